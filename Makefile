@@ -1,0 +1,147 @@
+# ultimate: the physical limits to computation, recomputed from data.
+# GNU make. `make` builds ./ultimate, `make report` writes out/,
+# `make test` runs the test suite, `make check` runs it again under
+# AddressSanitizer and UndefinedBehaviorSanitizer plus valgrind.
+
+VERSION = 0.1.0
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATAROOT ?= $(PREFIX)/share/ultimate
+MANDIR ?= $(PREFIX)/share/man
+PKG_CONFIG ?= pkg-config
+CC ?= cc
+CFLAGS ?= -O2 -g
+# Object folder: the sanitizer build lives beside the plain one.
+BUILD ?= build
+
+WARN = -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
+       -Wwrite-strings -Wvla -Wformat=2 -Wshadow -Wpointer-arith \
+       -Wcast-qual -Wundef
+WARN += $(if $(WERROR),-Werror)
+SAN = $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
+      -fno-omit-frame-pointer)
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DVERSION=\"$(VERSION)\" \
+	     -DDATADIR=\"$(DATAROOT)\" $(WARN) $(SAN) -MMD -MP $(CFLAGS)
+ALL_LDFLAGS = $(SAN) $(LDFLAGS)
+# libcsv ships no pkg-config file.
+LIBS = -lcsv -lm
+
+-include config.mk
+
+SRC = buf.c diag.c export.c model.c physics.c registry.c site.c table.c \
+      xalloc.c
+OBJ = $(SRC:%.c=$(BUILD)/%.o)
+UNIT = buf physics registry table model
+UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
+
+# --- Debian packages ------------------------------------------------------
+# Each entry is package:file, the file proving the package is installed.
+# Checked with $(wildcard) when make reads this file: no process, no cost.
+DEPS_BUILD = gcc:/usr/bin/gcc libc6-dev:/usr/include/stdio.h \
+	     pkg-config:/usr/bin/pkg-config libcsv-dev:/usr/include/csv.h \
+	     libcmark-gfm-dev:/usr/include/cmark-gfm.h \
+	     libcmark-gfm-extensions-dev:/usr/include/cmark-gfm-core-extensions.h
+DEPS_REPORT = gnuplot-nox:/usr/bin/gnuplot
+DEPS_TEST = libcmocka-dev:/usr/include/cmocka.h
+DEPS_CHECK = valgrind:/usr/bin/valgrind
+missing = $(foreach d,$(1),$(if $(wildcard $(lastword $(subst :, ,$(d)))),,$(firstword $(subst :, ,$(d)))))
+
+# Installs what is missing when run as root, else names the command.
+define need
+	@set -e; pkgs="$(strip $(call missing,$(1)))"; \
+	[ -z "$$pkgs" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "ultimate: installing $$pkgs"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -q >/dev/null; \
+		apt-get install -y -q --no-install-recommends $$pkgs >/dev/null; \
+	else \
+		echo "ultimate: missing packages; install them with: sudo apt-get install -y $$pkgs" >&2; \
+		exit 1; \
+	fi
+endef
+
+.PHONY: all report test check check-unit check-errors check-cli valgrind \
+	install uninstall clean deps-build deps-report deps-test deps-check
+
+all: ultimate
+
+deps-build:
+	$(call need,$(DEPS_BUILD))
+deps-report:
+	$(call need,$(DEPS_REPORT))
+deps-test:
+	$(call need,$(DEPS_TEST))
+deps-check:
+	$(call need,$(DEPS_CHECK))
+
+# --- Build ----------------------------------------------------------------
+ultimate: $(BUILD)/ultimate
+	cp $< $@
+
+$(BUILD)/ultimate: $(OBJ) $(BUILD)/main.o
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/%.o: src/%.c | deps-build $(BUILD)
+	$(CC) $(ALL_CFLAGS) -Isrc -c -o $@ $<
+
+$(BUILD):
+	mkdir -p $@
+
+# --- Report ---------------------------------------------------------------
+report: ultimate | deps-report
+	./ultimate report
+
+# --- Tests ----------------------------------------------------------------
+$(BUILD)/test_%.o: tests/unit/test_%.c | deps-build deps-test $(BUILD)
+	$(CC) $(ALL_CFLAGS) -Isrc -c -o $@ $<
+
+$(BUILD)/test_%: $(BUILD)/test_%.o $(OBJ)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -lcmocka
+
+check-unit: $(UNIT_BIN)
+	@fail=0; for t in $(UNIT_BIN); do \
+		$$t || fail=1; \
+	done; exit $$fail
+
+check-errors: $(BUILD)/ultimate
+	@sh tests/run-errors.sh $(BUILD)/ultimate
+
+check-cli: $(BUILD)/ultimate
+	@sh tests/run-cli.sh $(BUILD)/ultimate
+
+test: | deps-test
+	@$(MAKE) --no-print-directory check-unit check-errors check-cli
+
+valgrind: $(BUILD)/ultimate | deps-check
+	@tmp=$$(mktemp -d) && \
+	valgrind -q --leak-check=full --show-leak-kinds=all \
+		--errors-for-leak-kinds=all --error-exitcode=1 \
+		$(BUILD)/ultimate -o $$tmp/out report; \
+	rc=$$?; rm -rf $$tmp; \
+	if [ $$rc = 0 ]; then echo "valgrind: no errors, no leaks"; fi; \
+	exit $$rc
+
+check: | deps-test deps-check
+	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory BUILD=build/san \
+		SANITIZE=address,undefined test
+	@$(MAKE) --no-print-directory valgrind
+
+# --- Install --------------------------------------------------------------
+install: ultimate
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATAROOT)/data \
+		$(DESTDIR)$(DATAROOT)/templates $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 ultimate $(DESTDIR)$(BINDIR)/ultimate
+	install -m 0644 data/*.csv $(DESTDIR)$(DATAROOT)/data/
+	cp -R templates/. $(DESTDIR)$(DATAROOT)/templates/
+	install -m 0644 docs/ultimate.1 $(DESTDIR)$(MANDIR)/man1/ultimate.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/ultimate $(DESTDIR)$(MANDIR)/man1/ultimate.1
+	rm -rf $(DESTDIR)$(DATAROOT)
+
+clean:
+	rm -rf build ultimate
+
+-include $(wildcard $(BUILD)/*.d)

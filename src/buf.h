@@ -1,0 +1,43 @@
+#ifndef BUF_H
+#define BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/*
+ * A growable byte buffer (git strbuf.h). Invariants: data is never NULL
+ * and data[len] == '\0', so data can always be used as a C string.
+ * A buffer is initialised with BUF_INIT or buf_init() and released with
+ * buf_release(); ownership of the bytes leaves only through buf_detach().
+ */
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+
+extern char buf_empty[];
+#define BUF_INIT { .data = buf_empty, .len = 0, .cap = 0 }
+#define BUF_ADDLIT(b, s) buf_add((b), (s), sizeof(s) - 1)
+
+void buf_init(struct buf *b);
+/* Frees the bytes and leaves b as after buf_init(). */
+void buf_release(struct buf *b);
+/* Empties b but keeps its allocation. */
+void buf_reset(struct buf *b);
+/* Makes room for at least extra more bytes without reallocating. */
+void buf_grow(struct buf *b, size_t extra);
+void buf_add(struct buf *b, const void *data, size_t len);
+void buf_addstr(struct buf *b, const char *s);
+void buf_addch(struct buf *b, int c);
+void buf_addf(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void buf_vaddf(struct buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/*
+ * Returns the bytes (NUL-terminated, never NULL) and leaves b empty;
+ * the caller frees them with free(). *lenp gets the length if lenp is
+ * not NULL.
+ */
+char *buf_detach(struct buf *b, size_t *lenp);
+
+#endif

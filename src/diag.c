@@ -1,0 +1,226 @@
+/*
+ * Diagnostics for every stage: reads source files for location lookup and
+ * writes messages to stderr. Nothing here decides whether to stop; callers
+ * count errors with diag_errors() and stop at the end of their phase.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "xalloc.h"
+#include "banned.h"
+
+static size_t nerrors;
+
+struct srcfile *
+srcfile_from_mem(const char *name, const char *data, size_t len)
+{
+	struct srcfile *f = xcalloc(1, sizeof(*f));
+
+	f->name = xstrdup(name);
+	f->data = xstrndup(data, len);
+	f->len = len;
+	return f;
+}
+
+struct srcfile *
+srcfile_read(const char *path)
+{
+	struct buf b = BUF_INIT;
+	struct srcfile *f;
+	FILE *fp = fopen(path, "rb");
+	char chunk[65536];
+	size_t n;
+
+	if (!fp) {
+		error("cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		buf_add(&b, chunk, n);
+	if (ferror(fp)) {
+		error("cannot read '%s': %s", path, strerror(errno));
+		fclose(fp);
+		buf_release(&b);
+		return NULL;
+	}
+	fclose(fp);
+	f = xcalloc(1, sizeof(*f));
+	f->name = xstrdup(path);
+	f->data = buf_detach(&b, &f->len);
+	return f;
+}
+
+void
+srcfile_free(struct srcfile *f)
+{
+	if (!f)
+		return;
+	free(f->name);
+	free(f->data);
+	free(f);
+}
+
+/*
+ * Counts lines up to off. Linear, but only run when a message is printed,
+ * and messages per file are capped.
+ */
+void
+srcfile_locate(const struct srcfile *f, size_t off, size_t *line, size_t *col)
+{
+	size_t i, start = 0, n = 1;
+
+	if (off > f->len)
+		off = f->len;
+	for (i = 0; i < off; i++)
+		if (f->data[i] == '\n')
+			n++, start = i + 1;
+	*line = n;
+	*col = off - start + 1;
+}
+
+/* Prints the source line holding loc and a caret run under it. */
+static void
+show_source(const struct srcloc *loc)
+{
+	const struct srcfile *f = loc->file;
+	size_t line, col, start, end, i, n;
+
+	srcfile_locate(f, loc->off, &line, &col);
+	start = loc->off - (col - 1);
+	end = start;
+	while (end < f->len && f->data[end] != '\n' && f->data[end] != '\r')
+		end++;
+	fprintf(stderr, "    %.*s\n    ", (int)(end - start), f->data + start);
+	for (i = start; i < loc->off && i < end; i++)
+		fputc(f->data[i] == '\t' ? '\t' : ' ', stderr);
+	n = loc->len ? loc->len : 1;
+	if (loc->off + n > end && end > loc->off)
+		n = end - loc->off;
+	for (i = 0; i < n; i++)
+		fputc('^', stderr);
+	fputc('\n', stderr);
+}
+
+static void
+vreport(const struct srcloc *loc, const char *kind, const char *fmt,
+	va_list ap)
+{
+	if (loc && loc->file) {
+		size_t line, col;
+
+		srcfile_locate(loc->file, loc->off, &line, &col);
+		fprintf(stderr, "%s:%zu:%zu: %s: ", loc->file->name, line, col,
+			kind);
+	} else {
+		fprintf(stderr, "ultimate: %s: ", kind);
+	}
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	if (loc && loc->file && loc->file->show_source)
+		show_source(loc);
+}
+
+int
+error_at(const struct srcloc *loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(loc, "error", fmt, ap);
+	va_end(ap);
+	nerrors++;
+	return -1;
+}
+
+int
+error_at_line(const char *file, size_t line, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%zu:%zu: error: ", file, line, col);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	nerrors++;
+	return -1;
+}
+
+int
+error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(NULL, "error", fmt, ap);
+	va_end(ap);
+	nerrors++;
+	return -1;
+}
+
+void
+note_at(const struct srcloc *loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(loc, "note", fmt, ap);
+	va_end(ap);
+}
+
+void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ultimate: fatal: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void
+die_errno(const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	fputs("ultimate: fatal: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(e));
+	exit(1);
+}
+
+size_t
+diag_errors(void)
+{
+	return nerrors;
+}
+
+void
+diag_reset(void)
+{
+	nerrors = 0;
+}
+
+void
+bug_fl(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ultimate: BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}

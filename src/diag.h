@@ -1,0 +1,67 @@
+#ifndef DIAG_H
+#define DIAG_H
+
+#include <stddef.h>
+
+/*
+ * Diagnostics: "file:line:col: error: message" for problems in input
+ * files, "ultimate: error: ..." for the rest (jq src/locfile.c, git
+ * usage.c). Positions are byte offsets into a srcfile; line and column
+ * (both 1-based, the column counted in bytes) are computed only when a
+ * message is printed.
+ */
+struct srcfile {
+	char *name;		/* as given by the user, owned */
+	char *data;		/* contents, NUL-terminated, owned */
+	size_t len;
+	int show_source;	/* print the line and a caret under errors */
+};
+
+struct srcloc {
+	const struct srcfile *file;	/* borrowed; NULL for no location */
+	size_t off, len;
+};
+
+/*
+ * Reads path into a new srcfile. Returns NULL and prints
+ * "ultimate: error: cannot open 'path': reason" on failure.
+ * Free with srcfile_free().
+ */
+struct srcfile *srcfile_read(const char *path);
+/* Makes a srcfile from memory (copied); for tests and generated text. */
+struct srcfile *srcfile_from_mem(const char *name, const char *data,
+				 size_t len);
+void srcfile_free(struct srcfile *f);
+/* Resolves off to a 1-based line and column. */
+void srcfile_locate(const struct srcfile *f, size_t off, size_t *line,
+		    size_t *col);
+
+/*
+ * Prints "file:line:col: error: message" (or "ultimate: error: message"
+ * when loc or loc->file is NULL), counts the error, and returns -1 so
+ * that callers can write "return error_at(...)".
+ */
+int error_at(const struct srcloc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Same with an explicit line and column (for CSV positions). */
+int error_at_line(const char *file, size_t line, size_t col,
+		  const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note_at(const struct srcloc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void die(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+void die_errno(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/* Errors counted since start or the last diag_reset(). */
+size_t diag_errors(void);
+void diag_reset(void);
+
+/* A broken invariant of ours, not the user's. */
+#define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)
+void bug_fl(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+
+#endif

@@ -1,0 +1,144 @@
+/*
+ * Output stage for data: registry -> quantities.csv and quantities.json.
+ */
+#include <string.h>
+
+#include "buf.h"
+#include "export.h"
+#include "registry.h"
+#include "banned.h"
+
+void
+csv_addfield(struct buf *out, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")] && *s != ' ' &&
+	    (!*s || s[strlen(s) - 1] != ' ')) {
+		buf_addstr(out, s);
+		return;
+	}
+	buf_addch(out, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			buf_addch(out, '"');
+		buf_addch(out, *s);
+	}
+	buf_addch(out, '"');
+}
+
+void
+json_addstr(struct buf *out, const char *s)
+{
+	buf_addch(out, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '"':
+			BUF_ADDLIT(out, "\\\"");
+			break;
+		case '\\':
+			BUF_ADDLIT(out, "\\\\");
+			break;
+		case '\n':
+			BUF_ADDLIT(out, "\\n");
+			break;
+		case '\r':
+			BUF_ADDLIT(out, "\\r");
+			break;
+		case '\t':
+			BUF_ADDLIT(out, "\\t");
+			break;
+		default:
+			if (c < 0x20)
+				buf_addf(out, "\\u%04x", c);
+			else
+				buf_addch(out, c);
+		}
+	}
+	buf_addch(out, '"');
+}
+
+static void
+inputs_joined(const struct quantity *q, struct buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < q->ninputs; i++) {
+		if (i)
+			buf_addch(out, ' ');
+		buf_addstr(out, q->inputs[i]);
+	}
+}
+
+void
+export_csv(const struct registry *reg, struct buf *out)
+{
+	struct buf field = BUF_INIT;
+	size_t i;
+
+	BUF_ADDLIT(out, "name,value,unit,formula,inputs,source,origin\n");
+	for (i = 0; i < registry_count(reg); i++) {
+		const struct quantity *q = registry_at(reg, i);
+
+		csv_addfield(out, q->name);
+		buf_addch(out, ',');
+		buf_reset(&field);
+		if (q->type == Q_NUMBER)
+			buf_addf(&field, "%.17g", q->value);
+		else
+			buf_addstr(&field, q->text);
+		csv_addfield(out, field.data);
+		buf_addch(out, ',');
+		csv_addfield(out, q->unit);
+		buf_addch(out, ',');
+		csv_addfield(out, q->formula);
+		buf_addch(out, ',');
+		buf_reset(&field);
+		inputs_joined(q, &field);
+		csv_addfield(out, field.data);
+		buf_addch(out, ',');
+		csv_addfield(out, q->source);
+		buf_addch(out, ',');
+		csv_addfield(out, q->origin ? q->origin : "");
+		buf_addch(out, '\n');
+	}
+	buf_release(&field);
+}
+
+void
+export_json(const struct registry *reg, struct buf *out)
+{
+	size_t i, j;
+
+	BUF_ADDLIT(out, "[\n");
+	for (i = 0; i < registry_count(reg); i++) {
+		const struct quantity *q = registry_at(reg, i);
+
+		BUF_ADDLIT(out, "  {\"name\": ");
+		json_addstr(out, q->name);
+		BUF_ADDLIT(out, ", \"value\": ");
+		if (q->type == Q_NUMBER)
+			buf_addf(out, "%.17g", q->value);
+		else
+			json_addstr(out, q->text);
+		BUF_ADDLIT(out, ", \"unit\": ");
+		json_addstr(out, q->unit);
+		BUF_ADDLIT(out, ", \"formula\": ");
+		json_addstr(out, q->formula);
+		BUF_ADDLIT(out, ", \"inputs\": [");
+		for (j = 0; j < q->ninputs; j++) {
+			if (j)
+				BUF_ADDLIT(out, ", ");
+			json_addstr(out, q->inputs[j]);
+		}
+		BUF_ADDLIT(out, "], \"source\": ");
+		json_addstr(out, q->source);
+		BUF_ADDLIT(out, ", \"origin\": ");
+		if (q->origin)
+			json_addstr(out, q->origin);
+		else
+			BUF_ADDLIT(out, "null");
+		buf_addstr(out, i + 1 < registry_count(reg) ? "},\n" : "}\n");
+	}
+	BUF_ADDLIT(out, "]\n");
+}

@@ -1,0 +1,321 @@
+/*
+ * The command line: parses argv, then runs the pipeline for the command
+ * asked: load and model (model.c), then write (export.c, site.c) or
+ * print. Holds no logic of its own beyond choosing what to run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "export.h"
+#include "model.h"
+#include "registry.h"
+#include "site.h"
+#include "banned.h"
+
+#ifndef VERSION
+#define VERSION "unknown"
+#endif
+#ifndef DATADIR
+#define DATADIR "/usr/local/share/ultimate"
+#endif
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_INPUT = 1,		/* bad data, templates or names */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_TOOL = 3,		/* an external tool failed */
+};
+
+struct options {
+	const char *datadir;
+	const char *outdir;
+};
+
+static const char usage_text[] =
+	"usage: ultimate [options] <command> [name]\n"
+	"\n"
+	"Recomputes the physical limits to computation (Lloyd 2000) and the\n"
+	"gaps between real machines and them, from the CSV files in the\n"
+	"data folder.\n"
+	"\n"
+	"commands:\n"
+	"  report          write out/quantities.csv and out/quantities.json\n"
+	"  list            print every quantity: name, value, unit\n"
+	"  get NAME        print the value of NAME alone (for scripts)\n"
+	"  explain NAME    print the formula, inputs, value and source of NAME\n"
+	"\n"
+	"options:\n"
+	"  -d, --data DIR  data folder (default: ./data if present, else\n"
+	"                  $ULTIMATE_DATA, else " DATADIR "/data)\n"
+	"  -o, --out DIR   output folder for report (default: out)\n"
+	"  -h, --help      show this help\n"
+	"  -V, --version   show the version\n";
+
+/* The shortest %g form that reads back to the same double. */
+static void
+add_number(struct buf *b, double v)
+{
+	char tmp[64];
+	int prec;
+
+	for (prec = 6; prec < 17; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+		if (strtod(tmp, NULL) == v)
+			break;
+	}
+	buf_addf(b, "%.*g", prec, v);
+}
+
+static void
+add_value(struct buf *b, const struct quantity *q)
+{
+	if (q->type == Q_TEXT) {
+		buf_addstr(b, q->text);
+		return;
+	}
+	add_number(b, q->value);
+}
+
+static int
+is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static const char *
+default_datadir(void)
+{
+	const char *env = getenv("ULTIMATE_DATA");
+
+	if (is_dir("data"))
+		return "data";
+	if (env && *env)
+		return env;
+	return DATADIR "/data";
+}
+
+/* Looks name up, or prints an error with the closest names. */
+static const struct quantity *
+lookup(const struct registry *reg, const char *name)
+{
+	const struct quantity *q = registry_get(reg, name);
+	const char *near[3];
+	size_t n, i;
+	struct buf msg = BUF_INIT;
+
+	if (q)
+		return q;
+	n = registry_suggest(reg, name, near, 3);
+	for (i = 0; i < n; i++)
+		buf_addf(&msg, "%s'%s'", i ? (i + 1 == n ? " or " : ", ") :
+			 "; did you mean ", near[i]);
+	error("unknown quantity '%s'%s%s", name, msg.data,
+	      n ? "?" : " (see 'ultimate list')");
+	buf_release(&msg);
+	return NULL;
+}
+
+static int
+cmd_list(const struct registry *reg)
+{
+	struct buf line = BUF_INIT;
+	size_t i, w = 0;
+
+	for (i = 0; i < registry_count(reg); i++) {
+		size_t len = strlen(registry_at(reg, i)->name);
+
+		if (len > w)
+			w = len;
+	}
+	for (i = 0; i < registry_count(reg); i++) {
+		const struct quantity *q = registry_at(reg, i);
+
+		buf_reset(&line);
+		buf_addf(&line, "%-*s  ", (int)w, q->name);
+		add_value(&line, q);
+		if (*q->unit)
+			buf_addf(&line, " %s", q->unit);
+		puts(line.data);
+	}
+	buf_release(&line);
+	return EXIT_OK;
+}
+
+static int
+cmd_get(const struct registry *reg, const char *name)
+{
+	const struct quantity *q = lookup(reg, name);
+	struct buf b = BUF_INIT;
+
+	if (!q)
+		return EXIT_INPUT;
+	add_value(&b, q);
+	puts(b.data);
+	buf_release(&b);
+	return EXIT_OK;
+}
+
+static int
+cmd_explain(const struct registry *reg, const char *name)
+{
+	const struct quantity *q = lookup(reg, name);
+	struct buf b = BUF_INIT;
+	size_t i, w = 0;
+
+	if (!q)
+		return EXIT_INPUT;
+	buf_addf(&b, "%s = ", q->name);
+	add_value(&b, q);
+	if (*q->unit)
+		buf_addf(&b, " %s", q->unit);
+	buf_addf(&b, "\n  formula: %s\n", q->formula);
+	if (q->ninputs)
+		BUF_ADDLIT(&b, "  inputs:\n");
+	for (i = 0; i < q->ninputs; i++)
+		if (strlen(q->inputs[i]) > w)
+			w = strlen(q->inputs[i]);
+	for (i = 0; i < q->ninputs; i++) {
+		const struct quantity *in = registry_get(reg, q->inputs[i]);
+
+		buf_addf(&b, "    %-*s = ", (int)w, in->name);
+		add_value(&b, in);
+		if (*in->unit)
+			buf_addf(&b, " %s", in->unit);
+		buf_addch(&b, '\n');
+	}
+	buf_addf(&b, "  source: %s\n", q->source);
+	if (q->origin)
+		buf_addf(&b, "  defined at: %s\n", q->origin);
+	fputs(b.data, stdout);
+	buf_release(&b);
+	return EXIT_OK;
+}
+
+static int
+cmd_report(const struct registry *reg, const struct options *opt)
+{
+	struct site *site = site_open(opt->outdir);
+	struct buf csv = BUF_INIT, json = BUF_INIT;
+	int ret = EXIT_INPUT;
+
+	if (!site)
+		return EXIT_INPUT;
+	export_csv(reg, &csv);
+	export_json(reg, &json);
+	if (site_write(site, "quantities.csv", csv.data, csv.len) ||
+	    site_write(site, "quantities.json", json.data, json.len)) {
+		site_abort(site);
+		goto out;
+	}
+	if (!site_publish(site))
+		ret = EXIT_OK;
+out:
+	buf_release(&csv);
+	buf_release(&json);
+	return ret;
+}
+
+/* Takes the value of option opt from "--opt=v" or the next argument. */
+static const char *
+optarg_of(int argc, char **argv, int *i, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (eq && arg[1] == '-')
+		return eq + 1;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "ultimate: option '%s' needs a value\n", arg);
+		exit(EXIT_USAGE);
+	}
+	return argv[++*i];
+}
+
+static int
+opt_is(const char *arg, const char *s, const char *l)
+{
+	size_t n = strlen(l);
+
+	return !strcmp(arg, s) || !strcmp(arg, l) ||
+	       (!strncmp(arg, l, n) && arg[n] == '=');
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options opt = { .datadir = NULL, .outdir = "out" };
+	const char *cmd = NULL, *name = NULL;
+	struct registry *reg;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			puts("ultimate " VERSION);
+			return EXIT_OK;
+		} else if (opt_is(a, "-d", "--data")) {
+			opt.datadir = optarg_of(argc, argv, &i, a);
+		} else if (opt_is(a, "-o", "--out")) {
+			opt.outdir = optarg_of(argc, argv, &i, a);
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "ultimate: unknown option '%s'\n%s", a,
+				usage_text);
+			return EXIT_USAGE;
+		} else if (!cmd) {
+			cmd = a;
+		} else if (!name) {
+			name = a;
+		} else {
+			fprintf(stderr, "ultimate: unexpected argument '%s'\n",
+				a);
+			return EXIT_USAGE;
+		}
+	}
+	if (!cmd) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(cmd, "report") && strcmp(cmd, "list") &&
+	    strcmp(cmd, "get") && strcmp(cmd, "explain")) {
+		fprintf(stderr, "ultimate: unknown command '%s'\n%s", cmd,
+			usage_text);
+		return EXIT_USAGE;
+	}
+	if ((!strcmp(cmd, "get") || !strcmp(cmd, "explain")) != !!name) {
+		fprintf(stderr, "ultimate: '%s' %s\n", cmd,
+			name ? "takes no argument" : "needs a quantity name");
+		return EXIT_USAGE;
+	}
+	if (!opt.datadir)
+		opt.datadir = default_datadir();
+
+	reg = model_build(opt.datadir);
+	if (!reg) {
+		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
+			diag_errors() == 1 ? "" : "s");
+		return EXIT_INPUT;
+	}
+	if (!strcmp(cmd, "report"))
+		ret = cmd_report(reg, &opt);
+	else if (!strcmp(cmd, "list"))
+		ret = cmd_list(reg);
+	else if (!strcmp(cmd, "get"))
+		ret = cmd_get(reg, name);
+	else
+		ret = cmd_explain(reg, name);
+	registry_free(reg);
+	if (fflush(stdout) || ferror(stdout)) {
+		perror("ultimate: error: cannot write to standard output");
+		ret = EXIT_INPUT;
+	}
+	return ret;
+}

@@ -1,0 +1,15 @@
+#ifndef MODEL_H
+#define MODEL_H
+
+struct registry;
+
+/*
+ * The model stage: reads data/assumptions.csv from datadir, checks every
+ * assumption the physics needs (present, right unit, in range), and fills
+ * a new registry with the constants, the assumptions and every limit and
+ * gap computed from them. Returns NULL after printing all errors found.
+ * The caller frees the result with registry_free().
+ */
+struct registry *model_build(const char *datadir);
+
+#endif

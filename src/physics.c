@@ -1,0 +1,227 @@
+/*
+ * The physics stage: pure functions from SI inputs to SI outputs. The
+ * model (model.c) calls these to fill the quantity registry; nothing here
+ * reads or writes anything.
+ */
+#include <math.h>
+
+#include "physics.h"
+#include "banned.h"
+
+const struct physconst phys_codata2018 = {
+	.name = "CODATA 2018",
+	.c = 299792458.0,
+	.h = 6.62607015e-34,
+	.hbar = 6.62607015e-34 / (2 * PHYS_PI),
+	.k = 1.380649e-23,
+	.G = 6.67430e-11,
+	.eV = 1.602176634e-19,
+};
+
+/*
+ * Only c and hbar can be read back from the paper's printed figures
+ * (8.9874e16 J and 5.4258e50 ops/s); the other constants are CODATA 2018.
+ */
+const struct physconst phys_lloyd2000 = {
+	.name = "five-digit c and hbar of Lloyd (2000)",
+	.c = 2.9979e8,
+	.h = 6.62607015e-34,
+	.hbar = 1.0545e-34,
+	.k = 1.380649e-23,
+	.G = 6.67430e-11,
+	.eV = 1.602176634e-19,
+};
+
+double
+phys_stefan_boltzmann(const struct physconst *pc)
+{
+	double k2 = pc->k * pc->k;
+
+	return PHYS_PI * PHYS_PI * k2 * k2 /
+	       (60 * pc->hbar * pc->hbar * pc->hbar * pc->c * pc->c);
+}
+
+double
+phys_rest_energy(const struct physconst *pc, double m)
+{
+	return m * pc->c * pc->c;
+}
+
+double
+phys_ml_ops(const struct physconst *pc, double E)
+{
+	return 2 * E / (PHYS_PI * pc->hbar);
+}
+
+double
+phys_ml_time(const struct physconst *pc, double E)
+{
+	return PHYS_PI * pc->hbar / (2 * E);
+}
+
+double
+phys_rad_temperature(const struct physconst *pc, double E, double V, double r)
+{
+	double hc = pc->hbar * pc->c;
+	double kT4 = 30 * E * hc * hc * hc / (PHYS_PI * PHYS_PI * r * V);
+
+	return pow(kT4, 0.25) / pc->k;
+}
+
+double
+phys_rad_entropy(double E, double T)
+{
+	return 4.0 / 3.0 * E / T;
+}
+
+double
+phys_entropy_bits(const struct physconst *pc, double S)
+{
+	return S / (pc->k * PHYS_LN2);
+}
+
+double
+phys_ops_per_bit(double ops, double bits)
+{
+	return ops / bits;
+}
+
+double
+phys_energy_per_bit(double E, double bits)
+{
+	return E / bits;
+}
+
+double
+phys_bb_bit_flux(const struct physconst *pc, double T)
+{
+	return 4.0 / 3.0 * phys_stefan_boltzmann(pc) * T * T * T /
+	       (pc->k * PHYS_LN2);
+}
+
+double
+phys_sphere_radius(double V)
+{
+	return cbrt(3 * V / (4 * PHYS_PI));
+}
+
+double
+phys_sphere_area(double V)
+{
+	double R = phys_sphere_radius(V);
+
+	return 4 * PHYS_PI * R * R;
+}
+
+double
+phys_cube_edge(double V)
+{
+	return cbrt(V);
+}
+
+double
+phys_cube_area(double V)
+{
+	double a = cbrt(V);
+
+	return 6 * a * a;
+}
+
+double
+phys_light_time(const struct physconst *pc, double d)
+{
+	return d / pc->c;
+}
+
+double
+phys_volume_scale(double x, double V, double V0)
+{
+	return x * (V / V0);
+}
+
+double
+phys_schwarzschild_radius(const struct physconst *pc, double m)
+{
+	return 2 * pc->G * m / (pc->c * pc->c);
+}
+
+double
+phys_bh_bits(const struct physconst *pc, double m)
+{
+	return 4 * PHYS_PI * pc->G * m * m / (PHYS_LN2 * pc->hbar * pc->c);
+}
+
+double
+phys_hawking_temperature(const struct physconst *pc, double m)
+{
+	return pc->hbar * pc->c * pc->c * pc->c /
+	       (8 * PHYS_PI * pc->G * m * pc->k);
+}
+
+double
+phys_hawking_time_scale(const struct physconst *pc, double m)
+{
+	double c2 = pc->c * pc->c;
+
+	return pc->G * pc->G * m * m * m / (pc->hbar * c2 * c2);
+}
+
+double
+phys_hawking_lifetime(const struct physconst *pc, double m)
+{
+	return 5120 * PHYS_PI * phys_hawking_time_scale(pc, m);
+}
+
+double
+phys_landauer_energy(const struct physconst *pc, double T)
+{
+	return pc->k * T * PHYS_LN2;
+}
+
+double
+phys_landauer_rate(const struct physconst *pc, double P, double T)
+{
+	return P / phys_landauer_energy(pc, T);
+}
+
+double
+phys_bremermann(const struct physconst *pc, double m)
+{
+	return m * pc->c * pc->c / pc->h;
+}
+
+double
+phys_bekenstein_bits(const struct physconst *pc, double R, double E)
+{
+	return 2 * PHYS_PI * R * E / (pc->hbar * pc->c * PHYS_LN2);
+}
+
+double
+phys_doubling_time(double factor, double period)
+{
+	return period / log2(factor);
+}
+
+double
+phys_doublings(double a, double b)
+{
+	return log2(b / a);
+}
+
+double
+phys_orders(double a, double b)
+{
+	return log10(b / a);
+}
+
+double
+phys_years_to(double a, double b, double t_d)
+{
+	return t_d * log2(b / a);
+}
+
+double
+phys_year_reached(double y0, double a, double b, double t_d)
+{
+	return y0 + phys_years_to(a, b, t_d);
+}

@@ -1,0 +1,71 @@
+#ifndef REGISTRY_H
+#define REGISTRY_H
+
+#include <stddef.h>
+
+/*
+ * The quantity registry: every named value of the report, with its unit,
+ * formula, inputs and source. It is the single source of truth for the
+ * report, `ultimate get`/`explain`/`list`, out/quantities.* and the
+ * claims audit. Names are dotted ("laptop.ops_max"); quantities keep the
+ * order in which they were added, so listings are stable.
+ */
+enum qtype {
+	Q_NUMBER,
+	Q_TEXT,
+};
+
+struct quantity {
+	char *name;
+	enum qtype type;
+	double value;		/* Q_NUMBER: finite */
+	char *text;		/* Q_TEXT: the value; NULL for numbers */
+	char *unit;		/* "" when dimensionless */
+	char *formula;		/* one line: how it is computed */
+	char **inputs;		/* names of the quantities it came from */
+	size_t ninputs;
+	char *source;		/* where the value or formula comes from */
+	char *origin;		/* "data/assumptions.csv:3" or NULL */
+};
+
+struct registry;
+
+struct registry *registry_new(void);
+/* Frees the registry and every quantity in it; NULL is fine. */
+void registry_free(struct registry *reg);
+
+/*
+ * Adds a number. inputs is a space-separated list of quantity names that
+ * must already be in the registry (else BUG); origin may be NULL. Returns
+ * the new quantity, or NULL after printing an error when the name is
+ * already taken or the value is not finite. All strings are copied.
+ */
+struct quantity *registry_add_num(struct registry *reg, const char *name,
+				  double value, const char *unit,
+				  const char *formula, const char *inputs,
+				  const char *source, const char *origin);
+/* Adds a text value, as registry_add_num(). */
+struct quantity *registry_add_text(struct registry *reg, const char *name,
+				   const char *text, const char *formula,
+				   const char *inputs, const char *source,
+				   const char *origin);
+
+/* The quantity called name, or NULL. */
+const struct quantity *registry_get(const struct registry *reg,
+				    const char *name);
+/* The value of a number that must exist (else BUG): for the model. */
+double registry_num(const struct registry *reg, const char *name);
+
+size_t registry_count(const struct registry *reg);
+/* The i-th quantity in insertion order. */
+const struct quantity *registry_at(const struct registry *reg, size_t i);
+
+/*
+ * Up to max names of the registry closest to name (edit distance, and
+ * names that contain it), best first, into out[]; returns how many.
+ * The strings are borrowed from the registry.
+ */
+size_t registry_suggest(const struct registry *reg, const char *name,
+			const char **out, size_t max);
+
+#endif

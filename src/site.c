@@ -1,0 +1,217 @@
+/*
+ * The write stage: stage output files, then publish them into out/.
+ * Reads nothing but the files it compares; writes only inside outdir.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "site.h"
+#include "xalloc.h"
+#include "banned.h"
+
+struct site {
+	char *outdir;
+	char *staging;
+	char **files;		/* relative paths staged, in write order */
+	size_t nfiles, cap;
+	char **dirs;		/* subfolders created in staging */
+	size_t ndirs, dcap;
+};
+
+struct site *
+site_open(const char *outdir)
+{
+	struct site *s;
+	struct buf tmpl = BUF_INIT;
+
+	if (mkdir(outdir, 0777) && errno != EEXIST) {
+		error("cannot create output folder '%s': %s", outdir,
+		      strerror(errno));
+		return NULL;
+	}
+	buf_addf(&tmpl, "%s/.staging-XXXXXX", outdir);
+	if (!mkdtemp(tmpl.data)) {
+		error("cannot write to output folder '%s': %s", outdir,
+		      strerror(errno));
+		buf_release(&tmpl);
+		return NULL;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->outdir = xstrdup(outdir);
+	s->staging = buf_detach(&tmpl, NULL);
+	return s;
+}
+
+const char *
+site_staging(const struct site *s)
+{
+	return s->staging;
+}
+
+/* Creates the folders of relpath under base; records them if track. */
+static int
+make_parents(struct site *s, const char *base, const char *relpath,
+	     int track)
+{
+	struct buf p = BUF_INIT;
+	const char *slash = relpath;
+	int ret = 0;
+
+	while ((slash = strchr(slash, '/'))) {
+		buf_reset(&p);
+		buf_addf(&p, "%s/%.*s", base, (int)(slash - relpath), relpath);
+		if (!mkdir(p.data, 0777)) {
+			if (track) {
+				s->dirs = xgrow(s->dirs, &s->dcap,
+						s->ndirs + 1, sizeof(*s->dirs));
+				s->dirs[s->ndirs++] = xstrdup(p.data);
+			}
+		} else if (errno != EEXIST) {
+			ret = error("cannot create folder '%s': %s", p.data,
+				    strerror(errno));
+			break;
+		}
+		slash++;
+	}
+	buf_release(&p);
+	return ret;
+}
+
+int
+site_write(struct site *s, const char *relpath, const void *data, size_t len)
+{
+	struct buf path = BUF_INIT;
+	FILE *fp;
+	int ret = 0;
+
+	if (!*relpath || *relpath == '/' || strstr(relpath, ".."))
+		BUG("bad output path '%s'", relpath);
+	if (make_parents(s, s->staging, relpath, 1))
+		return -1;
+	buf_addf(&path, "%s/%s", s->staging, relpath);
+	fp = fopen(path.data, "wb");
+	if (!fp) {
+		ret = error("cannot write '%s': %s", path.data,
+			    strerror(errno));
+		goto out;
+	}
+	if ((len && fwrite(data, 1, len, fp) != len) | fflush(fp) |
+	    ferror(fp)) {
+		ret = error("cannot write '%s': %s", path.data,
+			    strerror(errno));
+		fclose(fp);
+		goto out;
+	}
+	if (fclose(fp)) {
+		ret = error("cannot write '%s': %s", path.data,
+			    strerror(errno));
+		goto out;
+	}
+	s->files = xgrow(s->files, &s->cap, s->nfiles + 1, sizeof(*s->files));
+	s->files[s->nfiles++] = xstrdup(relpath);
+out:
+	buf_release(&path);
+	return ret;
+}
+
+/* 1 when files a and b exist and hold the same bytes. */
+static int
+same_content(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	char ba[65536], bb[65536];
+	int same = fa && fb;
+
+	while (same) {
+		size_t na = fread(ba, 1, sizeof(ba), fa);
+		size_t nb = fread(bb, 1, sizeof(bb), fb);
+
+		if (na != nb || memcmp(ba, bb, na))
+			same = 0;
+		else if (na < sizeof(ba))
+			break;
+	}
+	if (same && (ferror(fa) || ferror(fb)))
+		same = 0;
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+static void
+site_release(struct site *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++)
+		free(s->files[i]);
+	for (i = 0; i < s->ndirs; i++)
+		free(s->dirs[i]);
+	free(s->files);
+	free(s->dirs);
+	free(s->outdir);
+	free(s->staging);
+	free(s);
+}
+
+/* Removes staged files that remain and the staging folders. */
+static void
+cleanup(struct site *s)
+{
+	struct buf p = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++) {
+		buf_reset(&p);
+		buf_addf(&p, "%s/%s", s->staging, s->files[i]);
+		unlink(p.data);
+	}
+	for (i = s->ndirs; i > 0; i--)
+		rmdir(s->dirs[i - 1]);
+	rmdir(s->staging);
+	buf_release(&p);
+}
+
+int
+site_publish(struct site *s)
+{
+	struct buf from = BUF_INIT, to = BUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < s->nfiles && !ret; i++) {
+		buf_reset(&from);
+		buf_reset(&to);
+		buf_addf(&from, "%s/%s", s->staging, s->files[i]);
+		buf_addf(&to, "%s/%s", s->outdir, s->files[i]);
+		if (same_content(from.data, to.data))
+			continue;
+		if (make_parents(s, s->outdir, s->files[i], 0))
+			ret = -1;
+		else if (rename(from.data, to.data))
+			ret = error("cannot move '%s' to '%s': %s", from.data,
+				    to.data, strerror(errno));
+	}
+	cleanup(s);
+	site_release(s);
+	buf_release(&from);
+	buf_release(&to);
+	return ret;
+}
+
+void
+site_abort(struct site *s)
+{
+	if (!s)
+		return;
+	cleanup(s);
+	site_release(s);
+}

@@ -1,0 +1,39 @@
+#ifndef SITE_H
+#define SITE_H
+
+#include <stddef.h>
+
+/*
+ * The write stage: every output file of a run is first written into a
+ * staging folder inside the output folder (out/.staging-XXXXXX, on the
+ * same file system), and only when the whole run has succeeded is each
+ * file renamed into place. A run that fails before site_publish() leaves
+ * the previous out/ exactly as it was. Files whose content did not change
+ * are not replaced, so their timestamps stay (make and browsers see no
+ * change).
+ */
+struct site;
+
+/*
+ * Creates outdir if needed and a staging folder in it. Returns NULL after
+ * printing "ultimate: error: cannot ..." when outdir is not writable.
+ */
+struct site *site_open(const char *outdir);
+/*
+ * Writes data to relpath (a relative path with '/' separators, no "..")
+ * in the staging folder, creating subfolders. Returns 0, or -1 after
+ * printing an error (a full disk is caught here).
+ */
+int site_write(struct site *s, const char *relpath, const void *data,
+	       size_t len);
+/*
+ * Moves every staged file into outdir, removes the staging folder and
+ * frees s. Returns 0 or -1 after printing an error.
+ */
+int site_publish(struct site *s);
+/* Removes the staging folder and everything in it, and frees s. */
+void site_abort(struct site *s);
+/* The staging folder (for tools that write there themselves). */
+const char *site_staging(const struct site *s);
+
+#endif

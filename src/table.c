@@ -1,0 +1,453 @@
+/*
+ * The load stage: CSV files in data/ -> struct table, through libcsv.
+ * Knows nothing of physics or of what the columns mean; it checks the
+ * shape of a file (header, field counts, quoting, UTF-8) and converts
+ * cells on request, reporting every problem with its file, line and field.
+ *
+ * libcsv reports no positions, so rows are fed to it one physical line at
+ * a time and the line on which each record starts is counted here.
+ */
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "table.h"
+#include "xalloc.h"
+#include "banned.h"
+
+struct table {
+	char *name;
+	size_t ncols;
+	size_t nrows;
+	struct buf text;	/* every cell, NUL-terminated, back to back */
+	size_t *cells;		/* (nrows + 1) * ncols offsets into text;
+				   row 0 is the header */
+	size_t cells_cap;
+	size_t *lines;		/* start line of each row, header first */
+	size_t lines_cap;
+};
+
+/* Parser state shared with the libcsv callbacks. */
+struct loader {
+	struct table *t;
+	size_t line;		/* physical line being fed */
+	size_t rec_line;	/* line on which the current record began */
+	int in_record;		/* bytes of a record fed, not yet ended */
+	size_t *field;		/* offsets of the current record's fields */
+	size_t nfield, field_cap;
+	size_t errors;
+	int stopped;		/* error cap reached */
+};
+
+static int
+report(struct loader *ld, size_t line, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+report(struct loader *ld, size_t line, size_t col, const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT;
+	va_list ap;
+
+	if (ld->stopped)
+		return -1;
+	if (ld->errors == TABLE_MAX_ERRORS) {
+		error_at_line(ld->t->name, line, col,
+			      "too many errors, stopping");
+		ld->errors++;
+		ld->stopped = 1;
+		return -1;
+	}
+	va_start(ap, fmt);
+	buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	error_at_line(ld->t->name, line, col, "%s", msg.data);
+	buf_release(&msg);
+	ld->errors++;
+	return -1;
+}
+
+/* Length of the valid UTF-8 prefix of s[0..len). */
+static size_t
+utf8_valid_prefix(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned c = s[i];
+		size_t n, k;
+		uint32_t cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if (c >= 0xc2 && c <= 0xdf) {
+			n = 1, cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			n = 2, cp = c & 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			n = 3, cp = c & 0x07;
+		} else {
+			return i;
+		}
+		if (len - i <= n)
+			return i;
+		for (k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return i;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+		    (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+			return i;
+		i += n + 1;
+	}
+	return i;
+}
+
+static void
+on_field(void *data, size_t len, void *arg)
+{
+	struct loader *ld = arg;
+	struct table *t = ld->t;
+	size_t ok = utf8_valid_prefix(data, len);
+
+	if (ok < len)
+		report(ld, ld->rec_line, ld->nfield + 1,
+		       "invalid UTF-8 byte 0x%02x in field %zu",
+		       ((unsigned char *)data)[ok], ld->nfield + 1);
+	ld->field = xgrow(ld->field, &ld->field_cap, ld->nfield + 1,
+			  sizeof(*ld->field));
+	ld->field[ld->nfield++] = t->text.len;
+	buf_add(&t->text, data, len);
+	buf_addch(&t->text, '\0');
+}
+
+static void
+on_record(int c, void *arg)
+{
+	struct loader *ld = arg;
+	struct table *t = ld->t;
+	size_t i, row = t->nrows + 1;
+
+	(void)c;
+	ld->in_record = 0;
+	if (t->ncols == 0) {
+		/* The header row: column names must be non-empty, distinct. */
+		t->ncols = ld->nfield;
+		for (i = 0; i < ld->nfield; i++) {
+			const char *h = t->text.data + ld->field[i];
+			size_t j;
+
+			if (!*h)
+				report(ld, ld->rec_line, i + 1,
+				       "empty column name in header");
+			for (j = 0; j < i; j++)
+				if (*h && !strcmp(h, t->text.data +
+						  ld->field[j]))
+					report(ld, ld->rec_line, i + 1,
+					       "duplicate column '%s' in "
+					       "header (also field %zu)",
+					       h, j + 1);
+		}
+		row = 0;
+	} else if (ld->nfield != t->ncols) {
+		if (ld->nfield > t->ncols)
+			report(ld, ld->rec_line, t->ncols + 1,
+			       "too many fields: expected %zu, got %zu",
+			       t->ncols, ld->nfield);
+		else
+			report(ld, ld->rec_line, ld->nfield,
+			       "too few fields: expected %zu, got %zu "
+			       "(missing '%s')", t->ncols, ld->nfield,
+			       t->text.data + t->cells[ld->nfield]);
+		ld->nfield = 0;
+		return;
+	}
+	t->cells = xgrow(t->cells, &t->cells_cap, (row + 1) * t->ncols,
+			 sizeof(*t->cells));
+	memcpy(t->cells + row * t->ncols, ld->field,
+	       t->ncols * sizeof(*t->cells));
+	t->lines = xgrow(t->lines, &t->lines_cap, row + 1, sizeof(*t->lines));
+	t->lines[row] = ld->rec_line;
+	if (row)
+		t->nrows++;
+	ld->nfield = 0;
+}
+
+static int
+is_blank_line(const char *s, size_t len)
+{
+	return len == 0 || (len == 1 && s[0] == '\r');
+}
+
+struct table *
+table_parse(const char *name, const char *data, size_t len)
+{
+	struct csv_parser p;
+	struct loader ld = { 0 };
+	struct table *t = xcalloc(1, sizeof(*t));
+	size_t pos = 0;
+
+	t->name = xstrdup(name);
+	buf_init(&t->text);
+	ld.t = t;
+	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
+		pos = 3;
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI))
+		die("cannot initialise the CSV parser");
+	csv_set_realloc_func(&p, xrealloc);
+	while (pos < len && !ld.stopped) {
+		const char *nl = memchr(data + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - data) + 1 : len;
+		size_t n, body = end - pos - (nl ? 1 : 0);
+
+		ld.line++;
+		if (!ld.in_record) {
+			if (is_blank_line(data + pos, body)) {
+				pos = end;
+				continue;
+			}
+			ld.in_record = 1;
+			ld.rec_line = ld.line;
+		}
+		n = csv_parse(&p, data + pos, end - pos, on_field, on_record,
+			      &ld);
+		if (n != end - pos) {
+			report(&ld, ld.line, n + 1, "%s",
+			       csv_error(&p) == CSV_EPARSE
+				       ? "malformed quoting: a quote inside "
+					 "an unquoted field or after a closing "
+					 "quote"
+				       : csv_strerror(csv_error(&p)));
+			/* Resynchronise on the next line. */
+			csv_free(&p);
+			if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI))
+				die("cannot initialise the CSV parser");
+			csv_set_realloc_func(&p, xrealloc);
+			ld.in_record = 0;
+			ld.nfield = 0;
+		}
+		pos = end;
+	}
+	if (!ld.stopped && csv_fini(&p, on_field, on_record, &ld))
+		report(&ld, ld.rec_line, ld.nfield + 1,
+		       "unterminated quoted field (opened on line %zu)",
+		       ld.rec_line);
+	csv_free(&p);
+	free(ld.field);
+	if (!ld.errors && t->ncols == 0)
+		report(&ld, 1, 1, "empty file: expected a header line");
+	if (ld.errors) {
+		table_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct table *
+table_load(const char *path)
+{
+	struct srcfile *f = srcfile_read(path);
+	struct table *t;
+
+	if (!f)
+		return NULL;
+	t = table_parse(path, f->data, f->len);
+	srcfile_free(f);
+	return t;
+}
+
+void
+table_free(struct table *t)
+{
+	if (!t)
+		return;
+	free(t->name);
+	buf_release(&t->text);
+	free(t->cells);
+	free(t->lines);
+	free(t);
+}
+
+const char *
+table_name(const struct table *t)
+{
+	return t->name;
+}
+
+size_t
+table_rows(const struct table *t)
+{
+	return t->nrows;
+}
+
+size_t
+table_cols(const struct table *t)
+{
+	return t->ncols;
+}
+
+const char *
+table_header(const struct table *t, size_t col)
+{
+	if (col >= t->ncols)
+		BUG("column %zu of %zu", col, t->ncols);
+	return t->text.data + t->cells[col];
+}
+
+size_t
+table_line(const struct table *t, size_t row)
+{
+	if (row >= t->nrows)
+		BUG("row %zu of %zu", row, t->nrows);
+	return t->lines[row + 1];
+}
+
+int
+table_find(const struct table *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++)
+		if (!strcmp(table_header(t, i), name))
+			return (int)i;
+	return -1;
+}
+
+int
+table_require(const struct table *t, const char *name)
+{
+	int c = table_find(t, name);
+
+	if (c < 0)
+		error_at_line(t->name, t->lines[0], 1,
+			      "missing required column '%s'", name);
+	return c;
+}
+
+const char *
+table_cell(const struct table *t, size_t row, int col)
+{
+	if (row >= t->nrows || col < 0 || (size_t)col >= t->ncols)
+		BUG("cell %zu,%d of %zux%zu", row, col, t->nrows, t->ncols);
+	return t->text.data + t->cells[(row + 1) * t->ncols + (size_t)col];
+}
+
+int
+table_error(const struct table *t, size_t row, int col, const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	error_at_line(t->name, table_line(t, row), (size_t)col + 1,
+		      "column '%s': %s", table_header(t, (size_t)col),
+		      msg.data);
+	buf_release(&msg);
+	return -1;
+}
+
+int
+table_num(const struct table *t, size_t row, int col, unsigned flags,
+	  double *out)
+{
+	const char *s = table_cell(t, row, col);
+	char *end;
+	double v;
+
+	if (!*s) {
+		if (flags & TABLE_OPTIONAL) {
+			*out = NAN;
+			return 0;
+		}
+		return table_error(t, row, col, "expected a number, got an "
+				   "empty cell");
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	/*
+	 * strtod also takes "inf", "nan" and hexadecimal floats; data files
+	 * hold decimal numbers only, so check the first character too.
+	 */
+	if (end == s || *end || !strchr("+-.0123456789", *s) ||
+	    strpbrk(s, "xX"))
+		return table_error(t, row, col, "expected a number, got '%s'",
+				   s);
+	if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1))
+		return table_error(t, row, col, "number '%s' is out of range",
+				   s);
+	if ((flags & TABLE_POSITIVE) && !(v > 0))
+		return table_error(t, row, col, "expected a positive number, "
+				   "got '%s'", s);
+	if ((flags & TABLE_NONNEG) && v < 0)
+		return table_error(t, row, col, "expected a number >= 0, "
+				   "got '%s'", s);
+	if ((flags & TABLE_INTEGER) && v != floor(v))
+		return table_error(t, row, col, "expected a whole number, "
+				   "got '%s'", s);
+	*out = v;
+	return 0;
+}
+
+int
+table_year(const struct table *t, size_t row, int col, int lo, int hi,
+	   int *out)
+{
+	double v;
+
+	if (table_num(t, row, col, TABLE_INTEGER, &v))
+		return -1;
+	if (v < lo || v > hi)
+		return table_error(t, row, col, "year %s out of range "
+				   "%d to %d", table_cell(t, row, col), lo, hi);
+	*out = (int)v;
+	return 0;
+}
+
+int
+table_month(const struct table *t, size_t row, int col, int lo, int hi,
+	    double *out)
+{
+	const char *s = table_cell(t, row, col);
+	int y, m, i;
+
+	for (i = 0; i < 7; i++)
+		if (i == 4 ? s[i] != '-' : (s[i] < '0' || s[i] > '9'))
+			break;
+	if (i < 7 || s[7])
+		return table_error(t, row, col, "expected a list date "
+				   "YYYY-MM, got '%s'", s);
+	y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 +
+	    (s[3] - '0');
+	m = (s[5] - '0') * 10 + (s[6] - '0');
+	if (m < 1 || m > 12)
+		return table_error(t, row, col, "month %02d out of range 01 "
+				   "to 12 in '%s'", m, s);
+	if (y < lo || y > hi)
+		return table_error(t, row, col, "year %d out of range %d to "
+				   "%d in '%s'", y, lo, hi, s);
+	*out = y + (m - 0.5) / 12.0;
+	return 0;
+}
+
+int
+table_text(const struct table *t, size_t row, int col, const char **out)
+{
+	const char *s = table_cell(t, row, col);
+
+	if (!*s)
+		return table_error(t, row, col, "expected text, got an empty "
+				   "cell");
+	*out = s;
+	return 0;
+}

@@ -1,0 +1,79 @@
+#ifndef TABLE_H
+#define TABLE_H
+
+#include <stddef.h>
+
+/*
+ * A CSV file read through libcsv into memory: a header naming the
+ * columns, then rows of text cells. Header-driven: callers find columns
+ * by name and convert cells with the typed getters below, which report
+ * "file:line:col: error: column 'x': ..." where line is the physical line
+ * on which the row starts and col the 1-based field number.
+ *
+ * Accepted input: UTF-8 (a leading BOM is skipped), LF or CRLF line ends,
+ * RFC 4180 quoting (fields may hold commas, doubled quotes and newlines),
+ * blank lines between rows ignored. Every row must have as many fields as
+ * the header.
+ */
+struct table;
+
+enum table_num_flags {
+	TABLE_OPTIONAL = (1 << 0),	/* empty cell allowed: gives NAN */
+	TABLE_POSITIVE = (1 << 1),	/* must be > 0 (logarithms, sizes) */
+	TABLE_NONNEG = (1 << 2),	/* must be >= 0 */
+	TABLE_INTEGER = (1 << 3),	/* must be a whole number */
+};
+
+/* At most this many errors are printed for one file before it stops. */
+#define TABLE_MAX_ERRORS 20
+
+/*
+ * Reads and parses the CSV file at path. Returns NULL after printing
+ * every error found (up to TABLE_MAX_ERRORS). Free with table_free().
+ */
+struct table *table_load(const char *path);
+/* Parses CSV text from memory; name is used in messages. */
+struct table *table_parse(const char *name, const char *data, size_t len);
+void table_free(struct table *t);
+
+const char *table_name(const struct table *t);
+size_t table_rows(const struct table *t);
+size_t table_cols(const struct table *t);
+const char *table_header(const struct table *t, size_t col);
+/* Physical line on which row starts (1-based, the header is line 1). */
+size_t table_line(const struct table *t, size_t row);
+
+/* Index of the column called name, or -1 when there is none. */
+int table_find(const struct table *t, const char *name);
+/*
+ * Index of the required column name; when it is missing, prints
+ * "file:1:1: error: missing required column 'name'" and returns -1.
+ */
+int table_require(const struct table *t, const char *name);
+
+/* The cell text (never NULL, "" when empty); borrowed from t. */
+const char *table_cell(const struct table *t, size_t row, int col);
+/*
+ * Converts a cell to a finite double checked against flags. Returns 0 and
+ * sets *out, or prints an error and returns -1. An empty TABLE_OPTIONAL
+ * cell gives 0 with *out = NAN.
+ */
+int table_num(const struct table *t, size_t row, int col, unsigned flags,
+	      double *out);
+/* A year: a whole number in [lo, hi]. */
+int table_year(const struct table *t, size_t row, int col, int lo, int hi,
+	       int *out);
+/*
+ * A list date "YYYY-MM" (month 01 to 12, year in [lo, hi]); *out gets the
+ * decimal year at the middle of the month.
+ */
+int table_month(const struct table *t, size_t row, int col, int lo, int hi,
+		double *out);
+/* A non-empty text cell; returns -1 with an error when it is empty. */
+int table_text(const struct table *t, size_t row, int col, const char **out);
+
+/* Prints "file:line:col: error: column 'name': message" for a cell. */
+int table_error(const struct table *t, size_t row, int col, const char *fmt,
+		...) __attribute__((format(printf, 4, 5)));
+
+#endif
