@@ -31,7 +31,7 @@ LIBS = -lcsv -lm
 SRC = buf.c diag.c export.c model.c physics.c registry.c site.c table.c \
       xalloc.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
-UNIT = buf physics registry table model
+UNIT = physics model
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Debian packages ------------------------------------------------------

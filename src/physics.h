@@ -25,9 +25,11 @@ struct physconst {
 /* CODATA 2018 recommended values (c, h, k, e exact; G measured). */
 extern const struct physconst phys_codata2018;
 /*
- * The five-digit constants that reproduce the printed figures of Lloyd
- * (2000): c = 2.9979e8 m/s and hbar = 1.0545e-34 J s (truncated, not
- * rounded: 1.0546e-34 would print 5.4253e50 rather than 5.4258e50).
+ * Five-digit constants close to those behind the printed figures of
+ * Lloyd (2000): c = 2.9979e8 m/s gives the printed E = 8.9874e16 J, and
+ * hbar = 1.0545e-34 J s (truncated: 1.0546e-34 would give 5.4253e50)
+ * then gives 5.42585e50 ops/s, one unit in the fifth digit from the
+ * printed 5.4258e50. No five-digit set reproduces both to the digit.
  */
 extern const struct physconst phys_lloyd2000;
 

@@ -274,6 +274,10 @@ registry_suggest(const struct registry *reg, const char *name,
 				n++;
 		}
 	}
+	/* Keep only the best guesses: within one edit of the closest. */
+	for (i = 1; i < n; i++)
+		if (score[i] > score[0] + 1)
+			n = i;
 	free(score);
 	return n;
 }

@@ -24,6 +24,11 @@
 
 struct table {
 	char *name;
+	char *data;		/* the file's bytes, for error positions */
+	size_t len;
+	size_t *offs;		/* byte offset where each row starts,
+				   header first */
+	size_t offs_cap;
 	size_t ncols;
 	size_t nrows;
 	struct buf text;	/* every cell, NUL-terminated, back to back */
@@ -39,6 +44,7 @@ struct loader {
 	struct table *t;
 	size_t line;		/* physical line being fed */
 	size_t rec_line;	/* line on which the current record began */
+	size_t rec_off;		/* byte offset where it began */
 	int in_record;		/* bytes of a record fed, not yet ended */
 	size_t *field;		/* offsets of the current record's fields */
 	size_t nfield, field_cap;
@@ -112,6 +118,63 @@ utf8_valid_prefix(const unsigned char *s, size_t len)
 	return i;
 }
 
+/*
+ * Finds where field (0-based) of the record at byte off, line line starts:
+ * a quote-aware walk, run only when an error is printed. A field past the
+ * end of the record gives the position just after its last byte.
+ */
+static void
+field_pos(const char *data, size_t len, size_t off, size_t line,
+	  size_t field, size_t *linep, size_t *colp)
+{
+	size_t i, start = off, n = 0;
+	int quoted = 0;
+
+	while (start > 0 && data[start - 1] != '\n')
+		start--;
+	for (i = off; i < len && n < field; i++) {
+		char c = data[i];
+
+		if (c == '"') {
+			quoted = !quoted;
+		} else if (c == ',' && !quoted) {
+			n++;
+		} else if (c == '\n') {
+			if (!quoted)
+				break;
+			line++;
+			start = i + 1;
+		}
+	}
+	if (i > off && i <= len && n < field && i > 0 &&
+	    (i == len || data[i] == '\n') && data[i - 1] == '\r')
+		i--;
+	*linep = line;
+	*colp = i - start + 1;
+}
+
+/* Reports a problem in field (0-based) of the record being read. */
+static int
+report_field(struct loader *ld, const char *data, size_t len, size_t field,
+	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int
+report_field(struct loader *ld, const char *data, size_t len, size_t field,
+	     const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT;
+	size_t line, col;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	field_pos(data, len, ld->rec_off, ld->rec_line, field, &line, &col);
+	report(ld, line, col, "%s", msg.data);
+	buf_release(&msg);
+	return -1;
+}
+
 static void
 on_field(void *data, size_t len, void *arg)
 {
@@ -120,9 +183,9 @@ on_field(void *data, size_t len, void *arg)
 	size_t ok = utf8_valid_prefix(data, len);
 
 	if (ok < len)
-		report(ld, ld->rec_line, ld->nfield + 1,
-		       "invalid UTF-8 byte 0x%02x in field %zu",
-		       ((unsigned char *)data)[ok], ld->nfield + 1);
+		report_field(ld, t->data, t->len, ld->nfield,
+			     "invalid UTF-8 byte 0x%02x in field %zu",
+			     ((unsigned char *)data)[ok], ld->nfield + 1);
 	ld->field = xgrow(ld->field, &ld->field_cap, ld->nfield + 1,
 			  sizeof(*ld->field));
 	ld->field[ld->nfield++] = t->text.len;
@@ -147,27 +210,27 @@ on_record(int c, void *arg)
 			size_t j;
 
 			if (!*h)
-				report(ld, ld->rec_line, i + 1,
-				       "empty column name in header");
+				report_field(ld, t->data, t->len, i,
+					     "empty column name in header");
 			for (j = 0; j < i; j++)
 				if (*h && !strcmp(h, t->text.data +
 						  ld->field[j]))
-					report(ld, ld->rec_line, i + 1,
-					       "duplicate column '%s' in "
-					       "header (also field %zu)",
-					       h, j + 1);
+					report_field(ld, t->data, t->len, i,
+						     "duplicate column '%s' "
+						     "in header (also field "
+						     "%zu)", h, j + 1);
 		}
 		row = 0;
 	} else if (ld->nfield != t->ncols) {
 		if (ld->nfield > t->ncols)
-			report(ld, ld->rec_line, t->ncols + 1,
-			       "too many fields: expected %zu, got %zu",
-			       t->ncols, ld->nfield);
+			report_field(ld, t->data, t->len, t->ncols,
+				     "too many fields: expected %zu, got %zu",
+				     t->ncols, ld->nfield);
 		else
-			report(ld, ld->rec_line, ld->nfield,
-			       "too few fields: expected %zu, got %zu "
-			       "(missing '%s')", t->ncols, ld->nfield,
-			       t->text.data + t->cells[ld->nfield]);
+			report_field(ld, t->data, t->len, t->ncols,
+				     "too few fields: expected %zu, got %zu "
+				     "(missing '%s')", t->ncols, ld->nfield,
+				     t->text.data + t->cells[ld->nfield]);
 		ld->nfield = 0;
 		return;
 	}
@@ -177,6 +240,8 @@ on_record(int c, void *arg)
 	       t->ncols * sizeof(*t->cells));
 	t->lines = xgrow(t->lines, &t->lines_cap, row + 1, sizeof(*t->lines));
 	t->lines[row] = ld->rec_line;
+	t->offs = xgrow(t->offs, &t->offs_cap, row + 1, sizeof(*t->offs));
+	t->offs[row] = ld->rec_off;
 	if (row)
 		t->nrows++;
 	ld->nfield = 0;
@@ -188,16 +253,16 @@ is_blank_line(const char *s, size_t len)
 	return len == 0 || (len == 1 && s[0] == '\r');
 }
 
-struct table *
-table_parse(const char *name, const char *data, size_t len)
+/* Parses t->data; returns 0, or -1 after printing every error. */
+static int
+parse(struct table *t)
 {
+	const char *data = t->data;
+	size_t len = t->len;
 	struct csv_parser p;
 	struct loader ld = { 0 };
-	struct table *t = xcalloc(1, sizeof(*t));
 	size_t pos = 0;
 
-	t->name = xstrdup(name);
-	buf_init(&t->text);
 	ld.t = t;
 	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
 		pos = 3;
@@ -217,6 +282,7 @@ table_parse(const char *name, const char *data, size_t len)
 			}
 			ld.in_record = 1;
 			ld.rec_line = ld.line;
+			ld.rec_off = pos;
 		}
 		n = csv_parse(&p, data + pos, end - pos, on_field, on_record,
 			      &ld);
@@ -238,18 +304,36 @@ table_parse(const char *name, const char *data, size_t len)
 		pos = end;
 	}
 	if (!ld.stopped && csv_fini(&p, on_field, on_record, &ld))
-		report(&ld, ld.rec_line, ld.nfield + 1,
-		       "unterminated quoted field (opened on line %zu)",
-		       ld.rec_line);
+		report_field(&ld, data, len, ld.nfield,
+			     "unterminated quoted field");
 	csv_free(&p);
 	free(ld.field);
 	if (!ld.errors && t->ncols == 0)
 		report(&ld, 1, 1, "empty file: expected a header line");
-	if (ld.errors) {
+	return ld.errors ? -1 : 0;
+}
+
+/* Takes ownership of data (len bytes, NUL-terminated). */
+static struct table *
+table_from(const char *name, char *data, size_t len)
+{
+	struct table *t = xcalloc(1, sizeof(*t));
+
+	t->name = xstrdup(name);
+	t->data = data;
+	t->len = len;
+	buf_init(&t->text);
+	if (parse(t)) {
 		table_free(t);
 		return NULL;
 	}
 	return t;
+}
+
+struct table *
+table_parse(const char *name, const char *data, size_t len)
+{
+	return table_from(name, xstrndup(data, len), len);
 }
 
 struct table *
@@ -260,7 +344,8 @@ table_load(const char *path)
 
 	if (!f)
 		return NULL;
-	t = table_parse(path, f->data, f->len);
+	t = table_from(path, f->data, f->len);
+	f->data = NULL;
 	srcfile_free(f);
 	return t;
 }
@@ -271,6 +356,8 @@ table_free(struct table *t)
 	if (!t)
 		return;
 	free(t->name);
+	free(t->data);
+	free(t->offs);
 	buf_release(&t->text);
 	free(t->cells);
 	free(t->lines);
@@ -346,13 +433,15 @@ table_error(const struct table *t, size_t row, int col, const char *fmt, ...)
 {
 	struct buf msg = BUF_INIT;
 	va_list ap;
+	size_t line, c;
 
 	va_start(ap, fmt);
 	buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	error_at_line(t->name, table_line(t, row), (size_t)col + 1,
-		      "column '%s': %s", table_header(t, (size_t)col),
-		      msg.data);
+	field_pos(t->data, t->len, t->offs[row + 1], table_line(t, row),
+		  (size_t)col, &line, &c);
+	error_at_line(t->name, line, c, "column '%s': %s",
+		      table_header(t, (size_t)col), msg.data);
 	buf_release(&msg);
 	return -1;
 }

@@ -7,8 +7,8 @@
  * A CSV file read through libcsv into memory: a header naming the
  * columns, then rows of text cells. Header-driven: callers find columns
  * by name and convert cells with the typed getters below, which report
- * "file:line:col: error: column 'x': ..." where line is the physical line
- * on which the row starts and col the 1-based field number.
+ * "file:line:col: error: column 'x': ..." where line and col (1-based,
+ * col in bytes) are where the cell starts in the file.
  *
  * Accepted input: UTF-8 (a leading BOM is skipped), LF or CRLF line ends,
  * RFC 4180 quoting (fields may hold commas, doubled quotes and newlines),

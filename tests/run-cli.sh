@@ -1,0 +1,93 @@
+#!/bin/sh
+# Command-line tests: what a user sees from ultimate's commands, the
+# files `report` writes, reproducibility, and that a failed run leaves
+# the previous output untouched.
+# Usage: tests/run-cli.sh path/to/ultimate
+set -u
+ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+no() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# expect NAME WANT_RC CMD...: runs CMD in $top, output in $tmp/out, err
+expect() {
+	name=$1 want=$2
+	shift 2
+	(cd "$top" && "$@") >"$tmp/stdout" 2>"$tmp/stderr"
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok; else
+		no "$name: exit $rc, want $want"; cat "$tmp/stderr"; fi
+}
+has() { # has NAME FILE PATTERN
+	if grep -q -- "$3" "$2"; then ok; else no "$1: no '$3' in $2"; fi
+}
+
+expect version 0 "$ult" --version
+has version "$tmp/stdout" '^ultimate [0-9]'
+expect help 0 "$ult" --help
+has help "$tmp/stdout" 'explain NAME'
+expect no-command 2 "$ult"
+expect bad-command 2 "$ult" frobnicate
+has bad-command "$tmp/stderr" "unknown command 'frobnicate'"
+expect bad-option 2 "$ult" --frob list
+expect get-needs-name 2 "$ult" get
+expect list-takes-none 2 "$ult" list extra
+
+expect get 0 "$ult" get laptop.ops_max
+has get "$tmp/stdout" '^5\.42556995[0-9]*e+50$'
+expect get-text-free 0 "$ult" get laptop.bits_max
+has get-bits "$tmp/stdout" '^2\.1329[0-9]*e+31$'
+expect explain 0 "$ult" explain laptop.ops_max
+has explain-formula "$tmp/stdout" 'formula: ops = 2 E / (pi hbar)'
+has explain-input "$tmp/stdout" 'laptop.energy = 8.98755'
+has explain-source "$tmp/stdout" 'source: S. Lloyd'
+expect explain-assumption 0 "$ult" explain laptop.mass
+has explain-origin "$tmp/stdout" 'defined at: data/assumptions.csv:2'
+expect list 0 "$ult" list
+has list "$tmp/stdout" '^laptop.temperature  *5870804[0-9.]* K$'
+expect data-option 0 "$ult" --data="$top/data" get laptop.mass
+has data-option "$tmp/stdout" '^1$'
+
+# report: both files, full precision, every quantity, nothing left over.
+out=$tmp/site
+expect report 0 "$ult" -o "$out" report
+has report-csv "$out/quantities.csv" '^name,value,unit,formula,inputs,source,origin$'
+has report-csv-precision "$out/quantities.csv" '^laptop.ops_max,5.4255699586085285e+50,ops/s,'
+has report-json "$out/quantities.json" '"name": "laptop.bits_max", "value": 2.13291625263983[0-9]*e+31'
+n_list=$(cd "$top" && "$ult" list | wc -l)
+n_csv=$(($(wc -l <"$out/quantities.csv") - 1))
+if [ "$n_list" = "$n_csv" ]; then ok; else
+	no "report: $n_csv rows in quantities.csv, $n_list quantities"; fi
+if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \
+	"$out/quantities.json" 2>/dev/null || ! command -v python3 >/dev/null
+then ok; else no "report: quantities.json is not valid JSON"; fi
+if ls -A "$out" | grep -q staging; then no "report: staging left"; else ok; fi
+
+# Same inputs, same bytes; an unchanged file keeps its timestamp.
+cp -R "$out" "$tmp/first"
+touch -d '2000-01-01' "$out/quantities.csv"
+expect report-again 0 "$ult" -o "$out" report
+if diff -r "$tmp/first" "$out" >/dev/null; then ok; else
+	no "report: second run differs"; fi
+if [ "$(date -r "$out/quantities.csv" +%Y)" = 2000 ]; then ok; else
+	no "report: unchanged quantities.csv was rewritten"; fi
+
+# A failing run leaves the previous output exactly as it was.
+cp -R "$top/data" "$tmp/bad"
+sed 's/^laptop.mass,1,/laptop.mass,-1,/' "$top/data/assumptions.csv" \
+	>"$tmp/bad/assumptions.csv"
+expect report-bad-data 1 "$ult" -d "$tmp/bad" -o "$out" report
+if diff -r "$tmp/first" "$out" >/dev/null; then ok; else
+	no "report: failed run changed out/"; fi
+# An output folder that cannot be created: one line, exit 1.
+: >"$tmp/file"
+expect report-unwritable 1 "$ult" -o "$tmp/file/out" report
+has report-unwritable "$tmp/stderr" "cannot create output folder"
+if [ "$(wc -l <"$tmp/stderr")" -le 2 ]; then ok; else
+	no "report-unwritable: more than one message"; fi
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,246 @@
+/*
+ * The physics against every figure the article and the paper print that
+ * follows from the formulas, each to the precision its printed digits
+ * imply, plus the identities that must hold between the limits.
+ *
+ * "Printed to N digits" means the true value lies within half a unit of
+ * the last printed digit: tolerance 0.5 x 10^-(N-1) relative to the
+ * leading digit, computed by printed_tol().
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "physics.h"
+
+static const struct physconst *codata = &phys_codata2018;
+static const struct physconst *paper = &phys_lloyd2000;
+
+/* Relative half-unit of the last digit of a value printed as mant x 10^e. */
+static double
+printed_tol(double mant, int digits)
+{
+	return 0.5 * pow(10, -(digits - 1)) / fabs(mant);
+}
+
+/* Rounds v to n significant digits. */
+static double
+round_sig(double v, int n)
+{
+	double e = floor(log10(fabs(v))) - (n - 1);
+
+	return round(v / pow(10, e)) * pow(10, e);
+}
+
+static void
+test_energy(void **state)
+{
+	(void)state;
+	/* The paper's c = 2.9979e8 gives the printed 8.9874e16 J. */
+	assert_near(phys_rest_energy(paper, 1), 8.9874e16,
+		    printed_tol(8.9874, 5));
+	/* CODATA's exact c gives 8.9876e16 J: outside the printed digits. */
+	assert_near(phys_rest_energy(codata, 1), 8.9876e16,
+		    printed_tol(8.9876, 5));
+	assert_true(fabs(phys_rest_energy(codata, 1) - 8.9874e16) >
+		    0.5e12);
+}
+
+static void
+test_margolus_levitin(void **state)
+{
+	double E = phys_rest_energy(codata, 1);
+
+	(void)state;
+	/*
+	 * No single set of five-digit constants reproduces both printed
+	 * figures to the digit: c = 2.9979e8 (needed for 8.9874e16 J) with
+	 * hbar = 1.0545e-34 gives 5.42585e50, one unit in the fifth digit
+	 * from the printed 5.4258e50, so the paper's constants are held to
+	 * one unit (1e-5 relative). CODATA 2018 gives 5.4256e50: tested
+	 * against its own digits, and within 1e-4 of the printed figure,
+	 * the size of the constants' rounding.
+	 */
+	assert_near(phys_ml_ops(paper, phys_rest_energy(paper, 1)), 5.4258e50,
+		    1e-5);
+	assert_near(phys_ml_ops(codata, E), 5.4256e50, printed_tol(5.4256, 5));
+	assert_near(phys_ml_ops(codata, E), 5.4258e50, 1e-4);
+	assert_near(phys_ml_ops(codata, E) * phys_ml_time(codata, E), 1,
+		    1e-15);
+}
+
+static void
+test_memory(void **state)
+{
+	double E = phys_rest_energy(codata, 1);
+	double T = phys_rad_temperature(codata, E, 1e-3, 2);
+	double I = phys_entropy_bits(codata, phys_rad_entropy(E, T));
+
+	(void)state;
+	assert_near(I, 2.13e31, printed_tol(2.13, 3));
+	/* Lloyd: T is about 5.87e8 K. */
+	assert_near(T, 5.87e8, printed_tol(5.87, 3));
+	/* Energy of the radiation gas at T gives back E. */
+	assert_near(PHYS_PI * PHYS_PI * 2 / 30 * 1e-3 *
+			    pow(codata->k * T, 4) /
+			    pow(codata->hbar * codata->c, 3),
+		    E, 1e-12);
+	/* Bits scale as r^(1/4): more modes, a little more memory. */
+	assert_near(phys_entropy_bits(codata, phys_rad_entropy(E,
+			    phys_rad_temperature(codata, E, 1e-3, 32))) / I,
+		    pow(16, 0.25), 1e-12);
+}
+
+static void
+test_per_bit_identities(void **state)
+{
+	double E = phys_rest_energy(codata, 1);
+	double ops = phys_ml_ops(codata, E);
+	double T = phys_rad_temperature(codata, E, 1e-3, 2);
+	double I = phys_entropy_bits(codata, phys_rad_entropy(E, T));
+
+	(void)state;
+	assert_near(phys_ops_per_bit(ops, I) * I, ops, 1e-15);
+	assert_near(phys_energy_per_bit(E, I) * I, E, 1e-15);
+	/* Black-body bit flux equals (c / 4)(I / V). */
+	assert_near(phys_bb_bit_flux(codata, T), codata->c / 4 * I / 1e-3,
+		    1e-12);
+	/* The formula gives 1.60e42, not the article's 7.195e42. */
+	assert_near(phys_bb_bit_flux(codata, T), 1.60e42, printed_tol(1.60, 3));
+	assert_true(7.195e42 / phys_bb_bit_flux(codata, T) > 4.4);
+	/* Stefan-Boltzmann from its definition matches CODATA's value. */
+	assert_near(phys_stefan_boltzmann(codata), 5.670374419e-8, 1e-9);
+}
+
+static void
+test_shapes_and_crossing(void **state)
+{
+	double V = 1e-3;
+
+	(void)state;
+	assert_near(4.0 / 3 * PHYS_PI * pow(phys_sphere_radius(V), 3), V,
+		    1e-14);
+	assert_near(phys_sphere_area(V), 0.048359758620494, 1e-12);
+	assert_near(phys_cube_edge(V), 0.1, 1e-15);
+	assert_near(phys_cube_area(V), 0.06, 1e-14);
+	/* A sphere has the least area for its volume. */
+	assert_true(phys_sphere_area(V) < phys_cube_area(V));
+	assert_near(phys_light_time(codata, 0.1), 3.3356409519815e-10, 1e-12);
+}
+
+static void
+test_atomic_and_dust(void **state)
+{
+	double rate = phys_ml_ops(codata, codata->eV);
+	double ops = 1e25 * rate;
+
+	(void)state;
+	/* About 1e40 ops/s for 1e25 bits flipping at 1 eV each. */
+	assert_near(round_sig(ops, 1), 1e40, 1e-12);
+	/* Smart dust: 1 um^3 / 1 litre = 1e-15. */
+	assert_near(phys_volume_scale(1e25, 1e-18, 1e-3), 1e10, 1e-12);
+	assert_near(round_sig(phys_volume_scale(ops, 1e-18, 1e-3), 1), 1e25,
+		    1e-12);
+}
+
+static void
+test_black_hole(void **state)
+{
+	double E = phys_rest_energy(codata, 1);
+	double R = phys_schwarzschild_radius(codata, 1);
+	double I = phys_bh_bits(codata, 1);
+	double flip = I / phys_ml_ops(codata, E);
+	double cross = phys_light_time(codata, 2 * R);
+
+	(void)state;
+	assert_near(R, 1.4852e-27, printed_tol(1.4852, 5));
+	/* Lloyd: about 1e16 bits. */
+	assert_near(round_sig(I, 1), 4e16, 1e-12);
+	/* I = A / (4 l_P^2 ln 2) with A = 4 pi R_s^2. */
+	assert_near(I, 4 * PHYS_PI * R * R /
+			    (4 * codata->G * codata->hbar /
+			     pow(codata->c, 3) * PHYS_LN2), 1e-12);
+	/* Flip time of the order of the light-crossing time: serial. */
+	assert_true(flip / cross > 1 && flip / cross < 100);
+	assert_near(phys_hawking_temperature(codata, 1), 1.2269e23,
+		    printed_tol(1.2269, 5));
+	assert_near(phys_hawking_lifetime(codata, 1), 8.41e-17,
+		    printed_tol(8.41, 3));
+	assert_near(phys_hawking_lifetime(codata, 1) /
+			    phys_hawking_time_scale(codata, 1),
+		    5120 * PHYS_PI, 1e-15);
+	/* Lifetime grows as m^3. */
+	assert_near(phys_hawking_lifetime(codata, 2) /
+			    phys_hawking_lifetime(codata, 1), 8, 1e-14);
+}
+
+static void
+test_landauer_bremermann_bekenstein(void **state)
+{
+	double E = phys_rest_energy(codata, 1);
+
+	(void)state;
+	assert_near(phys_landauer_energy(codata, 300), 2.871e-21,
+		    printed_tol(2.871, 4));
+	assert_near(phys_landauer_rate(codata, 1, 300) *
+			    phys_landauer_energy(codata, 300), 1, 1e-15);
+	assert_near(phys_bremermann(codata, 1), 1.3564e50,
+		    printed_tol(1.3564, 5));
+	/* Bremermann's m c^2 / h is a quarter of 2 m c^2 / (pi hbar). */
+	assert_near(phys_bremermann(codata, 1) / phys_ml_ops(codata, E),
+		    0.25, 1e-14);
+	/* The entropy bound sits far above the radiation memory. */
+	assert_true(phys_bekenstein_bits(codata, phys_sphere_radius(1e-3), E) >
+		    1e10 * 2.13e31);
+}
+
+static void
+test_moore_arithmetic(void **state)
+{
+	double td = phys_doubling_time(1e8, 50);
+	double ops = phys_ml_ops(codata, phys_rest_energy(codata, 1));
+	double E = phys_rest_energy(codata, 1);
+	double I = phys_entropy_bits(codata, phys_rad_entropy(E,
+				phys_rad_temperature(codata, E, 1e-3, 2)));
+
+	(void)state;
+	assert_near(td, 1.88, printed_tol(1.88, 3));
+	/* 1 PFLOPS at 1000 SBOPS per FLOP. */
+	assert_near(1e15 * 1000, 1e18, 0);
+	/* 39 orders of magnitude from 1e12 ops/s to the 1 kg limit. */
+	assert_near(round(phys_orders(1e12, ops)), 39, 0);
+	/* 19 orders and about 64 (63.2) doublings from 2e12 bits. */
+	assert_near(round(phys_orders(2e12, I)), 19, 0);
+	assert_near(phys_doublings(2e12, I), 63.2, printed_tol(6.32, 3));
+	assert_true(fabs(phys_doublings(2e12, I) - 64) < 1);
+	/* About 250 years for ops and 120 for storage at 1e8 per 50 years. */
+	assert_near(phys_years_to(1e12, ops, td), 250, 0.04);
+	assert_near(phys_years_to(2e12, I, td), 120, 0.01);
+	/* The article's 125 years is exactly a factor 1e20. */
+	assert_near(phys_years_to(1, 1e20, td), 125, 1e-12);
+	assert_near(phys_year_reached(2008, 1, 2, 1.5), 2009.5, 1e-15);
+	/* Krauss and Starkman: 399 doublings at 18 months, about 600 years. */
+	assert_near(phys_doublings(1, 1.35e120), 399, printed_tol(3.99, 3));
+	assert_near(round_sig(phys_years_to(1, 1.35e120, 1.5), 1), 600, 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_energy),
+		cmocka_unit_test(test_margolus_levitin),
+		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_per_bit_identities),
+		cmocka_unit_test(test_shapes_and_crossing),
+		cmocka_unit_test(test_atomic_and_dust),
+		cmocka_unit_test(test_black_hole),
+		cmocka_unit_test(test_landauer_bremermann_bekenstein),
+		cmocka_unit_test(test_moore_arithmetic),
+	};
+
+	return cmocka_run_group_tests_name("physics", tests, NULL, NULL);
+}
