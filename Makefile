@@ -62,7 +62,7 @@ define need
 endef
 
 .PHONY: all report test check check-unit check-errors check-cli valgrind \
-	install uninstall clean deps-build deps-report deps-test deps-check
+	install uninstall clean deps-build deps-report deps-test deps-check FORCE
 
 all: ultimate
 
@@ -82,8 +82,15 @@ ultimate: $(BUILD)/ultimate
 $(BUILD)/ultimate: $(OBJ) $(BUILD)/main.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/%.o: src/%.c | deps-build $(BUILD)
+$(BUILD)/%.o: src/%.c $(BUILD)/cflags | deps-build $(BUILD)
 	$(CC) $(ALL_CFLAGS) -Isrc -c -o $@ $<
+
+# Rebuild when the compiler or flags change (say, PREFIX for install),
+# as git's GIT-CFLAGS does.
+$(BUILD)/cflags: FORCE | $(BUILD)
+	@flags='$(CC) $(ALL_CFLAGS)'; \
+	[ "$$(cat $@ 2>/dev/null)" = "$$flags" ] || echo "$$flags" >$@
+FORCE:
 
 $(BUILD):
 	mkdir -p $@
@@ -93,7 +100,7 @@ report: ultimate | deps-report
 	./ultimate report
 
 # --- Tests ----------------------------------------------------------------
-$(BUILD)/test_%.o: tests/unit/test_%.c | deps-build deps-test $(BUILD)
+$(BUILD)/test_%.o: tests/unit/test_%.c $(BUILD)/cflags | deps-build deps-test $(BUILD)
 	$(CC) $(ALL_CFLAGS) -Isrc -c -o $@ $<
 
 $(BUILD)/test_%: $(BUILD)/test_%.o $(OBJ)
@@ -145,3 +152,4 @@ clean:
 	rm -rf build ultimate
 
 -include $(wildcard $(BUILD)/*.d)
+.SECONDARY:

@@ -108,6 +108,10 @@ show_source(const struct srcloc *loc)
 
 static void
 vreport(const struct srcloc *loc, const char *kind, const char *fmt,
+	va_list ap) __attribute__((format(printf, 3, 0)));
+
+static void
+vreport(const struct srcloc *loc, const char *kind, const char *fmt,
 	va_list ap)
 {
 	if (loc && loc->file) {
