@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "audit.h"
 #include "buf.h"
 #include "diag.h"
 #include "export.h"
@@ -33,6 +34,7 @@ enum exit_code {
 struct options {
 	const char *datadir;
 	const char *outdir;
+	int as_of;		/* 0: the newest year in the data */
 };
 
 static const char usage_text[] =
@@ -47,11 +49,15 @@ static const char usage_text[] =
 	"  list            print every quantity: name, value, unit\n"
 	"  get NAME        print the value of NAME alone (for scripts)\n"
 	"  explain NAME    print the formula, inputs, value and source of NAME\n"
+	"  check           audit the article's and the paper's printed figures\n"
+	"                  (data/claims.csv); exit 1 if one drifts\n"
 	"\n"
 	"options:\n"
 	"  -d, --data DIR  data folder (default: ./data if present, else\n"
 	"                  $ULTIMATE_DATA, else " DATADIR "/data)\n"
 	"  -o, --out DIR   output folder for report (default: out)\n"
+	"  --as-of YEAR    the edition of YEAR: leave out data rows dated\n"
+	"                  after it (default: the newest year in the data)\n"
 	"  -h, --help      show this help\n"
 	"  -V, --version   show the version\n";
 
@@ -198,6 +204,22 @@ cmd_explain(const struct registry *reg, const char *name)
 }
 
 static int
+cmd_check(const struct registry *reg, const struct options *opt)
+{
+	struct buf out = BUF_INIT;
+	int n = audit_run(opt->datadir, reg, &out);
+
+	fputs(out.data, stdout);
+	buf_release(&out);
+	if (n < 0) {
+		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
+			diag_errors() == 1 ? "" : "s");
+		return EXIT_INPUT;
+	}
+	return n ? EXIT_INPUT : EXIT_OK;
+}
+
+static int
 cmd_report(const struct registry *reg, const struct options *opt)
 {
 	struct site *site = site_open(opt->outdir);
@@ -266,6 +288,17 @@ main(int argc, char **argv)
 			opt.datadir = optarg_of(argc, argv, &i, a);
 		} else if (opt_is(a, "-o", "--out")) {
 			opt.outdir = optarg_of(argc, argv, &i, a);
+		} else if (opt_is(a, "--as-of", "--as-of")) {
+			const char *v = optarg_of(argc, argv, &i, a);
+			char *end;
+			long y = strtol(v, &end, 10);
+
+			if (end == v || *end || y < 1900 || y > 2100) {
+				fprintf(stderr, "ultimate: --as-of needs a year "
+					"from 1900 to 2100, got '%s'\n", v);
+				return EXIT_USAGE;
+			}
+			opt.as_of = (int)y;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "ultimate: unknown option '%s'\n%s", a,
 				usage_text);
@@ -285,6 +318,7 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (strcmp(cmd, "report") && strcmp(cmd, "list") &&
+	    strcmp(cmd, "check") &&
 	    strcmp(cmd, "get") && strcmp(cmd, "explain")) {
 		fprintf(stderr, "ultimate: unknown command '%s'\n%s", cmd,
 			usage_text);
@@ -298,7 +332,7 @@ main(int argc, char **argv)
 	if (!opt.datadir)
 		opt.datadir = default_datadir();
 
-	reg = model_build(opt.datadir);
+	reg = model_build(opt.datadir, opt.as_of);
 	if (!reg) {
 		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
 			diag_errors() == 1 ? "" : "s");
@@ -308,6 +342,8 @@ main(int argc, char **argv)
 		ret = cmd_report(reg, &opt);
 	else if (!strcmp(cmd, "list"))
 		ret = cmd_list(reg);
+	else if (!strcmp(cmd, "check"))
+		ret = cmd_check(reg, &opt);
 	else if (!strcmp(cmd, "get"))
 		ret = cmd_get(reg, name);
 	else

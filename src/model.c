@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "fit.h"
 #include "model.h"
 #include "physics.h"
 #include "registry.h"
@@ -57,12 +58,22 @@ static const struct need needs[] = {
 	{ "article.year", "year", 0, "a calendar year must be positive" },
 	{ "article.laptop_flops", "FLOP/s", 0, "a speed must be positive" },
 	{ "article.laptop_storage", "B", 0, "a capacity must be positive" },
+	{ "article.density_from", "year", 0, "a calendar year must be "
+	  "positive" },
+	{ "article.density_to", "year", 0, "a calendar year must be "
+	  "positive" },
 };
 
 struct model {
 	struct registry *reg;
 	const struct physconst *pc;
+	const char *datadir;
 	int failed;	/* a quantity could not be added: add no more */
+	int as_of;	/* edition: rows after this year are left out */
+	/* Doubling-time quantities that gaps are converted to years with. */
+	const char *rates[8];
+	const char *rate_what[8];
+	size_t nrates;
 };
 
 /*
@@ -107,6 +118,8 @@ add_constants(struct model *m)
 	    "Newtonian constant of gravitation", NULL, CODATA);
 	num(m, "const.eV", pc->eV, "J", "electronvolt = e x 1 V (exact)",
 	    NULL, CODATA);
+	num(m, "bits_per_byte", 8, "bit/B", "8 bits per byte (definition)",
+	    NULL, "ISO/IEC 80000-13");
 	num(m, "const.sigma", phys_stefan_boltzmann(pc), "W/(m^2 K^4)",
 	    "sigma = pi^2 k^4 / (60 hbar^3 c^2)", "const.k const.hbar const.c",
 	    CODATA);
@@ -294,6 +307,9 @@ add_atomic(struct model *m)
 						     Vd, V), "bit",
 	    "atomic bits x V_dust / V_laptop", "atomic.bits dust.scale",
 	    HENSON2008);
+	num(m, "dust.atomic_bytes", phys_volume_scale(get(m, "atomic.bits"),
+						      Vd, V) / 8, "B",
+	    "dust bits / 8", "dust.atomic_bits", HENSON2008);
 	num(m, "dust.atomic_ops", phys_volume_scale(ops, Vd, V), "ops/s",
 	    "atomic ops x V_dust / V_laptop", "atomic.ops dust.scale",
 	    HENSON2008);
@@ -371,52 +387,54 @@ add_landauer(struct model *m)
 	    "landauer.power landauer.energy_room", "Landauer (1961)");
 }
 
+#define SET(b, ...) (buf_reset(&(b)), buf_addf(&(b), __VA_ARGS__), (b).data)
+
 /*
- * Adds the gap from have (in quantity have_name) to the limit in
- * limit_name under prefix: orders of magnitude, doublings, and years at
- * each Moore's-law rate, plus the calendar year reached from year_name.
+ * Adds the gap from the value in have_name to the limit in limit_name
+ * under prefix: orders of magnitude, doublings, and for every rate in
+ * m->rates the years it takes and the calendar year it is reached,
+ * counted from the year in year_name.
  */
 static void
 add_gap(struct model *m, const char *prefix, const char *have_name,
 	const char *limit_name, const char *year_name)
 {
-	static const struct {
-		const char *suffix, *rate, *what;
-	} rates[] = {
-		{ "lloyd", "moore.lloyd_doubling", "1e8 per 50 years" },
-		{ "24mo", "moore.article_doubling", "24 months" },
-		{ "18mo", "moore.fast_doubling", "18 months" },
-	};
 	struct buf name = BUF_INIT, in = BUF_INIT, f = BUF_INIT;
 	double have = get(m, have_name), lim = get(m, limit_name);
 	double y0 = get(m, year_name);
 	size_t i;
 
-#define SET(b, ...) (buf_reset(&(b)), buf_addf(&(b), __VA_ARGS__), (b).data)
 	num(m, SET(name, "%s.orders", prefix), phys_orders(have, lim), "",
 	    SET(f, "log10(%s / %s)", limit_name, have_name),
 	    SET(in, "%s %s", have_name, limit_name), OURS);
 	num(m, SET(name, "%s.doublings", prefix), phys_doublings(have, lim),
 	    "", SET(f, "log2(%s / %s)", limit_name, have_name),
 	    SET(in, "%s %s", have_name, limit_name), OURS);
-	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
-		double td = get(m, rates[i].rate);
+	for (i = 0; i < m->nrates; i++) {
+		const char *rate = m->rates[i], *sfx = strrchr(rate, '.') + 1;
+		double td = get(m, rate);
 
-		num(m, SET(name, "%s.years_%s", prefix, rates[i].suffix),
+		num(m, SET(name, "%s.years_%s", prefix, sfx),
 		    phys_years_to(have, lim, td), "yr",
-		    SET(f, "doublings x %s (%s)", rates[i].rate, rates[i].what),
-		    SET(in, "%s.doublings %s", prefix, rates[i].rate), OURS);
-		num(m, SET(name, "%s.year_%s", prefix, rates[i].suffix),
+		    SET(f, "doublings x %s (%s)", rate, m->rate_what[i]),
+		    SET(in, "%s.doublings %s", prefix, rate), OURS);
+		num(m, SET(name, "%s.year_%s", prefix, sfx),
 		    phys_year_reached(y0, have, lim, td), "year",
-		    SET(f, "%s + %s.years_%s", year_name, prefix,
-			rates[i].suffix),
-		    SET(in, "%s %s.years_%s", year_name, prefix,
-			rates[i].suffix), OURS);
+		    SET(f, "%s + %s.years_%s", year_name, prefix, sfx),
+		    SET(in, "%s %s.years_%s", year_name, prefix, sfx), OURS);
 	}
-#undef SET
 	buf_release(&name);
 	buf_release(&in);
 	buf_release(&f);
+}
+
+static void
+add_rate(struct model *m, const char *name, const char *what)
+{
+	if (m->nrates == sizeof(m->rates) / sizeof(m->rates[0]))
+		BUG("too many rates");
+	m->rates[m->nrates] = name;
+	m->rate_what[m->nrates++] = what;
 }
 
 static void
@@ -429,6 +447,15 @@ add_moore(struct model *m)
 			       get(m, "moore.lloyd_period")), "yr",
 	    "period / log2(factor)", "moore.lloyd_period moore.lloyd_factor",
 	    LLOYD2000);
+	num(m, "rate.lloyd", get(m, "moore.lloyd_doubling"), "yr",
+	    "Lloyd's 1e8 per 50 years", "moore.lloyd_doubling", LLOYD2000);
+	num(m, "rate.24mo", get(m, "moore.article_doubling"), "yr",
+	    "the article's 24 months", "moore.article_doubling", HENSON2008);
+	num(m, "rate.18mo", get(m, "moore.fast_doubling"), "yr",
+	    "18 months", "moore.fast_doubling", LLOYD2000);
+	add_rate(m, "rate.lloyd", "1e8 per 50 years");
+	add_rate(m, "rate.24mo", "24 months");
+	add_rate(m, "rate.18mo", "18 months");
 
 	num(m, "article.laptop_sbops", get(m, "article.laptop_flops") * sb,
 	    "ops/s", "FLOP/s x SBOPS per FLOP",
@@ -437,10 +464,6 @@ add_moore(struct model *m)
 		   get(m, "article.laptop_storage") * 8, "bit", "bytes x 8",
 		   "article.laptop_storage", HENSON2008);
 	(void)bits;
-	add_gap(m, "gap.article_laptop.ops", "article.laptop_sbops",
-		"laptop.ops_max", "article.year");
-	add_gap(m, "gap.article_laptop.bits", "article.laptop_bits",
-		"laptop.bits_max", "article.year");
 
 	num(m, "universe.doublings", log2(get(m, "universe.bits")), "",
 	    "log2(bits the universe can process)", "universe.bits",
@@ -457,24 +480,677 @@ add_moore(struct model *m)
 	    "universe.doublings moore.lloyd_doubling", OURS);
 }
 
-struct registry *
-model_build(const char *datadir)
-{
-	struct model m = { .reg = registry_new(), .pc = &phys_codata2018 };
-	size_t before = diag_errors();
+/* How each history series is read and what its trend is held against. */
+struct series_spec {
+	const char *id;		/* registry prefix: series.<id> */
+	const char *file;
+	const char *time_col;	/* "list" (YYYY-MM) or "year" */
+	const char *value_col;
+	const char *label_col;
+	const char *unit;
+	const char *what;	/* "the No. 1 system of each TOP500 list" */
+	int unique_time;	/* one row per time (a list has one No. 1) */
+	/* Limits the trend is extrapolated to, after scaling by factor. */
+	const char *factor;	/* quantity the value is multiplied by, or NULL */
+	const char *scaled_unit;
+	const char *limits[2];
+	const char *limit_names[2];
+};
 
+static const struct series_spec series_specs[] = {
+	{ "top500", "top500.csv", "list", "rmax_flops", "system", "FLOP/s",
+	  "No. 1 system of each TOP500 list (Rmax)", 1, "sbops_per_flop",
+	  "ops/s", { "laptop.ops_max", "atomic.ops" }, { "ml", "atomic" } },
+	{ "disk", "disk_capacity.csv", "year", "capacity_bytes", "model", "B",
+	  "largest hard disk of its year", 0, "bits_per_byte", "bit",
+	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" } },
+	{ "areal", "areal_density.csv", "year", "density_bit_per_in2",
+	  "product", "bit/in^2", "hard-disk areal density", 0, NULL, NULL,
+	  { NULL, NULL }, { NULL, NULL } },
+	{ "transistors", "transistors.csv", "year", "transistors",
+	  "processor", "", "transistors per microprocessor", 0, NULL, NULL,
+	  { NULL, NULL }, { NULL, NULL } },
+};
+
+#define YEAR_MIN 1900
+#define YEAR_MAX 2100
+
+/* One series in memory, in file order, rows after the edition left out. */
+struct series {
+	const struct series_spec *spec;
+	struct table *t;
+	double *time;		/* decimal year (mid-month or mid-year) */
+	double *value;
+	size_t *row;		/* table row of each point */
+	size_t n;
+};
+
+static void
+series_release(struct series *se)
+{
+	table_free(se->t);
+	free(se->time);
+	free(se->value);
+	free(se->row);
+}
+
+static struct table *
+load(struct model *m, const char *file)
+{
+	struct buf path = BUF_INIT;
+	struct table *t;
+
+	buf_addf(&path, "%s/%s", m->datadir, file);
+	t = table_load(path.data);
+	buf_release(&path);
+	return t;
+}
+
+/*
+ * Reads one series: every row checked (time, positive value, label,
+ * source), rows newer than the edition skipped. Returns -1 on errors.
+ */
+static int
+series_read(struct model *m, const struct series_spec *sp, struct series *se)
+{
+	int ct, cv, cl, cs;
+	size_t r, cap = 0, before = diag_errors();
+	int monthly = !strcmp(sp->time_col, "list");
+
+	memset(se, 0, sizeof(*se));
+	se->spec = sp;
+	se->t = load(m, sp->file);
+	if (!se->t)
+		return -1;
+	ct = table_require(se->t, sp->time_col);
+	cv = table_require(se->t, sp->value_col);
+	cl = table_require(se->t, sp->label_col);
+	cs = table_require(se->t, "source");
+	if (ct < 0 || cv < 0 || cl < 0 || cs < 0)
+		return -1;
+	if (!table_rows(se->t))
+		return error("%s: no rows in '%s'", table_name(se->t),
+			     sp->file);
+	for (r = 0; r < table_rows(se->t); r++) {
+		const char *label, *src;
+		double t, v;
+		int y;
+
+		if (monthly) {
+			if (table_month(se->t, r, ct, YEAR_MIN, YEAR_MAX, &t))
+				continue;
+		} else {
+			if (table_year(se->t, r, ct, YEAR_MIN, YEAR_MAX, &y))
+				continue;
+			t = y + 0.5;
+		}
+		if (table_num(se->t, r, cv, TABLE_POSITIVE, &v) |
+		    table_text(se->t, r, cl, &label) |
+		    table_text(se->t, r, cs, &src))
+			continue;
+		if (sp->unique_time && se->n && t == se->time[se->n - 1]) {
+			table_error(se->t, r, ct, "duplicate %s '%s' (one row "
+				    "per %s)", sp->time_col,
+				    table_cell(se->t, r, ct), sp->time_col);
+			continue;
+		}
+		if (se->n && t < se->time[se->n - 1] - 1e-9) {
+			table_error(se->t, r, ct, "'%s' is earlier than the "
+				    "row before it: keep rows in time order",
+				    table_cell(se->t, r, ct));
+			continue;
+		}
+		if (floor(t) > m->as_of)
+			continue;
+		if (se->n == cap) {
+			size_t c = cap;
+
+			se->time = xgrow(se->time, &c, se->n + 1,
+					 sizeof(*se->time));
+			c = cap;
+			se->value = xgrow(se->value, &c, se->n + 1,
+					  sizeof(*se->value));
+			se->row = xgrow(se->row, &cap, se->n + 1,
+					sizeof(*se->row));
+		}
+		se->time[se->n] = t;
+		se->value[se->n] = v;
+		se->row[se->n++] = r;
+	}
+	return diag_errors() == before ? 0 : -1;
+}
+
+/* Origin "file:line" of point i of a series, into b. */
+static const char *
+point_origin(const struct series *se, size_t i, struct buf *b)
+{
+	buf_reset(b);
+	buf_addf(b, "%s:%zu", table_name(se->t), table_line(se->t, se->row[i]));
+	return b->data;
+}
+
+/* The least-squares trend over [lo, hi] and where it meets the limits. */
+static void
+add_fit(struct model *m, const struct series *se, const char *window,
+	const char *what, double lo, double hi)
+{
+	const struct series_spec *sp = se->spec;
+	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT;
+	struct fit fit;
+	const char *src = table_name(se->t);
+	size_t k;
+
+	if (fit_log2(se->time, se->value, se->n, lo, hi, &fit)) {
+		/* An edition with too few points has no trend to show. */
+		goto out;
+	}
+	num(m, SET(name, "series.%s.fit_%s.n", sp->id, window), (double)fit.n,
+	    "", SET(f, "points of %s in the window (%s)", sp->id, what), NULL,
+	    src);
+	num(m, SET(name, "series.%s.fit_%s.from", sp->id, window),
+	    floor(fit.t0), "year", "first year in the window", NULL, src);
+	num(m, SET(name, "series.%s.fit_%s.to", sp->id, window),
+	    floor(fit.t1), "year", "last year in the window", NULL, src);
+	num(m, SET(name, "series.%s.fit_%s.slope", sp->id, window), fit.b,
+	    "1/yr", SET(f, "least-squares slope of log2(%s) against time "
+			"(%s)", sp->value_col, what), NULL, src);
+	num(m, SET(name, "series.%s.fit_%s.doubling_time", sp->id, window),
+	    fit_doubling_time(&fit), "yr", "1 / slope",
+	    SET(in, "series.%s.fit_%s.slope", sp->id, window), OURS);
+	num(m, SET(name, "series.%s.fit_%s.r2", sp->id, window), fit.r2, "",
+	    "coefficient of determination of the fit", NULL, src);
+	for (k = 0; k < 2 && sp->limits[k]; k++) {
+		double lim = get(m, sp->limits[k]) / get(m, sp->factor);
+
+		num(m, SET(name, "series.%s.fit_%s.year_%s", sp->id, window,
+			   sp->limit_names[k]),
+		    fit.b > 0 ? floor(fit_time_of(&fit, lim)) : NAN, "year",
+		    SET(f, "year the trend reaches %s / %s", sp->limits[k],
+			sp->factor),
+		    SET(in, "series.%s.fit_%s.slope %s %s", sp->id, window,
+			sp->limits[k], sp->factor), OURS);
+	}
+out:
+	buf_release(&name);
+	buf_release(&f);
+	buf_release(&in);
+}
+
+/*
+ * Adds every series: its extent, its newest point, its trend over the
+ * article's window (up to the article's year) and over the whole edition.
+ */
+static int
+add_series(struct model *m, struct series *all)
+{
+	struct buf name = BUF_INIT, f = BUF_INIT, org = BUF_INIT;
+	double art = get(m, "article.year");
+	size_t i, k;
+	int ret = 0;
+
+	for (i = 0; i < sizeof(series_specs) / sizeof(series_specs[0]); i++) {
+		const struct series_spec *sp = &series_specs[i];
+		struct series *se = &all[i];
+		const char *src;
+
+		if (series_read(m, sp, se)) {
+			ret = -1;
+			continue;
+		}
+		if (!se->n) {
+			ret = error("%s: no rows in or before %d", 
+				    table_name(se->t), m->as_of);
+			continue;
+		}
+		src = table_name(se->t);
+		k = se->n - 1;
+		num(m, SET(name, "series.%s.n", sp->id), (double)se->n, "",
+		    SET(f, "rows of %s in this edition", sp->what), NULL, src);
+		num(m, SET(name, "series.%s.first_year", sp->id),
+		    floor(se->time[0]), "year", "year of the first row", NULL,
+		    point_origin(se, 0, &org));
+		num(m, SET(name, "series.%s.latest.year", sp->id),
+		    floor(se->time[k]), "year", "year of the newest row", NULL,
+		    point_origin(se, k, &org));
+		registry_add_num(m->reg, SET(name, "series.%s.latest.value",
+					     sp->id), se->value[k], sp->unit,
+				 SET(f, "%s of the newest row", sp->value_col),
+				 NULL, table_cell(se->t, se->row[k],
+						  table_find(se->t, "source")),
+				 point_origin(se, k, &org));
+		registry_add_text(m->reg, SET(name, "series.%s.latest.label",
+					      sp->id),
+				  table_cell(se->t, se->row[k],
+					     table_find(se->t, sp->label_col)),
+				  SET(f, "%s of the newest row", sp->label_col),
+				  NULL, table_cell(se->t, se->row[k],
+						   table_find(se->t, "source")),
+				  point_origin(se, k, &org));
+		add_fit(m, se, "article", "up to the article's year", -INFINITY,
+			art + 0.999);
+		add_fit(m, se, "all", "the whole edition", -INFINITY,
+			m->as_of + 0.999);
+	}
+	buf_release(&name);
+	buf_release(&f);
+	buf_release(&org);
+	return ret;
+}
+
+/* Calendar-year interval [y0, y1] of a series: log2 of the value change. */
+static void
+add_doublings_between(struct model *m, const struct series *se,
+		      const char *from, const char *to)
+{
+	double y0 = get(m, from), y1 = get(m, to);
+	size_t i, a = se->n, b = se->n;
+	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT;
+
+	for (i = 0; i < se->n; i++) {
+		if (a == se->n && floor(se->time[i]) >= y0)
+			a = i;
+		if (floor(se->time[i]) <= y1)
+			b = i;
+	}
+	if (a == se->n || b == se->n || b <= a)
+		goto out;
+	num(m, SET(name, "series.%s.factor_window", se->spec->id),
+	    se->value[b] / se->value[a], "",
+	    SET(f, "%s of its last row in ..%s / its first in %s..",
+		se->spec->value_col, to, from),
+	    SET(in, "%s %s", from, to), table_name(se->t));
+	num(m, SET(name, "series.%s.doublings_window", se->spec->id),
+	    log2(se->value[b] / se->value[a]), "",
+	    SET(f, "log2 of %s from its first row in %s.. to its last in "
+		"..%s", se->spec->value_col, from, to),
+	    SET(in, "%s %s", from, to), table_name(se->t));
+	{
+		struct fit fit;
+
+		if (!fit_log2(se->time, se->value, se->n, y0, y1 + 0.999,
+			      &fit))
+			num(m, SET(name, "series.%s.doublings_window_fit",
+				   se->spec->id),
+			    fit.b * (y1 - y0), "",
+			    SET(f, "fitted slope over %s..%s x (%s - %s)",
+				from, to, to, from),
+			    SET(in, "%s %s", from, to), OURS);
+	}
+out:
+	buf_release(&name);
+	buf_release(&f);
+	buf_release(&in);
+}
+
+/* Device kinds, and which of them has a "current" pick. */
+static const char *const device_kinds[] = {
+	"laptop", "netbook", "supercomputer", "gpu", "phone",
+};
+
+static int
+valid_id(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_'))
+			return 0;
+	return 1;
+}
+
+/*
+ * Adds one device under prefix (device.<id> or an alias such as
+ * current.laptop): its figures, its gaps to the 1 kg limits and, when its
+ * mass (and volume) is known, to the limits of its own mass.
+ */
+static void
+add_device_as(struct model *m, const char *prefix, const char *gap,
+	      const struct table *t, size_t r, const char *how)
+{
+	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT;
+	struct buf org = BUF_INIT, src = BUF_INIT;
+	const struct physconst *pc = m->pc;
+	double flops, storage, mass, vol, power, year;
+	int c;
+
+	buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
+	buf_addstr(&src, table_cell(t, r, table_find(t, "source")));
+	table_num(t, r, table_find(t, "year"), 0, &year);
+	table_num(t, r, table_find(t, "flops"), 0, &flops);
+	table_num(t, r, table_find(t, "storage_bytes"), TABLE_OPTIONAL,
+		  &storage);
+	mass = vol = power = NAN;
+	if ((c = table_find(t, "mass_kg")) >= 0)
+		table_num(t, r, c, TABLE_OPTIONAL, &mass);
+	if ((c = table_find(t, "volume_l")) >= 0)
+		table_num(t, r, c, TABLE_OPTIONAL, &vol);
+	if ((c = table_find(t, "power_w")) >= 0)
+		table_num(t, r, c, TABLE_OPTIONAL, &power);
+
+	registry_add_text(m->reg, SET(name, "%s.name", prefix),
+			  table_cell(t, r, table_find(t, "name")), how, NULL,
+			  src.data, org.data);
+	registry_add_text(m->reg, SET(name, "%s.id", prefix),
+			  table_cell(t, r, table_find(t, "id")), how, NULL,
+			  src.data, org.data);
+	registry_add_num(m->reg, SET(name, "%s.year", prefix), year, "year",
+			 how, NULL, src.data, org.data);
+	registry_add_num(m->reg, SET(name, "%s.flops", prefix), flops,
+			 "FLOP/s", how, NULL, src.data, org.data);
+	num(m, SET(name, "%s.sbops", prefix), flops * get(m, "sbops_per_flop"),
+	    "ops/s", "FLOP/s x SBOPS per FLOP",
+	    SET(in, "%s.flops sbops_per_flop", prefix), HENSON2008);
+	add_gap(m, SET(f, "gap.%s.ops", gap), SET(in, "%s.sbops", prefix),
+		"laptop.ops_max", SET(name, "%s.year", prefix));
+	if (!isnan(storage)) {
+		registry_add_num(m->reg, SET(name, "%s.storage", prefix),
+				 storage, "B", how, NULL, src.data, org.data);
+		num(m, SET(name, "%s.bits", prefix), storage * 8, "bit",
+		    "bytes x 8", SET(in, "%s.storage", prefix), OURS);
+		add_gap(m, SET(f, "gap.%s.bits", gap),
+			SET(in, "%s.bits", prefix), "laptop.bits_max",
+			SET(name, "%s.year", prefix));
+	}
+	if (!isnan(power))
+		registry_add_num(m->reg, SET(name, "%s.power", prefix), power,
+				 "W", how, NULL, src.data, org.data);
+	if (!isnan(mass)) {
+		double E = phys_rest_energy(pc, mass);
+
+		registry_add_num(m->reg, SET(name, "%s.mass", prefix), mass,
+				 "kg", how, NULL, src.data, org.data);
+		num(m, SET(name, "%s.ops_limit_own", prefix),
+		    phys_ml_ops(pc, E), "ops/s",
+		    "2 m c^2 / (pi hbar) for the device's own mass",
+		    SET(in, "%s.mass const.c const.hbar", prefix), LLOYD2000);
+		num(m, SET(name, "gap.%s.ops_own.orders", gap),
+		    phys_orders(flops * get(m, "sbops_per_flop"),
+				phys_ml_ops(pc, E)), "",
+		    "log10(own-mass limit / SBOPS)",
+		    SET(in, "%s.sbops %s.ops_limit_own", prefix, prefix), OURS);
+		if (!isnan(vol) && !isnan(storage)) {
+			double V = vol * 1e-3;
+			double T = phys_rad_temperature(pc, E, V,
+						get(m, "laptop.modes"));
+
+			registry_add_num(m->reg, SET(name, "%s.volume", prefix),
+					 V, "m^3", how, NULL, src.data,
+					 org.data);
+			num(m, SET(name, "%s.bits_limit_own", prefix),
+			    phys_entropy_bits(pc, phys_rad_entropy(E, T)),
+			    "bit", "radiation entropy of its own mass in its "
+			    "own volume", SET(in, "%s.mass %s.volume "
+			    "laptop.modes", prefix, prefix), LLOYD2000);
+			num(m, SET(name, "gap.%s.bits_own.orders", gap),
+			    phys_orders(storage * 8, get(m, SET(f,
+				"%s.bits_limit_own", prefix))), "",
+			    "log10(own-mass memory limit / bits)",
+			    SET(in, "%s.bits %s.bits_limit_own", prefix,
+				prefix), OURS);
+		}
+	}
+	buf_release(&name);
+	buf_release(&f);
+	buf_release(&in);
+	buf_release(&org);
+	buf_release(&src);
+}
+
+/*
+ * Reads data/devices.csv: every row checked, including against physics
+ * (no device may beat the limits of its own mass); rows newer than the
+ * edition are skipped. Adds each device and the current pick per kind.
+ */
+static int
+add_devices(struct model *m)
+{
+	static const char *const cols[] = { "id", "name", "year", "kind",
+		"flops", "storage_bytes", "source" };
+	struct table *t = load(m, "devices.csv");
+	size_t r, i, before = diag_errors();
+	size_t pick[sizeof(device_kinds) / sizeof(device_kinds[0])];
+	struct buf name = BUF_INIT, how = BUF_INIT;
+	const struct physconst *pc = m->pc;
+	int ci[sizeof(cols) / sizeof(cols[0])];
+
+	if (!t)
+		return -1;
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		if ((ci[i] = table_require(t, cols[i])) < 0)
+			goto out;
+	for (i = 0; i < sizeof(pick) / sizeof(pick[0]); i++)
+		pick[i] = (size_t)-1;
+	for (r = 0; r < table_rows(t); r++) {
+		const char *id, *nm, *kind, *src;
+		double flops, storage, mass = NAN, vol = NAN, power = NAN;
+		int year, c, bad = 0;
+		size_t k, j;
+
+		bad |= table_text(t, r, ci[0], &id);
+		bad |= table_text(t, r, ci[1], &nm);
+		bad |= table_year(t, r, ci[2], YEAR_MIN, YEAR_MAX, &year);
+		bad |= table_text(t, r, ci[3], &kind);
+		bad |= table_num(t, r, ci[4], TABLE_POSITIVE, &flops);
+		bad |= table_num(t, r, ci[5], TABLE_POSITIVE | TABLE_OPTIONAL,
+				 &storage);
+		bad |= table_text(t, r, ci[6], &src);
+		if ((c = table_find(t, "mass_kg")) >= 0)
+			bad |= table_num(t, r, c, TABLE_POSITIVE |
+					 TABLE_OPTIONAL, &mass);
+		if ((c = table_find(t, "volume_l")) >= 0)
+			bad |= table_num(t, r, c, TABLE_POSITIVE |
+					 TABLE_OPTIONAL, &vol);
+		if ((c = table_find(t, "power_w")) >= 0)
+			bad |= table_num(t, r, c, TABLE_POSITIVE |
+					 TABLE_OPTIONAL, &power);
+		if (bad)
+			continue;
+		if (!valid_id(id)) {
+			table_error(t, r, ci[0], "'%s' is not a valid id: use "
+				    "a-z, 0-9 and _", id);
+			continue;
+		}
+		for (j = 0; j < r; j++)
+			if (!strcmp(table_cell(t, j, ci[0]), id))
+				break;
+		if (j < r) {
+			table_error(t, r, ci[0], "duplicate id '%s' (first on "
+				    "line %zu)", id, table_line(t, j));
+			continue;
+		}
+		for (k = 0; k < sizeof(device_kinds) / sizeof(*device_kinds); k++)
+			if (!strcmp(device_kinds[k], kind))
+				break;
+		if (k == sizeof(device_kinds) / sizeof(*device_kinds)) {
+			table_error(t, r, ci[3], "unknown kind '%s': expected "
+				    "laptop, netbook, supercomputer, gpu or "
+				    "phone", kind);
+			continue;
+		}
+		/* The physics checks the data. */
+		if (!isnan(mass) && flops * get(m, "sbops_per_flop") >
+		    phys_ml_ops(pc, phys_rest_energy(pc, mass))) {
+			table_error(t, r, ci[4], "%s FLOP/s x %g SBOPS per "
+				    "FLOP beats the Margolus-Levitin limit of "
+				    "%.4g ops/s for its %g kg",
+				    table_cell(t, r, ci[4]),
+				    get(m, "sbops_per_flop"),
+				    phys_ml_ops(pc, phys_rest_energy(pc, mass)),
+				    mass);
+			continue;
+		}
+		if (!isnan(mass) && !isnan(vol) && !isnan(storage)) {
+			double E = phys_rest_energy(pc, mass);
+			double I = phys_entropy_bits(pc, phys_rad_entropy(E,
+				phys_rad_temperature(pc, E, vol * 1e-3,
+						     get(m, "laptop.modes"))));
+
+			if (storage * 8 > I) {
+				table_error(t, r, ci[5], "%s bytes beat the "
+					    "entropy limit of %.4g bits for "
+					    "%g kg in %g litres",
+					    table_cell(t, r, ci[5]), I, mass,
+					    vol);
+				continue;
+			}
+		}
+		if (year > m->as_of)
+			continue;
+		if (pick[k] == (size_t)-1 ||
+		    year >= atoi(table_cell(t, pick[k], ci[2])))
+			pick[k] = r;
+		buf_reset(&name);
+		buf_addf(&name, "device.%s", id);
+		add_device_as(m, name.data, id, t, r, "from devices.csv");
+	}
+	if (diag_errors() != before)
+		goto out;
+	for (i = 0; i < sizeof(pick) / sizeof(pick[0]); i++) {
+		if (pick[i] == (size_t)-1)
+			continue;
+		buf_reset(&name);
+		buf_addf(&name, "current.%s", device_kinds[i]);
+		buf_reset(&how);
+		buf_addf(&how, "the newest %s in devices.csv as of %d",
+			 device_kinds[i], m->as_of);
+		add_device_as(m, name.data, name.data, t, pick[i], how.data);
+	}
+out:
+	buf_release(&name);
+	buf_release(&how);
+	table_free(t);
+	return diag_errors() == before ? 0 : -1;
+}
+
+/* The record holder: the newest TOP500 No. 1 of the edition. */
+static void
+add_record(struct model *m, const struct series *top)
+{
+	struct buf org = BUF_INIT;
+	size_t k = top->n - 1, r = top->row[k];
+	const struct table *t = top->t;
+	const char *src = table_cell(t, r, table_find(t, "source"));
+
+	point_origin(top, k, &org);
+	registry_add_text(m->reg, "record.name",
+			  table_cell(t, r, table_find(t, "system")),
+			  "No. 1 of the newest TOP500 list of the edition",
+			  NULL, src, org.data);
+	registry_add_text(m->reg, "record.list",
+			  table_cell(t, r, table_find(t, "list")),
+			  "date of that list", NULL, src, org.data);
+	registry_add_text(m->reg, "record.site",
+			  table_cell(t, r, table_find(t, "site")),
+			  "site of the record holder", NULL, src, org.data);
+	registry_add_num(m->reg, "record.year", floor(top->time[k]), "year",
+			 "year of that list", NULL, src, org.data);
+	registry_add_num(m->reg, "record.rmax", top->value[k], "FLOP/s",
+			 "Rmax of the record holder", NULL, src, org.data);
+	num(m, "record.sbops", top->value[k] * get(m, "sbops_per_flop"),
+	    "ops/s", "Rmax x SBOPS per FLOP", "record.rmax sbops_per_flop",
+	    HENSON2008);
+	add_gap(m, "gap.record.ops", "record.sbops", "laptop.ops_max",
+		"record.year");
+	add_gap(m, "gap.record.atomic_ops", "record.sbops", "atomic.ops",
+		"record.year");
+	buf_release(&org);
+}
+
+static void
+add_edition(struct model *m)
+{
+	num(m, "edition.year", m->as_of, "year",
+	    "newest year of data used (--as-of, default the newest in data/)",
+	    NULL, OURS);
+}
+
+/* Largest year in any data file: the default edition. */
+static int
+newest_year(struct model *m)
+{
+	int newest = 0;
+	size_t i, r;
+
+	for (i = 0; i < sizeof(series_specs) / sizeof(series_specs[0]); i++) {
+		struct table *t = load(m, series_specs[i].file);
+		int c;
+
+		if (!t)
+			continue;
+		c = table_find(t, series_specs[i].time_col);
+		for (r = 0; c >= 0 && r < table_rows(t); r++) {
+			int y = atoi(table_cell(t, r, c));
+
+			if (y > newest && y <= YEAR_MAX)
+				newest = y;
+		}
+		table_free(t);
+	}
+	return newest;
+}
+
+struct registry *
+model_build(const char *datadir, int as_of)
+{
+	struct model m = { .reg = registry_new(), .pc = &phys_codata2018,
+			   .datadir = datadir, .as_of = as_of };
+	struct series all[sizeof(series_specs) / sizeof(series_specs[0])];
+	size_t before = diag_errors(), i;
+	int ok = 0;
+
+	memset(all, 0, sizeof(all));
 	add_constants(&m);
 	if (add_assumptions(&m, datadir))
-		goto fail;
+		goto out;
+	if (!m.as_of)
+		m.as_of = newest_year(&m);
+	if (diag_errors() != before)
+		goto out;
+	add_edition(&m);
 	add_laptop(&m);
 	add_atomic(&m);
 	add_blackhole(&m);
 	add_landauer(&m);
 	add_moore(&m);
-	if (m.failed || diag_errors() != before)
-		goto fail;
+	if (add_series(&m, all) || m.failed)
+		goto out;
+	/* The fitted rates join the fixed ones for every gap below. */
+	if (registry_get(m.reg, "series.top500.fit_all.doubling_time")) {
+		num(&m, "rate.top500", get(&m,
+		    "series.top500.fit_all.doubling_time"), "yr",
+		    "fitted doubling time of the TOP500 No. 1",
+		    "series.top500.fit_all.doubling_time", OURS);
+		add_rate(&m, "rate.top500", "TOP500 No. 1 trend");
+	}
+	if (registry_get(m.reg, "series.disk.fit_all.doubling_time")) {
+		num(&m, "rate.disk", get(&m,
+		    "series.disk.fit_all.doubling_time"), "yr",
+		    "fitted doubling time of disk capacity",
+		    "series.disk.fit_all.doubling_time", OURS);
+		add_rate(&m, "rate.disk", "disk capacity trend");
+	}
+	add_gap(&m, "gap.article_laptop.ops", "article.laptop_sbops",
+		"laptop.ops_max", "article.year");
+	add_gap(&m, "gap.article_laptop.bits", "article.laptop_bits",
+		"laptop.bits_max", "article.year");
+	add_doublings_between(&m, &all[2], "article.density_from",
+			      "article.density_to");
+	if (registry_get(m.reg, "rate.top500"))
+		num(&m, "universe.years_top500", get(&m, "universe.doublings") *
+		    get(&m, "rate.top500"), "yr",
+		    "doublings x the TOP500 No. 1 doubling time",
+		    "universe.doublings rate.top500", OURS);
+	add_record(&m, &all[0]);
+	if (add_devices(&m))
+		goto out;
+	ok = !m.failed && diag_errors() == before;
+out:
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		series_release(&all[i]);
+	if (!ok) {
+		registry_free(m.reg);
+		return NULL;
+	}
 	return m.reg;
-fail:
-	registry_free(m.reg);
-	return NULL;
 }

@@ -8,8 +8,10 @@ struct registry;
  * assumption the physics needs (present, right unit, in range), and fills
  * a new registry with the constants, the assumptions and every limit and
  * gap computed from them. Returns NULL after printing all errors found.
- * The caller frees the result with registry_free().
+ * as_of chooses the edition: rows dated after that year are left out
+ * (0: the newest year in the data). The caller frees the result with
+ * registry_free().
  */
-struct registry *model_build(const char *datadir);
+struct registry *model_build(const char *datadir, int as_of);
 
 #endif

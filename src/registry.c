@@ -149,7 +149,8 @@ registry_add_num(struct registry *reg, const char *name, double value,
 
 	if (!isfinite(value)) {
 		error("quantity '%s' is not a finite number (%s); check its "
-		      "inputs: %s", name, formula, inputs ? inputs : "none");
+		      "inputs: %s", name, formula ? formula : "no formula",
+		      inputs && *inputs ? inputs : "none");
 		return NULL;
 	}
 	q = add(reg, name, unit, formula, inputs, source, origin);

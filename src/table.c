@@ -132,6 +132,9 @@ field_pos(const char *data, size_t len, size_t off, size_t line,
 
 	while (start > 0 && data[start - 1] != '\n')
 		start--;
+	/* Columns on the first line do not count a byte-order mark. */
+	if (start == 0 && len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
+		start = 3;
 	for (i = off; i < len && n < field; i++) {
 		char c = data[i];
 
@@ -247,10 +250,16 @@ on_record(int c, void *arg)
 	ld->nfield = 0;
 }
 
+/* A line of nothing but spaces, tabs and a CR holds no record. */
 static int
 is_blank_line(const char *s, size_t len)
 {
-	return len == 0 || (len == 1 && s[0] == '\r');
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return 0;
+	return 1;
 }
 
 /* Parses t->data; returns 0, or -1 after printing every error. */
@@ -300,6 +309,9 @@ parse(struct table *t)
 			csv_set_realloc_func(&p, xrealloc);
 			ld.in_record = 0;
 			ld.nfield = 0;
+			/* Without a header nothing after it can be read. */
+			if (t->ncols == 0)
+				break;
 		}
 		pos = end;
 	}
@@ -468,11 +480,12 @@ table_num(const struct table *t, size_t row, int col, unsigned flags,
 	 * strtod also takes "inf", "nan" and hexadecimal floats; data files
 	 * hold decimal numbers only, so check the first character too.
 	 */
-	if (end == s || *end || !strchr("+-.0123456789", *s) ||
+	if (end == s || *end ||
+	    !strchr(".0123456789", s[*s == '+' || *s == '-']) ||
 	    strpbrk(s, "xX"))
 		return table_error(t, row, col, "expected a number, got '%s'",
 				   s);
-	if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1))
+	if (!isfinite(v) || errno == ERANGE)
 		return table_error(t, row, col, "number '%s' is out of range",
 				   s);
 	if ((flags & TABLE_POSITIVE) && !(v > 0))

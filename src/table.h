@@ -47,7 +47,7 @@ size_t table_line(const struct table *t, size_t row);
 int table_find(const struct table *t, const char *name);
 /*
  * Index of the required column name; when it is missing, prints
- * "file:1:1: error: missing required column 'name'" and returns -1.
+ * "file:line:1: error: missing required column 'name'" (the header's line) and returns -1.
  */
 int table_require(const struct table *t, const char *name);
 

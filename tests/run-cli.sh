@@ -89,5 +89,34 @@ has report-unwritable "$tmp/stderr" "cannot create output folder"
 if [ "$(wc -l <"$tmp/stderr")" -le 2 ]; then ok; else
 	no "report-unwritable: more than one message"; fi
 
+# Editions: the article's view and today's.
+expect as-of-2008 0 "$ult" --as-of 2008 get record.name
+has as-of-2008 "$tmp/stdout" '^Roadrunner$'
+expect as-of-2008-laptop 0 "$ult" --as-of=2008 get current.laptop.year
+has as-of-2008-laptop "$tmp/stdout" '^2008$'
+expect as-of-default 0 "$ult" get edition.year
+newest=$(cut -c1-4 "$top/data/top500.csv" | grep '^[0-9]' | sort -n | tail -1)
+has as-of-default "$tmp/stdout" "^$newest\$"
+
+# A new TOP500 list is one CSV row: the record, its gap and the trend
+# follow with no change to code.
+cp -R "$top/data" "$tmp/next"
+before_fit=$(cd "$top" && "$ult" get series.top500.fit_all.doubling_time)
+printf '%s\n' '2099-06,"Test Machine ""X""",Somewhere,Nowhere,9e20,1e21,test row,' \
+	>>"$tmp/next/top500.csv"
+expect new-row 0 "$ult" -d "$tmp/next" get record.name
+has new-row "$tmp/stdout" '^Test Machine "X"$'
+expect new-row-gap 0 "$ult" -d "$tmp/next" get gap.record.ops.orders
+has new-row-gap "$tmp/stdout" '^26\.7'
+after_fit=$(cd "$top" && "$ult" -d "$tmp/next" get series.top500.fit_all.doubling_time)
+if [ "$before_fit" != "$after_fit" ]; then ok; else
+	no "new-row: fitted doubling time did not change"; fi
+
+# The claims audit passes on the shipped data, in both editions.
+expect check 0 "$ult" check
+has check "$tmp/stdout" '^claims: [0-9]* agree, [0-9]* known discrepancies, 0 off$'
+has check-discrepancy "$tmp/stdout" '^error_rejection .*known discrepancy'
+expect check-2008 0 "$ult" --as-of 2008 check
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,0 +1,156 @@
+/*
+ * The claims audit: claims.csv (through table.c) and the registry ->
+ * a table of published against recomputed values with verdicts.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "buf.h"
+#include "diag.h"
+#include "registry.h"
+#include "table.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/*
+ * Half a unit of the last digit of a number as printed: "2.13e31" ->
+ * 0.005e31, "39" -> 0.5, "30" -> 0.5 (a whole number is taken as exact to
+ * its units; a claim printed as "about" says so with its own tolerance).
+ */
+static double
+printed_half_unit(const char *s)
+{
+	const char *e = strpbrk(s, "eE"), *dot = strchr(s, '.');
+	size_t mlen = e ? (size_t)(e - s) : strlen(s);
+	int exp10 = e ? atoi(e + 1) : 0, pos = 0;
+
+	if (dot && dot < s + mlen)
+		pos = -(int)(s + mlen - dot - 1);
+	return 0.5 * pow(10, exp10 + pos);
+}
+
+static const char *
+suggest(const struct registry *reg, const char *name, struct buf *b)
+{
+	const char *near[1];
+
+	buf_reset(b);
+	if (registry_suggest(reg, name, near, 1))
+		buf_addf(b, "; did you mean '%s'?", near[0]);
+	return b->data;
+}
+
+int
+audit_run(const char *datadir, const struct registry *reg, struct buf *out)
+{
+	static const char *const cols[] = { "id", "published", "quantity",
+		"tolerance", "status", "explanation", "printed_in", "claim" };
+	struct buf path = BUF_INIT, hint = BUF_INIT, cell = BUF_INIT;
+	struct table *t;
+	int ci[sizeof(cols) / sizeof(cols[0])];
+	size_t r, i, before = diag_errors();
+	int bad = 0, agree = 0, known = 0;
+
+	buf_addf(&path, "%s/claims.csv", datadir);
+	t = table_load(path.data);
+	if (!t)
+		goto out;
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		if ((ci[i] = table_require(t, cols[i])) < 0)
+			goto out;
+	buf_addf(out, "%-18s %-11s %-12s %-8s %s\n", "claim", "published",
+		 "recomputed", "ratio", "verdict");
+	for (r = 0; r < table_rows(t); r++) {
+		const char *id, *qname, *status, *tol_s, *expl, *where;
+		const struct quantity *q;
+		double pub, tol, got, err;
+		int order = 0, ok, discrepancy;
+		size_t j;
+
+		if (table_text(t, r, ci[0], &id) |
+		    table_num(t, r, ci[1], 0, &pub) |
+		    table_text(t, r, ci[2], &qname) |
+		    table_text(t, r, ci[4], &status) |
+		    table_text(t, r, ci[6], &where))
+			continue;
+		for (j = 0; j < r; j++)
+			if (!strcmp(table_cell(t, j, ci[0]), id))
+				break;
+		if (j < r) {
+			table_error(t, r, ci[0], "duplicate id '%s' (first on "
+				    "line %zu)", id, table_line(t, j));
+			continue;
+		}
+		q = registry_get(reg, qname);
+		if (!q) {
+			table_error(t, r, ci[2], "unknown quantity '%s'%s",
+				    qname, suggest(reg, qname, &hint));
+			continue;
+		}
+		if (q->type != Q_NUMBER) {
+			table_error(t, r, ci[2], "quantity '%s' is text, not a "
+				    "number", qname);
+			continue;
+		}
+		discrepancy = !strcmp(status, "discrepancy");
+		if (!discrepancy && strcmp(status, "reproducible")) {
+			table_error(t, r, ci[4], "expected 'reproducible' or "
+				    "'discrepancy', got '%s'", status);
+			continue;
+		}
+		expl = table_cell(t, r, ci[5]);
+		if (discrepancy && !*expl) {
+			table_error(t, r, ci[5], "a discrepancy needs an "
+				    "explanation");
+			continue;
+		}
+		tol_s = table_cell(t, r, ci[3]);
+		if (!strcmp(tol_s, "order")) {
+			order = 1;
+			tol = 0.5;
+		} else if (*tol_s) {
+			if (table_num(t, r, ci[3], TABLE_POSITIVE, &tol))
+				continue;
+			tol *= fabs(pub);
+		} else {
+			tol = printed_half_unit(table_cell(t, r, ci[1]));
+		}
+		got = q->value;
+		err = order ? fabs(log10(got / pub)) : fabs(got - pub);
+		ok = pub != 0 && got / pub > 0 && err <= tol;
+		buf_reset(&cell);
+		buf_addf(&cell, "%.6g", got);
+		buf_addf(out, "%-18s %-11s %-12s %-8.4g ", id,
+			 table_cell(t, r, ci[1]), cell.data, got / pub);
+		if (ok && !discrepancy) {
+			agree++;
+			buf_addf(out, "agrees (within %s)\n",
+				 order ? "half an order of magnitude" :
+				 *tol_s ? tol_s : "printed digits");
+		} else if (!ok && discrepancy) {
+			known++;
+			buf_addf(out, "known discrepancy: %s\n", expl);
+		} else if (ok) {
+			bad++;
+			buf_addf(out, "AGREES, but marked as a discrepancy: "
+				 "review %s:%zu\n", path.data,
+				 table_line(t, r));
+		} else {
+			bad++;
+			buf_addf(out, "DRIFTS outside its tolerance: %s = %.6g "
+				 "(%s)\n", qname, got, q->formula);
+		}
+	}
+	if (diag_errors() == before)
+		buf_addf(out, "claims: %d agree, %d known discrepancies, %d "
+			 "off\n", agree, known, bad);
+out:
+	table_free(t);
+	buf_release(&path);
+	buf_release(&hint);
+	buf_release(&cell);
+	return diag_errors() == before ? bad : -1;
+}

@@ -1,0 +1,31 @@
+#ifndef FIT_H
+#define FIT_H
+
+#include <stddef.h>
+
+/*
+ * Exponential trends: least squares of log2(value) against time, so the
+ * slope is in doublings per unit of time. Pure arithmetic, no I/O.
+ */
+struct fit {
+	size_t n;		/* points used */
+	double t0, t1;		/* first and last time used */
+	double a, b;		/* log2(value) = a + b t */
+	double r2;		/* coefficient of determination */
+};
+
+/*
+ * Fits the points with lo <= t[i] <= hi (values must be positive).
+ * Returns 0, or -1 when fewer than two points or fewer than two distinct
+ * times fall in the window (f is then zeroed).
+ */
+int fit_log2(const double *t, const double *v, size_t n, double lo,
+	     double hi, struct fit *f);
+/* Doubling time 1 / b (infinite or negative when not growing). */
+double fit_doubling_time(const struct fit *f);
+/* The time at which the trend reaches value: (log2(value) - a) / b. */
+double fit_time_of(const struct fit *f, double value);
+/* The trend's value at time t: 2^(a + b t). */
+double fit_value_at(const struct fit *f, double t);
+
+#endif

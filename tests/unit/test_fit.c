@@ -1,0 +1,83 @@
+/*
+ * Least-squares trends: exact recovery of a known exponential, windows,
+ * R^2, and the degenerate cases.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "fit.h"
+
+static void
+test_exact_exponential(void **state)
+{
+	double t[20], v[20];
+	struct fit f;
+	size_t i;
+
+	(void)state;
+	/* Doubling every 1.5 years from 1e9 in 1990. */
+	for (i = 0; i < 20; i++) {
+		t[i] = 1990 + (double)i;
+		v[i] = 1e9 * exp2((t[i] - 1990) / 1.5);
+	}
+	assert_int_equal(fit_log2(t, v, 20, -INFINITY, INFINITY, &f), 0);
+	assert_int_equal(f.n, 20);
+	assert_near(fit_doubling_time(&f), 1.5, 1e-12);
+	assert_near(f.r2, 1, 1e-12);
+	assert_near(fit_value_at(&f, 2000), 1e9 * exp2(10 / 1.5), 1e-10);
+	assert_near(fit_time_of(&f, 1e9 * exp2(100 / 1.5)), 2090, 1e-12);
+}
+
+static void
+test_window_and_noise(void **state)
+{
+	double t[] = { 1990, 1991, 1992, 1993, 2010, 2011 };
+	double v[] = { 1, 2.2, 3.9, 8.1, 1e30, 1e-30 };
+	struct fit f;
+
+	(void)state;
+	/* The outliers after 2000 are outside the window. */
+	assert_int_equal(fit_log2(t, v, 6, 1990, 2000, &f), 0);
+	assert_int_equal(f.n, 4);
+	assert_near(f.t0, 1990, 0);
+	assert_near(f.t1, 1993, 0);
+	assert_near(fit_doubling_time(&f), 1, 0.05);
+	assert_true(f.r2 > 0.99 && f.r2 < 1);
+}
+
+static void
+test_degenerate(void **state)
+{
+	double t[] = { 2000, 2000, 2001 };
+	double v[] = { 1, 2, 4 };
+	struct fit f;
+
+	(void)state;
+	assert_int_equal(fit_log2(t, v, 1, -INFINITY, INFINITY, &f), -1);
+	assert_int_equal(f.n, 0);
+	/* Two points at the same time give no slope. */
+	assert_int_equal(fit_log2(t, v, 2, -INFINITY, INFINITY, &f), -1);
+	assert_int_equal(fit_log2(t, v, 3, 2002, 2003, &f), -1);
+	/* A flat series fits with zero slope: it never doubles. */
+	v[2] = 1;
+	v[1] = 1;
+	assert_int_equal(fit_log2(t, v, 3, -INFINITY, INFINITY, &f), 0);
+	assert_near(f.b, 0, 0);
+	assert_true(isinf(fit_doubling_time(&f)));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact_exponential),
+		cmocka_unit_test(test_window_and_noise),
+		cmocka_unit_test(test_degenerate),
+	};
+
+	return cmocka_run_group_tests_name("fit", tests, NULL, NULL);
+}

@@ -1,0 +1,383 @@
+/*
+ * Unit tests for src/registry.h, the quantity registry: adding and
+ * looking up numbers and text, insertion order, the errors for duplicate
+ * and non-finite quantities, input lists, and name suggestions.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "registry.h"
+
+static int
+setup(void **state)
+{
+	diag_reset();
+	*state = registry_new();
+	assert_non_null(*state);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	registry_free(*state);
+	return 0;
+}
+
+static const struct quantity *
+add(struct registry *reg, const char *name, double value)
+{
+	const struct quantity *q;
+
+	capture_start();
+	q = registry_add_num(reg, name, value, "", "", NULL, "", NULL);
+	assert_captured("");
+	assert_non_null(q);
+	return q;
+}
+
+static void
+test_empty(void **state)
+{
+	struct registry *reg = *state;
+	const char *out[4];
+
+	assert_int_equal(registry_count(reg), 0);
+	assert_null(registry_get(reg, "x"));
+	assert_null(registry_get(reg, ""));
+	assert_int_equal(registry_suggest(reg, "x", out, 4), 0);
+	registry_free(NULL);
+}
+
+static void
+test_add_num(void **state)
+{
+	struct registry *reg = *state;
+	char name[] = "laptop.mass", unit[] = "kg", formula[] = "measured";
+	char source[] = "spec sheet", origin[] = "data/devices.csv:3";
+	const struct quantity *q, *got;
+
+	capture_start();
+	q = registry_add_num(reg, name, 2.5, unit, formula, NULL, source,
+			     origin);
+	assert_captured("");
+	assert_non_null(q);
+	/* Every string is copied. */
+	name[0] = unit[0] = formula[0] = source[0] = origin[0] = '#';
+
+	got = registry_get(reg, "laptop.mass");
+	assert_ptr_equal(got, q);
+	assert_null(registry_get(reg, name));
+	assert_string_equal(got->name, "laptop.mass");
+	assert_int_equal(got->type, Q_NUMBER);
+	assert_true(got->value == 2.5);
+	assert_null(got->text);
+	assert_string_equal(got->unit, "kg");
+	assert_string_equal(got->formula, "measured");
+	assert_int_equal(got->ninputs, 0);
+	assert_string_equal(got->source, "spec sheet");
+	assert_string_equal(got->origin, "data/devices.csv:3");
+	assert_int_equal(registry_count(reg), 1);
+	assert_true(registry_num(reg, "laptop.mass") == 2.5);
+	assert_int_equal(diag_errors(), 0);
+}
+
+/* NULL strings become "" (origin stays NULL). */
+static void
+test_add_defaults(void **state)
+{
+	struct registry *reg = *state;
+	const struct quantity *q;
+
+	capture_start();
+	q = registry_add_num(reg, "c", 299792458, NULL, NULL, NULL, NULL,
+			     NULL);
+	assert_captured("");
+	assert_non_null(q);
+	assert_string_equal(q->unit, "");
+	assert_string_equal(q->formula, "");
+	assert_string_equal(q->source, "");
+	assert_null(q->origin);
+	assert_int_equal(q->ninputs, 0);
+	assert_true(registry_num(reg, "c") == 299792458);
+
+	/* Zero, negative and tiny values are fine. */
+	add(reg, "zero", 0);
+	add(reg, "neg", -1e300);
+	add(reg, "tiny", 5e-324);
+	assert_true(registry_num(reg, "zero") == 0);
+	assert_true(registry_num(reg, "neg") == -1e300);
+	assert_true(registry_num(reg, "tiny") == 5e-324);
+}
+
+static void
+test_add_text(void **state)
+{
+	struct registry *reg = *state;
+	char text[] = "Intel Core 2 Duo";
+	const struct quantity *q;
+
+	capture_start();
+	q = registry_add_text(reg, "laptop.cpu", text, "from the list", NULL,
+			      "ark.intel.com", "data/devices.csv:4");
+	assert_captured("");
+	assert_non_null(q);
+	text[0] = '#';
+	q = registry_get(reg, "laptop.cpu");
+	assert_non_null(q);
+	assert_int_equal(q->type, Q_TEXT);
+	assert_string_equal(q->text, "Intel Core 2 Duo");
+	assert_string_equal(q->unit, "");
+	assert_string_equal(q->formula, "from the list");
+	assert_string_equal(q->source, "ark.intel.com");
+	assert_string_equal(q->origin, "data/devices.csv:4");
+
+	/* Empty text is a value too. */
+	capture_start();
+	q = registry_add_text(reg, "empty", "", NULL, NULL, NULL, NULL);
+	assert_captured("");
+	assert_non_null(q);
+	assert_string_equal(registry_get(reg, "empty")->text, "");
+	assert_int_equal(registry_count(reg), 2);
+}
+
+static void
+test_inputs(void **state)
+{
+	struct registry *reg = *state;
+	const struct quantity *q;
+
+	add(reg, "m", 2);
+	add(reg, "v", 3);
+	capture_start();
+	q = registry_add_num(reg, "e_k", 9, "J", "m v^2 / 2", "m v", "", NULL);
+	assert_captured("");
+	assert_non_null(q);
+	assert_int_equal(q->ninputs, 2);
+	assert_string_equal(q->inputs[0], "m");
+	assert_string_equal(q->inputs[1], "v");
+
+	/* Runs of spaces, leading and trailing, are ignored. */
+	capture_start();
+	q = registry_add_text(reg, "t", "x", "", "  e_k   m  v ", "", NULL);
+	assert_captured("");
+	assert_non_null(q);
+	assert_int_equal(q->ninputs, 3);
+	assert_string_equal(q->inputs[0], "e_k");
+	assert_string_equal(q->inputs[1], "m");
+	assert_string_equal(q->inputs[2], "v");
+
+	/* An input may be listed twice; empty lists give no inputs. */
+	capture_start();
+	q = registry_add_num(reg, "twice", 4, "", "", "m m", "", NULL);
+	assert_non_null(q);
+	assert_int_equal(q->ninputs, 2);
+	q = registry_add_num(reg, "none", 1, "", "", "", "", NULL);
+	assert_non_null(q);
+	assert_int_equal(q->ninputs, 0);
+	q = registry_add_num(reg, "spaces", 1, "", "", "   ", "", NULL);
+	assert_non_null(q);
+	assert_int_equal(q->ninputs, 0);
+	assert_captured("");
+}
+
+static void
+test_order(void **state)
+{
+	struct registry *reg = *state;
+	static const char *const names[] = {
+		"zeta", "alpha", "m.b", "m.a", "beta", "a.z", "a.a", "omega",
+	};
+	size_t i, n = sizeof(names) / sizeof(names[0]);
+
+	for (i = 0; i < n; i++)
+		add(reg, names[i], (double)i);
+	assert_int_equal(registry_count(reg), n);
+	for (i = 0; i < n; i++) {
+		const struct quantity *q = registry_at(reg, i);
+
+		assert_string_equal(q->name, names[i]);
+		assert_true(q->value == (double)i);
+		assert_ptr_equal(registry_get(reg, names[i]), q);
+	}
+}
+
+static void
+test_duplicate(void **state)
+{
+	struct registry *reg = *state;
+
+	add(reg, "laptop.mass", 2.5);
+	capture_start();
+	assert_null(registry_add_num(reg, "laptop.mass", 3, "kg", "", NULL,
+				     "", NULL));
+	assert_captured("ultimate: error: quantity 'laptop.mass' is defined "
+			"twice\n");
+	assert_int_equal(diag_errors(), 1);
+
+	/* A text cannot take a number's name either. */
+	capture_start();
+	assert_null(registry_add_text(reg, "laptop.mass", "x", "", NULL, "",
+				      NULL));
+	assert_captured("ultimate: error: quantity 'laptop.mass' is defined "
+			"twice\n");
+	assert_int_equal(diag_errors(), 2);
+
+	/* The first definition stays. */
+	assert_int_equal(registry_count(reg), 1);
+	assert_true(registry_num(reg, "laptop.mass") == 2.5);
+	assert_int_equal(registry_get(reg, "laptop.mass")->type, Q_NUMBER);
+
+	/* Names are case-sensitive. */
+	add(reg, "Laptop.mass", 1);
+	assert_int_equal(registry_count(reg), 2);
+}
+
+static void
+test_not_finite(void **state)
+{
+	struct registry *reg = *state;
+
+	add(reg, "a", 1);
+	add(reg, "b", 0);
+	capture_start();
+	assert_null(registry_add_num(reg, "ratio", NAN, "", "a / b", "a b", "",
+				     NULL));
+	assert_null(registry_add_num(reg, "big", INFINITY, "", "a / b",
+				     "a b", "", NULL));
+	assert_null(registry_add_num(reg, "small", -INFINITY, "", "-a / b",
+				     NULL, "", NULL));
+	assert_captured("ultimate: error: quantity 'ratio' is not a finite "
+			"number (a / b); check its inputs: a b\n"
+			"ultimate: error: quantity 'big' is not a finite "
+			"number (a / b); check its inputs: a b\n"
+			"ultimate: error: quantity 'small' is not a finite "
+			"number (-a / b); check its inputs: none\n");
+	assert_int_equal(diag_errors(), 3);
+	assert_int_equal(registry_count(reg), 2);
+	assert_null(registry_get(reg, "ratio"));
+	assert_null(registry_get(reg, "big"));
+	assert_null(registry_get(reg, "small"));
+
+	/* The name is still free for a finite value. */
+	add(reg, "ratio", 0.5);
+	assert_true(registry_num(reg, "ratio") == 0.5);
+}
+
+static void
+test_suggest(void **state)
+{
+	struct registry *reg = *state;
+	const char *out[8];
+	size_t n;
+
+	add(reg, "laptop.ops_max", 1);
+	add(reg, "laptop.mass", 2);
+	add(reg, "phone.ops_max", 3);
+	add(reg, "sun.luminosity", 4);
+	add(reg, "earth.radius", 5);
+
+	/* One typo: the intended name comes first. */
+	n = registry_suggest(reg, "laptop.ops_mx", out, 8);
+	assert_true(n >= 1);
+	assert_string_equal(out[0], "laptop.ops_max");
+	/* And the strings are the registry's own. */
+	assert_ptr_equal(out[0], registry_get(reg, "laptop.ops_max")->name);
+
+	/* A transposition is one edit. */
+	n = registry_suggest(reg, "laptop.mssa", out, 8);
+	assert_true(n >= 1);
+	assert_string_equal(out[0], "laptop.mass");
+
+	n = registry_suggest(reg, "sun.luminosty", out, 8);
+	assert_true(n >= 1);
+	assert_string_equal(out[0], "sun.luminosity");
+
+	/* A part of names: every name holding it, in insertion order. */
+	n = registry_suggest(reg, "ops_max", out, 8);
+	assert_int_equal(n, 2);
+	assert_string_equal(out[0], "laptop.ops_max");
+	assert_string_equal(out[1], "phone.ops_max");
+
+	/* max limits the answer to the best ones. */
+	n = registry_suggest(reg, "laptop.ops_mx", out, 1);
+	assert_int_equal(n, 1);
+	assert_string_equal(out[0], "laptop.ops_max");
+	assert_int_equal(registry_suggest(reg, "laptop.ops_mx", out, 0), 0);
+
+	/* Nothing close. */
+	assert_int_equal(registry_suggest(reg, "zzzzzzzzzz", out, 8), 0);
+	assert_int_equal(registry_suggest(reg, "quux", out, 8), 0);
+
+	/* The exact name is its own best match. */
+	n = registry_suggest(reg, "earth.radius", out, 8);
+	assert_true(n >= 1);
+	assert_string_equal(out[0], "earth.radius");
+}
+
+/* Enough quantities to rehash the table several times. */
+static void
+test_many(void **state)
+{
+	struct registry *reg = *state;
+	struct buf name = BUF_INIT;
+	const char *out[3];
+	size_t i, n = 5000;
+
+	for (i = 0; i < n; i++) {
+		buf_reset(&name);
+		buf_addf(&name, "group%zu.q%zu", i % 7, i);
+		add(reg, name.data, (double)i);
+	}
+	assert_int_equal(registry_count(reg), n);
+	for (i = 0; i < n; i++) {
+		const struct quantity *q;
+
+		buf_reset(&name);
+		buf_addf(&name, "group%zu.q%zu", i % 7, i);
+		q = registry_get(reg, name.data);
+		assert_non_null(q);
+		assert_string_equal(q->name, name.data);
+		assert_true(q->value == (double)i);
+		assert_ptr_equal(registry_at(reg, i), q);
+		assert_true(registry_num(reg, name.data) == (double)i);
+	}
+	assert_null(registry_get(reg, "group0.q1"));
+	assert_null(registry_get(reg, "group0.q5000"));
+
+	/* Still an error after rehashing. */
+	capture_start();
+	assert_null(registry_add_num(reg, "group1.q4999", 1, "", "", NULL, "",
+				     NULL));
+	assert_captured("ultimate: error: quantity 'group1.q4999' is defined "
+			"twice\n");
+
+	assert_true(registry_suggest(reg, "group1.q4999x", out, 3) >= 1);
+	assert_string_equal(out[0], "group1.q4999");
+	buf_release(&name);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_empty),
+		T(test_add_num),
+		T(test_add_defaults),
+		T(test_add_text),
+		T(test_inputs),
+		T(test_order),
+		T(test_duplicate),
+		T(test_not_finite),
+		T(test_suggest),
+		T(test_many),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
