@@ -61,13 +61,20 @@ define need
 	fi
 endef
 
+# Everything the goals on the command line need, so that one apt-get (or
+# one message) covers them all.
+NEEDED = $(DEPS_BUILD) \
+	 $(if $(filter report,$(MAKECMDGOALS)),$(DEPS_REPORT)) \
+	 $(if $(filter test check,$(MAKECMDGOALS)),$(DEPS_TEST)) \
+	 $(if $(filter check,$(MAKECMDGOALS)),$(DEPS_CHECK))
+
 .PHONY: all report test check check-unit check-errors check-cli check-claims valgrind \
 	install uninstall clean deps-build deps-report deps-test deps-check FORCE
 
 all: ultimate
 
 deps-build:
-	$(call need,$(DEPS_BUILD))
+	$(call need,$(NEEDED))
 deps-report:
 	$(call need,$(DEPS_REPORT))
 deps-test:
