@@ -128,8 +128,8 @@ check-cli: $(BUILD)/ultimate
 check-claims: $(BUILD)/ultimate
 	@$(BUILD)/ultimate check
 
-test: | deps-test
-	@$(MAKE) --no-print-directory check-unit check-errors check-cli check-claims
+test: | deps-build deps-test
+	@$(MAKE) --no-print-directory check-unit check-errors check-claims check-cli
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \
@@ -140,7 +140,7 @@ valgrind: $(BUILD)/ultimate | deps-check
 	if [ $$rc = 0 ]; then echo "valgrind: no errors, no leaks"; fi; \
 	exit $$rc
 
-check: | deps-test deps-check
+check: | deps-build deps-test deps-check
 	@$(MAKE) --no-print-directory test
 	@$(MAKE) --no-print-directory BUILD=build/san \
 		SANITIZE=address,undefined test
