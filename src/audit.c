@@ -68,7 +68,6 @@ audit_run(const char *datadir, const struct registry *reg, struct buf *out)
 		const struct quantity *q;
 		double pub, tol, got, err;
 		int order = 0, ok, discrepancy;
-		size_t j;
 
 		if (table_text(t, r, ci[0], &id) |
 		    table_num(t, r, ci[1], 0, &pub) |
@@ -76,14 +75,8 @@ audit_run(const char *datadir, const struct registry *reg, struct buf *out)
 		    table_text(t, r, ci[4], &status) |
 		    table_text(t, r, ci[6], &where))
 			continue;
-		for (j = 0; j < r; j++)
-			if (!strcmp(table_cell(t, j, ci[0]), id))
-				break;
-		if (j < r) {
-			table_error(t, r, ci[0], "duplicate id '%s' (first on "
-				    "line %zu)", id, table_line(t, j));
+		if (table_unique(t, r, ci[0]))
 			continue;
-		}
 		q = registry_get(reg, qname);
 		if (!q) {
 			table_error(t, r, ci[2], "unknown quantity '%s'%s",

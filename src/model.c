@@ -925,7 +925,7 @@ add_devices(struct model *m)
 		const char *id, *nm, *kind, *src;
 		double flops, storage, mass = NAN, vol = NAN, power = NAN;
 		int year, c, bad = 0;
-		size_t k, j;
+		size_t k;
 
 		bad |= table_text(t, r, ci[0], &id);
 		bad |= table_text(t, r, ci[1], &nm);
@@ -951,14 +951,8 @@ add_devices(struct model *m)
 				    "a-z, 0-9 and _", id);
 			continue;
 		}
-		for (j = 0; j < r; j++)
-			if (!strcmp(table_cell(t, j, ci[0]), id))
-				break;
-		if (j < r) {
-			table_error(t, r, ci[0], "duplicate id '%s' (first on "
-				    "line %zu)", id, table_line(t, j));
+		if (table_unique(t, r, ci[0]))
 			continue;
-		}
 		for (k = 0; k < sizeof(device_kinds) / sizeof(*device_kinds); k++)
 			if (!strcmp(device_kinds[k], kind))
 				break;

@@ -543,6 +543,21 @@ table_month(const struct table *t, size_t row, int col, int lo, int hi,
 }
 
 int
+table_unique(const struct table *t, size_t row, int col)
+{
+	const char *s = table_cell(t, row, col);
+	size_t j;
+
+	for (j = 0; j < row; j++)
+		if (!strcmp(table_cell(t, j, col), s))
+			return table_error(t, row, col, "duplicate %s '%s' "
+					   "(first on line %zu)",
+					   table_header(t, (size_t)col), s,
+					   table_line(t, j));
+	return 0;
+}
+
+int
 table_text(const struct table *t, size_t row, int col, const char **out)
 {
 	const char *s = table_cell(t, row, col);

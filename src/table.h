@@ -72,6 +72,13 @@ int table_month(const struct table *t, size_t row, int col, int lo, int hi,
 /* A non-empty text cell; returns -1 with an error when it is empty. */
 int table_text(const struct table *t, size_t row, int col, const char **out);
 
+/*
+ * Checks that the cell of row in col (an id) appears in no earlier row;
+ * else prints "duplicate <col> '<value>' (first on line N)" and returns
+ * -1. Linear in the rows before it: meant for short files of ids.
+ */
+int table_unique(const struct table *t, size_t row, int col);
+
 /* Prints "file:line:col: error: column 'name': message" for a cell. */
 int table_error(const struct table *t, size_t row, int col, const char *fmt,
 		...) __attribute__((format(printf, 4, 5)));
