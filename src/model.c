@@ -805,8 +805,8 @@ valid_id(const char *s)
  * mass (and volume) is known, to the limits of its own mass.
  */
 static void
-add_device_as(struct model *m, const char *prefix, const char *gap,
-	      const struct table *t, size_t r, const char *how)
+add_device_as(struct model *m, const char *prefix, const struct table *t,
+	      size_t r, const char *how)
 {
 	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT;
 	struct buf org = BUF_INIT, src = BUF_INIT;
@@ -841,14 +841,14 @@ add_device_as(struct model *m, const char *prefix, const char *gap,
 	num(m, SET(name, "%s.sbops", prefix), flops * get(m, "sbops_per_flop"),
 	    "ops/s", "FLOP/s x SBOPS per FLOP",
 	    SET(in, "%s.flops sbops_per_flop", prefix), HENSON2008);
-	add_gap(m, SET(f, "gap.%s.ops", gap), SET(in, "%s.sbops", prefix),
+	add_gap(m, SET(f, "%s.gap.ops", prefix), SET(in, "%s.sbops", prefix),
 		"laptop.ops_max", SET(name, "%s.year", prefix));
 	if (!isnan(storage)) {
 		registry_add_num(m->reg, SET(name, "%s.storage", prefix),
 				 storage, "B", how, NULL, src.data, org.data);
 		num(m, SET(name, "%s.bits", prefix), storage * 8, "bit",
 		    "bytes x 8", SET(in, "%s.storage", prefix), OURS);
-		add_gap(m, SET(f, "gap.%s.bits", gap),
+		add_gap(m, SET(f, "%s.gap.bits", prefix),
 			SET(in, "%s.bits", prefix), "laptop.bits_max",
 			SET(name, "%s.year", prefix));
 	}
@@ -864,7 +864,7 @@ add_device_as(struct model *m, const char *prefix, const char *gap,
 		    phys_ml_ops(pc, E), "ops/s",
 		    "2 m c^2 / (pi hbar) for the device's own mass",
 		    SET(in, "%s.mass const.c const.hbar", prefix), LLOYD2000);
-		num(m, SET(name, "gap.%s.ops_own.orders", gap),
+		num(m, SET(name, "%s.gap.ops_own.orders", prefix),
 		    phys_orders(flops * get(m, "sbops_per_flop"),
 				phys_ml_ops(pc, E)), "",
 		    "log10(own-mass limit / SBOPS)",
@@ -882,7 +882,7 @@ add_device_as(struct model *m, const char *prefix, const char *gap,
 			    "bit", "radiation entropy of its own mass in its "
 			    "own volume", SET(in, "%s.mass %s.volume "
 			    "laptop.modes", prefix, prefix), LLOYD2000);
-			num(m, SET(name, "gap.%s.bits_own.orders", gap),
+			num(m, SET(name, "%s.gap.bits_own.orders", prefix),
 			    phys_orders(storage * 8, get(m, SET(f,
 				"%s.bits_limit_own", prefix))), "",
 			    "log10(own-mass memory limit / bits)",
@@ -996,7 +996,7 @@ add_devices(struct model *m)
 			pick[k] = r;
 		buf_reset(&name);
 		buf_addf(&name, "device.%s", id);
-		add_device_as(m, name.data, id, t, r, "from devices.csv");
+		add_device_as(m, name.data, t, r, "from devices.csv");
 	}
 	if (diag_errors() != before)
 		goto out;
@@ -1008,7 +1008,7 @@ add_devices(struct model *m)
 		buf_reset(&how);
 		buf_addf(&how, "the newest %s in devices.csv as of %d",
 			 device_kinds[i], m->as_of);
-		add_device_as(m, name.data, name.data, t, pick[i], how.data);
+		add_device_as(m, name.data, t, pick[i], how.data);
 	}
 out:
 	buf_release(&name);
@@ -1044,9 +1044,9 @@ add_record(struct model *m, const struct series *top)
 	num(m, "record.sbops", top->value[k] * get(m, "sbops_per_flop"),
 	    "ops/s", "Rmax x SBOPS per FLOP", "record.rmax sbops_per_flop",
 	    HENSON2008);
-	add_gap(m, "gap.record.ops", "record.sbops", "laptop.ops_max",
+	add_gap(m, "record.gap.ops", "record.sbops", "laptop.ops_max",
 		"record.year");
-	add_gap(m, "gap.record.atomic_ops", "record.sbops", "atomic.ops",
+	add_gap(m, "record.gap.atomic_ops", "record.sbops", "atomic.ops",
 		"record.year");
 	buf_release(&org);
 }
@@ -1124,9 +1124,9 @@ model_build(const char *datadir, int as_of)
 		    "series.disk.fit_all.doubling_time", OURS);
 		add_rate(&m, "rate.disk", "disk capacity trend");
 	}
-	add_gap(&m, "gap.article_laptop.ops", "article.laptop_sbops",
+	add_gap(&m, "article.gap.ops", "article.laptop_sbops",
 		"laptop.ops_max", "article.year");
-	add_gap(&m, "gap.article_laptop.bits", "article.laptop_bits",
+	add_gap(&m, "article.gap.bits", "article.laptop_bits",
 		"laptop.bits_max", "article.year");
 	add_doublings_between(&m, &all[2], "article.density_from",
 			      "article.density_to");

@@ -106,7 +106,7 @@ printf '%s\n' '2099-06,"Test Machine ""X""",Somewhere,Nowhere,9e20,1e21,test row
 	>>"$tmp/next/top500.csv"
 expect new-row 0 "$ult" -d "$tmp/next" get record.name
 has new-row "$tmp/stdout" '^Test Machine "X"$'
-expect new-row-gap 0 "$ult" -d "$tmp/next" get gap.record.ops.orders
+expect new-row-gap 0 "$ult" -d "$tmp/next" get record.gap.ops.orders
 has new-row-gap "$tmp/stdout" '^26\.7'
 after_fit=$(cd "$top" && "$ult" -d "$tmp/next" get series.top500.fit_all.doubling_time)
 if [ "$before_fit" != "$after_fit" ]; then ok; else

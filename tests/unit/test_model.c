@@ -102,17 +102,17 @@ static void
 test_article_gaps(void **state)
 {
 	assert_near(val(state, "article.laptop_sbops"), 1e12, 0);
-	assert_near(round(val(state, "gap.article_laptop.ops.orders")), 39, 0);
-	assert_near(round(val(state, "gap.article_laptop.bits.orders")), 19,
+	assert_near(round(val(state, "article.gap.ops.orders")), 39, 0);
+	assert_near(round(val(state, "article.gap.bits.orders")), 19,
 		    0);
-	assert_near(val(state, "gap.article_laptop.bits.doublings"), 63.2,
+	assert_near(val(state, "article.gap.bits.doublings"), 63.2,
 		    0.05 / 63.2);
-	assert_near(val(state, "gap.article_laptop.ops.years_lloyd"), 250,
+	assert_near(val(state, "article.gap.ops.years_lloyd"), 250,
 		    0.04);
-	assert_near(val(state, "gap.article_laptop.bits.years_lloyd"), 120,
+	assert_near(val(state, "article.gap.bits.years_lloyd"), 120,
 		    0.01);
-	assert_near(val(state, "gap.article_laptop.ops.year_lloyd"),
-		    2008 + val(state, "gap.article_laptop.ops.years_lloyd"),
+	assert_near(val(state, "article.gap.ops.year_lloyd"),
+		    2008 + val(state, "article.gap.ops.years_lloyd"),
 		    1e-15);
 	assert_near(val(state, "universe.years_18mo"), 600, 0.01);
 }
