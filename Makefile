@@ -21,17 +21,20 @@ WARN += $(if $(WERROR),-Werror)
 SAN = $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
       -fno-omit-frame-pointer)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DVERSION=\"$(VERSION)\" \
-	     -DDATADIR=\"$(DATAROOT)\" $(WARN) $(SAN) -MMD -MP $(CFLAGS)
+	     -DDATADIR=\"$(DATAROOT)\" $(WARN) $(SAN) $(CMARK_CFLAGS) -MMD -MP \
+	     $(CFLAGS)
 ALL_LDFLAGS = $(SAN) $(LDFLAGS)
-# libcsv ships no pkg-config file.
-LIBS = -lcsv -lm
+# libcsv ships no pkg-config file, nor do cmark-gfm's extensions.
+CMARK_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcmark-gfm 2>/dev/null)
+CMARK_LIBS := $(shell $(PKG_CONFIG) --libs libcmark-gfm 2>/dev/null || echo -lcmark-gfm)
+LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lm
 
 -include config.mk
 
-SRC = audit.c buf.c diag.c export.c fit.c model.c physics.c registry.c site.c table.c \
-      xalloc.c
+SRC = audit.c buf.c diag.c escape.c export.c expr.c fit.c format.c html.c \
+      model.c pages.c physics.c registry.c site.c table.c template.c xalloc.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
-UNIT = buf fit physics registry table model
+UNIT = buf fit format physics registry table model
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Debian packages ------------------------------------------------------

@@ -43,12 +43,26 @@ suggest(const struct registry *reg, const char *name, struct buf *b)
 	return b->data;
 }
 
+/* Registers claim.<id>.<field> as text. */
+static void
+claim_text(struct registry *reg, const char *id, const char *field,
+	   const char *text, const char *origin)
+{
+	struct buf name = BUF_INIT;
+
+	buf_addf(&name, "claim.%s.%s", id, field);
+	registry_add_text(reg, name.data, text, "from claims.csv", NULL,
+			  "data/claims.csv", origin);
+	buf_release(&name);
+}
+
 int
-audit_run(const char *datadir, const struct registry *reg, struct buf *out)
+audit_run(const char *datadir, struct registry *reg, struct buf *out)
 {
 	static const char *const cols[] = { "id", "published", "quantity",
 		"tolerance", "status", "explanation", "printed_in", "claim" };
 	struct buf path = BUF_INIT, hint = BUF_INIT, cell = BUF_INIT;
+	struct buf name = BUF_INIT, org = BUF_INIT, in = BUF_INIT;
 	struct table *t;
 	int ci[sizeof(cols) / sizeof(cols[0])];
 	size_t r, i, before = diag_errors();
@@ -118,32 +132,82 @@ audit_run(const char *datadir, const struct registry *reg, struct buf *out)
 		buf_addf(&cell, "%.6g", got);
 		buf_addf(out, "%-18s %-11s %-12s %-8.4g ", id,
 			 table_cell(t, r, ci[1]), cell.data, got / pub);
+		buf_reset(&hint);
 		if (ok && !discrepancy) {
 			agree++;
-			buf_addf(out, "agrees (within %s)\n",
+			buf_addf(&hint, "agrees (within %s)",
 				 order ? "half an order of magnitude" :
 				 *tol_s ? tol_s : "printed digits");
+			buf_addf(out, "%s\n", hint.data);
+			buf_reset(&hint);
+			BUF_ADDLIT(&hint, "agrees");
 		} else if (!ok && discrepancy) {
 			known++;
 			buf_addf(out, "known discrepancy: %s\n", expl);
+			BUF_ADDLIT(&hint, "known discrepancy");
 		} else if (ok) {
 			bad++;
 			buf_addf(out, "AGREES, but marked as a discrepancy: "
 				 "review %s:%zu\n", path.data,
 				 table_line(t, r));
+			BUF_ADDLIT(&hint, "agrees, though marked a discrepancy");
 		} else {
 			bad++;
 			buf_addf(out, "DRIFTS outside its tolerance: %s = %.6g "
 				 "(%s)\n", qname, got, q->formula);
+			BUF_ADDLIT(&hint, "drifts");
 		}
+		/* The audit joins the registry, for the report's table. */
+		buf_reset(&org);
+		buf_addf(&org, "%s:%zu", path.data, table_line(t, r));
+		buf_reset(&name);
+		buf_addf(&name, "claim.%s.id", id);
+		registry_add_text(reg, name.data, id, "from claims.csv", NULL,
+				  "data/claims.csv", org.data);
+		claim_text(reg, id, "claim", table_cell(t, r, ci[7]), org.data);
+		claim_text(reg, id, "where", where, org.data);
+		claim_text(reg, id, "quantity", qname, org.data);
+		claim_text(reg, id, "verdict", hint.data, org.data);
+		claim_text(reg, id, "explanation", expl, org.data);
+		claim_text(reg, id, "printed", table_cell(t, r, ci[1]),
+			   org.data);
+		buf_reset(&name);
+		buf_addf(&name, "claim.%s.published", id);
+		registry_add_num(reg, name.data, pub, q->unit,
+				 "the value as printed", NULL,
+				 table_cell(t, r, ci[6]), org.data);
+		buf_reset(&name);
+		buf_addf(&name, "claim.%s.recomputed", id);
+		registry_add_num(reg, name.data, got, q->unit, q->formula,
+				 qname, q->source, NULL);
+		buf_reset(&name);
+		buf_addf(&name, "claim.%s.ratio", id);
+		buf_reset(&in);
+		buf_addf(&in, "claim.%s.recomputed claim.%s.published", id, id);
+		registry_add_num(reg, name.data, got / pub, "",
+				 "recomputed / published", in.data,
+				 "derived here", NULL);
 	}
-	if (diag_errors() == before)
+	if (diag_errors() == before) {
 		buf_addf(out, "claims: %d agree, %d known discrepancies, %d "
 			 "off\n", agree, known, bad);
+		registry_add_num(reg, "claims.agree", agree, "",
+				 "claims that agree within their tolerance",
+				 NULL, "derived here", NULL);
+		registry_add_num(reg, "claims.known", known, "",
+				 "known discrepancies, each explained", NULL,
+				 "derived here", NULL);
+		registry_add_num(reg, "claims.off", bad, "",
+				 "claims that do not behave as marked", NULL,
+				 "derived here", NULL);
+	}
 out:
 	table_free(t);
 	buf_release(&path);
 	buf_release(&hint);
 	buf_release(&cell);
+	buf_release(&name);
+	buf_release(&org);
+	buf_release(&in);
 	return diag_errors() == before ? bad : -1;
 }

@@ -12,12 +12,13 @@ struct registry;
  * "reproducible" must agree; one marked "discrepancy" must disagree and
  * explain why.
  *
- * Reads datadir/claims.csv, checks every row against the registry, and
- * appends the audit table to out. Returns the number of claims that do
- * not behave as marked (0 when the audit passes), or -1 after printing
- * errors in claims.csv.
+ * Reads datadir/claims.csv, checks every row against the registry,
+ * appends the audit table (plain text) to out, and adds the results to
+ * the registry as claim.<id>.{id,claim,where,quantity,printed,published,
+ * recomputed,ratio,verdict,explanation} and claims.{agree,known,off}.
+ * Returns the number of claims that do not behave as marked (0 when the
+ * audit passes), or -1 after printing errors in claims.csv.
  */
-int audit_run(const char *datadir, const struct registry *reg,
-	      struct buf *out);
+int audit_run(const char *datadir, struct registry *reg, struct buf *out);
 
 #endif

@@ -12,9 +12,12 @@
 #include "buf.h"
 #include "diag.h"
 #include "export.h"
+#include "html.h"
 #include "model.h"
+#include "pages.h"
 #include "registry.h"
 #include "site.h"
+#include "template.h"
 #include "banned.h"
 
 #ifndef VERSION
@@ -33,6 +36,7 @@ enum exit_code {
 
 struct options {
 	const char *datadir;
+	const char *templatedir;
 	const char *outdir;
 	int as_of;		/* 0: the newest year in the data */
 };
@@ -45,7 +49,8 @@ static const char usage_text[] =
 	"data folder.\n"
 	"\n"
 	"commands:\n"
-	"  report          write out/quantities.csv and out/quantities.json\n"
+	"  report          write the site: index.html (the report),\n"
+	"                  quantities.html, data.html, quantities.csv/json\n"
 	"  list            print every quantity: name, value, unit\n"
 	"  get NAME        print the value of NAME alone (for scripts)\n"
 	"  explain NAME    print the formula, inputs, value and source of NAME\n"
@@ -55,6 +60,9 @@ static const char usage_text[] =
 	"options:\n"
 	"  -d, --data DIR  data folder (default: ./data if present, else\n"
 	"                  $ULTIMATE_DATA, else " DATADIR "/data)\n"
+	"  -t, --templates DIR  templates folder (default: ./templates if\n"
+	"                  present, else $ULTIMATE_TEMPLATES, else\n"
+	"                  " DATADIR "/templates)\n"
 	"  -o, --out DIR   output folder for report (default: out)\n"
 	"  --as-of YEAR    the edition of YEAR: leave out data rows dated\n"
 	"                  after it (default: the newest year in the data)\n"
@@ -94,16 +102,17 @@ is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+/* ./NAME when it is a folder, else $ENV, else the installed copy. */
 static const char *
-default_datadir(void)
+default_dir(const char *name, const char *env, const char *installed)
 {
-	const char *env = getenv("ULTIMATE_DATA");
+	const char *e = getenv(env);
 
-	if (is_dir("data"))
-		return "data";
-	if (env && *env)
-		return env;
-	return DATADIR "/data";
+	if (is_dir(name))
+		return name;
+	if (e && *e)
+		return e;
+	return installed;
 }
 
 /* Looks name up, or prints an error with the closest names. */
@@ -203,43 +212,139 @@ cmd_explain(const struct registry *reg, const char *name)
 	return EXIT_OK;
 }
 
+/* Prints the claims audit; exit 1 when a claim drifts. */
 static int
-cmd_check(const struct registry *reg, const struct options *opt)
+cmd_check(const struct buf *audit, int off)
 {
-	struct buf out = BUF_INIT;
-	int n = audit_run(opt->datadir, reg, &out);
-
-	fputs(out.data, stdout);
-	buf_release(&out);
-	if (n < 0) {
-		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
-			diag_errors() == 1 ? "" : "s");
-		return EXIT_INPUT;
-	}
-	return n ? EXIT_INPUT : EXIT_OK;
+	fputs(audit->data, stdout);
+	return off ? EXIT_INPUT : EXIT_OK;
 }
 
+/* Reads templatedir/name whole; NULL after an error. */
+static struct srcfile *
+read_template(const struct options *opt, const char *name)
+{
+	struct buf path = BUF_INIT;
+	struct srcfile *f;
+
+	buf_addf(&path, "%s/%s", opt->templatedir, name);
+	f = srcfile_read(path.data);
+	buf_release(&path);
+	return f;
+}
+
+/* Writes one page of the site through the shell. */
+static int
+write_page(struct site *site, const char *shell, const char *file,
+	   const char *title, const char *toc, const char *body)
+{
+	struct buf page = BUF_INIT;
+	int ret;
+
+	html_page(&page, shell, title, toc, body, file);
+	ret = site_write(site, file, page.data, page.len);
+	buf_release(&page);
+	return ret;
+}
+
+/* The report: templates/report.md expanded, rendered, in the shell. */
+static int
+write_report(struct site *site, const struct registry *reg,
+	     const struct options *opt, const char *shell)
+{
+	struct template *t = template_load(opt->templatedir, "report.md");
+	struct expansion x;
+	struct buf body = BUF_INIT, toc = BUF_INIT;
+	struct rendered r = { &body, &toc, NULL };
+	int ret = -1;
+
+	expansion_init(&x);
+	if (!t || template_expand(t, reg, &x))
+		goto out;
+	html_render(x.md.data, x.md.len, x.snippets, x.nsnippets, &r);
+	ret = write_page(site, shell, "index.html",
+			 r.title ? r.title : "Report", toc.data, body.data);
+out:
+	free(r.title);
+	buf_release(&body);
+	buf_release(&toc);
+	expansion_release(&x);
+	template_free(t);
+	return ret;
+}
+
+/* quantities.html, data.html, the CSV/JSON exports and data copies. */
+static int
+write_reference(struct site *site, const struct registry *reg,
+		const struct options *opt, const char *shell)
+{
+	struct buf b = BUF_INIT, path = BUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	pages_quantities(reg, &b);
+	ret |= write_page(site, shell, "quantities.html", "Quantities", "",
+			  b.data);
+	buf_reset(&b);
+	ret |= pages_data(opt->datadir, model_data_files, &b);
+	ret |= write_page(site, shell, "data.html", "Data", "", b.data);
+	buf_reset(&b);
+	export_csv(reg, &b);
+	ret |= site_write(site, "quantities.csv", b.data, b.len);
+	buf_reset(&b);
+	export_json(reg, &b);
+	ret |= site_write(site, "quantities.json", b.data, b.len);
+	for (i = 0; model_data_files[i] && !ret; i++) {
+		struct srcfile *f;
+
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
+		f = srcfile_read(path.data);
+		if (!f) {
+			ret = -1;
+			break;
+		}
+		buf_reset(&path);
+		buf_addf(&path, "data/%s", model_data_files[i]);
+		ret |= site_write(site, path.data, f->data, f->len);
+		srcfile_free(f);
+	}
+	buf_release(&b);
+	buf_release(&path);
+	return ret ? -1 : 0;
+}
+
+/*
+ * Writes the whole site into a staging folder and publishes it only when
+ * every part succeeded, so a failed run leaves out/ as it was.
+ */
 static int
 cmd_report(const struct registry *reg, const struct options *opt)
 {
-	struct site *site = site_open(opt->outdir);
-	struct buf csv = BUF_INIT, json = BUF_INIT;
+	struct srcfile *shell = read_template(opt, "page.html");
+	struct srcfile *css = read_template(opt, "style.css");
+	struct site *site = NULL;
 	int ret = EXIT_INPUT;
 
+	if (!shell || !css)
+		goto out;
+	site = site_open(opt->outdir);
 	if (!site)
-		return EXIT_INPUT;
-	export_csv(reg, &csv);
-	export_json(reg, &json);
-	if (site_write(site, "quantities.csv", csv.data, csv.len) ||
-	    site_write(site, "quantities.json", json.data, json.len)) {
+		goto out;
+	if (write_report(site, reg, opt, shell->data) |
+	    write_reference(site, reg, opt, shell->data) |
+	    site_write(site, "style.css", css->data, css->len)) {
 		site_abort(site);
 		goto out;
 	}
 	if (!site_publish(site))
 		ret = EXIT_OK;
 out:
-	buf_release(&csv);
-	buf_release(&json);
+	if (ret != EXIT_OK && diag_errors())
+		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
+			diag_errors() == 1 ? "" : "s");
+	srcfile_free(shell);
+	srcfile_free(css);
 	return ret;
 }
 
@@ -270,10 +375,11 @@ opt_is(const char *arg, const char *s, const char *l)
 int
 main(int argc, char **argv)
 {
-	struct options opt = { .datadir = NULL, .outdir = "out" };
+	struct options opt = { .outdir = "out" };
 	const char *cmd = NULL, *name = NULL;
 	struct registry *reg;
-	int i, ret;
+	struct buf audit = BUF_INIT;
+	int i, ret, off = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -286,6 +392,8 @@ main(int argc, char **argv)
 			return EXIT_OK;
 		} else if (opt_is(a, "-d", "--data")) {
 			opt.datadir = optarg_of(argc, argv, &i, a);
+		} else if (opt_is(a, "-t", "--templates")) {
+			opt.templatedir = optarg_of(argc, argv, &i, a);
 		} else if (opt_is(a, "-o", "--out")) {
 			opt.outdir = optarg_of(argc, argv, &i, a);
 		} else if (opt_is(a, "--as-of", "--as-of")) {
@@ -330,10 +438,19 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!opt.datadir)
-		opt.datadir = default_datadir();
+		opt.datadir = default_dir("data", "ULTIMATE_DATA",
+					  DATADIR "/data");
+	if (!opt.templatedir)
+		opt.templatedir = default_dir("templates", "ULTIMATE_TEMPLATES",
+					      DATADIR "/templates");
 
 	reg = model_build(opt.datadir, opt.as_of);
+	if (reg && (off = audit_run(opt.datadir, reg, &audit)) < 0) {
+		registry_free(reg);
+		reg = NULL;
+	}
 	if (!reg) {
+		buf_release(&audit);
 		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
 			diag_errors() == 1 ? "" : "s");
 		return EXIT_INPUT;
@@ -343,12 +460,13 @@ main(int argc, char **argv)
 	else if (!strcmp(cmd, "list"))
 		ret = cmd_list(reg);
 	else if (!strcmp(cmd, "check"))
-		ret = cmd_check(reg, &opt);
+		ret = cmd_check(&audit, off);
 	else if (!strcmp(cmd, "get"))
 		ret = cmd_get(reg, name);
 	else
 		ret = cmd_explain(reg, name);
 	registry_free(reg);
+	buf_release(&audit);
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("ultimate: error: cannot write to standard output");
 		ret = EXIT_INPUT;

@@ -26,6 +26,11 @@
 #define CODATA "CODATA 2018 (NIST)"
 #define OURS "derived here"
 
+const char *const model_data_files[] = {
+	"assumptions.csv", "devices.csv", "top500.csv", "disk_capacity.csv",
+	"areal_density.csv", "transistors.csv", "claims.csv", NULL,
+};
+
 /* What the model needs from data/assumptions.csv. */
 struct need {
 	const char *name;

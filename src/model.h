@@ -14,4 +14,7 @@ struct registry;
  */
 struct registry *model_build(const char *datadir, int as_of);
 
+/* The data files the model reads, NULL-terminated (for data.html). */
+extern const char *const model_data_files[];
+
 #endif

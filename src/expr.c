@@ -1,0 +1,704 @@
+/*
+ * The expression stage of template expansion: text inside {{ }} -> a
+ * tree (expr_parse) -> a value (expr_eval) over the quantity registry.
+ * Prints errors with their location; writes nothing else.
+ *
+ * Grammar (lowest precedence first):
+ *   or    = and { "||" and }
+ *   and   = eq { "&&" eq }
+ *   eq    = rel { ("==" | "!=") rel }
+ *   rel   = add { ("<" | "<=" | ">" | ">=") add }
+ *   add   = mul { ("+" | "-") mul }
+ *   mul   = unary { ("*" | "/") unary }
+ *   unary = ("-" | "!") unary | pow
+ *   pow   = primary [ "^" unary ]
+ *   primary = number | string | name | func "(" args ")" | "(" or ")"
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "expr.h"
+#include "registry.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* Nesting deeper than this is refused rather than risking the stack. */
+#define EXPR_MAX_DEPTH 64
+
+enum node_kind {
+	N_NUM,
+	N_STR,
+	N_NAME,
+	N_NEG,
+	N_NOT,
+	N_BIN,
+	N_CALL,
+};
+
+enum binop {
+	OP_OR, OP_AND, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_POW,
+};
+
+static const char *const binop_text[] = {
+	"||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "^",
+};
+
+struct func {
+	const char *name;
+	int nargs;
+	int meta;		/* takes a quantity name, returns text */
+	double (*f1)(double);
+	double (*f2)(double, double);
+};
+
+static double
+fn_ln(double x)
+{
+	return log(x);
+}
+
+static const struct func funcs[] = {
+	{ "log10", 1, 0, log10, NULL },
+	{ "log2", 1, 0, log2, NULL },
+	{ "ln", 1, 0, fn_ln, NULL },
+	{ "exp", 1, 0, exp, NULL },
+	{ "sqrt", 1, 0, sqrt, NULL },
+	{ "abs", 1, 0, fabs, NULL },
+	{ "floor", 1, 0, floor, NULL },
+	{ "ceil", 1, 0, ceil, NULL },
+	{ "round", 1, 0, round, NULL },
+	{ "pow", 2, 0, NULL, pow },
+	{ "min", 2, 0, NULL, fmin },
+	{ "max", 2, 0, NULL, fmax },
+	{ "unit", 1, 1, NULL, NULL },
+	{ "formula", 1, 1, NULL, NULL },
+	{ "source", 1, 1, NULL, NULL },
+	{ "name", 1, 1, NULL, NULL },
+};
+
+struct expr {
+	enum node_kind kind;
+	struct srcloc loc;
+	double num;			/* N_NUM */
+	char *str;			/* N_STR text, N_NAME name */
+	enum binop op;			/* N_BIN */
+	const struct func *fn;		/* N_CALL */
+	struct expr *a, *b;		/* operands, call arguments */
+};
+
+struct parser {
+	const struct srcfile *f;
+	size_t pos, end;
+	int depth;
+	int failed;
+};
+
+static struct expr *parse_or(struct parser *p);
+
+static struct expr *
+node(struct parser *p, enum node_kind kind, size_t start)
+{
+	struct expr *e = xcalloc(1, sizeof(*e));
+
+	e->kind = kind;
+	e->loc.file = p->f;
+	e->loc.off = start;
+	e->loc.len = p->pos > start ? p->pos - start : 1;
+	return e;
+}
+
+void
+expr_free(struct expr *e)
+{
+	if (!e)
+		return;
+	expr_free(e->a);
+	expr_free(e->b);
+	free(e->str);
+	free(e);
+}
+
+static const char *
+cur(const struct parser *p)
+{
+	return p->f->data + p->pos;
+}
+
+static void
+skip_space(struct parser *p)
+{
+	while (p->pos < p->end && strchr(" \t\r\n", p->f->data[p->pos]))
+		p->pos++;
+}
+
+/* Reports a syntax error at [off, off+len) once per expression. */
+static struct expr *
+syntax(struct parser *p, size_t off, size_t len, const char *msg)
+{
+	struct srcloc loc = { p->f, off, len ? len : 1 };
+
+	if (!p->failed)
+		error_at(&loc, "%s", msg);
+	p->failed = 1;
+	return NULL;
+}
+
+static int
+accept(struct parser *p, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	skip_space(p);
+	if (p->end - p->pos >= n && !memcmp(cur(p), tok, n)) {
+		/* "<" must not take the first half of "<=", and so on. */
+		if (n == 1 && p->pos + 1 < p->end && strchr("<>=!", *tok) &&
+		    cur(p)[1] == '=')
+			return 0;
+		if (n == 1 && (*tok == '|' || *tok == '&') &&
+		    p->pos + 1 < p->end && cur(p)[1] == *tok)
+			return 0;
+		p->pos += n;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+is_name_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int
+is_name_char(char c)
+{
+	return is_name_start(c) || (c >= '0' && c <= '9');
+}
+
+static struct expr *
+parse_number(struct parser *p)
+{
+	size_t start = p->pos;
+	char *end;
+	double v;
+	struct buf tmp = BUF_INIT;
+	struct expr *e;
+
+	while (p->pos < p->end &&
+	       (strchr("0123456789.", cur(p)[0]) ||
+		((cur(p)[0] == 'e' || cur(p)[0] == 'E') && p->pos > start) ||
+		((cur(p)[0] == '+' || cur(p)[0] == '-') &&
+		 (p->f->data[p->pos - 1] == 'e' ||
+		  p->f->data[p->pos - 1] == 'E'))))
+		p->pos++;
+	buf_add(&tmp, p->f->data + start, p->pos - start);
+	v = strtod(tmp.data, &end);
+	if (*end || !isfinite(v)) {
+		buf_release(&tmp);
+		return syntax(p, start, p->pos - start, "malformed number");
+	}
+	buf_release(&tmp);
+	e = node(p, N_NUM, start);
+	e->num = v;
+	return e;
+}
+
+static struct expr *
+parse_string(struct parser *p)
+{
+	size_t start = p->pos++;
+	struct buf s = BUF_INIT;
+	struct expr *e;
+
+	while (p->pos < p->end && cur(p)[0] != '"') {
+		if (cur(p)[0] == '\\' && p->pos + 1 < p->end)
+			p->pos++;
+		buf_addch(&s, cur(p)[0]);
+		p->pos++;
+	}
+	if (p->pos >= p->end) {
+		buf_release(&s);
+		return syntax(p, start, 1, "unterminated string");
+	}
+	p->pos++;
+	e = node(p, N_STR, start);
+	e->str = buf_detach(&s, NULL);
+	return e;
+}
+
+static struct expr *
+parse_call(struct parser *p, size_t start, const char *name)
+{
+	const struct func *fn = NULL;
+	struct expr *e, *args[2] = { NULL, NULL };
+	size_t i, nargs = 0;
+
+	for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
+		if (!strcmp(funcs[i].name, name))
+			fn = &funcs[i];
+	if (!fn) {
+		struct buf msg = BUF_INIT;
+
+		buf_addf(&msg, "unknown function '%s' (functions: ", name);
+		for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
+			buf_addf(&msg, "%s%s", i ? ", " : "", funcs[i].name);
+		buf_addch(&msg, ')');
+		syntax(p, start, strlen(name), msg.data);
+		buf_release(&msg);
+		return NULL;
+	}
+	p->pos++;	/* "(" */
+	skip_space(p);
+	if (!accept(p, ")")) {
+		do {
+			if (nargs == 2) {
+				skip_space(p);
+				syntax(p, p->pos, 1, "too many arguments");
+				goto fail;
+			}
+			args[nargs] = parse_or(p);
+			if (!args[nargs])
+				goto fail;
+			nargs++;
+		} while (accept(p, ","));
+		if (!accept(p, ")")) {
+			skip_space(p);
+			syntax(p, p->pos, 1, "expected ',' or ')' in the "
+			       "arguments");
+			goto fail;
+		}
+	}
+	if ((int)nargs != fn->nargs) {
+		struct buf msg = BUF_INIT;
+
+		buf_addf(&msg, "'%s' takes %d argument%s, got %zu", fn->name,
+			 fn->nargs, fn->nargs == 1 ? "" : "s", nargs);
+		syntax(p, start, p->pos - start, msg.data);
+		buf_release(&msg);
+		goto fail;
+	}
+	if (fn->meta && args[0]->kind != N_NAME) {
+		struct buf msg = BUF_INIT;
+
+		buf_addf(&msg, "'%s' takes a quantity name", fn->name);
+		syntax(p, args[0]->loc.off, args[0]->loc.len, msg.data);
+		buf_release(&msg);
+		goto fail;
+	}
+	e = node(p, N_CALL, start);
+	e->fn = fn;
+	e->a = args[0];
+	e->b = args[1];
+	return e;
+fail:
+	expr_free(args[0]);
+	expr_free(args[1]);
+	return NULL;
+}
+
+static struct expr *
+parse_primary(struct parser *p)
+{
+	size_t start;
+	char c;
+
+	skip_space(p);
+	start = p->pos;
+	if (p->pos >= p->end)
+		return syntax(p, p->pos ? p->pos - 1 : 0, 1,
+			      "expected a value at the end of the expression");
+	c = cur(p)[0];
+	if ((c >= '0' && c <= '9') || c == '.')
+		return parse_number(p);
+	if (c == '"')
+		return parse_string(p);
+	if (c == '(') {
+		struct expr *e;
+
+		p->pos++;
+		e = parse_or(p);
+		if (!e)
+			return NULL;
+		if (!accept(p, ")")) {
+			expr_free(e);
+			skip_space(p);
+			return syntax(p, start, 1, "unclosed '('");
+		}
+		return e;
+	}
+	if (is_name_start(c)) {
+		struct expr *e;
+		char *name;
+
+		while (p->pos < p->end && (is_name_char(cur(p)[0]) ||
+		       (cur(p)[0] == '.' && p->pos + 1 < p->end &&
+			is_name_char(cur(p)[1]))))
+			p->pos++;
+		name = xstrndup(p->f->data + start, p->pos - start);
+		if (p->pos < p->end && cur(p)[0] == '(' && !strchr(name, '.')) {
+			e = parse_call(p, start, name);
+			free(name);
+			return e;
+		}
+		e = node(p, N_NAME, start);
+		e->str = name;
+		return e;
+	}
+	{
+		struct buf msg = BUF_INIT;
+		struct expr *e;
+
+		buf_addf(&msg, "unexpected '%c'", c);
+		e = syntax(p, start, 1, msg.data);
+		buf_release(&msg);
+		return e;
+	}
+}
+
+static struct expr *parse_unary(struct parser *p);
+
+static struct expr *
+parse_pow(struct parser *p)
+{
+	size_t start;
+	struct expr *l, *e;
+
+	skip_space(p);
+	start = p->pos;
+	l = parse_primary(p);
+	if (!l || !accept(p, "^"))
+		return l;
+	e = node(p, N_BIN, start);
+	e->op = OP_POW;
+	e->a = l;
+	e->b = parse_unary(p);
+	if (!e->b) {
+		expr_free(e);
+		return NULL;
+	}
+	e->loc.len = p->pos - start;
+	return e;
+}
+
+static struct expr *
+parse_unary(struct parser *p)
+{
+	size_t start;
+	struct expr *e;
+	enum node_kind kind;
+
+	skip_space(p);
+	start = p->pos;
+	if (accept(p, "-"))
+		kind = N_NEG;
+	else if (accept(p, "!"))
+		kind = N_NOT;
+	else
+		return parse_pow(p);
+	if (++p->depth > EXPR_MAX_DEPTH)
+		return syntax(p, start, 1, "expression nested too deeply");
+	e = node(p, kind, start);
+	e->a = parse_unary(p);
+	p->depth--;
+	if (!e->a) {
+		expr_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* One level of left-associative binary operators. */
+static struct expr *
+parse_level(struct parser *p, int level)
+{
+	static const enum binop levels[][4] = {
+		{ OP_OR }, { OP_AND }, { OP_EQ, OP_NE },
+		{ OP_LE, OP_GE, OP_LT, OP_GT }, { OP_ADD, OP_SUB },
+		{ OP_MUL, OP_DIV },
+	};
+	static const size_t count[] = { 1, 1, 2, 4, 2, 2 };
+	struct expr *l;
+	size_t start;
+
+	if (level == 6)
+		return parse_unary(p);
+	if (++p->depth > EXPR_MAX_DEPTH) {
+		skip_space(p);
+		return syntax(p, p->pos, 1, "expression nested too deeply");
+	}
+	skip_space(p);
+	start = p->pos;
+	l = parse_level(p, level + 1);
+	while (l) {
+		size_t i;
+		struct expr *e;
+
+		for (i = 0; i < count[level]; i++)
+			if (accept(p, binop_text[levels[level][i]]))
+				break;
+		if (i == count[level])
+			break;
+		e = node(p, N_BIN, start);
+		e->op = levels[level][i];
+		e->a = l;
+		e->b = parse_level(p, level + 1);
+		e->loc.len = p->pos - start;
+		if (!e->b) {
+			expr_free(e);
+			l = NULL;
+			break;
+		}
+		l = e;
+	}
+	p->depth--;
+	return l;
+}
+
+static struct expr *
+parse_or(struct parser *p)
+{
+	return parse_level(p, 0);
+}
+
+struct expr *
+expr_parse(const struct srcfile *f, size_t off, size_t len)
+{
+	struct parser p = { f, off, off + len, 0, 0 };
+	struct expr *e = parse_or(&p);
+
+	if (e) {
+		skip_space(&p);
+		if (p.pos < p.end) {
+			syntax(&p, p.pos, 1, "unexpected text after the "
+			       "expression");
+			expr_free(e);
+			e = NULL;
+		}
+	}
+	return e;
+}
+
+const char *
+expr_name(const struct expr *e)
+{
+	return e && e->kind == N_NAME ? e->str : NULL;
+}
+
+void
+value_release(struct value *v)
+{
+	free(v->text);
+	v->text = NULL;
+}
+
+int
+value_truthy(const struct value *v)
+{
+	return v->type == VALUE_NUMBER ? v->num != 0 : *v->text != '\0';
+}
+
+static void
+set_text(struct value *v, const char *s)
+{
+	v->type = VALUE_TEXT;
+	v->text = xstrdup(s);
+}
+
+/* Looks up a (possibly loop-rewritten) name; errors with suggestions. */
+static const struct quantity *
+lookup(const struct expr *e, const struct expr_env *env)
+{
+	struct buf name = BUF_INIT, msg = BUF_INIT;
+	const struct quantity *q;
+	const char *near[3];
+	size_t n, i;
+
+	if (!env->resolve || env->resolve(env->ctx, e->str, &name))
+		buf_addstr(&name, e->str);
+	q = registry_get(env->reg, name.data);
+	if (!q) {
+		n = registry_suggest(env->reg, name.data, near, 3);
+		for (i = 0; i < n; i++)
+			buf_addf(&msg, "%s'%s'", i ? (i + 1 == n ? " or " :
+						   ", ") : "; did you mean ",
+				 near[i]);
+		if (strcmp(name.data, e->str))
+			error_at(&e->loc, "unknown quantity '%s' (from '%s')%s%s",
+				 name.data, e->str, msg.data, n ? "?" : "");
+		else
+			error_at(&e->loc, "unknown quantity '%s'%s%s",
+				 name.data, msg.data, n ? "?" : "");
+	}
+	buf_release(&name);
+	buf_release(&msg);
+	return q;
+}
+
+static int
+want_number(const struct expr *e, const struct value *v, const char *what)
+{
+	if (v->type == VALUE_NUMBER)
+		return 0;
+	return error_at(&e->loc, "%s needs a number, got the text '%s'",
+			what, v->text);
+}
+
+static int
+eval(const struct expr *e, const struct expr_env *env, struct value *out)
+{
+	struct value a = { 0 }, b = { 0 };
+	int ret = -1;
+	double r;
+
+	memset(out, 0, sizeof(*out));
+	switch (e->kind) {
+	case N_NUM:
+		out->type = VALUE_NUMBER;
+		out->num = e->num;
+		return 0;
+	case N_STR:
+		set_text(out, e->str);
+		return 0;
+	case N_NAME: {
+		const struct quantity *q = lookup(e, env);
+
+		if (!q)
+			return -1;
+		out->q = q;
+		if (q->type == Q_TEXT) {
+			set_text(out, q->text);
+		} else {
+			out->type = VALUE_NUMBER;
+			out->num = q->value;
+		}
+		return 0;
+	}
+	case N_NEG:
+	case N_NOT:
+		if (eval(e->a, env, &a))
+			return -1;
+		if (e->kind == N_NOT) {
+			out->type = VALUE_NUMBER;
+			out->num = !value_truthy(&a);
+			ret = 0;
+		} else if (!want_number(e, &a, "'-'")) {
+			out->type = VALUE_NUMBER;
+			out->num = -a.num;
+			ret = 0;
+		}
+		value_release(&a);
+		return ret;
+	case N_CALL:
+		if (e->fn->meta) {
+			const struct quantity *q = lookup(e->a, env);
+
+			if (!q)
+				return -1;
+			if (!strcmp(e->fn->name, "unit"))
+				set_text(out, q->unit);
+			else if (!strcmp(e->fn->name, "formula"))
+				set_text(out, q->formula);
+			else if (!strcmp(e->fn->name, "source"))
+				set_text(out, q->source);
+			else
+				set_text(out, q->name);
+			return 0;
+		}
+		if (eval(e->a, env, &a) ||
+		    (e->b && eval(e->b, env, &b)))
+			goto out;
+		if (want_number(e->a, &a, e->fn->name) ||
+		    (e->b && want_number(e->b, &b, e->fn->name)))
+			goto out;
+		r = e->fn->f1 ? e->fn->f1(a.num) : e->fn->f2(a.num, b.num);
+		if (!isfinite(r)) {
+			error_at(&e->loc, "'%s' gives no finite number here",
+				 e->fn->name);
+			goto out;
+		}
+		out->type = VALUE_NUMBER;
+		out->num = r;
+		ret = 0;
+		goto out;
+	case N_BIN:
+		break;
+	}
+
+	/* Binary operators; && and || short-circuit. */
+	if (eval(e->a, env, &a))
+		goto out;
+	if (e->op == OP_AND || e->op == OP_OR) {
+		int t = value_truthy(&a);
+
+		out->type = VALUE_NUMBER;
+		if ((e->op == OP_AND) != t) {
+			out->num = t;
+			ret = 0;
+			goto out;
+		}
+		if (eval(e->b, env, &b))
+			goto out;
+		out->num = value_truthy(&b);
+		ret = 0;
+		goto out;
+	}
+	if (eval(e->b, env, &b))
+		goto out;
+	if ((e->op == OP_EQ || e->op == OP_NE) && a.type == VALUE_TEXT &&
+	    b.type == VALUE_TEXT) {
+		out->type = VALUE_NUMBER;
+		out->num = !strcmp(a.text, b.text) == (e->op == OP_EQ);
+		ret = 0;
+		goto out;
+	}
+	{
+		struct buf what = BUF_INIT;
+		int bad;
+
+		buf_addf(&what, "'%s'", binop_text[e->op]);
+		bad = want_number(e->a, &a, what.data) ||
+		      want_number(e->b, &b, what.data);
+		buf_release(&what);
+		if (bad)
+			goto out;
+	}
+	switch (e->op) {
+	case OP_EQ: r = a.num == b.num; break;
+	case OP_NE: r = a.num != b.num; break;
+	case OP_LT: r = a.num < b.num; break;
+	case OP_LE: r = a.num <= b.num; break;
+	case OP_GT: r = a.num > b.num; break;
+	case OP_GE: r = a.num >= b.num; break;
+	case OP_ADD: r = a.num + b.num; break;
+	case OP_SUB: r = a.num - b.num; break;
+	case OP_MUL: r = a.num * b.num; break;
+	case OP_DIV: r = a.num / b.num; break;
+	case OP_POW: r = pow(a.num, b.num); break;
+	default: BUG("operator %d", (int)e->op);
+	}
+	if (!isfinite(r)) {
+		error_at(&e->loc, "'%s' gives no finite number here%s",
+			 binop_text[e->op], e->op == OP_DIV && b.num == 0 ?
+			 " (division by zero)" : "");
+		goto out;
+	}
+	out->type = VALUE_NUMBER;
+	out->num = r;
+	ret = 0;
+out:
+	value_release(&a);
+	value_release(&b);
+	if (ret)
+		value_release(out);
+	return ret;
+}
+
+int
+expr_eval(const struct expr *e, const struct expr_env *env, struct value *out)
+{
+	return eval(e, env, out);
+}

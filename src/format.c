@@ -1,0 +1,434 @@
+/*
+ * The format stage: numbers and units as the report prints them. The
+ * template expander calls these with a value from the registry and
+ * appends UTF-8 text to a struct buf; nothing here reads input, prints
+ * or allocates beyond the buffer.
+ *
+ * Every rounding is done once, by snprintf("%.*e") or ("%.*f"), which
+ * glibc rounds correctly; the digits it returns are then rearranged,
+ * never recomputed. Negative numbers get U+2212 MINUS SIGN in every
+ * format meant for prose; only format_e() keeps the ASCII '-', so that
+ * its output stays plain e-notation that strtod() reads back. A value
+ * that rounds to zero never gets a sign.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "format.h"
+#include "banned.h"
+
+#define MINUS "\xe2\x88\x92"	/* U+2212 MINUS SIGN */
+#define TIMES "\xc3\x97"	/* U+00D7 MULTIPLICATION SIGN */
+
+#define MAX_DIGITS 17
+
+/* U+2070 and friends; 1, 2 and 3 live in Latin-1. */
+static const char *const superscript[10] = {
+	"\xe2\x81\xb0", "\xc2\xb9", "\xc2\xb2", "\xc2\xb3", "\xe2\x81\xb4",
+	"\xe2\x81\xb5", "\xe2\x81\xb6", "\xe2\x81\xb7", "\xe2\x81\xb8",
+	"\xe2\x81\xb9",
+};
+#define SUPERSCRIPT_MINUS "\xe2\x81\xbb"	/* U+207B */
+
+/* SI prefixes step by 1000, binary ones by 1024; index 0 is plain bytes. */
+#define NPREFIX 11
+static const char *const si_prefix[NPREFIX] = {
+	"", "k", "M", "G", "T", "P", "E", "Z", "Y", "R", "Q",
+};
+static const char *const binary_prefix[NPREFIX] = {
+	"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi", "Ri", "Qi",
+};
+
+/*
+ * A value rounded to n significant digits: d[0] d[1] ... d[n-1] times
+ * 10^(exp - n + 1), as snprintf("%.*e") wrote it.
+ */
+struct dec {
+	char d[MAX_DIGITS + 1];	/* the digits, NUL-terminated */
+	int n;
+	int exp;		/* decimal exponent of d[0]; 0 for zero */
+	int neg;		/* negative and not rounded to zero */
+	double val;		/* |rounded value|, read back for comparisons */
+};
+
+/*
+ * Rounds the finite v to digits (1 to MAX_DIGITS) significant digits.
+ * "%.*e" needs at most 1 + 1 + 1 + 16 + 5 bytes plus the NUL.
+ */
+static void
+round_sig(struct dec *dec, double v, int digits)
+{
+	char tmp[48];
+	const char *p = tmp;
+	char *end;
+	int len, zero = 1;
+
+	len = snprintf(tmp, sizeof(tmp), "%.*e", digits - 1, v);
+	if (len < 0 || (size_t)len >= sizeof(tmp))
+		BUG("snprintf(%%.*e) gave %d bytes", len);
+	dec->neg = *p == '-';
+	if (dec->neg)
+		p++;
+	dec->n = 0;
+	for (; *p && *p != 'e'; p++) {
+		if (*p == '.')
+			continue;
+		if (dec->n == MAX_DIGITS)
+			BUG("too many digits in '%s'", tmp);
+		if (*p != '0')
+			zero = 0;
+		dec->d[dec->n++] = *p;
+	}
+	dec->d[dec->n] = '\0';
+	if (*p != 'e' || dec->n != digits)
+		BUG("cannot parse snprintf(%%.*e) output '%s'", tmp);
+	dec->exp = (int)strtol(p + 1, &end, 10);
+	if (*end)
+		BUG("cannot parse snprintf(%%.*e) output '%s'", tmp);
+	dec->val = fabs(strtod(tmp, NULL));
+	if (zero)
+		dec->neg = dec->exp = 0;
+}
+
+static void
+add_zeros(struct buf *out, int n)
+{
+	while (n-- > 0)
+		buf_addch(out, '0');
+}
+
+/*
+ * Writes the digits of dec as a plain decimal whose first digit stands
+ * for 10^exp (exp need not be dec->exp: format_bytes() shifts it by the
+ * prefix). Trailing zeros are significant and kept. No sign.
+ */
+static void
+put_plain(struct buf *out, const struct dec *dec, int exp)
+{
+	if (exp >= dec->n - 1) {
+		buf_add(out, dec->d, (size_t)dec->n);
+		add_zeros(out, exp - (dec->n - 1));
+	} else if (exp >= 0) {
+		buf_add(out, dec->d, (size_t)exp + 1);
+		buf_addch(out, '.');
+		buf_addstr(out, dec->d + exp + 1);
+	} else {
+		BUF_ADDLIT(out, "0.");
+		add_zeros(out, -exp - 1);
+		buf_add(out, dec->d, (size_t)dec->n);
+	}
+}
+
+/* Writes "d.ddd × 10^exp" with a superscript exponent, or "d.ddd" for 0. */
+static void
+put_sci(struct buf *out, const struct dec *dec, int exp)
+{
+	buf_addch(out, dec->d[0]);
+	if (dec->n > 1) {
+		buf_addch(out, '.');
+		buf_addstr(out, dec->d + 1);
+	}
+	if (exp) {
+		BUF_ADDLIT(out, " " TIMES " 10");
+		format_superscript(out, exp);
+	}
+}
+
+static void
+put_sign(struct buf *out, int neg)
+{
+	if (neg)
+		BUF_ADDLIT(out, MINUS);
+}
+
+static int
+digits_ok(int digits)
+{
+	return digits >= 1 && digits <= MAX_DIGITS;
+}
+
+/* Returns -1 for NaN, infinity or digits out of 1..17. */
+int
+format_sci(struct buf *out, double v, int digits)
+{
+	struct dec dec;
+
+	if (!isfinite(v) || !digits_ok(digits))
+		return -1;
+	round_sig(&dec, v, digits);
+	put_sign(out, dec.neg);
+	put_sci(out, &dec, dec.exp);
+	return 0;
+}
+
+/*
+ * "5.426e50", "-1.50e-35": the exponent has no '+' and no leading
+ * zeros, and is always written, so 2.5 (3) is "2.50e0" and 0 is
+ * "0.00e0". The sign is ASCII, unlike everywhere else. Returns -1 for
+ * NaN, infinity or digits out of 1..17.
+ */
+int
+format_e(struct buf *out, double v, int digits)
+{
+	struct dec dec;
+
+	if (!isfinite(v) || !digits_ok(digits))
+		return -1;
+	round_sig(&dec, v, digits);
+	if (dec.neg)
+		buf_addch(out, '-');
+	buf_addch(out, dec.d[0]);
+	if (dec.n > 1) {
+		buf_addch(out, '.');
+		buf_addstr(out, dec.d + 1);
+	}
+	buf_addf(out, "e%d", dec.exp);
+	return 0;
+}
+
+/*
+ * "%.*f" with a U+2212 minus, dropped when every digit is zero. No
+ * grouping. Returns -1 for NaN, infinity or decimals out of 0..17.
+ */
+int
+format_fixed(struct buf *out, double v, int decimals)
+{
+	/* DBL_MAX has 309 integer digits; sign, point and 17 decimals. */
+	char tmp[352];
+	const char *p = tmp;
+	int len, neg;
+
+	if (!isfinite(v) || decimals < 0 || decimals > MAX_DIGITS)
+		return -1;
+	len = snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
+	if (len < 0 || (size_t)len >= sizeof(tmp))
+		BUG("snprintf(%%.*f) gave %d bytes", len);
+	neg = *p == '-';
+	if (neg)
+		p++;
+	put_sign(out, neg && strspn(p, "0.") != strlen(p));
+	buf_addstr(out, p);
+	return 0;
+}
+
+/*
+ * The fallback to format_sci() is decided on the rounded value, so
+ * 999999999999999.9 (3) is "1.00 × 10¹⁵" and 9.996e-7 (3) is
+ * "0.00000100". Zero is plain: "0.00" (3). No grouping: 1234567 (4) is
+ * "1235000". Returns -1 for NaN, infinity or digits out of 1..17.
+ */
+int
+format_sig(struct buf *out, double v, int digits)
+{
+	struct dec dec;
+
+	if (!isfinite(v) || !digits_ok(digits))
+		return -1;
+	round_sig(&dec, v, digits);
+	put_sign(out, dec.neg);
+	if (dec.exp >= 15 || dec.exp < -6)
+		put_sci(out, &dec, dec.exp);
+	else
+		put_plain(out, &dec, dec.exp);
+	return 0;
+}
+
+/*
+ * Rounds with "%.0f" (exact halves go to even: 2.5 -> "2", 999.5 ->
+ * "1,000") and groups by three with commas. Values beyond 1e18 in
+ * magnitude are refused with -1: doubles there are spaced 256 or more
+ * apart, so the low digits would be artefacts of the binary format, not
+ * figures; such values belong in format_sci(). Also -1 for NaN and
+ * infinity.
+ */
+int
+format_int(struct buf *out, double v)
+{
+	char tmp[32];
+	const char *p = tmp;
+	int len, neg;
+	size_t n;
+
+	if (!isfinite(v) || fabs(v) > 1e18)
+		return -1;
+	len = snprintf(tmp, sizeof(tmp), "%.0f", v);
+	if (len < 0 || (size_t)len >= sizeof(tmp))
+		BUG("snprintf(%%.0f) gave %d bytes", len);
+	neg = *p == '-';
+	if (neg)
+		p++;
+	put_sign(out, neg && strcmp(p, "0"));
+	for (n = strlen(p); *p; p++, n--) {
+		buf_addch(out, *p);
+		if (n > 1 && n % 3 == 1)
+			buf_addch(out, ',');
+	}
+	return 0;
+}
+
+/*
+ * Rounds like format_int() but without grouping; a negative year (BCE
+ * in astronomical numbering) gets U+2212. Returns -1 for NaN, infinity
+ * or a rounded year outside -9999..99999.
+ */
+int
+format_year(struct buf *out, double v)
+{
+	char tmp[32];
+	long year;
+	int len;
+
+	if (!isfinite(v) || v < -10000 || v > 100000)
+		return -1;
+	len = snprintf(tmp, sizeof(tmp), "%.0f", v);
+	if (len < 0 || (size_t)len >= sizeof(tmp))
+		BUG("snprintf(%%.0f) gave %d bytes", len);
+	year = strtol(tmp, NULL, 10);
+	if (year < -9999 || year > 99999)
+		return -1;
+	put_sign(out, year < 0);
+	buf_addf(out, "%ld", labs(year));
+	return 0;
+}
+
+/*
+ * "10" and the superscript of log10(v) rounded to the nearest integer
+ * (halves away from zero); 1 gives "10⁰". Returns -1 unless v is finite
+ * and > 0.
+ */
+int
+format_pow10(struct buf *out, double v)
+{
+	if (!isfinite(v) || v <= 0)
+		return -1;
+	BUF_ADDLIT(out, "10");
+	format_superscript(out, (int)lround(log10(v)));
+	return 0;
+}
+
+/*
+ * Whole bytes below the first prefix: a fractional byte means nothing,
+ * so dec (v rounded to digits) is rounded again, from v, to its integer
+ * digits only. 512.4 (5) -> "512 B", 0.6 -> "1 B". Returns 1 when that
+ * rounding reaches base (999.6 (4) -> 1.00e3), leaving in dec the value
+ * to print with the first prefix; otherwise writes "n B" and returns 0.
+ */
+static int
+put_bytes(struct buf *out, struct dec *dec, double v, double base)
+{
+	char tmp[8];
+
+	if (dec->exp < 0) {
+		/* Under one byte: "0 B" or "1 B". */
+		snprintf(tmp, sizeof(tmp), "%.0f", v);
+		buf_addstr(out, tmp);
+		BUF_ADDLIT(out, " B");
+		return 0;
+	}
+	if (dec->exp < dec->n - 1)
+		round_sig(dec, v, dec->exp + 1);
+	if (dec->val >= base)
+		return 1;
+	put_plain(out, dec, dec->exp);
+	BUF_ADDLIT(out, " B");
+	return 0;
+}
+
+/*
+ * SI: the prefix follows from the decimal exponent of the rounded value,
+ * so the one rounding of v decides it and 999.9 (3) carries to "1.00 kB".
+ * Binary: v is scaled by 2^(-10 p), which is exact, and rounded; when
+ * the rounded value reaches 1024 (1023.9 KiB at 3 digits) it is written
+ * as 1 of the next prefix, "1.00 MiB", which is within the rounding of
+ * the digits shown. Beyond Q (1000 QB, 1024 QiB) the number is
+ * scientific: "1.00 × 10¹⁰ QB". A plain space separates number and
+ * unit. Returns -1 for negative numbers (-0 is 0), NaN, infinity or
+ * digits out of 1..17.
+ */
+int
+format_bytes(struct buf *out, double v, int digits, int binary)
+{
+	const char *const *prefix = binary ? binary_prefix : si_prefix;
+	double base = binary ? 1024 : 1000, scaled;
+	struct dec dec;
+	int p = 0, exp, beyond = 0;
+
+	if (!isfinite(v) || v < 0 || !digits_ok(digits))
+		return -1;
+	v = fabs(v);	/* -0.0 */
+	if (binary) {
+		while (p < NPREFIX - 1 && v >= ldexp(1, 10 * (p + 1)))
+			p++;
+		scaled = ldexp(v, -10 * p);
+		round_sig(&dec, scaled, digits);
+		if (!p && !put_bytes(out, &dec, v, base))
+			return 0;
+		if (p == NPREFIX - 1 && (scaled >= base || dec.val >= base)) {
+			beyond = 1;
+		} else if (dec.val >= base) {
+			/* Carry: v is just under 1 of the next prefix. */
+			round_sig(&dec, 1, dec.n);
+			p++;
+		}
+		exp = dec.exp;
+	} else {
+		round_sig(&dec, v, digits);
+		if (dec.exp < 3 && !put_bytes(out, &dec, v, base))
+			return 0;
+		p = dec.exp / 3;
+		if (p > NPREFIX - 1)
+			p = NPREFIX - 1;
+		exp = dec.exp - 3 * p;
+		beyond = exp >= 3;
+	}
+	if (beyond)
+		put_sci(out, &dec, exp);
+	else
+		put_plain(out, &dec, exp);
+	buf_addch(out, ' ');
+	buf_addstr(out, prefix[p]);
+	buf_addch(out, 'B');
+	return 0;
+}
+
+/*
+ * Copies unit, turning each "^" followed by an optional "-" and at least
+ * one digit into superscripts. A "^" without digits is copied as is.
+ */
+void
+format_unit(struct buf *out, const char *unit)
+{
+	const char *p = unit, *q;
+
+	while (*p) {
+		q = p + 1 + (p[1] == '-');
+		if (*p != '^' || *q < '0' || *q > '9') {
+			buf_addch(out, *p++);
+			continue;
+		}
+		if (p[1] == '-')
+			BUF_ADDLIT(out, SUPERSCRIPT_MINUS);
+		for (p = q; *p >= '0' && *p <= '9'; p++)
+			buf_addstr(out, superscript[*p - '0']);
+	}
+}
+
+void
+format_superscript(struct buf *out, int e)
+{
+	char tmp[16];
+	long long x = e;	/* -INT_MIN fits */
+	const char *p;
+
+	if (x < 0) {
+		BUF_ADDLIT(out, SUPERSCRIPT_MINUS);
+		x = -x;
+	}
+	snprintf(tmp, sizeof(tmp), "%lld", x);
+	for (p = tmp; *p; p++)
+		buf_addstr(out, superscript[*p - '0']);
+}

@@ -1,0 +1,65 @@
+#ifndef FORMAT_H
+#define FORMAT_H
+
+#include <stddef.h>
+
+struct buf;
+
+/*
+ * Number formats for the report. Every function appends UTF-8 text to
+ * out and returns 0, or returns -1 without touching out when the value
+ * cannot be written in that format (NaN or infinity: the caller reports
+ * it with a location). No function here prints anything.
+ *
+ * Rounding is done once, by the C library's correctly rounded
+ * conversions (snprintf "%.*e" / "%.*f") of the double itself: 9.99951e49
+ * to 4 digits is "1.000 × 10⁵⁰", never "10.00 × 10⁴⁹"; 9.9995e49 is
+ * "9.999 × 10⁴⁹", since the double nearest it lies just below the half;
+ * a value that rounds to zero prints without a minus sign.
+ */
+
+/*
+ * Scientific with digits significant digits (1 to 17) and a Unicode
+ * exponent: 5.4256e50 -> "5.426 × 10⁵⁰", 1.5e-35 -> "1.50 × 10⁻³⁵"
+ * (digits 3). An exponent of 0 is left out: 2.5 -> "2.50". Negative
+ * numbers get U+2212 MINUS SIGN: "−1.20 × 10³".
+ */
+int format_sci(struct buf *out, double v, int digits);
+/* Plain e-notation with digits significant digits: "5.426e50", "1.5e-35". */
+int format_e(struct buf *out, double v, int digits);
+/* Fixed notation with decimals (0 to 17) decimals: "242.09", never "-0.0". */
+int format_fixed(struct buf *out, double v, int decimals);
+/*
+ * Plain decimal rounded to digits significant digits, without exponent:
+ * 242.09 (2) -> "240", 1.8814 (2) -> "1.9", 0.0012345 (2) -> "0.0012".
+ * Values of 1e15 or more (or under 1e-6) fall back to format_sci().
+ */
+int format_sig(struct buf *out, double v, int digits);
+/* Whole number with comma grouping: 1234567.4 -> "1,234,567". */
+int format_int(struct buf *out, double v);
+/* A calendar year: rounded, no grouping: 2145.3 -> "2145". */
+int format_year(struct buf *out, double v);
+/*
+ * The nearest power of ten: 5.4e50 -> "10⁵¹", 2.13e31 -> "10³¹"
+ * (rounding log10(|v|) to the nearest integer). v must be > 0.
+ */
+int format_pow10(struct buf *out, double v);
+/*
+ * Bytes with SI prefixes (binary = 0: kB, MB, GB, TB, PB, EB, ZB, YB, RB,
+ * QB, powers of 1000) or binary prefixes (binary = 1: KiB, MiB, GiB, ...
+ * powers of 1024), digits significant digits: 2.5e11 -> "250 GB",
+ * 4.4e13 -> "44.0 TB" (3). Below 1000 (or 1024): "512 B". Beyond the
+ * largest prefix: scientific with the largest prefix.
+ */
+int format_bytes(struct buf *out, double v, int digits, int binary);
+/*
+ * A unit written for readers: "m^3" -> "m³", "bit/(m^2 s)" ->
+ * "bit/(m² s)", "m^3/(kg s^2)" -> "m³/(kg s²)", "W/(m^2 K^4)" ->
+ * "W/(m² K⁴)", "1/s" stays, "yr" stays. Any "^" followed by an optional
+ * "-" and digits becomes superscripts; everything else is copied.
+ */
+void format_unit(struct buf *out, const char *unit);
+/* Appends the exponent e in Unicode superscripts: -35 -> "⁻³⁵". */
+void format_superscript(struct buf *out, int e);
+
+#endif

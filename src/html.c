@@ -1,0 +1,295 @@
+/*
+ * The render stage: expanded Markdown -> HTML body and table of contents
+ * (cmark-gfm, the only module that includes its headers), and the page
+ * shell around them. Reads and writes no files.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark-gfm.h>
+#include <cmark-gfm-core-extensions.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "escape.h"
+#include "html.h"
+#include "template.h"
+#include "xalloc.h"
+#include "banned.h"
+
+struct heading {
+	int level;
+	char *id;
+	char *text;
+};
+
+/* Plain text of a node's inline content. */
+static void
+node_text(cmark_node *n, struct buf *out)
+{
+	cmark_node *c;
+
+	for (c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
+		cmark_node_type t = cmark_node_get_type(c);
+
+		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE) {
+			buf_addstr(out, cmark_node_get_literal(c));
+		} else if (t == CMARK_NODE_SOFTBREAK ||
+			   t == CMARK_NODE_LINEBREAK) {
+			buf_addch(out, ' ');
+		} else {
+			node_text(c, out);
+		}
+	}
+}
+
+/* A slug: ASCII letters and digits lowercased, runs of others as '-'. */
+static void
+slugify(const char *s, struct buf *out)
+{
+	int dash = 0;
+
+	for (; *s; s++) {
+		char c = *s;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+			if (dash && out->len)
+				buf_addch(out, '-');
+			dash = 0;
+			buf_addch(out, c);
+		} else {
+			dash = 1;
+		}
+	}
+	if (!out->len)
+		BUF_ADDLIT(out, "section");
+}
+
+static struct heading *
+collect_headings(cmark_node *doc, size_t *n)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	struct heading *h = NULL;
+	size_t cap = 0, count = 0, i;
+	cmark_event_type ev;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		struct buf text = BUF_INIT, id = BUF_INIT, base = BUF_INIT;
+		size_t dup = 1;
+
+		if (ev != CMARK_EVENT_ENTER ||
+		    cmark_node_get_type(node) != CMARK_NODE_HEADING)
+			continue;
+		node_text(node, &text);
+		slugify(text.data, &base);
+		buf_addstr(&id, base.data);
+		/* The same heading twice gets -2, -3, ... */
+		for (i = 0; i < count; i++)
+			if (!strcmp(h[i].id, id.data)) {
+				buf_reset(&id);
+				buf_addf(&id, "%s-%zu", base.data, ++dup);
+				i = (size_t)-1;
+			}
+		buf_release(&base);
+		h = xgrow(h, &cap, count + 1, sizeof(*h));
+		h[count].level = cmark_node_get_heading_level(node);
+		h[count].id = buf_detach(&id, NULL);
+		h[count++].text = buf_detach(&text, NULL);
+	}
+	cmark_iter_free(it);
+	*n = count;
+	return h;
+}
+
+/*
+ * Copies html to out, adding ids to heading tags (in document order) and
+ * swapping snippet paragraphs for their HTML. cmark escapes '<' in text,
+ * so every "<hN>" in its output is a heading it opened.
+ */
+static void
+postprocess(const char *html, const struct heading *h, size_t nh,
+	    const struct snippet *sn, size_t nsn, struct buf *out)
+{
+	const char *p = html;
+	size_t next = 0, i;
+
+	while (*p) {
+		const char *lt = strchr(p, '<');
+
+		if (!lt) {
+			buf_addstr(out, p);
+			break;
+		}
+		buf_add(out, p, (size_t)(lt - p));
+		p = lt;
+		if (p[1] == 'h' && p[2] >= '1' && p[2] <= '6' && p[3] == '>' &&
+		    next < nh) {
+			buf_addf(out, "<h%c id=\"", p[2]);
+			html_attr(out, h[next++].id);
+			BUF_ADDLIT(out, "\">");
+			p += 4;
+			continue;
+		}
+		if (!strncmp(p, "<p>", 3)) {
+			for (i = 0; i < nsn; i++) {
+				size_t tl = strlen(sn[i].token);
+
+				if (!strncmp(p + 3, sn[i].token, tl) &&
+				    !strncmp(p + 3 + tl, "</p>", 4))
+					break;
+			}
+			if (i < nsn) {
+				buf_addstr(out, sn[i].html);
+				p += 3 + strlen(sn[i].token) + 4;
+				continue;
+			}
+		}
+		buf_addch(out, '<');
+		p++;
+	}
+}
+
+static void
+build_toc(const struct heading *h, size_t n, struct buf *toc)
+{
+	size_t i;
+	int open2 = 0, open3 = 0;
+
+	for (i = 0; i < n; i++) {
+		if (h[i].level != 2 && h[i].level != 3)
+			continue;
+		if (!toc->len)
+			BUF_ADDLIT(toc, "<nav class=\"toc\" aria-label=\"Contents"
+				   "\">\n<h2>Contents</h2>\n<ol>\n");
+		if (h[i].level == 2) {
+			if (open3)
+				BUF_ADDLIT(toc, "</ol>\n");
+			if (open2)
+				BUF_ADDLIT(toc, "</li>\n");
+			open3 = 0;
+			open2 = 1;
+			BUF_ADDLIT(toc, "<li>");
+		} else {
+			if (!open3)
+				BUF_ADDLIT(toc, open2 ? "<ol>\n" :
+					   "<li><ol>\n");
+			open2 = 1;
+			open3 = 1;
+			BUF_ADDLIT(toc, "<li>");
+		}
+		BUF_ADDLIT(toc, "<a href=\"#");
+		html_attr(toc, h[i].id);
+		BUF_ADDLIT(toc, "\">");
+		html_text(toc, h[i].text);
+		BUF_ADDLIT(toc, "</a>");
+		if (h[i].level == 3)
+			BUF_ADDLIT(toc, "</li>\n");
+	}
+	if (open3)
+		BUF_ADDLIT(toc, "</ol>\n");
+	if (open2)
+		BUF_ADDLIT(toc, "</li>\n");
+	if (toc->len)
+		BUF_ADDLIT(toc, "</ol>\n</nav>\n");
+}
+
+int
+html_render(const char *md, size_t len, const struct snippet *snippets,
+	    size_t nsnippets, struct rendered *r)
+{
+	static const char *const exts[] = { "table", "autolink",
+					    "strikethrough" };
+	int opts = CMARK_OPT_SMART | CMARK_OPT_SAFE | CMARK_OPT_VALIDATE_UTF8;
+	cmark_parser *parser;
+	cmark_node *doc;
+	struct heading *h;
+	size_t nh, i;
+	char *html;
+
+	cmark_gfm_core_extensions_ensure_registered();
+	parser = cmark_parser_new(opts);
+	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
+
+		if (!e)
+			BUG("cmark-gfm has no '%s' extension", exts[i]);
+		cmark_parser_attach_syntax_extension(parser, e);
+	}
+	cmark_parser_feed(parser, md, len);
+	doc = cmark_parser_finish(parser);
+	h = collect_headings(doc, &nh);
+	r->title = NULL;
+	for (i = 0; i < nh && !r->title; i++)
+		if (h[i].level == 1)
+			r->title = xstrdup(h[i].text);
+	html = cmark_render_html(doc, opts,
+				 cmark_parser_get_syntax_extensions(parser));
+	postprocess(html, h, nh, snippets, nsnippets, r->body);
+	build_toc(h, nh, r->toc);
+	/* Freed with the allocator that made it (cmark src/main.c). */
+	cmark_get_default_mem_allocator()->free(html);
+	for (i = 0; i < nh; i++) {
+		free(h[i].id);
+		free(h[i].text);
+	}
+	free(h);
+	cmark_node_free(doc);
+	cmark_parser_free(parser);
+	return 0;
+}
+
+static void
+nav(struct buf *out, const char *current)
+{
+	static const struct {
+		const char *file, *name;
+	} pages[] = {
+		{ "index.html", "Report" },
+		{ "quantities.html", "Quantities" },
+		{ "data.html", "Data" },
+	};
+	size_t i;
+
+	BUF_ADDLIT(out, "<nav class=\"site\" aria-label=\"Site\"><ul>");
+	for (i = 0; i < sizeof(pages) / sizeof(pages[0]); i++)
+		buf_addf(out, "<li><a href=\"%s\"%s>%s</a></li>", pages[i].file,
+			 strcmp(pages[i].file, current) ? "" :
+			 " aria-current=\"page\"", pages[i].name);
+	BUF_ADDLIT(out, "</ul></nav>");
+}
+
+void
+html_page(struct buf *out, const char *shell, const char *title,
+	  const char *toc, const char *body, const char *current)
+{
+	const char *p = shell;
+
+	while (*p) {
+		const char *open = strstr(p, "{{");
+
+		if (!open) {
+			buf_addstr(out, p);
+			break;
+		}
+		buf_add(out, p, (size_t)(open - p));
+		if (!strncmp(open, "{{title}}", 9)) {
+			html_text(out, title);
+			p = open + 9;
+		} else if (!strncmp(open, "{{toc}}", 7)) {
+			buf_addstr(out, toc);
+			p = open + 7;
+		} else if (!strncmp(open, "{{content}}", 11)) {
+			buf_addstr(out, body);
+			p = open + 11;
+		} else if (!strncmp(open, "{{nav}}", 7)) {
+			nav(out, current);
+			p = open + 7;
+		} else {
+			buf_add(out, open, 2);
+			p = open + 2;
+		}
+	}
+}

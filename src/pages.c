@@ -1,0 +1,176 @@
+/*
+ * The reference pages: registry -> quantities.html body, data/NAME.csv ->
+ * data.html body. Everything from data or the registry is escaped here.
+ */
+#include <string.h>
+
+#include "buf.h"
+#include "escape.h"
+#include "format.h"
+#include "pages.h"
+#include "registry.h"
+#include "table.h"
+#include "banned.h"
+
+/* "data/devices.csv:4" -> link "data.html#devices.csv-4". */
+static void
+origin_link(struct buf *out, const char *origin)
+{
+	const char *colon = strrchr(origin, ':');
+	const char *base = strrchr(origin, '/');
+	struct buf id = BUF_INIT;
+
+	base = base ? base + 1 : origin;
+	if (!colon || colon < base) {
+		html_text(out, origin);
+		return;
+	}
+	buf_add(&id, base, (size_t)(colon - base));
+	buf_addf(&id, "-%s", colon + 1);
+	BUF_ADDLIT(out, "<a href=\"data.html#");
+	html_attr(out, id.data);
+	BUF_ADDLIT(out, "\">");
+	html_text(out, origin);
+	BUF_ADDLIT(out, "</a>");
+	buf_release(&id);
+}
+
+static void
+value_cell(struct buf *out, const struct quantity *q)
+{
+	struct buf v = BUF_INIT;
+
+	if (q->type == Q_TEXT) {
+		html_text(out, q->text);
+		return;
+	}
+	if (format_sci(&v, q->value, 6))
+		buf_addf(&v, "%.17g", q->value);
+	if (*q->unit) {
+		buf_addch(&v, ' ');
+		format_unit(&v, q->unit);
+	}
+	html_text(out, v.data);
+	buf_release(&v);
+}
+
+void
+pages_quantities(const struct registry *reg, struct buf *out)
+{
+	size_t i, j, n = registry_count(reg);
+	const char *group = NULL;
+	size_t glen = 0;
+
+	BUF_ADDLIT(out, "<h1 id=\"quantities\">Quantities</h1>\n<p>Every "
+		   "number of the report, with the formula that computes it, "
+		   "its inputs (each a link), its value and unit (six "
+		   "significant digits; <a href=\"quantities.csv\">"
+		   "quantities.csv</a> and <a href=\"quantities.json\">"
+		   "quantities.json</a> hold full precision), and its source."
+		   "</p>\n");
+	for (i = 0; i < n; i++) {
+		const struct quantity *q = registry_at(reg, i);
+		size_t len = strcspn(q->name, ".");
+
+		if (!group || len != glen || strncmp(group, q->name, len)) {
+			if (group)
+				BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
+			group = q->name;
+			glen = len;
+			BUF_ADDLIT(out, "<h2 id=\"group-");
+			buf_add(out, q->name, len);
+			BUF_ADDLIT(out, "\"><code>");
+			buf_add(out, q->name, len);
+			BUF_ADDLIT(out, "</code></h2>\n<div class=\"wide\">"
+				   "<table class=\"quantities\">\n<thead><tr>"
+				   "<th>Name</th><th>Value</th><th>Formula"
+				   "</th><th>Inputs</th><th>Source</th></tr>"
+				   "</thead>\n<tbody>\n");
+		}
+		BUF_ADDLIT(out, "<tr id=\"");
+		html_attr(out, q->name);
+		BUF_ADDLIT(out, "\"><td><a href=\"#");
+		html_attr(out, q->name);
+		BUF_ADDLIT(out, "\"><code>");
+		html_text(out, q->name);
+		BUF_ADDLIT(out, "</code></a></td><td class=\"num\">");
+		value_cell(out, q);
+		BUF_ADDLIT(out, "</td><td>");
+		html_text(out, q->formula);
+		BUF_ADDLIT(out, "</td><td>");
+		for (j = 0; j < q->ninputs; j++) {
+			BUF_ADDLIT(out, "<a href=\"#");
+			html_attr(out, q->inputs[j]);
+			BUF_ADDLIT(out, "\"><code>");
+			html_text(out, q->inputs[j]);
+			BUF_ADDLIT(out, "</code></a>");
+			if (j + 1 < q->ninputs)
+				BUF_ADDLIT(out, ", ");
+		}
+		BUF_ADDLIT(out, "</td><td>");
+		html_text(out, q->source);
+		if (q->origin) {
+			BUF_ADDLIT(out, " (");
+			origin_link(out, q->origin);
+			BUF_ADDLIT(out, ")");
+		}
+		BUF_ADDLIT(out, "</td></tr>\n");
+	}
+	if (group)
+		BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
+}
+
+int
+pages_data(const char *datadir, const char *const *files, struct buf *out)
+{
+	struct buf path = BUF_INIT;
+	size_t f, r, c;
+	int ret = 0;
+
+	BUF_ADDLIT(out, "<h1 id=\"data\">Data</h1>\n<p>Every row the report "
+		   "is computed from, with its source. Each file can be "
+		   "downloaded as CSV; a note says where a value is an "
+		   "estimate or could not be verified.</p>\n");
+	for (f = 0; files[f]; f++) {
+		struct table *t;
+
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", datadir, files[f]);
+		t = table_load(path.data);
+		if (!t) {
+			ret = -1;
+			continue;
+		}
+		BUF_ADDLIT(out, "<h2 id=\"");
+		html_attr(out, files[f]);
+		BUF_ADDLIT(out, "\"><code>");
+		html_text(out, files[f]);
+		BUF_ADDLIT(out, "</code></h2>\n<p><a href=\"data/");
+		html_attr(out, files[f]);
+		buf_addf(out, "\">Download</a> (%zu rows)</p>\n<div class=\""
+			 "wide\"><table class=\"data\">\n<thead><tr><th>Line"
+			 "</th>", table_rows(t));
+		for (c = 0; c < table_cols(t); c++) {
+			BUF_ADDLIT(out, "<th>");
+			html_text(out, table_header(t, c));
+			BUF_ADDLIT(out, "</th>");
+		}
+		BUF_ADDLIT(out, "</tr></thead>\n<tbody>\n");
+		for (r = 0; r < table_rows(t); r++) {
+			buf_addf(out, "<tr id=\"");
+			html_attr(out, files[f]);
+			buf_addf(out, "-%zu\"><td>%zu</td>", table_line(t, r),
+				 table_line(t, r));
+			for (c = 0; c < table_cols(t); c++) {
+				BUF_ADDLIT(out, "<td>");
+				html_text(out, table_cell(t, r, (int)c));
+				BUF_ADDLIT(out, "</td>");
+			}
+			BUF_ADDLIT(out, "</tr>\n");
+		}
+		BUF_ADDLIT(out, "</tbody>\n</table></div>\n");
+		table_free(t);
+	}
+	buf_release(&path);
+	return ret;
+}

@@ -1,0 +1,1392 @@
+/*
+ * The template stage: templates/NAME.md -> a tree of text, value slots and
+ * blocks (template_load) -> Markdown with every value filled in from the
+ * quantity registry (template_expand). Reads template files; prints
+ * errors with their location; writes nothing else. Figures are only
+ * placed here: drawing them is the plot stage's job.
+ */
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "escape.h"
+#include "expr.h"
+#include "format.h"
+#include "registry.h"
+#include "template.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* Blocks and includes nested deeper than this are refused. */
+#define TEMPLATE_MAX_DEPTH 64
+
+enum tnode_kind {
+	T_TEXT,
+	T_VALUE,
+	T_IF,
+	T_EACH,
+	T_FIGURE,
+	T_TABLE,
+	T_REF,
+};
+
+enum fmt_kind {
+	F_SCI, F_E, F_FIXED, F_SIG, F_INT, F_YEAR, F_POW10, F_BYTES,
+	F_IBYTES, F_TEXT, F_UNIT, F_NOLINK,
+};
+
+static const struct {
+	const char *name;
+	int arg;		/* 0 none, 1 optional number, 2 number, 3 string */
+	int lo, hi, def;
+} fmt_info[] = {
+	[F_SCI] = { "sci", 1, 1, 17, 3 },
+	[F_E] = { "e", 1, 1, 17, 3 },
+	[F_FIXED] = { "fixed", 1, 0, 17, 2 },
+	[F_SIG] = { "sig", 1, 1, 17, 3 },
+	[F_INT] = { "int", 0, 0, 0, 0 },
+	[F_YEAR] = { "year", 0, 0, 0, 0 },
+	[F_POW10] = { "pow10", 0, 0, 0, 0 },
+	[F_BYTES] = { "bytes", 1, 1, 17, 3 },
+	[F_IBYTES] = { "ibytes", 1, 1, 17, 3 },
+	[F_TEXT] = { "text", 0, 0, 0, 0 },
+	[F_UNIT] = { "unit", 3, 0, 0, 0 },
+	[F_NOLINK] = { "nolink", 0, 0, 0, 0 },
+};
+
+struct fmt {
+	enum fmt_kind kind;
+	int arg;
+	char *text;		/* unit:"..." */
+	struct srcloc loc;
+};
+
+struct tnode {
+	enum tnode_kind kind;
+	struct srcloc loc;
+	struct tnode *next;
+	/* T_TEXT */
+	const char *text;	/* borrowed from the srcfile */
+	size_t len;
+	/* T_VALUE, T_IF condition */
+	struct expr *expr;
+	struct fmt *fmts;
+	size_t nfmts;
+	/* T_IF: body, then elif/else chain in alt; T_EACH: body */
+	struct tnode *body;
+	struct tnode *alt;	/* next branch (a T_IF with expr NULL = else) */
+	/* T_EACH */
+	char *var;
+	char *prefix;		/* "in" mode */
+	char **names;		/* "of" mode */
+	size_t nnames;
+	/* T_FIGURE, T_TABLE, T_REF */
+	char *label;
+	struct tnode *alt_text;	/* T_FIGURE */
+};
+
+struct template {
+	struct srcfile **files;	/* every file read, for error locations */
+	size_t nfiles, files_cap;
+	struct tnode *root;
+	char *dir;
+};
+
+static void
+tnodes_free(struct tnode *n)
+{
+	while (n) {
+		struct tnode *next = n->next;
+		size_t i;
+
+		expr_free(n->expr);
+		for (i = 0; i < n->nfmts; i++)
+			free(n->fmts[i].text);
+		free(n->fmts);
+		tnodes_free(n->body);
+		tnodes_free(n->alt);
+		tnodes_free(n->alt_text);
+		free(n->var);
+		free(n->prefix);
+		for (i = 0; i < n->nnames; i++)
+			free(n->names[i]);
+		free(n->names);
+		free(n->label);
+		free(n);
+		n = next;
+	}
+}
+
+void
+template_free(struct template *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	tnodes_free(t->root);
+	for (i = 0; i < t->nfiles; i++)
+		srcfile_free(t->files[i]);
+	free(t->files);
+	free(t->dir);
+	free(t);
+}
+
+/* ---------------------------------------------------------------- parse */
+
+/* One tag: {{ ... }} with its content trimmed. */
+struct tag {
+	size_t start, end;	/* of "{{" and just after "}}" */
+	size_t cstart, cend;	/* of the trimmed content */
+	char sigil;		/* '#', '/', '!', '>', '@' or 0 */
+	size_t line_start;	/* with the standalone rule applied: */
+	size_t line_end;	/* what the tag consumes of its line */
+};
+
+struct parser {
+	struct template *t;
+	struct srcfile *f;
+	size_t pos;
+	int depth;
+	const char **stack;	/* include chain, for cycles */
+	size_t nstack, stack_cap;
+	int failed;
+};
+
+static struct srcloc
+loc_of(const struct srcfile *f, size_t off, size_t len)
+{
+	struct srcloc l = { f, off, len ? len : 1 };
+
+	return l;
+}
+
+static int
+perr(struct parser *p, size_t off, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+perr(struct parser *p, size_t off, size_t len, const char *fmt, ...)
+{
+	struct srcloc l = loc_of(p->f, off, len);
+	struct buf msg = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	error_at(&l, "%s", msg.data);
+	buf_release(&msg);
+	p->failed = 1;
+	return -1;
+}
+
+static int
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/*
+ * Finds the next tag at or after p->pos. Returns 1 with *tg filled, 0 at
+ * the end of the file, -1 after an error (an unclosed "{{").
+ */
+static int
+next_tag(struct parser *p, struct tag *tg)
+{
+	const char *d = p->f->data;
+	size_t len = p->f->len, i, j;
+	const char *open = p->pos < len ? strstr(d + p->pos, "{{") : NULL;
+	int in_str = 0;
+
+	if (!open)
+		return 0;
+	tg->start = (size_t)(open - d);
+	for (i = tg->start + 2; i + 1 < len; i++) {
+		if (d[i] == '"' && (i == 0 || d[i - 1] != '\\'))
+			in_str = !in_str;
+		else if (!in_str && d[i] == '}' && d[i + 1] == '}')
+			break;
+		else if (!in_str && d[i] == '{' && d[i + 1] == '{')
+			i = len;
+	}
+	if (i + 1 >= len)
+		return perr(p, tg->start, 2, "unclosed '{{': no '}}' before "
+			    "the end of the %s", i >= len ? "next tag" : "file");
+	tg->end = i + 2;
+	tg->cstart = tg->start + 2;
+	tg->cend = i;
+	while (tg->cstart < tg->cend && is_space(d[tg->cstart]))
+		tg->cstart++;
+	while (tg->cend > tg->cstart && is_space(d[tg->cend - 1]))
+		tg->cend--;
+	tg->sigil = tg->cstart < tg->cend &&
+		    strchr("#/!>@", d[tg->cstart]) ? d[tg->cstart] : 0;
+	tg->line_start = tg->start;
+	tg->line_end = tg->end;
+	/* Standalone: a block tag alone on its line takes the line. */
+	if (tg->sigil && tg->sigil != '@') {
+		for (j = tg->start; j > 0 && (d[j - 1] == ' ' ||
+					      d[j - 1] == '\t'); j--)
+			;
+		if (j == 0 || d[j - 1] == '\n') {
+			size_t k = tg->end;
+
+			while (k < len && (d[k] == ' ' || d[k] == '\t' ||
+					   d[k] == '\r'))
+				k++;
+			if (k == len || d[k] == '\n') {
+				tg->line_start = j;
+				tg->line_end = k < len ? k + 1 : k;
+			}
+		}
+	}
+	return 1;
+}
+
+/* The content of a tag after its sigil, trimmed, as a new string. */
+static char *
+tag_word(const struct parser *p, const struct tag *tg, size_t *off)
+{
+	size_t s = tg->cstart + (tg->sigil ? 1 : 0), e = tg->cend;
+
+	while (s < e && is_space(p->f->data[s]))
+		s++;
+	*off = s;
+	return xstrndup(p->f->data + s, e - s);
+}
+
+static struct tnode *
+tnode(enum tnode_kind kind, const struct srcfile *f, size_t off, size_t len)
+{
+	struct tnode *n = xcalloc(1, sizeof(*n));
+
+	n->kind = kind;
+	n->loc = loc_of(f, off, len);
+	return n;
+}
+
+static int
+valid_label(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_' || *s == '-'))
+			return 0;
+	return 1;
+}
+
+/* Parses one format "name" or "name:arg" at [off, off+len). */
+static int
+parse_fmt(struct parser *p, size_t off, size_t len, struct fmt *f)
+{
+	const char *d = p->f->data + off;
+	size_t nlen = 0, i;
+	const char *near = NULL;
+
+	memset(f, 0, sizeof(*f));
+	f->loc = loc_of(p->f, off, len);
+	while (nlen < len && d[nlen] != ':')
+		nlen++;
+	for (i = 0; i < sizeof(fmt_info) / sizeof(fmt_info[0]); i++) {
+		if (strlen(fmt_info[i].name) == nlen &&
+		    !memcmp(fmt_info[i].name, d, nlen))
+			break;
+		if (nlen && !near && !strncmp(fmt_info[i].name, d, 1))
+			near = fmt_info[i].name;
+	}
+	if (i == sizeof(fmt_info) / sizeof(fmt_info[0])) {
+		struct buf list = BUF_INIT;
+		size_t k;
+
+		for (k = 0; k < sizeof(fmt_info) / sizeof(fmt_info[0]); k++)
+			buf_addf(&list, "%s%s", k ? ", " : "",
+				 fmt_info[k].name);
+		perr(p, off, nlen, "unknown format '%.*s' (formats: %s)",
+		     (int)nlen, d, list.data);
+		buf_release(&list);
+		return -1;
+	}
+	f->kind = (enum fmt_kind)i;
+	f->arg = fmt_info[i].def;
+	if (nlen == len) {
+		if (fmt_info[i].arg == 2)
+			return perr(p, off, len, "format '%s' needs a number: "
+				    "'%s:N'", fmt_info[i].name,
+				    fmt_info[i].name);
+		return 0;
+	}
+	if (fmt_info[i].arg == 0)
+		return perr(p, off, len, "format '%s' takes no argument",
+			    fmt_info[i].name);
+	if (fmt_info[i].arg == 3) {
+		if (len - nlen < 3 || d[nlen + 1] != '"' || d[len - 1] != '"')
+			return perr(p, off + nlen + 1, len - nlen - 1,
+				    "format 'unit' takes a quoted text: "
+				    "unit:\"J\"");
+		f->text = xstrndup(d + nlen + 2, len - nlen - 3);
+		return 0;
+	}
+	{
+		char *end, *arg = xstrndup(d + nlen + 1, len - nlen - 1);
+		long v = strtol(arg, &end, 10);
+		int bad = !*arg || *end || v < fmt_info[i].lo ||
+			  v > fmt_info[i].hi;
+
+		free(arg);
+		if (bad)
+			return perr(p, off + nlen + 1, len - nlen - 1,
+				    "format '%s' takes a whole number from "
+				    "%d to %d", fmt_info[i].name,
+				    fmt_info[i].lo, fmt_info[i].hi);
+		f->arg = (int)v;
+	}
+	return 0;
+}
+
+/* A value tag: "expr | fmt | fmt". */
+static struct tnode *
+parse_value(struct parser *p, const struct tag *tg)
+{
+	const char *d = p->f->data;
+	size_t i, start = tg->cstart, cap = 0;
+	int in_str = 0, seen_number_fmt = 0;
+	struct tnode *n = tnode(T_VALUE, p->f, tg->cstart,
+				tg->cend - tg->cstart);
+	size_t cut[32], ncut = 0;
+
+	if (tg->cstart == tg->cend) {
+		perr(p, tg->start, tg->end - tg->start, "empty '{{ }}': "
+		     "expected a quantity or an expression");
+		free(n);
+		return NULL;
+	}
+	for (i = tg->cstart; i < tg->cend; i++) {
+		if (d[i] == '"' && d[i - 1] != '\\')
+			in_str = !in_str;
+		else if (!in_str && d[i] == '|') {
+			if (i + 1 < tg->cend && d[i + 1] == '|') {
+				i++;
+				continue;
+			}
+			if (ncut == 31) {
+				perr(p, i, 1, "too many formats");
+				tnodes_free(n);
+				return NULL;
+			}
+			cut[ncut++] = i;
+		}
+	}
+	cut[ncut] = tg->cend;
+	n->expr = expr_parse(p->f, start, cut[0] - start);
+	if (!n->expr)
+		p->failed = 1;
+	for (i = 0; i < ncut; i++) {
+		size_t s = cut[i] + 1, e = cut[i + 1];
+		struct fmt f;
+
+		while (s < e && is_space(d[s]))
+			s++;
+		while (e > s && is_space(d[e - 1]))
+			e--;
+		if (s == e) {
+			perr(p, cut[i], 1, "expected a format after '|'");
+			continue;
+		}
+		if (parse_fmt(p, s, e - s, &f))
+			continue;
+		if (f.kind != F_UNIT && f.kind != F_NOLINK) {
+			if (seen_number_fmt++) {
+				perr(p, s, e - s, "a second number format: "
+				     "use one of sci, e, fixed, sig, int, "
+				     "year, pow10, bytes, ibytes, text");
+				free(f.text);
+				continue;
+			}
+		}
+		n->fmts = xgrow(n->fmts, &cap, n->nfmts + 1, sizeof(*n->fmts));
+		n->fmts[n->nfmts++] = f;
+	}
+	return n;
+}
+
+static int parse_nodes(struct parser *p, struct tnode **out,
+		       const char *const *closers, struct tag *end_tag,
+		       const struct tag *opener);
+
+/* Does the tag's content (after the sigil) start with word? */
+static int
+tag_is(const struct parser *p, const struct tag *tg, const char *word)
+{
+	size_t s = tg->cstart + 1, n = strlen(word);
+
+	return tg->cend - s >= n && !memcmp(p->f->data + s, word, n) &&
+	       (tg->cend - s == n || is_space(p->f->data[s + n]));
+}
+
+static struct tnode *
+parse_if(struct parser *p, const struct tag *open, size_t kwlen)
+{
+	static const char *const closers[] = { "#elif", "#else", "/if", NULL };
+	static const char *const else_closers[] = { "/if", NULL };
+	struct tnode *head = NULL, **branch = &head;
+	struct tag tg = *open;
+	size_t kw = kwlen;
+
+	for (;;) {
+		struct tnode *n = tnode(T_IF, p->f, tg.cstart,
+					tg.cend - tg.cstart);
+		size_t s = tg.cstart + 1 + kw;
+		int r;
+
+		if (kw) {
+			while (s < tg.cend && is_space(p->f->data[s]))
+				s++;
+			if (s == tg.cend)
+				perr(p, tg.cstart, tg.cend - tg.cstart,
+				     "'{{#%.*s}}' needs a condition", (int)kw,
+				     p->f->data + tg.cstart + 1);
+			else if (!(n->expr = expr_parse(p->f, s, tg.cend - s)))
+				p->failed = 1;
+		}
+		*branch = n;
+		branch = &n->alt;
+		{
+			struct tag op = tg;
+
+			r = parse_nodes(p, &n->body, kw ? closers :
+					else_closers, &tg, &op);
+		}
+		if (r < 0)
+			return head;
+		if (tag_is(p, &tg, "if"))
+			return head;
+		if (tag_is(p, &tg, "elif")) {
+			kw = 4;
+		} else {
+			kw = 0;
+			if (tg.cend - tg.cstart != 5)
+				perr(p, tg.cstart, tg.cend - tg.cstart,
+				     "'{{#else}}' takes no condition: use "
+				     "'{{#elif ...}}'");
+		}
+	}
+}
+
+/* "#each v in prefix" or "#each q of name name ...". */
+static struct tnode *
+parse_each(struct parser *p, const struct tag *tg)
+{
+	static const char *const closers[] = { "/each", NULL };
+	const char *d = p->f->data;
+	size_t s = tg->cstart + 5, e = tg->cend, w, cap = 0;
+	struct tnode *n = tnode(T_EACH, p->f, tg->cstart, tg->cend - tg->cstart);
+	struct tag end;
+	char *word;
+	int mode = 0;
+
+	for (;;) {
+		while (s < e && is_space(d[s]))
+			s++;
+		if (s == e)
+			break;
+		for (w = s; w < e && !is_space(d[w]); w++)
+			;
+		word = xstrndup(d + s, w - s);
+		if (!n->var) {
+			n->var = word;
+		} else if (!mode && (!strcmp(word, "in") ||
+				     !strcmp(word, "of"))) {
+			mode = word[0];
+			free(word);
+		} else if (mode == 'i' && !n->prefix) {
+			n->prefix = word;
+		} else if (mode == 'o') {
+			n->names = xgrow(n->names, &cap, n->nnames + 1,
+					 sizeof(*n->names));
+			n->names[n->nnames++] = word;
+		} else {
+			perr(p, s, w - s, "unexpected '%s' in '{{#each}}'",
+			     word);
+			free(word);
+		}
+		s = w;
+	}
+	if (!n->var || !mode || (mode == 'i' && !n->prefix) ||
+	    (mode == 'o' && !n->nnames))
+		perr(p, tg->cstart, tg->cend - tg->cstart, "expected "
+		     "'{{#each VAR in PREFIX}}' or '{{#each VAR of NAME "
+		     "...}}'");
+	parse_nodes(p, &n->body, closers, &end, tg);
+	return n;
+}
+
+/* "#figure label" ... "#alt" ... "/figure", "#table label" ... "/table". */
+static struct tnode *
+parse_labelled(struct parser *p, const struct tag *tg, int figure)
+{
+	static const char *const fig_closers[] = { "#alt", "/figure", NULL };
+	static const char *const alt_closers[] = { "/figure", NULL };
+	static const char *const tab_closers[] = { "/table", NULL };
+	struct tnode *n = tnode(figure ? T_FIGURE : T_TABLE, p->f, tg->cstart,
+				tg->cend - tg->cstart);
+	size_t off;
+	char *word = tag_word(p, tg, &off);
+	char *label = word + (figure ? 6 : 5);
+	struct tag end;
+
+	while (*label == ' ' || *label == '\t')
+		label++;
+	if (!valid_label(label))
+		perr(p, tg->cstart, tg->cend - tg->cstart, "'{{#%s}}' needs "
+		     "a label of a-z, 0-9, '_' and '-'", figure ? "figure" :
+		     "table");
+	n->label = xstrdup(label);
+	free(word);
+	if (parse_nodes(p, &n->body, figure ? fig_closers : tab_closers,
+			&end, tg) < 0)
+		return n;
+	if (figure && tag_is(p, &end, "alt"))
+		parse_nodes(p, &n->alt_text, alt_closers, &end, tg);
+	else if (figure)
+		perr(p, tg->cstart, tg->cend - tg->cstart, "'{{#figure %s}}' "
+		     "needs alt text: add '{{#alt}}' and a sentence that "
+		     "states what the figure shows", n->label);
+	return n;
+}
+
+static int
+valid_include(const char *s)
+{
+	if (!*s || *s == '/' || strstr(s, ".."))
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("_-./", *s)))
+			return 0;
+	return 1;
+}
+
+static int parse_file(struct parser *p, struct srcfile *f,
+		      struct tnode **out);
+
+static struct tnode *
+parse_include(struct parser *p, const struct tag *tg)
+{
+	struct buf path = BUF_INIT;
+	struct srcfile *f;
+	struct tnode *nodes = NULL;
+	size_t off, i;
+	char *name = tag_word(p, tg, &off);
+
+	if (!valid_include(name)) {
+		perr(p, off, strlen(name), "cannot include '%s': give a path "
+		     "inside the templates folder, without '..'", name);
+		goto out;
+	}
+	buf_addf(&path, "%s/%s", p->t->dir, name);
+	for (i = 0; i < p->nstack; i++)
+		if (!strcmp(p->stack[i], path.data)) {
+			perr(p, off, strlen(name), "'%s' includes itself "
+			     "(through %s)", name, p->stack[p->nstack - 1]);
+			goto out;
+		}
+	if (p->nstack >= TEMPLATE_MAX_DEPTH) {
+		perr(p, off, strlen(name), "includes nested too deeply");
+		goto out;
+	}
+	f = srcfile_read(path.data);
+	if (!f) {
+		p->failed = 1;
+		goto out;
+	}
+	parse_file(p, f, &nodes);
+out:
+	buf_release(&path);
+	free(name);
+	return nodes;
+}
+
+/* Appends node list n at *tail, advancing tail to the new end. */
+static void
+append(struct tnode ***tail, struct tnode *n)
+{
+	if (!n)
+		return;
+	**tail = n;
+	while (n->next)
+		n = n->next;
+	*tail = &n->next;
+}
+
+/*
+ * Parses nodes until one of closers (tag texts such as "/if", "#alt") or
+ * the end of the file (allowed only when closers is NULL). The closing
+ * tag goes into *end_tag. Returns 0, or -1 at the end of the file
+ * without the closer.
+ */
+static size_t
+line_of(const struct parser *p, const struct tag *tg)
+{
+	size_t line, col;
+
+	srcfile_locate(p->f, tg->start, &line, &col);
+	return line;
+}
+
+/* The closing tag a block expects: the first closer starting with '/'. */
+static const char *
+closer_of(const char *const *closers)
+{
+	size_t k;
+
+	for (k = 0; closers[k] && closers[k][0] != '/'; k++)
+		;
+	return closers[k] ? closers[k] : closers[0];
+}
+
+static int
+parse_nodes(struct parser *p, struct tnode **out, const char *const *closers,
+	    struct tag *end_tag, const struct tag *opener)
+{
+	struct tnode **tail = out;
+	struct tag tg;
+	int r;
+
+	*out = NULL;
+	if (++p->depth > TEMPLATE_MAX_DEPTH) {
+		perr(p, opener ? opener->start : 0, 2, "blocks nested too "
+		     "deeply (more than %d)", TEMPLATE_MAX_DEPTH);
+		p->depth--;
+		p->pos = p->f->len;
+		return -1;
+	}
+	while ((r = next_tag(p, &tg)) == 1) {
+		const char *d = p->f->data;
+		size_t i;
+
+		if (tg.line_start > p->pos) {
+			struct tnode *t = tnode(T_TEXT, p->f, p->pos,
+						tg.line_start - p->pos);
+
+			t->text = d + p->pos;
+			t->len = tg.line_start - p->pos;
+			append(&tail, t);
+		}
+		p->pos = tg.line_end;
+		if (tg.sigil == '#' || tg.sigil == '/') {
+			for (i = 0; closers && closers[i]; i++) {
+				size_t n = strlen(closers[i]);
+
+				if (closers[i][0] == tg.sigil &&
+				    tag_is(p, &tg, closers[i] + 1) &&
+				    n > 1)
+					break;
+			}
+			if (closers && closers[i]) {
+				*end_tag = tg;
+				p->depth--;
+				return 0;
+			}
+		}
+		switch (tg.sigil) {
+		case '!':
+			break;
+		case '>':
+			append(&tail, parse_include(p, &tg));
+			break;
+		case '@': {
+			size_t off;
+			char *label = tag_word(p, &tg, &off);
+			struct tnode *t = tnode(T_REF, p->f, tg.cstart,
+						tg.cend - tg.cstart);
+
+			if (!valid_label(label))
+				perr(p, tg.cstart, tg.cend - tg.cstart,
+				     "'{{@...}}' needs a figure or table "
+				     "label");
+			t->label = label;
+			append(&tail, t);
+			break;
+		}
+		case '#':
+			if (tag_is(p, &tg, "if"))
+				append(&tail, parse_if(p, &tg, 2));
+			else if (tag_is(p, &tg, "each"))
+				append(&tail, parse_each(p, &tg));
+			else if (tag_is(p, &tg, "figure"))
+				append(&tail, parse_labelled(p, &tg, 1));
+			else if (tag_is(p, &tg, "table"))
+				append(&tail, parse_labelled(p, &tg, 0));
+			else if (tag_is(p, &tg, "elif") ||
+				 tag_is(p, &tg, "else") ||
+				 tag_is(p, &tg, "alt"))
+				perr(p, tg.cstart, tg.cend - tg.cstart,
+				     "'{{%.*s}}' outside its block",
+				     (int)(tg.cend - tg.cstart),
+				     d + tg.cstart);
+			else
+				perr(p, tg.cstart, tg.cend - tg.cstart,
+				     "unknown block '{{%.*s}}' (blocks: #if, "
+				     "#each, #figure, #table)",
+				     (int)(tg.cend - tg.cstart),
+				     d + tg.cstart);
+			break;
+		case '/':
+			if (opener)
+				perr(p, tg.cstart, tg.cend - tg.cstart,
+				     "'{{%.*s}}' does not close '{{%.*s}}' "
+				     "(line %zu): expected '{{%s}}'",
+				     (int)(tg.cend - tg.cstart), d + tg.cstart,
+				     (int)(opener->cend - opener->cstart),
+				     d + opener->cstart, line_of(p, opener),
+				     closer_of(closers));
+			else
+				perr(p, tg.cstart, tg.cend - tg.cstart,
+				     "'{{%.*s}}' closes no open block",
+				     (int)(tg.cend - tg.cstart), d + tg.cstart);
+			break;
+		default:
+			append(&tail, parse_value(p, &tg));
+			break;
+		}
+	}
+	if (r == 0 && p->pos < p->f->len) {
+		struct tnode *t = tnode(T_TEXT, p->f, p->pos,
+					p->f->len - p->pos);
+
+		t->text = p->f->data + p->pos;
+		t->len = p->f->len - p->pos;
+		append(&tail, t);
+	}
+	p->pos = p->f->len;
+	p->depth--;
+	if (opener) {
+		perr(p, opener->start, opener->end - opener->start,
+		     "unclosed '{{%.*s}}': expected '{{%s}}' before the end "
+		     "of the file", (int)(opener->cend - opener->cstart),
+		     p->f->data + opener->cstart, closer_of(closers));
+		return -1;
+	}
+	return 0;
+}
+
+/* Parses a whole file (taking ownership of f) into *out. */
+static int
+parse_file(struct parser *p, struct srcfile *f, struct tnode **out)
+{
+	struct srcfile *saved_f = p->f;
+	size_t saved_pos = p->pos;
+	int saved_depth = p->depth;
+	struct tag none;
+
+	f->show_source = 1;
+	p->t->files = xgrow(p->t->files, &p->t->files_cap, p->t->nfiles + 1,
+			    sizeof(*p->t->files));
+	p->t->files[p->t->nfiles++] = f;
+	p->stack = xgrow(p->stack, &p->stack_cap, p->nstack + 1,
+			 sizeof(*p->stack));
+	p->stack[p->nstack++] = f->name;
+	p->f = f;
+	p->pos = 0;
+	parse_nodes(p, out, NULL, &none, NULL);
+	p->nstack--;
+	p->f = saved_f;
+	p->pos = saved_pos;
+	p->depth = saved_depth;
+	return p->failed ? -1 : 0;
+}
+
+struct template *
+template_parse(const char *dir, const char *name, const char *text,
+	       size_t len)
+{
+	struct template *t = xcalloc(1, sizeof(*t));
+	struct parser p = { .t = t };
+
+	t->dir = xstrdup(dir);
+	parse_file(&p, srcfile_from_mem(name, text, len), &t->root);
+	free(p.stack);
+	if (p.failed) {
+		template_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct template *
+template_load(const char *dir, const char *name)
+{
+	struct buf path = BUF_INIT;
+	struct srcfile *f;
+	struct template *t;
+	struct parser p = { 0 };
+
+	buf_addf(&path, "%s/%s", dir, name);
+	f = srcfile_read(path.data);
+	buf_release(&path);
+	if (!f)
+		return NULL;
+	t = xcalloc(1, sizeof(*t));
+	t->dir = xstrdup(dir);
+	p.t = t;
+	parse_file(&p, f, &t->root);
+	free(p.stack);
+	if (p.failed) {
+		template_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* --------------------------------------------------------------- expand */
+
+struct binding {
+	const char *var;
+	const char *prefix;	/* "device.roadrunner" (in) */
+	const char *name;	/* the quantity (of) */
+};
+
+struct label {
+	char *label;
+	int figure;
+	int number;
+	struct srcloc loc;
+};
+
+struct expander {
+	const struct registry *reg;
+	struct expansion *x;
+	struct binding *bind;
+	size_t nbind, bind_cap;
+	struct label *labels;
+	size_t nlabels, labels_cap;
+	int nfig, ntab;
+	char nonce[24];
+	/* References, patched after expansion: offset in md, label. */
+	struct ref {
+		size_t off;
+		const struct tnode *n;
+	} *refs;
+	size_t nrefs, refs_cap;
+	int failed;
+};
+
+static int
+resolve(void *ctx, const char *name, struct buf *out)
+{
+	struct expander *ex = ctx;
+	size_t i, n;
+
+	for (i = ex->nbind; i > 0; i--) {
+		const struct binding *b = &ex->bind[i - 1];
+
+		n = strlen(b->var);
+		if (strncmp(name, b->var, n) || (name[n] && name[n] != '.'))
+			continue;
+		if (b->name) {
+			if (name[n])
+				return -1;
+			buf_addstr(out, b->name);
+		} else {
+			buf_addf(out, "%s%s", b->prefix, name[n] ? name + n :
+				 ".id");
+		}
+		return 0;
+	}
+	return -1;
+}
+
+void
+md_escape(struct buf *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n' || c == '\r' || c == '\t')
+			buf_addch(out, ' ');
+		else if (c < 0x20 || c == 0x7f)
+			continue;
+		else if (c < 0x80 && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
+					    c)) {
+			buf_addch(out, '\\');
+			buf_addch(out, c);
+		} else {
+			buf_addch(out, c);
+		}
+	}
+}
+
+/* Text for plain contexts (alt text): control characters become spaces. */
+static void
+plain_text(struct buf *out, const char *s)
+{
+	for (; *s; s++)
+		buf_addch(out, (unsigned char)*s < 0x20 ? ' ' : *s);
+}
+
+static void
+nonce_init(struct expander *ex)
+{
+	unsigned char r[8] = { 0 };
+	int fd = open("/dev/urandom", O_RDONLY);
+	size_t i;
+
+	if (fd < 0 || read(fd, r, sizeof(r)) != (ssize_t)sizeof(r)) {
+		/* Weaker, but the nonce only guards against forged tokens. */
+		unsigned long v = (unsigned long)time(NULL) ^
+				  ((unsigned long)getpid() << 16);
+
+		for (i = 0; i < sizeof(r); i++)
+			r[i] ^= (unsigned char)(v >> (i * 8 % 32));
+	}
+	if (fd >= 0)
+		close(fd);
+	ex->nonce[0] = 'U';
+	for (i = 0; i < sizeof(r); i++)
+		snprintf(ex->nonce + 1 + 2 * i, 3, "%02x", r[i]);
+}
+
+/* Adds a trusted snippet; its token goes on a line of its own in md. */
+static void
+add_snippet(struct expander *ex, struct buf *md, const char *html)
+{
+	struct expansion *x = ex->x;
+	struct buf tok = BUF_INIT;
+
+	buf_addf(&tok, "%s%zu", ex->nonce, x->nsnippets);
+	x->snippets = xgrow(x->snippets, &x->snippets_cap, x->nsnippets + 1,
+			    sizeof(*x->snippets));
+	x->snippets[x->nsnippets].html = xstrdup(html);
+	x->snippets[x->nsnippets++].token = xstrdup(tok.data);
+	buf_addf(md, "\n\n%s\n\n", tok.data);
+	buf_release(&tok);
+}
+
+static int
+xerr(struct expander *ex, const struct srcloc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+xerr(struct expander *ex, const struct srcloc *loc, const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	error_at(loc, "%s", msg.data);
+	buf_release(&msg);
+	ex->failed = 1;
+	return -1;
+}
+
+/* Writes one formatted number; -1 when the format cannot write it. */
+static int
+write_number(struct buf *out, double v, const struct fmt *f)
+{
+	switch (f ? f->kind : F_SCI) {
+	case F_SCI: return format_sci(out, v, f ? f->arg : 3);
+	case F_E: return format_e(out, v, f->arg);
+	case F_FIXED: return format_fixed(out, v, f->arg);
+	case F_SIG: return format_sig(out, v, f->arg);
+	case F_INT: return format_int(out, v);
+	case F_YEAR: return format_year(out, v);
+	case F_POW10: return format_pow10(out, v);
+	case F_BYTES: return format_bytes(out, v, f->arg, 0);
+	case F_IBYTES: return format_bytes(out, v, f->arg, 1);
+	default: BUG("format %d for a number", (int)f->kind);
+	}
+}
+
+/* Expands a value slot into out (Markdown when md, else plain text). */
+static void
+expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
+	     int md)
+{
+	struct expr_env env = { ex->reg, resolve, ex };
+	const struct fmt *numf = NULL, *unitf = NULL;
+	struct value v;
+	struct buf num = BUF_INIT;
+	int link = md;
+	size_t i;
+
+	if (expr_eval(n->expr, &env, &v)) {
+		ex->failed = 1;
+		return;
+	}
+	for (i = 0; i < n->nfmts; i++) {
+		if (n->fmts[i].kind == F_NOLINK)
+			link = 0;
+		else if (n->fmts[i].kind == F_UNIT)
+			unitf = &n->fmts[i];
+		else
+			numf = &n->fmts[i];
+	}
+	if (v.type == VALUE_TEXT) {
+		if (numf && numf->kind != F_TEXT) {
+			xerr(ex, &numf->loc, "format '%s' needs a number, got "
+			     "the text '%s'", fmt_info[numf->kind].name, v.text);
+			goto out;
+		}
+		if (unitf) {
+			xerr(ex, &unitf->loc, "'unit' needs a number, got the "
+			     "text '%s'", v.text);
+			goto out;
+		}
+		if (md)
+			md_escape(out, v.text);
+		else
+			plain_text(out, v.text);
+		goto out;
+	}
+	if (numf && numf->kind == F_TEXT) {
+		xerr(ex, &numf->loc, "format 'text' needs a text, got a "
+		     "number");
+		goto out;
+	}
+	if (write_number(&num, v.num, numf)) {
+		xerr(ex, numf ? &numf->loc : &n->loc, "cannot write %.17g as "
+		     "'%s'", v.num, fmt_info[numf ? numf->kind : F_SCI].name);
+		goto out;
+	}
+	if (link && v.q) {
+		buf_addf(out, "[%s](quantities.html#", num.data);
+		md_escape(out, v.q->name);
+		buf_addch(out, ')');
+	} else {
+		buf_add(out, num.data, num.len);
+	}
+	if (unitf) {
+		struct buf u = BUF_INIT;
+
+		if (unitf->text)
+			format_unit(&u, unitf->text);
+		else if (v.q)
+			format_unit(&u, v.q->unit);
+		else
+			xerr(ex, &unitf->loc, "'unit' needs a quantity name; "
+			     "give the unit of an expression as unit:\"...\"");
+		if (u.len) {
+			buf_addch(out, ' ');
+			if (md)
+				md_escape(out, u.data);
+			else
+				buf_add(out, u.data, u.len);
+		}
+		buf_release(&u);
+	}
+out:
+	buf_release(&num);
+	value_release(&v);
+}
+
+static void expand_nodes(struct expander *ex, const struct tnode *n,
+			 struct buf *out, int md);
+
+static struct label *
+find_label(struct expander *ex, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < ex->nlabels; i++)
+		if (!strcmp(ex->labels[i].label, label))
+			return &ex->labels[i];
+	return NULL;
+}
+
+/* Numbers a figure or table at its first placement. */
+static struct label *
+place_label(struct expander *ex, const struct tnode *n)
+{
+	struct label *l = find_label(ex, n->label);
+	size_t line, col;
+
+	if (l) {
+		srcfile_locate(l->loc.file, l->loc.off, &line, &col);
+		xerr(ex, &n->loc, "label '%s' is used twice (first at %s:%zu)",
+		     n->label, l->loc.file->name, line);
+		return NULL;
+	}
+	ex->labels = xgrow(ex->labels, &ex->labels_cap, ex->nlabels + 1,
+			   sizeof(*ex->labels));
+	l = &ex->labels[ex->nlabels++];
+	l->label = xstrdup(n->label);
+	l->figure = n->kind == T_FIGURE;
+	l->number = l->figure ? ++ex->nfig : ++ex->ntab;
+	l->loc = n->loc;
+	return l;
+}
+
+static void
+expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
+{
+	struct label *l = place_label(ex, n);
+	struct buf cap = BUF_INIT, alt = BUF_INIT, html = BUF_INIT;
+	struct expansion *x = ex->x;
+	size_t line, col;
+
+	if (!l)
+		return;
+	expand_nodes(ex, n->body, &cap, 1);
+	expand_nodes(ex, n->alt_text, &alt, 0);
+	while (alt.len && is_space(alt.data[alt.len - 1]))
+		alt.data[--alt.len] = '\0';
+	buf_addf(&html, "<figure id=\"fig-%s\">\n<img src=\"figures/%s.svg\" "
+		 "alt=\"", n->label, n->label);
+	html_attr(&html, alt.data + strspn(alt.data, " \n"));
+	BUF_ADDLIT(&html, "\">\n<figcaption>");
+	add_snippet(ex, out, html.data);
+	buf_addf(out, "**Figure %d.** ", l->number);
+	buf_add(out, cap.data + strspn(cap.data, " \n"),
+		cap.len - strspn(cap.data, " \n"));
+	add_snippet(ex, out, "</figcaption>\n</figure>");
+	x->figures = xgrow(x->figures, &x->figures_cap, x->nfigures + 1,
+			   sizeof(*x->figures));
+	srcfile_locate(n->loc.file, n->loc.off, &line, &col);
+	x->figures[x->nfigures].label = xstrdup(n->label);
+	x->figures[x->nfigures].number = l->number;
+	x->figures[x->nfigures].file = n->loc.file->name;
+	x->figures[x->nfigures].line = line;
+	x->figures[x->nfigures++].col = col;
+	buf_release(&cap);
+	buf_release(&alt);
+	buf_release(&html);
+}
+
+static void
+expand_table(struct expander *ex, const struct tnode *n, struct buf *out)
+{
+	struct label *l = place_label(ex, n);
+	struct buf cap = BUF_INIT, html = BUF_INIT;
+
+	if (!l)
+		return;
+	expand_nodes(ex, n->body, &cap, 1);
+	buf_addf(&html, "<div class=\"caption\" id=\"tab-%s\">", n->label);
+	add_snippet(ex, out, html.data);
+	buf_addf(out, "**Table %d.** ", l->number);
+	buf_add(out, cap.data + strspn(cap.data, " \n"),
+		cap.len - strspn(cap.data, " \n"));
+	add_snippet(ex, out, "</div>");
+	buf_release(&cap);
+	buf_release(&html);
+}
+
+/* Ids of PREFIX.<id>.id in registry order. */
+static void
+each_in(struct expander *ex, const struct tnode *n, struct buf *out, int md)
+{
+	size_t i, plen = strlen(n->prefix), count = 0;
+	struct buf prefix = BUF_INIT;
+
+	for (i = 0; i < registry_count(ex->reg); i++) {
+		const struct quantity *q = registry_at(ex->reg, i);
+		const char *rest = q->name + plen + 1;
+		size_t nlen = strlen(q->name);
+
+		if (strncmp(q->name, n->prefix, plen) || q->name[plen] != '.' ||
+		    nlen < plen + 5 || strcmp(q->name + nlen - 3, ".id") ||
+		    memchr(rest, '.', nlen - plen - 4))
+			continue;
+		buf_reset(&prefix);
+		buf_add(&prefix, q->name, nlen - 3);
+		ex->bind = xgrow(ex->bind, &ex->bind_cap, ex->nbind + 1,
+				 sizeof(*ex->bind));
+		ex->bind[ex->nbind].var = n->var;
+		ex->bind[ex->nbind].prefix = prefix.data;
+		ex->bind[ex->nbind++].name = NULL;
+		expand_nodes(ex, n->body, out, md);
+		ex->nbind--;
+		count++;
+	}
+	if (!count)
+		xerr(ex, &n->loc, "nothing to repeat: no '%s.<id>.id' in the "
+		     "registry", n->prefix);
+	buf_release(&prefix);
+}
+
+static void
+each_of(struct expander *ex, const struct tnode *n, struct buf *out, int md)
+{
+	size_t i;
+
+	for (i = 0; i < n->nnames; i++) {
+		if (!registry_get(ex->reg, n->names[i])) {
+			const char *near[1];
+
+			if (registry_suggest(ex->reg, n->names[i], near, 1))
+				xerr(ex, &n->loc, "unknown quantity '%s'; did "
+				     "you mean '%s'?", n->names[i], near[0]);
+			else
+				xerr(ex, &n->loc, "unknown quantity '%s'",
+				     n->names[i]);
+			continue;
+		}
+		ex->bind = xgrow(ex->bind, &ex->bind_cap, ex->nbind + 1,
+				 sizeof(*ex->bind));
+		ex->bind[ex->nbind].var = n->var;
+		ex->bind[ex->nbind].prefix = NULL;
+		ex->bind[ex->nbind++].name = n->names[i];
+		expand_nodes(ex, n->body, out, md);
+		ex->nbind--;
+	}
+}
+
+static void
+expand_nodes(struct expander *ex, const struct tnode *n, struct buf *out,
+	     int md)
+{
+	for (; n; n = n->next) {
+		switch (n->kind) {
+		case T_TEXT:
+			buf_add(out, n->text, n->len);
+			break;
+		case T_VALUE:
+			expand_value(ex, n, out, md);
+			break;
+		case T_IF: {
+			const struct tnode *b;
+
+			for (b = n; b; b = b->alt) {
+				struct expr_env env = { ex->reg, resolve, ex };
+				struct value v;
+				int t;
+
+				if (!b->expr)
+					break;
+				if (expr_eval(b->expr, &env, &v)) {
+					ex->failed = 1;
+					b = NULL;
+					break;
+				}
+				t = value_truthy(&v);
+				value_release(&v);
+				if (t)
+					break;
+			}
+			if (b)
+				expand_nodes(ex, b->body, out, md);
+			break;
+		}
+		case T_EACH:
+			if (n->prefix)
+				each_in(ex, n, out, md);
+			else
+				each_of(ex, n, out, md);
+			break;
+		case T_FIGURE:
+			if (!md)
+				xerr(ex, &n->loc, "a figure cannot be placed "
+				     "inside alt text");
+			else
+				expand_figure(ex, n, out);
+			break;
+		case T_TABLE:
+			if (!md)
+				xerr(ex, &n->loc, "a table caption cannot be "
+				     "placed inside alt text");
+			else
+				expand_table(ex, n, out);
+			break;
+		case T_REF:
+			if (out != &ex->x->md) {
+				/* Refs in captions: resolved right away. */
+				struct label *l = find_label(ex, n->label);
+
+				if (l)
+					buf_addf(out, "[%s %d](#%s-%s)",
+						 l->figure ? "Figure" :
+						 "Table", l->number,
+						 l->figure ? "fig" : "tab",
+						 l->label);
+				else
+					xerr(ex, &n->loc, "'%s' must be placed "
+					     "before a caption refers to it",
+					     n->label);
+				break;
+			}
+			ex->refs = xgrow(ex->refs, &ex->refs_cap,
+					 ex->nrefs + 1, sizeof(*ex->refs));
+			ex->refs[ex->nrefs].off = out->len;
+			ex->refs[ex->nrefs++].n = n;
+			break;
+		}
+	}
+}
+
+void
+expansion_init(struct expansion *x)
+{
+	memset(x, 0, sizeof(*x));
+	buf_init(&x->md);
+}
+
+void
+expansion_release(struct expansion *x)
+{
+	size_t i;
+
+	buf_release(&x->md);
+	for (i = 0; i < x->nsnippets; i++) {
+		free(x->snippets[i].token);
+		free(x->snippets[i].html);
+	}
+	free(x->snippets);
+	for (i = 0; i < x->nfigures; i++)
+		free(x->figures[i].label);
+	free(x->figures);
+	memset(x, 0, sizeof(*x));
+}
+
+int
+template_expand(const struct template *t, const struct registry *reg,
+		struct expansion *x)
+{
+	struct expander ex = { .reg = reg, .x = x };
+	struct buf md = BUF_INIT;
+	size_t i, prev = 0;
+
+	nonce_init(&ex);
+	expand_nodes(&ex, t->root, &x->md, 1);
+	/* Patch references now that every label has its number. */
+	for (i = 0; i < ex.nrefs; i++) {
+		const struct tnode *n = ex.refs[i].n;
+		struct label *l = find_label(&ex, n->label);
+
+		buf_add(&md, x->md.data + prev, ex.refs[i].off - prev);
+		prev = ex.refs[i].off;
+		if (!l) {
+			const char *best = NULL;
+			size_t k;
+
+			for (k = 0; k < ex.nlabels && !best; k++)
+				if (!strncmp(ex.labels[k].label, n->label, 3))
+					best = ex.labels[k].label;
+			xerr(&ex, &n->loc, "no figure or table labelled '%s'%s%s%s",
+			     n->label, best ? "; did you mean '" : "",
+			     best ? best : "", best ? "'?" : "");
+			continue;
+		}
+		buf_addf(&md, "[%s %d](#%s-%s)", l->figure ? "Figure" : "Table",
+			 l->number, l->figure ? "fig" : "tab", l->label);
+	}
+	buf_add(&md, x->md.data + prev, x->md.len - prev);
+	buf_release(&x->md);
+	x->md = md;
+	for (i = 0; i < ex.nlabels; i++)
+		free(ex.labels[i].label);
+	free(ex.labels);
+	free(ex.refs);
+	free(ex.bind);
+	return ex.failed ? -1 : 0;
+}

@@ -1,0 +1,71 @@
+#ifndef TEMPLATE_H
+#define TEMPLATE_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+struct registry;
+
+/*
+ * The template stage: Markdown files with {{ ... }} slots (the language
+ * is documented in docs/templates.md) -> Markdown with every value
+ * filled in. Parsing reads a file and its includes and reports every
+ * syntax error; expansion evaluates against the quantity registry and
+ * reports every evaluation error, each as file:line:col with a caret.
+ */
+struct template;
+
+/*
+ * Trusted HTML that cmark-gfm's safe mode would drop (figure and table
+ * captions): the Markdown holds a paragraph made of a placeholder token,
+ * and html.c swaps the paragraph for the snippet. Tokens carry a random
+ * nonce, so text from data cannot forge one.
+ */
+struct snippet {
+	char *token;		/* "U7f3a...-3" */
+	char *html;
+};
+
+struct figure_use {
+	char *label;		/* "top500": figures/top500.svg */
+	int number;
+	const char *file;	/* template that placed it (borrowed) */
+	size_t line, col;
+};
+
+struct expansion {
+	struct buf md;
+	struct snippet *snippets;
+	size_t nsnippets, snippets_cap;
+	struct figure_use *figures;
+	size_t nfigures, figures_cap;
+};
+
+/*
+ * Parses dir/name and every file it includes (paths relative to dir).
+ * Returns NULL after printing every error. Free with template_free().
+ */
+struct template *template_load(const char *dir, const char *name);
+/* Parses text in memory named name; includes are read from dir. */
+struct template *template_parse(const char *dir, const char *name,
+				const char *text, size_t len);
+void template_free(struct template *t);
+
+/*
+ * Expands t against reg into x (initialise it with expansion_init()).
+ * Returns 0, or -1 after printing every error.
+ */
+int template_expand(const struct template *t, const struct registry *reg,
+		    struct expansion *x);
+void expansion_init(struct expansion *x);
+void expansion_release(struct expansion *x);
+
+/*
+ * Appends s to out so that Markdown shows it as typed: every ASCII
+ * punctuation character is backslash-escaped, line breaks and tabs become
+ * spaces, other control characters are dropped.
+ */
+void md_escape(struct buf *out, const char *s);
+
+#endif
