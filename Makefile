@@ -31,7 +31,8 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lm
 
 -include config.mk
 
-SRC = audit.c buf.c diag.c escape.c export.c expr.c fit.c format.c html.c \
+SRC = audit.c buf.c dataset.c diag.c escape.c export.c expr.c fit.c format.c \
+      html.c plot.c \
       model.c pages.c physics.c registry.c site.c table.c template.c xalloc.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = buf fit format physics registry table model

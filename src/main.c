@@ -10,11 +10,13 @@
 
 #include "audit.h"
 #include "buf.h"
+#include "dataset.h"
 #include "diag.h"
 #include "export.h"
 #include "html.h"
 #include "model.h"
 #include "pages.h"
+#include "plot.h"
 #include "registry.h"
 #include "site.h"
 #include "template.h"
@@ -247,24 +249,34 @@ write_page(struct site *site, const char *shell, const char *file,
 	return ret;
 }
 
-/* The report: templates/report.md expanded, rendered, in the shell. */
+/*
+ * The report: templates/report.md expanded, rendered, in the shell, and
+ * its figures drawn. Returns 0, -1 (input errors) or -2 (gnuplot).
+ */
 static int
 write_report(struct site *site, const struct registry *reg,
-	     const struct options *opt, const char *shell)
+	     const struct datasets *ds, const struct options *opt,
+	     const char *shell)
 {
 	struct template *t = template_load(opt->templatedir, "report.md");
 	struct expansion x;
-	struct buf body = BUF_INIT, toc = BUF_INIT;
+	struct buf body = BUF_INIT, toc = BUF_INIT, figdir = BUF_INIT;
 	struct rendered r = { &body, &toc, NULL };
+	struct plot_options po = { NULL, opt->outdir, "gnuplot", 2000 };
 	int ret = -1;
 
 	expansion_init(&x);
 	if (!t || template_expand(t, reg, &x))
 		goto out;
 	html_render(x.md.data, x.md.len, x.snippets, x.nsnippets, &r);
-	ret = write_page(site, shell, "index.html",
-			 r.title ? r.title : "Report", toc.data, body.data);
+	if (write_page(site, shell, "index.html",
+		       r.title ? r.title : "Report", toc.data, body.data))
+		goto out;
+	buf_addf(&figdir, "%s/figures", opt->templatedir);
+	po.figdir = figdir.data;
+	ret = plot_figures(site, &po, reg, ds, x.figures, x.nfigures);
 out:
+	buf_release(&figdir);
 	free(r.title);
 	buf_release(&body);
 	buf_release(&toc);
@@ -319,20 +331,23 @@ write_reference(struct site *site, const struct registry *reg,
  * every part succeeded, so a failed run leaves out/ as it was.
  */
 static int
-cmd_report(const struct registry *reg, const struct options *opt)
+cmd_report(const struct registry *reg, const struct datasets *ds,
+	   const struct options *opt)
 {
 	struct srcfile *shell = read_template(opt, "page.html");
 	struct srcfile *css = read_template(opt, "style.css");
 	struct site *site = NULL;
-	int ret = EXIT_INPUT;
+	int ret = EXIT_INPUT, r;
 
 	if (!shell || !css)
 		goto out;
 	site = site_open(opt->outdir);
 	if (!site)
 		goto out;
-	if (write_report(site, reg, opt, shell->data) |
-	    write_reference(site, reg, opt, shell->data) |
+	r = write_report(site, reg, ds, opt, shell->data);
+	if (r == -2)
+		ret = EXIT_TOOL;
+	if (r | write_reference(site, reg, opt, shell->data) |
 	    site_write(site, "style.css", css->data, css->len)) {
 		site_abort(site);
 		goto out;
@@ -379,6 +394,7 @@ main(int argc, char **argv)
 	const char *cmd = NULL, *name = NULL;
 	struct registry *reg;
 	struct buf audit = BUF_INIT;
+	struct datasets ds = { 0 };
 	int i, ret, off = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -444,19 +460,21 @@ main(int argc, char **argv)
 		opt.templatedir = default_dir("templates", "ULTIMATE_TEMPLATES",
 					      DATADIR "/templates");
 
-	reg = model_build(opt.datadir, opt.as_of);
+	reg = model_build(opt.datadir, opt.as_of,
+			  !strcmp(cmd, "report") ? &ds : NULL);
 	if (reg && (off = audit_run(opt.datadir, reg, &audit)) < 0) {
 		registry_free(reg);
 		reg = NULL;
 	}
 	if (!reg) {
 		buf_release(&audit);
+		datasets_release(&ds);
 		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
 			diag_errors() == 1 ? "" : "s");
 		return EXIT_INPUT;
 	}
 	if (!strcmp(cmd, "report"))
-		ret = cmd_report(reg, &opt);
+		ret = cmd_report(reg, &ds, &opt);
 	else if (!strcmp(cmd, "list"))
 		ret = cmd_list(reg);
 	else if (!strcmp(cmd, "check"))
@@ -466,6 +484,7 @@ main(int argc, char **argv)
 	else
 		ret = cmd_explain(reg, name);
 	registry_free(reg);
+	datasets_release(&ds);
 	buf_release(&audit);
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("ultimate: error: cannot write to standard output");

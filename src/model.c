@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "dataset.h"
 #include "diag.h"
 #include "fit.h"
 #include "model.h"
@@ -75,6 +76,7 @@ struct model {
 	const char *datadir;
 	int failed;	/* a quantity could not be added: add no more */
 	int as_of;	/* edition: rows after this year are left out */
+	struct datasets *ds;	/* figure data, or NULL */
 	/* Doubling-time quantities that gaps are converted to years with. */
 	const char *rates[8];
 	const char *rate_what[8];
@@ -634,6 +636,29 @@ point_origin(const struct series *se, size_t i, struct buf *b)
 	return b->data;
 }
 
+/*
+ * The points of a series for its figure: time, value and, when the spec
+ * scales it, the scaled value; labels from the label column.
+ */
+static void
+series_dataset(struct model *m, const struct series *se)
+{
+	const struct series_spec *sp = se->spec;
+	const char *cols[] = { "year", sp->value_col, "scaled" };
+	struct dataset *ds = dataset_add(m->ds, sp->id, cols,
+					 sp->factor ? 3 : 2);
+	double f = sp->factor ? get(m, sp->factor) : 1;
+	int cl = table_find(se->t, sp->label_col);
+	size_t i;
+
+	for (i = 0; i < se->n; i++) {
+		double row[3] = { se->time[i], se->value[i],
+				  se->value[i] * f };
+
+		dataset_row(ds, row, table_cell(se->t, se->row[i], cl));
+	}
+}
+
 /* The least-squares trend over [lo, hi] and where it meets the limits. */
 static void
 add_fit(struct model *m, const struct series *se, const char *window,
@@ -659,6 +684,9 @@ add_fit(struct model *m, const struct series *se, const char *window,
 	num(m, SET(name, "series.%s.fit_%s.slope", sp->id, window), fit.b,
 	    "1/yr", SET(f, "least-squares slope of log2(%s) against time "
 			"(%s)", sp->value_col, what), NULL, src);
+	num(m, SET(name, "series.%s.fit_%s.intercept", sp->id, window), fit.a,
+	    "", "log2(value) at year 0 on the fitted line: log2(v) = "
+	    "intercept + slope x year", NULL, src);
 	num(m, SET(name, "series.%s.fit_%s.doubling_time", sp->id, window),
 	    fit_doubling_time(&fit), "yr", "1 / slope",
 	    SET(in, "series.%s.fit_%s.slope", sp->id, window), OURS);
@@ -709,6 +737,8 @@ add_series(struct model *m, struct series *all)
 		}
 		src = table_name(se->t);
 		k = se->n - 1;
+		if (m->ds)
+			series_dataset(m, se);
 		num(m, SET(name, "series.%s.n", sp->id), (double)se->n, "",
 		    SET(f, "rows of %s in this edition", sp->what), NULL, src);
 		num(m, SET(name, "series.%s.first_year", sp->id),
@@ -836,6 +866,13 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 	registry_add_text(m->reg, SET(name, "%s.name", prefix),
 			  table_cell(t, r, table_find(t, "name")), how, NULL,
 			  src.data, org.data);
+	c = table_find(t, "label");
+	registry_add_text(m->reg, SET(name, "%s.label", prefix),
+			  c >= 0 && *table_cell(t, r, c) ?
+			  table_cell(t, r, c) :
+			  table_cell(t, r, table_find(t, "name")),
+			  "short name for figures (the name when no label)",
+			  NULL, src.data, org.data);
 	registry_add_text(m->reg, SET(name, "%s.id", prefix),
 			  table_cell(t, r, table_find(t, "id")), how, NULL,
 			  src.data, org.data);
@@ -1064,6 +1101,67 @@ add_edition(struct model *m)
 	    NULL, OURS);
 }
 
+/*
+ * Curves for the sensitivity and scaling figures, computed from the same
+ * physics as the quantities: years to the 1 kg speed limit as the
+ * doubling time and the SBOPS-per-FLOP factor vary, and the limits of a
+ * computer as its volume shrinks from a litre to a cubic micrometre.
+ */
+static void
+add_curves(struct model *m)
+{
+	static const char *const rate_cols[] = { "doubling_time",
+		"years_article_laptop", "years_record" };
+	static const char *const sb_cols[] = { "sbops_per_flop",
+		"years_article_laptop", "years_record" };
+	static const char *const dust_cols[] = { "volume", "atomic_bits",
+		"atomic_ops", "ultimate_bits", "ultimate_ops" };
+	const struct physconst *pc = m->pc;
+	struct dataset *ds;
+	double lim = get(m, "laptop.ops_max"), sb = get(m, "sbops_per_flop");
+	double lap = get(m, "article.laptop_flops");
+	double rec = get(m, "record.rmax");
+	double rho = get(m, "laptop.mass") / get(m, "laptop.volume");
+	double V0 = get(m, "laptop.volume");
+	int i;
+
+	ds = dataset_add(m->ds, "sensitivity_rate", rate_cols, 3);
+	for (i = 0; i <= 70; i++) {
+		double td = 0.5 + 0.05 * i;
+		double row[3] = { td, phys_years_to(lap * sb, lim, td),
+				  phys_years_to(rec * sb, lim, td) };
+
+		dataset_row(ds, row, NULL);
+	}
+	ds = dataset_add(m->ds, "sensitivity_sbops", sb_cols, 3);
+	for (i = 0; i <= 60; i++) {
+		double f = pow(10, 0.1 * i);
+		double td = get(m, "rate.lloyd");
+		double row[3] = { f, phys_years_to(lap * f, lim, td),
+				  phys_years_to(rec * f, lim, td) };
+
+		dataset_row(ds, row, NULL);
+	}
+	ds = dataset_add(m->ds, "dust", dust_cols, 5);
+	for (i = 0; i <= 75; i++) {
+		double V = get(m, "dust.volume") * pow(10, 0.2 * i);
+		double E = phys_rest_energy(pc, rho * V);
+		double T = phys_rad_temperature(pc, E, V,
+						get(m, "laptop.modes"));
+		double row[5] = {
+			V,
+			phys_volume_scale(get(m, "atomic.bits"), V, V0),
+			phys_volume_scale(get(m, "atomic.ops"), V, V0),
+			phys_entropy_bits(pc, phys_rad_entropy(E, T)),
+			phys_ml_ops(pc, E),
+		};
+
+		if (V > V0 * 1.0001)
+			break;
+		dataset_row(ds, row, NULL);
+	}
+}
+
 /* Largest year in any data file: the default edition. */
 static int
 newest_year(struct model *m)
@@ -1090,10 +1188,10 @@ newest_year(struct model *m)
 }
 
 struct registry *
-model_build(const char *datadir, int as_of)
+model_build(const char *datadir, int as_of, struct datasets *ds)
 {
 	struct model m = { .reg = registry_new(), .pc = &phys_codata2018,
-			   .datadir = datadir, .as_of = as_of };
+			   .datadir = datadir, .as_of = as_of, .ds = ds };
 	struct series all[sizeof(series_specs) / sizeof(series_specs[0])];
 	size_t before = diag_errors(), i;
 	int ok = 0;
@@ -1143,6 +1241,8 @@ model_build(const char *datadir, int as_of)
 	add_record(&m, &all[0]);
 	if (add_devices(&m))
 		goto out;
+	if (ds && !m.failed)
+		add_curves(&m);
 	ok = !m.failed && diag_errors() == before;
 out:
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)

@@ -1,6 +1,7 @@
 #ifndef MODEL_H
 #define MODEL_H
 
+struct datasets;
 struct registry;
 
 /*
@@ -9,10 +10,13 @@ struct registry;
  * a new registry with the constants, the assumptions and every limit and
  * gap computed from them. Returns NULL after printing all errors found.
  * as_of chooses the edition: rows dated after that year are left out
- * (0: the newest year in the data). The caller frees the result with
- * registry_free().
+ * (0: the newest year in the data). When ds is not NULL it receives the
+ * figure data (series points, sensitivity and scaling curves), to be
+ * released with datasets_release() also on failure. The caller frees the
+ * result with registry_free().
  */
-struct registry *model_build(const char *datadir, int as_of);
+struct registry *model_build(const char *datadir, int as_of,
+			     struct datasets *ds);
 
 /* The data files the model reads, NULL-terminated (for data.html). */
 extern const char *const model_data_files[];

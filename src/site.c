@@ -2,6 +2,7 @@
  * The write stage: stage output files, then publish them into out/.
  * Reads nothing but the files it compares; writes only inside outdir.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +21,6 @@ struct site {
 	char *staging;
 	char **files;		/* relative paths staged, in write order */
 	size_t nfiles, cap;
-	char **dirs;		/* subfolders created in staging */
-	size_t ndirs, dcap;
 };
 
 struct site *
@@ -54,10 +53,9 @@ site_staging(const struct site *s)
 	return s->staging;
 }
 
-/* Creates the folders of relpath under base; records them if track. */
+/* Creates the folders of relpath under base. */
 static int
-make_parents(struct site *s, const char *base, const char *relpath,
-	     int track)
+make_parents(const char *base, const char *relpath)
 {
 	struct buf p = BUF_INIT;
 	const char *slash = relpath;
@@ -66,13 +64,7 @@ make_parents(struct site *s, const char *base, const char *relpath,
 	while ((slash = strchr(slash, '/'))) {
 		buf_reset(&p);
 		buf_addf(&p, "%s/%.*s", base, (int)(slash - relpath), relpath);
-		if (!mkdir(p.data, 0777)) {
-			if (track) {
-				s->dirs = xgrow(s->dirs, &s->dcap,
-						s->ndirs + 1, sizeof(*s->dirs));
-				s->dirs[s->ndirs++] = xstrdup(p.data);
-			}
-		} else if (errno != EEXIST) {
+		if (mkdir(p.data, 0777) && errno != EEXIST) {
 			ret = error("cannot create folder '%s': %s", p.data,
 				    strerror(errno));
 			break;
@@ -92,7 +84,7 @@ site_write(struct site *s, const char *relpath, const void *data, size_t len)
 
 	if (!*relpath || *relpath == '/' || strstr(relpath, ".."))
 		BUG("bad output path '%s'", relpath);
-	if (make_parents(s, s->staging, relpath, 1))
+	if (make_parents(s->staging, relpath))
 		return -1;
 	buf_addf(&path, "%s/%s", s->staging, relpath);
 	fp = fopen(path.data, "wb");
@@ -116,6 +108,32 @@ site_write(struct site *s, const char *relpath, const void *data, size_t len)
 	s->files = xgrow(s->files, &s->cap, s->nfiles + 1, sizeof(*s->files));
 	s->files[s->nfiles++] = xstrdup(relpath);
 out:
+	buf_release(&path);
+	return ret;
+}
+
+int
+site_mkdirs(struct site *s, const char *relpath)
+{
+	return make_parents(s->staging, relpath);
+}
+
+int
+site_adopt(struct site *s, const char *relpath)
+{
+	struct buf path = BUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	buf_addf(&path, "%s/%s", s->staging, relpath);
+	if (stat(path.data, &st) || !S_ISREG(st.st_mode))
+		ret = error("expected '%s' to be written, but it is not there",
+			    path.data);
+	else {
+		s->files = xgrow(s->files, &s->cap, s->nfiles + 1,
+				 sizeof(*s->files));
+		s->files[s->nfiles++] = xstrdup(relpath);
+	}
 	buf_release(&path);
 	return ret;
 }
@@ -153,31 +171,50 @@ site_release(struct site *s)
 
 	for (i = 0; i < s->nfiles; i++)
 		free(s->files[i]);
-	for (i = 0; i < s->ndirs; i++)
-		free(s->dirs[i]);
 	free(s->files);
-	free(s->dirs);
 	free(s->outdir);
 	free(s->staging);
 	free(s);
 }
 
-/* Removes staged files that remain and the staging folders. */
+/*
+ * Removes path and, when it is a folder, everything in it (not following
+ * symbolic links). Best effort: used to clean up the staging folder,
+ * which may also hold files that tools wrote there themselves.
+ */
+static void
+remove_tree(const char *path)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	struct buf p = BUF_INIT;
+
+	if (lstat(path, &st))
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		buf_reset(&p);
+		buf_addf(&p, "%s/%s", path, e->d_name);
+		remove_tree(p.data);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+	buf_release(&p);
+}
+
+/* Removes the staging folder and whatever is left in it. */
 static void
 cleanup(struct site *s)
 {
-	struct buf p = BUF_INIT;
-	size_t i;
-
-	for (i = 0; i < s->nfiles; i++) {
-		buf_reset(&p);
-		buf_addf(&p, "%s/%s", s->staging, s->files[i]);
-		unlink(p.data);
-	}
-	for (i = s->ndirs; i > 0; i--)
-		rmdir(s->dirs[i - 1]);
-	rmdir(s->staging);
-	buf_release(&p);
+	remove_tree(s->staging);
 }
 
 int
@@ -194,7 +231,7 @@ site_publish(struct site *s)
 		buf_addf(&to, "%s/%s", s->outdir, s->files[i]);
 		if (same_content(from.data, to.data))
 			continue;
-		if (make_parents(s, s->outdir, s->files[i], 0))
+		if (make_parents(s->outdir, s->files[i]))
 			ret = -1;
 		else if (rename(from.data, to.data))
 			ret = error("cannot move '%s' to '%s': %s", from.data,

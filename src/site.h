@@ -35,5 +35,13 @@ int site_publish(struct site *s);
 void site_abort(struct site *s);
 /* The staging folder (for tools that write there themselves). */
 const char *site_staging(const struct site *s);
+/*
+ * Takes a file that another program wrote at relpath in the staging
+ * folder into the set to publish. Returns 0, or -1 after printing an
+ * error when it is not there.
+ */
+int site_adopt(struct site *s, const char *relpath);
+/* Makes the folders of relpath in the staging folder; 0 or -1. */
+int site_mkdirs(struct site *s, const char *relpath);
 
 #endif

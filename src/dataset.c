@@ -1,0 +1,73 @@
+/*
+ * Numeric tables from the model stage to the plot stage.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataset.h"
+#include "xalloc.h"
+#include "banned.h"
+
+struct dataset *
+dataset_add(struct datasets *all, const char *name, const char *const *cols,
+	    size_t ncols)
+{
+	struct dataset *ds = xcalloc(1, sizeof(*ds));
+	size_t i;
+
+	ds->name = xstrdup(name);
+	ds->ncols = ncols;
+	ds->cols = xcalloc(ncols, sizeof(*ds->cols));
+	for (i = 0; i < ncols; i++)
+		ds->cols[i] = xstrdup(cols[i]);
+	all->d = xgrow(all->d, &all->cap, all->n + 1, sizeof(*all->d));
+	all->d[all->n++] = ds;
+	return ds;
+}
+
+void
+dataset_row(struct dataset *ds, const double *vals, const char *label)
+{
+	if (ds->nrows == ds->cap) {
+		ds->labels = xgrow(ds->labels, &ds->cap, ds->nrows + 1,
+				   sizeof(*ds->labels));
+		ds->vals = xreallocarray(ds->vals, ds->cap,
+					 ds->ncols * sizeof(*ds->vals));
+	}
+	memcpy(ds->vals + ds->nrows * ds->ncols, vals,
+	       ds->ncols * sizeof(*vals));
+	ds->labels[ds->nrows++] = label ? xstrdup(label) : NULL;
+}
+
+const struct dataset *
+datasets_get(const struct datasets *all, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < all->n; i++)
+		if (!strcmp(all->d[i]->name, name))
+			return all->d[i];
+	return NULL;
+}
+
+void
+datasets_release(struct datasets *all)
+{
+	size_t i, j;
+
+	for (i = 0; i < all->n; i++) {
+		struct dataset *ds = all->d[i];
+
+		for (j = 0; j < ds->ncols; j++)
+			free(ds->cols[j]);
+		for (j = 0; j < ds->nrows; j++)
+			free(ds->labels[j]);
+		free(ds->cols);
+		free(ds->vals);
+		free(ds->labels);
+		free(ds->name);
+		free(ds);
+	}
+	free(all->d);
+	memset(all, 0, sizeof(*all));
+}

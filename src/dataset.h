@@ -1,0 +1,39 @@
+#ifndef DATASET_H
+#define DATASET_H
+
+#include <stddef.h>
+
+/*
+ * Numeric tables the model hands to the plot stage: history series as
+ * read (every point of the edition) and curves computed from the physics
+ * (sensitivity, scaling). Columns are numbers; each row may carry a text
+ * label from data, which the plot stage writes into data files (never
+ * into a gnuplot command).
+ */
+struct dataset {
+	char *name;		/* file stem: "top500" -> top500.dat */
+	char **cols;		/* column names, ncols of them */
+	size_t ncols;
+	double *vals;		/* nrows x ncols, row-major */
+	char **labels;		/* nrows labels (owned), or NULL */
+	size_t nrows, cap;
+};
+
+struct datasets {
+	struct dataset **d;
+	size_t n, cap;
+};
+
+/* A new empty dataset named name with the given column names (copied),
+ * appended to all; returns it. */
+struct dataset *dataset_add(struct datasets *all, const char *name,
+			    const char *const *cols, size_t ncols);
+/* Appends a row of ds->ncols values and a label (copied; may be NULL). */
+void dataset_row(struct dataset *ds, const double *vals, const char *label);
+/* The dataset called name, or NULL. */
+const struct dataset *datasets_get(const struct datasets *all,
+				   const char *name);
+/* Frees every dataset; all is left empty. */
+void datasets_release(struct datasets *all);
+
+#endif

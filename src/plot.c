@@ -1,0 +1,656 @@
+/*
+ * The plot stage: registry and datasets -> data files and one gnuplot
+ * script -> figures/NAME.svg in the staging area. The only module that
+ * starts another program. gnuplot runs without a shell (fork and execvp),
+ * in the staging figures folder, on a script assembled from the author's
+ * figure scripts and numeric variables; text from data reaches gnuplot
+ * only inside data files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "dataset.h"
+#include "diag.h"
+#include "plot.h"
+#include "registry.h"
+#include "site.h"
+#include "template.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* One figure to draw: its script and the text that goes before it. */
+struct job {
+	const struct figure_use *use;
+	struct srcfile *script;
+	struct buf pre;		/* reset, output, variables */
+	uint64_t key;
+	size_t first_line;	/* of the script in the batch file */
+	size_t lines;		/* of pre + script */
+	int cached;
+};
+
+/* FNV-1a, 64 bits: a cache key, not a defence (inputs are ours). */
+static uint64_t
+fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3u;
+	return h;
+}
+
+void
+plot_label(struct buf *out, const char *label)
+{
+	const char *s = label ? label : "";
+
+	if (!*s)
+		buf_addch(out, '-');
+	for (; *s; s++)
+		buf_addch(out, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' :
+			  *s);
+}
+
+static void
+add_value(struct buf *out, double v)
+{
+	if (isfinite(v))
+		buf_addf(out, "%.17g", v);
+	else
+		buf_addch(out, '?');
+}
+
+/*
+ * Writes a dataset as a tab-separated file: a "#" header naming the
+ * columns, then rows, thinned to at most max rows (every k-th row and
+ * the last: the fits still used every point).
+ */
+static void
+write_dataset(const struct dataset *ds, size_t max, struct buf *out)
+{
+	size_t r, c, step = 1;
+
+	if (max && ds->nrows > max)
+		step = (ds->nrows + max - 1) / max;
+	BUF_ADDLIT(out, "#");
+	for (c = 0; c < ds->ncols; c++)
+		buf_addf(out, "%s\t", ds->cols[c]);
+	BUF_ADDLIT(out, "label\n");
+	for (r = 0; r < ds->nrows; r++) {
+		if (r % step && r + 1 != ds->nrows)
+			continue;
+		for (c = 0; c < ds->ncols; c++) {
+			add_value(out, ds->vals[r * ds->ncols + c]);
+			buf_addch(out, '\t');
+		}
+		plot_label(out, ds->labels ? ds->labels[r] : NULL);
+		buf_addch(out, '\n');
+	}
+}
+
+/* The registry value of name, or NAN when it is missing or text. */
+static double
+num_or_nan(const struct registry *reg, const char *name)
+{
+	const struct quantity *q = registry_get(reg, name);
+
+	return q && q->type == Q_NUMBER ? q->value : NAN;
+}
+
+/*
+ * Datasets drawn from the registry rather than from the model's tables:
+ * "devices" (every device with its speed and memory, and its gaps) and
+ * "ladder" (every machine and limit as operations per second and bits).
+ */
+static void
+registry_datasets(const struct registry *reg, struct datasets *all)
+{
+	static const char *const dev_cols[] = { "year", "sbops", "bits",
+		"ops_orders", "bits_orders" };
+	static const char *const lad_cols[] = { "ops", "bits", "kind" };
+	static const struct {
+		const char *ops, *bits, *label;
+		double kind;
+	} limits[] = {
+		{ "dust.atomic_ops", "dust.atomic_bits", "smart dust (atoms, 1 µm³)", 2 },
+		{ "atomic.ops", "atomic.bits", "atomic-matter laptop", 2 },
+		{ "laptop.ops_max", "laptop.bits_max", "ultimate laptop", 3 },
+		{ "blackhole.ops", "blackhole.bits", "1 kg black hole", 3 },
+	};
+	struct dataset *dev = dataset_add(all, "devices", dev_cols, 5);
+	struct dataset *lad = dataset_add(all, "ladder", lad_cols, 3);
+	struct buf name = BUF_INIT;
+	size_t i, n = registry_count(reg);
+
+	for (i = 0; i < n; i++) {
+		const struct quantity *q = registry_at(reg, i);
+		const char *nm = q->name;
+		size_t len = strlen(nm);
+		double row[5];
+		const struct quantity *label;
+
+		if (strncmp(nm, "device.", 7) || len < 11 ||
+		    strcmp(nm + len - 3, ".id") ||
+		    memchr(nm + 7, '.', len - 10))
+			continue;
+#define FIELD(f) (buf_reset(&name), buf_add(&name, nm, len - 3), \
+		  buf_addstr(&name, f), name.data)
+		label = registry_get(reg, FIELD(".label"));
+		row[0] = num_or_nan(reg, FIELD(".year"));
+		row[1] = num_or_nan(reg, FIELD(".sbops"));
+		row[2] = num_or_nan(reg, FIELD(".bits"));
+		row[3] = num_or_nan(reg, FIELD(".gap.ops.orders"));
+		row[4] = num_or_nan(reg, FIELD(".gap.bits.orders"));
+#undef FIELD
+		dataset_row(dev, row, label ? label->text : q->text);
+		if (isfinite(row[2])) {
+			double l[3] = { row[1], row[2], 1 };
+
+			dataset_row(lad, l, label ? label->text : q->text);
+		}
+	}
+	for (i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		double l[3] = { num_or_nan(reg, limits[i].ops),
+				num_or_nan(reg, limits[i].bits),
+				limits[i].kind };
+
+		dataset_row(lad, l, limits[i].label);
+	}
+	buf_release(&name);
+}
+
+static int
+use_error(const struct figure_use *u, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int
+use_error(const struct figure_use *u, const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	error_at_line(u->file, u->line, u->col, "figure '%s': %s", u->label,
+		      msg.data);
+	buf_release(&msg);
+	return -1;
+}
+
+/*
+ * Reads the "# needs:" and "# data:" header lines of a script: variables
+ * into j->pre, dataset names into *data (space-separated). Returns -1
+ * after printing errors with the script's own file:line.
+ */
+static int
+read_header(struct job *j, const struct registry *reg, struct buf *data)
+{
+	const struct srcfile *f = j->script;
+	const char *p = f->data, *end = f->data + f->len;
+	size_t line = 1;
+	int ret = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *w;
+		int needs = !strncmp(p, "# needs:", 8);
+		int isdata = !strncmp(p, "# data:", 7);
+
+		if (needs || isdata) {
+			for (w = p + (needs ? 8 : 7); w < le;) {
+				const char *we;
+				char *word;
+
+				while (w < le && (*w == ' ' || *w == '\t'))
+					w++;
+				for (we = w; we < le && *we != ' ' &&
+				     *we != '\t' && *we != '\r'; we++)
+					;
+				if (we == w)
+					break;
+				word = xstrndup(w, (size_t)(we - w));
+				if (isdata) {
+					buf_addf(data, " %s", word);
+				} else {
+					const struct quantity *q =
+						registry_get(reg, word);
+					char *v;
+
+					if (!q || q->type != Q_NUMBER) {
+						ret = error_at_line(
+							f->name, line,
+							(size_t)(w - p) + 1,
+							"%s '%s'", q ?
+							"needs a number, got "
+							"text" :
+							"unknown quantity",
+							word);
+					} else {
+						for (v = word; *v; v++)
+							if (*v == '.')
+								*v = '_';
+						buf_addf(&j->pre, "%s = %.17g\n",
+							 word, q->value);
+					}
+				}
+				free(word);
+				w = we;
+			}
+		}
+		line++;
+		p = le + 1;
+	}
+	return ret;
+}
+
+/* Reads the cache manifest "label key" lines of the previous run. */
+static int
+cached_key(const char *outdir, const char *label, uint64_t *key)
+{
+	struct buf path = BUF_INIT;
+	struct srcfile *f;
+	const char *p;
+	size_t n = strlen(label);
+	int found = 0;
+	FILE *probe;
+
+	buf_addf(&path, "%s/figures/.cache", outdir);
+	probe = fopen(path.data, "rb");
+	if (!probe) {
+		buf_release(&path);
+		return 0;
+	}
+	fclose(probe);
+	f = srcfile_read(path.data);
+	buf_release(&path);
+	if (!f)
+		return 0;
+	for (p = f->data; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+		if (!strncmp(p, label, n) && p[n] == ' ') {
+			*key = strtoull(p + n + 1, NULL, 16);
+			found = 1;
+			break;
+		}
+	srcfile_free(f);
+	return found;
+}
+
+/* Reads a whole file into out; 0 or -1 (quietly). */
+static int
+slurp(const char *path, struct buf *out)
+{
+	FILE *fp = fopen(path, "rb");
+	char chunk[65536];
+	size_t n;
+
+	if (!fp)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		buf_add(out, chunk, n);
+	n = (size_t)ferror(fp);
+	fclose(fp);
+	return n ? -1 : 0;
+}
+
+/* Writes b to path; 0, or -1 after printing an error. */
+static int
+write_file(const char *path, const struct buf *b)
+{
+	FILE *fp = fopen(path, "wb");
+	int bad;
+
+	if (!fp)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	bad = fwrite(b->data, 1, b->len, fp) != b->len;
+	bad |= fclose(fp) != 0;
+	if (bad)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/*
+ * Runs prog on script in folder dir, capturing stderr into err.
+ * Returns the exit status, 127 when the program cannot be started
+ * (errno-style reason in err), or -1 when fork fails.
+ */
+static int
+run(const char *prog, const char *script, const char *dir, struct buf *err)
+{
+	int errpipe[2], execpipe[2], status;
+	/* execvp() wants mutable strings: copies made before fork(). */
+	char *argv[] = { xstrdup(prog), xstrdup(script), NULL };
+	pid_t pid;
+	char buf[4096];
+	ssize_t n;
+	int exec_errno = 0;
+
+	if (pipe(errpipe)) {
+		status = -1;
+		goto out;
+	}
+	if (pipe(execpipe)) {
+		close(errpipe[0]);
+		close(errpipe[1]);
+		status = -1;
+		goto out;
+	}
+	fcntl(execpipe[1], F_SETFD, FD_CLOEXEC);
+	pid = fork();
+	if (pid < 0) {
+		close(errpipe[0]);
+		close(errpipe[1]);
+		close(execpipe[0]);
+		close(execpipe[1]);
+		status = -1;
+		goto out;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+
+		if (devnull >= 0) {
+			dup2(devnull, 0);
+			dup2(devnull, 1);
+		}
+		dup2(errpipe[1], 2);
+		close(errpipe[0]);
+		close(execpipe[0]);
+		if (chdir(dir) == 0)
+			execvp(prog, argv);
+		exec_errno = errno;
+		if (write(execpipe[1], &exec_errno, sizeof(exec_errno)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(errpipe[1]);
+	close(execpipe[1]);
+	while ((n = read(errpipe[0], buf, sizeof(buf))) > 0 ||
+	       (n < 0 && errno == EINTR))
+		if (n > 0)
+			buf_add(err, buf, (size_t)n);
+	close(errpipe[0]);
+	n = read(execpipe[0], &exec_errno, sizeof(exec_errno));
+	close(execpipe[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			status = -1;
+			goto out;
+		}
+	if (n == (ssize_t)sizeof(exec_errno)) {
+		buf_reset(err);
+		buf_addstr(err, strerror(exec_errno));
+		status = exec_errno == ENOENT ? 127 : 126;
+	} else if (WIFSIGNALED(status)) {
+		buf_addf(err, "gnuplot was killed by signal %d",
+			 WTERMSIG(status));
+		status = 128 + WTERMSIG(status);
+	} else {
+		status = WEXITSTATUS(status);
+	}
+out:
+	free(argv[0]);
+	free(argv[1]);
+	return status;
+}
+
+/*
+ * Reports a gnuplot failure under the figure that caused it: gnuplot
+ * names the batch file's line, which falls in one job's range. The first
+ * line gives the template location, the figure, the script line and
+ * gnuplot's message; gnuplot's context lines (the command and its caret)
+ * follow, indented.
+ */
+static void
+report_failure(struct job *jobs, size_t n, const char *err)
+{
+	static const char tag[] = "\".batch.gp\" line ";
+	const char *at = strstr(err, tag), *msg = err, *p;
+	size_t line = 0, i, pre = 0;
+	struct job *j = NULL;
+	struct buf m = BUF_INIT, ctx = BUF_INIT;
+
+	if (at) {
+		line = strtoul(at + sizeof(tag) - 1, NULL, 10);
+		msg = strchr(at, ':');
+		msg = msg ? msg + 1 : at;
+		msg += strspn(msg, " ");
+	}
+	buf_add(&m, msg, strcspn(msg, "\n"));
+	/* Context: gnuplot's lines before the one naming the batch file. */
+	for (p = err; *p && p < (at ? at : err + strlen(err));) {
+		size_t len = strcspn(p, "\n");
+
+		if (len && strspn(p, " ") < len)
+			buf_addf(&ctx, "    %.*s\n", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+	for (i = 0; i < n; i++)
+		if (!jobs[i].cached && line >= jobs[i].first_line &&
+		    line < jobs[i].first_line + jobs[i].lines)
+			j = &jobs[i];
+	if (j) {
+		for (p = j->pre.data; *p; p++)
+			pre += *p == '\n';
+		if (line >= j->first_line + pre)
+			use_error(j->use, "gnuplot: %s (%s:%zu)", m.data,
+				  j->script->name,
+				  line - j->first_line - pre + 1);
+		else
+			use_error(j->use, "gnuplot: %s (in the variables "
+				  "set for %s)", m.data, j->script->name);
+	} else {
+		error("gnuplot failed: %s", m.len ? m.data : "no message");
+	}
+	fputs(ctx.data, stderr);
+	buf_release(&m);
+	buf_release(&ctx);
+}
+
+int
+plot_figures(struct site *site, const struct plot_options *opt,
+	     const struct registry *reg, const struct datasets *ds,
+	     const struct figure_use *uses, size_t n)
+{
+	struct job *jobs = xcalloc(n ? n : 1, sizeof(*jobs));
+	struct datasets mine = { 0 };
+	struct buf batch = BUF_INIT, data = BUF_INIT, path = BUF_INIT;
+	struct buf file = BUF_INIT, err = BUF_INIT, cache = BUF_INIT;
+	char **written = NULL;
+	size_t nwritten = 0, wcap = 0, i, k, line = 1, todo = 0;
+	int ret = 0, status;
+
+	registry_datasets(reg, &mine);
+	if (site_mkdirs(site, "figures/x")) {
+		ret = -1;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct job *j = &jobs[i];
+		const char *w;
+		uint64_t old;
+
+		j->use = &uses[i];
+		buf_init(&j->pre);
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s.gp", opt->figdir, uses[i].label);
+		if (access(path.data, R_OK)) {
+			ret = use_error(&uses[i], "no script '%s' to draw it",
+					path.data);
+			continue;
+		}
+		j->script = srcfile_read(path.data);
+		if (!j->script) {
+			ret = -1;
+			continue;
+		}
+		buf_addf(&j->pre, "reset\nset output '%s.svg'\n"
+			 "set datafile separator \"\\t\"\n"
+			 "set datafile missing \"?\"\n", uses[i].label);
+		buf_reset(&data);
+		if (read_header(j, reg, &data)) {
+			ret = -1;
+			continue;
+		}
+		j->key = fnv(0xcbf29ce484222325u, j->pre.data, j->pre.len);
+		j->key = fnv(j->key, j->script->data, j->script->len);
+		/* Each dataset the script reads: written once, keyed in. */
+		for (w = data.data; *w;) {
+			const struct dataset *d;
+			size_t len;
+			char *nm;
+
+			w += strspn(w, " ");
+			len = strcspn(w, " ");
+			if (!len)
+				break;
+			nm = xstrndup(w, len);
+			w += len;
+			d = datasets_get(ds, nm);
+			if (!d)
+				d = datasets_get(&mine, nm);
+			if (!d) {
+				ret = use_error(&uses[i], "%s asks for data "
+						"'%s', which no model dataset "
+						"holds", j->script->name, nm);
+				free(nm);
+				continue;
+			}
+			buf_reset(&file);
+			write_dataset(d, opt->max_points, &file);
+			j->key = fnv(j->key, nm, len + 1);
+			j->key = fnv(j->key, file.data, file.len);
+			for (k = 0; k < nwritten; k++)
+				if (!strcmp(written[k], nm))
+					break;
+			if (k == nwritten) {
+				buf_reset(&path);
+				buf_addf(&path, "figures/%s.dat", nm);
+				if (site_write(site, path.data, file.data,
+					       file.len))
+					ret = -1;
+				written = xgrow(written, &wcap, nwritten + 1,
+						sizeof(*written));
+				written[nwritten++] = nm;
+			} else {
+				free(nm);
+			}
+		}
+		/* Unchanged since the last run: copy the published SVG. */
+		buf_reset(&path);
+		buf_addf(&path, "%s/figures/%s.svg", opt->outdir,
+			 uses[i].label);
+		buf_reset(&file);
+		if (cached_key(opt->outdir, uses[i].label, &old) &&
+		    old == j->key && !slurp(path.data, &file)) {
+			buf_reset(&path);
+			buf_addf(&path, "figures/%s.svg", uses[i].label);
+			if (site_write(site, path.data, file.data, file.len))
+				ret = -1;
+			j->cached = 1;
+		}
+		buf_addf(&cache, "%s %016llx\n", uses[i].label,
+			 (unsigned long long)j->key);
+	}
+	if (ret)
+		goto out;
+
+	/* One batch script for every figure to draw. */
+	BUF_ADDLIT(&batch, "set terminal svg size 800,500 enhanced "
+		   "font \"sans-serif,13\" background rgb \"white\"\n");
+	line = 2;
+	for (i = 0; i < n; i++) {
+		struct job *j = &jobs[i];
+		const char *q;
+
+		if (j->cached)
+			continue;
+		todo++;
+		j->first_line = line;
+		buf_add(&batch, j->pre.data, j->pre.len);
+		buf_add(&batch, j->script->data, j->script->len);
+		if (j->script->len && j->script->data[j->script->len - 1] !=
+		    '\n')
+			buf_addch(&batch, '\n');
+		BUF_ADDLIT(&batch, "unset output\n");
+		for (q = j->pre.data; *q; q++)
+			line += *q == '\n';
+		for (q = j->script->data; q < j->script->data +
+		     j->script->len; q++)
+			line += *q == '\n';
+		if (j->script->len && j->script->data[j->script->len - 1] !=
+		    '\n')
+			line++;
+		j->lines = line - j->first_line;
+		line++;
+	}
+	if (todo) {
+		/* Not published: written beside the figures, not staged. */
+		buf_reset(&path);
+		buf_addf(&path, "%s/figures/.batch.gp", site_staging(site));
+		if (write_file(path.data, &batch)) {
+			ret = -1;
+			goto out;
+		}
+		buf_reset(&path);
+		buf_addf(&path, "%s/figures", site_staging(site));
+		status = run(opt->gnuplot, ".batch.gp", path.data, &err);
+		if (status == 127) {
+			error("cannot run '%s': %s; install gnuplot with: "
+			      "sudo apt-get install -y gnuplot-nox",
+			      opt->gnuplot, err.data);
+			ret = -2;
+			goto out;
+		}
+		if (status) {
+			if (status < 0)
+				error("cannot start gnuplot: %s",
+				      strerror(errno));
+			else
+				report_failure(jobs, n, err.data);
+			ret = -2;
+			goto out;
+		}
+		for (i = 0; i < n && !ret; i++) {
+			if (jobs[i].cached)
+				continue;
+			buf_reset(&path);
+			buf_addf(&path, "figures/%s.svg", uses[i].label);
+			if (site_adopt(site, path.data))
+				ret = -2;
+		}
+	}
+	if (!ret && site_write(site, "figures/.cache", cache.data, cache.len))
+		ret = -1;
+out:
+	for (i = 0; i < n; i++) {
+		srcfile_free(jobs[i].script);
+		buf_release(&jobs[i].pre);
+	}
+	free(jobs);
+	for (k = 0; k < nwritten; k++)
+		free(written[k]);
+	free(written);
+	datasets_release(&mine);
+	buf_release(&batch);
+	buf_release(&data);
+	buf_release(&path);
+	buf_release(&file);
+	buf_release(&err);
+	buf_release(&cache);
+	return ret;
+}

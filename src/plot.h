@@ -1,0 +1,54 @@
+#ifndef PLOT_H
+#define PLOT_H
+
+#include <stddef.h>
+
+struct buf;
+struct datasets;
+struct figure_use;
+struct registry;
+struct site;
+
+/*
+ * The plot stage: draws every figure the report placed, as SVG, with
+ * gnuplot. Each figure has a script, figdir/<label>.gp (the author's),
+ * whose header lines declare what it reads:
+ *
+ *   # needs: laptop.ops_max series.top500.fit_all.slope
+ *   # data: top500 devices
+ *
+ * "needs" quantities reach the script as numeric variables (dots become
+ * underscores: laptop_ops_max); "data" datasets are written as
+ * tab-separated files <name>.dat (labels from data in the last column,
+ * "?" for a missing value) that the script plots. Text from data never
+ * enters a gnuplot command.
+ *
+ * Figures are drawn in one gnuplot process, in the figures/ folder of
+ * the staging area, without a shell. A figure whose script, variables and
+ * data did not change since the last run (a key kept in figures/.cache of
+ * the published output) is copied from outdir instead of drawn.
+ */
+struct plot_options {
+	const char *figdir;	/* templates/figures */
+	const char *outdir;	/* published output, for the cache */
+	const char *gnuplot;	/* program name or path ("gnuplot") */
+	size_t max_points;	/* series longer than this are thinned */
+};
+
+/*
+ * Draws the n figures of uses into the site's staging area (figures/).
+ * Returns 0; -1 after printing an error about a script or data (exit
+ * status 1); -2 when gnuplot is missing or fails (exit status 3), after
+ * printing its message under the template location of the figure.
+ */
+int plot_figures(struct site *site, const struct plot_options *opt,
+		 const struct registry *reg, const struct datasets *ds,
+		 const struct figure_use *uses, size_t n);
+
+/*
+ * Appends one dataset row's label to out as a data-file field: tabs, line
+ * breaks and other control characters become spaces, an empty label "-".
+ */
+void plot_label(struct buf *out, const char *label);
+
+#endif

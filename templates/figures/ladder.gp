@@ -1,0 +1,27 @@
+# Figure: the ladder of limits: operations per second against bits on
+# log-log axes for real machines, smart dust, the atomic-matter laptop,
+# the ultimate laptop and the 1 kg black hole.
+# needs: laptop.ops_max laptop.bits_max
+# data: ladder
+# Labels of machines are staggered up and down (by row) so that the
+# cluster of laptops and GPUs stays readable.
+set style line 100 lc rgb "#bbbbbb" lw 1
+set border 3 lw 1 lc rgb "#555555"
+set tics nomirror textcolor rgb "#333333"
+unset mxtics
+unset mytics
+set grid xtics ytics lc rgb "#dddddd" lw 1 dt 1
+set key bottom right box ls 100 opaque samplen 1
+set logscale xy 10
+set format x "10^{%L}"
+set format y "10^{%L}"
+set xtics 1e4
+set ytics 1e5
+set xlabel "Memory (bits)"
+set ylabel "Speed (single-bit operations per second)"
+set xrange [1e8:1e36]
+set yrange [1e8:1e54]
+plot 'ladder.dat' using ($3 == 1 ? $2 : 1/0):1 title "machines (from devices.csv)" with points pt 7 ps 1 lc rgb "#0072B2", \
+     'ladder.dat' using ($3 == 2 ? $2 : 1/0):1 title "ordinary matter (atoms)" with points pt 5 ps 1.2 lc rgb "#009E73", \
+     'ladder.dat' using ($3 == 3 ? $2 : 1/0):1 title "ultimate limits" with points pt 9 ps 1.6 lc rgb "#D55E00", \
+     'ladder.dat' using 2:($3 == 1 ? $1 * 10**(2.2 * (int($0) % 3 - 1)) : $1):4 with labels noenhanced left offset 0.8,0.35 font ",10" tc rgb "#333333" notitle
