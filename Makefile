@@ -46,7 +46,8 @@ DEPS_BUILD = gcc:/usr/bin/gcc libc6-dev:/usr/include/stdio.h \
 	     libcmark-gfm-dev:/usr/include/cmark-gfm.h \
 	     libcmark-gfm-extensions-dev:/usr/include/cmark-gfm-core-extensions.h
 DEPS_REPORT = gnuplot-nox:/usr/bin/gnuplot
-DEPS_TEST = libcmocka-dev:/usr/include/cmocka.h
+DEPS_TEST = libcmocka-dev:/usr/include/cmocka.h gnuplot-nox:/usr/bin/gnuplot \
+	    libxml2-utils:/usr/bin/xmllint python3:/usr/bin/python3
 DEPS_CHECK = valgrind:/usr/bin/valgrind
 missing = $(foreach d,$(1),$(if $(wildcard $(lastword $(subst :, ,$(d)))),,$(firstword $(subst :, ,$(d)))))
 
@@ -72,7 +73,7 @@ NEEDED = $(DEPS_BUILD) \
 	 $(if $(filter test check,$(MAKECMDGOALS)),$(DEPS_TEST)) \
 	 $(if $(filter check,$(MAKECMDGOALS)),$(DEPS_CHECK))
 
-.PHONY: all report test check check-unit check-errors check-cli check-claims valgrind \
+.PHONY: all report test check check-unit check-errors check-cli check-claims check-site valgrind \
 	install uninstall clean deps-build deps-report deps-test deps-check FORCE
 
 all: ultimate
@@ -128,12 +129,15 @@ check-errors: $(BUILD)/ultimate
 check-cli: $(BUILD)/ultimate
 	@sh tests/run-cli.sh $(BUILD)/ultimate
 
+check-site: $(BUILD)/ultimate
+	@sh tests/run-site.sh $(BUILD)/ultimate
+
 # The claims audit on the shipped data: exits 1 when a claim drifts.
 check-claims: $(BUILD)/ultimate
 	@$(BUILD)/ultimate check
 
 test: | deps-build deps-test
-	@$(MAKE) --no-print-directory check-unit check-errors check-claims check-cli
+	@$(MAKE) --no-print-directory check-unit check-errors check-claims check-site check-cli
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \

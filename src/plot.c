@@ -60,9 +60,19 @@ plot_label(struct buf *out, const char *label)
 
 	if (!*s)
 		buf_addch(out, '-');
-	for (; *s; s++)
-		buf_addch(out, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' :
-			  *s);
+	for (; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			buf_addch(out, ' ');
+		else if (*s == '"')
+			/*
+			 * gnuplot reads a double quote in a data file as the
+			 * start of a quoted string and has no escape for it:
+			 * a right double quotation mark keeps the label whole.
+			 */
+			BUF_ADDLIT(out, "\xe2\x80\x9d");
+		else
+			buf_addch(out, *s);
+	}
 }
 
 static void
@@ -416,7 +426,7 @@ out:
  * follow, indented.
  */
 static void
-report_failure(struct job *jobs, size_t n, const char *err)
+report_failure(struct job *jobs, size_t n, const char *err, int status)
 {
 	static const char tag[] = "\".batch.gp\" line ";
 	const char *at = strstr(err, tag), *msg = err, *p;
@@ -454,7 +464,26 @@ report_failure(struct job *jobs, size_t n, const char *err)
 			use_error(j->use, "gnuplot: %s (in the variables "
 				  "set for %s)", m.data, j->script->name);
 	} else {
-		error("gnuplot failed: %s", m.len ? m.data : "no message");
+		/* No line to go by: name every figure of the batch. */
+		struct buf names = BUF_INIT;
+		struct job *first = NULL;
+
+		for (i = 0; i < n; i++)
+			if (!jobs[i].cached) {
+				if (!first)
+					first = &jobs[i];
+				buf_addf(&names, "%s'%s'", names.len ? ", " :
+					 "", jobs[i].use->label);
+			}
+		if (first && m.len)
+			use_error(first->use, "%s%s, drawing %s",
+				  strncmp(m.data, "gnuplot", 7) ? "gnuplot: " :
+				  "", m.data, names.data);
+		else if (first)
+			use_error(first->use, "gnuplot exited with status %d "
+				  "and no message, drawing %s", status,
+				  names.data);
+		buf_release(&names);
 	}
 	fputs(ctx.data, stderr);
 	buf_release(&m);
@@ -621,7 +650,7 @@ plot_figures(struct site *site, const struct plot_options *opt,
 				error("cannot start gnuplot: %s",
 				      strerror(errno));
 			else
-				report_failure(jobs, n, err.data);
+				report_failure(jobs, n, err.data, status);
 			ret = -2;
 			goto out;
 		}

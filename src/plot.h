@@ -47,7 +47,8 @@ int plot_figures(struct site *site, const struct plot_options *opt,
 
 /*
  * Appends one dataset row's label to out as a data-file field: tabs, line
- * breaks and other control characters become spaces, an empty label "-".
+ * breaks and other control characters become spaces, '"' becomes U+201D
+ * (gnuplot has no escape for it in data files), an empty label "-".
  */
 void plot_label(struct buf *out, const char *label);
 

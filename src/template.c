@@ -5,6 +5,7 @@
  * errors with their location; writes nothing else. Figures are only
  * placed here: drawing them is the plot stage's job.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -601,6 +602,11 @@ parse_include(struct parser *p, const struct tag *tg)
 		}
 	if (p->nstack >= TEMPLATE_MAX_DEPTH) {
 		perr(p, off, strlen(name), "includes nested too deeply");
+		goto out;
+	}
+	if (access(path.data, R_OK)) {
+		perr(p, off, strlen(name), "cannot include '%s': %s", name,
+		     strerror(errno));
 		goto out;
 	}
 	f = srcfile_read(path.data);

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Bad-input tests: each folder tests/errors/<case>/ holds data files that
 # replace the shipped ones in a copy of data/ (a file named 'remove' lists
-# files to delete instead), 'expected.err', the exact stderr, and
-# optionally 'args' (default: list) and 'expected.rc' (default: 1).
+# files to delete instead), optionally a templates/ folder laid over a
+# copy of templates/, 'expected.err', the exact stderr, and optionally
+# 'args' (default: list) and 'expected.rc' (default: 1). Every case also
+# checks that no output folder or staging folder is left behind.
 # Usage: tests/run-errors.sh path/to/ultimate [--regen]
 set -u
 ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -13,6 +15,10 @@ for dir in "$top"/tests/errors/*/; do
 	name=$(basename "$dir")
 	tmp=$(mktemp -d)
 	cp -R "$top/data" "$tmp/data"
+	cp -R "$top/templates" "$tmp/templates"
+	if [ -d "$dir/templates" ]; then
+		cp -R "$dir/templates/." "$tmp/templates/"
+	fi
 	for f in "$dir"*.csv; do
 		[ -e "$f" ] && cp "$f" "$tmp/data/"
 	done
@@ -24,8 +30,8 @@ for dir in "$top"/tests/errors/*/; do
 	want_rc=1
 	[ -f "$dir/expected.rc" ] && want_rc=$(cat "$dir/expected.rc")
 	# shellcheck disable=SC2086 # args is a word list on purpose
-	(cd "$tmp" && "$ult" -d data $args >/dev/null 2>stderr; \
-		echo $? >rc)
+	(cd "$tmp" && "$ult" -d data -t templates -o out $args >/dev/null \
+		2>stderr; echo $? >rc)
 	rc=$(cat "$tmp/rc")
 	if [ "$regen" = --regen ]; then
 		cp "$tmp/stderr" "$dir/expected.err"
@@ -36,6 +42,10 @@ for dir in "$top"/tests/errors/*/; do
 	elif ! diff -u "$dir/expected.err" "$tmp/stderr" >"$tmp/diff"; then
 		echo "FAIL $name: stderr differs"
 		cat "$tmp/diff"
+		fail=$((fail + 1))
+	elif [ "$want_rc" != 0 ] && [ -n "$(ls -A "$tmp/out" 2>/dev/null)" ]; then
+		echo "FAIL $name: a failed run left files in out/"
+		ls -A "$tmp/out"
 		fail=$((fail + 1))
 	else
 		pass=$((pass + 1))

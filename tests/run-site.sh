@@ -1,0 +1,169 @@
+#!/bin/sh
+# Site tests: the whole report from the shipped data and templates, its
+# figures (valid SVG with their series), reproducibility, the figure
+# cache, text from data that tries to become markup or gnuplot commands,
+# and gnuplot missing or failing. Skips the figure tests, with a message,
+# when gnuplot is not installed.
+# Usage: tests/run-site.sh path/to/ultimate
+set -u
+ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); }
+no() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# The shipped templates with a fixed report.md (tests/site/report.md).
+cp -R "$top/templates" "$tmp/templates"
+cp "$top/tests/site/report.md" "$tmp/templates/report.md"
+report() { # report OUT [args...]: exit status in $rc, stderr in $tmp/err
+	out=$1
+	shift
+	(cd "$top" && "$ult" -t "$tmp/templates" -o "$out" "$@" report) \
+		>/dev/null 2>"$tmp/err"
+	rc=$?
+}
+same() { diff -r "$1" "$2" >/dev/null; }
+no_staging() {
+	if ls -A "$1" 2>/dev/null | grep -q '^\.staging'; then
+		no "$2: a staging folder was left in $1"
+	else ok; fi
+}
+
+if ! command -v gnuplot >/dev/null 2>&1; then
+	echo "site: gnuplot not installed, skipping (sudo apt-get install -y gnuplot-nox)"
+	echo "site: 0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+real_gnuplot=$(command -v gnuplot)
+
+# The whole site, twice: same bytes.
+report "$tmp/a"
+if [ "$rc" = 0 ]; then ok; else no "report: exit $rc"; cat "$tmp/err"; fi
+report "$tmp/b"
+if same "$tmp/a" "$tmp/b"; then ok; else no "two runs differ"; fi
+for f in index.html quantities.html data.html style.css quantities.csv \
+	quantities.json data/devices.csv data/top500.csv; do
+	if [ -s "$tmp/a/$f" ]; then ok; else no "missing $f"; fi
+done
+
+# Every figure the report places exists, is valid SVG, holds its series.
+figs=$(grep -o 'src="figures/[a-z0-9_-]*\.svg"' "$tmp/a/index.html" |
+	sed 's/src="figures\///; s/\.svg"//')
+[ -n "$figs" ] && ok || no "the report places no figure"
+for f in $figs; do
+	if xmllint --noout "$tmp/a/figures/$f.svg" 2>"$tmp/xml"; then ok; else
+		no "figures/$f.svg is not valid XML"; cat "$tmp/xml"; fi
+done
+check_series() { # check_series FIGURE TEXT...
+	fig=$1
+	shift
+	[ -f "$tmp/a/figures/$fig.svg" ] || return 0
+	for t in "$@"; do
+		if grep -qF -- "$t" "$tmp/a/figures/$fig.svg"; then ok; else
+			no "figures/$fig.svg lacks '$t'"; fi
+	done
+}
+check_series top500 "No. 1 of each list" "trend to" "1 kg ultimate limit"
+check_series disk "largest drive" "capacity trend" "areal density"
+check_series gaps "speed (single-bit ops/s)" "memory (bits)" "Roadrunner"
+check_series ladder "ultimate laptop" "1 kg black hole" "atomic-matter laptop"
+check_series sensitivity "from the" "24 months"
+check_series dust "bits, atomic matter" "ops/s, ultimate limit"
+
+# Nothing changed: no gnuplot is started (a gnuplot that fails is first
+# on PATH), and the output is the same.
+mkdir -p "$tmp/fake"
+printf '#!/bin/sh\ntouch "%s/fake/ran"\nexit 1\n' "$tmp" >"$tmp/fake/gnuplot"
+chmod +x "$tmp/fake/gnuplot"
+cp -R "$tmp/a" "$tmp/before"
+PATH="$tmp/fake:$PATH" report "$tmp/a"
+if [ "$rc" = 0 ] && [ ! -e "$tmp/fake/ran" ]; then ok; else
+	no "unchanged run started gnuplot (exit $rc)"; cat "$tmp/err"; fi
+if same "$tmp/before" "$tmp/a"; then ok; else no "cached run differs"; fi
+
+# A new data row changes a figure: gnuplot must run; when it fails the
+# run fails with exit 3 and out/ stays as it was.
+cp -R "$top/data" "$tmp/data2"
+echo '2099-06,Next,Somewhere,Nowhere,9e20,1e21,test row,' >>"$tmp/data2/top500.csv"
+PATH="$tmp/fake:$PATH" report "$tmp/a" -d "$tmp/data2"
+if [ "$rc" = 3 ] && [ -e "$tmp/fake/ran" ]; then ok; else
+	no "changed data with failing gnuplot: exit $rc"; fi
+grep -q "figure '" "$tmp/err" && ok || no "gnuplot failure names no figure"
+if same "$tmp/before" "$tmp/a"; then ok; else no "failed run changed out/"; fi
+no_staging "$tmp/a" "failing gnuplot"
+
+# gnuplot killed mid-run.
+printf '#!/bin/sh\nkill -9 $$\n' >"$tmp/fake/gnuplot"
+PATH="$tmp/fake:$PATH" report "$tmp/a" -d "$tmp/data2"
+if [ "$rc" = 3 ] && grep -q "signal 9" "$tmp/err"; then ok; else
+	no "killed gnuplot: exit $rc"; cat "$tmp/err"; fi
+if same "$tmp/before" "$tmp/a"; then ok; else no "killed run changed out/"; fi
+
+# gnuplot missing from PATH: one clear line, exit 3, out/ untouched.
+mkdir -p "$tmp/empty"
+PATH="$tmp/empty" report "$tmp/a" -d "$tmp/data2"
+if [ "$rc" = 3 ] && grep -q "apt-get install -y gnuplot-nox" "$tmp/err"; then
+	ok; else no "missing gnuplot: exit $rc"; cat "$tmp/err"; fi
+if same "$tmp/before" "$tmp/a"; then ok; else no "missing gnuplot changed out/"; fi
+no_staging "$tmp/a" "missing gnuplot"
+
+# Text from data is shown as text: not Markdown, not HTML, not gnuplot.
+cp -R "$top/data" "$tmp/evil"
+python3 - "$tmp/evil/devices.csv" "$tmp" <<'PY'
+import csv, sys
+path, tmp = sys.argv[1], sys.argv[2]
+rows = list(csv.reader(open(path, encoding="utf-8")))
+h = rows[0]
+evil = ('Evil "q" `touch %s/pwned1` system("touch %s/pwned2") '
+        '<script>alert(1)</script> *bold* | [x](javascript:y) \\n'
+        % (tmp, tmp))
+for r in rows[1:2]:
+    r[h.index("name")] = evil
+    r[h.index("label")] = evil
+w = csv.writer(open(path, "w", encoding="utf-8", newline=""),
+               lineterminator="\n")
+w.writerows(rows)
+PY
+PATH="$(dirname "$real_gnuplot"):$PATH" report "$tmp/evil-out" -d "$tmp/evil"
+if [ "$rc" = 0 ]; then ok; else no "evil data: exit $rc"; cat "$tmp/err"; fi
+if [ ! -e "$tmp/pwned1" ] && [ ! -e "$tmp/pwned2" ] &&
+   [ ! -e "$tmp/evil-out/figures/pwned1" ]; then ok; else
+	no "a device name ran a command"; fi
+if grep -q '<script>' "$tmp/evil-out/index.html" "$tmp/evil-out/data.html" \
+	"$tmp/evil-out/quantities.html"; then no "a device name became HTML"
+else ok; fi
+if grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/evil-out/data.html"
+then ok; else no "data.html does not show the name as text"; fi
+if grep -qF 'system(”touch' "$tmp/evil-out/figures/gaps.svg" &&
+   grep -qF '`touch' "$tmp/evil-out/figures/gaps.svg"; then ok; else
+	no "gaps.svg does not draw the name as text"; fi
+if [ -f "$tmp/evil-out/figures/gaps.svg" ] &&
+   xmllint --noout "$tmp/evil-out/figures/gaps.svg" 2>/dev/null; then ok; else
+	no "gaps.svg with an evil name is not valid XML"; fi
+
+# A long history is thinned for plotting; the fit still uses every row.
+cp -R "$top/data" "$tmp/long"
+awk -F, 'NR == 1 { print; next } { print }
+	END { for (i = 0; i < 20000; i++)
+		printf "%d,Synthetic %d,Test,%g,generated,\n", 2026, i, 4.4e13 }' \
+	"$top/data/disk_capacity.csv" >"$tmp/long/disk_capacity.csv"
+report "$tmp/long-out" -d "$tmp/long"
+if [ "$rc" = 0 ]; then ok; else no "long history: exit $rc"; cat "$tmp/err"; fi
+rows=$(grep -vc '^#' "$tmp/long-out/figures/disk.dat")
+if [ "$rows" -le 2001 ]; then ok; else no "disk.dat has $rows rows"; fi
+n=$(cd "$top" && "$ult" -d "$tmp/long" get series.disk.fit_all.n)
+if [ "$n" -gt 20000 ]; then ok; else no "the fit used $n rows"; fi
+
+# The shipped report places every figure of templates/figures/.
+(cd "$top" && "$ult" -o "$tmp/shipped" report) >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 0 ]; then ok; else no "shipped report: exit $rc"; cat "$tmp/err"; fi
+for gp in "$top"/templates/figures/*.gp; do
+	f=$(basename "$gp" .gp)
+	if grep -q "src=\"figures/$f.svg\"" "$tmp/shipped/index.html"; then ok
+	else no "the shipped report does not place figure '$f'"; fi
+done
+
+echo "site: $pass passed, $fail failed"
+[ "$fail" = 0 ]
