@@ -73,7 +73,7 @@ NEEDED = $(DEPS_BUILD) \
 	 $(if $(filter test check,$(MAKECMDGOALS)),$(DEPS_TEST)) \
 	 $(if $(filter check,$(MAKECMDGOALS)),$(DEPS_CHECK))
 
-.PHONY: all report test check check-unit check-errors check-cli check-claims check-site valgrind \
+.PHONY: all report test check check-unit check-errors check-cli check-claims check-site check-golden regen-golden valgrind \
 	install uninstall clean deps-build deps-report deps-test deps-check FORCE
 
 all: ultimate
@@ -129,6 +129,13 @@ check-errors: $(BUILD)/ultimate
 check-cli: $(BUILD)/ultimate
 	@sh tests/run-cli.sh $(BUILD)/ultimate
 
+check-golden: $(BUILD)/ultimate
+	@sh tests/run-golden.sh $(BUILD)/ultimate
+
+# Shows each difference, then replaces the expected file.
+regen-golden: $(BUILD)/ultimate
+	@sh tests/run-golden.sh $(BUILD)/ultimate --regen
+
 check-site: $(BUILD)/ultimate
 	@sh tests/run-site.sh $(BUILD)/ultimate
 
@@ -137,7 +144,7 @@ check-claims: $(BUILD)/ultimate
 	@$(BUILD)/ultimate check
 
 test: | deps-build deps-test
-	@$(MAKE) --no-print-directory check-unit check-errors check-claims check-site check-cli
+	@$(MAKE) --no-print-directory check-unit check-errors check-golden check-claims check-site check-cli
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \

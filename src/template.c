@@ -877,9 +877,8 @@ struct expander {
 	size_t nlabels, labels_cap;
 	int nfig, ntab;
 	char nonce[24];
-	/* References, patched after expansion: offset in md, label. */
+	/* References, as tokens until expansion ends. */
 	struct ref {
-		size_t off;
 		const struct tnode *n;
 	} *refs;
 	size_t nrefs, refs_cap;
@@ -1305,26 +1304,19 @@ expand_nodes(struct expander *ex, const struct tnode *n, struct buf *out,
 				expand_table(ex, n, out);
 			break;
 		case T_REF:
-			if (out != &ex->x->md) {
-				/* Refs in captions: resolved right away. */
-				struct label *l = find_label(ex, n->label);
-
-				if (l)
-					buf_addf(out, "[%s %d](#%s-%s)",
-						 l->figure ? "Figure" :
-						 "Table", l->number,
-						 l->figure ? "fig" : "tab",
-						 l->label);
-				else
-					xerr(ex, &n->loc, "'%s' must be placed "
-					     "before a caption refers to it",
-					     n->label);
+			/*
+			 * A token now, the link once every label has its
+			 * number: references may come before their figure.
+			 */
+			if (!md) {
+				xerr(ex, &n->loc, "a reference cannot be "
+				     "placed inside alt text");
 				break;
 			}
 			ex->refs = xgrow(ex->refs, &ex->refs_cap,
 					 ex->nrefs + 1, sizeof(*ex->refs));
-			ex->refs[ex->nrefs].off = out->len;
-			ex->refs[ex->nrefs++].n = n;
+			ex->refs[ex->nrefs].n = n;
+			buf_addf(out, "%s-r%06zu", ex->nonce, ex->nrefs++);
 			break;
 		}
 	}
@@ -1360,18 +1352,19 @@ template_expand(const struct template *t, const struct registry *reg,
 {
 	struct expander ex = { .reg = reg, .x = x };
 	struct buf md = BUF_INIT;
-	size_t i, prev = 0;
+	const char *p, *q;
+	size_t i, prev, nlen;
 
 	nonce_init(&ex);
 	expand_nodes(&ex, t->root, &x->md, 1);
-	/* Patch references now that every label has its number. */
+	/* Swap reference tokens for links now that labels have numbers. */
 	for (i = 0; i < ex.nrefs; i++) {
 		const struct tnode *n = ex.refs[i].n;
 		struct label *l = find_label(&ex, n->label);
 
-		buf_add(&md, x->md.data + prev, ex.refs[i].off - prev);
-		prev = ex.refs[i].off;
-		if (!l) {
+		if (l)
+			continue;
+		{
 			const char *best = NULL;
 			size_t k;
 
@@ -1381,11 +1374,28 @@ template_expand(const struct template *t, const struct registry *reg,
 			xerr(&ex, &n->loc, "no figure or table labelled '%s'%s%s%s",
 			     n->label, best ? "; did you mean '" : "",
 			     best ? best : "", best ? "'?" : "");
+		}
+	}
+	nlen = strlen(ex.nonce);
+	for (p = x->md.data; ex.nrefs && (q = strstr(p, ex.nonce));) {
+		if (strncmp(q + nlen, "-r", 2)) {
+			buf_add(&md, p, (size_t)(q - p) + nlen);
+			p = q + nlen;
 			continue;
 		}
-		buf_addf(&md, "[%s %d](#%s-%s)", l->figure ? "Figure" : "Table",
-			 l->number, l->figure ? "fig" : "tab", l->label);
+		buf_add(&md, p, (size_t)(q - p));
+		i = strtoul(q + nlen + 2, NULL, 10);
+		p = q + nlen + 8;
+		if (i < ex.nrefs) {
+			struct label *l = find_label(&ex, ex.refs[i].n->label);
+
+			if (l)
+				buf_addf(&md, "[%s %d](#%s-%s)", l->figure ?
+					 "Figure" : "Table", l->number,
+					 l->figure ? "fig" : "tab", l->label);
+		}
 	}
+	prev = (size_t)(p - x->md.data);
 	buf_add(&md, x->md.data + prev, x->md.len - prev);
 	buf_release(&x->md);
 	x->md = md;

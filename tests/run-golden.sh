@@ -1,0 +1,41 @@
+#!/bin/sh
+# Golden tests: each tests/golden/<case>/ holds data/, templates/ and
+# expected/ (pages the report must write, byte for byte). With --regen,
+# shows each difference and then replaces the expected file.
+# Usage: tests/run-golden.sh path/to/ultimate [--regen]
+set -u
+ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+regen=${2:-}
+top=$(cd "$(dirname "$0")/.." && pwd)
+pass=0 fail=0
+for dir in "$top"/tests/golden/*/; do
+	name=$(basename "$dir")
+	tmp=$(mktemp -d)
+	if ! (cd "$dir" && "$ult" -d data -t templates -o "$tmp/out" report) \
+		>/dev/null 2>"$tmp/err"; then
+		echo "FAIL $name: report failed"
+		cat "$tmp/err"
+		fail=$((fail + 1))
+		rm -rf "$tmp"
+		continue
+	fi
+	for want in "$dir"expected/*; do
+		f=$(basename "$want")
+		if diff -u "$want" "$tmp/out/$f" >"$tmp/diff"; then
+			pass=$((pass + 1))
+			continue
+		fi
+		cat "$tmp/diff"
+		if [ "$regen" = --regen ]; then
+			cp "$tmp/out/$f" "$want"
+			echo "regenerated $name/$f"
+			pass=$((pass + 1))
+		else
+			echo "FAIL $name/$f differs"
+			fail=$((fail + 1))
+		fi
+	done
+	rm -rf "$tmp"
+done
+echo "golden: $pass passed, $fail failed"
+[ "$fail" = 0 ]
