@@ -33,7 +33,8 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lm
 
 SRC = audit.c buf.c dataset.c diag.c escape.c export.c expr.c fit.c format.c \
       html.c plot.c \
-      model.c pages.c physics.c registry.c site.c table.c template.c xalloc.c
+      model.c pages.c physics.c registry.c site.c table.c template.c timing.c \
+      xalloc.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = buf fit format physics registry table model
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)

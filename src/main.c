@@ -20,6 +20,7 @@
 #include "registry.h"
 #include "site.h"
 #include "template.h"
+#include "timing.h"
 #include "banned.h"
 
 #ifndef VERSION
@@ -41,6 +42,7 @@ struct options {
 	const char *templatedir;
 	const char *outdir;
 	int as_of;		/* 0: the newest year in the data */
+	int timings;		/* print stage timings to stderr */
 };
 
 static const char usage_text[] =
@@ -68,6 +70,7 @@ static const char usage_text[] =
 	"  -o, --out DIR   output folder for report (default: out)\n"
 	"  --as-of YEAR    the edition of YEAR: leave out data rows dated\n"
 	"                  after it (default: the newest year in the data)\n"
+	"  --timings       print the time of each stage to stderr\n"
 	"  -h, --help      show this help\n"
 	"  -V, --version   show the version\n";
 
@@ -258,7 +261,7 @@ write_report(struct site *site, const struct registry *reg,
 	     const struct datasets *ds, const struct options *opt,
 	     const char *shell)
 {
-	struct template *t = template_load(opt->templatedir, "report.md");
+	struct template *t;
 	struct expansion x;
 	struct buf body = BUF_INIT, toc = BUF_INIT, figdir = BUF_INIT;
 	struct rendered r = { &body, &toc, NULL };
@@ -266,15 +269,27 @@ write_report(struct site *site, const struct registry *reg,
 	int ret = -1;
 
 	expansion_init(&x);
-	if (!t || template_expand(t, reg, &x))
+	timing_begin("templates");
+	t = template_load(opt->templatedir, "report.md");
+	if (!t || template_expand(t, reg, &x)) {
+		timing_end();
 		goto out;
+	}
+	timing_end();
+	timing_begin("markdown");
 	html_render(x.md.data, x.md.len, x.snippets, x.nsnippets, &r);
-	if (write_page(site, shell, "index.html",
-		       r.title ? r.title : "Report", toc.data, body.data))
+	timing_end();
+	timing_begin("write");
+	ret = write_page(site, shell, "index.html",
+			 r.title ? r.title : "Report", toc.data, body.data);
+	timing_end();
+	if (ret)
 		goto out;
 	buf_addf(&figdir, "%s/figures", opt->templatedir);
 	po.figdir = figdir.data;
+	timing_begin("figures");
 	ret = plot_figures(site, &po, reg, ds, x.figures, x.nfigures);
+	timing_end();
 out:
 	buf_release(&figdir);
 	free(r.title);
@@ -347,13 +362,18 @@ cmd_report(const struct registry *reg, const struct datasets *ds,
 	r = write_report(site, reg, ds, opt, shell->data);
 	if (r == -2)
 		ret = EXIT_TOOL;
-	if (r | write_reference(site, reg, opt, shell->data) |
-	    site_write(site, "style.css", css->data, css->len)) {
+	timing_begin("pages");
+	r |= write_reference(site, reg, opt, shell->data);
+	timing_end();
+	timing_begin("write");
+	if (r | site_write(site, "style.css", css->data, css->len)) {
 		site_abort(site);
+		timing_end();
 		goto out;
 	}
 	if (!site_publish(site))
 		ret = EXIT_OK;
+	timing_end();
 out:
 	if (ret != EXIT_OK && diag_errors())
 		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
@@ -412,6 +432,8 @@ main(int argc, char **argv)
 			opt.templatedir = optarg_of(argc, argv, &i, a);
 		} else if (opt_is(a, "-o", "--out")) {
 			opt.outdir = optarg_of(argc, argv, &i, a);
+		} else if (!strcmp(a, "--timings")) {
+			opt.timings = 1;
 		} else if (opt_is(a, "--as-of", "--as-of")) {
 			const char *v = optarg_of(argc, argv, &i, a);
 			char *end;
@@ -460,12 +482,14 @@ main(int argc, char **argv)
 		opt.templatedir = default_dir("templates", "ULTIMATE_TEMPLATES",
 					      DATADIR "/templates");
 
+	timing_begin("model");
 	reg = model_build(opt.datadir, opt.as_of,
 			  !strcmp(cmd, "report") ? &ds : NULL);
 	if (reg && (off = audit_run(opt.datadir, reg, &audit)) < 0) {
 		registry_free(reg);
 		reg = NULL;
 	}
+	timing_end();
 	if (!reg) {
 		buf_release(&audit);
 		datasets_release(&ds);
@@ -486,6 +510,8 @@ main(int argc, char **argv)
 	registry_free(reg);
 	datasets_release(&ds);
 	buf_release(&audit);
+	if (opt.timings)
+		timing_print();
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("ultimate: error: cannot write to standard output");
 		ret = EXIT_INPUT;

@@ -19,6 +19,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "table.h"
+#include "timing.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -351,14 +352,17 @@ table_parse(const char *name, const char *data, size_t len)
 struct table *
 table_load(const char *path)
 {
-	struct srcfile *f = srcfile_read(path);
-	struct table *t;
+	struct srcfile *f;
+	struct table *t = NULL;
 
-	if (!f)
-		return NULL;
-	t = table_from(path, f->data, f->len);
-	f->data = NULL;
-	srcfile_free(f);
+	timing_begin("load");
+	f = srcfile_read(path);
+	if (f) {
+		t = table_from(path, f->data, f->len);
+		f->data = NULL;
+		srcfile_free(f);
+	}
+	timing_end();
 	return t;
 }
 

@@ -1,0 +1,15 @@
+#ifndef TIMING_H
+#define TIMING_H
+
+/*
+ * Wall-clock time per pipeline stage, for `ultimate --timings`. Stages
+ * are named by string literals; timing_begin() starts a stage and
+ * timing_end() adds the elapsed time to it. Nested stages subtract from
+ * their parent, so the stages add up to the whole run.
+ */
+void timing_begin(const char *stage);
+void timing_end(void);
+/* Prints every stage and the total to stderr, in first-use order. */
+void timing_print(void);
+
+#endif
