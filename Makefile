@@ -48,7 +48,8 @@ DEPS_BUILD = gcc:/usr/bin/gcc libc6-dev:/usr/include/stdio.h \
 	     libcmark-gfm-extensions-dev:/usr/include/cmark-gfm-core-extensions.h
 DEPS_REPORT = gnuplot-nox:/usr/bin/gnuplot
 DEPS_TEST = libcmocka-dev:/usr/include/cmocka.h gnuplot-nox:/usr/bin/gnuplot \
-	    libxml2-utils:/usr/bin/xmllint python3:/usr/bin/python3
+	    libxml2-utils:/usr/bin/xmllint python3:/usr/bin/python3 \
+	    python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py
 DEPS_CHECK = valgrind:/usr/bin/valgrind
 missing = $(foreach d,$(1),$(if $(wildcard $(lastword $(subst :, ,$(d)))),,$(firstword $(subst :, ,$(d)))))
 

@@ -165,5 +165,19 @@ for gp in "$top"/templates/figures/*.gp; do
 	else no "the shipped report does not place figure '$f'"; fi
 done
 
+# Every local link and anchor of the shipped site resolves; nothing is
+# loaded from another host.
+if python3 "$top/tests/check-links.py" "$tmp/shipped" >"$tmp/links"; then ok
+else no "broken links"; grep -v '^links:' "$tmp/links"; fi
+if python3 "$top/tests/check-links.py" "$tmp/a" >"$tmp/links"; then ok
+else no "broken links (test report)"; grep -v '^links:' "$tmp/links"; fi
+
+# The Pages workflow is valid YAML with a build and a deploy job.
+if python3 -c 'import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+assert set(d["jobs"]) == {"build", "deploy"}' \
+	"$top/.github/workflows/pages.yml" 2>"$tmp/yaml"; then ok; else
+	no "pages.yml"; cat "$tmp/yaml"; fi
+
 echo "site: $pass passed, $fail failed"
 [ "$fail" = 0 ]

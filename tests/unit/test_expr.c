@@ -1,0 +1,728 @@
+/*
+ * Unit tests for src/expr.h, the expressions inside {{ }} slots. Each
+ * expression is parsed from an in-memory file "t.md" (with the source
+ * line and caret shown under errors) and evaluated against a small
+ * registry; every error message is compared exactly, caret included.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "expr.h"
+#include "registry.h"
+
+static struct registry *reg;
+
+static int
+setup_registry(void **state)
+{
+	(void)state;
+	reg = registry_new();
+	assert_non_null(registry_add_num(reg, "laptop.ops_max",
+					 5.4255699586085285e50, "ops/s",
+					 "2 E / (pi hbar)", NULL,
+					 "Margolus and Levitin 1998", NULL));
+	assert_non_null(registry_add_num(reg, "laptop.energy",
+					 8.987551787368176e16, "J", "m c^2",
+					 NULL, "Einstein 1905", NULL));
+	assert_non_null(registry_add_num(reg, "laptop.volume", 0.001, "m^3",
+					 "", NULL, "assumption", NULL));
+	assert_non_null(registry_add_text(reg, "record.name", "Roadrunner",
+					  NULL, NULL, "TOP500", NULL));
+	assert_non_null(registry_add_text(reg, "device.a.id", "a", NULL, NULL,
+					  NULL, NULL));
+	assert_non_null(registry_add_text(reg, "device.a.name",
+					  "A <b>*bold*</b> | pipe", NULL,
+					  NULL, NULL, NULL));
+	assert_non_null(registry_add_num(reg, "device.a.year", 2008, "", NULL,
+					 NULL, NULL, NULL));
+	assert_non_null(registry_add_text(reg, "device.b.id", "b", NULL, NULL,
+					  NULL, NULL));
+	assert_non_null(registry_add_text(reg, "device.b.name", "B", NULL,
+					  NULL, NULL, NULL));
+	assert_non_null(registry_add_num(reg, "device.b.year", 2024, "", NULL,
+					 NULL, NULL, NULL));
+	return 0;
+}
+
+static int
+teardown_registry(void **state)
+{
+	(void)state;
+	registry_free(reg);
+	reg = NULL;
+	return 0;
+}
+
+static int
+reset(void **state)
+{
+	(void)state;
+	diag_reset();
+	return 0;
+}
+
+static struct srcfile *
+src(const char *s)
+{
+	struct srcfile *f = srcfile_from_mem("t.md", s, strlen(s));
+
+	f->show_source = 1;
+	return f;
+}
+
+/* "d.x" -> "device.a.x", "d" -> "device.a.id": a loop variable. */
+static int
+resolve_d(void *ctx, const char *name, struct buf *out)
+{
+	(void)ctx;
+	if (strncmp(name, "d", 1) || (name[1] && name[1] != '.'))
+		return -1;
+	buf_addf(out, "device.a%s", name[1] ? name + 1 : ".id");
+	return 0;
+}
+
+/* Parses and evaluates s, which must succeed without a message. */
+static void
+eval_ok(const char *s, struct value *v)
+{
+	struct srcfile *f = src(s);
+	struct expr_env env = { reg, resolve_d, NULL };
+	struct expr *e;
+
+	capture_start();
+	e = expr_parse(f, 0, f->len);
+	if (e)
+		assert_int_equal(expr_eval(e, &env, v), 0);
+	assert_captured("");
+	assert_non_null(e);
+	assert_int_equal(diag_errors(), 0);
+	expr_free(e);
+	srcfile_free(f);
+}
+
+static void
+num_is(const char *s, double want)
+{
+	struct value v;
+
+	eval_ok(s, &v);
+	assert_int_equal(v.type, VALUE_NUMBER);
+	assert_null(v.text);
+	if (want == 0 || fabs(want) == 1 || want == floor(want))
+		assert_true(v.num == want);
+	else
+		assert_near(v.num, want, 1e-15);
+	value_release(&v);
+}
+
+static void
+text_is(const char *s, const char *want)
+{
+	struct value v;
+
+	eval_ok(s, &v);
+	assert_int_equal(v.type, VALUE_TEXT);
+	assert_string_equal(v.text, want);
+	value_release(&v);
+	assert_null(v.text);
+}
+
+/* s parses but its evaluation fails with exactly the messages in want. */
+static void
+eval_err(const char *s, const char *want)
+{
+	struct srcfile *f = src(s);
+	struct expr_env env = { reg, resolve_d, NULL };
+	struct value v;
+	struct expr *e;
+
+	diag_reset();
+	capture_start();
+	e = expr_parse(f, 0, f->len);
+	assert_non_null(e);
+	assert_int_equal(expr_eval(e, &env, &v), -1);
+	assert_captured(want);
+	assert_int_equal(diag_errors(), 1);
+	expr_free(e);
+	srcfile_free(f);
+}
+
+/* s does not parse; the messages are exactly want. */
+static void
+parse_err(const char *s, const char *want)
+{
+	struct srcfile *f = src(s);
+	struct expr *e;
+
+	diag_reset();
+	capture_start();
+	e = expr_parse(f, 0, f->len);
+	assert_captured(want);
+	assert_null(e);
+	assert_int_equal(diag_errors(), 1);
+	srcfile_free(f);
+}
+
+#define ERR(col, msg, line, caret)                                           \
+	"t.md:1:" col ": error: " msg "\n    " line "\n    " caret "\n"
+
+static void
+test_numbers(void **state)
+{
+	(void)state;
+	num_is("42", 42);
+	num_is("1e3", 1000);
+	num_is("2.5E-1", 0.25);
+	num_is(".5", 0.5);
+	num_is("  7  ", 7);
+	num_is("\t1\n+\r\n2", 3);
+}
+
+static void
+test_precedence(void **state)
+{
+	(void)state;
+	num_is("1+2*3", 7);
+	num_is("1 + 2 * 3", 7);
+	num_is("2*3+4", 10);
+	num_is("(1+2)*3", 9);
+	num_is("2^3^2", 512);
+	num_is("(2^3)^2", 64);
+	num_is("-2^2", -4);
+	num_is("(-2)^2", 4);
+	num_is("2^-1", 0.5);
+	num_is("2*3^2", 18);
+	num_is("-3*-2", 6);
+	num_is("--3", 3);
+	num_is("1 + 2 < 4", 1);
+	num_is("1 < 2 == 1", 1);
+	num_is("1 || 0 && 0", 1);
+	num_is("(1 || 0) && 0", 0);
+	num_is("!0 + 1", 2);
+}
+
+static void
+test_left_associative(void **state)
+{
+	(void)state;
+	num_is("10-4-3", 3);
+	num_is("16/4/2", 2);
+	num_is("2/4*8", 4);
+	num_is("1-2+3", 2);
+}
+
+static void
+test_comparisons(void **state)
+{
+	(void)state;
+	num_is("1 < 2", 1);
+	num_is("2 < 2", 0);
+	num_is("2 <= 2", 1);
+	num_is("3 <= 2", 0);
+	num_is("3 > 4", 0);
+	num_is("5 > 4", 1);
+	num_is("4 >= 4", 1);
+	num_is("3 >= 4", 0);
+	num_is("1 == 1", 1);
+	num_is("1 == 2", 0);
+	num_is("1 != 1", 0);
+	num_is("1 != 2", 1);
+	num_is("1<2", 1);
+	num_is("2>=1", 1);
+	num_is("laptop.volume < 1", 1);
+	num_is("device.b.year - device.a.year == 16", 1);
+}
+
+static void
+test_logic(void **state)
+{
+	(void)state;
+	num_is("!0", 1);
+	num_is("!5", 0);
+	num_is("!!5", 1);
+	num_is("2 && 3", 1);
+	num_is("2 && 0", 0);
+	num_is("0 || 0", 0);
+	num_is("0 || 7", 1);
+	num_is("!\"\"", 1);
+	num_is("!\"x\"", 0);
+	num_is("record.name && 1", 1);
+	num_is("\"\" || 0", 0);
+}
+
+static void
+test_short_circuit(void **state)
+{
+	(void)state;
+	num_is("0 && unknown.name", 0);
+	num_is("1 || unknown.name", 1);
+	num_is("0 && 1 / 0", 0);
+	num_is("1 || log10(0)", 1);
+	num_is("0 && record.name + 1", 0);
+	eval_err("1 && unknown.name",
+		 ERR("6", "unknown quantity 'unknown.name'",
+		     "1 && unknown.name", "     ^^^^^^^^^^^^"));
+	eval_err("0 || 1 / 0",
+		 ERR("6", "'/' gives no finite number here (division by zero)",
+		     "0 || 1 / 0", "     ^^^^^"));
+}
+
+static void
+test_text(void **state)
+{
+	(void)state;
+	text_is("\"hello\"", "hello");
+	text_is("\"\"", "");
+	text_is("\"a \\\"quoted\\\" b\"", "a \"quoted\" b");
+	text_is("\"back\\\\slash\"", "back\\slash");
+	text_is("\"1 + 2\"", "1 + 2");
+	text_is("record.name", "Roadrunner");
+	num_is("record.name == \"Roadrunner\"", 1);
+	num_is("record.name == \"roadrunner\"", 0);
+	num_is("record.name != \"Roadrunner\"", 0);
+	num_is("\"a\" != \"b\"", 1);
+	num_is("\"a\" == \"a\"", 1);
+	num_is("\"\" == \"\"", 1);
+	num_is("d.name == device.a.name", 1);
+}
+
+static void
+test_names(void **state)
+{
+	struct value v;
+	struct srcfile *f;
+	struct expr *e;
+
+	(void)state;
+	eval_ok("laptop.energy", &v);
+	assert_int_equal(v.type, VALUE_NUMBER);
+	assert_true(v.num == 8.987551787368176e16);
+	assert_ptr_equal(v.q, registry_get(reg, "laptop.energy"));
+	value_release(&v);
+
+	eval_ok(" laptop.ops_max ", &v);
+	assert_true(v.num == 5.4255699586085285e50);
+	assert_ptr_equal(v.q, registry_get(reg, "laptop.ops_max"));
+	value_release(&v);
+
+	eval_ok("record.name", &v);
+	assert_int_equal(v.type, VALUE_TEXT);
+	assert_ptr_equal(v.q, registry_get(reg, "record.name"));
+	value_release(&v);
+
+	/* Through the resolver: d.year is device.a.year. */
+	eval_ok("d.year", &v);
+	assert_true(v.num == 2008);
+	assert_ptr_equal(v.q, registry_get(reg, "device.a.year"));
+	value_release(&v);
+	text_is("d", "a");
+
+	/* An expression is no quantity, even when it has the same value. */
+	eval_ok("laptop.energy * 1", &v);
+	assert_true(v.num == 8.987551787368176e16);
+	assert_null(v.q);
+	value_release(&v);
+	eval_ok("-laptop.energy", &v);
+	assert_null(v.q);
+	value_release(&v);
+	eval_ok("1 + 2", &v);
+	assert_null(v.q);
+	value_release(&v);
+	eval_ok("\"Roadrunner\"", &v);
+	assert_null(v.q);
+	value_release(&v);
+	eval_ok("unit(laptop.energy)", &v);
+	assert_null(v.q);
+	value_release(&v);
+
+	f = src("laptop.energy");
+	e = expr_parse(f, 0, f->len);
+	assert_string_equal(expr_name(e), "laptop.energy");
+	expr_free(e);
+	srcfile_free(f);
+	f = src("laptop.energy / 2");
+	e = expr_parse(f, 0, f->len);
+	assert_null(expr_name(e));
+	expr_free(e);
+	srcfile_free(f);
+	f = src("12");
+	e = expr_parse(f, 0, f->len);
+	assert_null(expr_name(e));
+	expr_free(e);
+	srcfile_free(f);
+	assert_null(expr_name(NULL));
+}
+
+static void
+test_parse_slice(void **state)
+{
+	struct srcfile *f = src("xx 6 * 7 yy");
+	struct expr_env env = { reg, NULL, NULL };
+	struct value v;
+	struct expr *e;
+
+	(void)state;
+	e = expr_parse(f, 3, 5);
+	assert_non_null(e);
+	assert_int_equal(expr_eval(e, &env, &v), 0);
+	assert_true(v.num == 42);
+	value_release(&v);
+	expr_free(e);
+	srcfile_free(f);
+}
+
+static void
+test_functions(void **state)
+{
+	(void)state;
+	num_is("log10(1000)", 3);
+	num_is("log10(laptop.volume)", -3);
+	num_is("log2(8)", 3);
+	num_is("log2(0.5)", -1);
+	num_is("ln(1)", 0);
+	num_is("ln(exp(2))", 2);
+	num_is("exp(0)", 1);
+	num_is("exp(1)", 2.718281828459045);
+	num_is("sqrt(16)", 4);
+	num_is("sqrt(2)", 1.4142135623730951);
+	num_is("abs(-3)", 3);
+	num_is("abs(3)", 3);
+	num_is("floor(2.7)", 2);
+	num_is("floor(-2.5)", -3);
+	num_is("ceil(2.1)", 3);
+	num_is("ceil(-2.1)", -2);
+	num_is("round(2.5)", 3);
+	num_is("round(-2.5)", -3);
+	num_is("round(2.4)", 2);
+	num_is("pow(2, 10)", 1024);
+	num_is("pow(2,0.5)", 1.4142135623730951);
+	num_is("min(3, 4)", 3);
+	num_is("min(4, -3)", -3);
+	num_is("max(3, 4)", 4);
+	num_is("max(4, -3)", 4);
+	num_is("max(min(1, 2), 1 + 1)", 2);
+	num_is(" sqrt ( 9 ) ", 3);
+	num_is("log10(laptop.ops_max) > 50", 1);
+	text_is("unit(laptop.ops_max)", "ops/s");
+	text_is("unit(laptop.volume)", "m^3");
+	text_is("unit(device.a.year)", "");
+	text_is("formula(laptop.energy)", "m c^2");
+	text_is("source(laptop.energy)", "Einstein 1905");
+	text_is("source(record.name)", "TOP500");
+	text_is("name(laptop.energy)", "laptop.energy");
+	text_is("name(d.year)", "device.a.year");
+	num_is("unit(laptop.energy) == \"J\"", 1);
+}
+
+static void
+test_unknown_quantity(void **state)
+{
+	(void)state;
+	eval_err("laptop.ops_mx",
+		 ERR("1", "unknown quantity 'laptop.ops_mx'; did you mean "
+		     "'laptop.ops_max'?", "laptop.ops_mx", "^^^^^^^^^^^^^"));
+	eval_err("2 * laptop.ops_mx + 1",
+		 ERR("5", "unknown quantity 'laptop.ops_mx'; did you mean "
+		     "'laptop.ops_max'?", "2 * laptop.ops_mx + 1",
+		     "    ^^^^^^^^^^^^^"));
+	eval_err("zzzzzzzzzzzzzzzzzzzzzzzzz",
+		 ERR("1", "unknown quantity 'zzzzzzzzzzzzzzzzzzzzzzzzz'",
+		     "zzzzzzzzzzzzzzzzzzzzzzzzz",
+		     "^^^^^^^^^^^^^^^^^^^^^^^^^"));
+	eval_err("unit(laptop.enrgy)",
+		 ERR("6", "unknown quantity 'laptop.enrgy'; did you mean "
+		     "'laptop.energy'?", "unit(laptop.enrgy)",
+		     "     ^^^^^^^^^^^^"));
+	/* A name rewritten by the resolver says where it came from. */
+	eval_err("d.nam",
+		 ERR("1", "unknown quantity 'device.a.nam' (from 'd.nam'); "
+		     "did you mean 'device.a.name'?", "d.nam", "^^^^^"));
+}
+
+static void
+test_unknown_function(void **state)
+{
+	(void)state;
+	parse_err("1 + foo(2)",
+		  ERR("5", "unknown function 'foo' (functions: log10, log2, "
+		      "ln, exp, sqrt, abs, floor, ceil, round, pow, min, max, "
+		      "unit, formula, source, name)", "1 + foo(2)",
+		      "    ^^^"));
+	/* A dotted name before '(' is a quantity, not a call. */
+	parse_err("laptop.energy(2)",
+		  ERR("14", "unexpected text after the expression",
+		      "laptop.energy(2)", "             ^"));
+}
+
+static void
+test_arity(void **state)
+{
+	(void)state;
+	parse_err("pow(2)", ERR("1", "'pow' takes 2 arguments, got 1",
+				"pow(2)", "^^^^^^"));
+	parse_err("min()", ERR("1", "'min' takes 2 arguments, got 0",
+			       "min()", "^^^^^"));
+	parse_err("sqrt(1, 2)", ERR("1", "'sqrt' takes 1 argument, got 2",
+				    "sqrt(1, 2)", "^^^^^^^^^^"));
+	parse_err("1 + log10()", ERR("5", "'log10' takes 1 argument, got 0",
+				     "1 + log10()", "    ^^^^^^^"));
+	parse_err("max(1, 2, 3)", ERR("11", "too many arguments",
+				      "max(1, 2, 3)", "          ^"));
+	parse_err("max(1 2)", ERR("7", "expected ',' or ')' in the arguments",
+				  "max(1 2)", "      ^"));
+	parse_err("unit(1)", ERR("6", "'unit' takes a quantity name",
+				 "unit(1)", "     ^"));
+	parse_err("name(laptop.energy + 1)",
+		  ERR("6", "'name' takes a quantity name",
+		      "name(laptop.energy + 1)", "     ^^^^^^^^^^^^^^^^^"));
+}
+
+static void
+test_type_errors(void **state)
+{
+	(void)state;
+	eval_err("record.name + 1",
+		 ERR("1", "'+' needs a number, got the text 'Roadrunner'",
+		     "record.name + 1", "^^^^^^^^^^^"));
+	eval_err("1 * record.name",
+		 ERR("5", "'*' needs a number, got the text 'Roadrunner'",
+		     "1 * record.name", "    ^^^^^^^^^^^"));
+	eval_err("\"a\" < \"b\"",
+		 ERR("1", "'<' needs a number, got the text 'a'",
+		     "\"a\" < \"b\"", "^^^"));
+	eval_err("record.name == 1",
+		 ERR("1", "'==' needs a number, got the text 'Roadrunner'",
+		     "record.name == 1", "^^^^^^^^^^^"));
+	eval_err("1 != \"1\"",
+		 ERR("6", "'!=' needs a number, got the text '1'",
+		     "1 != \"1\"", "     ^^^"));
+	eval_err("-record.name",
+		 ERR("1", "'-' needs a number, got the text 'Roadrunner'",
+		     "-record.name", "^"));
+	eval_err("2 ^ unit(laptop.energy)",
+		 ERR("5", "'^' needs a number, got the text 'J'",
+		     "2 ^ unit(laptop.energy)", "    ^^^^^^^^^^^^^^^^^^^"));
+}
+
+static void
+test_not_finite(void **state)
+{
+	(void)state;
+	eval_err("1 / 0",
+		 ERR("1", "'/' gives no finite number here (division by zero)",
+		     "1 / 0", "^^^^^"));
+	eval_err("laptop.energy / (1 - 1)",
+		 ERR("1", "'/' gives no finite number here (division by zero)",
+		     "laptop.energy / (1 - 1)", "^^^^^^^^^^^^^^^^^^^^^^^"));
+	eval_err("log10(0)", ERR("1", "'log10' gives no finite number here",
+				 "log10(0)", "^^^^^^^^"));
+	eval_err("2 + ln(0)", ERR("5", "'ln' gives no finite number here",
+				  "2 + ln(0)", "    ^^^^^"));
+	eval_err("sqrt(-1)", ERR("1", "'sqrt' gives no finite number here",
+				 "sqrt(-1)", "^^^^^^^^"));
+	eval_err("exp(1000)", ERR("1", "'exp' gives no finite number here",
+				  "exp(1000)", "^^^^^^^^^"));
+	eval_err("10^400", ERR("1", "'^' gives no finite number here",
+			       "10^400", "^^^^^^"));
+	eval_err("laptop.ops_max * laptop.ops_max * laptop.ops_max * "
+		 "laptop.ops_max * laptop.ops_max * laptop.ops_max * "
+		 "laptop.ops_max",
+		 ERR("1", "'*' gives no finite number here",
+		     "laptop.ops_max * laptop.ops_max * laptop.ops_max * "
+		     "laptop.ops_max * laptop.ops_max * laptop.ops_max * "
+		     "laptop.ops_max",
+		     "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"
+		     "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"
+		     "^^^^^^^^^^^^^^"));
+}
+
+static void
+test_syntax_errors(void **state)
+{
+	(void)state;
+	parse_err("(1 + 2", ERR("1", "unclosed '('", "(1 + 2", "^"));
+	parse_err("3 * (1 + (2)", ERR("5", "unclosed '('", "3 * (1 + (2)",
+				      "    ^"));
+	parse_err("\"abc", ERR("1", "unterminated string", "\"abc", "^"));
+	parse_err("record.name == \"abc\\\"",
+		  ERR("16", "unterminated string",
+		      "record.name == \"abc\\\"", "               ^"));
+	parse_err("1 2", ERR("3", "unexpected text after the expression",
+			     "1 2", "  ^"));
+	parse_err("(1) x", ERR("5", "unexpected text after the expression",
+			       "(1) x", "    ^"));
+	parse_err("1 + 2)", ERR("6", "unexpected text after the expression",
+				"1 + 2)", "     ^"));
+	parse_err("", ERR("1", "expected a value at the end of the expression",
+			  "", "^"));
+	parse_err("   ", ERR("3", "expected a value at the end of the "
+			     "expression", "   ", "  ^"));
+	parse_err("1 +", ERR("3", "expected a value at the end of the "
+			     "expression", "1 +", "  ^"));
+	parse_err("1 + #", ERR("5", "unexpected '#'", "1 + #", "    ^"));
+	parse_err("1 + )", ERR("5", "unexpected ')'", "1 + )", "    ^"));
+	parse_err("1.2.3", ERR("1", "malformed number", "1.2.3", "^^^^^"));
+	parse_err("2 * 1e", ERR("5", "malformed number", "2 * 1e", "    ^^"));
+	parse_err("1e999", ERR("1", "malformed number", "1e999", "^^^^^"));
+	/* A single '&' or '|' is no operator. */
+	parse_err("1 & 2", ERR("3", "unexpected text after the expression",
+			       "1 & 2", "  ^"));
+}
+
+/* One message per expression, even with several mistakes. */
+static void
+test_one_syntax_error(void **state)
+{
+	(void)state;
+	parse_err("(1 + # + foo(2)",
+		  ERR("6", "unexpected '#'", "(1 + # + foo(2)", "     ^"));
+}
+
+/* Builds n copies of open, then mid, then n copies of close. */
+static char *
+nested(const char *open, size_t n, const char *mid, const char *close)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf_addstr(&b, open);
+	buf_addstr(&b, mid);
+	for (i = 0; i < n; i++)
+		buf_addstr(&b, close);
+	return buf_detach(&b, NULL);
+}
+
+/* The expected message for text s with the caret at byte off. */
+static char *
+deep_msg(const char *s, size_t off)
+{
+	struct buf b = BUF_INIT;
+
+	buf_addf(&b, "t.md:1:%zu: error: expression nested too deeply\n"
+		 "    %s\n    ", off + 1, s);
+	while (off--)
+		buf_addch(&b, ' ');
+	buf_addstr(&b, "^\n");
+	return buf_detach(&b, NULL);
+}
+
+static void
+test_nesting_limit(void **state)
+{
+	char *s, *want;
+
+	(void)state;
+	/* Shallow nesting is fine. */
+	s = nested("(", 5, "1", ")");
+	num_is(s, 1);
+	free(s);
+	s = nested("-", 20, "1", "");
+	num_is(s, 1);
+	free(s);
+	s = nested("!", 21, "0", "");
+	num_is(s, 1);
+	free(s);
+
+	/* Deep nesting is an error, not a crash. */
+	s = nested("(", 200, "1", ")");
+	diag_reset();
+	capture_start();
+	{
+		struct srcfile *f = src(s);
+		struct expr *e = expr_parse(f, 0, f->len);
+		char *got = capture_end();
+
+		assert_null(e);
+		assert_int_equal(diag_errors(), 1);
+		assert_non_null(strstr(got, "error: expression nested too "
+				       "deeply\n"));
+		assert_int_equal(strncmp(got, "t.md:1:", 7), 0);
+		free(got);
+		srcfile_free(f);
+	}
+	free(s);
+
+	/* The 59th minus is one level too many (6 levels above it). */
+	s = nested("-", 200, "1", "");
+	want = deep_msg(s, 58);
+	parse_err(s, want);
+	free(want);
+	free(s);
+	s = nested("!", 100000, "1", "");
+	want = deep_msg(s, 58);
+	parse_err(s, want);
+	free(want);
+	free(s);
+	s = nested("2^", 200, "1", "");
+	diag_reset();
+	capture_start();
+	{
+		struct srcfile *f = src(s);
+		struct expr *e = expr_parse(f, 0, f->len);
+		char *got = capture_end();
+
+		assert_null(e);
+		assert_int_equal(diag_errors(), 1);
+		assert_non_null(strstr(got, "error: expression nested too "
+				       "deeply\n"));
+		free(got);
+		srcfile_free(f);
+	}
+	free(s);
+}
+
+static void
+test_truthy(void **state)
+{
+	struct value v = { 0 };
+
+	(void)state;
+	v.type = VALUE_NUMBER;
+	v.num = 0;
+	assert_false(value_truthy(&v));
+	v.num = -0.0;
+	assert_false(value_truthy(&v));
+	v.num = 1e-300;
+	assert_true(value_truthy(&v));
+	v.type = VALUE_TEXT;
+	v.text = (char *)"";
+	assert_false(value_truthy(&v));
+	v.text = (char *)"0";
+	assert_true(value_truthy(&v));
+}
+
+#define T(f) cmocka_unit_test_setup(f, reset)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_numbers),
+		T(test_precedence),
+		T(test_left_associative),
+		T(test_comparisons),
+		T(test_logic),
+		T(test_short_circuit),
+		T(test_text),
+		T(test_names),
+		T(test_parse_slice),
+		T(test_functions),
+		T(test_unknown_quantity),
+		T(test_unknown_function),
+		T(test_arity),
+		T(test_type_errors),
+		T(test_not_finite),
+		T(test_syntax_errors),
+		T(test_one_syntax_error),
+		T(test_nesting_limit),
+		T(test_truthy),
+	};
+
+	return cmocka_run_group_tests(tests, setup_registry,
+				      teardown_registry);
+}
