@@ -51,6 +51,8 @@ DEPS_TEST = libcmocka-dev:/usr/include/cmocka.h gnuplot-nox:/usr/bin/gnuplot \
 	    libxml2-utils:/usr/bin/xmllint python3:/usr/bin/python3 \
 	    python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py
 DEPS_CHECK = valgrind:/usr/bin/valgrind
+DEPS_FUZZ = clang:/usr/bin/clang \
+	    libclang-rt-14-dev:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a
 missing = $(foreach d,$(1),$(if $(wildcard $(lastword $(subst :, ,$(d)))),,$(firstword $(subst :, ,$(d)))))
 
 # Installs what is missing when run as root, else names the command.
@@ -73,9 +75,11 @@ endef
 NEEDED = $(DEPS_BUILD) \
 	 $(if $(filter report,$(MAKECMDGOALS)),$(DEPS_REPORT)) \
 	 $(if $(filter test check,$(MAKECMDGOALS)),$(DEPS_TEST)) \
-	 $(if $(filter check,$(MAKECMDGOALS)),$(DEPS_CHECK))
+	 $(if $(filter check,$(MAKECMDGOALS)),$(DEPS_CHECK)) \
+	 $(if $(filter fuzz,$(MAKECMDGOALS)),$(DEPS_FUZZ))
 
-.PHONY: all report test check check-unit check-errors check-cli check-claims check-site check-golden regen-golden valgrind \
+.PHONY: all report test check check-unit check-errors check-cli check-claims check-site check-golden regen-golden check-fuzz-replay \
+	fuzz valgrind \
 	install uninstall clean deps-build deps-report deps-test deps-check FORCE
 
 all: ultimate
@@ -146,7 +150,8 @@ check-claims: $(BUILD)/ultimate
 	@$(BUILD)/ultimate check
 
 test: | deps-build deps-test
-	@$(MAKE) --no-print-directory check-unit check-errors check-golden check-claims check-site check-cli
+	@$(MAKE) --no-print-directory check-unit check-errors check-golden check-claims check-fuzz-replay \
+		check-site check-cli
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \
@@ -162,6 +167,49 @@ check: | deps-build deps-test deps-check
 	@$(MAKE) --no-print-directory BUILD=build/san \
 		SANITIZE=address,undefined test
 	@$(MAKE) --no-print-directory valgrind
+
+# --- Fuzzing --------------------------------------------------------------
+# libFuzzer targets (clang): `make fuzz` runs each for FUZZ_TIME seconds
+# from the seeds in tests/fuzz/corpus/, keeping what it finds in
+# build/fuzz/. A crashing input goes into tests/fuzz/regressions/<target>/
+# by hand, where check-fuzz-replay runs it with every test.
+FUZZ_TIME ?= 60
+FUZZ_TARGETS = table expr template
+FUZZ_SRC = $(filter-out main.c,$(SRC))
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	     -fno-sanitize-recover=all
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC:%=src/%) | deps-build
+	@mkdir -p build/fuzz
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L $(FUZZ_FLAGS) \
+		-fsanitize=fuzzer $(CMARK_CFLAGS) -Isrc -o $@ $^ $(LIBS)
+
+fuzz: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%) | deps-build
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p build/fuzz/corpus-$$t build/fuzz/crashes-$$t; \
+		echo "fuzz: $$t for $(FUZZ_TIME) s"; \
+		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) \
+			-max_len=65536 -timeout=10 -print_final_stats=1 \
+			-artifact_prefix=build/fuzz/crashes-$$t/ \
+			build/fuzz/corpus-$$t tests/fuzz/corpus/$$t \
+			tests/fuzz/regressions/$$t 2>build/fuzz/$$t.log || \
+			{ tail -40 build/fuzz/$$t.log; exit 1; }; \
+		grep -E 'stat::number_of_executed_units|stat::peak_rss' \
+			build/fuzz/$$t.log; \
+	done
+
+# The seeds and every past crash, as plain tests (no libFuzzer needed).
+$(BUILD)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(OBJ)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Isrc -o $@ $^ \
+		$(ALL_LDFLAGS) $(LIBS)
+
+check-fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
+	@for t in $(FUZZ_TARGETS); do \
+		files=$$(find tests/fuzz/corpus/$$t tests/fuzz/regressions/$$t \
+			-type f ! -name .keep | sort); \
+		printf 'fuzz-replay %s: ' $$t; \
+		$(BUILD)/replay_$$t $$files || exit 1; \
+	done
 
 # --- Install --------------------------------------------------------------
 install: ultimate

@@ -74,14 +74,6 @@ buf_addstr(struct buf *b, const char *s)
 }
 
 void
-buf_addch(struct buf *b, int c)
-{
-	buf_grow(b, 1);
-	b->data[b->len++] = (char)c;
-	b->data[b->len] = '\0';
-}
-
-void
 buf_vaddf(struct buf *b, const char *fmt, va_list ap)
 {
 	va_list cp;

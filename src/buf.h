@@ -28,7 +28,15 @@ void buf_reset(struct buf *b);
 void buf_grow(struct buf *b, size_t extra);
 void buf_add(struct buf *b, const void *data, size_t len);
 void buf_addstr(struct buf *b, const char *s);
-void buf_addch(struct buf *b, int c);
+/* Inline: the hot path of every escaping loop. */
+static inline void
+buf_addch(struct buf *b, int c)
+{
+	if (b->len + 1 >= b->cap)
+		buf_grow(b, 1);
+	b->data[b->len++] = (char)c;
+	b->data[b->len] = '\0';
+}
 void buf_addf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void buf_vaddf(struct buf *b, const char *fmt, va_list ap)

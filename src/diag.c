@@ -15,6 +15,13 @@
 #include "banned.h"
 
 static size_t nerrors;
+static int quiet;
+
+void
+diag_set_quiet(int q)
+{
+	quiet = q;
+}
 
 struct srcfile *
 srcfile_from_mem(const char *name, const char *data, size_t len)
@@ -114,6 +121,8 @@ static void
 vreport(const struct srcloc *loc, const char *kind, const char *fmt,
 	va_list ap)
 {
+	if (quiet)
+		return;
 	if (loc && loc->file) {
 		size_t line, col;
 
@@ -146,12 +155,14 @@ error_at_line(const char *file, size_t line, size_t col, const char *fmt, ...)
 {
 	va_list ap;
 
+	nerrors++;
+	if (quiet)
+		return -1;
 	fprintf(stderr, "%s:%zu:%zu: error: ", file, line, col);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	nerrors++;
 	return -1;
 }
 

@@ -55,6 +55,12 @@ void die(const char *fmt, ...)
 void die_errno(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
+/*
+ * Quiet mode counts errors but prints nothing: for fuzz targets, which
+ * feed millions of bad inputs.
+ */
+void diag_set_quiet(int quiet);
+
 /* Errors counted since start or the last diag_reset(). */
 size_t diag_errors(void);
 void diag_reset(void);

@@ -10,6 +10,17 @@ static void
 escape(struct buf *out, const char *s, int attr)
 {
 	for (; *s; s++) {
+		/* Copy the run of bytes that need no escaping at once. */
+		size_t run = 0;
+
+		while ((unsigned char)s[run] >= 0x20 && s[run] != '&' &&
+		       s[run] != '<' && s[run] != '>' && s[run] != '"')
+			run++;
+		if (run) {
+			buf_add(out, s, run);
+			s += run - 1;
+			continue;
+		}
 		unsigned char c = (unsigned char)*s;
 
 		switch (c) {

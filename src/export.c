@@ -31,7 +31,16 @@ json_addstr(struct buf *out, const char *s)
 	buf_addch(out, '"');
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		size_t run = 0;
 
+		while ((unsigned char)s[run] >= 0x20 && s[run] != '"' &&
+		       s[run] != '\\')
+			run++;
+		if (run) {
+			buf_add(out, s, run);
+			s += run - 1;
+			continue;
+		}
 		switch (c) {
 		case '"':
 			BUF_ADDLIT(out, "\\\"");

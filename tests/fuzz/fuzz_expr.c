@@ -1,0 +1,47 @@
+/*
+ * libFuzzer target for the expression parser and evaluator, over a small
+ * registry of numbers and texts.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "expr.h"
+#include "registry.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct registry *reg;
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct srcfile *f;
+	struct expr *e;
+
+	diag_set_quiet(1);
+	if (!reg) {
+		reg = registry_new();
+		registry_add_num(reg, "laptop.ops_max", 5.4e50, "ops/s", "f",
+				 NULL, "s", NULL);
+		registry_add_num(reg, "zero", 0, "", "f", NULL, "s", NULL);
+		registry_add_num(reg, "x", -2.5, "m", "f", NULL, "s", NULL);
+		registry_add_text(reg, "record.name", "Roadrunner", "f", NULL,
+				  "s", NULL);
+	}
+	f = srcfile_from_mem("fuzz", (const char *)data, size);
+	e = expr_parse(f, 0, f->len);
+	if (e) {
+		struct expr_env env = { reg, NULL, NULL };
+		struct value v;
+
+		if (!expr_eval(e, &env, &v)) {
+			value_truthy(&v);
+			value_release(&v);
+		}
+		expr_name(e);
+		expr_free(e);
+	}
+	srcfile_free(f);
+	return 0;
+}

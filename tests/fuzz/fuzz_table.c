@@ -1,0 +1,41 @@
+/*
+ * libFuzzer target for the CSV loader: any bytes as a CSV file, then
+ * every cell through the typed getters. Never writes files.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "table.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct table *t;
+	size_t r, c;
+
+	diag_set_quiet(1);
+	t = table_parse("fuzz.csv", (const char *)data, size);
+	if (!t)
+		return 0;
+	for (r = 0; r < table_rows(t) && r < 64; r++) {
+		for (c = 0; c < table_cols(t); c++) {
+			double v;
+			int y;
+			const char *s;
+
+			table_num(t, r, (int)c, TABLE_OPTIONAL, &v);
+			table_num(t, r, (int)c, TABLE_POSITIVE, &v);
+			table_year(t, r, (int)c, 1900, 2100, &y);
+			table_month(t, r, (int)c, 1900, 2100, &v);
+			table_text(t, r, (int)c, &s);
+			table_unique(t, r, (int)c);
+		}
+		table_line(t, r);
+	}
+	table_find(t, "name");
+	table_free(t);
+	return 0;
+}

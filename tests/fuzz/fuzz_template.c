@@ -1,0 +1,70 @@
+/*
+ * libFuzzer target for the template language and the Markdown renderer:
+ * any bytes as templates/report.md, expanded over a small registry and
+ * rendered by cmark-gfm. Includes resolve in a folder that does not
+ * exist, so nothing is read; nothing is written and gnuplot never runs.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "html.h"
+#include "registry.h"
+#include "template.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct registry *reg;
+
+static void
+setup(void)
+{
+	reg = registry_new();
+	registry_add_num(reg, "laptop.ops_max", 5.4255699586085285e50,
+			 "ops/s", "f", NULL, "s", NULL);
+	registry_add_num(reg, "laptop.volume", 1e-3, "m^3", "f", NULL, "s",
+			 NULL);
+	registry_add_num(reg, "zero", 0, "", "f", NULL, "s", NULL);
+	registry_add_num(reg, "neg", -1234.5, "", "f", NULL, "s", NULL);
+	registry_add_text(reg, "record.name", "Road*runner* <b>", "f", NULL,
+			  "s", NULL);
+	registry_add_text(reg, "device.a.id", "a", "f", NULL, "s", NULL);
+	registry_add_text(reg, "device.a.name", "A | [x](y)", "f", NULL, "s",
+			  NULL);
+	registry_add_num(reg, "device.a.year", 2008, "year", "f", NULL, "s",
+			 NULL);
+	registry_add_text(reg, "device.b.id", "b", "f", NULL, "s", NULL);
+	registry_add_text(reg, "device.b.name", "B", "f", NULL, "s", NULL);
+	registry_add_num(reg, "device.b.year", 2024, "year", "f", NULL, "s",
+			 NULL);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct template *t;
+	struct expansion x;
+
+	diag_set_quiet(1);
+	if (!reg)
+		setup();
+	t = template_parse("/nonexistent-fuzz-dir", "report.md",
+			   (const char *)data, size);
+	if (!t)
+		return 0;
+	expansion_init(&x);
+	if (!template_expand(t, reg, &x)) {
+		struct buf body = BUF_INIT, toc = BUF_INIT;
+		struct rendered r = { &body, &toc, NULL };
+
+		html_render(x.md.data, x.md.len, x.snippets, x.nsnippets, &r);
+		free(r.title);
+		buf_release(&body);
+		buf_release(&toc);
+	}
+	expansion_release(&x);
+	template_free(t);
+	return 0;
+}
