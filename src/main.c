@@ -3,6 +3,7 @@
  * asked: load and model (model.c), then write (export.c, site.c) or
  * print. Holds no logic of its own beyond choosing what to run.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,9 +376,16 @@ cmd_report(const struct registry *reg, const struct datasets *ds,
 		ret = EXIT_OK;
 	timing_end();
 out:
-	if (ret != EXIT_OK && diag_errors())
+	if (site_interrupted() && ret != EXIT_OK) {
+		fprintf(stderr, "ultimate: interrupted by %s; '%s' left as "
+			"it was\n", site_interrupted() == SIGINT ? "SIGINT" :
+			site_interrupted() == SIGTERM ? "SIGTERM" : "a signal",
+			opt->outdir);
+		ret = 128 + site_interrupted();
+	} else if (ret != EXIT_OK && diag_errors()) {
 		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
 			diag_errors() == 1 ? "" : "s");
+	}
 	srcfile_free(shell);
 	srcfile_free(css);
 	return ret;

@@ -373,6 +373,8 @@ run(const char *prog, const char *script, const char *dir, struct buf *err)
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDWR);
 
+		/* Its own process group, so that stopping it stops all. */
+		setpgid(0, 0);
 		if (devnull >= 0) {
 			dup2(devnull, 0);
 			dup2(devnull, 1);
@@ -390,9 +392,15 @@ run(const char *prog, const char *script, const char *dir, struct buf *err)
 	close(errpipe[1]);
 	close(execpipe[1]);
 	while ((n = read(errpipe[0], buf, sizeof(buf))) > 0 ||
-	       (n < 0 && errno == EINTR))
-		if (n > 0)
+	       (n < 0 && errno == EINTR)) {
+		if (n > 0) {
 			buf_add(err, buf, (size_t)n);
+		} else if (site_interrupted()) {
+			/* The run is stopping: so does gnuplot's group. */
+			kill(-pid, SIGTERM);
+			break;
+		}
+	}
 	close(errpipe[0]);
 	n = read(execpipe[0], &exec_errno, sizeof(exec_errno));
 	close(execpipe[0]);
@@ -401,7 +409,11 @@ run(const char *prog, const char *script, const char *dir, struct buf *err)
 			status = -1;
 			goto out;
 		}
-	if (n == (ssize_t)sizeof(exec_errno)) {
+	if (site_interrupted()) {
+		buf_reset(err);
+		buf_addf(err, "interrupted by signal %d", site_interrupted());
+		status = 128 + site_interrupted();
+	} else if (n == (ssize_t)sizeof(exec_errno)) {
 		buf_reset(err);
 		buf_addstr(err, strerror(exec_errno));
 		status = exec_errno == ENOENT ? 127 : 126;
@@ -643,6 +655,10 @@ plot_figures(struct site *site, const struct plot_options *opt,
 			      "sudo apt-get install -y gnuplot-nox",
 			      opt->gnuplot, err.data);
 			ret = -2;
+			goto out;
+		}
+		if (status && site_interrupted()) {
+			ret = -1;
 			goto out;
 		}
 		if (status) {

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,43 @@
 #include "banned.h"
 
 struct site {
+	int failed;		/* a write failed: later ones fail quietly */
 	char *outdir;
 	char *staging;
 	char **files;		/* relative paths staged, in write order */
 	size_t nfiles, cap;
 };
+
+static volatile sig_atomic_t caught;
+
+static void
+on_signal(int sig)
+{
+	caught = sig;
+}
+
+int
+site_interrupted(void)
+{
+	return caught;
+}
+
+/*
+ * Catches the signals that end a run, without SA_RESTART, so that a
+ * blocking read (of gnuplot's output) returns EINTR and the run can stop.
+ */
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
 
 struct site *
 site_open(const char *outdir)
@@ -44,6 +77,7 @@ site_open(const char *outdir)
 	s = xcalloc(1, sizeof(*s));
 	s->outdir = xstrdup(outdir);
 	s->staging = buf_detach(&tmpl, NULL);
+	catch_signals();
 	return s;
 }
 
@@ -84,6 +118,9 @@ site_write(struct site *s, const char *relpath, const void *data, size_t len)
 
 	if (!*relpath || *relpath == '/' || strstr(relpath, ".."))
 		BUG("bad output path '%s'", relpath);
+	/* Interrupted, or a full disk: fail quietly, said once already. */
+	if (caught || s->failed)
+		return -1;
 	if (make_parents(s->staging, relpath))
 		return -1;
 	buf_addf(&path, "%s/%s", s->staging, relpath);
@@ -108,6 +145,8 @@ site_write(struct site *s, const char *relpath, const void *data, size_t len)
 	s->files = xgrow(s->files, &s->cap, s->nfiles + 1, sizeof(*s->files));
 	s->files[s->nfiles++] = xstrdup(relpath);
 out:
+	if (ret)
+		s->failed = 1;
 	buf_release(&path);
 	return ret;
 }
@@ -221,9 +260,20 @@ int
 site_publish(struct site *s)
 {
 	struct buf from = BUF_INIT, to = BUF_INIT;
+	sigset_t block, old;
 	size_t i;
 	int ret = 0;
 
+	if (caught) {
+		site_abort(s);
+		return -1;
+	}
+	/* Publishing is not interrupted halfway: signals wait until done. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	for (i = 0; i < s->nfiles && !ret; i++) {
 		buf_reset(&from);
 		buf_reset(&to);
@@ -241,6 +291,7 @@ site_publish(struct site *s)
 	site_release(s);
 	buf_release(&from);
 	buf_release(&to);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }
 

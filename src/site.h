@@ -17,6 +17,10 @@ struct site;
 /*
  * Creates outdir if needed and a staging folder in it. Returns NULL after
  * printing "ultimate: error: cannot ..." when outdir is not writable.
+ * From then on SIGINT, SIGTERM and SIGHUP no longer kill the process:
+ * they are recorded (site_interrupted()), the next write fails, and the
+ * caller aborts the site, so out/ stays as it was and nothing is left
+ * behind. During site_publish() they wait until publishing is done.
  */
 struct site *site_open(const char *outdir);
 /*
@@ -33,6 +37,8 @@ int site_write(struct site *s, const char *relpath, const void *data,
 int site_publish(struct site *s);
 /* Removes the staging folder and everything in it, and frees s. */
 void site_abort(struct site *s);
+/* The signal that interrupted the run, or 0. */
+int site_interrupted(void);
 /* The staging folder (for tools that write there themselves). */
 const char *site_staging(const struct site *s);
 /*

@@ -108,6 +108,50 @@ if [ "$rc" = 3 ] && grep -q "apt-get install -y gnuplot-nox" "$tmp/err"; then
 if same "$tmp/before" "$tmp/a"; then ok; else no "missing gnuplot changed out/"; fi
 no_staging "$tmp/a" "missing gnuplot"
 
+# Interrupted by SIGINT or SIGTERM while gnuplot runs: exit 128+signal,
+# out/ as it was, no staging folder, no gnuplot left running.
+printf '#!/bin/sh\nsleep 30\n' >"$tmp/fake/gnuplot"
+for sig in INT TERM; do
+	(PATH="$tmp/fake:$PATH" report "$tmp/a" -d "$tmp/data2"
+	 echo "$rc" >"$tmp/rc") &
+	bg=$!
+	sleep 1
+	pkill -"$sig" -f "^$ult -t $tmp/templates -o $tmp/a"
+	wait "$bg"
+	want=130
+	[ "$sig" = TERM ] && want=143
+	if [ "$(cat "$tmp/rc")" = "$want" ]; then ok; else
+		no "SIG$sig: exit $(cat "$tmp/rc"), want $want"; fi
+	if same "$tmp/before" "$tmp/a"; then ok; else
+		no "SIG$sig changed out/"; fi
+	no_staging "$tmp/a" "SIG$sig"
+	if pgrep -f "sleep 30" >/dev/null; then
+		no "SIG$sig left gnuplot running"; pkill -f "sleep 30"
+	else ok; fi
+done
+
+# A full disk: out/ on a small file system that holds one site but not
+# two; the second run (new data) fails cleanly and leaves out/ as it was.
+if [ "$(id -u)" = 0 ] && mkdir -p "$tmp/small" &&
+   size=$(du -sk "$tmp/a" | cut -f1) &&
+   mount -t tmpfs -o size=$((size * 3 / 2))k tmpfs "$tmp/small" 2>/dev/null
+then
+	report "$tmp/small/out"
+	cp -R "$tmp/small/out" "$tmp/small-before"
+	report "$tmp/small/out" -d "$tmp/data2"
+	if [ "$rc" = 1 ] && grep -q "No space left" "$tmp/err"; then ok; else
+		no "full disk: exit $rc"; cat "$tmp/err"; fi
+	if [ "$(grep -c error: "$tmp/err")" = 1 ]; then ok; else
+		no "full disk: more than one error line"; fi
+	if same "$tmp/small-before" "$tmp/small/out"; then ok; else
+		no "full disk changed out/"; fi
+	no_staging "$tmp/small/out" "full disk"
+	umount "$tmp/small"
+else
+	echo "site: skipping the full-disk test (needs root to mount a tmpfs)"
+	skip=$((skip + 1))
+fi
+
 # Text from data is shown as text: not Markdown, not HTML, not gnuplot.
 cp -R "$top/data" "$tmp/evil"
 python3 - "$tmp/evil/devices.csv" "$tmp" <<'PY'
