@@ -51,6 +51,8 @@ DEPS_TEST = libcmocka-dev:/usr/include/cmocka.h gnuplot-nox:/usr/bin/gnuplot \
 	    libxml2-utils:/usr/bin/xmllint python3:/usr/bin/python3 \
 	    python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py
 DEPS_CHECK = valgrind:/usr/bin/valgrind
+DEPS_BROWSER = chromium:/usr/bin/chromium nodejs:/usr/bin/node \
+	       npm:/usr/bin/npm default-jre-headless:/usr/bin/java
 DEPS_FUZZ = clang:/usr/bin/clang \
 	    libclang-rt-14-dev:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a
 missing = $(foreach d,$(1),$(if $(wildcard $(lastword $(subst :, ,$(d)))),,$(firstword $(subst :, ,$(d)))))
@@ -76,10 +78,12 @@ NEEDED = $(DEPS_BUILD) \
 	 $(if $(filter report,$(MAKECMDGOALS)),$(DEPS_REPORT)) \
 	 $(if $(filter test check,$(MAKECMDGOALS)),$(DEPS_TEST)) \
 	 $(if $(filter check,$(MAKECMDGOALS)),$(DEPS_CHECK)) \
-	 $(if $(filter fuzz,$(MAKECMDGOALS)),$(DEPS_FUZZ))
+	 $(if $(filter fuzz,$(MAKECMDGOALS)),$(DEPS_FUZZ)) \
+	 $(if $(filter check-browser,$(MAKECMDGOALS)),$(DEPS_BROWSER) \
+	      $(DEPS_REPORT))
 
 .PHONY: all report test check check-unit check-errors check-cli check-claims check-site check-golden regen-golden check-fuzz-replay \
-	fuzz valgrind \
+	fuzz check-browser valgrind \
 	install uninstall clean deps-build deps-report deps-test deps-check FORCE
 
 all: ultimate
@@ -141,6 +145,10 @@ check-golden: $(BUILD)/ultimate
 # Shows each difference, then replaces the expected file.
 regen-golden: $(BUILD)/ultimate
 	@sh tests/run-golden.sh $(BUILD)/ultimate --regen
+
+# The Nu Html Checker and headless Chromium over the whole site (CI).
+check-browser: $(BUILD)/ultimate | deps-build
+	@sh tests/run-browser.sh $(BUILD)/ultimate
 
 check-site: $(BUILD)/ultimate
 	@sh tests/run-site.sh $(BUILD)/ultimate

@@ -2,6 +2,7 @@
  * The reference pages: registry -> quantities.html body, data/NAME.csv ->
  * data.html body. Everything from data or the registry is escaped here.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -10,6 +11,7 @@
 #include "pages.h"
 #include "registry.h"
 #include "table.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /* "data/devices.csv:4" -> link "data.html#devices.csv-4". */
@@ -54,13 +56,64 @@ value_cell(struct buf *out, const struct quantity *q)
 	buf_release(&v);
 }
 
+/* Appends one quantity as a table row. */
+static void
+quantity_row(struct buf *out, const struct quantity *q)
+{
+	size_t j;
+
+	BUF_ADDLIT(out, "<tr id=\"");
+	html_attr(out, q->name);
+	BUF_ADDLIT(out, "\"><td><a href=\"#");
+	html_attr(out, q->name);
+	BUF_ADDLIT(out, "\"><code>");
+	html_text(out, q->name);
+	BUF_ADDLIT(out, "</code></a></td><td class=\"num\">");
+	value_cell(out, q);
+	BUF_ADDLIT(out, "</td><td>");
+	html_text(out, q->formula);
+	BUF_ADDLIT(out, "</td><td>");
+	for (j = 0; j < q->ninputs; j++) {
+		BUF_ADDLIT(out, "<a href=\"#");
+		html_attr(out, q->inputs[j]);
+		BUF_ADDLIT(out, "\"><code>");
+		html_text(out, q->inputs[j]);
+		BUF_ADDLIT(out, "</code></a>");
+		if (j + 1 < q->ninputs)
+			BUF_ADDLIT(out, ", ");
+	}
+	BUF_ADDLIT(out, "</td><td>");
+	html_text(out, q->source);
+	if (q->origin) {
+		BUF_ADDLIT(out, " (");
+		origin_link(out, q->origin);
+		BUF_ADDLIT(out, ")");
+	}
+	BUF_ADDLIT(out, "</td></tr>\n");
+}
+
 void
 pages_quantities(const struct registry *reg, struct buf *out)
 {
-	size_t i, j, n = registry_count(reg);
-	const char *group = NULL;
-	size_t glen = 0;
+	size_t i, k, n = registry_count(reg), ngroups = 0;
+	size_t *group = xcalloc(n ? n : 1, sizeof(*group));
+	size_t *first = xcalloc(n ? n : 1, sizeof(*first));
 
+	/* Groups (the part before the first dot), in order of first use. */
+	for (i = 0; i < n; i++) {
+		const char *name = registry_at(reg, i)->name;
+		size_t len = strcspn(name, ".");
+
+		for (k = 0; k < ngroups; k++) {
+			const char *g = registry_at(reg, first[k])->name;
+
+			if (strcspn(g, ".") == len && !strncmp(g, name, len))
+				break;
+		}
+		if (k == ngroups)
+			first[ngroups++] = i;
+		group[i] = k;
+	}
 	BUF_ADDLIT(out, "<h1 id=\"quantities\">Quantities</h1>\n<p>Every "
 		   "number of the report, with the formula that computes it, "
 		   "its inputs (each a link), its value and unit (six "
@@ -68,56 +121,26 @@ pages_quantities(const struct registry *reg, struct buf *out)
 		   "quantities.csv</a> and <a href=\"quantities.json\">"
 		   "quantities.json</a> hold full precision), and its source."
 		   "</p>\n");
-	for (i = 0; i < n; i++) {
-		const struct quantity *q = registry_at(reg, i);
-		size_t len = strcspn(q->name, ".");
+	for (k = 0; k < ngroups; k++) {
+		const char *g = registry_at(reg, first[k])->name;
+		size_t len = strcspn(g, ".");
 
-		if (!group || len != glen || strncmp(group, q->name, len)) {
-			if (group)
-				BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
-			group = q->name;
-			glen = len;
-			BUF_ADDLIT(out, "<h2 id=\"group-");
-			buf_add(out, q->name, len);
-			BUF_ADDLIT(out, "\"><code>");
-			buf_add(out, q->name, len);
-			BUF_ADDLIT(out, "</code></h2>\n<div class=\"wide\">"
-				   "<table class=\"quantities\">\n<thead><tr>"
-				   "<th>Name</th><th>Value</th><th>Formula"
-				   "</th><th>Inputs</th><th>Source</th></tr>"
-				   "</thead>\n<tbody>\n");
-		}
-		BUF_ADDLIT(out, "<tr id=\"");
-		html_attr(out, q->name);
-		BUF_ADDLIT(out, "\"><td><a href=\"#");
-		html_attr(out, q->name);
+		BUF_ADDLIT(out, "<h2 id=\"group-");
+		buf_add(out, g, len);
 		BUF_ADDLIT(out, "\"><code>");
-		html_text(out, q->name);
-		BUF_ADDLIT(out, "</code></a></td><td class=\"num\">");
-		value_cell(out, q);
-		BUF_ADDLIT(out, "</td><td>");
-		html_text(out, q->formula);
-		BUF_ADDLIT(out, "</td><td>");
-		for (j = 0; j < q->ninputs; j++) {
-			BUF_ADDLIT(out, "<a href=\"#");
-			html_attr(out, q->inputs[j]);
-			BUF_ADDLIT(out, "\"><code>");
-			html_text(out, q->inputs[j]);
-			BUF_ADDLIT(out, "</code></a>");
-			if (j + 1 < q->ninputs)
-				BUF_ADDLIT(out, ", ");
-		}
-		BUF_ADDLIT(out, "</td><td>");
-		html_text(out, q->source);
-		if (q->origin) {
-			BUF_ADDLIT(out, " (");
-			origin_link(out, q->origin);
-			BUF_ADDLIT(out, ")");
-		}
-		BUF_ADDLIT(out, "</td></tr>\n");
-	}
-	if (group)
+		buf_add(out, g, len);
+		BUF_ADDLIT(out, "</code></h2>\n<div class=\"wide\">"
+			   "<table class=\"quantities\">\n<thead><tr>"
+			   "<th>Name</th><th>Value</th><th>Formula</th>"
+			   "<th>Inputs</th><th>Source</th></tr></thead>\n"
+			   "<tbody>\n");
+		for (i = first[k]; i < n; i++)
+			if (group[i] == k)
+				quantity_row(out, registry_at(reg, i));
 		BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
+	}
+	free(group);
+	free(first);
 }
 
 int

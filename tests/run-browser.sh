@@ -1,0 +1,32 @@
+#!/bin/sh
+# Proof that the published site is valid and renders: every page through
+# the Nu Html Checker (vnu-jar, zero errors), then headless Chromium with
+# no network (tests/browser/check.mjs: images load, anchors resolve,
+# nothing from other hosts; screenshots of index.html, light and dark,
+# kept in build/browser/ as test artifacts).
+# Usage: tests/run-browser.sh path/to/ultimate
+set -eu
+ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cd "$top/tests/browser"
+if [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/vnu-jar/build/dist/vnu.jar ]; then
+	# The lock file pins both; no browser download (Debian's chromium).
+	npm ci --no-audit --no-fund --ignore-scripts >"$tmp/npm.log" 2>&1 ||
+		{ cat "$tmp/npm.log"; exit 1; }
+fi
+cd "$top"
+"$ult" -o "$tmp/site" report
+fail=0
+if java -jar tests/browser/node_modules/vnu-jar/build/dist/vnu.jar \
+	--errors-only "$tmp"/site/*.html 2>"$tmp/vnu"; then
+	echo "html: $(ls "$tmp"/site/*.html | wc -l) passed, 0 failed"
+else
+	cat "$tmp/vnu"
+	echo "html: 0 passed, $(grep -c error "$tmp/vnu") failed"
+	fail=1
+fi
+node tests/browser/check.mjs "$tmp/site" "$top/build/browser" || fail=1
+exit $fail
