@@ -17,7 +17,9 @@ struct buf {
 
 extern char buf_empty[];
 #define BUF_INIT { .data = buf_empty, .len = 0, .cap = 0 }
-#define BUF_ADDLIT(b, s) buf_add((b), (s), sizeof(s) - 1)
+/* s must be a string literal: "" s "" fails to compile for anything else
+ * (a pointer would make sizeof measure the pointer). */
+#define BUF_ADDLIT(b, s) buf_add((b), "" s "", sizeof(s) - 1)
 
 void buf_init(struct buf *b);
 /* Frees the bytes and leaves b as after buf_init(). */

@@ -174,7 +174,7 @@ build_toc(const struct heading *h, size_t n, struct buf *toc)
 			BUF_ADDLIT(toc, "<li>");
 		} else {
 			if (!open3)
-				BUF_ADDLIT(toc, open2 ? "<ol>\n" :
+				buf_addstr(toc, open2 ? "<ol>\n" :
 					   "<li><ol>\n");
 			open2 = 1;
 			open3 = 1;
