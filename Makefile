@@ -36,7 +36,7 @@ SRC = audit.c buf.c dataset.c diag.c escape.c export.c expr.c fit.c format.c \
       model.c pages.c physics.c registry.c site.c table.c template.c timing.c \
       xalloc.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
-UNIT = buf fit format physics registry table model
+UNIT = buf expr fit format physics registry table template model
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Debian packages ------------------------------------------------------
@@ -53,6 +53,7 @@ DEPS_TEST = libcmocka-dev:/usr/include/cmocka.h gnuplot-nox:/usr/bin/gnuplot \
 DEPS_CHECK = valgrind:/usr/bin/valgrind
 DEPS_BROWSER = chromium:/usr/bin/chromium nodejs:/usr/bin/node \
 	       npm:/usr/bin/npm default-jre-headless:/usr/bin/java
+DEPS_BENCH = time:/usr/bin/time
 DEPS_FUZZ = clang:/usr/bin/clang \
 	    libclang-rt-14-dev:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a
 missing = $(foreach d,$(1),$(if $(wildcard $(lastword $(subst :, ,$(d)))),,$(firstword $(subst :, ,$(d)))))
@@ -79,11 +80,12 @@ NEEDED = $(DEPS_BUILD) \
 	 $(if $(filter test check,$(MAKECMDGOALS)),$(DEPS_TEST)) \
 	 $(if $(filter check,$(MAKECMDGOALS)),$(DEPS_CHECK)) \
 	 $(if $(filter fuzz,$(MAKECMDGOALS)),$(DEPS_FUZZ)) \
+	 $(if $(filter bench,$(MAKECMDGOALS)),$(DEPS_BENCH) $(DEPS_REPORT)) \
 	 $(if $(filter check-browser,$(MAKECMDGOALS)),$(DEPS_BROWSER) \
 	      $(DEPS_REPORT))
 
 .PHONY: all report test check check-unit check-errors check-cli check-claims check-site check-golden regen-golden check-fuzz-replay \
-	fuzz check-browser valgrind \
+	fuzz check-browser bench valgrind \
 	install uninstall clean deps-build deps-report deps-test deps-check FORCE
 
 all: ultimate
@@ -218,6 +220,12 @@ check-fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 		printf 'fuzz-replay %s: ' $$t; \
 		$(BUILD)/replay_$$t $$files || exit 1; \
 	done
+
+# --- Benchmarks -----------------------------------------------------------
+# Prints times and memory; asserts nothing (CI machines are noisy).
+BENCH_RUNS ?= 5
+bench: ultimate | deps-build
+	@sh tests/bench.sh ./ultimate $(BENCH_RUNS)
 
 # --- Install --------------------------------------------------------------
 install: ultimate

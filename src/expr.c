@@ -25,8 +25,14 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* Nesting deeper than this is refused rather than risking the stack. */
+/*
+ * Parentheses, signs and powers nested deeper than this are refused, and
+ * so is a tree taller than EXPR_MAX_HEIGHT (a long chain such as
+ * 1+1+...+1): parsing, evaluating and freeing recurse, and the stack is
+ * not the user's to exhaust.
+ */
 #define EXPR_MAX_DEPTH 64
+#define EXPR_MAX_HEIGHT 256
 
 enum node_kind {
 	N_NUM,
@@ -88,6 +94,7 @@ struct expr {
 	enum binop op;			/* N_BIN */
 	const struct func *fn;		/* N_CALL */
 	struct expr *a, *b;		/* operands, call arguments */
+	int height;			/* of the tree below, leaves 1 */
 };
 
 struct parser {
@@ -104,6 +111,7 @@ node(struct parser *p, enum node_kind kind, size_t start)
 {
 	struct expr *e = xcalloc(1, sizeof(*e));
 
+	e->height = 1;
 	e->kind = kind;
 	e->loc.file = p->f;
 	e->loc.off = start;
@@ -120,6 +128,29 @@ expr_free(struct expr *e)
 	expr_free(e->b);
 	free(e->str);
 	free(e);
+}
+
+static struct expr *syntax(struct parser *p, size_t off, size_t len,
+			    const char *msg);
+
+/* Sets e's height from its children; NULL (and e freed) when too tall. */
+static struct expr *
+grow(struct parser *p, struct expr *e)
+{
+	int h = 0;
+
+	if (e->a && e->a->height > h)
+		h = e->a->height;
+	if (e->b && e->b->height > h)
+		h = e->b->height;
+	e->height = h + 1;
+	if (e->height > EXPR_MAX_HEIGHT) {
+		syntax(p, e->loc.off, e->loc.len, "expression too long or "
+		       "nested too deeply");
+		expr_free(e);
+		return NULL;
+	}
+	return e;
 }
 
 static const char *
@@ -252,6 +283,10 @@ parse_call(struct parser *p, size_t start, const char *name)
 		return NULL;
 	}
 	p->pos++;	/* "(" */
+	if (++p->depth > EXPR_MAX_DEPTH) {
+		syntax(p, start, strlen(name), "expression nested too deeply");
+		goto fail;
+	}
 	skip_space(p);
 	if (!accept(p, ")")) {
 		do {
@@ -272,6 +307,7 @@ parse_call(struct parser *p, size_t start, const char *name)
 			goto fail;
 		}
 	}
+	p->depth--;
 	if ((int)nargs != fn->nargs) {
 		struct buf msg = BUF_INIT;
 
@@ -293,7 +329,7 @@ parse_call(struct parser *p, size_t start, const char *name)
 	e->fn = fn;
 	e->a = args[0];
 	e->b = args[1];
-	return e;
+	return grow(p, e);
 fail:
 	expr_free(args[0]);
 	expr_free(args[1]);
@@ -320,7 +356,11 @@ parse_primary(struct parser *p)
 		struct expr *e;
 
 		p->pos++;
+		if (++p->depth > EXPR_MAX_DEPTH)
+			return syntax(p, start, 1, "expression nested too "
+				      "deeply");
 		e = parse_or(p);
+		p->depth--;
 		if (!e)
 			return NULL;
 		if (!accept(p, ")")) {
@@ -375,13 +415,19 @@ parse_pow(struct parser *p)
 	e = node(p, N_BIN, start);
 	e->op = OP_POW;
 	e->a = l;
+	if (++p->depth > EXPR_MAX_DEPTH) {
+		expr_free(e);
+		skip_space(p);
+		return syntax(p, p->pos, 1, "expression nested too deeply");
+	}
 	e->b = parse_unary(p);
+	p->depth--;
 	if (!e->b) {
 		expr_free(e);
 		return NULL;
 	}
 	e->loc.len = p->pos - start;
-	return e;
+	return grow(p, e);
 }
 
 static struct expr *
@@ -408,7 +454,7 @@ parse_unary(struct parser *p)
 		expr_free(e);
 		return NULL;
 	}
-	return e;
+	return grow(p, e);
 }
 
 /* One level of left-associative binary operators. */
@@ -426,10 +472,6 @@ parse_level(struct parser *p, int level)
 
 	if (level == 6)
 		return parse_unary(p);
-	if (++p->depth > EXPR_MAX_DEPTH) {
-		skip_space(p);
-		return syntax(p, p->pos, 1, "expression nested too deeply");
-	}
 	skip_space(p);
 	start = p->pos;
 	l = parse_level(p, level + 1);
@@ -452,9 +494,8 @@ parse_level(struct parser *p, int level)
 			l = NULL;
 			break;
 		}
-		l = e;
+		l = grow(p, e);
 	}
-	p->depth--;
 	return l;
 }
 
@@ -611,9 +652,17 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 		if (eval(e->a, env, &a) ||
 		    (e->b && eval(e->b, env, &b)))
 			goto out;
-		if (want_number(e->a, &a, e->fn->name) ||
-		    (e->b && want_number(e->b, &b, e->fn->name)))
-			goto out;
+		{
+			struct buf what = BUF_INIT;
+			int bad;
+
+			buf_addf(&what, "'%s'", e->fn->name);
+			bad = want_number(e->a, &a, what.data) ||
+			      (e->b && want_number(e->b, &b, what.data));
+			buf_release(&what);
+			if (bad)
+				goto out;
+		}
 		r = e->fn->f1 ? e->fn->f1(a.num) : e->fn->f2(a.num, b.num);
 		if (!isfinite(r)) {
 			error_at(&e->loc, "'%s' gives no finite number here",

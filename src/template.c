@@ -86,6 +86,7 @@ struct tnode {
 	char *var;
 	char *prefix;		/* "in" mode */
 	char **names;		/* "of" mode */
+	struct srcloc *names_loc;
 	size_t nnames;
 	/* T_FIGURE, T_TABLE, T_REF */
 	char *label;
@@ -118,6 +119,7 @@ tnodes_free(struct tnode *n)
 		for (i = 0; i < n->nnames; i++)
 			free(n->names[i]);
 		free(n->names);
+		free(n->names_loc);
 		free(n->label);
 		free(n);
 		n = next;
@@ -155,6 +157,7 @@ struct parser {
 	struct srcfile *f;
 	size_t pos;
 	int depth;
+	int aborted;		/* nesting limit hit: stop, say no more */
 	const char **stack;	/* include chain, for cycles */
 	size_t nstack, stack_cap;
 	int failed;
@@ -210,16 +213,19 @@ next_tag(struct parser *p, struct tag *tg)
 		return 0;
 	tg->start = (size_t)(open - d);
 	for (i = tg->start + 2; i + 1 < len; i++) {
-		if (d[i] == '"' && (i == 0 || d[i - 1] != '\\'))
+		if (in_str && d[i] == '\\')
+			i++;	/* an escaped character, maybe a quote */
+		else if (d[i] == '"')
 			in_str = !in_str;
 		else if (!in_str && d[i] == '}' && d[i + 1] == '}')
 			break;
 		else if (!in_str && d[i] == '{' && d[i + 1] == '{')
-			i = len;
+			i = len + 1;
 	}
 	if (i + 1 >= len)
 		return perr(p, tg->start, 2, "unclosed '{{': no '}}' before "
-			    "the end of the %s", i >= len ? "next tag" : "file");
+			    "%s", i > len ? "the next '{{'" :
+			    "the end of the file");
 	tg->end = i + 2;
 	tg->cstart = tg->start + 2;
 	tg->cend = i;
@@ -371,7 +377,9 @@ parse_value(struct parser *p, const struct tag *tg)
 		return NULL;
 	}
 	for (i = tg->cstart; i < tg->cend; i++) {
-		if (d[i] == '"' && d[i - 1] != '\\')
+		if (in_str && d[i] == '\\')
+			i++;
+		else if (d[i] == '"')
 			in_str = !in_str;
 		else if (!in_str && d[i] == '|') {
 			if (i + 1 < tg->cend && d[i + 1] == '|') {
@@ -511,8 +519,13 @@ parse_each(struct parser *p, const struct tag *tg)
 		} else if (mode == 'i' && !n->prefix) {
 			n->prefix = word;
 		} else if (mode == 'o') {
+			size_t c2 = cap;
+
 			n->names = xgrow(n->names, &cap, n->nnames + 1,
 					 sizeof(*n->names));
+			n->names_loc = xgrow(n->names_loc, &c2, n->nnames + 1,
+					     sizeof(*n->names_loc));
+			n->names_loc[n->nnames] = loc_of(p->f, s, w - s);
 			n->names[n->nnames++] = word;
 		} else {
 			perr(p, s, w - s, "unexpected '%s' in '{{#each}}'",
@@ -665,7 +678,7 @@ parse_nodes(struct parser *p, struct tnode **out, const char *const *closers,
 {
 	struct tnode **tail = out;
 	struct tag tg;
-	int r;
+	int r = 0;
 
 	*out = NULL;
 	if (++p->depth > TEMPLATE_MAX_DEPTH) {
@@ -673,9 +686,10 @@ parse_nodes(struct parser *p, struct tnode **out, const char *const *closers,
 		     "deeply (more than %d)", TEMPLATE_MAX_DEPTH);
 		p->depth--;
 		p->pos = p->f->len;
+		p->aborted = 1;
 		return -1;
 	}
-	while ((r = next_tag(p, &tg)) == 1) {
+	while (!p->aborted && (r = next_tag(p, &tg)) == 1) {
 		const char *d = p->f->data;
 		size_t i;
 
@@ -776,10 +790,12 @@ parse_nodes(struct parser *p, struct tnode **out, const char *const *closers,
 	p->pos = p->f->len;
 	p->depth--;
 	if (opener) {
-		perr(p, opener->start, opener->end - opener->start,
-		     "unclosed '{{%.*s}}': expected '{{%s}}' before the end "
-		     "of the file", (int)(opener->cend - opener->cstart),
-		     p->f->data + opener->cstart, closer_of(closers));
+		if (!p->aborted)
+			perr(p, opener->start, opener->end - opener->start,
+			     "unclosed '{{%.*s}}': expected '{{%s}}' before "
+			     "the end of the file",
+			     (int)(opener->cend - opener->cstart),
+			     p->f->data + opener->cstart, closer_of(closers));
 		return -1;
 	}
 	return 0;
@@ -1230,11 +1246,12 @@ each_of(struct expander *ex, const struct tnode *n, struct buf *out, int md)
 			const char *near[1];
 
 			if (registry_suggest(ex->reg, n->names[i], near, 1))
-				xerr(ex, &n->loc, "unknown quantity '%s'; did "
-				     "you mean '%s'?", n->names[i], near[0]);
+				xerr(ex, &n->names_loc[i], "unknown quantity "
+				     "'%s'; did you mean '%s'?", n->names[i],
+				     near[0]);
 			else
-				xerr(ex, &n->loc, "unknown quantity '%s'",
-				     n->names[i]);
+				xerr(ex, &n->names_loc[i], "unknown quantity "
+				     "'%s'", n->names[i]);
 			continue;
 		}
 		ex->bind = xgrow(ex->bind, &ex->bind_cap, ex->nbind + 1,

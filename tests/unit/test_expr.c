@@ -506,6 +506,9 @@ test_type_errors(void **state)
 	eval_err("-record.name",
 		 ERR("1", "'-' needs a number, got the text 'Roadrunner'",
 		     "-record.name", "^"));
+	eval_err("sqrt(record.name)",
+		 ERR("6", "'sqrt' needs a number, got the text 'Roadrunner'",
+		     "sqrt(record.name)", "     ^^^^^^^^^^^"));
 	eval_err("2 ^ unit(laptop.energy)",
 		 ERR("5", "'^' needs a number, got the text 'J'",
 		     "2 ^ unit(laptop.energy)", "    ^^^^^^^^^^^^^^^^^^^"));
@@ -621,11 +624,8 @@ test_nesting_limit(void **state)
 
 	(void)state;
 	/* Shallow nesting is fine. */
-	/*
-	 * Every '(' costs 6 levels of the limit of 64 (one per precedence
-	 * level), so 9 parentheses is the most that parses; 10 is refused.
-	 */
-	s = nested("(", 9, "1", ")");
+	/* Parentheses, signs and powers each cost one level of 64. */
+	s = nested("(", 60, "1", ")");
 	num_is(s, 1);
 	free(s);
 	s = nested("-", 20, "1", "");
@@ -654,26 +654,58 @@ test_nesting_limit(void **state)
 	}
 	free(s);
 
-	/* The 59th minus is one level too many (6 levels above it). */
+	/* The 65th minus is one level too many. */
 	s = nested("-", 200, "1", "");
-	want = deep_msg(s, 58);
+	want = deep_msg(s, 64);
 	parse_err(s, want);
 	free(want);
 	free(s);
 	s = nested("!", 100000, "1", "");
-	want = deep_msg(s, 58);
+	want = deep_msg(s, 64);
 	parse_err(s, want);
 	free(want);
 	free(s);
-	/*
-	 * Not tested, bugs in src/expr.c: the depth limit does not count
-	 * '^' (parse_pow calls parse_unary without a depth check), so
-	 * "2^2^...^1" with 100000 '^' overflows the stack while parsing;
-	 * and a long left-associative chain "1+1+...+1" (100000 '+') parses
-	 * into a tree 100000 deep that eval() and expr_free() recurse
-	 * through, overflowing the stack. Both should give "expression
-	 * nested too deeply" (or be evaluated without recursion).
-	 */
+	/* Powers nest to the right: refused at the same depth. */
+	s = nested("2^", 100000, "1", "");
+	{
+		struct srcfile *f = src(s);
+		struct expr *e;
+		char *got;
+
+		diag_reset();
+		capture_start();
+		e = expr_parse(f, 0, f->len);
+		got = capture_end();
+		assert_null(e);
+		assert_int_equal(diag_errors(), 1);
+		assert_non_null(strstr(got, "expression nested too deeply"));
+		free(got);
+		srcfile_free(f);
+	}
+	free(s);
+	/* A long flat chain makes a tall tree: refused, not a crash. */
+	s = nested("1+", 100000, "1", "");
+	{
+		struct srcfile *f = src(s);
+		struct expr *e;
+		char *got;
+
+		diag_reset();
+		capture_start();
+		e = expr_parse(f, 0, f->len);
+		got = capture_end();
+		assert_null(e);
+		assert_int_equal(diag_errors(), 1);
+		assert_non_null(strstr(got, "expression too long or nested "
+				       "too deeply"));
+		free(got);
+		srcfile_free(f);
+	}
+	free(s);
+	/* A chain of 200 terms is fine. */
+	s = nested("1+", 200, "1", "");
+	num_is(s, 201);
+	free(s);
 }
 
 static void

@@ -1,0 +1,1175 @@
+/*
+ * Unit tests for src/template.h, the template stage. Templates are parsed
+ * from in-memory strings named "t.md" (includes from a temporary folder)
+ * and expanded against a small registry; the Markdown is compared
+ * exactly, with the random snippet tokens replaced by "<S0>", "<S1>", ...
+ * Every error message is compared exactly, caret line included.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <sys/stat.h>
+
+#include "testutil.h"
+#include "registry.h"
+#include "template.h"
+
+static struct registry *reg;
+
+static int
+setup_registry(void **state)
+{
+	(void)state;
+	reg = registry_new();
+	assert_non_null(registry_add_num(reg, "laptop.ops_max",
+					 5.4255699586085285e50, "ops/s",
+					 "2 E / (pi hbar)", NULL,
+					 "Margolus and Levitin 1998", NULL));
+	assert_non_null(registry_add_num(reg, "laptop.energy",
+					 8.987551787368176e16, "J", "m c^2",
+					 NULL, "Einstein 1905", NULL));
+	assert_non_null(registry_add_num(reg, "laptop.volume", 0.001, "m^3",
+					 "", NULL, "assumption", NULL));
+	assert_non_null(registry_add_text(reg, "record.name", "Roadrunner",
+					  NULL, NULL, "TOP500", NULL));
+	assert_non_null(registry_add_text(reg, "record.note",
+					  "one\ntwo\tthree\r\x01!", NULL, NULL,
+					  NULL, NULL));
+	assert_non_null(registry_add_text(reg, "device.a.id", "a", NULL, NULL,
+					  NULL, NULL));
+	assert_non_null(registry_add_text(reg, "device.a.name",
+					  "A <b>*bold*</b> | pipe", NULL,
+					  NULL, NULL, NULL));
+	assert_non_null(registry_add_num(reg, "device.a.year", 2008, "", NULL,
+					 NULL, NULL, NULL));
+	assert_non_null(registry_add_text(reg, "device.b.id", "b", NULL, NULL,
+					  NULL, NULL));
+	assert_non_null(registry_add_text(reg, "device.b.name", "B", NULL,
+					  NULL, NULL, NULL));
+	assert_non_null(registry_add_num(reg, "device.b.year", 2024, "", NULL,
+					 NULL, NULL, NULL));
+	return 0;
+}
+
+static int
+teardown_registry(void **state)
+{
+	(void)state;
+	registry_free(reg);
+	reg = NULL;
+	return 0;
+}
+
+static int
+reset(void **state)
+{
+	(void)state;
+	diag_reset();
+	return 0;
+}
+
+static struct template *
+parse(const char *s)
+{
+	return template_parse("templates", "t.md", s, strlen(s));
+}
+
+/*
+ * The Markdown of x with every snippet token (alone on its line) replaced
+ * by "<S0>", "<S1>", ...; checks that no token is left. Caller frees.
+ */
+static char *
+normalize(const struct expansion *x)
+{
+	struct buf md = BUF_INIT, tok = BUF_INIT;
+	size_t i;
+
+	assert_sane_buf(&x->md);
+	buf_add(&md, x->md.data, x->md.len);
+	for (i = 0; i < x->nsnippets; i++) {
+		struct buf next = BUF_INIT;
+		char *at;
+
+		assert_int_equal(x->snippets[i].token[0], 'U');
+		buf_reset(&tok);
+		buf_addf(&tok, "\n%s\n", x->snippets[i].token);
+		at = strstr(md.data, tok.data);
+		assert_non_null(at);
+		buf_add(&next, md.data, (size_t)(at - md.data));
+		buf_addf(&next, "\n<S%zu>\n", i);
+		buf_addstr(&next, at + tok.len);
+		buf_release(&md);
+		md = next;
+	}
+	if (x->nsnippets) {
+		/* The nonce: the first token without its index. */
+		buf_reset(&tok);
+		buf_add(&tok, x->snippets[0].token,
+			strlen(x->snippets[0].token) - 1);
+		assert_null(strstr(md.data, tok.data));
+	}
+	buf_release(&tok);
+	return buf_detach(&md, NULL);
+}
+
+/*
+ * Expands s, which must be valid, into x. Returns the template, which
+ * x.figures[].file borrows from: release x, then free the template.
+ */
+static struct template *
+expand_into(const char *s, struct expansion *x)
+{
+	size_t before = diag_errors();
+	struct template *t;
+	int ret = 0;
+
+	expansion_init(x);
+	capture_start();
+	t = parse(s);
+	if (t)
+		ret = template_expand(t, reg, x);
+	assert_captured("");
+	assert_non_null(t);
+	assert_int_equal(ret, 0);
+	assert_int_equal(diag_errors(), before);
+	return t;
+}
+
+/* Expands s, which must be valid, and compares the Markdown with want. */
+static void
+expand_ok(const char *s, const char *want)
+{
+	struct expansion x;
+	struct template *t = expand_into(s, &x);
+	char *got;
+
+	got = normalize(&x);
+	if (strcmp(got, want)) {
+		print_error("template:\n%s\nMarkdown was:\n%s\nwanted:\n%s\n", s,
+			    got, want);
+		free(got);
+		expansion_release(&x);
+		template_free(t);
+		fail();
+	}
+	free(got);
+	expansion_release(&x);
+	template_free(t);
+}
+
+/* s does not parse; the messages are exactly want, nerr of them. */
+static void
+parse_err(const char *s, const char *want, size_t nerr)
+{
+	struct template *t;
+
+	diag_reset();
+	capture_start();
+	t = parse(s);
+	assert_captured(want);
+	assert_null(t);
+	assert_int_equal(diag_errors(), nerr);
+}
+
+/* s parses but does not expand; the messages are exactly want. */
+static void
+expand_err(const char *s, const char *want, size_t nerr)
+{
+	struct expansion x;
+	struct template *t;
+	int ret;
+
+	diag_reset();
+	expansion_init(&x);
+	capture_start();
+	t = parse(s);
+	ret = t ? template_expand(t, reg, &x) : 0;
+	assert_captured(want);
+	assert_non_null(t);
+	assert_int_equal(ret, -1);
+	assert_int_equal(diag_errors(), nerr);
+	assert_sane_buf(&x.md);
+	expansion_release(&x);
+	template_free(t);
+}
+
+#define ERR(line_col, msg, line, caret)                                      \
+	"t.md:" line_col ": error: " msg "\n    " line "\n    " caret "\n"
+
+#define OPS "[5.43 × 10⁵⁰](quantities.html#laptop\\.ops\\_max)"
+
+static void
+test_plain_text(void **state)
+{
+	(void)state;
+	expand_ok("", "");
+	expand_ok("Hello, *world*.\n", "Hello, *world*.\n");
+	expand_ok("no final newline", "no final newline");
+	expand_ok("# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+		  "# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+	expand_ok("braces { } and }} alone, <b>html</b> & \\ stay\n",
+		  "braces { } and }} alone, <b>html</b> & \\ stay\n");
+	expand_ok("{ {x} }\n", "{ {x} }\n");
+}
+
+static void
+test_value_default(void **state)
+{
+	(void)state;
+	/* A bare name is a link; the destination renders as #laptop.ops_max. */
+	expand_ok("{{ laptop.ops_max }}", OPS);
+	expand_ok("{{laptop.ops_max}}", OPS);
+	expand_ok("The laptop does {{ laptop.ops_max }} ops.\n",
+		  "The laptop does " OPS " ops.\n");
+	expand_ok("{{ laptop.volume }}",
+		  "[1.00 × 10⁻³](quantities.html#laptop\\.volume)");
+	expand_ok("{{ device.a.year }}",
+		  "[2.01 × 10³](quantities.html#device\\.a\\.year)");
+	/* Expressions are not linked. */
+	expand_ok("{{ laptop.ops_max * 1 }}", "5.43 × 10⁵⁰");
+	expand_ok("{{ 2.5 }}", "2.50");
+	expand_ok("{{ -1200 }}", "−1.20 × 10³");
+	expand_ok("{{ 1 < 2 }}", "1.00");
+}
+
+static void
+test_formats(void **state)
+{
+	(void)state;
+	expand_ok("{{ laptop.ops_max | sci:5 }}",
+		  "[5.4256 × 10⁵⁰](quantities.html#laptop\\.ops\\_max)");
+	expand_ok("{{ laptop.ops_max | sci:1 }}",
+		  "[5 × 10⁵⁰](quantities.html#laptop\\.ops\\_max)");
+	expand_ok("{{ laptop.ops_max | e:3 }}",
+		  "[5.43e50](quantities.html#laptop\\.ops\\_max)");
+	expand_ok("{{ laptop.ops_max | e }}",
+		  "[5.43e50](quantities.html#laptop\\.ops\\_max)");
+	expand_ok("{{ 242.0917 | fixed:2 }}", "242.09");
+	expand_ok("{{ 242.0917 | fixed:0 }}", "242");
+	expand_ok("{{ 242.0917 | fixed }}", "242.09");
+	expand_ok("{{ -0.0001 | fixed:2 }}", "0.00");
+	expand_ok("{{ 242.09 | sig:2 }}", "240");
+	expand_ok("{{ 1.8814 | sig:2 }}", "1.9");
+	expand_ok("{{ 1234567.4 | int }}", "1,234,567");
+	expand_ok("{{ device.a.year | year }}",
+		  "[2008](quantities.html#device\\.a\\.year)");
+	expand_ok("{{ 2145.3 | year }}", "2145");
+	expand_ok("{{ laptop.ops_max | pow10 }}",
+		  "[10⁵¹](quantities.html#laptop\\.ops\\_max)");
+	expand_ok("{{ 2.5e11 | bytes }}", "250 GB");
+	expand_ok("{{ 2.5e11 | bytes:2 }}", "250 GB");
+	expand_ok("{{ 4.4e13 | bytes }}", "44.0 TB");
+	expand_ok("{{ 2.5e11 | ibytes:4 }}", "232.8 GiB");
+	expand_ok("{{ 2.5e11 | ibytes }}", "233 GiB");
+	expand_ok("{{ record.name | text }}", "Roadrunner");
+	expand_ok("{{ 9.99951e49 | sci:4 }}", "1.000 × 10⁵⁰");
+	expand_ok("{{laptop.ops_max|sci:2}}",
+		  "[5.4 × 10⁵⁰](quantities.html#laptop\\.ops\\_max)");
+}
+
+static void
+test_units_and_links(void **state)
+{
+	(void)state;
+	expand_ok("{{ laptop.energy | sci:5 | unit }}",
+		  "[8.9876 × 10¹⁶](quantities.html#laptop\\.energy) J");
+	expand_ok("{{ laptop.energy | unit | sci:2 }}",
+		  "[9.0 × 10¹⁶](quantities.html#laptop\\.energy) J");
+	/* The unit is Markdown-escaped; '^3' becomes a superscript. */
+	expand_ok("{{ laptop.ops_max | unit }}", OPS " ops\\/s");
+	expand_ok("{{ laptop.volume | sci:1 | unit }}",
+		  "[1 × 10⁻³](quantities.html#laptop\\.volume) m³");
+	/* A dimensionless quantity gets no unit. */
+	expand_ok("{{ device.a.year | year | unit }}",
+		  "[2008](quantities.html#device\\.a\\.year)");
+	expand_ok("{{ laptop.energy / 2 | sci:2 | unit:\"J\" }}",
+		  "4.5 × 10¹⁶ J");
+	expand_ok("{{ laptop.volume | unit:\"m^3/s\" }}",
+		  "[1.00 × 10⁻³](quantities.html#laptop\\.volume) m³\\/s");
+	expand_ok("{{ 3 | fixed:0 | unit:\"a|b\" }}", "3 a\\|b");
+	expand_ok("{{ laptop.ops_max | nolink }}", "5.43 × 10⁵⁰");
+	expand_ok("{{ laptop.ops_max | nolink | sci:5 }}", "5.4256 × 10⁵⁰");
+	expand_ok("{{ laptop.energy | nolink | unit }}", "8.99 × 10¹⁶ J");
+	expand_ok("{{ laptop.energy | sci:2 | unit | nolink }}",
+		  "9.0 × 10¹⁶ J");
+}
+
+static void
+test_text_escaped(void **state)
+{
+	(void)state;
+	expand_ok("{{ record.name }}", "Roadrunner");
+	expand_ok("{{ device.a.name }}",
+		  "A \\<b\\>\\*bold\\*\\<\\/b\\> \\| pipe");
+	expand_ok("| {{ device.a.name }} |\n",
+		  "| A \\<b\\>\\*bold\\*\\<\\/b\\> \\| pipe |\n");
+	/* Line breaks and tabs become spaces, control characters go. */
+	expand_ok("{{ record.note }}", "one two three \\!");
+	expand_ok("{{ \"#1. [x](y) `z` _w_ ~v~ {}\" }}",
+		  "\\#1\\. \\[x\\]\\(y\\) \\`z\\` \\_w\\_ \\~v\\~ \\{\\}");
+	expand_ok("{{ \"a}}b|c\" }}", "a\\}\\}b\\|c");
+	expand_ok("{{ \"say \\\"hi\\\"\" }}", "say \\\"hi\\\"");
+	/* A string that ends in an escaped backslash. */
+	expand_ok("{{ \"a\\\\\" }} after", "a\\\\ after");
+	expand_ok("{{ unit(laptop.volume) }}", "m\\^3");
+	expand_ok("{{ formula(laptop.ops_max) }}", "2 E \\/ \\(pi hbar\\)");
+	expand_ok("{{ source(laptop.energy) }}", "Einstein 1905");
+	expand_ok("{{ name(laptop.ops_max) }}", "laptop\\.ops\\_max");
+	expand_ok("é ü → {{ \"é→\" }}", "é ü → é→");
+}
+
+static void
+test_md_escape(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	md_escape(&b, "");
+	assert_string_equal(b.data, "");
+	md_escape(&b, "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
+	assert_string_equal(b.data, "\\!\\\"\\#\\$\\%\\&\\'\\(\\)\\*\\+\\,\\-"
+			    "\\.\\/\\:\\;\\<\\=\\>\\?\\@\\[\\\\\\]\\^\\_\\`"
+			    "\\{\\|\\}\\~");
+	buf_reset(&b);
+	md_escape(&b, "a\nb\r\nc\td\x01\x1f\x7f" "e ü");
+	assert_string_equal(b.data, "a b  c de ü");
+	assert_sane_buf(&b);
+	buf_release(&b);
+}
+
+static void
+test_comments(void **state)
+{
+	(void)state;
+	expand_ok("a {{! a note }}b\n", "a b\n");
+	expand_ok("a\n{{! a note for editors }}\nb\n", "a\nb\n");
+	expand_ok("{{!x}}", "");
+	expand_ok("a\n  {{! indented }}  \nb\n", "a\nb\n");
+	expand_ok("{{! \"}}\" }}x", "x");
+}
+
+static void
+test_standalone(void **state)
+{
+	(void)state;
+	expand_ok("a\n{{#if 1}}\nb\n{{/if}}\nc\n", "a\nb\nc\n");
+	expand_ok("a\n  {{#if 1}}  \n\tb\n\t{{/if}}\t\nc\n", "a\n\tb\nc\n");
+	expand_ok("a\r\n{{#if 1}}\r\nb\r\n{{/if}}\r\nc\r\n",
+		  "a\r\nb\r\nc\r\n");
+	expand_ok("{{#if 1}}\nb\n{{/if}}", "b\n");
+	/* Not alone on the line: the line stays. */
+	expand_ok("a {{#if 1}}b{{/if}} c\n", "a b c\n");
+	expand_ok("{{#if 1}} b\n{{/if}}\n", " b\n");
+	expand_ok("a\n{{#if 1}}\nb {{/if}}\n", "a\nb \n");
+	/* Value tags and references are never standalone. */
+	expand_ok("a\n{{ 1 | fixed:0 }}\nb\n", "a\n1\nb\n");
+	expand_ok("a\n{{#if 0}}\nb\n{{/if}}\nc\n", "a\nc\n");
+	/* Blank lines around a block are kept. */
+	expand_ok("a\n\n{{#if 1}}\n\nb\n\n{{/if}}\n\nc\n",
+		  "a\n\n\nb\n\n\nc\n");
+}
+
+static void
+test_standalone_table(void **state)
+{
+	(void)state;
+	expand_ok("| name | year | id |\n"
+		  "|---|---|---|\n"
+		  "{{#each d in device }}\n"
+		  "| {{ d.name }} | {{ d.year | year | nolink }} | {{ d }} |\n"
+		  "{{/each}}\n"
+		  "\n"
+		  "After.\n",
+		  "| name | year | id |\n"
+		  "|---|---|---|\n"
+		  "| A \\<b\\>\\*bold\\*\\<\\/b\\> \\| pipe | 2008 | a |\n"
+		  "| B | 2024 | b |\n"
+		  "\n"
+		  "After.\n");
+	expand_ok("| a |\n|---|\n{{#if 1}}\n| x |\n{{#else}}\n| y |\n{{/if}}\n"
+		  "{{! end }}\n| z |\n",
+		  "| a |\n|---|\n| x |\n| z |\n");
+}
+
+/* "{{#if A}}a{{#elif B}}b{{#else}}c{{/if}}" with A and B. */
+static void
+if_chain(const char *a, const char *b, const char *want)
+{
+	struct buf s = BUF_INIT;
+
+	buf_addf(&s, "<\n{{#if %s}}\na\n{{#elif %s}}\nb\n{{#else}}\nc\n"
+		 "{{/if}}\n>\n", a, b);
+	expand_ok(s.data, want);
+	buf_release(&s);
+}
+
+static void
+test_if(void **state)
+{
+	(void)state;
+	expand_ok("{{#if 1}}yes{{/if}}", "yes");
+	expand_ok("{{#if 0}}yes{{/if}}", "");
+	expand_ok("{{#if 0}}yes{{#else}}no{{/if}}", "no");
+	expand_ok("{{#if \"\"}}yes{{#else}}no{{/if}}", "no");
+	expand_ok("{{#if record.name}}yes{{#else}}no{{/if}}", "yes");
+	expand_ok("{{#if record.name == \"Roadrunner\"}}yes{{/if}}", "yes");
+	expand_ok("{{#if laptop.energy > 1e17}}big{{#else}}small{{/if}}",
+		  "small");
+	if_chain("1", "1", "<\na\n>\n");
+	if_chain("1", "0", "<\na\n>\n");
+	if_chain("0", "1", "<\nb\n>\n");
+	if_chain("0", "0", "<\nc\n>\n");
+	if_chain("device.a.year < 2000", "device.b.year > 2020",
+		 "<\nb\n>\n");
+	expand_ok("{{#if 0}}a{{#elif 0}}b{{#elif 1}}c{{#elif 1}}d{{/if}}",
+		  "c");
+	expand_ok("{{#if 0}}a{{#elif 0}}b{{/if}}", "");
+	expand_ok("{{#if 1}}{{#if 0}}a{{#else}}b{{/if}}{{#if 1}}c{{/if}}"
+		  "{{#else}}d{{/if}}", "bc");
+	/* A branch not taken is not evaluated. */
+	expand_ok("{{#if 0}}{{ 1 / 0 }}{{#else}}ok{{/if}}", "ok");
+	expand_ok("{{#if 0 && laptop.nope}}a{{#else}}b{{/if}}", "b");
+	expand_ok("{{#if 1}}{{ laptop.ops_max }}{{/if}}", OPS);
+}
+
+static void
+test_each_in(void **state)
+{
+	(void)state;
+	expand_ok("{{#each d in device}}{{ d.id }}={{ d.name }};{{/each}}",
+		  "a=A \\<b\\>\\*bold\\*\\<\\/b\\> \\| pipe;b=B;");
+	/* A bare loop name links to the quantity it stands for. */
+	expand_ok("{{#each d in device}}{{ d.year | year }} {{/each}}",
+		  "[2008](quantities.html#device\\.a\\.year) "
+		  "[2024](quantities.html#device\\.b\\.year) ");
+	expand_ok("{{#each d in device}}{{ name(d.year) }},{{/each}}",
+		  "device\\.a\\.year,device\\.b\\.year,");
+	expand_ok("{{#each d in device}}"
+		  "{{#if d.year > 2010}}{{ d.id }} is new{{/if}}"
+		  "{{/each}}", "b is new");
+	expand_ok("{{#each d in device}}{{#each e in device}}{{ d }}{{ e }} "
+		  "{{/each}}{{/each}}", "aa ab ba bb ");
+	/* Names outside the loop variable are looked up as written. */
+	expand_ok("{{#each d in device}}{{ record.name }}{{/each}}",
+		  "RoadrunnerRoadrunner");
+}
+
+static void
+test_each_of(void **state)
+{
+	(void)state;
+	expand_ok("{{#each q of laptop.energy laptop.volume}}\n"
+		  "- {{ name(q) }}: {{ q | sci:2 | unit }}\n"
+		  "{{/each}}\n",
+		  "- laptop\\.energy: "
+		  "[9.0 × 10¹⁶](quantities.html#laptop\\.energy) J\n"
+		  "- laptop\\.volume: "
+		  "[1.0 × 10⁻³](quantities.html#laptop\\.volume) m³\n");
+	expand_ok("{{#each q of record.name laptop.energy}}"
+		  "{{ unit(q) }}/{{ formula(q) }}/{{ source(q) }};"
+		  "{{/each}}", "//TOP500;J/m c\\^2/Einstein 1905;");
+	expand_ok("{{#each q of laptop.ops_max}}{{ q * 2 | sci:2 }}{{/each}}",
+		  "1.1 × 10⁵¹");
+	expand_ok("{{#each d in device}}{{#each q of laptop.energy}}"
+		  "{{ d }}:{{ name(q) }} {{/each}}{{/each}}",
+		  "a:laptop\\.energy b:laptop\\.energy ");
+}
+
+static void
+test_figure(void **state)
+{
+	struct template *t;
+	struct expansion x;
+	char *md;
+
+	(void)state;
+	t = expand_into("Before.\n\n"
+		    "{{#figure top500 }}\n"
+		    "Doubling every {{ laptop.energy | sci:2 }} *years*.\n"
+		    "{{#alt}}\n"
+		    "Alt \"q\" <x> & {{ record.name }} {{ device.a.name }} "
+		    "{{ laptop.energy | sci:2 | unit }}\n"
+		    "{{/figure}}\n"
+		    "\n"
+		    "After.\n", &x);
+	md = normalize(&x);
+	assert_string_equal(md,
+			    "Before.\n\n"
+			    "\n\n<S0>\n\n"
+			    "**Figure 1.** Doubling every "
+			    "[9.0 × 10¹⁶](quantities.html#laptop\\.energy) "
+			    "*years*.\n"
+			    "\n\n<S1>\n\n"
+			    "\n"
+			    "After.\n");
+	free(md);
+	assert_int_equal(x.nsnippets, 2);
+	assert_string_equal(x.snippets[0].html,
+			    "<figure id=\"fig-top500\">\n"
+			    "<img src=\"figures/top500.svg\" alt=\"Alt &quot;q"
+			    "&quot; &lt;x&gt; &amp; Roadrunner A &lt;b&gt;"
+			    "*bold*&lt;/b&gt; | pipe 9.0 × 10¹⁶ J\">\n"
+			    "<figcaption>");
+	assert_string_equal(x.snippets[1].html, "</figcaption>\n</figure>");
+	assert_int_equal(strlen(x.snippets[0].token), 18);
+	assert_string_not_equal(x.snippets[0].token, x.snippets[1].token);
+	assert_int_equal(x.nfigures, 1);
+	assert_string_equal(x.figures[0].label, "top500");
+	assert_int_equal(x.figures[0].number, 1);
+	assert_string_equal(x.figures[0].file, "t.md");
+	assert_int_equal(x.figures[0].line, 3);
+	assert_int_equal(x.figures[0].col, 3);
+	expansion_release(&x);
+	template_free(t);
+
+	/* All on one line. */
+	t = expand_into("{{#figure x}}cap{{#alt}}alt{{/figure}}", &x);
+	md = normalize(&x);
+	assert_string_equal(md, "\n\n<S0>\n\n**Figure 1.** cap\n\n<S1>\n\n");
+	free(md);
+	assert_string_equal(x.snippets[0].html,
+			    "<figure id=\"fig-x\">\n"
+			    "<img src=\"figures/x.svg\" alt=\"alt\">\n"
+			    "<figcaption>");
+	assert_int_equal(x.nfigures, 1);
+	assert_string_equal(x.figures[0].label, "x");
+	assert_int_equal(x.figures[0].line, 1);
+	expansion_release(&x);
+	template_free(t);
+}
+
+static void
+test_table_caption(void **state)
+{
+	struct template *t;
+	struct expansion x;
+	char *md;
+
+	(void)state;
+	t = expand_into("{{#table t}}cap{{/table}}\n", &x);
+	md = normalize(&x);
+	assert_string_equal(md, "\n\n<S0>\n\n**Table 1.** cap\n\n<S1>\n\n\n");
+	free(md);
+	assert_int_equal(x.nsnippets, 2);
+	assert_string_equal(x.snippets[0].html,
+			    "<div class=\"caption\" id=\"tab-t\">");
+	assert_string_equal(x.snippets[1].html, "</div>");
+	assert_int_equal(x.nfigures, 0);
+	expansion_release(&x);
+	template_free(t);
+
+	expand_ok("{{#table devices}}\n"
+		  "Devices, {{ record.name }}.\n"
+		  "{{/table}}\n"
+		  "| a |\n"
+		  "|---|\n",
+		  "\n\n<S0>\n\n**Table 1.** Devices, Roadrunner.\n"
+		  "\n\n<S1>\n\n| a |\n|---|\n");
+}
+
+static void
+test_references(void **state)
+{
+	struct template *t;
+	struct expansion x;
+	char *md;
+
+	(void)state;
+	/* A reference before its figure still gets the right number. */
+	expand_ok("See {{@x}}.\n{{#figure x}}cap{{#alt}}alt{{/figure}}\n",
+		  "See [Figure 1](#fig-x).\n"
+		  "\n\n<S0>\n\n**Figure 1.** cap\n\n<S1>\n\n\n");
+
+	/* Numbers follow the page, tables separately from figures. */
+	t = expand_into("{{@second}} {{@first}} {{@tab}} {{@tab2}}\n"
+		    "{{#figure first}}A{{#alt}}a{{/figure}}\n"
+		    "{{#table tab}}T{{/table}}\n"
+		    "{{#figure second}}B {{@first}}{{#alt}}b{{/figure}}\n"
+		    "{{#table tab2}}U{{/table}}\n"
+		    "{{@second}}\n", &x);
+	md = normalize(&x);
+	assert_string_equal(md,
+			    "[Figure 2](#fig-second) [Figure 1](#fig-first) "
+			    "[Table 1](#tab-tab) [Table 2](#tab-tab2)\n"
+			    "\n\n<S0>\n\n**Figure 1.** A\n\n<S1>\n\n\n"
+			    "\n\n<S2>\n\n**Table 1.** T\n\n<S3>\n\n\n"
+			    "\n\n<S4>\n\n**Figure 2.** B [Figure 1](#fig-first)"
+			    "\n\n<S5>\n\n\n"
+			    "\n\n<S6>\n\n**Table 2.** U\n\n<S7>\n\n\n"
+			    "[Figure 2](#fig-second)\n");
+	free(md);
+	assert_int_equal(x.nfigures, 2);
+	assert_string_equal(x.figures[0].label, "first");
+	assert_int_equal(x.figures[0].number, 1);
+	assert_int_equal(x.figures[0].line, 2);
+	assert_string_equal(x.figures[1].label, "second");
+	assert_int_equal(x.figures[1].number, 2);
+	assert_int_equal(x.figures[1].line, 4);
+	expansion_release(&x);
+	template_free(t);
+}
+
+static void
+test_label_errors(void **state)
+{
+	(void)state;
+	expand_err("{{#figure a}}x{{#alt}}y{{/figure}}\n"
+		   "{{#figure a}}z{{#alt}}w{{/figure}}\n",
+		   ERR("2:3", "label 'a' is used twice (first at t.md:1)",
+		       "{{#figure a}}z{{#alt}}w{{/figure}}", "  ^^^^^^^^^"), 1);
+	expand_err("{{#table t}}x{{/table}}\n"
+		   "{{#figure t}}z{{#alt}}w{{/figure}}\n",
+		   ERR("2:3", "label 't' is used twice (first at t.md:1)",
+		       "{{#figure t}}z{{#alt}}w{{/figure}}", "  ^^^^^^^^^"), 1);
+	expand_err("{{#figure top500}}x{{#alt}}y{{/figure}}\n"
+		   "{{@top50}} {{@zzz}}\n",
+		   ERR("2:3", "no figure or table labelled 'top50'; did you "
+		       "mean 'top500'?", "{{@top50}} {{@zzz}}", "  ^^^^^^")
+		   ERR("2:14", "no figure or table labelled 'zzz'",
+		       "{{@top50}} {{@zzz}}", "             ^^^^"), 2);
+	expand_err("{{@a}}", ERR("1:3", "no figure or table labelled 'a'",
+				 "{{@a}}", "  ^^"), 1);
+	expand_err("{{#figure a}}cap{{#alt}}alt {{@a}} "
+		   "{{#table t}}x{{/table}}{{/figure}}",
+		   ERR("1:31", "a reference cannot be placed inside alt text",
+		       "{{#figure a}}cap{{#alt}}alt {{@a}} {{#table t}}x"
+		       "{{/table}}{{/figure}}",
+		       "                              ^^")
+		   ERR("1:38", "a table caption cannot be placed inside alt "
+		       "text",
+		       "{{#figure a}}cap{{#alt}}alt {{@a}} {{#table t}}x"
+		       "{{/table}}{{/figure}}",
+		       "                                     ^^^^^^^^"), 2);
+	parse_err("{{#figure a}}x{{/figure}}",
+		  ERR("1:3", "'{{#figure a}}' needs alt text: add '{{#alt}}' "
+		      "and a sentence that states what the figure shows",
+		      "{{#figure a}}x{{/figure}}", "  ^^^^^^^^^"), 1);
+	parse_err("{{#figure A}}x{{#alt}}y{{/figure}}\n{{#table}}x{{/table}}\n"
+		  "{{@Bad}}",
+		  ERR("1:3", "'{{#figure}}' needs a label of a-z, 0-9, '_' and "
+		      "'-'", "{{#figure A}}x{{#alt}}y{{/figure}}", "  ^^^^^^^^^")
+		  ERR("2:3", "'{{#table}}' needs a label of a-z, 0-9, '_' and "
+		      "'-'", "{{#table}}x{{/table}}", "  ^^^^^^")
+		  ERR("3:3", "'{{@...}}' needs a figure or table label",
+		      "{{@Bad}}", "  ^^^^"), 3);
+}
+
+static void
+test_syntax_errors(void **state)
+{
+	(void)state;
+	parse_err("a {{ laptop.energy\nmore\n",
+		  ERR("1:3", "unclosed '{{': no '}}' before the end of the file",
+		      "a {{ laptop.energy", "  ^^"), 1);
+	parse_err("a {{ x {{ y }}\n",
+		  ERR("1:3", "unclosed '{{': no '}}' before the next '{{'",
+		      "a {{ x {{ y }}", "  ^^"), 1);
+	parse_err("x\n{{#foo x}}\n{{#bar}}\n",
+		  ERR("2:3", "unknown block '{{#foo x}}' (blocks: #if, #each, "
+		      "#figure, #table)", "{{#foo x}}", "  ^^^^^^")
+		  ERR("3:3", "unknown block '{{#bar}}' (blocks: #if, #each, "
+		      "#figure, #table)", "{{#bar}}", "  ^^^^"), 2);
+	parse_err("{{#if 1}}\nx\n{{/each}}\ny\n",
+		  ERR("3:3", "'{{/each}}' does not close '{{#if 1}}' (line 1): "
+		      "expected '{{/if}}'", "{{/each}}", "  ^^^^^")
+		  ERR("1:1", "unclosed '{{#if 1}}': expected '{{/if}}' before "
+		      "the end of the file", "{{#if 1}}", "^^^^^^^^^"), 2);
+	parse_err("a\n{{#if 1}}\nx\n",
+		  ERR("2:1", "unclosed '{{#if 1}}': expected '{{/if}}' before "
+		      "the end of the file", "{{#if 1}}", "^^^^^^^^^"), 1);
+	parse_err("{{#each d in device}}\n{{#if 1}}x{{/each}}\n",
+		  ERR("2:13", "'{{/each}}' does not close '{{#if 1}}' (line 2): "
+		      "expected '{{/if}}'", "{{#if 1}}x{{/each}}",
+		      "            ^^^^^")
+		  ERR("2:1", "unclosed '{{#if 1}}': expected '{{/if}}' before "
+		      "the end of the file", "{{#if 1}}x{{/each}}", "^^^^^^^^^")
+		  ERR("1:1", "unclosed '{{#each d in device}}': expected "
+		      "'{{/each}}' before the end of the file",
+		      "{{#each d in device}}", "^^^^^^^^^^^^^^^^^^^^^"), 3);
+	parse_err("{{#if 1}}\nx\n{{#else 1}}\ny\n{{/if}}\n",
+		  ERR("3:3", "'{{#else}}' takes no condition: use "
+		      "'{{#elif ...}}'", "{{#else 1}}", "  ^^^^^^^"), 1);
+	parse_err("{{/if}}\n{{#else}}\n{{#elif 1}}\n{{#alt}}\n",
+		  ERR("1:3", "'{{/if}}' closes no open block", "{{/if}}",
+		      "  ^^^")
+		  ERR("2:3", "'{{#else}}' outside its block", "{{#else}}",
+		      "  ^^^^^")
+		  ERR("3:3", "'{{#elif 1}}' outside its block", "{{#elif 1}}",
+		      "  ^^^^^^^")
+		  ERR("4:3", "'{{#alt}}' outside its block", "{{#alt}}",
+		      "  ^^^^"), 4);
+	parse_err("{{#if}}x{{/if}}{{#elif}}",
+		  ERR("1:3", "'{{#if}}' needs a condition",
+		      "{{#if}}x{{/if}}{{#elif}}", "  ^^^")
+		  ERR("1:18", "'{{#elif}}' outside its block",
+		      "{{#if}}x{{/if}}{{#elif}}", "                 ^^^^^"), 2);
+	parse_err("{{#each d}}x{{/each}}",
+		  ERR("1:3", "expected '{{#each VAR in PREFIX}}' or '{{#each "
+		      "VAR of NAME ...}}'", "{{#each d}}x{{/each}}",
+		      "  ^^^^^^^"), 1);
+	parse_err("{{#each d in a b}}x{{/each}}",
+		  ERR("1:16", "unexpected 'b' in '{{#each}}'",
+		      "{{#each d in a b}}x{{/each}}", "               ^"), 1);
+	parse_err("{{ }} {{ laptop.energy | }}",
+		  ERR("1:1", "empty '{{ }}': expected a quantity or an "
+		      "expression", "{{ }} {{ laptop.energy | }}", "^^^^^")
+		  ERR("1:24", "expected a format after '|'",
+		      "{{ }} {{ laptop.energy | }}", "                       ^"),
+		  2);
+	/* An expression error and a format error in one slot: both. */
+	parse_err("{{ 1 + | foo }}",
+		  ERR("1:7", "expected a value at the end of the expression",
+		      "{{ 1 + | foo }}", "      ^")
+		  ERR("1:10", "unknown format 'foo' (formats: sci, e, fixed, "
+		      "sig, int, year, pow10, bytes, ibytes, text, unit, "
+		      "nolink)", "{{ 1 + | foo }}", "         ^^^"), 2);
+	parse_err("{{#if 1 +}}x{{/if}}",
+		  ERR("1:9", "expected a value at the end of the expression",
+		      "{{#if 1 +}}x{{/if}}", "        ^"), 1);
+}
+
+static void
+test_format_errors(void **state)
+{
+	(void)state;
+	parse_err("{{ laptop.energy | foo }}\n"
+		  "{{ laptop.energy | sci:0 }} {{ laptop.energy | sci:x }}\n",
+		  ERR("1:20", "unknown format 'foo' (formats: sci, e, fixed, sig, "
+		      "int, year, pow10, bytes, ibytes, text, unit, nolink)",
+		      "{{ laptop.energy | foo }}", "                   ^^^")
+		  ERR("2:24", "format 'sci' takes a whole number from 1 to 17",
+		      "{{ laptop.energy | sci:0 }} {{ laptop.energy | sci:x }}",
+		      "                       ^")
+		  ERR("2:52", "format 'sci' takes a whole number from 1 to 17",
+		      "{{ laptop.energy | sci:0 }} {{ laptop.energy | sci:x }}",
+		      "                                                   ^"),
+		  3);
+	parse_err("{{ 1 | sci:18 }}{{ 1 | fixed:-1 }}{{ 1 | bytes: }}",
+		  ERR("1:12", "format 'sci' takes a whole number from 1 to 17",
+		      "{{ 1 | sci:18 }}{{ 1 | fixed:-1 }}{{ 1 | bytes: }}",
+		      "           ^^")
+		  ERR("1:30", "format 'fixed' takes a whole number from 0 to 17",
+		      "{{ 1 | sci:18 }}{{ 1 | fixed:-1 }}{{ 1 | bytes: }}",
+		      "                             ^^")
+		  ERR("1:48", "format 'bytes' takes a whole number from 1 to 17",
+		      "{{ 1 | sci:18 }}{{ 1 | fixed:-1 }}{{ 1 | bytes: }}",
+		      "                                               ^"), 3);
+	parse_err("{{ laptop.energy | sci:2 | fixed:1 }}",
+		  ERR("1:28", "a second number format: use one of sci, e, fixed, "
+		      "sig, int, year, pow10, bytes, ibytes, text",
+		      "{{ laptop.energy | sci:2 | fixed:1 }}",
+		      "                           ^^^^^^^"), 1);
+	parse_err("{{ laptop.energy | unit:J }} {{ laptop.energy | int:2 }}",
+		  ERR("1:25", "format 'unit' takes a quoted text: unit:\"J\"",
+		      "{{ laptop.energy | unit:J }} {{ laptop.energy | int:2 }}",
+		      "                        ^")
+		  ERR("1:49", "format 'int' takes no argument",
+		      "{{ laptop.energy | unit:J }} {{ laptop.energy | int:2 }}",
+		      "                                                ^^^^^"),
+		  2);
+}
+
+static void
+test_expand_errors(void **state)
+{
+	(void)state;
+	expand_err("{{ laptop.energy * 2 | unit }} and {{ record.name | sci:2 }}",
+		   ERR("1:24", "'unit' needs a quantity name; give the unit of "
+		       "an expression as unit:\"...\"",
+		       "{{ laptop.energy * 2 | unit }} and {{ record.name | "
+		       "sci:2 }}", "                       ^^^^")
+		   ERR("1:53", "format 'sci' needs a number, got the text "
+		       "'Roadrunner'",
+		       "{{ laptop.energy * 2 | unit }} and {{ record.name | "
+		       "sci:2 }}",
+		       "                                                    "
+		       "^^^^^"), 2);
+	expand_err("{{ record.name | unit }}\n{{ laptop.energy | text }}\n",
+		   ERR("1:18", "'unit' needs a number, got the text 'Roadrunner'",
+		       "{{ record.name | unit }}", "                 ^^^^")
+		   ERR("2:20", "format 'text' needs a text, got a number",
+		       "{{ laptop.energy | text }}", "                   ^^^^"),
+		   2);
+	/* Two bad slots: two messages. */
+	expand_err("{{ laptop.ops_mx | sci:4 }} and {{ 1 / 0 }}\n",
+		   ERR("1:4", "unknown quantity 'laptop.ops_mx'; did you mean "
+		       "'laptop.ops_max'?",
+		       "{{ laptop.ops_mx | sci:4 }} and {{ 1 / 0 }}",
+		       "   ^^^^^^^^^^^^^")
+		   ERR("1:36", "'/' gives no finite number here (division by "
+		       "zero)", "{{ laptop.ops_mx | sci:4 }} and {{ 1 / 0 }}",
+		       "                                   ^^^^^"), 2);
+	expand_err("{{#if laptop.nope}}a{{#else}}b{{/if}}",
+		   ERR("1:7", "unknown quantity 'laptop.nope'; did you mean "
+		       "'laptop.volume' or 'laptop.energy'?",
+		       "{{#if laptop.nope}}a{{#else}}b{{/if}}", "      ^^^^^^^^^^^"),
+		   1);
+	/* The loop variable: the message says which name it came from. */
+	expand_err("{{#each d in device}}{{ d.nam }}{{/each}}",
+		   ERR("1:25", "unknown quantity 'device.a.nam' (from 'd.nam'); "
+		       "did you mean 'device.a.name' or 'device.b.name'?",
+		       "{{#each d in device}}{{ d.nam }}{{/each}}",
+		       "                        ^^^^^")
+		   ERR("1:25", "unknown quantity 'device.b.nam' (from 'd.nam'); "
+		       "did you mean 'device.b.name' or 'device.a.name'?",
+		       "{{#each d in device}}{{ d.nam }}{{/each}}",
+		       "                        ^^^^^"), 2);
+	expand_err("{{#each q of laptop.energy}}{{ q.x }}{{/each}}",
+		   ERR("1:32", "unknown quantity 'q.x'",
+		       "{{#each q of laptop.energy}}{{ q.x }}{{/each}}",
+		       "                               ^^^"), 1);
+	expand_err("{{#each q of laptop.enrgy laptop.volume}}x{{/each}}",
+		   ERR("1:14", "unknown quantity 'laptop.enrgy'; did you mean "
+		       "'laptop.energy'?",
+		       "{{#each q of laptop.enrgy laptop.volume}}x{{/each}}",
+		       "             ^^^^^^^^^^^^"), 1);
+	expand_err("{{#each d in nothing}}x{{/each}}",
+		   ERR("1:3", "nothing to repeat: no 'nothing.<id>.id' in the "
+		       "registry", "{{#each d in nothing}}x{{/each}}",
+		       "  ^^^^^^^^^^^^^^^^^^"), 1);
+}
+
+/* Builds n copies of open, then mid, then n copies of close. */
+static char *
+nested(const char *open, size_t n, const char *mid, const char *close)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf_addstr(&b, open);
+	buf_addstr(&b, mid);
+	for (i = 0; i < n; i++)
+		buf_addstr(&b, close);
+	return buf_detach(&b, NULL);
+}
+
+static void
+test_nesting_limit(void **state)
+{
+	static const char first[] =
+		"t.md:64:1: error: blocks nested too deeply (more than 64)\n"
+		"    {{#if 1}}\n"
+		"    ^^\n";
+	struct template *t;
+	char *s, *got;
+
+	(void)state;
+	s = nested("{{#if 1}}\n", 63, "x\n", "{{/if}}\n");
+	expand_ok(s, "x\n");
+	free(s);
+
+	/* Deeper is an error, not a crash. */
+	s = nested("{{#if 1}}\n", 100, "x\n", "{{/if}}\n");
+	diag_reset();
+	capture_start();
+	t = parse(s);
+	got = capture_end();
+	assert_null(t);
+	assert_true(diag_errors() >= 1);
+	if (strncmp(got, first, strlen(first))) {
+		print_error("stderr was:\n%s\nwanted first:\n%s\n", got, first);
+		fail();
+	}
+	/* One message, not one per enclosing block. */
+	assert_int_equal(diag_errors(), 1);
+	free(got);
+	free(s);
+
+	s = nested("{{#each d in device}}", 1000, "x", "{{/each}}");
+	diag_reset();
+	capture_start();
+	t = parse(s);
+	got = capture_end();
+	assert_null(t);
+	assert_non_null(strstr(got, "error: blocks nested too deeply (more "
+			       "than 64)\n"));
+	free(got);
+	free(s);
+}
+
+/* ------------------------------------------------------------- includes */
+
+static char tmpdir[64];
+
+static void
+write_file(const char *name, const char *text)
+{
+	struct buf path = BUF_INIT;
+	FILE *fp;
+
+	buf_addf(&path, "%s/%s", tmpdir, name);
+	fp = fopen(path.data, "w");
+	assert_non_null(fp);
+	assert_int_equal(fputs(text, fp) >= 0, 1);
+	assert_int_equal(fclose(fp), 0);
+	buf_release(&path);
+}
+
+static void
+remove_file(const char *name)
+{
+	struct buf path = BUF_INIT;
+
+	buf_addf(&path, "%s/%s", tmpdir, name);
+	assert_int_equal(unlink(path.data), 0);
+	buf_release(&path);
+}
+
+static int
+setup_dir(void **state)
+{
+	(void)state;
+	diag_reset();
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_template.XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	return 0;
+}
+
+static int
+teardown_dir(void **state)
+{
+	(void)state;
+	return rmdir(tmpdir);
+}
+
+/* Parses s named "t.md" with includes from tmpdir. */
+static struct template *
+parse_in(const char *s)
+{
+	return template_parse(tmpdir, "t.md", s, strlen(s));
+}
+
+static void
+test_include(void **state)
+{
+	struct template *t;
+	struct expansion x;
+
+	(void)state;
+	write_file("part.md", "Part {{ laptop.energy | sci:2 | nolink }}\n"
+		   "{{! a comment }}\n");
+	t = parse_in("x\n{{> part.md }}\ny\n");
+	assert_non_null(t);
+	expansion_init(&x);
+	capture_start();
+	assert_int_equal(template_expand(t, reg, &x), 0);
+	assert_captured("");
+	assert_string_equal(x.md.data, "x\nPart 9.0 × 10¹⁶\ny\n");
+	expansion_release(&x);
+	template_free(t);
+
+	/* template_load reads the top file from the folder too. */
+	write_file("top.md", "A {{> part.md }}B\n");
+	capture_start();
+	t = template_load(tmpdir, "top.md");
+	assert_captured("");
+	assert_non_null(t);
+	expansion_init(&x);
+	assert_int_equal(template_expand(t, reg, &x), 0);
+	assert_string_equal(x.md.data, "A Part 9.0 × 10¹⁶\nB\n");
+	expansion_release(&x);
+	template_free(t);
+	remove_file("top.md");
+	remove_file("part.md");
+}
+
+static void
+test_include_errors(void **state)
+{
+	const char *s = "{{> ../etc/passwd }}\n{{> /etc/passwd }}\n"
+			"{{> nope.md }}\n{{> a b }}\n";
+	struct template *t;
+
+	(void)state;
+	capture_start();
+	t = template_parse(tmpdir, "t.md", s, strlen(s));
+	assert_captured(
+		ERR("1:5", "cannot include '../etc/passwd': give a path inside "
+		    "the templates folder, without '..'",
+		    "{{> ../etc/passwd }}", "    ^^^^^^^^^^^^^")
+		ERR("2:5", "cannot include '/etc/passwd': give a path inside "
+		    "the templates folder, without '..'",
+		    "{{> /etc/passwd }}", "    ^^^^^^^^^^^")
+		ERR("3:5", "cannot include 'nope.md': No such file or directory",
+		    "{{> nope.md }}", "    ^^^^^^^")
+		ERR("4:5", "cannot include 'a b': give a path inside the "
+		    "templates folder, without '..'", "{{> a b }}", "    ^^^"));
+	assert_null(t);
+	assert_int_equal(diag_errors(), 4);
+}
+
+static void
+test_include_errors_in_file(void **state)
+{
+	struct buf want = BUF_INIT;
+	struct template *t;
+	struct expansion x;
+
+	(void)state;
+	/* Errors in an included file carry its name. */
+	write_file("bad.md", "ok\n{{ laptop.energy | sci:99 }}\n");
+	capture_start();
+	t = parse_in("{{> bad.md }}\n{{ | }}");
+	buf_addf(&want, "%s/bad.md:2:24: error: format 'sci' takes a whole "
+		 "number from 1 to 17\n"
+		 "    {{ laptop.energy | sci:99 }}\n"
+		 "                           ^^\n"
+		 "t.md:2:3: error: expected a value at the end of the "
+		 "expression\n"
+		 "    {{ | }}\n"
+		 "      ^\n"
+		 "t.md:2:4: error: expected a format after '|'\n"
+		 "    {{ | }}\n"
+		 "       ^\n", tmpdir);
+	assert_captured(want.data);
+	assert_null(t);
+	remove_file("bad.md");
+
+	write_file("eval.md", "{{ nope.x }}\n");
+	t = parse_in("x\n{{> eval.md }}\n");
+	assert_non_null(t);
+	expansion_init(&x);
+	buf_reset(&want);
+	buf_addf(&want, "%s/eval.md:1:4: error: unknown quantity 'nope.x'\n"
+		 "    {{ nope.x }}\n"
+		 "       ^^^^^^\n", tmpdir);
+	capture_start();
+	assert_int_equal(template_expand(t, reg, &x), -1);
+	assert_captured(want.data);
+	expansion_release(&x);
+	template_free(t);
+	remove_file("eval.md");
+	buf_release(&want);
+}
+
+static void
+test_include_cycle(void **state)
+{
+	struct buf want = BUF_INIT;
+	struct template *t;
+
+	(void)state;
+	write_file("a.md", "A\n{{> b.md }}\n");
+	write_file("b.md", "B\n{{> a.md }}\n");
+	write_file("c.md", "C {{> c.md }}\n");
+
+	capture_start();
+	t = template_load(tmpdir, "a.md");
+	buf_addf(&want, "%s/b.md:2:5: error: 'a.md' includes itself (through "
+		 "%s/b.md)\n    {{> a.md }}\n        ^^^^\n", tmpdir, tmpdir);
+	assert_captured(want.data);
+	assert_null(t);
+
+	capture_start();
+	t = template_load(tmpdir, "c.md");
+	buf_reset(&want);
+	buf_addf(&want, "%s/c.md:1:7: error: 'c.md' includes itself (through "
+		 "%s/c.md)\n    C {{> c.md }}\n          ^^^^\n", tmpdir, tmpdir);
+	assert_captured(want.data);
+	assert_null(t);
+
+	/* The same from a template in memory. */
+	capture_start();
+	t = parse_in("{{> c.md }}");
+	buf_reset(&want);
+	buf_addf(&want, "%s/c.md:1:7: error: 'c.md' includes itself (through "
+		 "%s/c.md)\n    C {{> c.md }}\n          ^^^^\n", tmpdir, tmpdir);
+	assert_captured(want.data);
+	assert_null(t);
+	/* Included twice, but not inside itself: fine. */
+	write_file("d.md", "D\n");
+	t = parse_in("{{> d.md }}{{> d.md }}");
+	assert_non_null(t);
+	template_free(t);
+
+	capture_start();
+	t = template_load(tmpdir, "missing.md");
+	buf_reset(&want);
+	buf_addf(&want, "ultimate: error: cannot open '%s/missing.md': No such "
+		 "file or directory\n", tmpdir);
+	assert_captured(want.data);
+	assert_null(t);
+
+	remove_file("a.md");
+	remove_file("b.md");
+	remove_file("c.md");
+	remove_file("d.md");
+	buf_release(&want);
+}
+
+static void
+test_include_depth(void **state)
+{
+	struct buf name = BUF_INIT, text = BUF_INIT;
+	struct template *t;
+	char *got;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 70; i++) {
+		buf_reset(&name);
+		buf_reset(&text);
+		buf_addf(&name, "f%d.md", i);
+		buf_addf(&text, "{{> f%d.md }}\n", i + 1);
+		write_file(name.data, text.data);
+	}
+	capture_start();
+	t = template_load(tmpdir, "f0.md");
+	got = capture_end();
+	assert_null(t);
+	assert_non_null(strstr(got, "error: includes nested too deeply\n"));
+	free(got);
+	for (i = 0; i < 70; i++) {
+		buf_reset(&name);
+		buf_addf(&name, "f%d.md", i);
+		remove_file(name.data);
+	}
+	buf_release(&name);
+	buf_release(&text);
+}
+
+#define T(f) cmocka_unit_test_setup(f, reset)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_plain_text),
+		T(test_value_default),
+		T(test_formats),
+		T(test_units_and_links),
+		T(test_text_escaped),
+		T(test_md_escape),
+		T(test_comments),
+		T(test_standalone),
+		T(test_standalone_table),
+		T(test_if),
+		T(test_each_in),
+		T(test_each_of),
+		T(test_figure),
+		T(test_table_caption),
+		T(test_references),
+		T(test_label_errors),
+		T(test_syntax_errors),
+		T(test_format_errors),
+		T(test_expand_errors),
+		T(test_nesting_limit),
+		cmocka_unit_test_setup_teardown(test_include, setup_dir,
+						teardown_dir),
+		cmocka_unit_test_setup_teardown(test_include_errors, setup_dir,
+						teardown_dir),
+		cmocka_unit_test_setup_teardown(test_include_errors_in_file,
+						setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_include_cycle, setup_dir,
+						teardown_dir),
+		cmocka_unit_test_setup_teardown(test_include_depth, setup_dir,
+						teardown_dir),
+	};
+
+	return cmocka_run_group_tests(tests, setup_registry,
+				      teardown_registry);
+}
