@@ -57,8 +57,10 @@ claim_text(struct registry *reg, const char *id, const char *field,
 }
 
 int
-audit_run(const char *datadir, struct registry *reg, struct buf *out)
+audit_run(const char *datadir, struct registry *reg, struct buf *out,
+	  struct tableset *ts)
 {
+	struct tableset own = { 0 };
 	static const char *const cols[] = { "id", "published", "quantity",
 		"tolerance", "status", "explanation", "printed_in", "claim" };
 	struct buf path = BUF_INIT, hint = BUF_INIT, cell = BUF_INIT;
@@ -69,7 +71,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out)
 	int bad = 0, agree = 0, known = 0;
 
 	buf_addf(&path, "%s/claims.csv", datadir);
-	t = table_load(path.data);
+	t = tableset_load(ts ? ts : &own, path.data);
 	if (!t)
 		goto out;
 	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
@@ -202,7 +204,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out)
 				 "derived here", NULL);
 	}
 out:
-	table_free(t);
+	tableset_release(&own);
 	buf_release(&path);
 	buf_release(&hint);
 	buf_release(&cell);

@@ -20,6 +20,7 @@
 #include "plot.h"
 #include "registry.h"
 #include "site.h"
+#include "table.h"
 #include "template.h"
 #include "timing.h"
 #include "banned.h"
@@ -304,7 +305,8 @@ out:
 /* quantities.html, data.html, the CSV/JSON exports and data copies. */
 static int
 write_reference(struct site *site, const struct registry *reg,
-		const struct options *opt, const char *shell)
+		struct tableset *ts, const struct options *opt,
+		const char *shell)
 {
 	struct buf b = BUF_INIT, path = BUF_INIT;
 	size_t i;
@@ -314,7 +316,7 @@ write_reference(struct site *site, const struct registry *reg,
 	ret |= write_page(site, shell, "quantities.html", "Quantities", "",
 			  b.data);
 	buf_reset(&b);
-	ret |= pages_data(opt->datadir, model_data_files, &b);
+	ret |= pages_data(opt->datadir, model_data_files, ts, &b);
 	ret |= write_page(site, shell, "data.html", "Data", "", b.data);
 	buf_reset(&b);
 	export_csv(reg, &b);
@@ -323,19 +325,21 @@ write_reference(struct site *site, const struct registry *reg,
 	export_json(reg, &b);
 	ret |= site_write(site, "quantities.json", b.data, b.len);
 	for (i = 0; model_data_files[i] && !ret; i++) {
-		struct srcfile *f;
+		const struct table *t;
+		const char *bytes;
+		size_t len;
 
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
-		f = srcfile_read(path.data);
-		if (!f) {
+		t = tableset_load(ts, path.data);
+		if (!t) {
 			ret = -1;
 			break;
 		}
+		bytes = table_source(t, &len);
 		buf_reset(&path);
 		buf_addf(&path, "data/%s", model_data_files[i]);
-		ret |= site_write(site, path.data, f->data, f->len);
-		srcfile_free(f);
+		ret |= site_write(site, path.data, bytes, len);
 	}
 	buf_release(&b);
 	buf_release(&path);
@@ -348,7 +352,7 @@ write_reference(struct site *site, const struct registry *reg,
  */
 static int
 cmd_report(const struct registry *reg, const struct datasets *ds,
-	   const struct options *opt)
+	   struct tableset *ts, const struct options *opt)
 {
 	struct srcfile *shell = read_template(opt, "page.html");
 	struct srcfile *css = read_template(opt, "style.css");
@@ -364,7 +368,7 @@ cmd_report(const struct registry *reg, const struct datasets *ds,
 	if (r == -2)
 		ret = EXIT_TOOL;
 	timing_begin("pages");
-	r |= write_reference(site, reg, opt, shell->data);
+	r |= write_reference(site, reg, ts, opt, shell->data);
 	timing_end();
 	timing_begin("write");
 	if (r | site_write(site, "style.css", css->data, css->len)) {
@@ -423,6 +427,7 @@ main(int argc, char **argv)
 	struct registry *reg;
 	struct buf audit = BUF_INIT;
 	struct datasets ds = { 0 };
+	struct tableset ts = { 0 };
 	int i, ret, off = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -492,8 +497,8 @@ main(int argc, char **argv)
 
 	timing_begin("model");
 	reg = model_build(opt.datadir, opt.as_of,
-			  !strcmp(cmd, "report") ? &ds : NULL);
-	if (reg && (off = audit_run(opt.datadir, reg, &audit)) < 0) {
+			  !strcmp(cmd, "report") ? &ds : NULL, &ts);
+	if (reg && (off = audit_run(opt.datadir, reg, &audit, &ts)) < 0) {
 		registry_free(reg);
 		reg = NULL;
 	}
@@ -501,12 +506,13 @@ main(int argc, char **argv)
 	if (!reg) {
 		buf_release(&audit);
 		datasets_release(&ds);
+		tableset_release(&ts);
 		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
 			diag_errors() == 1 ? "" : "s");
 		return EXIT_INPUT;
 	}
 	if (!strcmp(cmd, "report"))
-		ret = cmd_report(reg, &ds, &opt);
+		ret = cmd_report(reg, &ds, &ts, &opt);
 	else if (!strcmp(cmd, "list"))
 		ret = cmd_list(reg);
 	else if (!strcmp(cmd, "check"))
@@ -517,6 +523,7 @@ main(int argc, char **argv)
 		ret = cmd_explain(reg, name);
 	registry_free(reg);
 	datasets_release(&ds);
+	tableset_release(&ts);
 	buf_release(&audit);
 	if (opt.timings)
 		timing_print();

@@ -77,6 +77,7 @@ struct model {
 	int failed;	/* a quantity could not be added: add no more */
 	int as_of;	/* edition: rows after this year are left out */
 	struct datasets *ds;	/* figure data, or NULL */
+	struct tableset *ts;	/* every table read, each once */
 	/* Doubling-time quantities that gaps are converted to years with. */
 	const char *rates[8];
 	const char *rate_what[8];
@@ -147,7 +148,7 @@ add_assumptions(struct model *m, const char *datadir)
 	unsigned char *found = xcalloc(sizeof(needs) / sizeof(needs[0]), 1);
 
 	buf_addf(&path, "%s/assumptions.csv", datadir);
-	t = table_load(path.data);
+	t = tableset_load(m->ts, path.data);
 	if (!t) {
 		ret = -1;
 		goto out;
@@ -199,7 +200,6 @@ add_assumptions(struct model *m, const char *datadir)
 		ret = -1;
 out:
 	free(found);
-	table_free(t);
 	buf_release(&path);
 	buf_release(&origin);
 	return ret;
@@ -519,6 +519,9 @@ static const struct series_spec series_specs[] = {
 	  { NULL, NULL }, { NULL, NULL } },
 };
 
+/* Series are thinned to this many points for figures (fits use all). */
+#define MODEL_PLOT_POINTS 2000
+
 #define YEAR_MIN 1900
 #define YEAR_MAX 2100
 
@@ -535,7 +538,6 @@ struct series {
 static void
 series_release(struct series *se)
 {
-	table_free(se->t);
 	free(se->time);
 	free(se->value);
 	free(se->row);
@@ -548,7 +550,7 @@ load(struct model *m, const char *file)
 	struct table *t;
 
 	buf_addf(&path, "%s/%s", m->datadir, file);
-	t = table_load(path.data);
+	t = tableset_load(m->ts, path.data);
 	buf_release(&path);
 	return t;
 }
@@ -649,12 +651,17 @@ series_dataset(struct model *m, const struct series *se)
 					 sp->factor ? 3 : 2);
 	double f = sp->factor ? get(m, sp->factor) : 1;
 	int cl = table_find(se->t, sp->label_col);
-	size_t i;
+	size_t i, step = 1;
 
+	/* A plot shows no more than this: every k-th point and the last. */
+	if (se->n > MODEL_PLOT_POINTS)
+		step = (se->n + MODEL_PLOT_POINTS - 1) / MODEL_PLOT_POINTS;
 	for (i = 0; i < se->n; i++) {
 		double row[3] = { se->time[i], se->value[i],
 				  se->value[i] * f };
 
+		if (i % step && i + 1 != se->n)
+			continue;
 		dataset_row(ds, row, table_cell(se->t, se->row[i], cl));
 	}
 }
@@ -1055,7 +1062,6 @@ add_devices(struct model *m)
 out:
 	buf_release(&name);
 	buf_release(&how);
-	table_free(t);
 	return diag_errors() == before ? 0 : -1;
 }
 
@@ -1182,16 +1188,18 @@ newest_year(struct model *m)
 			if (y > newest && y <= YEAR_MAX)
 				newest = y;
 		}
-		table_free(t);
 	}
 	return newest;
 }
 
 struct registry *
-model_build(const char *datadir, int as_of, struct datasets *ds)
+model_build(const char *datadir, int as_of, struct datasets *ds,
+	    struct tableset *ts)
 {
+	struct tableset own = { 0 };
 	struct model m = { .reg = registry_new(), .pc = &phys_codata2018,
-			   .datadir = datadir, .as_of = as_of, .ds = ds };
+			   .datadir = datadir, .as_of = as_of, .ds = ds,
+			   .ts = ts ? ts : &own };
 	struct series all[sizeof(series_specs) / sizeof(series_specs[0])];
 	size_t before = diag_errors(), i;
 	int ok = 0;
@@ -1247,6 +1255,7 @@ model_build(const char *datadir, int as_of, struct datasets *ds)
 out:
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		series_release(&all[i]);
+	tableset_release(&own);
 	if (!ok) {
 		registry_free(m.reg);
 		return NULL;

@@ -3,6 +3,7 @@
 
 struct datasets;
 struct registry;
+struct tableset;
 
 /*
  * The model stage: reads data/assumptions.csv from datadir, checks every
@@ -12,11 +13,12 @@ struct registry;
  * as_of chooses the edition: rows dated after that year are left out
  * (0: the newest year in the data). When ds is not NULL it receives the
  * figure data (series points, sensitivity and scaling curves), to be
- * released with datasets_release() also on failure. The caller frees the
- * result with registry_free().
+ * released with datasets_release() also on failure. When ts is not NULL
+ * every table read stays in it (for the data page), else they are freed.
+ * The caller frees the result with registry_free().
  */
 struct registry *model_build(const char *datadir, int as_of,
-			     struct datasets *ds);
+			     struct datasets *ds, struct tableset *ts);
 
 /* The data files the model reads, NULL-terminated (for data.html). */
 extern const char *const model_data_files[];

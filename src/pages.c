@@ -14,6 +14,9 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/* data.html shows at most this many rows of a file, half at each end. */
+#define PAGES_MAX_ROWS 1000
+
 /* "data/devices.csv:4" -> link "data.html#devices.csv-4". */
 static void
 origin_link(struct buf *out, const char *origin)
@@ -144,7 +147,8 @@ pages_quantities(const struct registry *reg, struct buf *out)
 }
 
 int
-pages_data(const char *datadir, const char *const *files, struct buf *out)
+pages_data(const char *datadir, const char *const *files,
+	   struct tableset *ts, struct buf *out)
 {
 	struct buf path = BUF_INIT;
 	size_t f, r, c;
@@ -159,7 +163,7 @@ pages_data(const char *datadir, const char *const *files, struct buf *out)
 
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s", datadir, files[f]);
-		t = table_load(path.data);
+		t = tableset_load(ts, path.data);
 		if (!t) {
 			ret = -1;
 			continue;
@@ -180,6 +184,16 @@ pages_data(const char *datadir, const char *const *files, struct buf *out)
 		}
 		BUF_ADDLIT(out, "</tr></thead>\n<tbody>\n");
 		for (r = 0; r < table_rows(t); r++) {
+			/* A long history: its ends here, all of it in the CSV. */
+			if (table_rows(t) > PAGES_MAX_ROWS &&
+			    r == PAGES_MAX_ROWS / 2) {
+				buf_addf(out, "<tr><td colspan=\"%zu\">... %zu "
+					 "more rows: see the CSV file ..."
+					 "</td></tr>\n", table_cols(t) + 1,
+					 table_rows(t) - PAGES_MAX_ROWS);
+				r = table_rows(t) - PAGES_MAX_ROWS / 2 - 1;
+				continue;
+			}
 			buf_addf(out, "<tr id=\"");
 			html_attr(out, files[f]);
 			buf_addf(out, "-%zu\"><td>%zu</td>", table_line(t, r),
@@ -192,7 +206,6 @@ pages_data(const char *datadir, const char *const *files, struct buf *out)
 			BUF_ADDLIT(out, "</tr>\n");
 		}
 		BUF_ADDLIT(out, "</tbody>\n</table></div>\n");
-		table_free(t);
 	}
 	buf_release(&path);
 	return ret;

@@ -3,6 +3,7 @@
 
 struct buf;
 struct registry;
+struct tableset;
 
 /*
  * The reference pages around the report, as HTML bodies for the page
@@ -14,10 +15,10 @@ struct registry;
 void pages_quantities(const struct registry *reg, struct buf *out);
 /*
  * Appends a table for each CSV file named in files (NULL-terminated)
- * under datadir. Returns 0, or -1 after printing an error (a file that
- * the model read cannot fail here unless it changed meanwhile).
+ * under datadir, read through ts (the tables the model already read).
+ * Returns 0, or -1 after printing an error.
  */
 int pages_data(const char *datadir, const char *const *files,
-	       struct buf *out);
+	       struct tableset *ts, struct buf *out);
 
 #endif

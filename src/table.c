@@ -386,6 +386,13 @@ table_name(const struct table *t)
 	return t->name;
 }
 
+const char *
+table_source(const struct table *t, size_t *len)
+{
+	*len = t->len;
+	return t->data;
+}
+
 size_t
 table_rows(const struct table *t)
 {
@@ -571,4 +578,32 @@ table_text(const struct table *t, size_t row, int col, const char **out)
 				   "cell");
 	*out = s;
 	return 0;
+}
+
+struct table *
+tableset_load(struct tableset *ts, const char *path)
+{
+	struct table *t;
+	size_t i;
+
+	for (i = 0; i < ts->n; i++)
+		if (!strcmp(ts->t[i]->name, path))
+			return ts->t[i];
+	t = table_load(path);
+	if (!t)
+		return NULL;
+	ts->t = xgrow(ts->t, &ts->cap, ts->n + 1, sizeof(*ts->t));
+	ts->t[ts->n++] = t;
+	return t;
+}
+
+void
+tableset_release(struct tableset *ts)
+{
+	size_t i;
+
+	for (i = 0; i < ts->n; i++)
+		table_free(ts->t[i]);
+	free(ts->t);
+	memset(ts, 0, sizeof(*ts));
 }

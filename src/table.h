@@ -37,6 +37,8 @@ struct table *table_parse(const char *name, const char *data, size_t len);
 void table_free(struct table *t);
 
 const char *table_name(const struct table *t);
+/* The file's bytes as read (for copying it); borrowed from t. */
+const char *table_source(const struct table *t, size_t *len);
 size_t table_rows(const struct table *t);
 size_t table_cols(const struct table *t);
 const char *table_header(const struct table *t, size_t col);
@@ -78,6 +80,24 @@ int table_text(const struct table *t, size_t row, int col, const char **out);
  * -1. Linear in the rows before it: meant for short files of ids.
  */
 int table_unique(const struct table *t, size_t row, int col);
+
+/*
+ * A set of loaded tables, each read once per run and shared by the
+ * stages that show them (model, audit, data page). The set owns them.
+ */
+struct tableset {
+	struct table **t;
+	size_t n, cap;
+};
+
+/*
+ * The table for path from the set, loading it on first use. Returns NULL
+ * after printing errors (a file that failed is tried again, and fails
+ * again, on the next call). The table belongs to the set.
+ */
+struct table *tableset_load(struct tableset *ts, const char *path);
+/* Frees every table of the set; ts is left empty. */
+void tableset_release(struct tableset *ts);
 
 /* Prints "file:line:col: error: column 'name': message" for a cell. */
 int table_error(const struct table *t, size_t row, int col, const char *fmt,

@@ -17,7 +17,7 @@
 static int
 setup(void **state)
 {
-	struct registry *reg = model_build("data", 0, NULL);
+	struct registry *reg = model_build("data", 0, NULL, NULL);
 
 	if (!reg)
 		return -1;
