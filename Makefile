@@ -32,6 +32,7 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lm
 -include config.mk
 
 SRC = audit.c buf.c dataset.c diag.c escape.c export.c expr.c fit.c format.c \
+      hash.c \
       html.c plot.c \
       model.c pages.c physics.c registry.c site.c table.c template.c timing.c \
       xalloc.c

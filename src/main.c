@@ -4,6 +4,7 @@
  * print. Holds no logic of its own beyond choosing what to run.
  */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "dataset.h"
 #include "diag.h"
 #include "export.h"
+#include "hash.h"
 #include "html.h"
 #include "model.h"
 #include "pages.h"
@@ -45,6 +47,7 @@ struct options {
 	const char *outdir;
 	int as_of;		/* 0: the newest year in the data */
 	int timings;		/* print stage timings to stderr */
+	uint64_t inputs;	/* key of the inputs, for the manifest */
 };
 
 static const char usage_text[] =
@@ -219,6 +222,35 @@ cmd_explain(const struct registry *reg, const char *name)
 	return EXIT_OK;
 }
 
+/*
+ * The key of everything a report is made from: the data files, every
+ * file under the templates folder, the edition, and this program itself.
+ * Returns 0, or -1 when something cannot be read (then no run is
+ * skipped).
+ */
+static int
+inputs_key(const struct options *opt, uint64_t *key)
+{
+	struct buf path = BUF_INIT;
+	uint64_t h = HASH_INIT;
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; model_data_files[i]; i++) {
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
+		h = hash_str(h, model_data_files[i]);
+		ret |= hash_file(&h, path.data);
+	}
+	ret |= hash_tree(&h, opt->templatedir);
+	h = hash_bytes(h, &opt->as_of, sizeof(opt->as_of));
+	h = hash_str(h, VERSION);
+	ret |= hash_file(&h, "/proc/self/exe");
+	buf_release(&path);
+	*key = h;
+	return ret;
+}
+
 /* Prints the claims audit; exit 1 when a claim drifts. */
 static int
 cmd_check(const struct buf *audit, int off)
@@ -364,6 +396,7 @@ cmd_report(const struct registry *reg, const struct datasets *ds,
 	site = site_open(opt->outdir);
 	if (!site)
 		goto out;
+	site_set_inputs(site, opt->inputs);
 	r = write_report(site, reg, ds, opt, shell->data);
 	if (r == -2)
 		ret = EXIT_TOOL;
@@ -495,6 +528,18 @@ main(int argc, char **argv)
 		opt.templatedir = default_dir("templates", "ULTIMATE_TEMPLATES",
 					      DATADIR "/templates");
 
+	/* Nothing changed since the last report: nothing to do. */
+	if (!strcmp(cmd, "report")) {
+		timing_begin("no-op check");
+		if (!inputs_key(&opt, &opt.inputs) &&
+		    site_uptodate(opt.outdir, opt.inputs)) {
+			timing_end();
+			if (opt.timings)
+				timing_print();
+			return EXIT_OK;
+		}
+		timing_end();
+	}
 	timing_begin("model");
 	reg = model_build(opt.datadir, opt.as_of,
 			  !strcmp(cmd, "report") ? &ds : NULL, &ts);

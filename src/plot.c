@@ -23,12 +23,24 @@
 #include "buf.h"
 #include "dataset.h"
 #include "diag.h"
+#include "hash.h"
 #include "plot.h"
 #include "registry.h"
 #include "site.h"
 #include "template.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/*
+ * A throwaway plot before every figure: it leaves the SVG terminal in the
+ * same state whatever was drawn before, so that a figure's bytes do not
+ * depend on the other figures of the batch (a cached figure and a redrawn
+ * one must be identical).
+ */
+#define PRIMER "set output '/dev/null'\nunset border\nunset tics\n" \
+	"unset key\nplot 0 lw 1 lc rgb \"#000000\" notitle\nunset output\n"
+#define TERMINAL "set terminal svg size 800,500 enhanced " \
+	"font \"sans-serif,13\" background rgb \"white\""
 
 /* One figure to draw: its script and the text that goes before it. */
 struct job {
@@ -40,18 +52,6 @@ struct job {
 	size_t lines;		/* of pre + script */
 	int cached;
 };
-
-/* FNV-1a, 64 bits: a cache key, not a defence (inputs are ours). */
-static uint64_t
-fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ s[i]) * 0x100000001b3u;
-	return h;
-}
 
 void
 plot_label(struct buf *out, const char *label)
@@ -539,7 +539,14 @@ plot_figures(struct site *site, const struct plot_options *opt,
 			ret = -1;
 			continue;
 		}
-		buf_addf(&j->pre, "reset\nset output '%s.svg'\n"
+		/*
+		 * The terminal is set again for every figure: gnuplot's SVG
+		 * terminal carries state (the current colour) from one plot
+		 * to the next, and a figure must not depend on which others
+		 * were drawn before it in the same process.
+		 */
+		buf_addf(&j->pre, "reset\n" TERMINAL "\n" PRIMER
+			 "reset\nset output '%s.svg'\n"
 			 "set datafile separator \"\\t\"\n"
 			 "set datafile missing \"?\"\n", uses[i].label);
 		buf_reset(&data);
@@ -547,8 +554,8 @@ plot_figures(struct site *site, const struct plot_options *opt,
 			ret = -1;
 			continue;
 		}
-		j->key = fnv(0xcbf29ce484222325u, j->pre.data, j->pre.len);
-		j->key = fnv(j->key, j->script->data, j->script->len);
+		j->key = hash_bytes(HASH_INIT, j->pre.data, j->pre.len);
+		j->key = hash_bytes(j->key, j->script->data, j->script->len);
 		/* Each dataset the script reads: written once, keyed in. */
 		for (w = data.data; *w;) {
 			const struct dataset *d;
@@ -573,8 +580,8 @@ plot_figures(struct site *site, const struct plot_options *opt,
 			}
 			buf_reset(&file);
 			write_dataset(d, opt->max_points, &file);
-			j->key = fnv(j->key, nm, len + 1);
-			j->key = fnv(j->key, file.data, file.len);
+			j->key = hash_bytes(j->key, nm, len + 1);
+			j->key = hash_bytes(j->key, file.data, file.len);
 			for (k = 0; k < nwritten; k++)
 				if (!strcmp(written[k], nm))
 					break;
@@ -611,9 +618,7 @@ plot_figures(struct site *site, const struct plot_options *opt,
 		goto out;
 
 	/* One batch script for every figure to draw. */
-	BUF_ADDLIT(&batch, "set terminal svg size 800,500 enhanced "
-		   "font \"sans-serif,13\" background rgb \"white\"\n");
-	line = 2;
+	line = 1;
 	for (i = 0; i < n; i++) {
 		struct job *j = &jobs[i];
 		const char *q;

@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "hash.h"
 #include "site.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -22,7 +23,9 @@ struct site {
 	char *outdir;
 	char *staging;
 	char **files;		/* relative paths staged, in write order */
-	size_t nfiles, cap;
+	uint64_t *keys;		/* their content keys */
+	size_t nfiles, cap, kcap;
+	uint64_t inputs;
 };
 
 static volatile sig_atomic_t caught;
@@ -109,6 +112,129 @@ make_parents(const char *base, const char *relpath)
 	return ret;
 }
 
+static void
+add_file(struct site *s, const char *relpath, uint64_t key)
+{
+	s->files = xgrow(s->files, &s->cap, s->nfiles + 1, sizeof(*s->files));
+	s->keys = xgrow(s->keys, &s->kcap, s->nfiles + 1, sizeof(*s->keys));
+	s->keys[s->nfiles] = key;
+	s->files[s->nfiles++] = xstrdup(relpath);
+}
+
+void
+site_set_inputs(struct site *s, uint64_t inputs)
+{
+	s->inputs = inputs;
+}
+
+/*
+ * Reads outdir/.manifest: the inputs key into *inputs, and each file
+ * line to fn. Returns -1 when there is no readable manifest.
+ */
+static int
+read_manifest(const char *outdir, uint64_t *inputs,
+	      int (*fn)(void *ctx, const char *rel, uint64_t key), void *ctx)
+{
+	struct buf path = BUF_INIT, text = BUF_INIT;
+	FILE *fp;
+	char chunk[65536], *p, *nl;
+	size_t n;
+	int ret = 0;
+
+	buf_addf(&path, "%s/.manifest", outdir);
+	fp = fopen(path.data, "rb");
+	buf_release(&path);
+	if (!fp)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		buf_add(&text, chunk, n);
+	fclose(fp);
+	p = text.data;
+	if (strncmp(p, "ultimate-manifest 1\ninputs ", 27)) {
+		buf_release(&text);
+		return -1;
+	}
+	*inputs = strtoull(p + 27, &p, 16);
+	for (p = strchr(p, '\n'); p && p[1]; p = nl) {
+		uint64_t key = strtoull(p + 1, &p, 16);
+
+		nl = strchr(p, '\n');
+		if (!nl || *p != ' ') {
+			ret = -1;
+			break;
+		}
+		*nl = '\0';
+		if (fn(ctx, p + 1, key)) {
+			ret = -1;
+			break;
+		}
+		*nl = '\n';
+	}
+	buf_release(&text);
+	return ret;
+}
+
+struct check {
+	const char *outdir;
+};
+
+static int
+check_file(void *ctx, const char *rel, uint64_t key)
+{
+	const struct check *c = ctx;
+	struct buf path = BUF_INIT;
+	uint64_t have = HASH_INIT;
+	int bad;
+
+	buf_addf(&path, "%s/%s", c->outdir, rel);
+	bad = hash_file(&have, path.data) || have != key;
+	buf_release(&path);
+	return bad;
+}
+
+int
+site_uptodate(const char *outdir, uint64_t inputs)
+{
+	struct check c = { outdir };
+	uint64_t recorded;
+
+	return !read_manifest(outdir, &recorded, check_file, &c) &&
+	       recorded == inputs;
+}
+
+/* qsort() has no context argument: the paths being sorted. */
+static char **sort_files;
+
+static int
+by_path(const void *a, const void *b)
+{
+	return strcmp(sort_files[*(const size_t *)a],
+		      sort_files[*(const size_t *)b]);
+}
+
+/* Collects the files of the old manifest that this run did not write. */
+struct stale {
+	struct site *s;
+	struct buf paths;	/* NUL-separated */
+};
+
+static int
+find_stale(void *ctx, const char *rel, uint64_t key)
+{
+	struct stale *st = ctx;
+	size_t i;
+
+	(void)key;
+	for (i = 0; i < st->s->nfiles; i++)
+		if (!strcmp(st->s->files[i], rel))
+			return 0;
+	if (!strstr(rel, "..") && *rel != '/') {
+		buf_addf(&st->paths, "%s/%s", st->s->outdir, rel);
+		buf_addch(&st->paths, '\0');
+	}
+	return 0;
+}
+
 int
 site_write(struct site *s, const char *relpath, const void *data, size_t len)
 {
@@ -142,8 +268,7 @@ site_write(struct site *s, const char *relpath, const void *data, size_t len)
 			    strerror(errno));
 		goto out;
 	}
-	s->files = xgrow(s->files, &s->cap, s->nfiles + 1, sizeof(*s->files));
-	s->files[s->nfiles++] = xstrdup(relpath);
+	add_file(s, relpath, hash_bytes(HASH_INIT, data, len));
 out:
 	if (ret)
 		s->failed = 1;
@@ -165,14 +290,14 @@ site_adopt(struct site *s, const char *relpath)
 	int ret = 0;
 
 	buf_addf(&path, "%s/%s", s->staging, relpath);
-	if (stat(path.data, &st) || !S_ISREG(st.st_mode))
+	uint64_t key = HASH_INIT;
+
+	if (stat(path.data, &st) || !S_ISREG(st.st_mode) ||
+	    hash_file(&key, path.data))
 		ret = error("expected '%s' to be written, but it is not there",
 			    path.data);
-	else {
-		s->files = xgrow(s->files, &s->cap, s->nfiles + 1,
-				 sizeof(*s->files));
-		s->files[s->nfiles++] = xstrdup(relpath);
-	}
+	else
+		add_file(s, relpath, key);
 	buf_release(&path);
 	return ret;
 }
@@ -211,6 +336,7 @@ site_release(struct site *s)
 	for (i = 0; i < s->nfiles; i++)
 		free(s->files[i]);
 	free(s->files);
+	free(s->keys);
 	free(s->outdir);
 	free(s->staging);
 	free(s);
@@ -260,6 +386,7 @@ int
 site_publish(struct site *s)
 {
 	struct buf from = BUF_INIT, to = BUF_INIT;
+	struct stale stale = { NULL, BUF_INIT };
 	sigset_t block, old;
 	size_t i;
 	int ret = 0;
@@ -267,6 +394,36 @@ site_publish(struct site *s)
 	if (caught) {
 		site_abort(s);
 		return -1;
+	}
+	/* The manifest, for the next run's no-op check. */
+	{
+		struct buf m = BUF_INIT;
+		uint64_t prev;
+
+		size_t *order = xcalloc(s->nfiles ? s->nfiles : 1,
+					sizeof(*order));
+
+		/* In path order: the same site gives the same manifest. */
+		for (i = 0; i < s->nfiles; i++)
+			order[i] = i;
+		sort_files = s->files;
+		qsort(order, s->nfiles, sizeof(*order), by_path);
+		buf_addf(&m, "ultimate-manifest 1\ninputs %016llx\n",
+			 (unsigned long long)s->inputs);
+		for (i = 0; i < s->nfiles; i++)
+			buf_addf(&m, "%016llx %s\n",
+				 (unsigned long long)s->keys[order[i]],
+				 s->files[order[i]]);
+		free(order);
+		stale.s = s;
+		read_manifest(s->outdir, &prev, find_stale, &stale);
+		ret = site_write(s, ".manifest", m.data, m.len);
+		buf_release(&m);
+		if (ret) {
+			buf_release(&stale.paths);
+			site_abort(s);
+			return -1;
+		}
 	}
 	/* Publishing is not interrupted halfway: signals wait until done. */
 	sigemptyset(&block);
@@ -287,6 +444,15 @@ site_publish(struct site *s)
 			ret = error("cannot move '%s' to '%s': %s", from.data,
 				    to.data, strerror(errno));
 	}
+	/* Files of the last run that this one no longer makes. */
+	if (!ret) {
+		const char *p;
+
+		for (p = stale.paths.data; p < stale.paths.data +
+		     stale.paths.len; p += strlen(p) + 1)
+			unlink(p);
+	}
+	buf_release(&stale.paths);
 	cleanup(s);
 	site_release(s);
 	buf_release(&from);

@@ -2,6 +2,7 @@
 #define SITE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * The write stage: every output file of a run is first written into a
@@ -37,6 +38,19 @@ int site_write(struct site *s, const char *relpath, const void *data,
 int site_publish(struct site *s);
 /* Removes the staging folder and everything in it, and frees s. */
 void site_abort(struct site *s);
+/*
+ * The no-op check: 1 when outdir/.manifest records the same inputs key
+ * and every file it lists is there with the content it records, so that
+ * a run would write the same bytes; else 0.
+ */
+int site_uptodate(const char *outdir, uint64_t inputs);
+/*
+ * Records the inputs key for the manifest that site_publish() writes
+ * (every published file with its content key). Files listed in the old
+ * manifest that this run did not write are removed on publishing.
+ */
+void site_set_inputs(struct site *s, uint64_t inputs);
+
 /* The signal that interrupted the run, or 0. */
 int site_interrupted(void);
 /* The staging folder (for tools that write there themselves). */

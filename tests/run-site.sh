@@ -82,6 +82,23 @@ if [ "$rc" = 0 ] && [ ! -e "$tmp/fake/ran" ]; then ok; else
 	no "unchanged run started gnuplot (exit $rc)"; cat "$tmp/err"; fi
 if same "$tmp/before" "$tmp/a"; then ok; else no "cached run differs"; fi
 
+# A file of out/ changed or removed by hand is put back on the next run.
+rm "$tmp/a/figures/dust.svg"
+echo "tampered" >>"$tmp/a/index.html"
+report "$tmp/a"
+if [ "$rc" = 0 ] && same "$tmp/before" "$tmp/a"; then ok; else
+	no "a tampered out/ was not repaired (exit $rc)"; fi
+
+# A figure the report no longer places is removed from out/.
+cp -R "$tmp/templates" "$tmp/templates2"
+grep -v '#figure dust' "$tmp/templates/report.md" >"$tmp/templates2/report.md"
+(cd "$top" && "$ult" -t "$tmp/templates2" -o "$tmp/a" report) 2>"$tmp/err"
+if [ ! -e "$tmp/a/figures/dust.svg" ] && [ -e "$tmp/a/figures/top500.svg" ]
+then ok; else no "a figure no longer placed was left in out/"; fi
+rm -rf "$tmp/templates2"
+report "$tmp/a"
+if same "$tmp/before" "$tmp/a"; then ok; else no "out/ not restored"; fi
+
 # A new data row changes a figure: gnuplot must run; when it fails the
 # run fails with exit 3 and out/ stays as it was.
 cp -R "$top/data" "$tmp/data2"
