@@ -38,6 +38,7 @@
  * one must be identical).
  */
 #define PRIMER "set output '/dev/null'\nunset border\nunset tics\n" \
+	"set xrange [0:1]\nset yrange [-1:1]\n" \
 	"unset key\nplot 0 lw 1 lc rgb \"#000000\" notitle\nunset output\n"
 #define TERMINAL "set terminal svg size 800,500 enhanced " \
 	"font \"sans-serif,13\" background rgb \"white\""
