@@ -530,7 +530,7 @@ main(int argc, char **argv)
 
 	/* Nothing changed since the last report: nothing to do. */
 	if (!strcmp(cmd, "report")) {
-		timing_begin("no-op check");
+		timing_begin("noop");
 		if (!inputs_key(&opt, &opt.inputs) &&
 		    site_uptodate(opt.outdir, opt.inputs)) {
 			timing_end();

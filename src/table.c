@@ -33,7 +33,9 @@ struct table {
 	size_t ncols;
 	size_t nrows;
 	struct buf text;	/* every cell, NUL-terminated, back to back */
-	size_t *cells;		/* (nrows + 1) * ncols offsets into text;
+	uint32_t *cells;	/* (nrows + 1) * ncols offsets into text
+				   (32 bits: a million-row history stays
+				   small; text over 4 GiB is refused);
 				   row 0 is the header */
 	size_t cells_cap;
 	size_t *lines;		/* start line of each row, header first */
@@ -240,8 +242,10 @@ on_record(int c, void *arg)
 	}
 	t->cells = xgrow(t->cells, &t->cells_cap, (row + 1) * t->ncols,
 			 sizeof(*t->cells));
-	memcpy(t->cells + row * t->ncols, ld->field,
-	       t->ncols * sizeof(*t->cells));
+	if (t->text.len > UINT32_MAX)
+		die("'%s' holds more than 4 GiB of text", t->name);
+	for (i = 0; i < t->ncols; i++)
+		t->cells[row * t->ncols + i] = (uint32_t)ld->field[i];
 	t->lines = xgrow(t->lines, &t->lines_cap, row + 1, sizeof(*t->lines));
 	t->lines[row] = ld->rec_line;
 	t->offs = xgrow(t->offs, &t->offs_cap, row + 1, sizeof(*t->offs));
