@@ -12,13 +12,24 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/*
+ * FNV-1a over 8-byte words (then the tail byte by byte): eight times
+ * fewer multiplications than the byte-wise original, the same use.
+ */
 uint64_t
 hash_bytes(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *s = p;
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++)
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * UINT64_C(0x100000001b3);
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
 		h = (h ^ s[i]) * UINT64_C(0x100000001b3);
 	return h;
 }
