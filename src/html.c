@@ -8,6 +8,7 @@
 
 #include <cmark-gfm.h>
 #include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm/registry.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -239,6 +240,12 @@ html_render(const char *md, size_t len, const struct snippet *snippets,
 	cmark_node_free(doc);
 	cmark_parser_free(parser);
 	return 0;
+}
+
+void
+html_release(void)
+{
+	cmark_release_plugins();
 }
 
 static void

@@ -27,6 +27,12 @@ int html_render(const char *md, size_t len, const struct snippet *snippets,
 		size_t nsnippets, struct rendered *r);
 
 /*
+ * Frees what cmark-gfm keeps for the whole process (its registered
+ * extensions), so that a run ends with every allocation freed.
+ */
+void html_release(void);
+
+/*
  * Fills the page shell: "{{title}}", "{{toc}}", "{{content}}" and
  * "{{nav}}" in shell are replaced by the escaped title, the toc, the body
  * and the site navigation (current marks the page being written). Other

@@ -570,6 +570,7 @@ main(int argc, char **argv)
 	datasets_release(&ds);
 	tableset_release(&ts);
 	buf_release(&audit);
+	html_release();
 	if (opt.timings)
 		timing_print();
 	if (fflush(stdout) || ferror(stdout)) {
