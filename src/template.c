@@ -1160,11 +1160,26 @@ expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
 		return;
 	expand_nodes(ex, n->body, &cap, 1);
 	expand_nodes(ex, n->alt_text, &alt, 0);
-	while (alt.len && is_space(alt.data[alt.len - 1]))
-		alt.data[--alt.len] = '\0';
+	/* One line of text: runs of spaces and line breaks become a space. */
+	{
+		size_t i, o = 0;
+
+		for (i = 0; i < alt.len; i++) {
+			char c = is_space(alt.data[i]) ? ' ' : alt.data[i];
+
+			if (c == ' ' && (o == 0 || alt.data[o - 1] == ' '))
+				continue;
+			alt.data[o++] = c;
+		}
+		while (o && alt.data[o - 1] == ' ')
+			o--;
+		alt.len = o;
+		if (alt.cap)
+			alt.data[o] = '\0';
+	}
 	buf_addf(&html, "<figure id=\"fig-%s\">\n<img src=\"figures/%s.svg\" "
 		 "alt=\"", n->label, n->label);
-	html_attr(&html, alt.data + strspn(alt.data, " \n"));
+	html_attr(&html, alt.data);
 	BUF_ADDLIT(&html, "\">\n<figcaption>");
 	add_snippet(ex, out, html.data);
 	buf_addf(out, "**Figure %d.** ", l->number);
