@@ -1065,6 +1065,35 @@ out:
 	return diag_errors() == before ? 0 : -1;
 }
 
+/* The largest drive of the edition (not always the newest row). */
+static void
+add_current_disk(struct model *m, const struct series *disk)
+{
+	struct buf org = BUF_INIT;
+	size_t i, k = 0;
+	const struct table *t = disk->t;
+	const char *src;
+
+	for (i = 1; i < disk->n; i++)
+		if (disk->value[i] >= disk->value[k])
+			k = i;
+	src = table_cell(t, disk->row[k], table_find(t, "source"));
+	point_origin(disk, k, &org);
+	registry_add_text(m->reg, "current.disk.name",
+			  table_cell(t, disk->row[k], table_find(t, "model")),
+			  "the largest drive in disk_capacity.csv of the "
+			  "edition", NULL, src, org.data);
+	registry_add_num(m->reg, "current.disk.year", floor(disk->time[k]),
+			 "year", "year of that drive", NULL, src, org.data);
+	registry_add_num(m->reg, "current.disk.storage", disk->value[k], "B",
+			 "capacity of that drive", NULL, src, org.data);
+	num(m, "current.disk.bits", disk->value[k] * 8, "bit", "bytes x 8",
+	    "current.disk.storage", OURS);
+	add_gap(m, "current.disk.gap.bits", "current.disk.bits",
+		"laptop.bits_max", "current.disk.year");
+	buf_release(&org);
+}
+
 /* The record holder: the newest TOP500 No. 1 of the edition. */
 static void
 add_record(struct model *m, const struct series *top)
@@ -1247,6 +1276,7 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 		    "doublings x the TOP500 No. 1 doubling time",
 		    "universe.doublings rate.top500", OURS);
 	add_record(&m, &all[0]);
+	add_current_disk(&m, &all[1]);
 	if (add_devices(&m))
 		goto out;
 	if (ds && !m.failed)

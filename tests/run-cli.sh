@@ -94,6 +94,8 @@ expect as-of-2008 0 "$ult" --as-of 2008 get record.name
 has as-of-2008 "$tmp/stdout" '^Roadrunner$'
 expect as-of-2008-laptop 0 "$ult" --as-of=2008 get current.laptop.year
 has as-of-2008-laptop "$tmp/stdout" '^2008$'
+expect as-of-2008-disk 0 "$ult" --as-of 2008 get current.disk.year
+has as-of-2008-disk "$tmp/stdout" '^200[0-8]$'
 expect as-of-default 0 "$ult" get edition.year
 newest=$(cut -c1-4 "$top/data/top500.csv" | grep '^[0-9]' | sort -n | tail -1)
 has as-of-default "$tmp/stdout" "^$newest\$"
