@@ -25,8 +25,12 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DVERSION=\"$(VERSION)\" \
 	     $(CFLAGS)
 ALL_LDFLAGS = $(SAN) $(LDFLAGS)
 # libcsv ships no pkg-config file, nor do cmark-gfm's extensions.
-CMARK_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcmark-gfm 2>/dev/null)
-CMARK_LIBS := $(shell $(PKG_CONFIG) --libs libcmark-gfm 2>/dev/null || echo -lcmark-gfm)
+# pkg-config is asked only when the headers are not where Debian puts
+# them: a no-op `make report` then starts no process but ultimate.
+CMARK_CFLAGS := $(if $(wildcard /usr/include/cmark-gfm.h),,$(shell \
+	$(PKG_CONFIG) --cflags libcmark-gfm 2>/dev/null))
+CMARK_LIBS := $(if $(wildcard /usr/include/cmark-gfm.h),-lcmark-gfm,$(shell \
+	$(PKG_CONFIG) --libs libcmark-gfm 2>/dev/null || echo -lcmark-gfm))
 LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lm
 
 -include config.mk
@@ -91,14 +95,15 @@ NEEDED = $(DEPS_BUILD) \
 
 all: ultimate
 
+# A recipe only when something is missing: otherwise no shell is started.
 deps-build:
-	$(call need,$(NEEDED))
+	$(if $(strip $(call missing,$(NEEDED))),$(call need,$(NEEDED)))
 deps-report:
-	$(call need,$(DEPS_REPORT))
+	$(if $(strip $(call missing,$(DEPS_REPORT))),$(call need,$(DEPS_REPORT)))
 deps-test:
-	$(call need,$(DEPS_TEST))
+	$(if $(strip $(call missing,$(DEPS_TEST))),$(call need,$(DEPS_TEST)))
 deps-check:
-	$(call need,$(DEPS_CHECK))
+	$(if $(strip $(call missing,$(DEPS_CHECK))),$(call need,$(DEPS_CHECK)))
 
 # --- Build ----------------------------------------------------------------
 ultimate: $(BUILD)/ultimate
@@ -111,10 +116,13 @@ $(BUILD)/%.o: src/%.c $(BUILD)/cflags | deps-build $(BUILD)
 	$(CC) $(ALL_CFLAGS) -Isrc -c -o $@ $<
 
 # Rebuild when the compiler or flags change (say, PREFIX for install),
-# as git's GIT-CFLAGS does.
+# as git's GIT-CFLAGS does; compared when make reads this file, without
+# a shell.
+CFLAGS_NOW = $(CC) $(ALL_CFLAGS)
+ifneq ($(file <$(BUILD)/cflags),$(CFLAGS_NOW))
 $(BUILD)/cflags: FORCE | $(BUILD)
-	@flags='$(CC) $(ALL_CFLAGS)'; \
-	[ "$$(cat $@ 2>/dev/null)" = "$$flags" ] || echo "$$flags" >$@
+	$(file >$@,$(CFLAGS_NOW))
+endif
 FORCE:
 
 $(BUILD):
