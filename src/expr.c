@@ -181,9 +181,13 @@ syntax(struct parser *p, size_t off, size_t len, const char *msg)
 static int
 accept(struct parser *p, const char *tok)
 {
-	size_t n = strlen(tok);
+	size_t n;
 
 	skip_space(p);
+	/* Most tries fail on the first byte: no strlen() for those. */
+	if (p->pos >= p->end || cur(p)[0] != tok[0])
+		return 0;
+	n = strlen(tok);
 	if (p->end - p->pos >= n && !memcmp(cur(p), tok, n)) {
 		/* "<" must not take the first half of "<=", and so on. */
 		if (n == 1 && p->pos + 1 < p->end && strchr("<>=!", *tok) &&

@@ -28,6 +28,7 @@
 #include "registry.h"
 #include "site.h"
 #include "template.h"
+#include "timing.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -655,7 +656,9 @@ plot_figures(struct site *site, const struct plot_options *opt,
 		}
 		buf_reset(&path);
 		buf_addf(&path, "%s/figures", site_staging(site));
+		timing_begin("gnuplot");
 		status = run(opt->gnuplot, ".batch.gp", path.data, &err);
+		timing_end();
 		if (status == 127) {
 			error("cannot run '%s': %s; install gnuplot with: "
 			      "sudo apt-get install -y gnuplot-nox",
