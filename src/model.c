@@ -959,6 +959,8 @@ add_devices(struct model *m)
 	struct table *t = load(m, "devices.csv");
 	size_t r, i, before = diag_errors();
 	size_t pick[sizeof(device_kinds) / sizeof(device_kinds[0])];
+	size_t fast = (size_t)-1, big = (size_t)-1;
+	double best_flops = 0, best_storage = 0;
 	struct buf name = BUF_INIT, how = BUF_INIT;
 	const struct physconst *pc = m->pc;
 	int ci[sizeof(cols) / sizeof(cols[0])];
@@ -1043,12 +1045,30 @@ add_devices(struct model *m)
 		if (pick[k] == (size_t)-1 ||
 		    year >= atoi(table_cell(t, pick[k], ci[2])))
 			pick[k] = r;
+		if (fast == (size_t)-1 || flops > best_flops)
+			fast = r, best_flops = flops;
+		if (!isnan(storage) && (big == (size_t)-1 ||
+					storage > best_storage))
+			big = r, best_storage = storage;
 		buf_reset(&name);
 		buf_addf(&name, "device.%s", id);
 		add_device_as(m, name.data, t, r, "from devices.csv");
 	}
 	if (diag_errors() != before)
 		goto out;
+	/* The machines nearest the limits, whatever the data hold. */
+	if (fast != (size_t)-1) {
+		buf_reset(&how);
+		buf_addf(&how, "the device with the most FLOP/s in devices.csv "
+			 "as of %d", m->as_of);
+		add_device_as(m, "closest.speed", t, fast, how.data);
+	}
+	if (big != (size_t)-1) {
+		buf_reset(&how);
+		buf_addf(&how, "the device with the most storage in devices.csv "
+			 "as of %d", m->as_of);
+		add_device_as(m, "closest.memory", t, big, how.data);
+	}
 	for (i = 0; i < sizeof(pick) / sizeof(pick[0]); i++) {
 		if (pick[i] == (size_t)-1)
 			continue;
