@@ -271,36 +271,22 @@ read_header(struct job *j, const struct registry *reg, struct buf *data)
 	return ret;
 }
 
-/* Reads the cache manifest "label key" lines of the previous run. */
+/*
+ * The key recorded for label in the previous run's cache manifest
+ * ("label key" lines, already read into cache); 0 when there is none.
+ */
 static int
-cached_key(const char *outdir, const char *label, uint64_t *key)
+cached_key(const struct buf *cache, const char *label, uint64_t *key)
 {
-	struct buf path = BUF_INIT;
-	struct srcfile *f;
 	const char *p;
 	size_t n = strlen(label);
-	int found = 0;
-	FILE *probe;
 
-	buf_addf(&path, "%s/figures/.cache", outdir);
-	probe = fopen(path.data, "rb");
-	if (!probe) {
-		buf_release(&path);
-		return 0;
-	}
-	fclose(probe);
-	f = srcfile_read(path.data);
-	buf_release(&path);
-	if (!f)
-		return 0;
-	for (p = f->data; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+	for (p = cache->data; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
 		if (!strncmp(p, label, n) && p[n] == ' ') {
 			*key = strtoull(p + n + 1, NULL, 16);
-			found = 1;
-			break;
+			return 1;
 		}
-	srcfile_free(f);
-	return found;
+	return 0;
 }
 
 /* Reads a whole file into out; 0 or -1 (quietly). */
@@ -513,11 +499,16 @@ plot_figures(struct site *site, const struct plot_options *opt,
 	struct datasets mine = { 0 };
 	struct buf batch = BUF_INIT, data = BUF_INIT, path = BUF_INIT;
 	struct buf file = BUF_INIT, err = BUF_INIT, cache = BUF_INIT;
+	struct buf prev = BUF_INIT;
 	char **written = NULL;
 	size_t nwritten = 0, wcap = 0, i, k, line = 1, todo = 0;
 	int ret = 0, status;
 
 	registry_datasets(reg, &mine);
+	/* The previous run's cache manifest, read once (none: all drawn). */
+	buf_addf(&path, "%s/figures/.cache", opt->outdir);
+	if (slurp(path.data, &prev))
+		buf_reset(&prev);
 	if (site_mkdirs(site, "figures/x")) {
 		ret = -1;
 		goto out;
@@ -605,7 +596,7 @@ plot_figures(struct site *site, const struct plot_options *opt,
 		buf_addf(&path, "%s/figures/%s.svg", opt->outdir,
 			 uses[i].label);
 		buf_reset(&file);
-		if (cached_key(opt->outdir, uses[i].label, &old) &&
+		if (cached_key(&prev, uses[i].label, &old) &&
 		    old == j->key && !slurp(path.data, &file)) {
 			buf_reset(&path);
 			buf_addf(&path, "figures/%s.svg", uses[i].label);
@@ -706,5 +697,6 @@ out:
 	buf_release(&file);
 	buf_release(&err);
 	buf_release(&cache);
+	buf_release(&prev);
 	return ret;
 }
