@@ -10,6 +10,7 @@
 #include "audit.h"
 #include "buf.h"
 #include "diag.h"
+#include "dtoa.h"
 #include "registry.h"
 #include "table.h"
 #include "xalloc.h"
@@ -63,7 +64,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	struct tableset own = { 0 };
 	static const char *const cols[] = { "id", "published", "quantity",
 		"tolerance", "status", "explanation", "printed_in", "claim" };
-	struct buf path = BUF_INIT, hint = BUF_INIT, cell = BUF_INIT;
+	struct buf path = BUF_INIT, hint = BUF_INIT;
 	struct buf name = BUF_INIT, org = BUF_INIT, in = BUF_INIT;
 	struct table *t;
 	int ci[sizeof(cols) / sizeof(cols[0])];
@@ -81,6 +82,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		 "recomputed", "ratio", "verdict");
 	for (r = 0; r < table_rows(t); r++) {
 		const char *id, *qname, *status, *tol_s, *expl, *where;
+		char g6[DTOA_G_SIZE], g4[DTOA_G_SIZE];
 		const struct quantity *q;
 		double pub, tol, got, err;
 		int order = 0, ok, discrepancy;
@@ -130,10 +132,10 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		got = q->value;
 		err = order ? fabs(log10(got / pub)) : fabs(got - pub);
 		ok = pub != 0 && got / pub > 0 && err <= tol;
-		buf_reset(&cell);
-		buf_addf(&cell, "%.6g", got);
-		buf_addf(out, "%-18s %-11s %-12s %-8.4g ", id,
-			 table_cell(t, r, ci[1]), cell.data, got / pub);
+		dtoa_g(g6, got, 6);
+		dtoa_g(g4, got / pub, 4);
+		buf_addf(out, "%-18s %-11s %-12s %-8s ", id,
+			 table_cell(t, r, ci[1]), g6, g4);
 		buf_reset(&hint);
 		if (ok && !discrepancy) {
 			agree++;
@@ -155,8 +157,8 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 			BUF_ADDLIT(&hint, "agrees, though marked a discrepancy");
 		} else {
 			bad++;
-			buf_addf(out, "DRIFTS outside its tolerance: %s = %.6g "
-				 "(%s)\n", qname, got, q->formula);
+			buf_addf(out, "DRIFTS outside its tolerance: %s = %s "
+				 "(%s)\n", qname, g6, q->formula);
 			BUF_ADDLIT(&hint, "drifts");
 		}
 		/* The audit joins the registry, for the report's table. */
@@ -207,7 +209,6 @@ out:
 	tableset_release(&own);
 	buf_release(&path);
 	buf_release(&hint);
-	buf_release(&cell);
 	buf_release(&name);
 	buf_release(&org);
 	buf_release(&in);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "dtoa.h"
 #include "export.h"
 #include "registry.h"
 #include "banned.h"
@@ -67,6 +68,15 @@ json_addstr(struct buf *out, const char *s)
 	buf_addch(out, '"');
 }
 
+/* "%.17g": reads back to the same double. */
+static void
+add_number(struct buf *out, double v)
+{
+	char g[DTOA_G_SIZE];
+
+	buf_add(out, g, dtoa_g(g, v, DTOA_MAX_DIGITS));
+}
+
 static void
 inputs_joined(const struct quantity *q, struct buf *out)
 {
@@ -93,7 +103,7 @@ export_csv(const struct registry *reg, struct buf *out)
 		buf_addch(out, ',');
 		buf_reset(&field);
 		if (q->type == Q_NUMBER)
-			buf_addf(&field, "%.17g", q->value);
+			add_number(&field, q->value);
 		else
 			buf_addstr(&field, q->text);
 		csv_addfield(out, field.data);
@@ -127,7 +137,7 @@ export_json(const struct registry *reg, struct buf *out)
 		json_addstr(out, q->name);
 		BUF_ADDLIT(out, ", \"value\": ");
 		if (q->type == Q_NUMBER)
-			buf_addf(out, "%.17g", q->value);
+			add_number(out, q->value);
 		else
 			json_addstr(out, q->text);
 		BUF_ADDLIT(out, ", \"unit\": ");

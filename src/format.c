@@ -4,9 +4,9 @@
  * appends UTF-8 text to a struct buf; nothing here reads input, prints
  * or allocates beyond the buffer.
  *
- * Every rounding is done once, by snprintf("%.*e") or ("%.*f"), which
- * glibc rounds correctly; the digits it returns are then rearranged,
- * never recomputed. Negative numbers get U+2212 MINUS SIGN in every
+ * Every rounding is done once, correctly: dtoa_round() (the digits of
+ * glibc's "%.*e", computed faster) or snprintf("%.*f"); the digits are
+ * then rearranged, never recomputed. Negative numbers get U+2212 MINUS SIGN in every
  * format meant for prose; only format_e() keeps the ASCII '-', so that
  * its output stays plain e-notation that strtod() reads back. A value
  * that rounds to zero never gets a sign.
@@ -18,13 +18,14 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "dtoa.h"
 #include "format.h"
 #include "banned.h"
 
 #define MINUS "\xe2\x88\x92"	/* U+2212 MINUS SIGN */
 #define TIMES "\xc3\x97"	/* U+00D7 MULTIPLICATION SIGN */
 
-#define MAX_DIGITS 17
+#define MAX_DIGITS DTOA_MAX_DIGITS
 
 /* U+2070 and friends; 1, 2 and 3 live in Latin-1. */
 static const char *const superscript[10] = {
@@ -45,53 +46,34 @@ static const char *const binary_prefix[NPREFIX] = {
 
 /*
  * A value rounded to n significant digits: d[0] d[1] ... d[n-1] times
- * 10^(exp - n + 1), as snprintf("%.*e") wrote it.
+ * 10^(exp - n + 1), the digits snprintf("%.*e") would write.
  */
 struct dec {
 	char d[MAX_DIGITS + 1];	/* the digits, NUL-terminated */
 	int n;
 	int exp;		/* decimal exponent of d[0]; 0 for zero */
 	int neg;		/* negative and not rounded to zero */
-	double val;		/* |rounded value|, read back for comparisons */
 };
 
-/*
- * Rounds the finite v to digits (1 to MAX_DIGITS) significant digits.
- * "%.*e" needs at most 1 + 1 + 1 + 16 + 5 bytes plus the NUL.
- */
+/* Rounds the finite v to digits (1 to MAX_DIGITS) significant digits. */
 static void
 round_sig(struct dec *dec, double v, int digits)
 {
-	char tmp[48];
-	const char *p = tmp;
-	char *end;
-	int len, zero = 1;
+	dec->n = digits;
+	dec->exp = dtoa_round(v, digits, dec->d);
+	/* Only zero rounds to zero digits, and has exponent 0. */
+	dec->neg = signbit(v) && v != 0;
+}
 
-	len = snprintf(tmp, sizeof(tmp), "%.*e", digits - 1, v);
-	if (len < 0 || (size_t)len >= sizeof(tmp))
-		BUG("snprintf(%%.*e) gave %d bytes", len);
-	dec->neg = *p == '-';
-	if (dec->neg)
-		p++;
-	dec->n = 0;
-	for (; *p && *p != 'e'; p++) {
-		if (*p == '.')
-			continue;
-		if (dec->n == MAX_DIGITS)
-			BUG("too many digits in '%s'", tmp);
-		if (*p != '0')
-			zero = 0;
-		dec->d[dec->n++] = *p;
-	}
-	dec->d[dec->n] = '\0';
-	if (*p != 'e' || dec->n != digits)
-		BUG("cannot parse snprintf(%%.*e) output '%s'", tmp);
-	dec->exp = (int)strtol(p + 1, &end, 10);
-	if (*end)
-		BUG("cannot parse snprintf(%%.*e) output '%s'", tmp);
-	dec->val = fabs(strtod(tmp, NULL));
-	if (zero)
-		dec->neg = dec->exp = 0;
+/* |rounded value|, read back for comparisons with a prefix's base. */
+static double
+dec_value(const struct dec *dec)
+{
+	char tmp[MAX_DIGITS + 16];
+
+	snprintf(tmp, sizeof(tmp), "%.*se%d", dec->n, dec->d, dec->exp -
+		 dec->n + 1);
+	return strtod(tmp, NULL);
 }
 
 static void
@@ -136,6 +118,23 @@ put_sci(struct buf *out, const struct dec *dec, int exp)
 		BUF_ADDLIT(out, " " TIMES " 10");
 		format_superscript(out, exp);
 	}
+}
+
+/* Decimal digits of u, grouped by three with commas when group is set. */
+static void
+put_uint(struct buf *out, unsigned long long u, int group)
+{
+	char tmp[32], *p = tmp + sizeof(tmp);
+	int n = 0;
+
+	do {
+		if (group && n && n % 3 == 0)
+			*--p = ',';
+		*--p = (char)('0' + (int)(u % 10));
+		u /= 10;
+		n++;
+	} while (u);
+	buf_add(out, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 static void
@@ -238,35 +237,23 @@ format_sig(struct buf *out, double v, int digits)
 }
 
 /*
- * Rounds with "%.0f" (exact halves go to even: 2.5 -> "2", 999.5 ->
- * "1,000") and groups by three with commas. Values beyond 1e18 in
- * magnitude are refused with -1: doubles there are spaced 256 or more
- * apart, so the low digits would be artefacts of the binary format, not
- * figures; such values belong in format_sci(). Also -1 for NaN and
+ * Rounds to an integer as "%.0f" does (exact halves to even: 2.5 ->
+ * "2", 999.5 -> "1,000") and groups by three with commas. Values beyond
+ * 1e18 in magnitude are refused with -1: doubles there are spaced 256 or
+ * more apart, so the low digits would be artefacts of the binary format,
+ * not figures; such values belong in format_sci(). Also -1 for NaN and
  * infinity.
  */
 int
 format_int(struct buf *out, double v)
 {
-	char tmp[32];
-	const char *p = tmp;
-	int len, neg;
-	size_t n;
+	double r;
 
 	if (!isfinite(v) || fabs(v) > 1e18)
 		return -1;
-	len = snprintf(tmp, sizeof(tmp), "%.0f", v);
-	if (len < 0 || (size_t)len >= sizeof(tmp))
-		BUG("snprintf(%%.0f) gave %d bytes", len);
-	neg = *p == '-';
-	if (neg)
-		p++;
-	put_sign(out, neg && strcmp(p, "0"));
-	for (n = strlen(p); *p; p++, n--) {
-		buf_addch(out, *p);
-		if (n > 1 && n % 3 == 1)
-			buf_addch(out, ',');
-	}
+	r = nearbyint(v);	/* halves to even, as "%.0f" */
+	put_sign(out, r < 0);
+	put_uint(out, (unsigned long long)fabs(r), 1);
 	return 0;
 }
 
@@ -278,20 +265,15 @@ format_int(struct buf *out, double v)
 int
 format_year(struct buf *out, double v)
 {
-	char tmp[32];
-	long year;
-	int len;
+	double r;
 
 	if (!isfinite(v) || v < -10000 || v > 100000)
 		return -1;
-	len = snprintf(tmp, sizeof(tmp), "%.0f", v);
-	if (len < 0 || (size_t)len >= sizeof(tmp))
-		BUG("snprintf(%%.0f) gave %d bytes", len);
-	year = strtol(tmp, NULL, 10);
-	if (year < -9999 || year > 99999)
+	r = nearbyint(v);
+	if (r < -9999 || r > 99999)
 		return -1;
-	put_sign(out, year < 0);
-	buf_addf(out, "%ld", labs(year));
+	put_sign(out, r < 0);
+	put_uint(out, (unsigned long long)fabs(r), 0);
 	return 0;
 }
 
@@ -331,7 +313,7 @@ put_bytes(struct buf *out, struct dec *dec, double v, double base)
 	}
 	if (dec->exp < dec->n - 1)
 		round_sig(dec, v, dec->exp + 1);
-	if (dec->val >= base)
+	if (dec_value(dec) >= base)
 		return 1;
 	put_plain(out, dec, dec->exp);
 	BUF_ADDLIT(out, " B");
@@ -367,9 +349,10 @@ format_bytes(struct buf *out, double v, int digits, int binary)
 		round_sig(&dec, scaled, digits);
 		if (!p && !put_bytes(out, &dec, v, base))
 			return 0;
-		if (p == NPREFIX - 1 && (scaled >= base || dec.val >= base)) {
+		if (p == NPREFIX - 1 &&
+		    (scaled >= base || dec_value(&dec) >= base)) {
 			beyond = 1;
-		} else if (dec.val >= base) {
+		} else if (dec_value(&dec) >= base) {
 			/* Carry: v is just under 1 of the next prefix. */
 			round_sig(&dec, 1, dec.n);
 			p++;
@@ -420,15 +403,17 @@ format_unit(struct buf *out, const char *unit)
 void
 format_superscript(struct buf *out, int e)
 {
-	char tmp[16];
+	char tmp[16], *p = tmp + sizeof(tmp);
 	long long x = e;	/* -INT_MIN fits */
-	const char *p;
 
 	if (x < 0) {
 		BUF_ADDLIT(out, SUPERSCRIPT_MINUS);
 		x = -x;
 	}
-	snprintf(tmp, sizeof(tmp), "%lld", x);
-	for (p = tmp; *p; p++)
+	do {
+		*--p = (char)('0' + (int)(x % 10));
+		x /= 10;
+	} while (x);
+	for (; p < tmp + sizeof(tmp); p++)
 		buf_addstr(out, superscript[*p - '0']);
 }

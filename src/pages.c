@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "dtoa.h"
 #include "escape.h"
 #include "format.h"
 #include "pages.h"
@@ -49,8 +50,11 @@ value_cell(struct buf *out, const struct quantity *q)
 		html_text(out, q->text);
 		return;
 	}
-	if (format_sci(&v, q->value, 6))
-		buf_addf(&v, "%.17g", q->value);
+	if (format_sci(&v, q->value, 6)) {
+		char g[DTOA_G_SIZE];
+
+		buf_add(&v, g, dtoa_g(g, q->value, DTOA_MAX_DIGITS));
+	}
 	if (*q->unit) {
 		buf_addch(&v, ' ');
 		format_unit(&v, q->unit);
