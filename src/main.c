@@ -287,50 +287,50 @@ write_page(struct site *site, const char *shell, const char *file,
 }
 
 /*
- * The report: templates/report.md expanded, rendered, in the shell, and
- * its figures drawn. Returns 0, -1 (input errors) or -2 (gnuplot).
+ * The report: templates/report.md expanded and its figures started,
+ * then rendered into index.html while gnuplot draws. *plp is the batch
+ * of figures, for plot_finish(); the template (*tp, for the locations
+ * in error messages) and x must live until then. Returns 0, -1 (input
+ * errors) or -2 (gnuplot).
  */
 static int
 write_report(struct site *site, const struct registry *reg,
 	     const struct datasets *ds, const struct options *opt,
-	     const char *shell)
+	     const char *shell, struct template **tp, struct expansion *x,
+	     struct plot **plp)
 {
 	struct template *t;
-	struct expansion x;
 	struct buf body = BUF_INIT, toc = BUF_INIT, figdir = BUF_INIT;
 	struct rendered r = { &body, &toc, NULL };
 	struct plot_options po = { NULL, opt->outdir, "gnuplot", 2000 };
 	int ret = -1;
 
-	expansion_init(&x);
 	timing_begin("templates");
-	t = template_load(opt->templatedir, "report.md");
-	if (!t || template_expand(t, reg, &x)) {
+	t = *tp = template_load(opt->templatedir, "report.md");
+	if (!t || template_expand(t, reg, x)) {
 		timing_end();
 		goto out;
 	}
 	timing_end();
+	buf_addf(&figdir, "%s/figures", opt->templatedir);
+	po.figdir = figdir.data;
+	timing_begin("figures");
+	ret = plot_start(plp, site, &po, reg, ds, x->figures, x->nfigures);
+	timing_end();
+	if (ret)
+		goto out;
 	timing_begin("markdown");
-	html_render(x.md.data, x.md.len, x.snippets, x.nsnippets, &r);
+	html_render(x->md.data, x->md.len, x->snippets, x->nsnippets, &r);
 	timing_end();
 	timing_begin("write");
 	ret = write_page(site, shell, "index.html",
 			 r.title ? r.title : "Report", toc.data, body.data);
-	timing_end();
-	if (ret)
-		goto out;
-	buf_addf(&figdir, "%s/figures", opt->templatedir);
-	po.figdir = figdir.data;
-	timing_begin("figures");
-	ret = plot_figures(site, &po, reg, ds, x.figures, x.nfigures);
 	timing_end();
 out:
 	buf_release(&figdir);
 	free(r.title);
 	buf_release(&body);
 	buf_release(&toc);
-	expansion_release(&x);
-	template_free(t);
 	return ret;
 }
 
@@ -389,20 +389,29 @@ cmd_report(const struct registry *reg, const struct datasets *ds,
 	struct srcfile *shell = read_template(opt, "page.html");
 	struct srcfile *css = read_template(opt, "style.css");
 	struct site *site = NULL;
-	int ret = EXIT_INPUT, r;
+	struct template *t = NULL;
+	struct expansion x;
+	struct plot *pl = NULL;
+	int ret = EXIT_INPUT, r, rp;
 
+	expansion_init(&x);
 	if (!shell || !css)
 		goto out;
 	site = site_open(opt->outdir);
 	if (!site)
 		goto out;
 	site_set_inputs(site, opt->inputs);
-	r = write_report(site, reg, ds, opt, shell->data);
+	r = write_report(site, reg, ds, opt, shell->data, &t, &x, &pl);
 	if (r == -2)
 		ret = EXIT_TOOL;
 	timing_begin("pages");
 	r |= write_reference(site, reg, ts, opt, shell->data);
 	timing_end();
+	/* gnuplot has been drawing meanwhile. */
+	rp = plot_finish(pl);
+	if (rp == -2)
+		ret = EXIT_TOOL;
+	r |= rp;
 	timing_begin("write");
 	if (r | site_write(site, "style.css", css->data, css->len)) {
 		site_abort(site);
@@ -423,6 +432,8 @@ out:
 		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
 			diag_errors() == 1 ? "" : "s");
 	}
+	expansion_release(&x);
+	template_free(t);
 	srcfile_free(shell);
 	srcfile_free(css);
 	return ret;

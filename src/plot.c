@@ -23,6 +23,7 @@
 #include "buf.h"
 #include "dataset.h"
 #include "diag.h"
+#include "dtoa.h"
 #include "hash.h"
 #include "plot.h"
 #include "registry.h"
@@ -55,6 +56,23 @@ struct job {
 	int cached;
 };
 
+/* gnuplot running in the background, from spawn() to reap(). */
+struct child {
+	pid_t pid;
+	int errfd;		/* its stderr, read by reap() */
+	int execfd;		/* gets errno if execvp() fails */
+};
+
+struct plot {
+	struct site *site;	/* borrowed */
+	const char *gnuplot;	/* borrowed */
+	struct job *jobs;
+	size_t n, todo;
+	struct buf cache;	/* figures/.cache for this run */
+	struct child child;
+	int running;
+};
+
 void
 plot_label(struct buf *out, const char *label)
 {
@@ -80,8 +98,10 @@ plot_label(struct buf *out, const char *label)
 static void
 add_value(struct buf *out, double v)
 {
+	char g[DTOA_G_SIZE];
+
 	if (isfinite(v))
-		buf_addf(out, "%.17g", v);
+		buf_add(out, g, dtoa_g(g, v, DTOA_MAX_DIGITS));
 	else
 		buf_addch(out, '?');
 }
@@ -242,7 +262,7 @@ read_header(struct job *j, const struct registry *reg, struct buf *data)
 				} else {
 					const struct quantity *q =
 						registry_get(reg, word);
-					char *v;
+					char *v, g[DTOA_G_SIZE];
 
 					if (!q || q->type != Q_NUMBER) {
 						ret = error_at_line(
@@ -257,8 +277,10 @@ read_header(struct job *j, const struct registry *reg, struct buf *data)
 						for (v = word; *v; v++)
 							if (*v == '.')
 								*v = '_';
-						buf_addf(&j->pre, "%s = %.17g\n",
-							 word, q->value);
+						/* Finite: the registry takes no other. */
+						dtoa_g(g, q->value, DTOA_MAX_DIGITS);
+						buf_addf(&j->pre, "%s = %s\n",
+							 word, g);
 					}
 				}
 				free(word);
@@ -323,42 +345,39 @@ write_file(const char *path, const struct buf *b)
 }
 
 /*
- * Runs prog on script in folder dir, capturing stderr into err.
- * Returns the exit status, 127 when the program cannot be started
- * (errno-style reason in err), or -1 when fork fails.
+ * Starts prog on script in folder dir, in its own process group, with
+ * stderr on a pipe, and returns at once. Returns 0, or -1 when a pipe or
+ * fork() fails (errno says why).
  */
 static int
-run(const char *prog, const char *script, const char *dir, struct buf *err)
+spawn(const char *prog, const char *script, const char *dir,
+      struct child *c)
 {
-	int errpipe[2], execpipe[2], status;
+	int errpipe[2], execpipe[2];
 	/* execvp() wants mutable strings: copies made before fork(). */
 	char *argv[] = { xstrdup(prog), xstrdup(script), NULL };
-	pid_t pid;
-	char buf[4096];
-	ssize_t n;
-	int exec_errno = 0;
+	int ret = -1, exec_errno;
 
-	if (pipe(errpipe)) {
-		status = -1;
+	if (pipe(errpipe))
 		goto out;
-	}
 	if (pipe(execpipe)) {
 		close(errpipe[0]);
 		close(errpipe[1]);
-		status = -1;
 		goto out;
 	}
 	fcntl(execpipe[1], F_SETFD, FD_CLOEXEC);
-	pid = fork();
-	if (pid < 0) {
+	/* Not inherited by later children, nor kept open in them. */
+	fcntl(errpipe[0], F_SETFD, FD_CLOEXEC);
+	fcntl(execpipe[0], F_SETFD, FD_CLOEXEC);
+	c->pid = fork();
+	if (c->pid < 0) {
 		close(errpipe[0]);
 		close(errpipe[1]);
 		close(execpipe[0]);
 		close(execpipe[1]);
-		status = -1;
 		goto out;
 	}
-	if (pid == 0) {
+	if (c->pid == 0) {
 		int devnull = open("/dev/null", O_RDWR);
 
 		/* Its own process group, so that stopping it stops all. */
@@ -379,43 +398,63 @@ run(const char *prog, const char *script, const char *dir, struct buf *err)
 	}
 	close(errpipe[1]);
 	close(execpipe[1]);
-	while ((n = read(errpipe[0], buf, sizeof(buf))) > 0 ||
+	c->errfd = errpipe[0];
+	c->execfd = execpipe[0];
+	ret = 0;
+out:
+	free(argv[0]);
+	free(argv[1]);
+	return ret;
+}
+
+/*
+ * Waits for the child, capturing its stderr into err; stops its process
+ * group first when the run is being interrupted. Returns its exit
+ * status, 127 when the program could not be started (the reason in
+ * err), 128 + the signal that killed it or interrupted the run, or -1
+ * when waiting fails.
+ */
+static int
+reap(struct child *c, struct buf *err)
+{
+	char buf[4096];
+	ssize_t n;
+	int status, exec_errno = 0;
+
+	if (site_interrupted())
+		kill(-c->pid, SIGTERM);
+	while ((n = read(c->errfd, buf, sizeof(buf))) > 0 ||
 	       (n < 0 && errno == EINTR)) {
 		if (n > 0) {
 			buf_add(err, buf, (size_t)n);
 		} else if (site_interrupted()) {
 			/* The run is stopping: so does gnuplot's group. */
-			kill(-pid, SIGTERM);
+			kill(-c->pid, SIGTERM);
 			break;
 		}
 	}
-	close(errpipe[0]);
-	n = read(execpipe[0], &exec_errno, sizeof(exec_errno));
-	close(execpipe[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			status = -1;
-			goto out;
-		}
+	close(c->errfd);
+	n = read(c->execfd, &exec_errno, sizeof(exec_errno));
+	close(c->execfd);
+	while (waitpid(c->pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
 	if (site_interrupted()) {
 		buf_reset(err);
 		buf_addf(err, "interrupted by signal %d", site_interrupted());
-		status = 128 + site_interrupted();
-	} else if (n == (ssize_t)sizeof(exec_errno)) {
+		return 128 + site_interrupted();
+	}
+	if (n == (ssize_t)sizeof(exec_errno)) {
 		buf_reset(err);
 		buf_addstr(err, strerror(exec_errno));
-		status = exec_errno == ENOENT ? 127 : 126;
-	} else if (WIFSIGNALED(status)) {
+		return exec_errno == ENOENT ? 127 : 126;
+	}
+	if (WIFSIGNALED(status)) {
 		buf_addf(err, "gnuplot was killed by signal %d",
 			 WTERMSIG(status));
-		status = 128 + WTERMSIG(status);
-	} else {
-		status = WEXITSTATUS(status);
+		return 128 + WTERMSIG(status);
 	}
-out:
-	free(argv[0]);
-	free(argv[1]);
-	return status;
+	return WEXITSTATUS(status);
 }
 
 /*
@@ -490,19 +529,41 @@ report_failure(struct job *jobs, size_t n, const char *err, int status)
 	buf_release(&ctx);
 }
 
-int
-plot_figures(struct site *site, const struct plot_options *opt,
-	     const struct registry *reg, const struct datasets *ds,
-	     const struct figure_use *uses, size_t n)
+/* Frees what plot_start() kept for plot_finish(). */
+static void
+plot_free(struct plot *pl)
 {
+	size_t i;
+
+	for (i = 0; i < pl->n; i++) {
+		srcfile_free(pl->jobs[i].script);
+		buf_release(&pl->jobs[i].pre);
+	}
+	free(pl->jobs);
+	buf_release(&pl->cache);
+	free(pl);
+}
+
+int
+plot_start(struct plot **plp, struct site *site,
+	   const struct plot_options *opt, const struct registry *reg,
+	   const struct datasets *ds, const struct figure_use *uses, size_t n)
+{
+	struct plot *pl = xcalloc(1, sizeof(*pl));
 	struct job *jobs = xcalloc(n ? n : 1, sizeof(*jobs));
 	struct datasets mine = { 0 };
 	struct buf batch = BUF_INIT, data = BUF_INIT, path = BUF_INIT;
-	struct buf file = BUF_INIT, err = BUF_INIT, cache = BUF_INIT;
-	struct buf prev = BUF_INIT;
+	struct buf file = BUF_INIT, prev = BUF_INIT;
 	char **written = NULL;
-	size_t nwritten = 0, wcap = 0, i, k, line = 1, todo = 0;
-	int ret = 0, status;
+	size_t nwritten = 0, wcap = 0, i, k, line = 1;
+	int ret = 0;
+
+	*plp = NULL;
+	pl->site = site;
+	pl->jobs = jobs;
+	pl->n = n;
+	pl->gnuplot = opt->gnuplot;
+	buf_init(&pl->cache);
 
 	registry_datasets(reg, &mine);
 	/* The previous run's cache manifest, read once (none: all drawn). */
@@ -604,7 +665,7 @@ plot_figures(struct site *site, const struct plot_options *opt,
 				ret = -1;
 			j->cached = 1;
 		}
-		buf_addf(&cache, "%s %016llx\n", uses[i].label,
+		buf_addf(&pl->cache, "%s %016llx\n", uses[i].label,
 			 (unsigned long long)j->key);
 	}
 	if (ret)
@@ -618,7 +679,7 @@ plot_figures(struct site *site, const struct plot_options *opt,
 
 		if (j->cached)
 			continue;
-		todo++;
+		pl->todo++;
 		j->first_line = line;
 		buf_add(&batch, j->pre.data, j->pre.len);
 		buf_add(&batch, j->script->data, j->script->len);
@@ -637,7 +698,7 @@ plot_figures(struct site *site, const struct plot_options *opt,
 		j->lines = line - j->first_line;
 		line++;
 	}
-	if (todo) {
+	if (pl->todo) {
 		/* Not published: written beside the figures, not staged. */
 		buf_reset(&path);
 		buf_addf(&path, "%s/figures/.batch.gp", site_staging(site));
@@ -647,46 +708,18 @@ plot_figures(struct site *site, const struct plot_options *opt,
 		}
 		buf_reset(&path);
 		buf_addf(&path, "%s/figures", site_staging(site));
-		timing_begin("gnuplot");
-		status = run(opt->gnuplot, ".batch.gp", path.data, &err);
-		timing_end();
-		if (status == 127) {
-			error("cannot run '%s': %s; install gnuplot with: "
-			      "sudo apt-get install -y gnuplot-nox",
-			      opt->gnuplot, err.data);
+		if (spawn(opt->gnuplot, ".batch.gp", path.data, &pl->child)) {
+			error("cannot start gnuplot: %s", strerror(errno));
 			ret = -2;
 			goto out;
 		}
-		if (status && site_interrupted()) {
-			ret = -1;
-			goto out;
-		}
-		if (status) {
-			if (status < 0)
-				error("cannot start gnuplot: %s",
-				      strerror(errno));
-			else
-				report_failure(jobs, n, err.data, status);
-			ret = -2;
-			goto out;
-		}
-		for (i = 0; i < n && !ret; i++) {
-			if (jobs[i].cached)
-				continue;
-			buf_reset(&path);
-			buf_addf(&path, "figures/%s.svg", uses[i].label);
-			if (site_adopt(site, path.data))
-				ret = -2;
-		}
+		pl->running = 1;
 	}
-	if (!ret && site_write(site, "figures/.cache", cache.data, cache.len))
-		ret = -1;
 out:
-	for (i = 0; i < n; i++) {
-		srcfile_free(jobs[i].script);
-		buf_release(&jobs[i].pre);
-	}
-	free(jobs);
+	if (ret)
+		plot_free(pl);
+	else
+		*plp = pl;
 	for (k = 0; k < nwritten; k++)
 		free(written[k]);
 	free(written);
@@ -695,8 +728,51 @@ out:
 	buf_release(&data);
 	buf_release(&path);
 	buf_release(&file);
-	buf_release(&err);
-	buf_release(&cache);
 	buf_release(&prev);
+	return ret;
+}
+
+int
+plot_finish(struct plot *pl)
+{
+	struct buf err = BUF_INIT, path = BUF_INIT;
+	size_t i;
+	int ret = 0, status;
+
+	if (!pl)
+		return 0;
+	if (pl->running) {
+		timing_begin("gnuplot");
+		status = reap(&pl->child, &err);
+		timing_end();
+		if (status == 127) {
+			error("cannot run '%s': %s; install gnuplot with: "
+			      "sudo apt-get install -y gnuplot-nox",
+			      pl->gnuplot, err.data);
+			ret = -2;
+		} else if (status && site_interrupted()) {
+			ret = -1;
+		} else if (status < 0) {
+			error("cannot wait for gnuplot: %s", strerror(errno));
+			ret = -2;
+		} else if (status) {
+			report_failure(pl->jobs, pl->n, err.data, status);
+			ret = -2;
+		}
+	}
+	for (i = 0; i < pl->n && !ret; i++) {
+		if (pl->jobs[i].cached)
+			continue;
+		buf_reset(&path);
+		buf_addf(&path, "figures/%s.svg", pl->jobs[i].use->label);
+		if (site_adopt(pl->site, path.data))
+			ret = -2;
+	}
+	if (!ret && site_write(pl->site, "figures/.cache", pl->cache.data,
+			       pl->cache.len))
+		ret = -1;
+	buf_release(&err);
+	buf_release(&path);
+	plot_free(pl);
 	return ret;
 }

@@ -24,7 +24,7 @@ struct site;
  * enters a gnuplot command.
  *
  * Figures are drawn in one gnuplot process, in the figures/ folder of
- * the staging area, without a shell. A figure whose script, variables and
+ * the staging area, without a shell, while the caller goes on. A figure whose script, variables and
  * data did not change since the last run (a key kept in figures/.cache of
  * the published output) is copied from outdir instead of drawn.
  */
@@ -35,15 +35,31 @@ struct plot_options {
 	size_t max_points;	/* series longer than this are thinned */
 };
 
+/* A batch of figures being drawn, from plot_start() to plot_finish(). */
+struct plot;
+
 /*
- * Draws the n figures of uses into the site's staging area (figures/).
- * Returns 0; -1 after printing an error about a script or data (exit
- * status 1); -2 when gnuplot is missing or fails (exit status 3), after
- * printing its message under the template location of the figure.
+ * Starts drawing the n figures of uses into the site's staging area
+ * (figures/): writes their data, takes unchanged figures from the
+ * published output, and starts one gnuplot for the others without
+ * waiting for it, so that the caller can render pages meanwhile. On
+ * success *plp is the batch, which plot_finish() must be given (uses,
+ * reg and the site must live until then). Returns 0; -1 after printing
+ * an error about a script or data (exit status 1); -2 when gnuplot
+ * cannot be started (exit status 3). *plp is NULL on failure.
  */
-int plot_figures(struct site *site, const struct plot_options *opt,
-		 const struct registry *reg, const struct datasets *ds,
-		 const struct figure_use *uses, size_t n);
+int plot_start(struct plot **plp, struct site *site,
+	       const struct plot_options *opt, const struct registry *reg,
+	       const struct datasets *ds, const struct figure_use *uses,
+	       size_t n);
+/*
+ * Waits for gnuplot (stopping it first if the run is being
+ * interrupted), stages the SVGs it drew and the cache, and frees pl;
+ * NULL does nothing. Returns 0, -1 (a write failed, or interrupted) or
+ * -2 when gnuplot is missing or failed, after printing its message under
+ * the template location of the figure.
+ */
+int plot_finish(struct plot *pl);
 
 /*
  * Appends one dataset row's label to out as a data-file field: tabs, line
