@@ -3,12 +3,14 @@
  * asked: load and model (model.c), then write (export.c, site.c) or
  * print. Holds no logic of its own beyond choosing what to run.
  */
+#include <dirent.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "audit.h"
 #include "buf.h"
@@ -48,6 +50,7 @@ struct options {
 	int as_of;		/* 0: the newest year in the data */
 	int timings;		/* print stage timings to stderr */
 	uint64_t inputs;	/* key of the inputs, for the manifest */
+	struct plot_process *early;	/* gnuplot started ahead, or NULL */
 };
 
 static const char usage_text[] =
@@ -251,6 +254,58 @@ inputs_key(const struct options *opt, uint64_t *key)
 	return ret;
 }
 
+/* 1 when path exists and was modified after *t. */
+static int
+newer(const char *path, const struct timespec *t)
+{
+	struct stat st;
+
+	return !stat(path, &st) && (st.st_mtim.tv_sec > t->tv_sec ||
+				    (st.st_mtim.tv_sec == t->tv_sec &&
+				     st.st_mtim.tv_nsec > t->tv_nsec));
+}
+
+/*
+ * Whether a figure will probably be drawn: there is no figure cache, or
+ * a data file or a figure script changed after it. Only a guess, to
+ * start gnuplot early: the figure keys decide what is drawn.
+ */
+static int
+figures_stale(const struct options *opt)
+{
+	struct buf path = BUF_INIT;
+	struct stat st;
+	struct timespec cache;
+	DIR *d;
+	struct dirent *e;
+	size_t i;
+	int stale = 0;
+
+	buf_addf(&path, "%s/figures/.cache", opt->outdir);
+	if (stat(path.data, &st)) {
+		buf_release(&path);
+		return 1;
+	}
+	cache = st.st_mtim;
+	for (i = 0; model_data_files[i] && !stale; i++) {
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
+		stale = newer(path.data, &cache);
+	}
+	buf_reset(&path);
+	buf_addf(&path, "%s/figures", opt->templatedir);
+	d = opendir(path.data);
+	while (d && !stale && (e = readdir(d))) {
+		buf_reset(&path);
+		buf_addf(&path, "%s/figures/%s", opt->templatedir, e->d_name);
+		stale = *e->d_name != '.' && newer(path.data, &cache);
+	}
+	if (d)
+		closedir(d);
+	buf_release(&path);
+	return stale;
+}
+
 /* Prints the claims audit; exit 1 when a claim drifts. */
 static int
 cmd_check(const struct buf *audit, int off)
@@ -295,14 +350,14 @@ write_page(struct site *site, const char *shell, const char *file,
  */
 static int
 write_report(struct site *site, const struct registry *reg,
-	     const struct datasets *ds, const struct options *opt,
+	     const struct datasets *ds, struct options *opt,
 	     const char *shell, struct template **tp, struct expansion *x,
 	     struct plot **plp)
 {
 	struct template *t;
 	struct buf body = BUF_INIT, toc = BUF_INIT, figdir = BUF_INIT;
 	struct rendered r = { &body, &toc, NULL };
-	struct plot_options po = { NULL, opt->outdir, "gnuplot", 2000 };
+	struct plot_options po = { NULL, opt->outdir, "gnuplot", 2000, NULL };
 	int ret = -1;
 
 	timing_begin("templates");
@@ -314,6 +369,8 @@ write_report(struct site *site, const struct registry *reg,
 	timing_end();
 	buf_addf(&figdir, "%s/figures", opt->templatedir);
 	po.figdir = figdir.data;
+	po.early = opt->early;
+	opt->early = NULL;	/* plot_start() takes it */
 	timing_begin("figures");
 	ret = plot_start(plp, site, &po, reg, ds, x->figures, x->nfigures);
 	timing_end();
@@ -384,7 +441,7 @@ write_reference(struct site *site, const struct registry *reg,
  */
 static int
 cmd_report(const struct registry *reg, const struct datasets *ds,
-	   struct tableset *ts, const struct options *opt)
+	   struct tableset *ts, struct options *opt)
 {
 	struct srcfile *shell = read_template(opt, "page.html");
 	struct srcfile *css = read_template(opt, "style.css");
@@ -432,6 +489,8 @@ out:
 		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
 			diag_errors() == 1 ? "" : "s");
 	}
+	plot_process_stop(opt->early);	/* plot_start() was not reached */
+	opt->early = NULL;
 	expansion_release(&x);
 	template_free(t);
 	srcfile_free(shell);
@@ -549,6 +608,9 @@ main(int argc, char **argv)
 				timing_print();
 			return EXIT_OK;
 		}
+		/* Its start-up then overlaps the model and templates. */
+		if (figures_stale(&opt))
+			opt.early = plot_prestart("gnuplot");
 		timing_end();
 	}
 	timing_begin("model");
@@ -560,6 +622,7 @@ main(int argc, char **argv)
 	}
 	timing_end();
 	if (!reg) {
+		plot_process_stop(opt.early);
 		buf_release(&audit);
 		datasets_release(&ds);
 		tableset_release(&ts);

@@ -344,37 +344,45 @@ write_file(const char *path, const struct buf *b)
 	return 0;
 }
 
+/* Closes both ends of each pipe given; -1 entries are skipped. */
+static void
+close_pipes(int *fds, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
 /*
- * Starts prog on script in folder dir, in its own process group, with
- * stderr on a pipe, and returns at once. Returns 0, or -1 when a pipe or
- * fork() fails (errno says why).
+ * Starts prog on script, in its own process group, with stderr on a
+ * pipe, and returns at once. With dir, the child works there; with
+ * infd, its stdin is a pipe whose writing end *infd is (else
+ * /dev/null). Returns 0, or -1 when a pipe or fork() fails (errno says
+ * why).
  */
 static int
 spawn(const char *prog, const char *script, const char *dir,
-      struct child *c)
+      struct child *c, int *infd)
 {
-	int errpipe[2], execpipe[2];
+	/* err[2], exec[2], in[2] */
+	int fds[6] = { -1, -1, -1, -1, -1, -1 };
 	/* execvp() wants mutable strings: copies made before fork(). */
 	char *argv[] = { xstrdup(prog), xstrdup(script), NULL };
-	int ret = -1, exec_errno;
+	int ret = -1, exec_errno, i;
 
-	if (pipe(errpipe))
-		goto out;
-	if (pipe(execpipe)) {
-		close(errpipe[0]);
-		close(errpipe[1]);
+	if (pipe(fds) || pipe(fds + 2) || (infd && pipe(fds + 4))) {
+		close_pipes(fds, 6);
 		goto out;
 	}
-	fcntl(execpipe[1], F_SETFD, FD_CLOEXEC);
-	/* Not inherited by later children, nor kept open in them. */
-	fcntl(errpipe[0], F_SETFD, FD_CLOEXEC);
-	fcntl(execpipe[0], F_SETFD, FD_CLOEXEC);
+	/* The child keeps only its ends, and only until exec. */
+	for (i = 0; i < 6; i++)
+		if (fds[i] >= 0)
+			fcntl(fds[i], F_SETFD, FD_CLOEXEC);
 	c->pid = fork();
 	if (c->pid < 0) {
-		close(errpipe[0]);
-		close(errpipe[1]);
-		close(execpipe[0]);
-		close(execpipe[1]);
+		close_pipes(fds, 6);
 		goto out;
 	}
 	if (c->pid == 0) {
@@ -382,24 +390,30 @@ spawn(const char *prog, const char *script, const char *dir,
 
 		/* Its own process group, so that stopping it stops all. */
 		setpgid(0, 0);
-		if (devnull >= 0) {
+		if (infd)
+			dup2(fds[4], 0);
+		else if (devnull >= 0)
 			dup2(devnull, 0);
+		if (devnull >= 0)
 			dup2(devnull, 1);
-		}
-		dup2(errpipe[1], 2);
-		close(errpipe[0]);
-		close(execpipe[0]);
-		if (chdir(dir) == 0)
+		dup2(fds[1], 2);
+		if (!dir || chdir(dir) == 0)
 			execvp(prog, argv);
 		exec_errno = errno;
-		if (write(execpipe[1], &exec_errno, sizeof(exec_errno)) < 0)
+		if (write(fds[3], &exec_errno, sizeof(exec_errno)) < 0)
 			_exit(126);
 		_exit(127);
 	}
-	close(errpipe[1]);
-	close(execpipe[1]);
-	c->errfd = errpipe[0];
-	c->execfd = execpipe[0];
+	/* Also here: kill(-pid) must find the group however fork() went. */
+	setpgid(c->pid, c->pid);
+	close(fds[1]);
+	close(fds[3]);
+	c->errfd = fds[0];
+	c->execfd = fds[2];
+	if (infd) {
+		close(fds[4]);
+		*infd = fds[5];
+	}
 	ret = 0;
 out:
 	free(argv[0]);
@@ -455,6 +469,93 @@ reap(struct child *c, struct buf *err)
 		return 128 + WTERMSIG(status);
 	}
 	return WEXITSTATUS(status);
+}
+
+/*
+ * gnuplot started before the figures are known, reading its commands
+ * from a pipe: loading its eighty-odd libraries takes some 15 ms, which
+ * then overlaps the model and the templates instead of following them.
+ */
+struct plot_process {
+	struct child child;
+	int infd;		/* its stdin */
+};
+
+struct plot_process *
+plot_prestart(const char *prog)
+{
+	struct plot_process *pp = xcalloc(1, sizeof(*pp));
+
+	/* A file argument, not "-": errors are then worded as for files. */
+	if (spawn(prog, "/dev/stdin", NULL, &pp->child, &pp->infd)) {
+		free(pp);
+		return NULL;
+	}
+	return pp;
+}
+
+void
+plot_process_stop(struct plot_process *pp)
+{
+	int status;
+
+	if (!pp)
+		return;
+	close(pp->infd);
+	kill(-pp->child.pid, SIGKILL);
+	close(pp->child.errfd);
+	close(pp->child.execfd);
+	while (waitpid(pp->child.pid, &status, 0) < 0 && errno == EINTR)
+		;
+	free(pp);
+}
+
+/*
+ * Gives the prestarted gnuplot the batch: it changes to dir and loads
+ * .batch.gp, so that its messages name the batch file and its lines as
+ * when it is run on the file. Takes pp, and returns its child; a
+ * gnuplot that died already (not installed) is found out by reap().
+ * Returns -1, leaving pp to the caller, when dir cannot be written as a
+ * gnuplot string.
+ */
+static int
+hand_over(struct plot_process *pp, const char *dir, struct child *c)
+{
+	struct buf cmd = BUF_INIT;
+	struct sigaction ign, old;
+	const char *p;
+	size_t off = 0;
+	ssize_t n;
+
+	if (strpbrk(dir, "\n\r"))
+		return -1;
+	BUF_ADDLIT(&cmd, "cd '");
+	for (p = dir; *p; p++) {
+		/* In single quotes, gnuplot reads '' as one quote. */
+		if (*p == '\'')
+			buf_addch(&cmd, '\'');
+		buf_addch(&cmd, *p);
+	}
+	BUF_ADDLIT(&cmd, "'\nload '.batch.gp'\n");
+	/* A dead reader is an error to read in its status, not a signal. */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
+	while (off < cmd.len) {
+		n = write(pp->infd, cmd.data + off, cmd.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	sigaction(SIGPIPE, &old, NULL);
+	close(pp->infd);
+	*c = pp->child;
+	free(pp);
+	buf_release(&cmd);
+	return 0;
 }
 
 /*
@@ -550,6 +651,7 @@ plot_start(struct plot **plp, struct site *site,
 	   const struct datasets *ds, const struct figure_use *uses, size_t n)
 {
 	struct plot *pl = xcalloc(1, sizeof(*pl));
+	struct plot_process *early = opt->early;
 	struct job *jobs = xcalloc(n ? n : 1, sizeof(*jobs));
 	struct datasets mine = { 0 };
 	struct buf batch = BUF_INIT, data = BUF_INIT, path = BUF_INIT;
@@ -708,7 +810,10 @@ plot_start(struct plot **plp, struct site *site,
 		}
 		buf_reset(&path);
 		buf_addf(&path, "%s/figures", site_staging(site));
-		if (spawn(opt->gnuplot, ".batch.gp", path.data, &pl->child)) {
+		if (early && !hand_over(early, path.data, &pl->child)) {
+			early = NULL;
+		} else if (spawn(opt->gnuplot, ".batch.gp", path.data,
+				 &pl->child, NULL)) {
 			error("cannot start gnuplot: %s", strerror(errno));
 			ret = -2;
 			goto out;
@@ -716,6 +821,8 @@ plot_start(struct plot **plp, struct site *site,
 		pl->running = 1;
 	}
 out:
+	/* Not needed after all: nothing to draw, or an error. */
+	plot_process_stop(early);
 	if (ret)
 		plot_free(pl);
 	else

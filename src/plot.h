@@ -28,12 +28,29 @@ struct site;
  * data did not change since the last run (a key kept in figures/.cache of
  * the published output) is copied from outdir instead of drawn.
  */
+/*
+ * gnuplot started ahead of need (plot_prestart()), so that its start-up
+ * overlaps the work before the figures are known.
+ */
+struct plot_process;
+
 struct plot_options {
 	const char *figdir;	/* templates/figures */
 	const char *outdir;	/* published output, for the cache */
 	const char *gnuplot;	/* program name or path ("gnuplot") */
 	size_t max_points;	/* series longer than this are thinned */
+	/* Prestarted gnuplot or NULL; plot_start() takes it, always. */
+	struct plot_process *early;
 };
+
+/*
+ * Starts prog (gnuplot), waiting for commands, and returns at once;
+ * NULL when no process can be made (plot_start() will try again and
+ * say why). Hand it to plot_start() or plot_process_stop().
+ */
+struct plot_process *plot_prestart(const char *prog);
+/* Stops a prestarted gnuplot that is not needed; NULL does nothing. */
+void plot_process_stop(struct plot_process *pp);
 
 /* A batch of figures being drawn, from plot_start() to plot_finish(). */
 struct plot;

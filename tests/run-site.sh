@@ -82,6 +82,35 @@ if [ "$rc" = 0 ] && [ ! -e "$tmp/fake/ran" ]; then ok; else
 	no "unchanged run started gnuplot (exit $rc)"; cat "$tmp/err"; fi
 if same "$tmp/before" "$tmp/a"; then ok; else no "cached run differs"; fi
 
+# Prose changed, figures not: the page is rebuilt, no gnuplot is started
+# (not even ahead of need), and no gnuplot process is left behind.
+printf '\nOne more sentence of prose.\n' >>"$tmp/templates/report.md"
+PATH="$tmp/fake:$PATH" report "$tmp/a"
+if [ "$rc" = 0 ] && [ ! -e "$tmp/fake/ran" ] &&
+   grep -q "One more sentence" "$tmp/a/index.html"; then ok; else
+	no "prose-only change started gnuplot (exit $rc)"; cat "$tmp/err"; fi
+cp "$top/tests/site/report.md" "$tmp/templates/report.md"
+report "$tmp/a"
+if same "$tmp/before" "$tmp/a"; then ok; else no "prose restored differs"; fi
+
+# A data file newer than the figures starts gnuplot ahead of need; when
+# the figures turn out unchanged it is stopped, unused: the run still
+# succeeds with a gnuplot that would fail.
+touch "$tmp/fake/ran" && rm "$tmp/fake/ran"
+cp -R "$top/data" "$tmp/data3"
+sleep 0.01
+touch "$tmp/data3/claims.csv"
+printf '#!/bin/sh\ntouch "%s/fake/ran"\nsleep 30\n' "$tmp" >"$tmp/fake/gnuplot"
+PATH="$tmp/fake:$PATH" report "$tmp/a" -d "$tmp/data3"
+if [ "$rc" = 0 ] && same "$tmp/before" "$tmp/a"; then ok; else
+	no "unused early gnuplot: exit $rc"; cat "$tmp/err"; fi
+if pgrep -f "$tmp/fake/gnuplot" >/dev/null; then
+	no "an unused early gnuplot was left running"
+	pkill -f "$tmp/fake/gnuplot"
+else ok; fi
+printf '#!/bin/sh\ntouch "%s/fake/ran"\nexit 1\n' "$tmp" >"$tmp/fake/gnuplot"
+rm -rf "$tmp/data3" "$tmp/fake/ran"
+
 # A file of out/ changed or removed by hand is put back on the next run.
 rm "$tmp/a/figures/dust.svg"
 echo "tampered" >>"$tmp/a/index.html"
