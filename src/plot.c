@@ -744,7 +744,7 @@ plot_start(struct plot **plp, struct site *site,
 			if (k == nwritten) {
 				buf_reset(&path);
 				buf_addf(&path, "figures/%s.dat", nm);
-				if (site_write(site, path.data, file.data,
+				if (site_stage(site, path.data, file.data,
 					       file.len))
 					ret = -1;
 				written = xgrow(written, &wcap, nwritten + 1,

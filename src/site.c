@@ -4,6 +4,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +24,12 @@ struct site {
 	int failed;		/* a write failed: later ones fail quietly */
 	char *outdir;
 	char *staging;
-	char **files;		/* relative paths staged, in write order */
+	char **files;		/* relative paths written, in write order */
 	uint64_t *keys;		/* their content keys */
-	size_t nfiles, cap, kcap;
+	unsigned char *staged;	/* 1: in staging; 0: out/ has it already */
+	size_t nfiles, cap, kcap, scap;
 	uint64_t inputs;
+	struct buf made;	/* folders made or found, each + '\0' */
 };
 
 static volatile sig_atomic_t caught;
@@ -78,6 +82,7 @@ site_open(const char *outdir)
 		return NULL;
 	}
 	s = xcalloc(1, sizeof(*s));
+	buf_init(&s->made);
 	s->outdir = xstrdup(outdir);
 	s->staging = buf_detach(&tmpl, NULL);
 	catch_signals();
@@ -90,9 +95,24 @@ site_staging(const struct site *s)
 	return s->staging;
 }
 
-/* Creates the folders of relpath under base. */
+/* 1 when the folder path was made (or found) before. */
 static int
-make_parents(const char *base, const char *relpath)
+made_before(const struct buf *made, const char *path, size_t len)
+{
+	const char *p;
+
+	for (p = made->data; p < made->data + made->len; p += strlen(p) + 1)
+		if (strlen(p) == len && !memcmp(p, path, len))
+			return 1;
+	return 0;
+}
+
+/*
+ * Creates the folders of relpath under base; those already made, listed
+ * in made, are not asked for again. 0, or -1 after printing an error.
+ */
+static int
+make_parents(struct buf *made, const char *base, const char *relpath)
 {
 	struct buf p = BUF_INIT;
 	const char *slash = relpath;
@@ -101,24 +121,66 @@ make_parents(const char *base, const char *relpath)
 	while ((slash = strchr(slash, '/'))) {
 		buf_reset(&p);
 		buf_addf(&p, "%s/%.*s", base, (int)(slash - relpath), relpath);
+		slash++;
+		if (made_before(made, p.data, p.len))
+			continue;
 		if (mkdir(p.data, 0777) && errno != EEXIST) {
 			ret = error("cannot create folder '%s': %s", p.data,
 				    strerror(errno));
 			break;
 		}
-		slash++;
+		buf_add(made, p.data, p.len + 1);
 	}
 	buf_release(&p);
 	return ret;
 }
 
 static void
-add_file(struct site *s, const char *relpath, uint64_t key)
+add_file(struct site *s, const char *relpath, uint64_t key, int staged)
 {
 	s->files = xgrow(s->files, &s->cap, s->nfiles + 1, sizeof(*s->files));
 	s->keys = xgrow(s->keys, &s->kcap, s->nfiles + 1, sizeof(*s->keys));
+	s->staged = xgrow(s->staged, &s->scap, s->nfiles + 1,
+			  sizeof(*s->staged));
 	s->keys[s->nfiles] = key;
+	s->staged[s->nfiles] = (unsigned char)staged;
 	s->files[s->nfiles++] = xstrdup(relpath);
+}
+
+/*
+ * 1 when outdir/relpath is a regular file holding exactly data: then it
+ * is left in place, not staged, and keeps its timestamp.
+ */
+static int
+published_same(const struct site *s, const char *relpath, const void *data,
+	       size_t len)
+{
+	struct buf path = BUF_INIT;
+	struct stat st;
+	char chunk[65536];
+	size_t off = 0;
+	ssize_t n;
+	int fd, same;
+
+	buf_addf(&path, "%s/%s", s->outdir, relpath);
+	fd = open(path.data, O_RDONLY);
+	buf_release(&path);
+	if (fd < 0)
+		return 0;
+	same = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	       (uintmax_t)st.st_size == (uintmax_t)len;
+	while (same && off < len) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || (size_t)n > len - off ||
+		    memcmp(chunk, (const char *)data + off, (size_t)n))
+			same = 0;
+		else
+			off += (size_t)n;
+	}
+	close(fd);
+	return same;
 }
 
 void
@@ -235,8 +297,10 @@ find_stale(void *ctx, const char *rel, uint64_t key)
 	return 0;
 }
 
-int
-site_write(struct site *s, const char *relpath, const void *data, size_t len)
+/* site_write(), and site_stage() when always is set. */
+static int
+write_file(struct site *s, const char *relpath, const void *data, size_t len,
+	   int always)
 {
 	struct buf path = BUF_INIT;
 	FILE *fp;
@@ -247,7 +311,11 @@ site_write(struct site *s, const char *relpath, const void *data, size_t len)
 	/* Interrupted, or a full disk: fail quietly, said once already. */
 	if (caught || s->failed)
 		return -1;
-	if (make_parents(s->staging, relpath))
+	if (!always && published_same(s, relpath, data, len)) {
+		add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 0);
+		return 0;
+	}
+	if (make_parents(&s->made, s->staging, relpath))
 		return -1;
 	buf_addf(&path, "%s/%s", s->staging, relpath);
 	fp = fopen(path.data, "wb");
@@ -268,7 +336,7 @@ site_write(struct site *s, const char *relpath, const void *data, size_t len)
 			    strerror(errno));
 		goto out;
 	}
-	add_file(s, relpath, hash_bytes(HASH_INIT, data, len));
+	add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 1);
 out:
 	if (ret)
 		s->failed = 1;
@@ -277,55 +345,48 @@ out:
 }
 
 int
+site_write(struct site *s, const char *relpath, const void *data, size_t len)
+{
+	return write_file(s, relpath, data, len, 0);
+}
+
+int
+site_stage(struct site *s, const char *relpath, const void *data, size_t len)
+{
+	return write_file(s, relpath, data, len, 1);
+}
+
+int
 site_mkdirs(struct site *s, const char *relpath)
 {
-	return make_parents(s->staging, relpath);
+	return make_parents(&s->made, s->staging, relpath);
 }
 
 int
 site_adopt(struct site *s, const char *relpath)
 {
-	struct buf path = BUF_INIT;
-	struct stat st;
+	struct buf path = BUF_INIT, data = BUF_INIT;
+	char chunk[65536];
+	FILE *fp;
+	size_t n;
 	int ret = 0;
 
 	buf_addf(&path, "%s/%s", s->staging, relpath);
-	uint64_t key = HASH_INIT;
-
-	if (stat(path.data, &st) || !S_ISREG(st.st_mode) ||
-	    hash_file(&key, path.data))
+	fp = fopen(path.data, "rb");
+	while (fp && (n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		buf_add(&data, chunk, n);
+	if (!fp || ferror(fp))
 		ret = error("expected '%s' to be written, but it is not there",
 			    path.data);
 	else
-		add_file(s, relpath, key);
+		add_file(s, relpath, hash_bytes(HASH_INIT, data.data,
+						data.len),
+			 !published_same(s, relpath, data.data, data.len));
+	if (fp)
+		fclose(fp);
 	buf_release(&path);
+	buf_release(&data);
 	return ret;
-}
-
-/* 1 when files a and b exist and hold the same bytes. */
-static int
-same_content(const char *a, const char *b)
-{
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	char ba[65536], bb[65536];
-	int same = fa && fb;
-
-	while (same) {
-		size_t na = fread(ba, 1, sizeof(ba), fa);
-		size_t nb = fread(bb, 1, sizeof(bb), fb);
-
-		if (na != nb || memcmp(ba, bb, na))
-			same = 0;
-		else if (na < sizeof(ba))
-			break;
-	}
-	if (same && (ferror(fa) || ferror(fb)))
-		same = 0;
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
 }
 
 static void
@@ -337,6 +398,8 @@ site_release(struct site *s)
 		free(s->files[i]);
 	free(s->files);
 	free(s->keys);
+	free(s->staged);
+	buf_release(&s->made);
 	free(s->outdir);
 	free(s->staging);
 	free(s);
@@ -431,14 +494,15 @@ site_publish(struct site *s)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
+	buf_reset(&s->made);
 	for (i = 0; i < s->nfiles && !ret; i++) {
+		if (!s->staged[i])
+			continue;
 		buf_reset(&from);
 		buf_reset(&to);
 		buf_addf(&from, "%s/%s", s->staging, s->files[i]);
 		buf_addf(&to, "%s/%s", s->outdir, s->files[i]);
-		if (same_content(from.data, to.data))
-			continue;
-		if (make_parents(s->outdir, s->files[i]))
+		if (make_parents(&s->made, s->outdir, s->files[i]))
 			ret = -1;
 		else if (rename(from.data, to.data))
 			ret = error("cannot move '%s' to '%s': %s", from.data,

@@ -26,10 +26,17 @@ struct site;
 struct site *site_open(const char *outdir);
 /*
  * Writes data to relpath (a relative path with '/' separators, no "..")
- * in the staging folder, creating subfolders. Returns 0, or -1 after
- * printing an error (a full disk is caught here).
+ * in the staging folder, creating subfolders; when outdir/relpath holds
+ * these bytes already, nothing is written and the file stays as it is.
+ * Returns 0, or -1 after printing an error (a full disk is caught here).
  */
 int site_write(struct site *s, const char *relpath, const void *data,
+	       size_t len);
+/*
+ * As site_write(), but always written into the staging folder: for
+ * files that a tool reads there (gnuplot's data).
+ */
+int site_stage(struct site *s, const char *relpath, const void *data,
 	       size_t len);
 /*
  * Moves every staged file into outdir, removes the staging folder and
