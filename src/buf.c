@@ -57,17 +57,6 @@ buf_grow(struct buf *b, size_t extra)
 }
 
 void
-buf_add(struct buf *b, const void *data, size_t len)
-{
-	if (!len)
-		return;
-	buf_grow(b, len);
-	memcpy(b->data + b->len, data, len);
-	b->len += len;
-	b->data[b->len] = '\0';
-}
-
-void
 buf_addstr(struct buf *b, const char *s)
 {
 	buf_add(b, s, strlen(s));

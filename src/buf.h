@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 /*
  * A growable byte buffer (git strbuf.h). Invariants: data is never NULL
@@ -28,7 +29,19 @@ void buf_release(struct buf *b);
 void buf_reset(struct buf *b);
 /* Makes room for at least extra more bytes without reallocating. */
 void buf_grow(struct buf *b, size_t extra);
-void buf_add(struct buf *b, const void *data, size_t len);
+/* Inline: most calls add a few bytes to a buffer that has room. */
+static inline void
+buf_add(struct buf *b, const void *data, size_t len)
+{
+	if (!len)
+		return;
+	/* cap - len cannot wrap: len < cap, or both are 0. */
+	if (len >= b->cap - b->len)
+		buf_grow(b, len);
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+	b->data[b->len] = '\0';
+}
 void buf_addstr(struct buf *b, const char *s);
 /* Inline: the hot path of every escaping loop. */
 static inline void

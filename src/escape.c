@@ -6,6 +6,13 @@
 #include "escape.h"
 #include "banned.h"
 
+/* 1 for the bytes escape() looks at: controls (and NUL), & < > ". */
+static const unsigned char special[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1,
+};
+
 static void
 escape(struct buf *out, const char *s, int attr)
 {
@@ -13,8 +20,7 @@ escape(struct buf *out, const char *s, int attr)
 		/* Copy the run of bytes that need no escaping at once. */
 		size_t run = 0;
 
-		while ((unsigned char)s[run] >= 0x20 && s[run] != '&' &&
-		       s[run] != '<' && s[run] != '>' && s[run] != '"')
+		while (!special[(unsigned char)s[run]])
 			run++;
 		if (run) {
 			buf_add(out, s, run);

@@ -26,6 +26,13 @@ csv_addfield(struct buf *out, const char *s)
 	buf_addch(out, '"');
 }
 
+/* 1 for the bytes a JSON string escapes: controls (and NUL), '"', '\\'. */
+static const unsigned char json_special[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1,
+};
+
 void
 json_addstr(struct buf *out, const char *s)
 {
@@ -34,8 +41,7 @@ json_addstr(struct buf *out, const char *s)
 		unsigned char c = (unsigned char)*s;
 		size_t run = 0;
 
-		while ((unsigned char)s[run] >= 0x20 && s[run] != '"' &&
-		       s[run] != '\\')
+		while (!json_special[(unsigned char)s[run]])
 			run++;
 		if (run) {
 			buf_add(out, s, run);

@@ -20,52 +20,51 @@
 
 /* "data/devices.csv:4" -> link "data.html#devices.csv-4". */
 static void
-origin_link(struct buf *out, const char *origin)
+origin_link(struct buf *out, const char *origin, struct buf *id)
 {
 	const char *colon = strrchr(origin, ':');
 	const char *base = strrchr(origin, '/');
-	struct buf id = BUF_INIT;
 
 	base = base ? base + 1 : origin;
 	if (!colon || colon < base) {
 		html_text(out, origin);
 		return;
 	}
-	buf_add(&id, base, (size_t)(colon - base));
-	buf_addf(&id, "-%s", colon + 1);
+	buf_reset(id);
+	buf_add(id, base, (size_t)(colon - base));
+	buf_addch(id, '-');
+	buf_addstr(id, colon + 1);
 	BUF_ADDLIT(out, "<a href=\"data.html#");
-	html_attr(out, id.data);
+	html_attr(out, id->data);
 	BUF_ADDLIT(out, "\">");
 	html_text(out, origin);
 	BUF_ADDLIT(out, "</a>");
-	buf_release(&id);
 }
 
+/* The value and unit; v is scratch space. */
 static void
-value_cell(struct buf *out, const struct quantity *q)
+value_cell(struct buf *out, const struct quantity *q, struct buf *v)
 {
-	struct buf v = BUF_INIT;
-
 	if (q->type == Q_TEXT) {
 		html_text(out, q->text);
 		return;
 	}
-	if (format_sci(&v, q->value, 6)) {
+	buf_reset(v);
+	if (format_sci(v, q->value, 6)) {
 		char g[DTOA_G_SIZE];
 
-		buf_add(&v, g, dtoa_g(g, q->value, DTOA_MAX_DIGITS));
+		buf_add(v, g, dtoa_g(g, q->value, DTOA_MAX_DIGITS));
 	}
 	if (*q->unit) {
-		buf_addch(&v, ' ');
-		format_unit(&v, q->unit);
+		buf_addch(v, ' ');
+		format_unit(v, q->unit);
 	}
-	html_text(out, v.data);
-	buf_release(&v);
+	html_text(out, v->data);
 }
 
-/* Appends one quantity as a table row. */
+/* Appends one quantity as a table row; scratch is scratch space. */
 static void
-quantity_row(struct buf *out, const struct quantity *q)
+quantity_row(struct buf *out, const struct quantity *q, struct buf *scratch)
 {
 	size_t j;
 
@@ -76,7 +75,7 @@ quantity_row(struct buf *out, const struct quantity *q)
 	BUF_ADDLIT(out, "\"><code>");
 	html_text(out, q->name);
 	BUF_ADDLIT(out, "</code></a></td><td class=\"num\">");
-	value_cell(out, q);
+	value_cell(out, q, scratch);
 	BUF_ADDLIT(out, "</td><td>");
 	html_text(out, q->formula);
 	BUF_ADDLIT(out, "</td><td>");
@@ -93,7 +92,7 @@ quantity_row(struct buf *out, const struct quantity *q)
 	html_text(out, q->source);
 	if (q->origin) {
 		BUF_ADDLIT(out, " (");
-		origin_link(out, q->origin);
+		origin_link(out, q->origin, scratch);
 		BUF_ADDLIT(out, ")");
 	}
 	BUF_ADDLIT(out, "</td></tr>\n");
@@ -105,6 +104,7 @@ pages_quantities(const struct registry *reg, struct buf *out)
 	size_t i, k, n = registry_count(reg), ngroups = 0;
 	size_t *group = xcalloc(n ? n : 1, sizeof(*group));
 	size_t *first = xcalloc(n ? n : 1, sizeof(*first));
+	struct buf scratch = BUF_INIT;
 
 	/* Groups (the part before the first dot), in order of first use. */
 	for (i = 0; i < n; i++) {
@@ -143,9 +143,11 @@ pages_quantities(const struct registry *reg, struct buf *out)
 			   "<tbody>\n");
 		for (i = first[k]; i < n; i++)
 			if (group[i] == k)
-				quantity_row(out, registry_at(reg, i));
+				quantity_row(out, registry_at(reg, i),
+					     &scratch);
 		BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
 	}
+	buf_release(&scratch);
 	free(group);
 	free(first);
 }
