@@ -7,8 +7,8 @@ struct buf;
 struct snippet;
 
 /*
- * The render stage: Markdown -> HTML through cmark-gfm, with the table,
- * autolink and strikethrough extensions, smart punctuation and safe mode
+ * The render stage: Markdown -> HTML through cmark-gfm, with the table
+ * and strikethrough extensions (no autolink: bare URLs stay text), smart punctuation and safe mode
  * (raw HTML in the Markdown is not passed through). Headings get stable
  * ids (a slug of their text, made unique with -2, -3, ...), paragraphs
  * that hold exactly a snippet token become the snippet's trusted HTML,
