@@ -9,7 +9,12 @@
  */
 void timing_begin(const char *stage);
 void timing_end(void);
-/* Prints every stage and the total to stderr, in first-use order. */
+/*
+ * Prints every stage and the total to stderr, in first-use order, then
+ * "own" (the total without the "gnuplot" stage, the wait for gnuplot)
+ * and "own-cpu" (CPU time of this process, user and system, which
+ * leaves out gnuplot and every other child).
+ */
 void timing_print(void);
 
 #endif
