@@ -31,15 +31,7 @@ CMARK_CFLAGS := $(if $(wildcard /usr/include/cmark-gfm.h),,$(shell \
 	$(PKG_CONFIG) --cflags libcmark-gfm 2>/dev/null))
 CMARK_LIBS := $(if $(wildcard /usr/include/cmark-gfm.h),-lcmark-gfm,$(shell \
 	$(PKG_CONFIG) --libs libcmark-gfm 2>/dev/null || echo -lcmark-gfm))
-# cmark-gfm is linked statically when its archives are there (Debian's
-# -dev packages ship them): binding its symbols at every start took a
-# millisecond, a tenth of a report. It is BSD-licensed; libcsv (LGPL)
-# stays a shared library.
-CMARK_A := $(wildcard /usr/lib/*/libcmark-gfm-extensions.a \
-	   /usr/lib/libcmark-gfm-extensions.a)
-CMARK_STATIC = -Wl,-Bstatic -lcmark-gfm-extensions -lcmark-gfm -Wl,-Bdynamic
-CMARK_SHARED = -lcmark-gfm-extensions $(CMARK_LIBS)
-LIBS = $(if $(CMARK_A),$(CMARK_STATIC),$(CMARK_SHARED)) -lcsv -lm
+LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lm
 
 -include config.mk
 

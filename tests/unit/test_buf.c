@@ -9,6 +9,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <limits.h>
+
 #include "testutil.h"
 #include "buf.h"
 
@@ -293,6 +295,55 @@ test_addf_long(void **state)
 	assert_sane_buf(&b);
 }
 
+/*
+ * buf_addf() writes most formats itself (%s %c %d %i %u %x %%, flags '-'
+ * and '0', widths, '*', %s precision, l ll z): each must give exactly
+ * what snprintf() gives, appended after text already there.
+ */
+#define SAME_AS_SNPRINTF(...)                                              \
+	do {                                                               \
+		char want_[512];                                           \
+		struct buf b_ = BUF_INIT;                                  \
+		snprintf(want_, sizeof(want_), "pre|" __VA_ARGS__);        \
+		BUF_ADDLIT(&b_, "pre|");                                   \
+		buf_addf(&b_, __VA_ARGS__);                                \
+		assert_string_equal(b_.data, want_);                       \
+		assert_int_equal(b_.len, strlen(want_));                   \
+		assert_sane_buf(&b_);                                      \
+		buf_release(&b_);                                          \
+	} while (0)
+
+static void
+test_addf_fast_path(void **state)
+{
+	(void)state;
+	SAME_AS_SNPRINTF("%s", "");
+	SAME_AS_SNPRINTF("plain text, no conversion");
+	SAME_AS_SNPRINTF("%s.%s", "device", "flops");
+	SAME_AS_SNPRINTF("%s:%zu", "data/devices.csv", (size_t)12);
+	SAME_AS_SNPRINTF("[%-18s] [%5s] [%-3s]", "claim", "id", "toolong");
+	SAME_AS_SNPRINTF("[%.*s] [%.3s] [%.0s] [%.9s]", 4, "abcdefgh", "xy",
+			 "gone", "short");
+	SAME_AS_SNPRINTF("[%-*s] [%*s] [%-8.3s]", 6, "ab", -6, "cd", "efgh");
+	SAME_AS_SNPRINTF("[%*s]", -1, "");
+	SAME_AS_SNPRINTF("%d %d %d %i", 0, -1, INT_MIN, INT_MAX);
+	SAME_AS_SNPRINTF("%ld %ld %lld %lld", LONG_MIN, LONG_MAX, LLONG_MIN,
+			 LLONG_MAX);
+	SAME_AS_SNPRINTF("[%05d] [%05d] [%-5d] [%5d] [%02d]", 42, -42, -7, 123,
+			 12345);
+	SAME_AS_SNPRINTF("%u %lu %llu %zu", 0u, ULONG_MAX, ULLONG_MAX,
+			 SIZE_MAX);
+	SAME_AS_SNPRINTF("%016llx %016llx %x %04x %lx", 0ULL, ULLONG_MAX,
+			 0xbeefu, 0xau, 0x123456789abcUL);
+	SAME_AS_SNPRINTF("[%06zu] [%-6zu] [%c] [%3c] [%-3c]", (size_t)42,
+			 (size_t)7, 'x', 'y', 'z');
+	SAME_AS_SNPRINTF("100%% of %s%%%d", "it", 5);
+	/* Others go to vsnprintf(), unchanged. */
+	SAME_AS_SNPRINTF("%.3g %e %5.1f %p %+d % d %#x %hd", 3.14159, 2.5,
+			 -0.25, (void *)0, 5, 5, 255u, (short)-3);
+	SAME_AS_SNPRINTF("%s then %.17g", "mixed", 0.1);
+}
+
 /* Growth across many small formatted appends. */
 static void
 test_addf_many(void **state)
@@ -529,6 +580,7 @@ main(void)
 		cmocka_unit_test(test_addf_at_capacity),
 		cmocka_unit_test(test_addf_long),
 		cmocka_unit_test(test_addf_many),
+		cmocka_unit_test(test_addf_fast_path),
 		cmocka_unit_test(test_add_long),
 		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_reset),
