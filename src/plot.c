@@ -11,6 +11,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,9 @@
 #include "timing.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/* POSIX: the application declares it. */
+extern char **environ;
 
 /*
  * A throwaway plot before every figure: it leaves the SVG terminal in the
@@ -60,12 +64,10 @@ struct job {
 struct child {
 	pid_t pid;
 	int errfd;		/* its stderr, read by reap() */
-	int execfd;		/* gets errno if execvp() fails */
 };
 
 struct plot {
 	struct site *site;	/* borrowed */
-	const char *gnuplot;	/* borrowed */
 	struct job *jobs;
 	size_t n, todo;
 	struct buf cache;	/* figures/.cache for this run */
@@ -344,88 +346,77 @@ write_file(const char *path, const struct buf *b)
 	return 0;
 }
 
-/* Closes both ends of each pipe given; -1 entries are skipped. */
-static void
-close_pipes(int *fds, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-}
+/*
+ * gnuplot waiting for its commands on a pipe. Started before the
+ * figures are known, loading its eighty-odd libraries (some 15 ms)
+ * overlaps the model and the templates instead of following them.
+ */
+struct plot_process {
+	struct child child;
+	int infd;		/* its stdin */
+	int error;		/* errno from posix_spawnp(), or 0 */
+};
 
 /*
- * Starts prog on script, in its own process group, with stderr on a
- * pipe, and returns at once. With dir, the child works there; with
- * infd, its stdin is a pipe whose writing end *infd is (else
- * /dev/null). Returns 0, or -1 when a pipe or fork() fails (errno says
- * why).
+ * Starts prog on "/dev/stdin" (a file argument, not "-", so that its
+ * errors are worded as for a script file), in its own process group,
+ * with stdin and stderr on pipes, and returns at once. posix_spawnp()
+ * rather than fork(): the parent does not copy its page tables nor take
+ * copy-on-write faults while the child starts. Returns 0, or an errno
+ * value (ENOENT: prog is not installed).
  */
 static int
-spawn(const char *prog, const char *script, const char *dir,
-      struct child *c, int *infd)
+spawn(const char *prog, struct plot_process *pp)
 {
-	/* err[2], exec[2], in[2] */
-	int fds[6] = { -1, -1, -1, -1, -1, -1 };
-	/* execvp() wants mutable strings: copies made before fork(). */
-	char *argv[] = { xstrdup(prog), xstrdup(script), NULL };
-	int ret = -1, exec_errno, i;
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	/* execvp() wants mutable strings. */
+	char *argv[] = { xstrdup(prog), xstrdup("/dev/stdin"), NULL };
+	int in[2] = { -1, -1 }, err[2] = { -1, -1 }, rc = 0, i;
 
-	if (pipe(fds) || pipe(fds + 2) || (infd && pipe(fds + 4))) {
-		close_pipes(fds, 6);
+	if (pipe(in) || pipe(err)) {
+		rc = errno;
 		goto out;
 	}
-	/* The child keeps only its ends, and only until exec. */
-	for (i = 0; i < 6; i++)
-		if (fds[i] >= 0)
-			fcntl(fds[i], F_SETFD, FD_CLOEXEC);
-	c->pid = fork();
-	if (c->pid < 0) {
-		close_pipes(fds, 6);
-		goto out;
+	/* Only the duplicates made for the child survive its exec. */
+	for (i = 0; i < 2; i++) {
+		fcntl(in[i], F_SETFD, FD_CLOEXEC);
+		fcntl(err[i], F_SETFD, FD_CLOEXEC);
 	}
-	if (c->pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
-
-		/* Its own process group, so that stopping it stops all. */
-		setpgid(0, 0);
-		if (infd)
-			dup2(fds[4], 0);
-		else if (devnull >= 0)
-			dup2(devnull, 0);
-		if (devnull >= 0)
-			dup2(devnull, 1);
-		dup2(fds[1], 2);
-		if (!dir || chdir(dir) == 0)
-			execvp(prog, argv);
-		exec_errno = errno;
-		if (write(fds[3], &exec_errno, sizeof(exec_errno)) < 0)
-			_exit(126);
-		_exit(127);
-	}
-	/* Also here: kill(-pid) must find the group however fork() went. */
-	setpgid(c->pid, c->pid);
-	close(fds[1]);
-	close(fds[3]);
-	c->errfd = fds[0];
-	c->execfd = fds[2];
-	if (infd) {
-		close(fds[4]);
-		*infd = fds[5];
-	}
-	ret = 0;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+	posix_spawnattr_init(&at);
+	/* Its own process group, so that stopping it stops all. */
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&at, 0);
+	rc = posix_spawnp(&pp->child.pid, prog, &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
 out:
+	if (in[0] >= 0)
+		close(in[0]);
+	if (err[1] >= 0)
+		close(err[1]);
+	if (rc) {
+		if (in[1] >= 0)
+			close(in[1]);
+		if (err[0] >= 0)
+			close(err[0]);
+	} else {
+		pp->infd = in[1];
+		pp->child.errfd = err[0];
+	}
 	free(argv[0]);
 	free(argv[1]);
-	return ret;
+	return rc;
 }
 
 /*
  * Waits for the child, capturing its stderr into err; stops its process
  * group first when the run is being interrupted. Returns its exit
- * status, 127 when the program could not be started (the reason in
- * err), 128 + the signal that killed it or interrupted the run, or -1
+ * status, 128 + the signal that killed it or interrupted the run, or -1
  * when waiting fails.
  */
 static int
@@ -433,7 +424,7 @@ reap(struct child *c, struct buf *err)
 {
 	char buf[4096];
 	ssize_t n;
-	int status, exec_errno = 0;
+	int status;
 
 	if (site_interrupted())
 		kill(-c->pid, SIGTERM);
@@ -448,8 +439,6 @@ reap(struct child *c, struct buf *err)
 		}
 	}
 	close(c->errfd);
-	n = read(c->execfd, &exec_errno, sizeof(exec_errno));
-	close(c->execfd);
 	while (waitpid(c->pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
@@ -457,11 +446,6 @@ reap(struct child *c, struct buf *err)
 		buf_reset(err);
 		buf_addf(err, "interrupted by signal %d", site_interrupted());
 		return 128 + site_interrupted();
-	}
-	if (n == (ssize_t)sizeof(exec_errno)) {
-		buf_reset(err);
-		buf_addstr(err, strerror(exec_errno));
-		return exec_errno == ENOENT ? 127 : 126;
 	}
 	if (WIFSIGNALED(status)) {
 		buf_addf(err, "gnuplot was killed by signal %d",
@@ -471,26 +455,12 @@ reap(struct child *c, struct buf *err)
 	return WEXITSTATUS(status);
 }
 
-/*
- * gnuplot started before the figures are known, reading its commands
- * from a pipe: loading its eighty-odd libraries takes some 15 ms, which
- * then overlaps the model and the templates instead of following them.
- */
-struct plot_process {
-	struct child child;
-	int infd;		/* its stdin */
-};
-
 struct plot_process *
 plot_prestart(const char *prog)
 {
 	struct plot_process *pp = xcalloc(1, sizeof(*pp));
 
-	/* A file argument, not "-": errors are then worded as for files. */
-	if (spawn(prog, "/dev/stdin", NULL, &pp->child, &pp->infd)) {
-		free(pp);
-		return NULL;
-	}
+	pp->error = spawn(prog, pp);
 	return pp;
 }
 
@@ -501,34 +471,51 @@ plot_process_stop(struct plot_process *pp)
 
 	if (!pp)
 		return;
-	close(pp->infd);
-	kill(-pp->child.pid, SIGKILL);
-	close(pp->child.errfd);
-	close(pp->child.execfd);
-	while (waitpid(pp->child.pid, &status, 0) < 0 && errno == EINTR)
-		;
+	if (!pp->error) {
+		close(pp->infd);
+		kill(-pp->child.pid, SIGKILL);
+		close(pp->child.errfd);
+		while (waitpid(pp->child.pid, &status, 0) < 0 &&
+		       errno == EINTR)
+			;
+	}
 	free(pp);
 }
 
 /*
- * Gives the prestarted gnuplot the batch: it changes to dir and loads
- * .batch.gp, so that its messages name the batch file and its lines as
- * when it is run on the file. Takes pp, and returns its child; a
- * gnuplot that died already (not installed) is found out by reap().
- * Returns -1, leaving pp to the caller, when dir cannot be written as a
- * gnuplot string.
+ * Gives gnuplot the batch: it changes to dir and loads .batch.gp, so
+ * that its messages name the batch file and its lines. Takes pp and
+ * returns its child in c. Returns 0; -1 after printing an error when
+ * gnuplot could not be started, or dir cannot be written as a gnuplot
+ * string (a line break in the output folder's path).
  */
 static int
-hand_over(struct plot_process *pp, const char *dir, struct child *c)
+hand_over(struct plot_process *pp, const char *prog, const char *dir,
+	  struct child *c)
 {
 	struct buf cmd = BUF_INIT;
 	struct sigaction ign, old;
 	const char *p;
 	size_t off = 0;
 	ssize_t n;
+	int ret = 0;
 
-	if (strpbrk(dir, "\n\r"))
-		return -1;
+	if (pp->error == ENOENT) {
+		ret = error("cannot run '%s': %s; install gnuplot with: "
+			    "sudo apt-get install -y gnuplot-nox", prog,
+			    strerror(pp->error));
+		goto out;
+	}
+	if (pp->error) {
+		ret = error("cannot start '%s': %s", prog,
+			    strerror(pp->error));
+		goto out;
+	}
+	if (strpbrk(dir, "\n\r")) {
+		ret = error("cannot draw figures in '%s': gnuplot takes no "
+			    "line break in a folder name", dir);
+		goto out;
+	}
 	BUF_ADDLIT(&cmd, "cd '");
 	for (p = dir; *p; p++) {
 		/* In single quotes, gnuplot reads '' as one quote. */
@@ -554,8 +541,11 @@ hand_over(struct plot_process *pp, const char *dir, struct child *c)
 	close(pp->infd);
 	*c = pp->child;
 	free(pp);
+	pp = NULL;
+out:
+	plot_process_stop(pp);
 	buf_release(&cmd);
-	return 0;
+	return ret;
 }
 
 /*
@@ -664,7 +654,6 @@ plot_start(struct plot **plp, struct site *site,
 	pl->site = site;
 	pl->jobs = jobs;
 	pl->n = n;
-	pl->gnuplot = opt->gnuplot;
 	buf_init(&pl->cache);
 
 	registry_datasets(reg, &mine);
@@ -810,11 +799,11 @@ plot_start(struct plot **plp, struct site *site,
 		}
 		buf_reset(&path);
 		buf_addf(&path, "%s/figures", site_staging(site));
-		if (early && !hand_over(early, path.data, &pl->child)) {
-			early = NULL;
-		} else if (spawn(opt->gnuplot, ".batch.gp", path.data,
-				 &pl->child, NULL)) {
-			error("cannot start gnuplot: %s", strerror(errno));
+		if (!early)
+			early = plot_prestart(opt->gnuplot);
+		ret = hand_over(early, opt->gnuplot, path.data, &pl->child);
+		early = NULL;	/* taken */
+		if (ret) {
 			ret = -2;
 			goto out;
 		}
@@ -852,12 +841,7 @@ plot_finish(struct plot *pl)
 		timing_begin("gnuplot");
 		status = reap(&pl->child, &err);
 		timing_end();
-		if (status == 127) {
-			error("cannot run '%s': %s; install gnuplot with: "
-			      "sudo apt-get install -y gnuplot-nox",
-			      pl->gnuplot, err.data);
-			ret = -2;
-		} else if (status && site_interrupted()) {
+		if (status && site_interrupted()) {
 			ret = -1;
 		} else if (status < 0) {
 			error("cannot wait for gnuplot: %s", strerror(errno));

@@ -44,9 +44,9 @@ struct plot_options {
 };
 
 /*
- * Starts prog (gnuplot), waiting for commands, and returns at once;
- * NULL when no process can be made (plot_start() will try again and
- * say why). Hand it to plot_start() or plot_process_stop().
+ * Starts prog (gnuplot), waiting for commands, and returns at once.
+ * Never NULL: when prog cannot be started, plot_start() says so if a
+ * figure is to be drawn. Hand it to plot_start() or plot_process_stop().
  */
 struct plot_process *plot_prestart(const char *prog);
 /* Stops a prestarted gnuplot that is not needed; NULL does nothing. */
