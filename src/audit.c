@@ -87,7 +87,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		double pub, tol, got, err;
 		int order = 0, ok, discrepancy;
 
-		if (table_text(t, r, ci[0], &id) |
+		if (table_id(t, r, ci[0], &id) |
 		    table_num(t, r, ci[1], 0, &pub) |
 		    table_text(t, r, ci[2], &qname) |
 		    table_text(t, r, ci[4], &status) |

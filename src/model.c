@@ -829,18 +829,6 @@ static const char *const device_kinds[] = {
 	"laptop", "netbook", "supercomputer", "gpu", "phone",
 };
 
-static int
-valid_id(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
-		      *s == '_'))
-			return 0;
-	return 1;
-}
-
 /*
  * Adds one device under prefix (device.<id> or an alias such as
  * current.laptop): its figures, its gaps to the 1 kg limits and, when its
@@ -978,7 +966,7 @@ add_devices(struct model *m)
 		int year, c, bad = 0;
 		size_t k;
 
-		bad |= table_text(t, r, ci[0], &id);
+		bad |= table_id(t, r, ci[0], &id);
 		bad |= table_text(t, r, ci[1], &nm);
 		bad |= table_year(t, r, ci[2], YEAR_MIN, YEAR_MAX, &year);
 		bad |= table_text(t, r, ci[3], &kind);
@@ -997,11 +985,6 @@ add_devices(struct model *m)
 					 TABLE_OPTIONAL, &power);
 		if (bad)
 			continue;
-		if (!valid_id(id)) {
-			table_error(t, r, ci[0], "'%s' is not a valid id: use "
-				    "a-z, 0-9 and _", id);
-			continue;
-		}
 		if (table_unique(t, r, ci[0]))
 			continue;
 		for (k = 0; k < sizeof(device_kinds) / sizeof(*device_kinds); k++)

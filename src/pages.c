@@ -62,18 +62,21 @@ value_cell(struct buf *out, const struct quantity *q, struct buf *v)
 	html_text(out, v->data);
 }
 
-/* Appends one quantity as a table row; scratch is scratch space. */
+/*
+ * Appends one quantity as a table row; scratch is scratch space. Names
+ * need no escaping: the registry holds only [A-Za-z0-9._-] names.
+ */
 static void
 quantity_row(struct buf *out, const struct quantity *q, struct buf *scratch)
 {
 	size_t j;
 
 	BUF_ADDLIT(out, "<tr id=\"");
-	html_attr(out, q->name);
+	buf_addstr(out, q->name);
 	BUF_ADDLIT(out, "\"><td><a href=\"#");
-	html_attr(out, q->name);
+	buf_addstr(out, q->name);
 	BUF_ADDLIT(out, "\"><code>");
-	html_text(out, q->name);
+	buf_addstr(out, q->name);
 	BUF_ADDLIT(out, "</code></a></td><td class=\"num\">");
 	value_cell(out, q, scratch);
 	BUF_ADDLIT(out, "</td><td>");
@@ -81,9 +84,9 @@ quantity_row(struct buf *out, const struct quantity *q, struct buf *scratch)
 	BUF_ADDLIT(out, "</td><td>");
 	for (j = 0; j < q->ninputs; j++) {
 		BUF_ADDLIT(out, "<a href=\"#");
-		html_attr(out, q->inputs[j]);
+		buf_addstr(out, q->inputs[j]);
 		BUF_ADDLIT(out, "\"><code>");
-		html_text(out, q->inputs[j]);
+		buf_addstr(out, q->inputs[j]);
 		BUF_ADDLIT(out, "</code></a>");
 		if (j + 1 < q->ninputs)
 			BUF_ADDLIT(out, ", ");

@@ -4,6 +4,7 @@
  * quantities.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,66 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/*
+ * Quantities and their strings live in blocks that are freed together
+ * with the registry (git mem-pool.h): a report adds a thousand
+ * quantities of six strings each, and a malloc() and free() apiece cost
+ * more than the rest of adding them.
+ */
+struct block {
+	struct block *next;
+	size_t used, size;
+	max_align_t data[];	/* aligned for struct quantity */
+};
+
+#define BLOCK_SIZE (64 * 1024)
+
 struct registry {
 	struct quantity **q;	/* insertion order */
 	size_t n, cap;
 	size_t *slots;		/* index + 1 into q; 0 is empty */
 	size_t nslots;		/* a power of two */
+	struct block *blocks;	/* newest first */
 };
+
+/* n bytes from the registry's blocks, aligned for any type. */
+static void *
+pool_alloc(struct registry *reg, size_t n)
+{
+	struct block *b = reg->blocks;
+	size_t a = sizeof(max_align_t);
+	void *p;
+
+	n = (n + a - 1) / a * a;
+	if (!b || b->size - b->used < n) {
+		size_t size = n > BLOCK_SIZE ? n : BLOCK_SIZE;
+
+		b = xmalloc(sizeof(*b) + size);
+		b->size = size;
+		b->used = 0;
+		b->next = reg->blocks;
+		reg->blocks = b;
+	}
+	p = (char *)b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+static char *
+pool_strndup(struct registry *reg, const char *s, size_t len)
+{
+	char *p = pool_alloc(reg, len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+static char *
+pool_strdup(struct registry *reg, const char *s)
+{
+	return pool_strndup(reg, s, strlen(s));
+}
 
 struct registry *
 registry_new(void)
@@ -30,32 +85,17 @@ registry_new(void)
 	return reg;
 }
 
-static void
-quantity_free(struct quantity *q)
-{
-	size_t i;
-
-	free(q->name);
-	free(q->text);
-	free(q->unit);
-	free(q->formula);
-	for (i = 0; i < q->ninputs; i++)
-		free(q->inputs[i]);
-	free(q->inputs);
-	free(q->source);
-	free(q->origin);
-	free(q);
-}
-
 void
 registry_free(struct registry *reg)
 {
-	size_t i;
+	struct block *b, *next;
 
 	if (!reg)
 		return;
-	for (i = 0; i < reg->n; i++)
-		quantity_free(reg->q[i]);
+	for (b = reg->blocks; b; b = next) {
+		next = b->next;
+		free(b);
+	}
 	free(reg->q);
 	free(reg->slots);
 	free(reg);
@@ -95,26 +135,50 @@ rehash(struct registry *reg)
 		reg->slots[find_slot(reg, reg->q[i]->name)] = i + 1;
 }
 
+/*
+ * Names go into HTML ids and links unescaped, so the registry holds no
+ * other: they are made by the model from checked ids.
+ */
+static int
+valid_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' ||
+		      *s == '-'))
+			return 0;
+	return 1;
+}
+
 static struct quantity *
 add(struct registry *reg, const char *name, const char *unit,
     const char *formula, const char *inputs, const char *source,
     const char *origin)
 {
 	struct quantity *q;
-	size_t slot, cap = 0;
+	size_t slot = find_slot(reg, name), n = 0;
 	const char *p = inputs ? inputs : "";
 
-	if (registry_get(reg, name)) {
+	if (reg->slots[slot]) {
 		error("quantity '%s' is defined twice", name);
 		return NULL;
 	}
-	q = xcalloc(1, sizeof(*q));
-	q->name = xstrdup(name);
-	q->unit = xstrdup(unit ? unit : "");
-	q->formula = xstrdup(formula ? formula : "");
-	q->source = xstrdup(source ? source : "");
-	q->origin = origin ? xstrdup(origin) : NULL;
-	while (*p) {
+	if (!valid_name(name))
+		BUG("quantity name '%s' is not [A-Za-z0-9._-]+", name);
+	q = pool_alloc(reg, sizeof(*q));
+	memset(q, 0, sizeof(*q));
+	q->name = pool_strdup(reg, name);
+	q->unit = pool_strdup(reg, unit ? unit : "");
+	q->formula = pool_strdup(reg, formula ? formula : "");
+	q->source = pool_strdup(reg, source ? source : "");
+	q->origin = origin ? pool_strdup(reg, origin) : NULL;
+	/* Inputs: counted, then copied into one array. */
+	for (; *p; p++)
+		n += *p != ' ' && (p == inputs || p[-1] == ' ');
+	q->inputs = n ? pool_alloc(reg, n * sizeof(*q->inputs)) : NULL;
+	for (p = inputs ? inputs : ""; *p;) {
 		size_t len = strcspn(p, " ");
 		char *in;
 
@@ -122,21 +186,19 @@ add(struct registry *reg, const char *name, const char *unit,
 			p++;
 			continue;
 		}
-		in = xstrndup(p, len);
+		in = pool_strndup(reg, p, len);
 		if (!registry_get(reg, in))
 			BUG("input '%s' of '%s' is not in the registry", in,
 			    name);
-		q->inputs = xgrow(q->inputs, &cap, q->ninputs + 1,
-				  sizeof(*q->inputs));
 		q->inputs[q->ninputs++] = in;
 		p += len;
 	}
-	if ((reg->n + 1) * 2 > reg->nslots)
-		rehash(reg);
 	reg->q = xgrow(reg->q, &reg->cap, reg->n + 1, sizeof(*reg->q));
 	reg->q[reg->n++] = q;
-	slot = find_slot(reg, name);
 	reg->slots[slot] = reg->n;
+	/* Half full at most: probes stay short. */
+	if (reg->n * 2 > reg->nslots)
+		rehash(reg);
 	return q;
 }
 
@@ -171,7 +233,7 @@ registry_add_text(struct registry *reg, const char *name, const char *text,
 
 	if (q) {
 		q->type = Q_TEXT;
-		q->text = xstrdup(text);
+		q->text = pool_strdup(reg, text);
 	}
 	return q;
 }

@@ -38,7 +38,10 @@ void registry_free(struct registry *reg);
  * Adds a number. inputs is a space-separated list of quantity names that
  * must already be in the registry (else BUG); origin may be NULL. Returns
  * the new quantity, or NULL after printing an error when the name is
- * already taken or the value is not finite. All strings are copied.
+ * already taken or the value is not finite. All strings are copied. A
+ * name is letters, digits, '.', '_' and '-' only (else BUG: names come
+ * from the code and from ids checked by table_id()), so that it can go
+ * into HTML and URLs as it is.
  */
 struct quantity *registry_add_num(struct registry *reg, const char *name,
 				  double value, const char *unit,

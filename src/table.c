@@ -584,6 +584,21 @@ table_text(const struct table *t, size_t row, int col, const char **out)
 	return 0;
 }
 
+int
+table_id(const struct table *t, size_t row, int col, const char **out)
+{
+	const char *s = NULL;
+
+	if (table_text(t, row, col, &s))
+		return -1;
+	for (*out = s; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_'))
+			return table_error(t, row, col, "'%s' is not a valid "
+					   "id: use a-z, 0-9 and _", *out);
+	return 0;
+}
+
 struct table *
 tableset_load(struct tableset *ts, const char *path)
 {

@@ -73,6 +73,11 @@ int table_month(const struct table *t, size_t row, int col, int lo, int hi,
 		double *out);
 /* A non-empty text cell; returns -1 with an error when it is empty. */
 int table_text(const struct table *t, size_t row, int col, const char **out);
+/*
+ * As table_text(), for an id that names quantities (device.<id>,
+ * claim.<id>): a-z, 0-9 and _ only, else an error at the cell.
+ */
+int table_id(const struct table *t, size_t row, int col, const char **out);
 
 /*
  * Checks that the cell of row in col (an id) appears in no earlier row;
