@@ -3,13 +3,13 @@
  * decimal digits of a double. Reads and writes nothing.
  *
  * glibc's "%.17g" is exact but costs some 3,000 instructions a call
- * (multiple-precision division); a report formats a few thousand
- * numbers, so that was a fifth of a cold run. A double is m * 2^e with
- * m < 2^53. Scaled to n digits, m * 2^e * 10^s is a fraction whose
- * numerator and denominator fit in 128 bits whenever |v| lies roughly
- * between 1e-6 and 1e38 (the data and most results), and then the
- * digits and the rounding are exact integer arithmetic. Every other
- * value, and every compiler without 128-bit integers, goes to snprintf.
+ * (multiple-precision division, slow on any processor); a report
+ * formats a few thousand numbers, so that was a fifth of a cold run. A
+ * double is m * 2^e with m < 2^53. Scaled to n digits, m * 2^e * 10^s
+ * is a fraction; floor and rounding (half to even) are exact integer
+ * arithmetic: in 128 bits when |v| lies roughly between 1e-6 and 1e38
+ * (the data and most results), else in small big numbers of up to 1280
+ * bits. Only compilers without 128-bit integers go to snprintf.
  * tests/unit/test_dtoa.c compares both ways on hard cases and 600,000 random doubles.
  */
 #include <math.h>
@@ -88,7 +88,7 @@ bits128(u128 x)
  * part does not fit.
  */
 static int
-scale(uint64_t m, int e, int s, u128 *q, int *half)
+scale128(uint64_t m, int e, int s, u128 *q, int *half)
 {
 	u128 num = m, den = 1, rem;
 
@@ -118,6 +118,232 @@ scale(uint64_t m, int e, int s, u128 *q, int *half)
 }
 
 /*
+ * Beyond 128 bits: numbers of up to BIG_LIMBS 64-bit limbs, least
+ * significant first. m 2^e 10^s needs at most 53 + 1130 bits (the
+ * smallest denormal at 17 digits) and 10^308 needs 1024.
+ */
+#define BIG_LIMBS 20
+
+struct big {
+	uint64_t w[BIG_LIMBS];
+	int n;			/* limbs in use; w[n - 1] != 0 unless n is 0 */
+};
+
+static void
+big_set(struct big *b, uint64_t v)
+{
+	b->w[0] = v;
+	b->n = v != 0;
+}
+
+static void
+big_trim(struct big *b)
+{
+	while (b->n && !b->w[b->n - 1])
+		b->n--;
+}
+
+/* b *= f; -1 when it would not fit. */
+static int
+big_mul(struct big *b, uint64_t f)
+{
+	u128 carry = 0;
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		carry += (u128)b->w[i] * f;
+		b->w[i] = (uint64_t)carry;
+		carry >>= 64;
+	}
+	if (carry) {
+		if (b->n == BIG_LIMBS)
+			return -1;
+		b->w[b->n++] = (uint64_t)carry;
+	}
+	big_trim(b);	/* f may be 0 */
+	return 0;
+}
+
+/* b *= 10^k. */
+static int
+big_mul_pow10(struct big *b, int k)
+{
+	for (; k >= 19; k -= 19)
+		if (big_mul(b, pow10_64[19]))
+			return -1;
+	return k ? big_mul(b, pow10_64[k]) : 0;
+}
+
+/* b <<= k. */
+static int
+big_shl(struct big *b, int k)
+{
+	int limbs = k / 64, bits = k % 64, i;
+
+	if (!b->n)
+		return 0;
+	if (b->n + limbs + 1 > BIG_LIMBS)
+		return -1;
+	b->w[b->n + limbs] = 0;
+	for (i = b->n - 1; i >= 0; i--) {
+		uint64_t w = b->w[i];
+
+		if (bits) {
+			b->w[i + limbs + 1] |= w >> (64 - bits);
+			b->w[i + limbs] = w << bits;
+		} else {
+			b->w[i + limbs] = w;
+		}
+	}
+	for (i = 0; i < limbs; i++)
+		b->w[i] = 0;
+	b->n += limbs + 1;
+	big_trim(b);
+	return 0;
+}
+
+static int
+big_bits(const struct big *b)
+{
+	return b->n ? 64 * (b->n - 1) + 64 - __builtin_clzll(b->w[b->n - 1])
+		    : 0;
+}
+
+/* b >> k, which must fit in 128 bits. */
+static u128
+big_shr128(const struct big *b, int k)
+{
+	u128 r = 0;
+	int i;
+
+	for (i = b->n - 1; i >= 0; i--) {
+		int lo = 64 * i - k;	/* bit position of w[i] in r */
+
+		if (lo >= 128 || lo <= -64)
+			continue;
+		if (lo >= 0)
+			r |= (u128)b->w[i] << lo;
+		else
+			r |= (u128)(b->w[i] >> -lo);
+	}
+	return r;
+}
+
+static int
+big_cmp(const struct big *a, const struct big *b)
+{
+	int i;
+
+	if (a->n != b->n)
+		return a->n < b->n ? -1 : 1;
+	for (i = a->n - 1; i >= 0; i--)
+		if (a->w[i] != b->w[i])
+			return a->w[i] < b->w[i] ? -1 : 1;
+	return 0;
+}
+
+/* a -= b, with a >= b. */
+static void
+big_sub(struct big *a, const struct big *b)
+{
+	uint64_t borrow = 0;
+	int i;
+
+	for (i = 0; i < a->n; i++) {
+		uint64_t bw = i < b->n ? b->w[i] : 0;
+		uint64_t d = a->w[i] - bw - borrow;
+
+		borrow = a->w[i] < bw || (a->w[i] == bw && borrow);
+		a->w[i] = d;
+	}
+	big_trim(a);
+}
+
+/* a += b. */
+static int
+big_add(struct big *a, const struct big *b)
+{
+	u128 carry = 0;
+	int i, n = a->n > b->n ? a->n : b->n;
+
+	for (i = 0; i < n; i++) {
+		carry += (u128)(i < a->n ? a->w[i] : 0) +
+			 (i < b->n ? b->w[i] : 0);
+		a->w[i] = (uint64_t)carry;
+		carry >>= 64;
+	}
+	a->n = n;
+	if (carry) {
+		if (n == BIG_LIMBS)
+			return -1;
+		a->w[a->n++] = 1;
+	}
+	return 0;
+}
+
+/*
+ * scale128() for any double, with big numbers: q = floor(num / den) is
+ * estimated from their top bits (off by at most a few) and corrected
+ * with exact products. -1 when q would not fit in 128 bits... or 64:
+ * callers want at most 10^19.
+ */
+static int
+scale_big(uint64_t m, int e, int s, u128 *q, int *half)
+{
+	struct big num, den, prod, rem;
+	uint64_t qq;
+	u128 nt;
+	int sh, i;
+
+	big_set(&num, m);
+	big_set(&den, 1);
+	if (s >= 0 ? big_mul_pow10(&num, s) : big_mul_pow10(&den, -s))
+		return -1;
+	if (e >= 0 ? big_shl(&num, e) : big_shl(&den, -e))
+		return -1;
+	/* num >> sh over den >> sh, den's top 64 bits. */
+	sh = big_bits(&den) > 64 ? big_bits(&den) - 64 : 0;
+	if (big_bits(&num) - sh > 127)
+		return -1;
+	nt = big_shr128(&num, sh) / (uint64_t)big_shr128(&den, sh);
+	if (nt >> 64)
+		return -1;
+	qq = (uint64_t)nt;
+	prod = den;
+	if (big_mul(&prod, qq))
+		return -1;
+	for (i = 0; big_cmp(&prod, &num) > 0; i++) {
+		if (i == 4 || !qq)
+			BUG("quotient estimate too far off");
+		qq--;
+		big_sub(&prod, &den);
+	}
+	rem = num;
+	big_sub(&rem, &prod);
+	for (i = 0; big_cmp(&rem, &den) >= 0; i++) {
+		if (i == 4)
+			BUG("quotient estimate too far off");
+		qq++;
+		big_sub(&rem, &den);
+	}
+	/* 2 rem against den: the half. */
+	if (big_add(&rem, &rem))
+		return -1;
+	*half = big_cmp(&rem, &den);
+	*q = qq;
+	return 0;
+}
+
+/* m 2^e 10^s: 128-bit integers when they suffice, else big numbers. */
+static int
+scale(uint64_t m, int e, int s, u128 *q, int *half)
+{
+	if (!scale128(m, e, s, q, half))
+		return 0;
+	return scale_big(m, e, s, q, half);
+}
+
+/*
  * The exact way. floor(log10 |v|) is est or est + 1, where est comes
  * from the binary exponent; the right one is the one whose scaled value
  * has n digits before rounding. Returns -1 when 128 bits do not suffice.
@@ -134,8 +360,12 @@ round_exact(double v, int n, char *d, int *exp10)
 	be = (int)(bits >> 52 & 0x7ff);
 	if (be == 0x7ff)
 		return -1;
-	if (!be && !m)
-		return -1;	/* zero: round_libc() knows its sign rules */
+	if (!be && !m) {
+		memset(d, '0', (size_t)n);
+		d[n] = '\0';
+		*exp10 = 0;
+		return 0;
+	}
 	if (be) {
 		m |= 1ULL << 52;
 		e = be - 1075;
@@ -187,6 +417,66 @@ dtoa_round(double v, int n, char d[DTOA_MAX_DIGITS + 1])
 	if (!round_exact(v, n, d, &exp10))
 		return exp10;
 	return round_libc(v, n, d);
+}
+
+#ifdef __SIZEOF_INT128__
+/* The n digits of q (no sign), at least min of them, into out. */
+static size_t
+put_digits(char *out, uint64_t q, int min)
+{
+	char tmp[24], *p = tmp + sizeof(tmp);
+	size_t len;
+
+	do {
+		*--p = (char)('0' + (int)(q % 10));
+		q /= 10;
+	} while (q || tmp + sizeof(tmp) - p < min);
+	len = (size_t)(tmp + sizeof(tmp) - p);
+	memcpy(out, p, len);
+	return len;
+}
+#endif
+
+int
+dtoa_fixed(char out[DTOA_FIXED_SIZE], double v, int decimals)
+{
+#ifdef __SIZEOF_INT128__
+	uint64_t bits, m;
+	int be, e, half = -1;
+	u128 q = 0;
+	char *p = out;
+	size_t len;
+
+	if (decimals < 0 || decimals > DTOA_MAX_DIGITS || !isfinite(v))
+		return -1;
+	memcpy(&bits, &v, sizeof(bits));
+	m = bits & ((1ULL << 52) - 1);
+	be = (int)(bits >> 52 & 0x7ff);
+	e = be ? be - 1075 : -1074;
+	if (be)
+		m |= 1ULL << 52;
+	if (m && scale(m, e, decimals, &q, &half))
+		return -1;
+	if (q >> 63)
+		return -1;	/* 19 digits and more: snprintf's */
+	if (half > 0 || (half == 0 && (q & 1)))
+		q++;
+	if (signbit(v))
+		*p++ = '-';
+	len = put_digits(p, (uint64_t)q, decimals + 1);
+	if (decimals) {
+		/* The last decimals digits go after a point. */
+		memmove(p + len - (size_t)decimals + 1,
+			p + len - (size_t)decimals, (size_t)decimals);
+		p[len - (size_t)decimals] = '.';
+		len++;
+	}
+	p[len] = '\0';
+	return (int)(p + len - out);
+#else
+	(void)out, (void)v, (void)decimals;
+	return -1;
+#endif
 }
 
 size_t

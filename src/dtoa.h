@@ -29,4 +29,15 @@ int dtoa_round(double v, int n, char d[DTOA_MAX_DIGITS + 1]);
  */
 size_t dtoa_g(char out[DTOA_G_SIZE], double v, int n);
 
+/* Room for any dtoa_fixed() result: 19 digits, sign, point and NUL. */
+#define DTOA_FIXED_SIZE 24
+
+/*
+ * snprintf(out, DTOA_FIXED_SIZE, "%.*f", decimals, v), the same bytes,
+ * for decimals from 0 to DTOA_MAX_DIGITS and |v| 10^decimals below
+ * 2^63; returns the length, or -1 (out untouched) for anything else,
+ * NaN and infinity included, which the caller gives to snprintf().
+ */
+int dtoa_fixed(char out[DTOA_FIXED_SIZE], double v, int decimals);
+
 #endif

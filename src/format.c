@@ -4,9 +4,9 @@
  * appends UTF-8 text to a struct buf; nothing here reads input, prints
  * or allocates beyond the buffer.
  *
- * Every rounding is done once, correctly: dtoa_round() (the digits of
- * glibc's "%.*e", computed faster) or snprintf("%.*f"); the digits are
- * then rearranged, never recomputed. Negative numbers get U+2212 MINUS SIGN in every
+ * Every rounding is done once, correctly: dtoa_round() and dtoa_fixed()
+ * (the digits of glibc's "%.*e" and "%.*f", computed faster); the
+ * digits are then rearranged, never recomputed. Negative numbers get U+2212 MINUS SIGN in every
  * format meant for prose; only format_e() keeps the ASCII '-', so that
  * its output stays plain e-notation that strtod() reads back. A value
  * that rounds to zero never gets a sign.
@@ -203,7 +203,9 @@ format_fixed(struct buf *out, double v, int decimals)
 
 	if (!isfinite(v) || decimals < 0 || decimals > MAX_DIGITS)
 		return -1;
-	len = snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
+	len = dtoa_fixed(tmp, v, decimals);
+	if (len < 0)
+		len = snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
 	if (len < 0 || (size_t)len >= sizeof(tmp))
 		BUG("snprintf(%%.*f) gave %d bytes", len);
 	neg = *p == '-';

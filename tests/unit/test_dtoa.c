@@ -1,6 +1,6 @@
 /*
- * dtoa against glibc's printf, which it replaces on the fast path: the
- * same bytes for "%.*g" and the same digits and exponent for "%.*e",
+ * dtoa against glibc's printf, which it replaces: the same bytes for
+ * "%.*g" and "%.*f" and the same digits and exponent for "%.*e",
  * on hand-picked hard cases (exact halves, powers of ten and their
  * neighbours, the ends of the 128-bit range, denormals, DBL_MAX) and on
  * a million pseudo-random doubles from a fixed seed, spread both over
@@ -153,6 +153,56 @@ test_random_decimal(void **state)
 	}
 }
 
+/* dtoa_fixed() against "%.*f", or -1 where it leaves it to snprintf. */
+static void
+check_fixed(double v, int decimals)
+{
+	char want[400], got[DTOA_FIXED_SIZE];
+	int len;
+
+	snprintf(want, sizeof(want), "%.*f", decimals, v);
+	len = dtoa_fixed(got, v, decimals);
+	if (len < 0) {
+		/* Only what does not fit may be refused. */
+		if (isfinite(v) && fabs(v) * pow(10, decimals) < 9e18)
+			fail_msg("%%.%df of %a refused", decimals, v);
+		return;
+	}
+	if (strcmp(got, want) || (size_t)len != strlen(want))
+		fail_msg("%%.%df of %a: got '%s', want '%s'", decimals, v, got,
+			 want);
+	checked++;
+}
+
+static void
+test_fixed(void **state)
+{
+	static const double cases[] = {
+		0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, 1.005, 2.675,
+		-0.04, -0.004, 999.5, 9.995, 242.09, 1993.5, 2026.4166666666667,
+		1e-20, 5e-324, 123456789.125, 9.2e18, 1e19, 1e300, HUGE_VAL,
+		NAN,
+	};
+	size_t i;
+	int d, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (d = 0; d <= DTOA_MAX_DIGITS; d++) {
+			check_fixed(cases[i], d);
+			check_fixed(-cases[i], d);
+		}
+	for (k = 0; k < 100000; k++) {
+		double mant = (double)(rng() >> 11) * 0x1p-53;
+		double v = (mant - 0.5) * pow(10, (int)(rng() % 24) - 8);
+
+		check_fixed(v, (int)(rng() % (DTOA_MAX_DIGITS + 1)));
+		/* Exact halves at the last decimal. */
+		d = (int)(rng() % 6);
+		check_fixed(((double)(rng() % 2000000) + 0.5) / pow(10, d), d);
+	}
+}
+
 static void
 test_count(void **state)
 {
@@ -168,6 +218,7 @@ main(void)
 		cmocka_unit_test(test_hand_picked),
 		cmocka_unit_test(test_random_bits),
 		cmocka_unit_test(test_random_decimal),
+		cmocka_unit_test(test_fixed),
 		cmocka_unit_test(test_count),
 	};
 
