@@ -646,7 +646,11 @@ plot_start(struct plot **plp, struct site *site,
 	struct datasets mine = { 0 };
 	struct buf batch = BUF_INIT, data = BUF_INIT, path = BUF_INIT;
 	struct buf file = BUF_INIT, prev = BUF_INIT;
-	char **written = NULL;
+	/* Datasets written, with their text, for drawing from staging. */
+	struct written {
+		char *name;
+		struct buf text;
+	} *written = NULL;
 	size_t nwritten = 0, wcap = 0, i, k, line = 1;
 	int ret = 0;
 
@@ -728,17 +732,20 @@ plot_start(struct plot **plp, struct site *site,
 			j->key = hash_bytes(j->key, nm, len + 1);
 			j->key = hash_bytes(j->key, file.data, file.len);
 			for (k = 0; k < nwritten; k++)
-				if (!strcmp(written[k], nm))
+				if (!strcmp(written[k].name, nm))
 					break;
 			if (k == nwritten) {
 				buf_reset(&path);
 				buf_addf(&path, "figures/%s.dat", nm);
-				if (site_stage(site, path.data, file.data,
+				if (site_write(site, path.data, file.data,
 					       file.len))
 					ret = -1;
 				written = xgrow(written, &wcap, nwritten + 1,
 						sizeof(*written));
-				written[nwritten++] = nm;
+				written[nwritten].name = nm;
+				buf_init(&written[nwritten].text);
+				buf_add(&written[nwritten++].text, file.data,
+					file.len);
 			} else {
 				free(nm);
 			}
@@ -752,8 +759,7 @@ plot_start(struct plot **plp, struct site *site,
 		    old == j->key && !slurp(path.data, &file)) {
 			buf_reset(&path);
 			buf_addf(&path, "figures/%s.svg", uses[i].label);
-			if (site_write(site, path.data, file.data, file.len))
-				ret = -1;
+			site_keep(site, path.data, file.data, file.len);
 			j->cached = 1;
 		}
 		buf_addf(&pl->cache, "%s %016llx\n", uses[i].label,
@@ -797,6 +803,24 @@ plot_start(struct plot **plp, struct site *site,
 			ret = -1;
 			goto out;
 		}
+		/*
+		 * gnuplot reads the data in the staging folder, where only
+		 * the changed files went: the others are put there too,
+		 * unpublished (out/ keeps its copies).
+		 */
+		for (k = 0; k < nwritten && !ret; k++) {
+			buf_reset(&path);
+			buf_addf(&path, "figures/%s.dat", written[k].name);
+			if (site_staged(site, path.data))
+				continue;
+			buf_reset(&path);
+			buf_addf(&path, "%s/figures/%s.dat", site_staging(site),
+				 written[k].name);
+			if (write_file(path.data, &written[k].text))
+				ret = -1;
+		}
+		if (ret)
+			goto out;
 		buf_reset(&path);
 		buf_addf(&path, "%s/figures", site_staging(site));
 		if (!early)
@@ -816,8 +840,10 @@ out:
 		plot_free(pl);
 	else
 		*plp = pl;
-	for (k = 0; k < nwritten; k++)
-		free(written[k]);
+	for (k = 0; k < nwritten; k++) {
+		free(written[k].name);
+		buf_release(&written[k].text);
+	}
 	free(written);
 	datasets_release(&mine);
 	buf_release(&batch);

@@ -297,10 +297,8 @@ find_stale(void *ctx, const char *rel, uint64_t key)
 	return 0;
 }
 
-/* site_write(), and site_stage() when always is set. */
-static int
-write_file(struct site *s, const char *relpath, const void *data, size_t len,
-	   int always)
+int
+site_write(struct site *s, const char *relpath, const void *data, size_t len)
 {
 	struct buf path = BUF_INIT;
 	FILE *fp;
@@ -311,7 +309,7 @@ write_file(struct site *s, const char *relpath, const void *data, size_t len,
 	/* Interrupted, or a full disk: fail quietly, said once already. */
 	if (caught || s->failed)
 		return -1;
-	if (!always && published_same(s, relpath, data, len)) {
+	if (published_same(s, relpath, data, len)) {
 		add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 0);
 		return 0;
 	}
@@ -344,16 +342,21 @@ out:
 	return ret;
 }
 
-int
-site_write(struct site *s, const char *relpath, const void *data, size_t len)
+void
+site_keep(struct site *s, const char *relpath, const void *data, size_t len)
 {
-	return write_file(s, relpath, data, len, 0);
+	add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 0);
 }
 
 int
-site_stage(struct site *s, const char *relpath, const void *data, size_t len)
+site_staged(const struct site *s, const char *relpath)
 {
-	return write_file(s, relpath, data, len, 1);
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++)
+		if (!strcmp(s->files[i], relpath))
+			return s->staged[i];
+	return 0;
 }
 
 int

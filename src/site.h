@@ -33,11 +33,13 @@ struct site *site_open(const char *outdir);
 int site_write(struct site *s, const char *relpath, const void *data,
 	       size_t len);
 /*
- * As site_write(), but always written into the staging folder: for
- * files that a tool reads there (gnuplot's data).
+ * Keeps outdir/relpath as it is, the caller having just read its bytes
+ * (data): it is published unchanged, and listed in the manifest.
  */
-int site_stage(struct site *s, const char *relpath, const void *data,
+void site_keep(struct site *s, const char *relpath, const void *data,
 	       size_t len);
+/* 1 when relpath was written into the staging folder by this run. */
+int site_staged(const struct site *s, const char *relpath);
 /*
  * Moves every staged file into outdir, removes the staging folder and
  * frees s. Returns 0 or -1 after printing an error.

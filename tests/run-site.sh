@@ -93,6 +93,20 @@ cp "$top/tests/site/report.md" "$tmp/templates/report.md"
 report "$tmp/a"
 if same "$tmp/before" "$tmp/a"; then ok; else no "prose restored differs"; fi
 
+# A figure script changed, its data not: the figure is redrawn from data
+# that out/ already holds (gnuplot still finds it), and the data files
+# are left as they were.
+cp "$tmp/templates/figures/disk.gp" "$tmp/disk.gp.orig"
+printf '\n# a comment changes the script\n' >>"$tmp/templates/figures/disk.gp"
+touch -d '2000-01-01' "$tmp/a/figures/disk.dat"
+report "$tmp/a"
+if [ "$rc" = 0 ] && [ -s "$tmp/a/figures/disk.svg" ] &&
+   [ -n "$(find "$tmp/a/figures/disk.dat" ! -newermt '2001-01-01')" ]; then
+	ok; else no "script-only change (exit $rc)"; cat "$tmp/err"; fi
+cp "$tmp/disk.gp.orig" "$tmp/templates/figures/disk.gp"
+report "$tmp/a"
+if same "$tmp/before" "$tmp/a"; then ok; else no "script restored differs"; fi
+
 # A data file newer than the figures starts gnuplot ahead of need; when
 # the figures turn out unchanged it is stopped, unused: the run still
 # succeeds with a gnuplot that would fail.
