@@ -42,7 +42,7 @@ SRC = audit.c buf.c dataset.c diag.c dtoa.c escape.c export.c expr.c fit.c \
       model.c pages.c physics.c registry.c site.c table.c template.c timing.c \
       xalloc.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
-UNIT = buf dtoa expr fit format physics registry table template model
+UNIT = buf dtoa expr fit format hash physics registry table template model
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Debian packages ------------------------------------------------------

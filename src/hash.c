@@ -13,25 +13,142 @@
 #include "banned.h"
 
 /*
- * FNV-1a over 8-byte words (then the tail byte by byte): eight times
- * fewer multiplications than the byte-wise original, the same use.
+ * XXH64 (Yann Collet's xxHash, 64-bit; specified in the xxHash
+ * repository's doc/xxhash_spec.md): four independent lanes of
+ * multiply-rotate rounds, so the processor overlaps them. It hashes the
+ * ~2 MB of inputs and outputs a report keys at several GB/s, where the
+ * word-wise FNV-1a it replaces took half a millisecond.
+ * tests/unit/test_hash.c checks it against xxhsum's values.
  */
+#define P1 UINT64_C(11400714785074694791)
+#define P2 UINT64_C(14029467366897019727)
+#define P3 UINT64_C(1609587929392839161)
+#define P4 UINT64_C(9650029242287828579)
+#define P5 UINT64_C(2870177450012600261)
+
+static uint64_t
+rotl(uint64_t x, int r)
+{
+	return x << r | x >> (64 - r);
+}
+
+static uint64_t
+read64(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+static uint32_t
+read32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static uint64_t
+round64(uint64_t acc, uint64_t w)
+{
+	return rotl(acc + w * P2, 31) * P1;
+}
+
+static uint64_t
+merge(uint64_t acc, uint64_t v)
+{
+	return (acc ^ round64(0, v)) * P1 + P4;
+}
+
+void
+hash_init(struct hasher *hs, uint64_t seed)
+{
+	hs->v[0] = seed + P1 + P2;
+	hs->v[1] = seed + P2;
+	hs->v[2] = seed;
+	hs->v[3] = seed - P1;
+	hs->seed = seed;
+	hs->len = 0;
+	hs->nbuf = 0;
+}
+
+static void
+stripe(uint64_t v[4], const unsigned char *p)
+{
+	v[0] = round64(v[0], read64(p));
+	v[1] = round64(v[1], read64(p + 8));
+	v[2] = round64(v[2], read64(p + 16));
+	v[3] = round64(v[3], read64(p + 24));
+}
+
+void
+hash_update(struct hasher *hs, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	hs->len += n;
+	if (hs->nbuf) {
+		size_t take = 32 - hs->nbuf < n ? 32 - hs->nbuf : n;
+
+		memcpy(hs->buf + hs->nbuf, p, take);
+		hs->nbuf += take;
+		p += take;
+		n -= take;
+		if (hs->nbuf < 32)
+			return;
+		stripe(hs->v, hs->buf);
+		hs->nbuf = 0;
+	}
+	for (; n >= 32; p += 32, n -= 32)
+		stripe(hs->v, p);
+	memcpy(hs->buf, p, n);
+	hs->nbuf = n;
+}
+
+uint64_t
+hash_final(const struct hasher *hs)
+{
+	const unsigned char *p = hs->buf, *end = hs->buf + hs->nbuf;
+	uint64_t h;
+
+	if (hs->len >= 32) {
+		h = rotl(hs->v[0], 1) + rotl(hs->v[1], 7) +
+		    rotl(hs->v[2], 12) + rotl(hs->v[3], 18);
+		h = merge(h, hs->v[0]);
+		h = merge(h, hs->v[1]);
+		h = merge(h, hs->v[2]);
+		h = merge(h, hs->v[3]);
+	} else {
+		h = hs->seed + P5;
+	}
+	h += hs->len;
+	for (; p + 8 <= end; p += 8)
+		h = rotl(h ^ round64(0, read64(p)), 27) * P1 + P4;
+	if (p + 4 <= end) {
+		h = rotl(h ^ (uint64_t)read32(p) * P1, 23) * P2 + P3;
+		p += 4;
+	}
+	for (; p < end; p++)
+		h = rotl(h ^ *p * P5, 11) * P1;
+	h ^= h >> 33;
+	h *= P2;
+	h ^= h >> 29;
+	h *= P3;
+	h ^= h >> 32;
+	return h;
+}
+
 uint64_t
 hash_bytes(uint64_t h, const void *p, size_t n)
 {
-	const unsigned char *s = p;
-	size_t i = 0;
+	struct hasher hs;
 
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * UINT64_C(0x100000001b3);
-		h ^= h >> 29;
-	}
-	for (; i < n; i++)
-		h = (h ^ s[i]) * UINT64_C(0x100000001b3);
-	return h;
+	hash_init(&hs, h);
+	hash_update(&hs, p, n);
+	return hash_final(&hs);
 }
 
 uint64_t
@@ -45,19 +162,20 @@ hash_file(uint64_t *h, const char *path)
 {
 	FILE *fp = fopen(path, "rb");
 	char chunk[65536];
-	uint64_t v = *h;
+	struct hasher hs;
 	size_t n;
 	int bad;
 
 	if (!fp)
 		return -1;
+	hash_init(&hs, *h);
 	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		v = hash_bytes(v, chunk, n);
+		hash_update(&hs, chunk, n);
 	bad = ferror(fp);
 	fclose(fp);
 	if (bad)
 		return -1;
-	*h = v;
+	*h = hash_final(&hs);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "hash.h"
 #include "registry.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -30,7 +31,8 @@ struct block {
 
 struct registry {
 	struct quantity **q;	/* insertion order */
-	size_t n, cap;
+	uint64_t *hashes;	/* of their names */
+	size_t n, cap, hcap;
 	size_t *slots;		/* index + 1 into q; 0 is empty */
 	size_t nslots;		/* a power of two */
 	struct block *blocks;	/* newest first */
@@ -97,28 +99,29 @@ registry_free(struct registry *reg)
 		free(b);
 	}
 	free(reg->q);
+	free(reg->hashes);
 	free(reg->slots);
 	free(reg);
 }
 
-/* FNV-1a: short dotted names, no adversary (names come from our code). */
+/* Names are short and come from our code and checked ids: no adversary. */
 static uint64_t
 hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3u;
-	return h;
+	return hash_bytes(0, s, strlen(s));
 }
 
-/* The slot holding name, or the empty slot where it would go. */
+/*
+ * The slot holding name, or the empty slot where it would go; h is
+ * hash(name). Names are compared only when their hashes are equal.
+ */
 static size_t
-find_slot(const struct registry *reg, const char *name)
+find_slot(const struct registry *reg, const char *name, uint64_t h)
 {
-	size_t mask = reg->nslots - 1, i = (size_t)hash(name) & mask;
+	size_t mask = reg->nslots - 1, i = (size_t)h & mask, k;
 
-	while (reg->slots[i] && strcmp(reg->q[reg->slots[i] - 1]->name, name))
+	while ((k = reg->slots[i]) &&
+	       (reg->hashes[k - 1] != h || strcmp(reg->q[k - 1]->name, name)))
 		i = (i + 1) & mask;
 	return i;
 }
@@ -132,7 +135,8 @@ rehash(struct registry *reg)
 	reg->nslots *= 2;
 	reg->slots = xcalloc(reg->nslots, sizeof(*reg->slots));
 	for (i = 0; i < reg->n; i++)
-		reg->slots[find_slot(reg, reg->q[i]->name)] = i + 1;
+		reg->slots[find_slot(reg, reg->q[i]->name, reg->hashes[i])] =
+			i + 1;
 }
 
 /*
@@ -158,7 +162,8 @@ add(struct registry *reg, const char *name, const char *unit,
     const char *origin)
 {
 	struct quantity *q;
-	size_t slot = find_slot(reg, name), n = 0;
+	uint64_t h = hash(name);
+	size_t slot = find_slot(reg, name, h), n = 0;
 	const char *p = inputs ? inputs : "";
 
 	if (reg->slots[slot]) {
@@ -194,6 +199,9 @@ add(struct registry *reg, const char *name, const char *unit,
 		p += len;
 	}
 	reg->q = xgrow(reg->q, &reg->cap, reg->n + 1, sizeof(*reg->q));
+	reg->hashes = xgrow(reg->hashes, &reg->hcap, reg->n + 1,
+			    sizeof(*reg->hashes));
+	reg->hashes[reg->n] = h;
 	reg->q[reg->n++] = q;
 	reg->slots[slot] = reg->n;
 	/* Half full at most: probes stay short. */
@@ -241,7 +249,7 @@ registry_add_text(struct registry *reg, const char *name, const char *text,
 const struct quantity *
 registry_get(const struct registry *reg, const char *name)
 {
-	size_t slot = find_slot(reg, name);
+	size_t slot = find_slot(reg, name, hash(name));
 
 	return reg->slots[slot] ? reg->q[reg->slots[slot] - 1] : NULL;
 }
