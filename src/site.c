@@ -29,6 +29,7 @@ struct site {
 	unsigned char *staged;	/* 1: in staging; 0: out/ has it already */
 	size_t nfiles, cap, kcap, scap;
 	uint64_t inputs;
+	int fresh;		/* outdir did not exist: staging becomes it */
 	struct buf made;	/* folders made or found, each + '\0' */
 };
 
@@ -68,20 +69,41 @@ site_open(const char *outdir)
 {
 	struct site *s;
 	struct buf tmpl = BUF_INIT;
+	struct stat st;
+	size_t len = strlen(outdir);
+	int fresh = 0;
 
-	if (mkdir(outdir, 0777) && errno != EEXIST) {
-		error("cannot create output folder '%s': %s", outdir,
-		      strerror(errno));
-		return NULL;
+	/*
+	 * No outdir yet: the staging folder is made beside it and renamed
+	 * to it whole, one rename instead of one per file; a failed run
+	 * then leaves no outdir at all.
+	 */
+	while (len > 1 && outdir[len - 1] == '/')
+		len--;
+	if (stat(outdir, &st) && errno == ENOENT && len) {
+		buf_add(&tmpl, outdir, len);
+		BUF_ADDLIT(&tmpl, ".staging-XXXXXX");
+		fresh = mkdtemp(tmpl.data) != NULL;
+		if (!fresh)
+			buf_reset(&tmpl);
 	}
-	buf_addf(&tmpl, "%s/.staging-XXXXXX", outdir);
-	if (!mkdtemp(tmpl.data)) {
-		error("cannot write to output folder '%s': %s", outdir,
-		      strerror(errno));
-		buf_release(&tmpl);
-		return NULL;
+	if (!fresh) {
+		if (mkdir(outdir, 0777) && errno != EEXIST) {
+			error("cannot create output folder '%s': %s", outdir,
+			      strerror(errno));
+			buf_release(&tmpl);
+			return NULL;
+		}
+		buf_addf(&tmpl, "%s/.staging-XXXXXX", outdir);
+		if (!mkdtemp(tmpl.data)) {
+			error("cannot write to output folder '%s': %s",
+			      outdir, strerror(errno));
+			buf_release(&tmpl);
+			return NULL;
+		}
 	}
 	s = xcalloc(1, sizeof(*s));
+	s->fresh = fresh;
 	buf_init(&s->made);
 	s->outdir = xstrdup(outdir);
 	s->staging = buf_detach(&tmpl, NULL);
@@ -448,6 +470,59 @@ cleanup(struct site *s)
 	remove_tree(s->staging);
 }
 
+/*
+ * Removes what tools left in the staging folder that is not to be
+ * published (gnuplot's batch file), so that it can become outdir.
+ */
+static void
+prune(struct site *s, const char *dir, const char *rel)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct buf path = BUF_INIT, sub = BUF_INIT;
+	size_t i;
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", dir, e->d_name);
+		buf_reset(&sub);
+		buf_addf(&sub, "%s%s", rel, e->d_name);
+		for (i = 0; i < s->nfiles; i++)
+			if (s->staged[i] && !strcmp(s->files[i], sub.data))
+				break;
+		if (i < s->nfiles)
+			continue;
+		buf_addch(&sub, '/');
+		if (made_before(&s->made, path.data, path.len))
+			prune(s, path.data, sub.data);
+		else
+			remove_tree(path.data);
+	}
+	if (d)
+		closedir(d);
+	buf_release(&path);
+	buf_release(&sub);
+}
+
+/*
+ * A fresh site: the staging folder, with outdir's permissions, becomes
+ * outdir in one rename. Returns 0, or -1 (nothing done) when outdir
+ * appeared meanwhile: then the files are moved one by one.
+ */
+static int
+publish_whole(struct site *s)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	prune(s, s->staging, "");
+	if (chmod(s->staging, 0777 & ~mask) || rename(s->staging, s->outdir))
+		return -1;
+	return 0;
+}
+
 int
 site_publish(struct site *s)
 {
@@ -497,6 +572,8 @@ site_publish(struct site *s)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
+	if (s->fresh && !publish_whole(s))
+		goto done;
 	buf_reset(&s->made);
 	for (i = 0; i < s->nfiles && !ret; i++) {
 		if (!s->staged[i])
@@ -521,6 +598,7 @@ site_publish(struct site *s)
 	}
 	buf_release(&stale.paths);
 	cleanup(s);
+done:
 	site_release(s);
 	buf_release(&from);
 	buf_release(&to);

@@ -168,6 +168,19 @@ if [ "$rc" = 3 ] && grep -q "apt-get install -y gnuplot-nox" "$tmp/err"; then
 if same "$tmp/before" "$tmp/a"; then ok; else no "missing gnuplot changed out/"; fi
 no_staging "$tmp/a" "missing gnuplot"
 
+# A new output folder is staged beside it and renamed into place whole:
+# a failed run leaves no folder at all, a good one nothing beside it.
+mkdir "$tmp/fresh"
+PATH="$tmp/empty" report "$tmp/fresh/out"
+if [ "$rc" = 3 ] && [ -z "$(ls -A "$tmp/fresh")" ]; then ok; else
+	no "failed fresh run left: $(ls -A "$tmp/fresh") (exit $rc)"; fi
+report "$tmp/fresh/out/"
+if [ "$rc" = 0 ] && [ "$(ls -A "$tmp/fresh")" = out ] &&
+   same "$tmp/b" "$tmp/fresh/out" &&
+   [ "$(stat -c %a "$tmp/fresh/out")" = "$(stat -c %a "$tmp/b")" ]; then
+	ok; else no "fresh run: exit $rc, left $(ls -A "$tmp/fresh")"; fi
+rm -rf "$tmp/fresh"
+
 # Interrupted by SIGINT or SIGTERM while gnuplot runs: exit 128+signal,
 # out/ as it was, no staging folder, no gnuplot left running.
 printf '#!/bin/sh\nsleep 30\n' >"$tmp/fake/gnuplot"
