@@ -74,23 +74,29 @@ timing_end(void)
 		stack[depth - 1].start = t;
 }
 
-/* CPU seconds of this process alone (not of gnuplot, its child). */
-static double
-cpu_self(void)
+/*
+ * CPU seconds of this process alone (not of gnuplot, its child), in
+ * user space and in the kernel, and its page faults.
+ */
+static void
+cpu_self(double *user, double *sys, long *faults)
 {
 	struct rusage ru;
 
+	*user = *sys = 0;
+	*faults = 0;
 	if (getrusage(RUSAGE_SELF, &ru))
-		return 0;
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
-	       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) *
-	       1e-6;
+		return;
+	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+	*faults = ru.ru_minflt + ru.ru_majflt;
 }
 
 void
 timing_print(void)
 {
-	double total = 0, wait = 0;
+	double total = 0, wait = 0, user, sys;
+	long faults;
 	size_t i;
 
 	for (i = 0; i < nstages; i++) {
@@ -105,6 +111,10 @@ timing_print(void)
 	/* What the program itself took, gnuplot apart. */
 	fprintf(stderr, "timing: %-10s %9.3f ms\n", "own", (total - wait) *
 		1e3);
+	cpu_self(&user, &sys, &faults);
 	fprintf(stderr, "timing: %-10s %9.3f ms\n", "own-cpu",
-		cpu_self() * 1e3);
+		(user + sys) * 1e3);
+	fprintf(stderr, "timing: %-10s %9.3f ms\n", "own-user", user * 1e3);
+	fprintf(stderr, "timing: %-10s %9.3f ms\n", "own-sys", sys * 1e3);
+	fprintf(stderr, "timing: %-10s %9ld\n", "own-faults", faults);
 }
