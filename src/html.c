@@ -24,6 +24,68 @@ struct heading {
 	char *text;
 };
 
+/* Length of a link token: nonce, "-q", six digits. */
+#define TOKEN_LEN(x) (strlen((x)->nonce) + 8)
+
+/* The link of the token at s (its first len bytes), or NULL. */
+static const struct qlink *
+token_at(const struct expansion *x, const char *s, size_t len)
+{
+	size_t nlen = strlen(x->nonce), i, k = 0;
+
+	if (len < nlen + 8 || memcmp(s, x->nonce, nlen) || s[nlen] != '-' ||
+	    s[nlen + 1] != 'q')
+		return NULL;
+	for (i = nlen + 2; i < nlen + 8; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return NULL;
+		k = k * 10 + (size_t)(s[i] - '0');
+	}
+	return k < x->nlinks ? &x->links[k] : NULL;
+}
+
+/*
+ * Copies len bytes of s, writing each link token as its link (linked
+ * set: text outside any <a> element) or as its number (escaped for an
+ * attribute when attr). Other bytes are copied as they are.
+ */
+static void
+put_tokens(struct buf *out, const struct expansion *x, const char *s,
+	   size_t len, int linked, int attr)
+{
+	const char *end = s + len, *u;
+	char first = x->nonce[0];
+
+	while (s < end) {
+		const struct qlink *l;
+
+		u = first ? memchr(s, first, (size_t)(end - s)) : NULL;
+		if (!u) {
+			buf_add(out, s, (size_t)(end - s));
+			break;
+		}
+		buf_add(out, s, (size_t)(u - s));
+		l = token_at(x, u, (size_t)(end - u));
+		if (!l) {
+			buf_addch(out, *u);
+			s = u + 1;
+			continue;
+		}
+		if (linked) {
+			BUF_ADDLIT(out, "<a href=\"quantities.html#");
+			buf_addstr(out, l->name);
+			BUF_ADDLIT(out, "\">");
+			html_text(out, l->text);
+			BUF_ADDLIT(out, "</a>");
+		} else if (attr) {
+			html_attr(out, l->text);
+		} else {
+			html_text(out, l->text);
+		}
+		s = u + TOKEN_LEN(x);
+	}
+}
+
 /* Plain text of a node's inline content. */
 static void
 node_text(cmark_node *n, struct buf *out)
@@ -69,7 +131,7 @@ slugify(const char *s, struct buf *out)
 }
 
 static struct heading *
-collect_headings(cmark_node *doc, size_t *n)
+collect_headings(cmark_node *doc, const struct expansion *x, size_t *n)
 {
 	cmark_iter *it = cmark_iter_new(doc);
 	struct heading *h = NULL;
@@ -79,12 +141,17 @@ collect_headings(cmark_node *doc, size_t *n)
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
 		struct buf text = BUF_INIT, id = BUF_INIT, base = BUF_INIT;
+		struct buf raw = BUF_INIT;
 		size_t dup = 1;
 
 		if (ev != CMARK_EVENT_ENTER ||
 		    cmark_node_get_type(node) != CMARK_NODE_HEADING)
 			continue;
-		node_text(node, &text);
+		node_text(node, &raw);
+		/* Numbers in a heading: their text, for the slug and TOC. */
+		buf_reset(&text);
+		put_tokens(&text, x, raw.data, raw.len, 0, 0);
+		buf_reset(&raw);
 		slugify(text.data, &base);
 		buf_addstr(&id, base.data);
 		/* The same heading twice gets -2, -3, ... */
@@ -99,6 +166,7 @@ collect_headings(cmark_node *doc, size_t *n)
 		h[count].level = cmark_node_get_heading_level(node);
 		h[count].id = buf_detach(&id, NULL);
 		h[count++].text = buf_detach(&text, NULL);
+		buf_release(&raw);
 	}
 	cmark_iter_free(it);
 	*n = count;
@@ -106,25 +174,28 @@ collect_headings(cmark_node *doc, size_t *n)
 }
 
 /*
- * Copies html to out, adding ids to heading tags (in document order) and
- * swapping snippet paragraphs for their HTML. cmark escapes '<' in text,
- * so every "<hN>" in its output is a heading it opened.
+ * Copies html to out, adding ids to heading tags (in document order),
+ * swapping snippet paragraphs for their HTML and link tokens for links.
+ * cmark escapes '<' in text, so every '<' in its output opens a tag, and
+ * every "<hN>" is a heading it opened. A token inside a link's text or
+ * inside a tag (a URL) becomes its number alone.
  */
 static void
 postprocess(const char *html, const struct heading *h, size_t nh,
-	    const struct snippet *sn, size_t nsn, struct buf *out)
+	    const struct expansion *x, struct buf *out)
 {
-	const char *p = html;
+	const char *p = html, *gt;
 	size_t next = 0, i;
+	int in_a = 0;
 
 	while (*p) {
 		const char *lt = strchr(p, '<');
 
 		if (!lt) {
-			buf_addstr(out, p);
+			put_tokens(out, x, p, strlen(p), !in_a, 0);
 			break;
 		}
-		buf_add(out, p, (size_t)(lt - p));
+		put_tokens(out, x, p, (size_t)(lt - p), !in_a, 0);
 		p = lt;
 		if (p[1] == 'h' && p[2] >= '1' && p[2] <= '6' && p[3] == '>' &&
 		    next < nh) {
@@ -135,21 +206,28 @@ postprocess(const char *html, const struct heading *h, size_t nh,
 			continue;
 		}
 		if (!strncmp(p, "<p>", 3)) {
-			for (i = 0; i < nsn; i++) {
-				size_t tl = strlen(sn[i].token);
+			for (i = 0; i < x->nsnippets; i++) {
+				size_t tl = strlen(x->snippets[i].token);
 
-				if (!strncmp(p + 3, sn[i].token, tl) &&
+				if (!strncmp(p + 3, x->snippets[i].token, tl) &&
 				    !strncmp(p + 3 + tl, "</p>", 4))
 					break;
 			}
-			if (i < nsn) {
-				buf_addstr(out, sn[i].html);
-				p += 3 + strlen(sn[i].token) + 4;
+			if (i < x->nsnippets) {
+				buf_addstr(out, x->snippets[i].html);
+				p += 3 + strlen(x->snippets[i].token) + 4;
 				continue;
 			}
 		}
-		buf_addch(out, '<');
-		p++;
+		if (!strncmp(p, "<a ", 3) || !strncmp(p, "<a>", 3))
+			in_a = 1;
+		else if (!strncmp(p, "</a>", 4))
+			in_a = 0;
+		/* The tag itself, a token in an attribute as its number. */
+		gt = strchr(p, '>');
+		gt = gt ? gt + 1 : p + strlen(p);
+		put_tokens(out, x, p, (size_t)(gt - p), 0, 1);
+		p = gt;
 	}
 }
 
@@ -198,8 +276,7 @@ build_toc(const struct heading *h, size_t n, struct buf *toc)
 }
 
 int
-html_render(const char *md, size_t len, const struct snippet *snippets,
-	    size_t nsnippets, struct rendered *r)
+html_render(const struct expansion *x, struct rendered *r)
 {
 	/*
 	 * No autolink: text from data stays text, and the templates write
@@ -222,16 +299,16 @@ html_render(const char *md, size_t len, const struct snippet *snippets,
 			BUG("cmark-gfm has no '%s' extension", exts[i]);
 		cmark_parser_attach_syntax_extension(parser, e);
 	}
-	cmark_parser_feed(parser, md, len);
+	cmark_parser_feed(parser, x->md.data, x->md.len);
 	doc = cmark_parser_finish(parser);
-	h = collect_headings(doc, &nh);
+	h = collect_headings(doc, x, &nh);
 	r->title = NULL;
 	for (i = 0; i < nh && !r->title; i++)
 		if (h[i].level == 1)
 			r->title = xstrdup(h[i].text);
 	html = cmark_render_html(doc, opts,
 				 cmark_parser_get_syntax_extensions(parser));
-	postprocess(html, h, nh, snippets, nsnippets, r->body);
+	postprocess(html, h, nh, x, r->body);
 	build_toc(h, nh, r->toc);
 	/* Freed with the allocator that made it (cmark src/main.c). */
 	cmark_get_default_mem_allocator()->free(html);

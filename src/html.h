@@ -4,7 +4,7 @@
 #include <stddef.h>
 
 struct buf;
-struct snippet;
+struct expansion;
 
 /*
  * The render stage: Markdown -> HTML through cmark-gfm, with the table
@@ -21,10 +21,11 @@ struct rendered {
 				   the caller frees it */
 };
 
-/* Renders md; appends to r->body and r->toc. Returns 0 (cmark accepts
- * every input). */
-int html_render(const char *md, size_t len, const struct snippet *snippets,
-		size_t nsnippets, struct rendered *r);
+/*
+ * Renders the expanded Markdown x->md, with its snippets and links;
+ * appends to r->body and r->toc. Returns 0 (cmark accepts every input).
+ */
+int html_render(const struct expansion *x, struct rendered *r);
 
 /*
  * Frees what cmark-gfm keeps for the whole process (its registered

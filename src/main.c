@@ -394,7 +394,7 @@ write_report(struct site *site, const struct registry *reg,
 	if (ret)
 		goto out;
 	timing_begin("markdown");
-	html_render(x->md.data, x->md.len, x->snippets, x->nsnippets, &r);
+	html_render(x, &r);
 	timing_end();
 	timing_begin("write");
 	ret = write_page(site, shell, "index.html",

@@ -1080,10 +1080,15 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 		     "'%s'", v.num, fmt_info[numf ? numf->kind : F_SCI].name);
 		goto out;
 	}
-	if (link && v.q) {
-		buf_addf(out, "[%s](quantities.html#", num.data);
-		md_escape(out, v.q->name);
-		buf_addch(out, ')');
+	/* Six digits in a token: past a million links, numbers stay text. */
+	if (link && v.q && ex->x->nlinks < 1000000) {
+		struct expansion *x = ex->x;
+
+		x->links = xgrow(x->links, &x->links_cap, x->nlinks + 1,
+				 sizeof(*x->links));
+		x->links[x->nlinks].text = xstrdup(num.data);
+		x->links[x->nlinks].name = v.q->name;
+		buf_addf(out, "%s-q%06zu", ex->nonce, x->nlinks++);
 	} else {
 		buf_add(out, num.data, num.len);
 	}
@@ -1372,6 +1377,9 @@ expansion_release(struct expansion *x)
 		free(x->snippets[i].html);
 	}
 	free(x->snippets);
+	for (i = 0; i < x->nlinks; i++)
+		free(x->links[i].text);
+	free(x->links);
 	for (i = 0; i < x->nfigures; i++)
 		free(x->figures[i].label);
 	free(x->figures);
@@ -1388,6 +1396,7 @@ template_expand(const struct template *t, const struct registry *reg,
 	size_t i, prev, nlen;
 
 	nonce_init(&ex);
+	memcpy(x->nonce, ex.nonce, sizeof(x->nonce));
 	expand_nodes(&ex, t->root, &x->md, 1);
 	/* Swap reference tokens for links now that labels have numbers. */
 	for (i = 0; i < ex.nrefs; i++) {

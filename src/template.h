@@ -27,6 +27,17 @@ struct snippet {
 	char *html;
 };
 
+/*
+ * A number linked to its entry on the quantities page. The Markdown
+ * holds a token, the nonce then "-q" and six digits, where the link
+ * goes, and html.c writes the link: parsing some five hundred Markdown
+ * links took cmark-gfm a third of its time.
+ */
+struct qlink {
+	char *text;		/* the number as written: UTF-8, not escaped */
+	const char *name;	/* the quantity (borrowed from the registry) */
+};
+
 struct figure_use {
 	char *label;		/* "top500": figures/top500.svg */
 	int number;
@@ -36,8 +47,11 @@ struct figure_use {
 
 struct expansion {
 	struct buf md;
+	char nonce[24];		/* of every token in md */
 	struct snippet *snippets;
 	size_t nsnippets, snippets_cap;
+	struct qlink *links;	/* token i is links[i] */
+	size_t nlinks, links_cap;
 	struct figure_use *figures;
 	size_t nfigures, figures_cap;
 };

@@ -59,7 +59,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct buf body = BUF_INIT, toc = BUF_INIT;
 		struct rendered r = { &body, &toc, NULL };
 
-		html_render(x.md.data, x.md.len, x.snippets, x.nsnippets, &r);
+		html_render(&x, &r);
 		free(r.title);
 		buf_release(&body);
 		buf_release(&toc);

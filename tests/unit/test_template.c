@@ -16,6 +16,7 @@
 #include "testutil.h"
 #include "registry.h"
 #include "template.h"
+#include "html.h"
 
 static struct registry *reg;
 
@@ -79,7 +80,8 @@ parse(const char *s)
 
 /*
  * The Markdown of x with every snippet token (alone on its line) replaced
- * by "<S0>", "<S1>", ...; checks that no token is left. Caller frees.
+ * by "<S0>", "<S1>", ... and every link token by the Markdown link it
+ * stands for; checks that no token is left. Caller frees.
  */
 static char *
 normalize(const struct expansion *x)
@@ -104,6 +106,23 @@ normalize(const struct expansion *x)
 		buf_release(&md);
 		md = next;
 	}
+	/* Link tokens: written back as the Markdown links they stand for. */
+	for (i = 0; i < x->nlinks; i++) {
+		struct buf next = BUF_INIT;
+		char *at;
+
+		buf_reset(&tok);
+		buf_addf(&tok, "%s-q%06zu", x->nonce, i);
+		at = strstr(md.data, tok.data);
+		assert_non_null(at);
+		buf_add(&next, md.data, (size_t)(at - md.data));
+		buf_addf(&next, "[%s](quantities.html#", x->links[i].text);
+		md_escape(&next, x->links[i].name);
+		buf_addch(&next, ')');
+		buf_addstr(&next, at + tok.len);
+		buf_release(&md);
+		md = next;
+	}
 	if (x->nsnippets) {
 		/* The nonce: the first token without its index. */
 		buf_reset(&tok);
@@ -111,6 +130,8 @@ normalize(const struct expansion *x)
 			strlen(x->snippets[0].token) - 1);
 		assert_null(strstr(md.data, tok.data));
 	}
+	if (x->nlinks || x->nsnippets)
+		assert_null(strstr(md.data, x->nonce));
 	buf_release(&tok);
 	return buf_detach(&md, NULL);
 }
@@ -1134,6 +1155,80 @@ test_include_depth(void **state)
 
 #define T(f) cmocka_unit_test_setup(f, reset)
 
+/* Expands and renders s; returns the body HTML (caller frees). */
+static char *
+render(const char *s, char **toc)
+{
+	struct expansion x;
+	struct template *t = expand_into(s, &x);
+	struct buf body = BUF_INIT, tb = BUF_INIT;
+	struct rendered r = { &body, &tb, NULL };
+
+	html_render(&x, &r);
+	/* No token may be left, in the text or in an attribute. */
+	assert_null(strstr(body.data, x.nonce));
+	assert_null(strstr(tb.data, x.nonce));
+	if (r.title)
+		assert_null(strstr(r.title, x.nonce));
+	free(r.title);
+	expansion_release(&x);
+	template_free(t);
+	*toc = buf_detach(&tb, NULL);
+	return buf_detach(&body, NULL);
+}
+
+/*
+ * Linked numbers travel through cmark-gfm as tokens and become links in
+ * the HTML: as cmark would have written them, never inside another link
+ * or a tag, as plain text in headings' ids and the contents.
+ */
+static void
+test_links_rendered(void **state)
+{
+	char *html, *toc, *again, *toc2;
+
+	(void)state;
+	html = render("Top {{ laptop.ops_max | sci:2 }} ops.\n", &toc);
+	assert_string_equal(html, "<p>Top <a href=\"quantities.html#laptop."
+			    "ops_max\">5.4 × 10⁵⁰</a> ops.</p>\n");
+	free(html);
+	free(toc);
+	/* In a heading: a link there, its text in the id and contents. */
+	html = render("## Speed {{ laptop.ops_max | sci:2 }}\n", &toc);
+	assert_string_equal(html, "<h2 id=\"speed-5-4-10\">Speed <a href=\""
+			    "quantities.html#laptop.ops_max\">5.4 × 10⁵⁰</a>"
+			    "</h2>\n");
+	assert_non_null(strstr(toc, ">Speed 5.4 × 10⁵⁰</a>"));
+	free(html);
+	free(toc);
+	/* Inside a link's text: no link in a link. */
+	html = render("[see {{ laptop.ops_max | sci:2 }}](https://example.org)"
+		      "\n", &toc);
+	assert_string_equal(html, "<p><a href=\"https://example.org\">see "
+			    "5.4 × 10⁵⁰</a></p>\n");
+	free(html);
+	free(toc);
+	/* Inside a URL and in code: the number, never the token. */
+	html = render("[x](https://e.org/{{ device.a.year | year }}) and "
+		      "`{{ device.a.year | year }}`\n", &toc);
+	assert_string_equal(html, "<p><a href=\"https://e.org/2008\">x</a> "
+			    "and <code><a href=\"quantities.html#device.a."
+			    "year\">2008</a></code></p>\n");
+	free(html);
+	free(toc);
+	/* Two runs, two nonces, the same bytes. */
+	html = render("# T {{ device.a.year }}\n\n{{ laptop.ops_max }}\n",
+		      &toc);
+	again = render("# T {{ device.a.year }}\n\n{{ laptop.ops_max }}\n",
+		       &toc2);
+	assert_string_equal(html, again);
+	assert_string_equal(toc, toc2);
+	free(html);
+	free(again);
+	free(toc);
+	free(toc2);
+}
+
 int
 main(void)
 {
@@ -1142,6 +1237,7 @@ main(void)
 		T(test_value_default),
 		T(test_formats),
 		T(test_units_and_links),
+		T(test_links_rendered),
 		T(test_text_escaped),
 		T(test_md_escape),
 		T(test_comments),
