@@ -235,7 +235,7 @@ check-fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 # Prints times and memory; asserts nothing (CI machines are noisy).
 BENCH_RUNS ?= 5
 bench: ultimate | deps-build
-	@sh tests/bench.sh ./ultimate $(BENCH_RUNS)
+	@bash tests/bench.sh ./ultimate $(BENCH_RUNS)
 
 # --- Install --------------------------------------------------------------
 install: ultimate

@@ -1,7 +1,10 @@
-#!/bin/sh
-# Benchmarks (not tests: nothing here asserts a time). Prints, for each
-# case, wall time and peak memory over several runs (median, min, max,
-# from /usr/bin/time -v) and the stages of one run (--timings).
+#!/bin/bash
+# Benchmarks (not tests: nothing here asserts a time). For each case,
+# over several runs: wall time of the whole process (bash's
+# EPOCHREALTIME, microseconds), peak memory (/usr/bin/time -v), and from
+# --timings the program's own time ("own": every stage but the wait for
+# gnuplot) and CPU time ("cpu": this process only, gnuplot is a child);
+# median, min and max of each. Then the stages of one run of each case.
 # Usage: tests/bench.sh path/to/ultimate [runs]
 set -eu
 ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -11,65 +14,87 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$top"
 
-# stats FILE: median, min and max of the numbers in FILE
+# stats FILE: "median min max" of the numbers in FILE
 stats() {
 	sort -g "$1" | awk '{ v[NR] = $1 } END {
 		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%10.1f %10.1f %10.1f", m, v[1], v[NR] }'
+		printf "%7.1f %6.1f %6.1f", m, v[1], v[NR] }'
 }
-# measure NAME CLEAN DATADIR: runs the report $runs times
+
+# one DATADIR: one report into $tmp/out; appends to the result files
+one() {
+	local s e
+	s=$EPOCHREALTIME
+	/usr/bin/time -v -o "$tmp/time" "$ult" -d "$1" -o "$tmp/out" \
+		--timings report >/dev/null 2>"$tmp/timings"
+	e=$EPOCHREALTIME
+	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' \
+		>>"$tmp/wall"
+	awk -F': ' '/Maximum resident/ { printf "%.1f\n", $2 / 1024 }' \
+		"$tmp/time" >>"$tmp/rss"
+	awk '$2 == "own" { print $3 }' "$tmp/timings" >>"$tmp/own"
+	awk '$2 == "own-cpu" { print $3 }' "$tmp/timings" >>"$tmp/cpu"
+}
+
+# measure NAME MODE DATADIR: $runs reports; MODE is cold (out/ removed
+# first), warm (only the manifest removed: everything is made again but
+# the figures come from their cache) or noop (nothing changed)
 measure() {
-	name=$1 clean=$2 data=$3
-	: >"$tmp/wall"
-	: >"$tmp/rss"
-	for i in $(seq "$runs"); do
-		[ "$clean" = cold ] && rm -rf "$tmp/out"
-		/usr/bin/time -v "$ult" -d "$data" -o "$tmp/out" report \
-			>/dev/null 2>"$tmp/time"
-		awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":")
-			s = p[n] + (n > 1 ? p[n - 1] * 60 : 0)
-			printf "%.3f\n", s * 1000 }' "$tmp/time" >>"$tmp/wall"
-		awk -F': ' '/Maximum resident/ { printf "%.1f\n", $2 / 1024 }' \
-			"$tmp/time" >>"$tmp/rss"
-	done
-	printf "%-22s %s   %s\n" "$name" "$(stats "$tmp/wall")" \
-		"$(stats "$tmp/rss")"
-}
-stages() { # stages DATADIR: one run's --timings, on one line
+	local name=$1 mode=$2 data=$3 i
+	: >"$tmp/wall"; : >"$tmp/rss"; : >"$tmp/own"; : >"$tmp/cpu"
 	rm -rf "$tmp/out"
-	"$ult" -d "$1" -o "$tmp/out" --timings report 2>&1 >/dev/null |
-		awk '{ printf "%s %s ms  ", $2, $3 }'
+	[ "$mode" = cold ] || "$ult" -d "$data" -o "$tmp/out" report
+	for i in $(seq "$runs"); do
+		case $mode in
+		cold) rm -rf "$tmp/out" ;;
+		warm) rm -f "$tmp/out/.manifest" ;;
+		esac
+		one "$data"
+	done
+	printf "%-24s %s   %s   %s   %s\n" "$name" "$(stats "$tmp/wall")" \
+		"$(stats "$tmp/own")" "$(stats "$tmp/cpu")" "$(stats "$tmp/rss")"
+	cp "$tmp/timings" "$tmp/stages-$name"
+}
+
+# stages NAME: the --timings of the last run of a case, on one line
+stages() {
+	awk '$2 !~ /^own/ && $2 != "total" { printf "%s %s  ", $2, $3 }
+		$2 == "total" { t = $3 } END { printf "total %s", t }' \
+		"$tmp/stages-$1" | fold -s -w 76 | sed '2,$s/^/    /'
 	echo
 }
 
-echo "ultimate $("$ult" --version | cut -d' ' -f2) on $(nproc) cores; $runs runs per case"
-printf "%-22s %32s   %32s\n" "" "wall ms: median    min    max" \
-	"peak MB: median    min    max"
+echo "ultimate $("$ult" --version | cut -d' ' -f2) on $(nproc) cores;" \
+	"$runs runs per case; times in ms, memory in MB"
+printf "%-24s %-21s   %-21s   %-21s   %s\n" "" "wall: median min max" \
+	"own: median min max" "cpu: median min max" "peak: median min max"
 measure "shipped, cold" cold data
-measure "shipped, no-op" warm data
+measure "shipped, figures cached" warm data
+measure "shipped, no-op" noop data
 for n in 10000 100000 1000000; do
 	mkdir -p "$tmp/d$n"
 	cp data/*.csv "$tmp/d$n/"
-	sh tests/gen-history.sh "$n" >"$tmp/d$n/disk_capacity.csv"
+	bash tests/gen-history.sh "$n" >"$tmp/d$n/disk_capacity.csv"
 	measure "history $n rows" cold "$tmp/d$n"
 done
 : >"$tmp/make"
 for i in $(seq "$runs"); do
-	s=$(date +%s%N)
+	s=$EPOCHREALTIME
 	make -s report >/dev/null
-	e=$(date +%s%N)
-	echo "$(( (e - s) / 1000 ))" | awk '{ printf "%.1f\n", $1 / 1000 }' >>"$tmp/make"
+	e=$EPOCHREALTIME
+	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' \
+		>>"$tmp/make"
 done
-printf "%-22s %s\n" "make report, no-op" "$(stats "$tmp/make")"
+printf "%-24s %s\n" "make report, no-op" "$(stats "$tmp/make")"
 echo
-echo "stages, shipped, cold:  $(stages data)"
-rm -rf "$tmp/out"
-"$ult" -d data -o "$tmp/out" report
-echo "stages, shipped, no-op: $("$ult" -d data -o "$tmp/out" --timings report 2>&1 >/dev/null | awk '{ printf "%s %s ms  ", $2, $3 }')"
-for n in 10000 100000 1000000; do
-	echo "stages, $n rows: $(stages "$tmp/d$n")"
+for c in "shipped, cold" "shipped, figures cached" "shipped, no-op" \
+	"history 1000000 rows"; do
+	echo "stages, $c:"
+	echo "    $(stages "$c")"
 done
 size=$(wc -c <"$tmp/d1000000/disk_capacity.csv")
 load=$("$ult" -d "$tmp/d1000000" --timings list 2>&1 >/dev/null |
 	awk '$2 == "load" { print $3 }')
-echo "CSV loading: $size bytes of history (plus the other files) in $load ms: $(awk -v s="$size" -v l="$load" 'BEGIN { printf "%.0f", s / l / 1000 }') MB/s"
+echo "CSV loading: $size bytes of history (plus the other files) in" \
+	"$load ms: $(awk -v s="$size" -v l="$load" \
+	'BEGIN { printf "%.0f", s / l / 1000 }') MB/s"
