@@ -78,7 +78,8 @@ static const char usage_text[] =
 	"  -o, --out DIR   output folder for report (default: out)\n"
 	"  --as-of YEAR    the edition of YEAR: leave out data rows dated\n"
 	"                  after it (default: the newest year in the data)\n"
-	"  --timings       print the time of each stage to stderr\n"
+	"  --timings       print the time of each stage, and the program's own\n"
+	"                  time and CPU (gnuplot apart), to stderr\n"
 	"  -h, --help      show this help\n"
 	"  -V, --version   show the version\n";
 
