@@ -21,11 +21,11 @@ stats() {
 		printf "%7.1f %6.1f %6.1f", m, v[1], v[NR] }'
 }
 
-# one DATADIR: one report into $tmp/out; appends to the result files
+# one DATADIR OUT: one report into OUT; appends to the result files
 one() {
 	local s e
 	s=$EPOCHREALTIME
-	/usr/bin/time -v -o "$tmp/time" "$ult" -d "$1" -o "$tmp/out" \
+	/usr/bin/time -v -o "$tmp/time" "$ult" -d "$1" -o "$2" \
 		--timings report >/dev/null 2>"$tmp/timings"
 	e=$EPOCHREALTIME
 	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' \
@@ -36,21 +36,30 @@ one() {
 	awk '$2 == "own-cpu" { print $3 }' "$tmp/timings" >>"$tmp/cpu"
 }
 
-# measure NAME MODE DATADIR: $runs reports; MODE is cold (out/ removed
-# first), warm (only the manifest removed: everything is made again but
-# the figures come from their cache) or noop (nothing changed)
+# measure NAME MODE DATADIR: $runs reports; MODE is cold (into a new
+# output folder each time, as a first run: folders are removed at the
+# end, not between runs, since creating files where many were just
+# deleted is slow on some file systems, ext4 without a journal for one),
+# scratch (out/ removed before each run: rm -rf out; make report), warm
+# (only the manifest removed: everything is made again but the figures
+# come from their cache) or noop (nothing changed)
 measure() {
-	local name=$1 mode=$2 data=$3 i
+	local name=$1 mode=$2 data=$3 i out="$tmp/out"
 	: >"$tmp/wall"; : >"$tmp/rss"; : >"$tmp/own"; : >"$tmp/cpu"
 	rm -rf "$tmp/out"
-	[ "$mode" = cold ] || "$ult" -d "$data" -o "$tmp/out" report
+	case $mode in
+	warm|noop) "$ult" -d "$data" -o "$tmp/out" report ;;
+	cold) mkdir -p "$tmp/new" ;;
+	esac
 	for i in $(seq "$runs"); do
 		case $mode in
-		cold) rm -rf "$tmp/out" ;;
+		cold) out="$tmp/new/$i" ;;
+		scratch) rm -rf "$tmp/out" ;;
 		warm) rm -f "$tmp/out/.manifest" ;;
 		esac
-		one "$data"
+		one "$data" "$out"
 	done
+	rm -rf "$tmp/new"
 	printf "%-24s %s   %s   %s   %s\n" "$name" "$(stats "$tmp/wall")" \
 		"$(stats "$tmp/own")" "$(stats "$tmp/cpu")" "$(stats "$tmp/rss")"
 	cp "$tmp/timings" "$tmp/stages-$name"
@@ -69,13 +78,14 @@ echo "ultimate $("$ult" --version | cut -d' ' -f2) on $(nproc) cores;" \
 printf "%-24s %-21s   %-21s   %-21s   %s\n" "" "wall: median min max" \
 	"own: median min max" "cpu: median min max" "peak: median min max"
 measure "shipped, cold" cold data
+measure "shipped, rm -rf out" scratch data
 measure "shipped, figures cached" warm data
 measure "shipped, no-op" noop data
 for n in 10000 100000 1000000; do
 	mkdir -p "$tmp/d$n"
 	cp data/*.csv "$tmp/d$n/"
 	bash tests/gen-history.sh "$n" >"$tmp/d$n/disk_capacity.csv"
-	measure "history $n rows" cold "$tmp/d$n"
+	measure "history $n rows" scratch "$tmp/d$n"
 done
 : >"$tmp/make"
 for i in $(seq "$runs"); do
@@ -87,12 +97,14 @@ for i in $(seq "$runs"); do
 done
 printf "%-24s %s\n" "make report, no-op" "$(stats "$tmp/make")"
 echo
-for c in "shipped, cold" "shipped, figures cached" "shipped, no-op" \
+for c in "shipped, cold" "shipped, rm -rf out" "shipped, figures cached" \
+	"shipped, no-op" "history 10000 rows" "history 100000 rows" \
 	"history 1000000 rows"; do
 	echo "stages, $c:"
 	echo "    $(stages "$c")"
 done
 size=$(wc -c <"$tmp/d1000000/disk_capacity.csv")
+rm -rf "$tmp/out"
 load=$("$ult" -d "$tmp/d1000000" --timings list 2>&1 >/dev/null |
 	awk '$2 == "load" { print $3 }')
 echo "CSV loading: $size bytes of history (plus the other files) in" \
