@@ -1,10 +1,12 @@
 /*
  * Growable byte buffer shared by every stage that builds text.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "buf.h"
 #include "xalloc.h"
@@ -299,6 +301,38 @@ buf_addf(struct buf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	buf_vaddf(b, fmt, ap);
 	va_end(ap);
+}
+
+int
+buf_read_file(struct buf *b, const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	size_t len = b->len, n;
+	struct stat st;
+	int err;
+
+	if (!fp)
+		return -1;
+	/* One allocation for a regular file: its size, and a byte to see EOF. */
+	if (!fstat(fileno(fp), &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		buf_grow(b, (size_t)st.st_size + 1);
+	do {
+		if (b->cap - b->len < 2)
+			buf_grow(b, 65536);
+		n = fread(b->data + b->len, 1, b->cap - b->len - 1, fp);
+		b->len += n;
+	} while (n && !feof(fp) && !ferror(fp));
+	b->data[b->len] = '\0';
+	if (ferror(fp)) {
+		err = errno;
+		fclose(fp);
+		b->len = len;
+		b->data[len] = '\0';
+		errno = err;
+		return -2;
+	}
+	fclose(fp);
+	return 0;
 }
 
 char *

@@ -62,5 +62,11 @@ void buf_vaddf(struct buf *b, const char *fmt, va_list ap)
  * not NULL.
  */
 char *buf_detach(struct buf *b, size_t *lenp);
+/*
+ * Appends the whole file at path (git's strbuf_read_file). Returns 0;
+ * -1 when it cannot be opened, -2 when reading fails, with errno set and
+ * b as it was.
+ */
+int buf_read_file(struct buf *b, const char *path);
 
 #endif

@@ -39,23 +39,14 @@ srcfile_read(const char *path)
 {
 	struct buf b = BUF_INIT;
 	struct srcfile *f;
-	FILE *fp = fopen(path, "rb");
-	char chunk[65536];
-	size_t n;
+	int ret = buf_read_file(&b, path);
 
-	if (!fp) {
-		error("cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		buf_add(&b, chunk, n);
-	if (ferror(fp)) {
-		error("cannot read '%s': %s", path, strerror(errno));
-		fclose(fp);
+	if (ret) {
+		error("cannot %s '%s': %s", ret == -1 ? "open" : "read", path,
+		      strerror(errno));
 		buf_release(&b);
 		return NULL;
 	}
-	fclose(fp);
 	f = xcalloc(1, sizeof(*f));
 	f->name = xstrdup(path);
 	f->data = buf_detach(&b, &f->len);

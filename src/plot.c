@@ -313,23 +313,6 @@ cached_key(const struct buf *cache, const char *label, uint64_t *key)
 	return 0;
 }
 
-/* Reads a whole file into out; 0 or -1 (quietly). */
-static int
-slurp(const char *path, struct buf *out)
-{
-	FILE *fp = fopen(path, "rb");
-	char chunk[65536];
-	size_t n;
-
-	if (!fp)
-		return -1;
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		buf_add(out, chunk, n);
-	n = (size_t)ferror(fp);
-	fclose(fp);
-	return n ? -1 : 0;
-}
-
 /* Writes b to path; 0, or -1 after printing an error. */
 static int
 write_file(const char *path, const struct buf *b)
@@ -663,7 +646,7 @@ plot_start(struct plot **plp, struct site *site,
 	registry_datasets(reg, &mine);
 	/* The previous run's cache manifest, read once (none: all drawn). */
 	buf_addf(&path, "%s/figures/.cache", opt->outdir);
-	if (slurp(path.data, &prev))
+	if (buf_read_file(&prev, path.data))
 		buf_reset(&prev);
 	if (site_mkdirs(site, "figures/x")) {
 		ret = -1;
@@ -756,7 +739,7 @@ plot_start(struct plot **plp, struct site *site,
 			 uses[i].label);
 		buf_reset(&file);
 		if (cached_key(&prev, uses[i].label, &old) &&
-		    old == j->key && !slurp(path.data, &file)) {
+		    old == j->key && !buf_read_file(&file, path.data)) {
 			buf_reset(&path);
 			buf_addf(&path, "figures/%s.svg", uses[i].label);
 			site_keep(site, path.data, file.data, file.len);

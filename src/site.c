@@ -220,19 +220,16 @@ read_manifest(const char *outdir, uint64_t *inputs,
 	      int (*fn)(void *ctx, const char *rel, uint64_t key), void *ctx)
 {
 	struct buf path = BUF_INIT, text = BUF_INIT;
-	FILE *fp;
-	char chunk[65536], *p, *nl;
-	size_t n;
+	char *p, *nl;
 	int ret = 0;
 
 	buf_addf(&path, "%s/.manifest", outdir);
-	fp = fopen(path.data, "rb");
+	ret = buf_read_file(&text, path.data);
 	buf_release(&path);
-	if (!fp)
+	if (ret) {
+		buf_release(&text);
 		return -1;
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		buf_add(&text, chunk, n);
-	fclose(fp);
+	}
 	p = text.data;
 	if (strncmp(p, "ultimate-manifest 1\ninputs ", 27)) {
 		buf_release(&text);
@@ -391,24 +388,16 @@ int
 site_adopt(struct site *s, const char *relpath)
 {
 	struct buf path = BUF_INIT, data = BUF_INIT;
-	char chunk[65536];
-	FILE *fp;
-	size_t n;
 	int ret = 0;
 
 	buf_addf(&path, "%s/%s", s->staging, relpath);
-	fp = fopen(path.data, "rb");
-	while (fp && (n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		buf_add(&data, chunk, n);
-	if (!fp || ferror(fp))
+	if (buf_read_file(&data, path.data))
 		ret = error("expected '%s' to be written, but it is not there",
 			    path.data);
 	else
 		add_file(s, relpath, hash_bytes(HASH_INIT, data.data,
 						data.len),
 			 !published_same(s, relpath, data.data, data.len));
-	if (fp)
-		fclose(fp);
 	buf_release(&path);
 	buf_release(&data);
 	return ret;

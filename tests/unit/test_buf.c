@@ -563,6 +563,50 @@ test_independent(void **state)
 	assert_string_equal(buf_empty, "");
 }
 
+/* A file appended whole, large or empty; errors leave the buffer. */
+static void
+test_read_file(void **state)
+{
+	static char big[200003];
+	char path[] = "/tmp/ultimate-buf-XXXXXX";
+	struct buf b = BUF_INIT;
+	size_t i;
+	FILE *fp;
+	int fd;
+
+	(void)state;
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = (char)('a' + i % 26);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "wb");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(big, 1, sizeof(big), fp), sizeof(big));
+	assert_int_equal(fclose(fp), 0);
+	BUF_ADDLIT(&b, "pre");
+	assert_int_equal(buf_read_file(&b, path), 0);
+	assert_int_equal(b.len, 3 + sizeof(big));
+	assert_memory_equal(b.data, "pre", 3);
+	assert_memory_equal(b.data + 3, big, sizeof(big));
+	assert_sane_buf(&b);
+	/* Empty file: nothing added. */
+	fp = fopen(path, "wb");
+	assert_non_null(fp);
+	assert_int_equal(fclose(fp), 0);
+	buf_reset(&b);
+	assert_int_equal(buf_read_file(&b, path), 0);
+	assert_int_equal(b.len, 0);
+	assert_sane_buf(&b);
+	unlink(path);
+	/* Missing: -1; a folder opens but does not read: -2. */
+	BUF_ADDLIT(&b, "kept");
+	assert_int_equal(buf_read_file(&b, path), -1);
+	assert_int_equal(buf_read_file(&b, "/tmp"), -2);
+	assert_string_equal(b.data, "kept");
+	assert_sane_buf(&b);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -587,6 +631,7 @@ main(void)
 		cmocka_unit_test(test_release),
 		cmocka_unit_test(test_detach),
 		cmocka_unit_test(test_detach_empty),
+		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_independent),
 	};
 
