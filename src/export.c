@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "dtoa.h"
+#include "format.h"
 #include "export.h"
 #include "registry.h"
 #include "banned.h"
@@ -74,15 +74,6 @@ json_addstr(struct buf *out, const char *s)
 	buf_addch(out, '"');
 }
 
-/* "%.17g": reads back to the same double. */
-static void
-add_number(struct buf *out, double v)
-{
-	char g[DTOA_G_SIZE];
-
-	buf_add(out, g, dtoa_g(g, v, DTOA_MAX_DIGITS));
-}
-
 static void
 inputs_joined(const struct quantity *q, struct buf *out)
 {
@@ -109,7 +100,7 @@ export_csv(const struct registry *reg, struct buf *out)
 		buf_addch(out, ',');
 		buf_reset(&field);
 		if (q->type == Q_NUMBER)
-			add_number(&field, q->value);
+			format_exact(&field, q->value);
 		else
 			buf_addstr(&field, q->text);
 		csv_addfield(out, field.data);
@@ -143,7 +134,7 @@ export_json(const struct registry *reg, struct buf *out)
 		json_addstr(out, q->name);
 		BUF_ADDLIT(out, ", \"value\": ");
 		if (q->type == Q_NUMBER)
-			add_number(out, q->value);
+			format_exact(out, q->value);
 		else
 			json_addstr(out, q->text);
 		BUF_ADDLIT(out, ", \"unit\": ");

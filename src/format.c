@@ -403,6 +403,14 @@ format_unit(struct buf *out, const char *unit)
 }
 
 void
+format_exact(struct buf *out, double v)
+{
+	char g[DTOA_G_SIZE];
+
+	buf_add(out, g, dtoa_g(g, v, DTOA_MAX_DIGITS));
+}
+
+void
 format_superscript(struct buf *out, int e)
 {
 	char tmp[16], *p = tmp + sizeof(tmp);

@@ -59,6 +59,11 @@ int format_bytes(struct buf *out, double v, int digits, int binary);
  * "-" and digits becomes superscripts; everything else is copied.
  */
 void format_unit(struct buf *out, const char *unit);
+/*
+ * "%.17g": the double as stored, which strtod() reads back exactly, for
+ * the exports and gnuplot's data ("inf", "nan" as printf writes them).
+ */
+void format_exact(struct buf *out, double v);
 /* Appends the exponent e in Unicode superscripts: -35 -> "⁻³⁵". */
 void format_superscript(struct buf *out, int e);
 

@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "dataset.h"
 #include "diag.h"
+#include "dtoa.h"
 #include "export.h"
 #include "hash.h"
 #include "html.h"
@@ -87,15 +88,16 @@ static const char usage_text[] =
 static void
 add_number(struct buf *b, double v)
 {
-	char tmp[64];
+	char tmp[DTOA_G_SIZE];
+	size_t len = 0;
 	int prec;
 
-	for (prec = 6; prec < 17; prec++) {
-		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+	for (prec = 6; prec <= DTOA_MAX_DIGITS; prec++) {
+		len = dtoa_g(tmp, v, prec);
 		if (strtod(tmp, NULL) == v)
 			break;
 	}
-	buf_addf(b, "%.*g", prec, v);
+	buf_add(b, tmp, len);
 }
 
 static void

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "buf.h"
-#include "dtoa.h"
 #include "escape.h"
 #include "format.h"
 #include "pages.h"
@@ -50,11 +49,8 @@ value_cell(struct buf *out, const struct quantity *q, struct buf *v)
 		return;
 	}
 	buf_reset(v);
-	if (format_sci(v, q->value, 6)) {
-		char g[DTOA_G_SIZE];
-
-		buf_add(v, g, dtoa_g(g, q->value, DTOA_MAX_DIGITS));
-	}
+	if (format_sci(v, q->value, 6))
+		format_exact(v, q->value);
 	if (*q->unit) {
 		buf_addch(v, ' ');
 		format_unit(v, q->unit);

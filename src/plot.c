@@ -24,7 +24,7 @@
 #include "buf.h"
 #include "dataset.h"
 #include "diag.h"
-#include "dtoa.h"
+#include "format.h"
 #include "hash.h"
 #include "plot.h"
 #include "registry.h"
@@ -100,10 +100,8 @@ plot_label(struct buf *out, const char *label)
 static void
 add_value(struct buf *out, double v)
 {
-	char g[DTOA_G_SIZE];
-
 	if (isfinite(v))
-		buf_add(out, g, dtoa_g(g, v, DTOA_MAX_DIGITS));
+		format_exact(out, v);
 	else
 		buf_addch(out, '?');
 }
@@ -264,7 +262,7 @@ read_header(struct job *j, const struct registry *reg, struct buf *data)
 				} else {
 					const struct quantity *q =
 						registry_get(reg, word);
-					char *v, g[DTOA_G_SIZE];
+					char *v;
 
 					if (!q || q->type != Q_NUMBER) {
 						ret = error_at_line(
@@ -280,9 +278,9 @@ read_header(struct job *j, const struct registry *reg, struct buf *data)
 							if (*v == '.')
 								*v = '_';
 						/* Finite: the registry takes no other. */
-						dtoa_g(g, q->value, DTOA_MAX_DIGITS);
-						buf_addf(&j->pre, "%s = %s\n",
-							 word, g);
+						buf_addf(&j->pre, "%s = ", word);
+						format_exact(&j->pre, q->value);
+						buf_addch(&j->pre, '\n');
 					}
 				}
 				free(word);

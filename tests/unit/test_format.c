@@ -518,6 +518,31 @@ test_superscript(void **state)
 	buf_release(&out);
 }
 
+/* format_exact(): "%.17g", which reads back to the same double. */
+static void
+test_exact(void **state)
+{
+	static const double v[] = { 0.1, 6.62607015e-34, 5.4256e50, 2026,
+				    -1.5, 0.0, 1e300 };
+	struct buf out = BUF_INIT;
+	char want[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		buf_reset(&out);
+		BUF_ADDLIT(&out, "x=");
+		format_exact(&out, v[i]);
+		snprintf(want, sizeof(want), "x=%.17g", v[i]);
+		assert_string_equal(out.data, want);
+		assert_true(strtod(out.data + 2, NULL) == v[i]);
+	}
+	buf_reset(&out);
+	format_exact(&out, 0.1);
+	assert_string_equal(out.data, "0.10000000000000001");
+	buf_release(&out);
+}
+
 int
 main(void)
 {
@@ -537,6 +562,7 @@ main(void)
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_unit),
 		cmocka_unit_test(test_superscript),
+		cmocka_unit_test(test_exact),
 	};
 
 	return cmocka_run_group_tests_name("format", tests, NULL, NULL);
