@@ -344,6 +344,40 @@ scale(uint64_t m, int e, int s, u128 *q, int *half)
 }
 
 /*
+ * The decimal digits of q (no sign), at least min of them (leading
+ * zeros), into out; returns how many. 64-bit division by 10 is a
+ * multiplication.
+ */
+static size_t
+put_digits(char *out, uint64_t q, int min)
+{
+	char tmp[24], *p = tmp + sizeof(tmp);
+	size_t len;
+
+	do {
+		*--p = (char)('0' + (int)(q % 10));
+		q /= 10;
+	} while (q || tmp + sizeof(tmp) - p < min);
+	len = (size_t)(tmp + sizeof(tmp) - p);
+	memcpy(out, p, len);
+	return len;
+}
+
+/* |v| = m 2^*e for a finite v, m < 2^53 (0 for zero). */
+static uint64_t
+decompose(double v, int *e)
+{
+	uint64_t bits, m;
+	int be;
+
+	memcpy(&bits, &v, sizeof(bits));
+	m = bits & ((1ULL << 52) - 1);
+	be = (int)(bits >> 52 & 0x7ff);
+	*e = be ? be - 1075 : -1074;
+	return be ? m | 1ULL << 52 : m;
+}
+
+/*
  * The exact way. floor(log10 |v|) is est or est + 1, where est comes
  * from the binary exponent; the right one is the one whose scaled value
  * has n digits before rounding. Returns -1 when 128 bits do not suffice.
@@ -351,26 +385,18 @@ scale(uint64_t m, int e, int s, u128 *q, int *half)
 static int
 round_exact(double v, int n, char *d, int *exp10)
 {
-	uint64_t bits, m, r;
-	int be, e, b, est, x, half, i;
+	uint64_t m;
+	int e, b, est, x, half;
 	u128 q = 0;
 
-	memcpy(&bits, &v, sizeof(bits));
-	m = bits & ((1ULL << 52) - 1);
-	be = (int)(bits >> 52 & 0x7ff);
-	if (be == 0x7ff)
+	if (!isfinite(v))
 		return -1;
-	if (!be && !m) {
+	m = decompose(v, &e);
+	if (!m) {
 		memset(d, '0', (size_t)n);
 		d[n] = '\0';
 		*exp10 = 0;
 		return 0;
-	}
-	if (be) {
-		m |= 1ULL << 52;
-		e = be - 1075;
-	} else {
-		e = -1074;
 	}
 	b = 63 - __builtin_clzll(m) + e;	/* floor(log2 |v|) */
 	/* floor(b log10 2); b log10 2 is an integer only for b = 0. */
@@ -389,12 +415,8 @@ round_exact(double v, int n, char *d, int *exp10)
 		q = pow10_64[n - 1];
 		x++;
 	}
-	/* q < 10^17 < 2^64: 64-bit division by 10 is a multiplication. */
-	for (i = n - 1, r = (uint64_t)q; i >= 0; i--) {
-		d[i] = (char)('0' + (int)(r % 10));
-		r /= 10;
-	}
-	d[n] = '\0';
+	/* q has n digits: 10^(n - 1) <= q < 10^17 < 2^64. */
+	d[put_digits(d, (uint64_t)q, n)] = '\0';
 	*exp10 = x;
 	return 0;
 }
@@ -419,42 +441,20 @@ dtoa_round(double v, int n, char d[DTOA_MAX_DIGITS + 1])
 	return round_libc(v, n, d);
 }
 
-#ifdef __SIZEOF_INT128__
-/* The n digits of q (no sign), at least min of them, into out. */
-static size_t
-put_digits(char *out, uint64_t q, int min)
-{
-	char tmp[24], *p = tmp + sizeof(tmp);
-	size_t len;
-
-	do {
-		*--p = (char)('0' + (int)(q % 10));
-		q /= 10;
-	} while (q || tmp + sizeof(tmp) - p < min);
-	len = (size_t)(tmp + sizeof(tmp) - p);
-	memcpy(out, p, len);
-	return len;
-}
-#endif
 
 int
 dtoa_fixed(char out[DTOA_FIXED_SIZE], double v, int decimals)
 {
 #ifdef __SIZEOF_INT128__
-	uint64_t bits, m;
-	int be, e, half = -1;
+	uint64_t m;
+	int e, half = -1;
 	u128 q = 0;
 	char *p = out;
 	size_t len;
 
 	if (decimals < 0 || decimals > DTOA_MAX_DIGITS || !isfinite(v))
 		return -1;
-	memcpy(&bits, &v, sizeof(bits));
-	m = bits & ((1ULL << 52) - 1);
-	be = (int)(bits >> 52 & 0x7ff);
-	e = be ? be - 1075 : -1074;
-	if (be)
-		m |= 1ULL << 52;
+	m = decompose(v, &e);
 	if (m && scale(m, e, decimals, &q, &half))
 		return -1;
 	if (q >> 63)
