@@ -892,7 +892,6 @@ struct expander {
 	struct label *labels;
 	size_t nlabels, labels_cap;
 	int nfig, ntab;
-	char nonce[24];
 	/* References, as tokens until expansion ends. */
 	struct ref {
 		const struct tnode *n;
@@ -954,8 +953,9 @@ plain_text(struct buf *out, const char *s)
 		buf_addch(out, (unsigned char)*s < 0x20 ? ' ' : *s);
 }
 
+/* A random x->nonce, which text from data cannot know: "U" and 16 hex. */
 static void
-nonce_init(struct expander *ex)
+nonce_init(struct expansion *x)
 {
 	unsigned char r[8] = { 0 };
 	int fd = open("/dev/urandom", O_RDONLY);
@@ -971,9 +971,9 @@ nonce_init(struct expander *ex)
 	}
 	if (fd >= 0)
 		close(fd);
-	ex->nonce[0] = 'U';
+	x->nonce[0] = 'U';
 	for (i = 0; i < sizeof(r); i++)
-		snprintf(ex->nonce + 1 + 2 * i, 3, "%02x", r[i]);
+		snprintf(x->nonce + 1 + 2 * i, 3, "%02x", r[i]);
 }
 
 /* Adds a trusted snippet; its token goes on a line of its own in md. */
@@ -983,7 +983,7 @@ add_snippet(struct expander *ex, struct buf *md, const char *html)
 	struct expansion *x = ex->x;
 	struct buf tok = BUF_INIT;
 
-	buf_addf(&tok, "%s%zu", ex->nonce, x->nsnippets);
+	buf_addf(&tok, "%s%zu", x->nonce, x->nsnippets);
 	x->snippets = xgrow(x->snippets, &x->snippets_cap, x->nsnippets + 1,
 			    sizeof(*x->snippets));
 	x->snippets[x->nsnippets].html = xstrdup(html);
@@ -1088,7 +1088,7 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 				 sizeof(*x->links));
 		x->links[x->nlinks].text = xstrdup(num.data);
 		x->links[x->nlinks].name = v.q->name;
-		buf_addf(out, "%s-q%06zu", ex->nonce, x->nlinks++);
+		buf_addf(out, "%s-q%06zu", x->nonce, x->nlinks++);
 	} else {
 		buf_add(out, num.data, num.len);
 	}
@@ -1353,7 +1353,7 @@ expand_nodes(struct expander *ex, const struct tnode *n, struct buf *out,
 			ex->refs = xgrow(ex->refs, &ex->refs_cap,
 					 ex->nrefs + 1, sizeof(*ex->refs));
 			ex->refs[ex->nrefs].n = n;
-			buf_addf(out, "%s-r%06zu", ex->nonce, ex->nrefs++);
+			buf_addf(out, "%s-r%06zu", ex->x->nonce, ex->nrefs++);
 			break;
 		}
 	}
@@ -1395,8 +1395,7 @@ template_expand(const struct template *t, const struct registry *reg,
 	const char *p, *q;
 	size_t i, prev, nlen;
 
-	nonce_init(&ex);
-	memcpy(x->nonce, ex.nonce, sizeof(x->nonce));
+	nonce_init(x);
 	expand_nodes(&ex, t->root, &x->md, 1);
 	/* Swap reference tokens for links now that labels have numbers. */
 	for (i = 0; i < ex.nrefs; i++) {
@@ -1417,8 +1416,8 @@ template_expand(const struct template *t, const struct registry *reg,
 			     best ? best : "", best ? "'?" : "");
 		}
 	}
-	nlen = strlen(ex.nonce);
-	for (p = x->md.data; ex.nrefs && (q = strstr(p, ex.nonce));) {
+	nlen = strlen(x->nonce);
+	for (p = x->md.data; ex.nrefs && (q = strstr(p, x->nonce));) {
 		if (strncmp(q + nlen, "-r", 2)) {
 			buf_add(&md, p, (size_t)(q - p) + nlen);
 			p = q + nlen;
