@@ -76,7 +76,7 @@ struct spec {
 
 /*
  * Reads the conversion after a '%' at *pp into sp and moves *pp past
- * it. Returns 0 for what the fast path writes (%s %c %d %i %u %x %%,
+ * it. Returns 0 for what fast_vaddf() writes (%s %c %d %i %u %x %%,
  * flags '-' and '0', a width, a precision for %s only, l, ll, z for the
  * unsigned ones); -1 for anything else, which goes to vsnprintf().
  */
@@ -145,20 +145,6 @@ parse_spec(const char **pp, struct spec *sp)
 	}
 }
 
-/* Whether every conversion of fmt is one the fast path writes. */
-static int
-simple_format(const char *fmt)
-{
-	struct spec sp;
-
-	while ((fmt = strchr(fmt, '%'))) {
-		fmt++;
-		if (parse_spec(&fmt, &sp))
-			return 0;
-	}
-	return 1;
-}
-
 /* Appends s (n bytes) padded to width as sp says. */
 static void
 add_padded(struct buf *b, const struct spec *sp, int width, const char *s,
@@ -186,9 +172,11 @@ add_padded(struct buf *b, const struct spec *sp, int width, const char *s,
 /*
  * printf() for the conversions of parse_spec(), with the same output as
  * vsnprintf(): most formats here are "%s.%s" names and file:line pairs,
- * for which glibc's stream set-up cost more than the text.
+ * for which glibc's stream set-up cost more than the text. Returns 0,
+ * or -1 at the first conversion it does not write (having taken no
+ * argument of it; what it wrote before is for the caller to drop).
  */
-static void
+static int
 fast_vaddf(struct buf *b, const char *fmt, va_list ap)
 {
 	char num[32], *e = num + sizeof(num), *q;
@@ -200,7 +188,9 @@ fast_vaddf(struct buf *b, const char *fmt, va_list ap)
 
 		buf_add(b, fmt, (size_t)(pct - fmt));
 		fmt = pct + 1;
-		parse_spec(&fmt, &sp);
+		/* Read before any argument of it is taken. */
+		if (parse_spec(&fmt, &sp))
+			return -1;
 		width = sp.width;
 		if (width == -2) {
 			width = va_arg(ap, int);
@@ -267,29 +257,38 @@ fast_vaddf(struct buf *b, const char *fmt, va_list ap)
 		}
 	}
 	buf_addstr(b, fmt);
+	return 0;
 }
 
 void
 buf_vaddf(struct buf *b, const char *fmt, va_list ap)
 {
-	va_list cp;
+	va_list cp, again;
+	size_t start = b->len;
 	int n;
 
-	if (simple_format(fmt)) {
-		fast_vaddf(b, fmt, ap);
+	va_copy(cp, ap);
+	if (!fast_vaddf(b, fmt, ap)) {
+		va_end(cp);
 		return;
 	}
-	va_copy(cp, ap);
-	n = vsnprintf(b->data + b->len, b->cap ? b->cap - b->len : 0, fmt, cp);
-	va_end(cp);
+	/* A conversion it does not write: all of it by vsnprintf(). */
+	b->len = start;
+	if (b->cap)
+		b->data[start] = '\0';
+	va_copy(again, cp);
+	n = vsnprintf(b->data + b->len, b->cap ? b->cap - b->len : 0, fmt,
+		      again);
+	va_end(again);
 	if (n < 0) {
 		fputs("ultimate: fatal: formatting failed\n", stderr);
 		exit(1);
 	}
 	if ((size_t)n >= (b->cap ? b->cap - b->len : 0)) {
 		buf_grow(b, (size_t)n);
-		n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+		n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, cp);
 	}
+	va_end(cp);
 	b->len += (size_t)n;
 }
 
