@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "testreg.h"
 #include "expr.h"
 #include "registry.h"
 
@@ -20,31 +21,7 @@ static int
 setup_registry(void **state)
 {
 	(void)state;
-	reg = registry_new();
-	assert_non_null(registry_add_num(reg, "laptop.ops_max",
-					 5.4255699586085285e50, "ops/s",
-					 "2 E / (pi hbar)", NULL,
-					 "Margolus and Levitin 1998", NULL));
-	assert_non_null(registry_add_num(reg, "laptop.energy",
-					 8.987551787368176e16, "J", "m c^2",
-					 NULL, "Einstein 1905", NULL));
-	assert_non_null(registry_add_num(reg, "laptop.volume", 0.001, "m^3",
-					 "", NULL, "assumption", NULL));
-	assert_non_null(registry_add_text(reg, "record.name", "Roadrunner",
-					  NULL, NULL, "TOP500", NULL));
-	assert_non_null(registry_add_text(reg, "device.a.id", "a", NULL, NULL,
-					  NULL, NULL));
-	assert_non_null(registry_add_text(reg, "device.a.name",
-					  "A <b>*bold*</b> | pipe", NULL,
-					  NULL, NULL, NULL));
-	assert_non_null(registry_add_num(reg, "device.a.year", 2008, "", NULL,
-					 NULL, NULL, NULL));
-	assert_non_null(registry_add_text(reg, "device.b.id", "b", NULL, NULL,
-					  NULL, NULL));
-	assert_non_null(registry_add_text(reg, "device.b.name", "B", NULL,
-					  NULL, NULL, NULL));
-	assert_non_null(registry_add_num(reg, "device.b.year", 2024, "", NULL,
-					 NULL, NULL, NULL));
+	reg = test_registry(0);
 	return 0;
 }
 
@@ -54,14 +31,6 @@ teardown_registry(void **state)
 	(void)state;
 	registry_free(reg);
 	reg = NULL;
-	return 0;
-}
-
-static int
-reset(void **state)
-{
-	(void)state;
-	diag_reset();
 	return 0;
 }
 
