@@ -723,10 +723,10 @@ plot_start(struct plot **plp, struct site *site,
 					ret = -1;
 				written = xgrow(written, &wcap, nwritten + 1,
 						sizeof(*written));
+				/* Kept, not copied: file starts afresh. */
 				written[nwritten].name = nm;
-				buf_init(&written[nwritten].text);
-				buf_add(&written[nwritten++].text, file.data,
-					file.len);
+				written[nwritten++].text = file;
+				buf_init(&file);
 			} else {
 				free(nm);
 			}
