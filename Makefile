@@ -35,14 +35,14 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lm
 
 -include config.mk
 
-SRC = audit.c buf.c dataset.c diag.c dtoa.c escape.c export.c expr.c fit.c \
+SRC = arena.c audit.c buf.c dataset.c diag.c dtoa.c escape.c export.c expr.c fit.c \
       format.c \
       hash.c \
       html.c plot.c \
       model.c pages.c physics.c registry.c site.c table.c template.c timing.c \
       xalloc.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
-UNIT = buf dtoa expr fit format hash physics registry table template model
+UNIT = arena buf dtoa expr fit format hash physics registry table template model
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Debian packages ------------------------------------------------------

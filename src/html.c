@@ -10,6 +10,7 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm/registry.h>
 
+#include "arena.h"
 #include "buf.h"
 #include "diag.h"
 #include "escape.h"
@@ -17,6 +18,9 @@
 #include "template.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/* cmark-gfm allocates from the arena (arena.h). */
+static cmark_mem arena_mem = { arena_calloc, arena_realloc, arena_free };
 
 struct heading {
 	int level;
@@ -291,7 +295,7 @@ html_render(const struct expansion *x, struct rendered *r)
 	char *html;
 
 	cmark_gfm_core_extensions_ensure_registered();
-	parser = cmark_parser_new(opts);
+	parser = cmark_parser_new_with_mem(opts, &arena_mem);
 	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
 		cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
 
@@ -306,19 +310,17 @@ html_render(const struct expansion *x, struct rendered *r)
 	for (i = 0; i < nh && !r->title; i++)
 		if (h[i].level == 1)
 			r->title = xstrdup(h[i].text);
-	html = cmark_render_html(doc, opts,
-				 cmark_parser_get_syntax_extensions(parser));
+	html = cmark_render_html_with_mem(doc, opts,
+		cmark_parser_get_syntax_extensions(parser), &arena_mem);
 	postprocess(html, h, nh, x, r->body);
 	build_toc(h, nh, r->toc);
-	/* Freed with the allocator that made it (cmark src/main.c). */
-	cmark_get_default_mem_allocator()->free(html);
 	for (i = 0; i < nh; i++) {
 		free(h[i].id);
 		free(h[i].text);
 	}
 	free(h);
-	cmark_node_free(doc);
-	cmark_parser_free(parser);
+	/* The parser, the tree and the HTML, all at once. */
+	arena_reset();
 	return 0;
 }
 

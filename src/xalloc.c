@@ -10,8 +10,8 @@
 #include "xalloc.h"
 #include "banned.h"
 
-static void
-oom(void)
+void
+xalloc_die(void)
 {
 	fputs("ultimate: fatal: out of memory\n", stderr);
 	exit(1);
@@ -23,7 +23,7 @@ xmalloc(size_t size)
 	void *p = malloc(size ? size : 1);
 
 	if (!p)
-		oom();
+		xalloc_die();
 	return p;
 }
 
@@ -33,7 +33,7 @@ xcalloc(size_t nmemb, size_t size)
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 
 	if (!p)
-		oom();
+		xalloc_die();
 	return p;
 }
 
@@ -43,7 +43,7 @@ xrealloc(void *ptr, size_t size)
 	void *p = realloc(ptr, size ? size : 1);
 
 	if (!p)
-		oom();
+		xalloc_die();
 	return p;
 }
 
@@ -51,7 +51,7 @@ void *
 xreallocarray(void *ptr, size_t nmemb, size_t size)
 {
 	if (size && nmemb > SIZE_MAX / size)
-		oom();
+		xalloc_die();
 	return xrealloc(ptr, nmemb * size);
 }
 
@@ -79,7 +79,7 @@ xgrow(void *ptr, size_t *cap, size_t need, size_t elem)
 	if (need <= c)
 		return ptr;
 	if (c > SIZE_MAX / 3)
-		oom();
+		xalloc_die();
 	c = c + c / 2;
 	if (c < need)
 		c = need;

@@ -17,6 +17,9 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* Prints the out-of-memory message and exits. */
+_Noreturn void xalloc_die(void);
+
 /* Grow *cap (by 1.5x, at least to need) for an array of elem-sized items. */
 void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem);
 
