@@ -34,22 +34,72 @@ srcfile_from_mem(const char *name, const char *data, size_t len)
 	return f;
 }
 
+/* Files read ahead, in the order stashed; a handful per run. */
+static struct stashed {
+	char *path;
+	char *data;
+	size_t len;
+} *stash;
+static size_t nstash, stash_cap;
+
+void
+srcfile_stash(const char *path, struct buf *b)
+{
+	stash = xgrow(stash, &stash_cap, nstash + 1, sizeof(*stash));
+	stash[nstash].path = xstrdup(path);
+	stash[nstash].data = buf_detach(b, &stash[nstash].len);
+	nstash++;
+}
+
+void
+srcfile_stash_release(void)
+{
+	size_t i;
+
+	for (i = 0; i < nstash; i++) {
+		free(stash[i].path);
+		free(stash[i].data);
+	}
+	free(stash);
+	stash = NULL;
+	nstash = stash_cap = 0;
+}
+
 struct srcfile *
-srcfile_read(const char *path)
+srcfile_load(const char *path)
 {
 	struct buf b = BUF_INIT;
 	struct srcfile *f;
-	int ret = buf_read_file(&b, path);
+	size_t i;
 
-	if (ret) {
-		error("cannot %s '%s': %s", ret == -1 ? "open" : "read", path,
-		      strerror(errno));
-		buf_release(&b);
-		return NULL;
-	}
 	f = xcalloc(1, sizeof(*f));
 	f->name = xstrdup(path);
+	for (i = 0; i < nstash; i++)
+		if (stash[i].data && !strcmp(stash[i].path, path)) {
+			f->data = stash[i].data;
+			f->len = stash[i].len;
+			stash[i].data = NULL;	/* taken */
+			return f;
+		}
+	if (buf_read_file(&b, path)) {
+		int err = errno;
+
+		buf_release(&b);
+		srcfile_free(f);
+		errno = err;
+		return NULL;
+	}
 	f->data = buf_detach(&b, &f->len);
+	return f;
+}
+
+struct srcfile *
+srcfile_read(const char *path)
+{
+	struct srcfile *f = srcfile_load(path);
+
+	if (!f)
+		error("cannot open '%s': %s", path, strerror(errno));
 	return f;
 }
 

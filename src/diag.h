@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+struct buf;
+
 /*
  * Diagnostics: "file:line:col: error: message" for problems in input
  * files, "ultimate: error: ..." for the rest (jq src/locfile.c, git
@@ -28,6 +30,17 @@ struct srcloc {
  * Free with srcfile_free().
  */
 struct srcfile *srcfile_read(const char *path);
+/* The same, quiet: NULL with errno set (ENOENT: no such file). */
+struct srcfile *srcfile_load(const char *path);
+/*
+ * Keeps the bytes of the file at path, read ahead (the inputs key of a
+ * report reads every input before the loaders do): the next
+ * srcfile_load() of that same path takes them instead of reading the
+ * file again. Takes b's buffer and leaves b empty.
+ */
+void srcfile_stash(const char *path, struct buf *b);
+/* Frees what was stashed and never loaded. */
+void srcfile_stash_release(void);
 /* Makes a srcfile from memory (copied); for tests and generated text. */
 struct srcfile *srcfile_from_mem(const char *name, const char *data,
 				 size_t len);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "buf.h"
+#include "diag.h"
 #include "hash.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -158,24 +159,18 @@ hash_str(uint64_t h, const char *s)
 }
 
 int
-hash_file(uint64_t *h, const char *path)
+hash_file(uint64_t *h, const char *path, int keep)
 {
-	FILE *fp = fopen(path, "rb");
-	char chunk[65536];
-	struct hasher hs;
-	size_t n;
-	int bad;
+	struct buf b = BUF_INIT;
 
-	if (!fp)
+	if (buf_read_file(&b, path)) {
+		buf_release(&b);
 		return -1;
-	hash_init(&hs, *h);
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		hash_update(&hs, chunk, n);
-	bad = ferror(fp);
-	fclose(fp);
-	if (bad)
-		return -1;
-	*h = hash_final(&hs);
+	}
+	*h = hash_bytes(*h, b.data, b.len);
+	if (keep)
+		srcfile_stash(path, &b);
+	buf_release(&b);
 	return 0;
 }
 
@@ -186,7 +181,7 @@ cmp(const void *a, const void *b)
 }
 
 static int
-tree(uint64_t *h, const char *dir, const char *rel)
+tree(uint64_t *h, const char *dir, const char *rel, int keep)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -215,10 +210,10 @@ tree(uint64_t *h, const char *dir, const char *rel)
 			ret = -1;
 		else if (S_ISDIR(st.st_mode)) {
 			buf_addch(&sub, '/');
-			ret |= tree(h, path.data, sub.data);
+			ret |= tree(h, path.data, sub.data, keep);
 		} else if (S_ISREG(st.st_mode)) {
 			*h = hash_str(*h, sub.data);
-			ret |= hash_file(h, path.data);
+			ret |= hash_file(h, path.data, keep);
 		}
 		free(names[i]);
 	}
@@ -229,7 +224,7 @@ tree(uint64_t *h, const char *dir, const char *rel)
 }
 
 int
-hash_tree(uint64_t *h, const char *dir)
+hash_tree(uint64_t *h, const char *dir, int keep)
 {
-	return tree(h, dir, "");
+	return tree(h, dir, "", keep);
 }

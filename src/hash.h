@@ -26,13 +26,14 @@ uint64_t hash_final(const struct hasher *hs);
 uint64_t hash_str(uint64_t h, const char *s);
 /*
  * Adds a file's contents; returns -1 (h unchanged) when it cannot be
- * read.
+ * read. With keep, the bytes are stashed for the file's loader
+ * (srcfile_stash()), so that an input is read once.
  */
-int hash_file(uint64_t *h, const char *path);
+int hash_file(uint64_t *h, const char *path, int keep);
 /*
  * Adds every regular file under dir, in name order, with its path
  * relative to dir. Returns -1 when dir cannot be read.
  */
-int hash_tree(uint64_t *h, const char *dir);
+int hash_tree(uint64_t *h, const char *dir, int keep);
 
 #endif

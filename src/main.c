@@ -247,9 +247,9 @@ inputs_key(const struct options *opt, uint64_t *key)
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
 		h = hash_str(h, model_data_files[i]);
-		ret |= hash_file(&h, path.data);
+		ret |= hash_file(&h, path.data, 1);
 	}
-	ret |= hash_tree(&h, opt->templatedir);
+	ret |= hash_tree(&h, opt->templatedir, 1);
 	h = hash_bytes(h, &opt->as_of, sizeof(opt->as_of));
 	h = hash_str(h, VERSION);
 	/*
@@ -636,6 +636,7 @@ main(int argc, char **argv)
 		if (!inputs_key(&opt, &opt.inputs) &&
 		    site_uptodate(opt.outdir, opt.inputs)) {
 			timing_end();
+			srcfile_stash_release();
 			if (opt.timings)
 				timing_print();
 			return EXIT_OK;
@@ -655,6 +656,7 @@ main(int argc, char **argv)
 	timing_end();
 	if (!reg) {
 		plot_process_stop(opt.early);
+		srcfile_stash_release();
 		buf_release(&audit);
 		datasets_release(&ds);
 		tableset_release(&ts);
@@ -676,6 +678,7 @@ main(int argc, char **argv)
 	datasets_release(&ds);
 	tableset_release(&ts);
 	buf_release(&audit);
+	srcfile_stash_release();
 	html_release();
 	if (opt.timings)
 		timing_print();

@@ -791,14 +791,10 @@ plot_start(struct plot **plp, struct site *site,
 		buf_init(&j->pre);
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s.gp", opt->figdir, uses[i].label);
-		if (access(path.data, R_OK)) {
+		j->script = srcfile_load(path.data);
+		if (!j->script) {
 			ret = use_error(&uses[i], "no script '%s' to draw it",
 					path.data);
-			continue;
-		}
-		j->script = srcfile_read(path.data);
-		if (!j->script) {
-			ret = -1;
 			continue;
 		}
 		/*

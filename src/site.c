@@ -268,7 +268,7 @@ check_file(void *ctx, const char *rel, uint64_t key)
 	int bad;
 
 	buf_addf(&path, "%s/%s", c->outdir, rel);
-	bad = hash_file(&have, path.data) || have != key;
+	bad = hash_file(&have, path.data, 0) || have != key;
 	buf_release(&path);
 	return bad;
 }

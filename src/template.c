@@ -617,14 +617,10 @@ parse_include(struct parser *p, const struct tag *tg)
 		perr(p, off, strlen(name), "includes nested too deeply");
 		goto out;
 	}
-	if (access(path.data, R_OK)) {
+	f = srcfile_load(path.data);
+	if (!f) {
 		perr(p, off, strlen(name), "cannot include '%s': %s", name,
 		     strerror(errno));
-		goto out;
-	}
-	f = srcfile_read(path.data);
-	if (!f) {
-		p->failed = 1;
 		goto out;
 	}
 	parse_file(p, f, &nodes);

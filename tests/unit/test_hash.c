@@ -91,11 +91,11 @@ test_file(void **state)
 	assert_non_null(fp);
 	assert_int_equal(fwrite(big, 1, sizeof(big), fp), sizeof(big));
 	assert_int_equal(fclose(fp), 0);
-	assert_int_equal(hash_file(&h, path), 0);
+	assert_int_equal(hash_file(&h, path, 0), 0);
 	assert_int_equal(h, hash_bytes(7, big, sizeof(big)));
 	unlink(path);
 	h = 7;
-	assert_int_equal(hash_file(&h, path), -1);
+	assert_int_equal(hash_file(&h, path, 0), -1);
 	assert_int_equal(h, 7);
 }
 
