@@ -184,6 +184,8 @@ published_same(const struct site *s, const char *relpath, const void *data,
 	ssize_t n;
 	int fd, same;
 
+	if (s->fresh)
+		return 0;	/* no outdir: nothing published */
 	buf_addf(&path, "%s/%s", s->outdir, relpath);
 	fd = open(path.data, O_RDONLY);
 	buf_release(&path);
