@@ -9,12 +9,22 @@
 #include "registry.h"
 #include "banned.h"
 
+/* 1 for the bytes that make a CSV field quoted: , " CR LF. */
+static const unsigned char csv_special[256] = {
+	[','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1,
+};
+
 void
 csv_addfield(struct buf *out, const char *s)
 {
-	if (!s[strcspn(s, ",\"\r\n")] && *s != ' ' &&
-	    (!*s || s[strlen(s) - 1] != ' ')) {
-		buf_addstr(out, s);
+	size_t n = 0;
+	int quote = 0;
+
+	for (; s[n]; n++)
+		quote |= csv_special[(unsigned char)s[n]];
+	/* Leading or trailing spaces would be trimmed by some readers. */
+	if (!quote && (!n || (s[0] != ' ' && s[n - 1] != ' '))) {
+		buf_add(out, s, n);
 		return;
 	}
 	buf_addch(out, '"');

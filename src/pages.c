@@ -97,6 +97,19 @@ quantity_row(struct buf *out, const struct quantity *q, struct buf *scratch)
 	BUF_ADDLIT(out, "</td></tr>\n");
 }
 
+/* Whether group k (of n) is the len bytes of name and then a dot. */
+static int
+same_group(const struct registry *reg, const size_t *first, size_t n,
+	   size_t k, const char *name, size_t len)
+{
+	const char *g;
+
+	if (k >= n)
+		return 0;
+	g = registry_at(reg, first[k])->name;
+	return !strncmp(g, name, len) && (g[len] == '.' || !g[len]);
+}
+
 void
 pages_quantities(const struct registry *reg, struct buf *out)
 {
@@ -105,17 +118,20 @@ pages_quantities(const struct registry *reg, struct buf *out)
 	size_t *first = xcalloc(n ? n : 1, sizeof(*first));
 	struct buf scratch = BUF_INIT;
 
-	/* Groups (the part before the first dot), in order of first use. */
-	for (i = 0; i < n; i++) {
+	/*
+	 * Groups (the part before the first dot), in order of first use.
+	 * Names mostly come in runs of one group: the previous name's
+	 * group is tried first.
+	 */
+	for (i = 0, k = 0; i < n; i++) {
 		const char *name = registry_at(reg, i)->name;
 		size_t len = strcspn(name, ".");
 
-		for (k = 0; k < ngroups; k++) {
-			const char *g = registry_at(reg, first[k])->name;
-
-			if (strcspn(g, ".") == len && !strncmp(g, name, len))
-				break;
-		}
+		if (!same_group(reg, first, ngroups, k, name, len))
+			for (k = 0; k < ngroups; k++)
+				if (same_group(reg, first, ngroups, k, name,
+					       len))
+					break;
 		if (k == ngroups)
 			first[ngroups++] = i;
 		group[i] = k;
