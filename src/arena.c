@@ -45,6 +45,7 @@ struct free_block {
 
 static struct {
 	struct chunk *chunks;
+	struct chunk *spare;	/* cleared chunks, for reuse */
 	unsigned char *next, *end;	/* unused part of the newest chunk */
 	struct hdr *last;	/* the block cut last, while it is the end */
 	struct free_block *free[NCLASS];
@@ -151,14 +152,19 @@ alloc(size_t n)
 	if (p)
 		return p;
 	if ((size_t)(A.end - A.next) < sizeof(*h) + cap) {
-		struct chunk *c = xmalloc(CHUNK);
+		struct chunk *c = A.spare;
 
+		if (c) {
+			A.spare = c->next;
+		} else {
+			c = xmalloc(CHUNK);
+			c->size = CHUNK;
+			A.footprint += CHUNK;
+		}
 		c->next = A.chunks;
-		c->size = CHUNK;
 		A.chunks = c;
 		A.next = (unsigned char *)(c + 1);
 		A.end = (unsigned char *)c + CHUNK;
-		A.footprint += CHUNK;
 	}
 	h = (struct hdr *)A.next;
 	h->cap = cap;
@@ -243,21 +249,41 @@ arena_realloc(void *p, size_t size)
 }
 
 void
-arena_reset(void)
+arena_clear(void)
 {
+	struct chunk *spare = A.spare;
+	size_t footprint = A.footprint;
+
 	while (A.chunks) {
 		struct chunk *c = A.chunks;
 
 		A.chunks = c->next;
-		free(c);
+		c->next = spare;
+		spare = c;
 	}
 	while (A.larges) {
 		struct large *b = A.larges;
 
 		A.larges = b->next;
+		footprint -= sizeof(*b) + b->h.cap;
 		free(b);
 	}
 	memset(&A, 0, sizeof(A));
+	A.spare = spare;
+	A.footprint = footprint;
+}
+
+void
+arena_reset(void)
+{
+	arena_clear();
+	while (A.spare) {
+		struct chunk *c = A.spare;
+
+		A.spare = c->next;
+		free(c);
+	}
+	A.footprint = 0;
 }
 
 size_t

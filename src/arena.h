@@ -17,7 +17,12 @@
 void *arena_calloc(size_t n, size_t size);
 void *arena_realloc(void *p, size_t size);
 void arena_free(void *p);
-/* Frees every block; the arena can be used again. */
+/*
+ * Frees every block but keeps the chunks for the blocks to come: the
+ * memory is not returned and faulted in again.
+ */
+void arena_clear(void);
+/* Frees every block and all memory; the arena can be used again. */
 void arena_reset(void);
 /* Bytes of memory the arena holds (chunks and large blocks). */
 size_t arena_footprint(void);

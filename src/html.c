@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cmark-gfm.h>
 #include <cmark-gfm-core-extensions.h>
@@ -134,13 +135,20 @@ slugify(const char *s, struct buf *out)
 		BUF_ADDLIT(out, "section");
 }
 
-static struct heading *
-collect_headings(cmark_node *doc, const struct expansion *x, size_t *n)
+/* The headings of the report so far, in document order. */
+struct headings {
+	struct heading *h;
+	size_t n, cap;
+};
+
+/* Appends the headings of doc, with ids unique among all so far. */
+static void
+collect_headings(cmark_node *doc, const struct expansion *x,
+		 struct headings *hs)
 {
 	cmark_iter *it = cmark_iter_new(doc);
-	struct heading *h = NULL;
-	size_t cap = 0, count = 0, i;
 	cmark_event_type ev;
+	size_t i;
 
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
@@ -159,22 +167,20 @@ collect_headings(cmark_node *doc, const struct expansion *x, size_t *n)
 		slugify(text.data, &base);
 		buf_addstr(&id, base.data);
 		/* The same heading twice gets -2, -3, ... */
-		for (i = 0; i < count; i++)
-			if (!strcmp(h[i].id, id.data)) {
+		for (i = 0; i < hs->n; i++)
+			if (!strcmp(hs->h[i].id, id.data)) {
 				buf_reset(&id);
 				buf_addf(&id, "%s-%zu", base.data, ++dup);
 				i = (size_t)-1;
 			}
 		buf_release(&base);
-		h = xgrow(h, &cap, count + 1, sizeof(*h));
-		h[count].level = cmark_node_get_heading_level(node);
-		h[count].id = buf_detach(&id, NULL);
-		h[count++].text = buf_detach(&text, NULL);
+		hs->h = xgrow(hs->h, &hs->cap, hs->n + 1, sizeof(*hs->h));
+		hs->h[hs->n].level = cmark_node_get_heading_level(node);
+		hs->h[hs->n].id = buf_detach(&id, NULL);
+		hs->h[hs->n++].text = buf_detach(&text, NULL);
 		buf_release(&raw);
 	}
 	cmark_iter_free(it);
-	*n = count;
-	return h;
 }
 
 /*
@@ -279,6 +285,106 @@ build_toc(const struct heading *h, size_t n, struct buf *toc)
 		BUF_ADDLIT(toc, "</ol>\n</nav>\n");
 }
 
+/* Whether line (of len bytes, no newline) opens or closes a fence. */
+static int
+fence(const char *line, size_t len, char *ch, size_t *run)
+{
+	size_t i = 0, n = 0;
+
+	while (i < len && i < 3 && line[i] == ' ')
+		i++;
+	if (i == len || (line[i] != '`' && line[i] != '~'))
+		return 0;
+	while (i + n < len && line[i + n] == line[i])
+		n++;
+	if (n < 3)
+		return 0;
+	if (!*ch) {
+		*ch = line[i];
+		*run = n;
+		return 1;
+	}
+	/* A closing fence: the same character, as long, nothing after. */
+	if (line[i] != *ch || n < *run)
+		return 0;
+	for (i += n; i < len; i++)
+		if (line[i] != ' ' && line[i] != '\t')
+			return 0;
+	*ch = 0;
+	return 1;
+}
+
+/* Whether line may start something that reaches across blank lines. */
+static int
+reaches_across(const char *line, size_t len)
+{
+	static const char *const html[] = {
+		"<script", "<pre", "<style", "<textarea", "<!", "<?",
+	};
+	size_t i = 0, k, n;
+
+	while (i < len && i < 3 && line[i] == ' ')
+		i++;
+	/*
+	 * A link reference definition, usable anywhere in the document:
+	 * its label is followed at once by a colon, on the label's last
+	 * line, also inside a list or a quote.
+	 */
+	for (k = 0; k + 1 < len; k++)
+		if (line[k] == ']' && line[k + 1] == ':')
+			return 1;
+	for (k = 0; k < sizeof(html) / sizeof(html[0]); k++) {
+		n = strlen(html[k]);
+		if (len - i >= n && !strncasecmp(line + i, html[k], n))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Where md may be cut into pieces that cmark renders one at a time, to
+ * the same HTML as the whole: before each ATX heading that follows a
+ * blank line, outside fenced code. A blank line ends every open block
+ * but fenced code and the HTML blocks of <pre>, <script>, <style>,
+ * <textarea>, comments and declarations; a link reference definition
+ * can be used anywhere. Where any of these might be, md stays whole.
+ * Fills cuts (offsets of the pieces after the first) and returns their
+ * number. A piece's tree and HTML are dropped before the next is
+ * parsed: the report's 1.2 MB of cmark memory falls to the largest
+ * section's.
+ */
+static size_t
+find_cuts(const char *md, size_t len, size_t **cuts)
+{
+	size_t off = 0, n = 0, cap = 0, end, run = 0;
+	char ch = 0;
+	int blank = 1;
+
+	*cuts = NULL;
+	for (; off < len; off = end + 1) {
+		const char *nl = memchr(md + off, '\n', len - off);
+		size_t ll;
+
+		end = nl ? (size_t)(nl - md) : len;
+		ll = end - off;
+		if (fence(md + off, ll, &ch, &run) || ch) {
+			blank = 0;
+			continue;
+		}
+		if (reaches_across(md + off, ll)) {
+			free(*cuts);
+			*cuts = NULL;
+			return 0;
+		}
+		if (blank && off && md[off] == '#') {
+			*cuts = xgrow(*cuts, &cap, n + 1, sizeof(**cuts));
+			(*cuts)[n++] = off;
+		}
+		blank = !ll || strspn(md + off, " \t") >= ll;
+	}
+	return n;
+}
+
 int
 html_render(const struct expansion *x, struct rendered *r)
 {
@@ -288,39 +394,50 @@ html_render(const struct expansion *x, struct rendered *r)
 	 */
 	static const char *const exts[] = { "table", "strikethrough" };
 	int opts = CMARK_OPT_SMART | CMARK_OPT_SAFE | CMARK_OPT_VALIDATE_UTF8;
-	cmark_parser *parser;
-	cmark_node *doc;
-	struct heading *h;
-	size_t nh, i;
+	struct headings hs = { NULL, 0, 0 };
+	size_t *cuts, ncuts, piece, start, end, i, first;
 	char *html;
 
 	cmark_gfm_core_extensions_ensure_registered();
-	parser = cmark_parser_new_with_mem(opts, &arena_mem);
-	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-		cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
+	ncuts = find_cuts(x->md.data, x->md.len, &cuts);
+	for (piece = 0; piece <= ncuts; piece++) {
+		cmark_parser *parser;
+		cmark_node *doc;
 
-		if (!e)
-			BUG("cmark-gfm has no '%s' extension", exts[i]);
-		cmark_parser_attach_syntax_extension(parser, e);
+		start = piece ? cuts[piece - 1] : 0;
+		end = piece < ncuts ? cuts[piece] : x->md.len;
+		parser = cmark_parser_new_with_mem(opts, &arena_mem);
+		for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+			cmark_syntax_extension *e =
+				cmark_find_syntax_extension(exts[i]);
+
+			if (!e)
+				BUG("cmark-gfm has no '%s' extension", exts[i]);
+			cmark_parser_attach_syntax_extension(parser, e);
+		}
+		cmark_parser_feed(parser, x->md.data + start, end - start);
+		doc = cmark_parser_finish(parser);
+		first = hs.n;
+		collect_headings(doc, x, &hs);
+		html = cmark_render_html_with_mem(doc, opts,
+			cmark_parser_get_syntax_extensions(parser),
+			&arena_mem);
+		postprocess(html, hs.h + first, hs.n - first, x, r->body);
+		/* The parser, the tree and the HTML, all at once. */
+		arena_clear();
 	}
-	cmark_parser_feed(parser, x->md.data, x->md.len);
-	doc = cmark_parser_finish(parser);
-	h = collect_headings(doc, x, &nh);
-	r->title = NULL;
-	for (i = 0; i < nh && !r->title; i++)
-		if (h[i].level == 1)
-			r->title = xstrdup(h[i].text);
-	html = cmark_render_html_with_mem(doc, opts,
-		cmark_parser_get_syntax_extensions(parser), &arena_mem);
-	postprocess(html, h, nh, x, r->body);
-	build_toc(h, nh, r->toc);
-	for (i = 0; i < nh; i++) {
-		free(h[i].id);
-		free(h[i].text);
-	}
-	free(h);
-	/* The parser, the tree and the HTML, all at once. */
 	arena_reset();
+	free(cuts);
+	r->title = NULL;
+	for (i = 0; i < hs.n && !r->title; i++)
+		if (hs.h[i].level == 1)
+			r->title = xstrdup(hs.h[i].text);
+	build_toc(hs.h, hs.n, r->toc);
+	for (i = 0; i < hs.n; i++) {
+		free(hs.h[i].id);
+		free(hs.h[i].text);
+	}
+	free(hs.h);
 	return 0;
 }
 

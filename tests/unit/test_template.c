@@ -1144,6 +1144,60 @@ render(const char *s, char **toc)
 }
 
 /*
+ * The report is rendered in pieces cut before headings (html.c); every
+ * piece boundary here is one a whole document would also have. Each
+ * document is rendered as it is (cut) and with a trailing HTML comment,
+ * which keeps it whole: the bodies must differ by the comment alone, and
+ * the contents not at all.
+ */
+static void
+test_pieces_render_as_whole(void **state)
+{
+	static const char *const docs[] = {
+		/* Lists, quotes, tables and paragraphs end at blank lines. */
+		"# Title\n\n- a\n- b\n\n## Two\n\n> q\n> r\n\n"
+		"## Three\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+		"## Two\n\nSame heading: \"quoted\" -- text.\n",
+		/* A fence holding heading-like lines is not cut. */
+		"## Code\n\n```\n\n# not a heading\n\n## nor this\n```\n"
+		"\n## After\n\n~~~~\n\n# inside\n~~~\n\n# still\n~~~~\n\n"
+		"## End {{ laptop.ops_max | sci:2 }}\n",
+		/* A link reference defined after its use: kept whole. */
+		"## A\n\nSee [the paper][p].\n\n## B\n\n> [p]: https://x.org\n",
+		/* An HTML block spanning blank lines: kept whole. */
+		"## A\n\n<pre>\n\n# in pre\n</pre>\n\n## B\n",
+		/* A heading line right after text is a paragraph's end. */
+		"Text\n# Head\n\n#Not a heading\n\n## Real\n",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		struct buf whole = BUF_INIT, want = BUF_INIT;
+		char *cut, *kept, *toc1, *toc2;
+
+		buf_addf(&whole, "%s\n<!-- whole -->\n", docs[i]);
+		cut = render(docs[i], &toc1);
+		kept = render(whole.data, &toc2);
+		buf_addf(&want, "%s<!-- raw HTML omitted -->\n", cut);
+		assert_string_equal(kept, want.data);
+		assert_string_equal(toc1, toc2);
+		/* The kept-whole cases, checked on their own too. */
+		if (i == 2)
+			assert_non_null(strstr(cut, "<a href=\"https://x.org"
+						    "\">the paper</a>"));
+		if (i == 3)
+			assert_null(strstr(cut, "<h1"));
+		free(cut);
+		free(kept);
+		free(toc1);
+		free(toc2);
+		buf_release(&whole);
+		buf_release(&want);
+	}
+}
+
+/*
  * Linked numbers travel through cmark-gfm as tokens and become links in
  * the HTML: as cmark would have written them, never inside another link
  * or a tag, as plain text in headings' ids and the contents.
@@ -1204,6 +1258,7 @@ main(void)
 		T(test_formats),
 		T(test_units_and_links),
 		T(test_links_rendered),
+		T(test_pieces_render_as_whole),
 		T(test_text_escaped),
 		T(test_md_escape),
 		T(test_comments),
