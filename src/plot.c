@@ -371,23 +371,29 @@ other_cores(struct cores *c)
 #endif
 }
 
+/* Moves the child pid to the cores of c, if there are any. */
+static void
+move_child(pid_t pid, const struct cores *c)
+{
+#ifdef __linux__
+	if (c->other)
+		sched_setaffinity(pid, sizeof(c->set), &c->set);
+#else
+	(void)pid;
+	(void)c;
+#endif
+}
+
 /*
- * The forked child: its cores, its own process group, its standard
- * streams, then prog. It makes only system calls; a failed exec sends
- * its errno on statusfd (closed on exec: EOF means prog runs).
+ * The forked child: its own process group, its standard streams, then
+ * prog. It makes only system calls; a failed exec sends its errno on
+ * statusfd (closed on exec: EOF means prog runs).
  */
 static _Noreturn void
-exec_child(char **argv, const int in[2], const int err[2], int statusfd,
-	   const struct cores *c)
+exec_child(char **argv, const int in[2], const int err[2], int statusfd)
 {
 	int fd, e;
 
-#ifdef __linux__
-	if (c->other)
-		sched_setaffinity(0, sizeof(c->set), &c->set);
-#else
-	(void)c;
-#endif
 	setpgid(0, 0);
 	fd = open("/dev/null", O_WRONLY);
 	if (dup2(in[0], 0) < 0 || fd < 0 || dup2(fd, 1) < 0 ||
@@ -447,7 +453,12 @@ spawn(const char *prog, struct plot_process *pp, int early)
 			goto out;
 		}
 		if (!pid)
-			exec_child(argv, in, err, st[1], &c);
+			exec_child(argv, in, err, st[1]);
+		/*
+		 * Moved before it first runs, if it has not yet: then it
+		 * never takes a turn on this core.
+		 */
+		move_child(pid, &c);
 		/* Its group exists before anything may signal it. */
 		setpgid(pid, pid);
 		pp->child.pid = pid;
@@ -464,10 +475,8 @@ spawn(const char *prog, struct plot_process *pp, int early)
 	rc = posix_spawnp(&pp->child.pid, prog, &fa, &at, argv, environ);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
-#ifdef __linux__
-	if (!rc && c.other)
-		sched_setaffinity(pp->child.pid, sizeof(c.set), &c.set);
-#endif
+	if (!rc)
+		move_child(pp->child.pid, &c);
 out:
 	if (in[0] >= 0)
 		close(in[0]);
