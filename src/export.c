@@ -9,21 +9,14 @@
 #include "registry.h"
 #include "banned.h"
 
-/* 1 for the bytes that make a CSV field quoted: , " CR LF. */
-static const unsigned char csv_special[256] = {
-	[','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1,
-};
-
 void
 csv_addfield(struct buf *out, const char *s)
 {
-	size_t n = 0;
-	int quote = 0;
+	/* strcspn() stops at the NUL too: n is the length when plain. */
+	size_t n = strcspn(s, ",\"\r\n");
 
-	for (; s[n]; n++)
-		quote |= csv_special[(unsigned char)s[n]];
 	/* Leading or trailing spaces would be trimmed by some readers. */
-	if (!quote && (!n || (s[0] != ' ' && s[n - 1] != ' '))) {
+	if (!s[n] && (!n || (s[0] != ' ' && s[n - 1] != ' '))) {
 		buf_add(out, s, n);
 		return;
 	}
