@@ -4,7 +4,6 @@
  * quantities.
  */
 #include <math.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +46,12 @@ pool_alloc(struct registry *reg, size_t n)
 	void *p;
 
 	n = (n + a - 1) / a * a;
+	/* Strings may have left the block unaligned. */
+	if (b) {
+		b->used = (b->used + a - 1) / a * a;
+		if (b->used > b->size)
+			b->used = b->size;
+	}
 	if (!b || b->size - b->used < n) {
 		size_t size = n > BLOCK_SIZE ? n : BLOCK_SIZE;
 
@@ -61,11 +66,19 @@ pool_alloc(struct registry *reg, size_t n)
 	return p;
 }
 
+/* Strings need no alignment: packed, they take a third less room. */
 static char *
 pool_strndup(struct registry *reg, const char *s, size_t len)
 {
-	char *p = pool_alloc(reg, len + 1);
+	struct block *b = reg->blocks;
+	char *p;
 
+	if (!b || b->size - b->used < len + 1) {
+		p = pool_alloc(reg, len + 1);
+	} else {
+		p = (char *)b->data + b->used;
+		b->used += len + 1;
+	}
 	memcpy(p, s, len);
 	p[len] = '\0';
 	return p;
@@ -75,6 +88,16 @@ static char *
 pool_strdup(struct registry *reg, const char *s)
 {
 	return pool_strndup(reg, s, strlen(s));
+}
+
+/*
+ * prev when it holds the same text as s (quantities come in runs that
+ * share a unit and a source), else a copy of s.
+ */
+static char *
+pool_shared(struct registry *reg, const char *s, char *prev)
+{
+	return prev && !strcmp(prev, s) ? prev : pool_strdup(reg, s);
 }
 
 struct registry *
@@ -106,24 +129,40 @@ registry_free(struct registry *reg)
 
 /* Names are short and come from our code and checked ids: no adversary. */
 static uint64_t
+hash_n(const char *s, size_t len)
+{
+	return hash_bytes(0, s, len);
+}
+
+static uint64_t
 hash(const char *s)
 {
-	return hash_bytes(0, s, strlen(s));
+	return hash_n(s, strlen(s));
 }
 
 /*
- * The slot holding name, or the empty slot where it would go; h is
- * hash(name). Names are compared only when their hashes are equal.
+ * The slot holding the name of len bytes at name, or the empty slot
+ * where it would go; h is its hash. Names are compared only when their
+ * hashes are equal.
  */
 static size_t
-find_slot(const struct registry *reg, const char *name, uint64_t h)
+find_slot_n(const struct registry *reg, const char *name, size_t len,
+	    uint64_t h)
 {
 	size_t mask = reg->nslots - 1, i = (size_t)h & mask, k;
 
 	while ((k = reg->slots[i]) &&
-	       (reg->hashes[k - 1] != h || strcmp(reg->q[k - 1]->name, name)))
+	       (reg->hashes[k - 1] != h ||
+		strncmp(reg->q[k - 1]->name, name, len) ||
+		reg->q[k - 1]->name[len]))
 		i = (i + 1) & mask;
 	return i;
+}
+
+static size_t
+find_slot(const struct registry *reg, const char *name, uint64_t h)
+{
+	return find_slot_n(reg, name, strlen(name), h);
 }
 
 static void
@@ -161,7 +200,7 @@ add(struct registry *reg, const char *name, const char *unit,
     const char *formula, const char *inputs, const char *source,
     const char *origin)
 {
-	struct quantity *q;
+	struct quantity *q, *last = reg->n ? reg->q[reg->n - 1] : NULL;
 	uint64_t h = hash(name);
 	size_t slot = find_slot(reg, name, h), n = 0;
 	const char *p = inputs ? inputs : "";
@@ -175,27 +214,28 @@ add(struct registry *reg, const char *name, const char *unit,
 	q = pool_alloc(reg, sizeof(*q));
 	memset(q, 0, sizeof(*q));
 	q->name = pool_strdup(reg, name);
-	q->unit = pool_strdup(reg, unit ? unit : "");
+	q->unit = pool_shared(reg, unit ? unit : "", last ? last->unit : NULL);
 	q->formula = pool_strdup(reg, formula ? formula : "");
-	q->source = pool_strdup(reg, source ? source : "");
+	q->source = pool_shared(reg, source ? source : "",
+				last ? last->source : NULL);
 	q->origin = origin ? pool_strdup(reg, origin) : NULL;
 	/* Inputs: counted, then copied into one array. */
 	for (; *p; p++)
 		n += *p != ' ' && (p == inputs || p[-1] == ' ');
 	q->inputs = n ? pool_alloc(reg, n * sizeof(*q->inputs)) : NULL;
 	for (p = inputs ? inputs : ""; *p;) {
-		size_t len = strcspn(p, " ");
-		char *in;
+		size_t len = strcspn(p, " "), k;
 
 		if (!len) {
 			p++;
 			continue;
 		}
-		in = pool_strndup(reg, p, len);
-		if (!registry_get(reg, in))
-			BUG("input '%s' of '%s' is not in the registry", in,
-			    name);
-		q->inputs[q->ninputs++] = in;
+		/* The input's own name: no copy. */
+		k = reg->slots[find_slot_n(reg, p, len, hash_n(p, len))];
+		if (!k)
+			BUG("input '%.*s' of '%s' is not in the registry",
+			    (int)len, p, name);
+		q->inputs[q->ninputs++] = reg->q[k - 1]->name;
 		p += len;
 	}
 	reg->q = xgrow(reg->q, &reg->cap, reg->n + 1, sizeof(*reg->q));
