@@ -11,7 +11,13 @@ ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 runs=${2:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# The same cold runs on tmpfs, when there is one: the program without
+# the file system's cost of creating ~30 files.
+shm=
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	shm=$(mktemp -d /dev/shm/ultimate-bench.XXXXXX)
+fi
+trap 'rm -rf "$tmp" ${shm:+"$shm"}' EXIT
 cd "$top"
 
 # stats FILE: "median min max" of the numbers in FILE
@@ -37,29 +43,32 @@ one() {
 }
 
 # measure NAME MODE DATADIR: $runs reports; MODE is cold (into a new
-# output folder each time, as a first run: folders are removed at the
-# end, not between runs, since creating files where many were just
-# deleted is slow on some file systems, ext4 without a journal for one),
-# scratch (out/ removed before each run: rm -rf out; make report), warm
-# (only the manifest removed: everything is made again but the figures
-# come from their cache) or noop (nothing changed)
+# output folder each time, as a first run; the folders are removed only
+# when the benchmark ends, since creating files where many were just
+# deleted is slow on some file systems: ext4 without a journal skips
+# inodes freed in the last minutes, one by one), coldshm (the same on
+# tmpfs), scratch (out/ removed before each run: rm -rf out; make
+# report), warm (only the manifest removed: everything is made again but
+# the figures come from their cache) or noop (nothing changed)
 measure() {
 	local name=$1 mode=$2 data=$3 i out="$tmp/out"
 	: >"$tmp/wall"; : >"$tmp/rss"; : >"$tmp/own"; : >"$tmp/cpu"
 	rm -rf "$tmp/out"
 	case $mode in
 	warm|noop) "$ult" -d "$data" -o "$tmp/out" report ;;
-	cold) mkdir -p "$tmp/new" ;;
 	esac
 	for i in $(seq "$runs"); do
 		case $mode in
 		cold) out="$tmp/new/$i" ;;
+		coldshm) out="$shm/new/$i" ;;
 		scratch) rm -rf "$tmp/out" ;;
 		warm) rm -f "$tmp/out/.manifest" ;;
 		esac
+		case $mode in
+		cold*) mkdir -p "$(dirname "$out")" ;;
+		esac
 		one "$data" "$out"
 	done
-	rm -rf "$tmp/new"
 	printf "%-24s %s   %s   %s   %s\n" "$name" "$(stats "$tmp/wall")" \
 		"$(stats "$tmp/own")" "$(stats "$tmp/cpu")" "$(stats "$tmp/rss")"
 	cp "$tmp/timings" "$tmp/stages-$name"
@@ -78,6 +87,7 @@ echo "ultimate $("$ult" --version | cut -d' ' -f2) on $(nproc) cores;" \
 printf "%-24s %-21s   %-21s   %-21s   %s\n" "" "wall: median min max" \
 	"own: median min max" "cpu: median min max" "peak: median min max"
 measure "shipped, cold" cold data
+[ -n "$shm" ] && measure "shipped, cold, tmpfs" coldshm data
 measure "shipped, rm -rf out" scratch data
 measure "shipped, figures cached" warm data
 measure "shipped, no-op" noop data
@@ -97,7 +107,8 @@ for i in $(seq "$runs"); do
 done
 printf "%-24s %s\n" "make report, no-op" "$(stats "$tmp/make")"
 echo
-for c in "shipped, cold" "shipped, rm -rf out" "shipped, figures cached" \
+for c in "shipped, cold" ${shm:+"shipped, cold, tmpfs"} \
+	"shipped, rm -rf out" "shipped, figures cached" \
 	"shipped, no-op" "history 10000 rows" "history 100000 rows" \
 	"history 1000000 rows"; do
 	echo "stages, $c:"
