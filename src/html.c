@@ -333,6 +333,8 @@ reaches_across(const char *line, size_t len)
 	for (k = 0; k + 1 < len; k++)
 		if (line[k] == ']' && line[k + 1] == ':')
 			return 1;
+	if (i == len || line[i] != '<')
+		return 0;
 	for (k = 0; k < sizeof(html) / sizeof(html[0]); k++) {
 		n = strlen(html[k]);
 		if (len - i >= n && !strncasecmp(line + i, html[k], n))
