@@ -300,6 +300,9 @@ fence(const char *line, size_t len, char *ch, size_t *run)
 	if (n < 3)
 		return 0;
 	if (!*ch) {
+		/* After ``` a backtick makes it text, not a fence. */
+		if (line[i] == '`' && memchr(line + i + n, '`', len - i - n))
+			return 0;
 		*ch = line[i];
 		*run = n;
 		return 1;

@@ -1162,6 +1162,9 @@ test_pieces_render_as_whole(void **state)
 		"## Code\n\n```\n\n# not a heading\n\n## nor this\n```\n"
 		"\n## After\n\n~~~~\n\n# inside\n~~~\n\n# still\n~~~~\n\n"
 		"## End {{ laptop.ops_max | sci:2 }}\n",
+		/* Not a fence (a backtick after ```), then a real one. */
+		"## A\n\n``` not `a` fence\n\n```\n\n# in code\n```\n\n"
+		"## B\n",
 		/* A link reference defined after its use: kept whole. */
 		"## A\n\nSee [the paper][p].\n\n## B\n\n> [p]: https://x.org\n",
 		/* An HTML block spanning blank lines: kept whole. */
@@ -1184,9 +1187,11 @@ test_pieces_render_as_whole(void **state)
 		assert_string_equal(toc1, toc2);
 		/* The kept-whole cases, checked on their own too. */
 		if (i == 2)
+			assert_null(strstr(cut, "<h1"));
+		if (i == 3)
 			assert_non_null(strstr(cut, "<a href=\"https://x.org"
 						    "\">the paper</a>"));
-		if (i == 3)
+		if (i == 4)
 			assert_null(strstr(cut, "<h1"));
 		free(cut);
 		free(kept);
