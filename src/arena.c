@@ -7,13 +7,29 @@
  * block cut last can grow in place: cmark's buffers mostly grow while
  * nothing else is allocated.
  *
- * Chunks stay under glibc's mmap threshold (128 kB), so that after
- * arena_reset() their memory is reused by the pages that follow instead
- * of being returned to the kernel and faulted in again.
+ * Chunks stay under glibc's mmap threshold, so that after arena_reset()
+ * their memory is reused by the pages that follow instead of being
+ * returned to the kernel and faulted in again.
+ *
+ * Under AddressSanitizer the arena poisons what cmark must not touch:
+ * headers, the slack after each block's requested size, freed blocks
+ * and the unused end of a chunk. A stray read or write by cmark is
+ * then reported as it would be with malloc().
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 
 #include "arena.h"
 #include "xalloc.h"
@@ -54,10 +70,56 @@ static struct {
 	size_t footprint;
 } A;
 
-static struct hdr *
-hdr_of(void *p)
+static void
+poison(const void *p, size_t n)
 {
-	return (struct hdr *)p - 1;
+#ifdef ARENA_ASAN
+	ASAN_POISON_MEMORY_REGION(p, n);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
+static void
+unpoison(const void *p, size_t n)
+{
+#ifdef ARENA_ASAN
+	ASAN_UNPOISON_MEMORY_REGION(p, n);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
+/* The header of block p, read through its poison. */
+static struct hdr
+hdr_get(const void *p)
+{
+	const struct hdr *h = (const struct hdr *)p - 1;
+	struct hdr copy;
+
+	unpoison(h, sizeof(*h));
+	copy = *h;
+	poison(h, sizeof(*h));
+	return copy;
+}
+
+static void
+hdr_set(struct hdr *h, size_t cap, size_t large)
+{
+	unpoison(h, sizeof(*h));
+	h->cap = cap;
+	h->large = large;
+	poison(h, sizeof(*h));
+}
+
+/* Block p of capacity cap now holds n bytes: the rest is off limits. */
+static void
+fit(void *p, size_t n, size_t cap)
+{
+	unpoison(p, n);
+	poison((unsigned char *)p + n, cap - n);
 }
 
 /* Capacity for n bytes; dies (as xmalloc does) past any sensible size. */
@@ -69,24 +131,20 @@ cap_for(size_t n)
 	return n ? (n + ALIGN - 1) & ~(size_t)(ALIGN - 1) : ALIGN;
 }
 
-static void *
-alloc_large(size_t cap)
+static void
+link_large(struct large *b, size_t cap)
 {
-	struct large *b = xmalloc(sizeof(*b) + cap);
-
-	b->h.cap = cap;
-	b->h.large = 1;
 	b->prev = NULL;
 	b->next = A.larges;
 	if (A.larges)
 		A.larges->prev = b;
 	A.larges = b;
 	A.footprint += sizeof(*b) + cap;
-	return b + 1;
+	hdr_set(&b->h, cap, 1);
 }
 
 static void
-unlink_large(struct large *b)
+unlink_large(struct large *b, size_t cap)
 {
 	if (b->prev)
 		b->prev->next = b->next;
@@ -94,16 +152,19 @@ unlink_large(struct large *b)
 		A.larges = b->next;
 	if (b->next)
 		b->next->prev = b->prev;
-	A.footprint -= sizeof(*b) + b->h.cap;
+	A.footprint -= sizeof(*b) + cap;
+	unpoison(b, sizeof(*b) + cap);
 }
 
 static void
-push_free(struct hdr *h)
+push_free(void *p, size_t cap)
 {
-	struct free_block *f = (struct free_block *)(h + 1);
-	size_t c = h->cap / ALIGN - 1;
+	struct free_block *f = p;
+	size_t c = cap / ALIGN - 1;
 
+	unpoison(f, sizeof(*f));
 	f->next = A.free[c];
+	poison(f, cap);
 	A.free[c] = f;
 	A.nonempty |= UINT64_C(1) << c;
 }
@@ -115,25 +176,27 @@ push_free(struct hdr *h)
 static void *
 take_free(size_t cap)
 {
-	uint64_t fit = A.nonempty >> (cap / ALIGN - 1);
+	uint64_t fits = A.nonempty >> (cap / ALIGN - 1);
 	struct free_block *f;
-	struct hdr *h, *tail;
+	struct hdr h;
 	size_t c;
 
-	if (!fit)
+	if (!fits)
 		return NULL;
-	c = cap / ALIGN - 1 + (size_t)__builtin_ctzll(fit);
+	c = cap / ALIGN - 1 + (size_t)__builtin_ctzll(fits);
 	f = A.free[c];
+	unpoison(f, sizeof(*f));
 	A.free[c] = f->next;
-	if (!f->next)
+	if (!A.free[c])
 		A.nonempty &= ~(UINT64_C(1) << c);
-	h = hdr_of(f);
-	if (h->cap >= cap + sizeof(*h) + ALIGN) {
-		tail = (struct hdr *)((unsigned char *)(h + 1) + cap);
-		tail->cap = h->cap - cap - sizeof(*h);
-		tail->large = 0;
-		h->cap = cap;
-		push_free(tail);
+	h = hdr_get(f);
+	if (h.cap >= cap + sizeof(h) + ALIGN) {
+		struct hdr *tail = (struct hdr *)((unsigned char *)f + cap);
+		size_t rest = h.cap - cap - sizeof(h);
+
+		hdr_set(tail, rest, 0);
+		push_free(tail + 1, rest);
+		hdr_set((struct hdr *)f - 1, cap, 0);
 	}
 	return f;
 }
@@ -146,11 +209,18 @@ alloc(size_t n)
 	struct hdr *h;
 	void *p;
 
-	if (cap > SMALL_MAX)
-		return alloc_large(cap);
+	if (cap > SMALL_MAX) {
+		struct large *b = xmalloc(sizeof(*b) + cap);
+
+		link_large(b, cap);
+		fit(b + 1, n, cap);
+		return b + 1;
+	}
 	p = take_free(cap);
-	if (p)
+	if (p) {
+		fit(p, n, hdr_get(p).cap);
 		return p;
+	}
 	if ((size_t)(A.end - A.next) < sizeof(*h) + cap) {
 		struct chunk *c = A.spare;
 
@@ -160,6 +230,7 @@ alloc(size_t n)
 			c = xmalloc(CHUNK);
 			c->size = CHUNK;
 			A.footprint += CHUNK;
+			poison(c + 1, CHUNK - sizeof(*c));
 		}
 		c->next = A.chunks;
 		A.chunks = c;
@@ -167,10 +238,10 @@ alloc(size_t n)
 		A.end = (unsigned char *)c + CHUNK;
 	}
 	h = (struct hdr *)A.next;
-	h->cap = cap;
-	h->large = 0;
+	hdr_set(h, cap, 0);
 	A.last = h;
 	A.next += sizeof(*h) + cap;
+	fit(h + 1, n, cap);
 	return h + 1;
 }
 
@@ -189,61 +260,64 @@ arena_calloc(size_t n, size_t size)
 void
 arena_free(void *p)
 {
-	struct hdr *h;
+	struct hdr h;
 
 	if (!p)
 		return;
-	h = hdr_of(p);
-	if (h->large) {
+	h = hdr_get(p);
+	if (h.large) {
 		/* h is the last member of struct large: the block follows. */
 		struct large *b = (struct large *)p - 1;
 
-		unlink_large(b);
+		unlink_large(b, h.cap);
 		free(b);
-	} else if (h == A.last) {
+	} else if ((struct hdr *)p - 1 == A.last) {
 		/* The end of the chunk: given back to the next cut. */
-		A.next = (unsigned char *)h;
+		A.next = (unsigned char *)A.last;
 		A.last = NULL;
-	} else if (h->cap <= SMALL_MAX) {
-		push_free(h);
+		poison(A.next, sizeof(h) + h.cap);
+	} else if (h.cap <= SMALL_MAX) {
+		push_free(p, h.cap);
+	} else {
+		/* A small block grown in place past SMALL_MAX: until reset. */
+		poison(p, h.cap);
 	}
-	/* A small block grown in place past SMALL_MAX waits for reset. */
 }
 
 void *
 arena_realloc(void *p, size_t size)
 {
-	struct hdr *h;
+	struct hdr h;
 	size_t cap;
 	void *q;
 
 	if (!p)
 		return alloc(size);
-	h = hdr_of(p);
-	if (size <= h->cap)
+	h = hdr_get(p);
+	if (size <= h.cap) {
+		fit(p, size, h.cap);
 		return p;
-	cap = cap_for(size);
-	if (h->large) {
-		struct large *b = (struct large *)p - 1, *nb;
-
-		unlink_large(b);
-		nb = xrealloc(b, sizeof(*nb) + cap);
-		nb->h.cap = cap;
-		nb->prev = NULL;
-		nb->next = A.larges;
-		if (A.larges)
-			A.larges->prev = nb;
-		A.larges = nb;
-		A.footprint += sizeof(*nb) + cap;
-		return nb + 1;
 	}
-	if (h == A.last && cap - h->cap <= (size_t)(A.end - A.next)) {
-		A.next += cap - h->cap;
-		h->cap = cap;
+	cap = cap_for(size);
+	if (h.large) {
+		struct large *b = (struct large *)p - 1;
+
+		unlink_large(b, h.cap);
+		b = xrealloc(b, sizeof(*b) + cap);
+		link_large(b, cap);
+		fit(b + 1, size, cap);
+		return b + 1;
+	}
+	if ((struct hdr *)p - 1 == A.last &&
+	    cap - h.cap <= (size_t)(A.end - A.next)) {
+		A.next += cap - h.cap;
+		hdr_set(A.last, cap, 0);
+		fit(p, size, cap);
 		return p;
 	}
 	q = alloc(size);
-	memcpy(q, p, h->cap);
+	unpoison(p, h.cap);
+	memcpy(q, p, h.cap);
 	arena_free(p);
 	return q;
 }
@@ -260,12 +334,15 @@ arena_clear(void)
 		A.chunks = c->next;
 		c->next = spare;
 		spare = c;
+		poison(c + 1, c->size - sizeof(*c));
 	}
 	while (A.larges) {
 		struct large *b = A.larges;
+		struct hdr h = hdr_get(b + 1);
 
 		A.larges = b->next;
-		footprint -= sizeof(*b) + b->h.cap;
+		footprint -= sizeof(*b) + h.cap;
+		unpoison(b, sizeof(*b) + h.cap);
 		free(b);
 	}
 	memset(&A, 0, sizeof(A));
@@ -281,6 +358,7 @@ arena_reset(void)
 		struct chunk *c = A.spare;
 
 		A.spare = c->next;
+		unpoison(c, c->size);
 		free(c);
 	}
 	A.footprint = 0;

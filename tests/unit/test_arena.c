@@ -14,6 +14,17 @@
 #include "testutil.h"
 #include "arena.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 static void
 test_zeroed(void **state)
 {
@@ -161,6 +172,45 @@ test_random_mix(void **state)
 	assert_int_equal(arena_footprint(), 0);
 }
 
+/*
+ * Under AddressSanitizer (make check): what cmark must not touch is
+ * poisoned, so that its stray accesses are reported as with malloc().
+ */
+static void
+test_poison(void **state)
+{
+#ifdef ARENA_ASAN
+	char *a, *b, *big;
+
+	(void)state;
+	a = arena_calloc(1, 40);
+	b = arena_calloc(1, 40);
+	assert_false(__asan_address_is_poisoned(a));
+	assert_false(__asan_address_is_poisoned(a + 39));
+	/* The slack up to 48, the next header, the chunk's unused end. */
+	assert_true(__asan_address_is_poisoned(a + 40));
+	assert_true(__asan_address_is_poisoned(a + 48));
+	assert_true(__asan_address_is_poisoned(b + 64));
+	/* Freed, in a free list: poisoned; taken again: usable. */
+	arena_free(a);
+	assert_true(__asan_address_is_poisoned(a));
+	assert_ptr_equal(arena_calloc(1, 33), a);
+	assert_false(__asan_address_is_poisoned(a + 32));
+	assert_true(__asan_address_is_poisoned(a + 33 + 7));
+	/* Grown in place: the new bytes become usable. */
+	b = arena_realloc(b, 200);
+	assert_false(__asan_address_is_poisoned(b + 199));
+	assert_true(__asan_address_is_poisoned(b + 200 + 7));
+	big = arena_calloc(1, 5000);
+	assert_false(__asan_address_is_poisoned(big + 4999));
+	assert_true(__asan_address_is_poisoned(big + 5000 + 7));
+	arena_reset();
+#else
+	(void)state;
+	skip();
+#endif
+}
+
 int
 main(void)
 {
@@ -170,6 +220,7 @@ main(void)
 		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_large),
 		cmocka_unit_test(test_random_mix),
+		cmocka_unit_test(test_poison),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
