@@ -420,14 +420,18 @@ html_render(const struct expansion *x, struct rendered *r)
 				BUG("cmark-gfm has no '%s' extension", exts[i]);
 			cmark_parser_attach_syntax_extension(parser, e);
 		}
-		cmark_parser_feed(parser, x->md.data + start, end - start);
+		if (end > start)
+			cmark_parser_feed(parser, x->md.data + start,
+					  end - start);
 		doc = cmark_parser_finish(parser);
 		first = hs.n;
 		collect_headings(doc, x, &hs);
 		html = cmark_render_html_with_mem(doc, opts,
 			cmark_parser_get_syntax_extensions(parser),
 			&arena_mem);
-		postprocess(html, hs.h + first, hs.n - first, x, r->body);
+		/* No heading yet: hs.h is NULL, and NULL + 0 is undefined. */
+		postprocess(html, hs.n > first ? hs.h + first : NULL,
+			    hs.n - first, x, r->body);
 		/* The parser, the tree and the HTML, all at once. */
 		arena_clear();
 	}
