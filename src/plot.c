@@ -545,8 +545,8 @@ reap(struct child *c, struct buf *err)
 }
 
 /*
- * prog as plot_prestart() started it (early: forked) or NULL when it is
- * not to be had.
+ * prog started, forked when early (see spawn()). Never NULL: a failure
+ * to start it is kept in its error and reported when it is needed.
  */
 static struct plot_process *
 start(const char *prog, int early)
