@@ -1163,8 +1163,7 @@ test_pieces_render_as_whole(void **state)
 		"\n## After\n\n~~~~\n\n# inside\n~~~\n\n# still\n~~~~\n\n"
 		"## End {{ laptop.ops_max | sci:2 }}\n",
 		/* Not a fence (a backtick after ```), then a real one. */
-		"## A\n\n``` not `a` fence\n\n```\n\n# in code\n```\n\n"
-		"## B\n",
+		"## A\n\n``` not `a` fence\n\n```\n\n# in code\n```\n\n## B\n",
 		/* A link reference defined after its use: kept whole. */
 		"## A\n\nSee [the paper][p].\n\n## B\n\n> [p]: https://x.org\n",
 		/* An HTML block spanning blank lines: kept whole. */
