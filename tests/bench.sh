@@ -4,7 +4,7 @@
 # EPOCHREALTIME, microseconds), peak memory (/usr/bin/time -v), and from
 # --timings the program's own time ("own": every stage but the wait for
 # gnuplot) and CPU time ("cpu": this process only, gnuplot is a child);
-# median, min and max of each. Then the stages of one run of each case.
+# median, min and max of each. Then the median of each stage, per case.
 # Usage: tests/bench.sh path/to/ultimate [runs]
 set -eu
 ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -40,6 +40,7 @@ one() {
 		"$tmp/time" >>"$tmp/rss"
 	awk '$2 == "own" { print $3 }' "$tmp/timings" >>"$tmp/own"
 	awk '$2 == "own-cpu" { print $3 }' "$tmp/timings" >>"$tmp/cpu"
+	cat "$tmp/timings" >>"$tmp/allstages"
 }
 
 # measure NAME MODE DATADIR: $runs reports; MODE is cold (into a new
@@ -53,6 +54,7 @@ one() {
 measure() {
 	local name=$1 mode=$2 data=$3 i out="$tmp/out"
 	: >"$tmp/wall"; : >"$tmp/rss"; : >"$tmp/own"; : >"$tmp/cpu"
+	: >"$tmp/allstages"
 	rm -rf "$tmp/out"
 	case $mode in
 	warm|noop) "$ult" -d "$data" -o "$tmp/out" report ;;
@@ -71,14 +73,28 @@ measure() {
 	done
 	printf "%-24s %s   %s   %s   %s\n" "$name" "$(stats "$tmp/wall")" \
 		"$(stats "$tmp/own")" "$(stats "$tmp/cpu")" "$(stats "$tmp/rss")"
-	cp "$tmp/timings" "$tmp/stages-$name"
+	cp "$tmp/allstages" "$tmp/stages-$name"
 }
 
-# stages NAME: the --timings of the last run of a case, on one line
+# stages NAME: the median of each stage over the runs of a case, in the
+# order --timings prints them, on one line
 stages() {
-	awk '$2 !~ /^own/ && $2 != "total" { printf "%s %s  ", $2, $3 }
-		$2 == "total" { t = $3 } END { printf "total %s", t }' \
-		"$tmp/stages-$1" | fold -s -w 76 | sed '2,$s/^/    /'
+	awk '$2 !~ /^own/ {
+		if (!($2 in n)) order[++k] = $2
+		v[$2, ++n[$2]] = $3
+	} END {
+		for (i = 1; i <= k; i++) {
+			s = order[i]; m = n[s]
+			for (a = 1; a <= m; a++)	# insertion sort: few runs
+				for (b = a; b > 1 && v[s, b - 1] > v[s, b]; b--) {
+					t = v[s, b]; v[s, b] = v[s, b - 1]
+					v[s, b - 1] = t
+				}
+			med = m % 2 ? v[s, (m + 1) / 2] : \
+			      (v[s, m / 2] + v[s, m / 2 + 1]) / 2
+			printf "%s %.3f  ", s, med
+		}
+	}' "$tmp/stages-$1" | fold -s -w 76 | sed '2,$s/^/    /'
 	echo
 }
 
