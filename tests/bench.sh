@@ -94,7 +94,7 @@ stages() {
 			      (v[s, m / 2] + v[s, m / 2 + 1]) / 2
 			printf "%s %.3f  ", s, med
 		}
-	}' "$tmp/stages-$1" | fold -s -w 76 | sed '2,$s/^/    /'
+	}' "$tmp/stages-$1" | fold -s -w 76 | sed 's/ *$//; 2,$s/^/    /'
 	echo
 }
 
