@@ -20,18 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_ASAN 1
-#endif
-#endif
+#include "arena.h"
 #ifdef ARENA_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
-
-#include "arena.h"
 #include "xalloc.h"
 #include "banned.h"
 

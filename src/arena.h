@@ -4,6 +4,18 @@
 #include <stddef.h>
 
 /*
+ * Defined when built with AddressSanitizer (gcc or clang): the arena
+ * then poisons what its callers must not touch (arena.c).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+
+/*
  * The memory of one cmark-gfm rendering: the report's Markdown makes
  * some ten thousand small allocations (nodes, strings), each freed one
  * by one with glibc's malloc. Here a block comes from a free list of

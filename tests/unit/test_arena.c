@@ -14,13 +14,6 @@
 #include "testutil.h"
 #include "arena.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_ASAN 1
-#endif
-#endif
 #ifdef ARENA_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
