@@ -572,17 +572,11 @@ test_read_file(void **state)
 	struct buf b = BUF_INIT;
 	size_t i;
 	FILE *fp;
-	int fd;
 
 	(void)state;
 	for (i = 0; i < sizeof(big); i++)
 		big[i] = (char)('a' + i % 26);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	fp = fdopen(fd, "wb");
-	assert_non_null(fp);
-	assert_int_equal(fwrite(big, 1, sizeof(big), fp), sizeof(big));
-	assert_int_equal(fclose(fp), 0);
+	write_temp(path, big, sizeof(big));
 	BUF_ADDLIT(&b, "pre");
 	assert_int_equal(buf_read_file(&b, path), 0);
 	assert_int_equal(b.len, 3 + sizeof(big));

@@ -80,17 +80,10 @@ test_file(void **state)
 	static char big[200000];
 	char path[] = "/tmp/ultimate-hash-XXXXXX";
 	uint64_t h = 7;
-	FILE *fp;
-	int fd;
 
 	(void)state;
 	pattern(big, sizeof(big));
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	fp = fdopen(fd, "wb");
-	assert_non_null(fp);
-	assert_int_equal(fwrite(big, 1, sizeof(big), fp), sizeof(big));
-	assert_int_equal(fclose(fp), 0);
+	write_temp(path, big, sizeof(big));
 	assert_int_equal(hash_file(&h, path, 0), 0);
 	assert_int_equal(h, hash_bytes(7, big, sizeof(big)));
 	unlink(path);

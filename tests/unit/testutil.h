@@ -69,6 +69,23 @@ capture_end(void)
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * Makes a new file from the template path (mkstemp: ends in XXXXXX,
+ * changed in place) holding the n bytes of data.
+ */
+static inline void
+write_temp(char *path, const void *data, size_t n)
+{
+	int fd = mkstemp(path);
+	FILE *fp;
+
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "wb");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, n, fp), n);
+	assert_int_equal(fclose(fp), 0);
+}
+
 /* Asserts that the captured text equals want, then frees it. */
 #define assert_captured(want)                                                \
 	do {                                                                 \
