@@ -31,18 +31,16 @@ CMARK_CFLAGS := $(if $(wildcard /usr/include/cmark-gfm.h),,$(shell \
 	$(PKG_CONFIG) --cflags libcmark-gfm 2>/dev/null))
 CMARK_LIBS := $(if $(wildcard /usr/include/cmark-gfm.h),-lcmark-gfm,$(shell \
 	$(PKG_CONFIG) --libs libcmark-gfm 2>/dev/null || echo -lcmark-gfm))
-LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lm
+LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lm
 
 -include config.mk
 
-SRC = arena.c audit.c buf.c dataset.c diag.c dtoa.c escape.c export.c expr.c fit.c \
-      format.c \
-      hash.c \
-      html.c plot.c \
+SRC = audit.c buf.c dataset.c diag.c dtoa.c escape.c export.c expr.c file.c \
+      fit.c format.c hash.c html.c plot.c \
       model.c pages.c physics.c registry.c site.c table.c template.c timing.c \
       xalloc.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
-UNIT = arena buf dtoa expr fit format hash physics registry table template model
+UNIT = buf dtoa expr fit format hash physics registry table template model
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Debian packages ------------------------------------------------------
@@ -51,7 +49,8 @@ UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 DEPS_BUILD = gcc:/usr/bin/gcc libc6-dev:/usr/include/stdio.h \
 	     pkg-config:/usr/bin/pkg-config libcsv-dev:/usr/include/csv.h \
 	     libcmark-gfm-dev:/usr/include/cmark-gfm.h \
-	     libcmark-gfm-extensions-dev:/usr/include/cmark-gfm-core-extensions.h
+	     libcmark-gfm-extensions-dev:/usr/include/cmark-gfm-core-extensions.h \
+	     libxxhash-dev:/usr/include/xxhash.h
 DEPS_REPORT = gnuplot-nox:/usr/bin/gnuplot
 DEPS_TEST = libcmocka-dev:/usr/include/cmocka.h gnuplot-nox:/usr/bin/gnuplot \
 	    libxml2-utils:/usr/bin/xmllint python3:/usr/bin/python3 \

@@ -39,7 +39,7 @@ suggest(const struct registry *reg, const char *name, struct buf *b)
 	const char *near[1];
 
 	buf_reset(b);
-	if (registry_suggest(reg, name, near, 1))
+	if (!diag_full() && registry_suggest(reg, name, near, 1))
 		buf_addf(b, "; did you mean '%s'?", near[0]);
 	return b->data;
 }

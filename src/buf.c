@@ -2,15 +2,14 @@
  * Growable byte buffer shared by every stage that builds text.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "file.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -305,23 +304,22 @@ buf_addf(struct buf *b, const char *fmt, ...)
 }
 
 int
-buf_read_file(struct buf *b, const char *path)
+buf_read_file_flags(struct buf *b, const char *path, unsigned flags)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
-	size_t len = b->len;
-	struct stat st;
+	size_t len = b->len, size;
+	int fd = file_open(path, flags, &size), err;
 	ssize_t n;
 
 	if (fd < 0)
-		return -1;
-	/*
-	 * One allocation for a regular file: its size, and a byte to see
-	 * EOF. open/read rather than stdio: no FILE, no second fstat, no
-	 * copy through a 4 kB buffer.
-	 */
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
-		buf_grow(b, (size_t)st.st_size + 1);
+		return errno == EINVAL || errno == EFBIG ? -2 : -1;
+	/* One allocation: its size, and a byte to see the end. */
+	buf_grow(b, size + 1);
 	for (;;) {
+		if (b->len - len > FILE_MAX_BYTES) {
+			errno = EFBIG;	/* it grew while being read */
+			n = -1;
+			break;
+		}
 		if (b->cap - b->len < 2)
 			buf_grow(b, 65536);
 		n = read(fd, b->data + b->len, b->cap - b->len - 1);
@@ -330,17 +328,22 @@ buf_read_file(struct buf *b, const char *path)
 		else if (!n || errno != EINTR)
 			break;
 	}
+	err = errno;
+	close(fd);
 	if (n < 0) {
-		err = errno;
-		close(fd);
 		b->len = len;
 		b->data[len] = '\0';
 		errno = err;
 		return -2;
 	}
 	b->data[b->len] = '\0';
-	close(fd);
 	return 0;
+}
+
+int
+buf_read_file(struct buf *b, const char *path)
+{
+	return buf_read_file_flags(b, path, 0);
 }
 
 char *

@@ -63,10 +63,15 @@ void buf_vaddf(struct buf *b, const char *fmt, va_list ap)
  */
 char *buf_detach(struct buf *b, size_t *lenp);
 /*
- * Appends the whole file at path (git's strbuf_read_file). Returns 0;
- * -1 when it cannot be opened, -2 when reading fails, with errno set and
- * b as it was.
+ * Appends the whole regular file at path (git's strbuf_read_file),
+ * opened with file_open() (file.h): FIFOs, devices and folders are
+ * refused, and so is a file larger than FILE_MAX_BYTES. Returns 0; -1
+ * when it cannot be opened (errno from the system), -2 when it is not a
+ * regular file (errno EINVAL), too large (EFBIG) or reading failed;
+ * then b is as it was.
  */
 int buf_read_file(struct buf *b, const char *path);
+/* The same with file_open()'s flags (FILE_NOFOLLOW). */
+int buf_read_file_flags(struct buf *b, const char *path, unsigned flags);
 
 #endif

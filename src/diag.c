@@ -11,11 +11,40 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "file.h"
 #include "xalloc.h"
 #include "banned.h"
 
 static size_t nerrors;
 static int quiet;
+/*
+ * Past DIAG_MAX_SHOWN errors, the rest are counted, not printed: 50,000
+ * unknown names make one screen of messages and a count, not 10,000
+ * lines (and their suggestions are not even looked for: diag_full()).
+ */
+static int full;
+
+int
+diag_full(void)
+{
+	return full;
+}
+
+/* Counts an error; 1 when it is to be printed. */
+static int
+count_error(void)
+{
+	nerrors++;
+	if (quiet || full)
+		return 0;
+	if (nerrors > DIAG_MAX_SHOWN) {
+		full = 1;
+		fprintf(stderr, "ultimate: error: more than %d errors; the "
+			"rest are counted, not shown\n", DIAG_MAX_SHOWN);
+		return 0;
+	}
+	return 1;
+}
 
 void
 diag_set_quiet(int q)
@@ -34,35 +63,27 @@ srcfile_from_mem(const char *name, const char *data, size_t len)
 	return f;
 }
 
-/* Files read ahead, in the order stashed; a handful per run. */
-static struct stashed {
-	char *path;
-	char *data;
-	size_t len;
-} *stash;
-static size_t nstash, stash_cap;
+/* The folders inputs must lie in (srcfile_confine()), resolved. */
+static char **roots;
+static size_t nroots, roots_cap;
 
 void
-srcfile_stash(const char *path, struct buf *b)
+srcfile_confine(const char *dir)
 {
-	stash = xgrow(stash, &stash_cap, nstash + 1, sizeof(*stash));
-	stash[nstash].path = xstrdup(path);
-	stash[nstash].data = buf_detach(b, &stash[nstash].len);
-	nstash++;
+	roots = xgrow(roots, &roots_cap, nroots + 1, sizeof(*roots));
+	roots[nroots++] = xstrdup(dir);
 }
 
 void
-srcfile_stash_release(void)
+srcfile_confine_release(void)
 {
 	size_t i;
 
-	for (i = 0; i < nstash; i++) {
-		free(stash[i].path);
-		free(stash[i].data);
-	}
-	free(stash);
-	stash = NULL;
-	nstash = stash_cap = 0;
+	for (i = 0; i < nroots; i++)
+		free(roots[i]);
+	free(roots);
+	roots = NULL;
+	nroots = roots_cap = 0;
 }
 
 struct srcfile *
@@ -71,24 +92,27 @@ srcfile_load(const char *path)
 	struct buf b = BUF_INIT;
 	struct srcfile *f;
 	size_t i;
+	int err = 0;
 
-	f = xcalloc(1, sizeof(*f));
-	f->name = xstrdup(path);
-	for (i = 0; i < nstash; i++)
-		if (stash[i].data && !strcmp(stash[i].path, path)) {
-			f->data = stash[i].data;
-			f->len = stash[i].len;
-			stash[i].data = NULL;	/* taken */
-			return f;
-		}
-	if (buf_read_file(&b, path)) {
-		int err = errno;
-
-		buf_release(&b);
-		srcfile_free(f);
+	for (i = 0; i < nroots; i++) {
+		if (!file_confined(path, roots[i]))
+			break;
+		/* Leading outside this root; maybe inside another. */
+		if (errno != EXDEV || !err)
+			err = errno;
+	}
+	if (nroots && i == nroots) {
 		errno = err;
 		return NULL;
 	}
+	if (buf_read_file(&b, path)) {
+		err = errno;
+		buf_release(&b);
+		errno = err;
+		return NULL;
+	}
+	f = xcalloc(1, sizeof(*f));
+	f->name = xstrdup(path);
 	f->data = buf_detach(&b, &f->len);
 	return f;
 }
@@ -99,7 +123,7 @@ srcfile_read(const char *path)
 	struct srcfile *f = srcfile_load(path);
 
 	if (!f)
-		error("cannot open '%s': %s", path, strerror(errno));
+		error("cannot open '%s': %s", path, file_strerror(errno));
 	return f;
 }
 
@@ -184,10 +208,11 @@ error_at(const struct srcloc *loc, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!count_error())
+		return -1;
 	va_start(ap, fmt);
 	vreport(loc, "error", fmt, ap);
 	va_end(ap);
-	nerrors++;
 	return -1;
 }
 
@@ -196,8 +221,7 @@ error_at_line(const char *file, size_t line, size_t col, const char *fmt, ...)
 {
 	va_list ap;
 
-	nerrors++;
-	if (quiet)
+	if (!count_error())
 		return -1;
 	fprintf(stderr, "%s:%zu:%zu: error: ", file, line, col);
 	va_start(ap, fmt);
@@ -212,10 +236,11 @@ error(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!count_error())
+		return -1;
 	va_start(ap, fmt);
 	vreport(NULL, "error", fmt, ap);
 	va_end(ap);
-	nerrors++;
 	return -1;
 }
 
@@ -224,6 +249,8 @@ note_at(const struct srcloc *loc, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (full)
+		return;
 	va_start(ap, fmt);
 	vreport(loc, "note", fmt, ap);
 	va_end(ap);
@@ -266,6 +293,7 @@ void
 diag_reset(void)
 {
 	nerrors = 0;
+	full = 0;
 }
 
 void

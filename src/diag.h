@@ -25,22 +25,25 @@ struct srcloc {
 };
 
 /*
- * Reads path into a new srcfile. Returns NULL and prints
- * "ultimate: error: cannot open 'path': reason" on failure.
+ * Reads path into a new srcfile: a regular file (file.h), inside one of
+ * the folders given to srcfile_confine() when any was. Returns NULL and
+ * prints "ultimate: error: cannot open 'path': reason" on failure.
  * Free with srcfile_free().
  */
 struct srcfile *srcfile_read(const char *path);
-/* The same, quiet: NULL with errno set (ENOENT: no such file). */
+/*
+ * The same, quiet: NULL with errno set (ENOENT: no such file; EXDEV:
+ * leads outside every folder given; see file_strerror()).
+ */
 struct srcfile *srcfile_load(const char *path);
 /*
- * Keeps the bytes of the file at path, read ahead (the inputs key of a
- * report reads every input before the loaders do): the next
- * srcfile_load() of that same path takes them instead of reading the
- * file again. Takes b's buffer and leaves b empty.
+ * From now on srcfile_read() and srcfile_load() read only files that lie
+ * in dir or another folder given, once symbolic links are resolved: a
+ * link in data/ or templates/ to /etc/passwd is refused.
  */
-void srcfile_stash(const char *path, struct buf *b);
-/* Frees what was stashed and never loaded. */
-void srcfile_stash_release(void);
+void srcfile_confine(const char *dir);
+/* Forgets the folders given to srcfile_confine(). */
+void srcfile_confine_release(void);
 /* Makes a srcfile from memory (copied); for tests and generated text. */
 struct srcfile *srcfile_from_mem(const char *name, const char *data,
 				 size_t len);
@@ -74,8 +77,17 @@ void die_errno(const char *fmt, ...)
  */
 void diag_set_quiet(int quiet);
 
+/*
+ * At most this many errors are printed in a run; the rest are counted
+ * (and the count printed at the end by the caller).
+ */
+#define DIAG_MAX_SHOWN 25
+
 /* Errors counted since start or the last diag_reset(). */
 size_t diag_errors(void);
+/* 1 once DIAG_MAX_SHOWN errors were printed: callers may skip the work
+ * of wording more (suggestions of names). */
+int diag_full(void);
 void diag_reset(void);
 
 /* A broken invariant of ours, not the user's. */

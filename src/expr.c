@@ -566,7 +566,9 @@ lookup(const struct expr *e, const struct expr_env *env)
 		buf_addstr(&name, e->str);
 	q = registry_get(env->reg, name.data);
 	if (!q) {
-		n = registry_suggest(env->reg, name.data, near, 3);
+		/* Past the shown errors, suggestions would go unseen. */
+		n = diag_full() ? 0 : registry_suggest(env->reg, name.data,
+						       near, 3);
 		for (i = 0; i < n; i++)
 			buf_addf(&msg, "%s'%s'", i ? (i + 1 == n ? " or " :
 						   ", ") : "; did you mean ",

@@ -4,36 +4,43 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define XXH_STATIC_LINKING_ONLY	/* struct XXH64_state_s, for the stack */
+#include <xxhash.h>
+
 /*
- * Content keys for caches (XXH64): to tell whether inputs or outputs
- * changed since the last run, not to resist an adversary. hash_bytes(h,
- * p, n) is XXH64 of the n bytes with seed h, and so is hash_file() of
- * the file's bytes; chained calls key several parts in order.
+ * Content keys for caches: to tell whether inputs or outputs changed
+ * since the last run, not to resist an adversary. hash_bytes(h, p, n) is
+ * XXH64 (libxxhash, the reference implementation) of the n bytes with
+ * seed h, and so is hash_file() of the file's bytes; chained calls key
+ * several parts in order.
  */
 #define HASH_INIT UINT64_C(0xcbf29ce484222325)
 
 uint64_t hash_bytes(uint64_t h, const void *p, size_t n);
+uint64_t hash_str(uint64_t h, const char *s);
 
 /* XXH64 fed in pieces: the same key as hash_bytes() over them all. */
 struct hasher {
-	uint64_t v[4], seed, len;
-	unsigned char buf[32];
-	size_t nbuf;
+	XXH64_state_t st;
 };
 void hash_init(struct hasher *hs, uint64_t seed);
 void hash_update(struct hasher *hs, const void *data, size_t n);
 uint64_t hash_final(const struct hasher *hs);
-uint64_t hash_str(uint64_t h, const char *s);
+
 /*
- * Adds a file's contents; returns -1 (h unchanged) when it cannot be
- * read. With keep, the bytes are stashed for the file's loader
- * (srcfile_stash()), so that an input is read once.
+ * Adds the contents of the regular file at path (symbolic links
+ * followed unless nofollow). Returns -1 (h unchanged) when it cannot be
+ * read or is not a regular file: a FIFO or a device is never opened
+ * for reading.
  */
-int hash_file(uint64_t *h, const char *path, int keep);
+int hash_file(uint64_t *h, const char *path, int nofollow);
 /*
- * Adds every regular file under dir, in name order, with its path
- * relative to dir. Returns -1 when dir cannot be read.
+ * Adds every entry under dir, in name order, with its path relative to
+ * dir: regular files by content, symbolic links by their target's text
+ * (never followed, so a loop of links is just two entries), other kinds
+ * by their type. Names starting with '.' are left out. Returns -1 when
+ * dir or a file in it cannot be read.
  */
-int hash_tree(uint64_t *h, const char *dir, int keep);
+int hash_tree(uint64_t *h, const char *dir);
 
 #endif

@@ -4,9 +4,6 @@
  * print. Holds no logic of its own beyond choosing what to run.
  */
 #include <dirent.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -250,9 +247,9 @@ inputs_key(const struct options *opt, uint64_t *key)
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
 		h = hash_str(h, model_data_files[i]);
-		ret |= hash_file(&h, path.data, 1);
+		ret |= hash_file(&h, path.data, 0);
 	}
-	ret |= hash_tree(&h, opt->templatedir, 1);
+	ret |= hash_tree(&h, opt->templatedir);
 	h = hash_bytes(h, &opt->as_of, sizeof(opt->as_of));
 	h = hash_str(h, VERSION);
 	/*
@@ -557,27 +554,6 @@ opt_is(const char *arg, const char *s, const char *l)
 	       (!strncmp(arg, l, n) && arg[n] == '=');
 }
 
-/*
- * glibc's malloc gives blocks from 128 kB up their own mmap() and, past
- * 128 kB free at the top of the heap, returns memory to the kernel; both
- * are fresh pages the next time, and a page fault costs some 2.5 us on
- * the VMs this runs on. Kept in the heap, the memory cmark-gfm freed is
- * where the 400 kB of quantities.html are written: 80 faults fewer in a
- * cold report (720 -> 640). Blocks past 1 MB (histories of a million
- * rows) still get their own mmap(), which realloc() grows without
- * copying, and more than 4 MB free is still returned: the peak of a
- * 1e6-row report grows by 2.5 MB (243 -> 245.5 MB), where 4 MB and
- * 64 MB thresholds made it 256 MB.
- */
-static void
-tune_malloc(void)
-{
-#ifdef __GLIBC__
-	mallopt(M_MMAP_THRESHOLD, 1 << 20);
-	mallopt(M_TRIM_THRESHOLD, 4 << 20);
-#endif
-}
-
 int
 main(int argc, char **argv)
 {
@@ -589,7 +565,6 @@ main(int argc, char **argv)
 	struct tableset ts = { 0 };
 	int i, ret, off = 0;
 
-	tune_malloc();
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -654,6 +629,9 @@ main(int argc, char **argv)
 	if (!opt.templatedir)
 		opt.templatedir = default_dir("templates", "ULTIMATE_TEMPLATES",
 					      DATADIR "/templates");
+	/* Inputs are read from these folders only, links included. */
+	srcfile_confine(opt.datadir);
+	srcfile_confine(opt.templatedir);
 
 	/* Nothing changed since the last report: nothing to do. */
 	if (!strcmp(cmd, "report")) {
@@ -661,7 +639,7 @@ main(int argc, char **argv)
 		if (!inputs_key(&opt, &opt.inputs) &&
 		    site_uptodate(opt.outdir, opt.inputs)) {
 			timing_end();
-			srcfile_stash_release();
+			srcfile_confine_release();
 			if (opt.timings)
 				timing_print();
 			return EXIT_OK;
@@ -681,7 +659,7 @@ main(int argc, char **argv)
 	timing_end();
 	if (!reg) {
 		plot_process_stop(opt.early);
-		srcfile_stash_release();
+		srcfile_confine_release();
 		buf_release(&audit);
 		datasets_release(&ds);
 		tableset_release(&ts);
@@ -703,7 +681,7 @@ main(int argc, char **argv)
 	datasets_release(&ds);
 	tableset_release(&ts);
 	buf_release(&audit);
-	srcfile_stash_release();
+	srcfile_confine_release();
 	html_release();
 	if (opt.timings)
 		timing_print();

@@ -1261,7 +1261,8 @@ each_of(struct expander *ex, const struct tnode *n, struct buf *out, int md)
 		if (!registry_get(ex->reg, n->names[i])) {
 			const char *near[1];
 
-			if (registry_suggest(ex->reg, n->names[i], near, 1))
+			if (!diag_full() &&
+			    registry_suggest(ex->reg, n->names[i], near, 1))
 				xerr(ex, &n->names_loc[i], "unknown quantity "
 				     "'%s'; did you mean '%s'?", n->names[i],
 				     near[0]);

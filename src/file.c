@@ -1,0 +1,104 @@
+/*
+ * Input files, opened safely: regular files only, bounded in size, and
+ * confined to their folder when asked. Used by every stage that reads a
+ * file (diag.c for sources, buf.c, hash.c, site.c and plot.c for what
+ * they read back from the output folder). Writes nothing.
+ */
+/* realpath() is XSI, beyond the POSIX base the Makefile asks for. */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "banned.h"
+
+int
+file_open(const char *path, unsigned flags, size_t *size)
+{
+	struct stat st;
+	int fd, nofollow = flags & FILE_NOFOLLOW, err;
+
+	/*
+	 * Looked at before it is opened: opening a FIFO waits for a
+	 * writer, and opening some devices has effects of its own.
+	 */
+	if ((nofollow ? lstat(path, &st) : stat(path, &st)))
+		return -1;
+	if (nofollow && S_ISLNK(st.st_mode)) {
+		errno = ELOOP;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* O_NONBLOCK: should it have become a FIFO since, open at once. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+		  (nofollow ? O_NOFOLLOW : 0));
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st))
+		err = errno;
+	else if (!S_ISREG(st.st_mode))
+		err = EINVAL;
+	else if ((uintmax_t)st.st_size > FILE_MAX_BYTES)
+		err = EFBIG;
+	else
+		err = 0;
+	if (err) {
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	*size = (size_t)st.st_size;
+	return fd;
+}
+
+const char *
+file_strerror(int err)
+{
+	switch (err) {
+	case EINVAL:
+		return "not a regular file";
+	case EFBIG:
+		return "larger than 512 MiB";
+	case EXDEV:
+		return "a symbolic link leading outside its folder";
+	default:
+		return strerror(err);
+	}
+}
+
+int
+file_confined(const char *path, const char *root)
+{
+	char *p = realpath(path, NULL), *r;
+	size_t n;
+	int inside, err;
+
+	if (!p)
+		return -1;
+	r = realpath(root, NULL);
+	if (!r) {
+		err = errno;
+		free(p);
+		errno = err;
+		return -1;
+	}
+	n = strlen(r);
+	/* "/" is the root of everything; "/a" holds "/a/b", not "/ab". */
+	inside = !strncmp(p, r, n) && (p[n] == '/' || !p[n] ||
+				      (n == 1 && r[0] == '/'));
+	free(p);
+	free(r);
+	if (!inside) {
+		errno = EXDEV;
+		return -1;
+	}
+	return 0;
+}
