@@ -5,13 +5,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <cmark-gfm.h>
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm/registry.h>
 
-#include "arena.h"
 #include "buf.h"
 #include "diag.h"
 #include "escape.h"
@@ -19,9 +17,6 @@
 #include "template.h"
 #include "xalloc.h"
 #include "banned.h"
-
-/* cmark-gfm allocates from the arena (arena.h). */
-static cmark_mem arena_mem = { arena_calloc, arena_realloc, arena_free };
 
 struct heading {
 	int level;
@@ -285,158 +280,40 @@ build_toc(const struct heading *h, size_t n, struct buf *toc)
 		BUF_ADDLIT(toc, "</ol>\n</nav>\n");
 }
 
-/* Whether line (of len bytes, no newline) opens or closes a fence. */
-static int
-fence(const char *line, size_t len, char *ch, size_t *run)
-{
-	size_t i = 0, n = 0;
-
-	while (i < len && i < 3 && line[i] == ' ')
-		i++;
-	if (i == len || (line[i] != '`' && line[i] != '~'))
-		return 0;
-	while (i + n < len && line[i + n] == line[i])
-		n++;
-	if (n < 3)
-		return 0;
-	if (!*ch) {
-		/* After ``` a backtick makes it text, not a fence. */
-		if (line[i] == '`' && memchr(line + i + n, '`', len - i - n))
-			return 0;
-		*ch = line[i];
-		*run = n;
-		return 1;
-	}
-	/* A closing fence: the same character, as long, nothing after. */
-	if (line[i] != *ch || n < *run)
-		return 0;
-	for (i += n; i < len; i++)
-		if (line[i] != ' ' && line[i] != '\t')
-			return 0;
-	*ch = 0;
-	return 1;
-}
-
-/* Whether line may start something that reaches across blank lines. */
-static int
-reaches_across(const char *line, size_t len)
-{
-	static const char *const html[] = {
-		"<script", "<pre", "<style", "<textarea", "<!", "<?",
-	};
-	size_t i = 0, k, n;
-
-	while (i < len && i < 3 && line[i] == ' ')
-		i++;
-	/*
-	 * A link reference definition, usable anywhere in the document:
-	 * its label is followed at once by a colon, on the label's last
-	 * line, also inside a list or a quote.
-	 */
-	for (k = 0; k + 1 < len; k++)
-		if (line[k] == ']' && line[k + 1] == ':')
-			return 1;
-	if (i == len || line[i] != '<')
-		return 0;
-	for (k = 0; k < sizeof(html) / sizeof(html[0]); k++) {
-		n = strlen(html[k]);
-		if (len - i >= n && !strncasecmp(line + i, html[k], n))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * Where md may be cut into pieces that cmark renders one at a time, to
- * the same HTML as the whole: before each ATX heading that follows a
- * blank line, outside fenced code. A blank line ends every open block
- * but fenced code and the HTML blocks of <pre>, <script>, <style>,
- * <textarea>, comments and declarations; a link reference definition
- * can be used anywhere. Where any of these might be, md stays whole.
- * Fills cuts (offsets of the pieces after the first) and returns their
- * number. A piece's tree and HTML are dropped before the next is
- * parsed: the report's 1.2 MB of cmark memory falls to the largest
- * section's.
- */
-static size_t
-find_cuts(const char *md, size_t len, size_t **cuts)
-{
-	size_t off = 0, n = 0, cap = 0, end, run = 0;
-	char ch = 0;
-	int blank = 1;
-
-	*cuts = NULL;
-	for (; off < len; off = end + 1) {
-		const char *nl = memchr(md + off, '\n', len - off);
-		size_t ll;
-
-		end = nl ? (size_t)(nl - md) : len;
-		ll = end - off;
-		if (fence(md + off, ll, &ch, &run) || ch) {
-			blank = 0;
-			continue;
-		}
-		if (reaches_across(md + off, ll)) {
-			free(*cuts);
-			*cuts = NULL;
-			return 0;
-		}
-		if (blank && off && md[off] == '#') {
-			*cuts = xgrow(*cuts, &cap, n + 1, sizeof(**cuts));
-			(*cuts)[n++] = off;
-		}
-		blank = !ll || strspn(md + off, " \t") >= ll;
-	}
-	return n;
-}
-
 int
 html_render(const struct expansion *x, struct rendered *r)
 {
 	/*
 	 * No autolink: text from data stays text, and the templates write
-	 * their links out (it also cost a tenth of the rendering).
+	 * their links out.
 	 */
 	static const char *const exts[] = { "table", "strikethrough" };
 	int opts = CMARK_OPT_SMART | CMARK_OPT_SAFE | CMARK_OPT_VALIDATE_UTF8;
 	struct headings hs = { NULL, 0, 0 };
-	size_t *cuts, ncuts, piece, start, end, i, first;
+	cmark_parser *parser;
+	cmark_node *doc;
+	cmark_mem *mem = cmark_get_default_mem_allocator();
+	size_t i;
 	char *html;
 
 	cmark_gfm_core_extensions_ensure_registered();
-	ncuts = find_cuts(x->md.data, x->md.len, &cuts);
-	for (piece = 0; piece <= ncuts; piece++) {
-		cmark_parser *parser;
-		cmark_node *doc;
+	parser = cmark_parser_new(opts);
+	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
 
-		start = piece ? cuts[piece - 1] : 0;
-		end = piece < ncuts ? cuts[piece] : x->md.len;
-		parser = cmark_parser_new_with_mem(opts, &arena_mem);
-		for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-			cmark_syntax_extension *e =
-				cmark_find_syntax_extension(exts[i]);
-
-			if (!e)
-				BUG("cmark-gfm has no '%s' extension", exts[i]);
-			cmark_parser_attach_syntax_extension(parser, e);
-		}
-		if (end > start)
-			cmark_parser_feed(parser, x->md.data + start,
-					  end - start);
-		doc = cmark_parser_finish(parser);
-		first = hs.n;
-		collect_headings(doc, x, &hs);
-		html = cmark_render_html_with_mem(doc, opts,
-			cmark_parser_get_syntax_extensions(parser),
-			&arena_mem);
-		/* No heading yet: hs.h is NULL, and NULL + 0 is undefined. */
-		postprocess(html, hs.n > first ? hs.h + first : NULL,
-			    hs.n - first, x, r->body);
-		/* The parser, the tree and the HTML, all at once. */
-		arena_clear();
+		if (!e)
+			BUG("cmark-gfm has no '%s' extension", exts[i]);
+		cmark_parser_attach_syntax_extension(parser, e);
 	}
-	arena_reset();
-	free(cuts);
+	cmark_parser_feed(parser, x->md.data, x->md.len);
+	doc = cmark_parser_finish(parser);
+	collect_headings(doc, x, &hs);
+	html = cmark_render_html(doc, opts,
+				 cmark_parser_get_syntax_extensions(parser));
+	postprocess(html, hs.h, hs.n, x, r->body);
+	mem->free(html);
+	cmark_node_free(doc);
+	cmark_parser_free(parser);
 	r->title = NULL;
 	for (i = 0; i < hs.n && !r->title; i++)
 		if (hs.h[i].level == 1)
