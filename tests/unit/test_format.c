@@ -524,6 +524,7 @@ test_exact(void **state)
 {
 	static const double v[] = { 0.1, 6.62607015e-34, 5.4256e50, 2026,
 				    -1.5, 0.0, 1e300 };
+	static const double odd[] = { -0.0, INFINITY, -INFINITY, NAN };
 	struct buf out = BUF_INIT;
 	char want[64];
 	size_t i;
@@ -540,7 +541,164 @@ test_exact(void **state)
 	buf_reset(&out);
 	format_exact(&out, 0.1);
 	assert_string_equal(out.data, "0.10000000000000001");
+	/* What printf writes for the rest: "-0", "inf", "-inf", "nan". */
+	for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		buf_reset(&out);
+		format_exact(&out, odd[i]);
+		snprintf(want, sizeof(want), "%.17g", odd[i]);
+		assert_sane_buf(&out);
+		assert_string_equal(out.data, want);
+	}
 	buf_release(&out);
+}
+
+/*
+ * What snprintf() gives, rearranged as each format documents: the digits
+ * and exponent of "%.*e" for format_sci() and format_e(), "%.*f" for
+ * format_fixed(), "%.17g" for format_exact(). Zero, and for "%.*f"
+ * anything that rounds to zero, loses its sign.
+ */
+static const char *const superscript[10] = {
+	S0, S1, S2, S3, S4, S5, S6, S7, S8, S9,
+};
+
+/* "%.*e" of v taken apart: the mantissa ("-1.50") into m, the exponent. */
+static int
+split_e(char m[64], double v, int digits)
+{
+	char *e;
+
+	snprintf(m, 64, "%.*e", digits - 1, v);
+	e = strchr(m, 'e');
+	assert_non_null(e);
+	*e = '\0';
+	if (v == 0 && m[0] == '-')
+		memmove(m, m + 1, strlen(m));
+	return atoi(e + 1);
+}
+
+static void
+want_sci(struct buf *want, double v, int digits)
+{
+	char m[64], tmp[16], *p;
+	int exp = split_e(m, v, digits);
+
+	buf_reset(want);
+	if (m[0] == '-')
+		BUF_ADDLIT(want, MINUS);
+	buf_addstr(want, m + (m[0] == '-'));
+	if (!exp)
+		return;
+	BUF_ADDLIT(want, " " X " 10");
+	snprintf(tmp, sizeof(tmp), "%d", exp);
+	for (p = tmp; *p; p++)
+		buf_addstr(want, *p == '-' ? SM : superscript[*p - '0']);
+}
+
+static void
+want_e(struct buf *want, double v, int digits)
+{
+	char m[64];
+	int exp = split_e(m, v, digits);
+
+	buf_reset(want);
+	buf_addf(want, "%se%d", m, exp);
+}
+
+static void
+want_fixed(struct buf *want, double v, int decimals)
+{
+	char f[400];
+	const char *p = f;
+
+	snprintf(f, sizeof(f), "%.*f", decimals, v);
+	buf_reset(want);
+	if (*p == '-') {
+		p++;
+		if (strspn(p, "0.") != strlen(p))
+			BUF_ADDLIT(want, MINUS);
+	}
+	buf_addstr(want, p);
+}
+
+/* out holds what fn(v, n) wrote and returned (rc); it must be want. */
+static void
+assert_same(const struct buf *out, int rc, const struct buf *want,
+	    const char *fn, double v, int n)
+{
+	assert_sane_buf(out);
+	if (rc || strcmp(out->data, want->data))
+		fail_msg("%s(%a, %d) returned %d, wrote '%s', want '%s'", fn, v,
+			 n, rc, out->data, want->data);
+}
+
+/* v and -v at every digit count against snprintf(). */
+static void
+assert_like_snprintf(double v)
+{
+	struct buf out = BUF_INIT, want = BUF_INIT;
+	int s, n;
+
+	for (s = 0; s < 2; s++, v = -v) {
+		for (n = 1; n <= 17; n++) {
+			buf_reset(&out);
+			want_sci(&want, v, n);
+			assert_same(&out, format_sci(&out, v, n), &want,
+				    "format_sci", v, n);
+			buf_reset(&out);
+			want_e(&want, v, n);
+			assert_same(&out, format_e(&out, v, n), &want,
+				    "format_e", v, n);
+		}
+		for (n = 0; n <= 17; n++) {
+			buf_reset(&out);
+			want_fixed(&want, v, n);
+			assert_same(&out, format_fixed(&out, v, n), &want,
+				    "format_fixed", v, n);
+		}
+		buf_reset(&out);
+		format_exact(&out, v);
+		buf_reset(&want);
+		buf_addf(&want, "%.17g", v);
+		assert_same(&out, 0, &want, "format_exact", v, 17);
+	}
+	buf_release(&out);
+	buf_release(&want);
+}
+
+/*
+ * Hard cases for correct rounding: exact halves (to even), decimals
+ * just off a half in binary, integers beyond 2^53, the ends of 64- and
+ * 128-bit integers, powers of ten and their neighbours, denormals,
+ * DBL_MIN, DBL_MAX and (through the sign loop) negative zero.
+ */
+static void
+test_hard_cases(void **state)
+{
+	static const double cases[] = {
+		0.0, 0.5, 0.125, 0.375, 2.5, 3.5, 9.5, 99.5, 999.5, 1993.5,
+		0.15, 0.35, 1.005, 2.675, 9.995, 1.5e-5, 2.5e-5, 0.1 + 0.2,
+		1.0 / 3, 2.0 / 3, 123456789.125, 4503599627370495.5,
+		9007199254740992.0, 9007199254740993.0, 123456789012345678.0,
+		999999999999999.9, 9.2e18, 1e19, 99999999999999999999.0, 1e21,
+		1e22, 1e23, 1.7e38, 3.4e38, 1e38, 1e39, 9.99999e-7, 1e-6, 1e-7,
+		9.9996e49, 9.9995e49, 6.62607015e-34, 2026.4166666666667,
+		DBL_EPSILON, DBL_MIN, 2.2250738585072009e-308, DBL_TRUE_MIN,
+		1e-308, 1e308, 8.988465674311579e307, DBL_MAX,
+	};
+	size_t i;
+	int p;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_like_snprintf(cases[i]);
+	for (p = -323; p <= 308; p++) {
+		double t = pow(10, p);
+
+		assert_like_snprintf(t);
+		assert_like_snprintf(nextafter(t, 0));
+		assert_like_snprintf(nextafter(t, HUGE_VAL));
+	}
 }
 
 int
@@ -563,6 +721,7 @@ main(void)
 		cmocka_unit_test(test_unit),
 		cmocka_unit_test(test_superscript),
 		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_hard_cases),
 	};
 
 	return cmocka_run_group_tests_name("format", tests, NULL, NULL);
