@@ -35,12 +35,12 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lm
 
 -include config.mk
 
-SRC = audit.c buf.c dataset.c diag.c dtoa.c escape.c export.c expr.c file.c \
+SRC = audit.c buf.c dataset.c diag.c escape.c export.c expr.c file.c \
       fit.c format.c hash.c html.c plot.c \
       model.c pages.c physics.c registry.c site.c table.c template.c timing.c \
       xalloc.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
-UNIT = buf dtoa expr fit format hash physics registry table template model
+UNIT = buf expr fit format hash physics registry table template model
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Debian packages ------------------------------------------------------

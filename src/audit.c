@@ -10,7 +10,6 @@
 #include "audit.h"
 #include "buf.h"
 #include "diag.h"
-#include "dtoa.h"
 #include "registry.h"
 #include "table.h"
 #include "xalloc.h"
@@ -82,7 +81,6 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		 "recomputed", "ratio", "verdict");
 	for (r = 0; r < table_rows(t); r++) {
 		const char *id, *qname, *status, *tol_s, *expl, *where;
-		char g6[DTOA_G_SIZE], g4[DTOA_G_SIZE];
 		const struct quantity *q;
 		double pub, tol, got, err;
 		int order = 0, ok, discrepancy;
@@ -132,10 +130,8 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		got = q->value;
 		err = order ? fabs(log10(got / pub)) : fabs(got - pub);
 		ok = pub != 0 && got / pub > 0 && err <= tol;
-		dtoa_g(g6, got, 6);
-		dtoa_g(g4, got / pub, 4);
-		buf_addf(out, "%-18s %-11s %-12s %-8s ", id,
-			 table_cell(t, r, ci[1]), g6, g4);
+		buf_addf(out, "%-18s %-11s %-12.6g %-8.4g ", id,
+			 table_cell(t, r, ci[1]), got, got / pub);
 		buf_reset(&hint);
 		if (ok && !discrepancy) {
 			agree++;
@@ -157,8 +153,8 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 			BUF_ADDLIT(&hint, "agrees, though marked a discrepancy");
 		} else {
 			bad++;
-			buf_addf(out, "DRIFTS outside its tolerance: %s = %s "
-				 "(%s)\n", qname, g6, q->formula);
+			buf_addf(out, "DRIFTS outside its tolerance: %s = "
+				 "%.6g (%s)\n", qname, got, q->formula);
 			BUF_ADDLIT(&hint, "drifts");
 		}
 		/* The audit joins the registry, for the report's table. */

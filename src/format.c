@@ -4,12 +4,12 @@
  * appends UTF-8 text to a struct buf; nothing here reads input, prints
  * or allocates beyond the buffer.
  *
- * Every rounding is done once, correctly: dtoa_round() and dtoa_fixed()
- * (the digits of glibc's "%.*e" and "%.*f", computed faster); the
- * digits are then rearranged, never recomputed. Negative numbers get U+2212 MINUS SIGN in every
- * format meant for prose; only format_e() keeps the ASCII '-', so that
- * its output stays plain e-notation that strtod() reads back. A value
- * that rounds to zero never gets a sign.
+ * Every rounding is done once, correctly, by snprintf() ("%.*e" and
+ * "%.*f"); the digits are then rearranged, never recomputed. Negative
+ * numbers get U+2212 MINUS SIGN in every format meant for prose; only
+ * format_e() keeps the ASCII '-', so that its output stays plain
+ * e-notation that strtod() reads back. A value that rounds to zero never
+ * gets a sign.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,14 +18,13 @@
 
 #include "buf.h"
 #include "diag.h"
-#include "dtoa.h"
 #include "format.h"
 #include "banned.h"
 
 #define MINUS "\xe2\x88\x92"	/* U+2212 MINUS SIGN */
 #define TIMES "\xc3\x97"	/* U+00D7 MULTIPLICATION SIGN */
 
-#define MAX_DIGITS DTOA_MAX_DIGITS
+#define MAX_DIGITS 17	/* "%.17g" reads back to the same double */
 
 /* U+2070 and friends; 1, 2 and 3 live in Latin-1. */
 static const char *const superscript[10] = {
@@ -55,13 +54,29 @@ struct dec {
 	int neg;		/* negative and not rounded to zero */
 };
 
-/* Rounds the finite v to digits (1 to MAX_DIGITS) significant digits. */
+/*
+ * Rounds the finite v to digits (1 to MAX_DIGITS) significant digits:
+ * the digits and the exponent of snprintf("%.*e"), taken apart.
+ */
 static void
 round_sig(struct dec *dec, double v, int digits)
 {
-	dec->n = digits;
-	dec->exp = dtoa_round(v, digits, dec->d);
-	/* Only zero rounds to zero digits, and has exponent 0. */
+	char tmp[32];	/* "1.7976931348623157e+308" */
+	const char *p;
+	int len, n = 0;
+
+	len = snprintf(tmp, sizeof(tmp), "%.*e", digits - 1, fabs(v));
+	if (len < 0 || (size_t)len >= sizeof(tmp))
+		BUG("snprintf(%%.*e) gave %d bytes", len);
+	for (p = tmp; *p && *p != 'e'; p++)
+		if (*p >= '0' && *p <= '9' && n < digits)
+			dec->d[n++] = *p;
+	if (*p != 'e' || n != digits)
+		BUG("cannot parse snprintf(%%.*e) output '%s'", tmp);
+	dec->d[n] = '\0';
+	dec->n = n;
+	/* Zero has exponent 0, and is the only value to round to zero. */
+	dec->exp = atoi(p + 1);
 	dec->neg = signbit(v) && v != 0;
 }
 
@@ -203,9 +218,7 @@ format_fixed(struct buf *out, double v, int decimals)
 
 	if (!isfinite(v) || decimals < 0 || decimals > MAX_DIGITS)
 		return -1;
-	len = dtoa_fixed(tmp, v, decimals);
-	if (len < 0)
-		len = snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
+	len = snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
 	if (len < 0 || (size_t)len >= sizeof(tmp))
 		BUG("snprintf(%%.*f) gave %d bytes", len);
 	neg = *p == '-';
@@ -405,9 +418,7 @@ format_unit(struct buf *out, const char *unit)
 void
 format_exact(struct buf *out, double v)
 {
-	char g[DTOA_G_SIZE];
-
-	buf_add(out, g, dtoa_g(g, v, DTOA_MAX_DIGITS));
+	buf_addf(out, "%.17g", v);
 }
 
 void

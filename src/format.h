@@ -11,11 +11,11 @@ struct buf;
  * cannot be written in that format (NaN or infinity: the caller reports
  * it with a location). No function here prints anything.
  *
- * Rounding is done once, correctly, on the double itself (dtoa_round(),
- * which gives the digits of "%.*e", or snprintf "%.*f"): 9.99951e49
- * to 4 digits is "1.000 × 10⁵⁰", never "10.00 × 10⁴⁹"; 9.9995e49 is
- * "9.999 × 10⁴⁹", since the double nearest it lies just below the half;
- * a value that rounds to zero prints without a minus sign.
+ * Rounding is done once, correctly, on the double itself (the digits of
+ * snprintf "%.*e", or "%.*f"): 9.99951e49 to 4 digits is
+ * "1.000 × 10⁵⁰", never "10.00 × 10⁴⁹"; 9.9995e49 is "9.999 × 10⁴⁹",
+ * since the double nearest it lies just below the half; a value that
+ * rounds to zero prints without a minus sign.
  */
 
 /*

@@ -16,7 +16,6 @@
 #include "buf.h"
 #include "dataset.h"
 #include "diag.h"
-#include "dtoa.h"
 #include "export.h"
 #include "hash.h"
 #include "html.h"
@@ -88,16 +87,15 @@ static const char usage_text[] =
 static void
 add_number(struct buf *b, double v)
 {
-	char tmp[DTOA_G_SIZE];
-	size_t len = 0;
-	int prec;
+	char tmp[32];	/* "-1.2345678901234567e-308" */
+	int len = 0, prec;
 
-	for (prec = 6; prec <= DTOA_MAX_DIGITS; prec++) {
-		len = dtoa_g(tmp, v, prec);
+	for (prec = 6; prec <= 17; prec++) {
+		len = snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
 		if (strtod(tmp, NULL) == v)
 			break;
 	}
-	buf_add(b, tmp, len);
+	buf_add(b, tmp, (size_t)len);
 }
 
 static void
