@@ -296,9 +296,9 @@ test_addf_long(void **state)
 }
 
 /*
- * buf_addf() writes most formats itself (%s %c %d %i %u %x %%, flags '-'
- * and '0', widths, '*', %s precision, l ll z): each must give exactly
- * what snprintf() gives, appended after text already there.
+ * buf_addf() gives exactly what snprintf() gives, appended after text
+ * already there: %s %c %d %i %u %x %%, flags '-' and '0', widths, '*',
+ * %s precision, l ll z, and the rest.
  */
 #define SAME_AS_SNPRINTF(...)                                              \
 	do {                                                               \
@@ -314,7 +314,7 @@ test_addf_long(void **state)
 	} while (0)
 
 static void
-test_addf_fast_path(void **state)
+test_addf_conversions(void **state)
 {
 	(void)state;
 	SAME_AS_SNPRINTF("%s", "");
@@ -338,7 +338,7 @@ test_addf_fast_path(void **state)
 	SAME_AS_SNPRINTF("[%06zu] [%-6zu] [%c] [%3c] [%-3c]", (size_t)42,
 			 (size_t)7, 'x', 'y', 'z');
 	SAME_AS_SNPRINTF("100%% of %s%%%d", "it", 5);
-	/* Others go to vsnprintf(), unchanged. */
+	/* Others. */
 	SAME_AS_SNPRINTF("%.3g %e %5.1f %p %+d % d %#x %hd", 3.14159, 2.5,
 			 -0.25, (void *)0, 5, 5, 255u, (short)-3);
 	SAME_AS_SNPRINTF("%s then %.17g", "mixed", 0.1);
@@ -618,7 +618,7 @@ main(void)
 		cmocka_unit_test(test_addf_at_capacity),
 		cmocka_unit_test(test_addf_long),
 		cmocka_unit_test(test_addf_many),
-		cmocka_unit_test(test_addf_fast_path),
+		cmocka_unit_test(test_addf_conversions),
 		cmocka_unit_test(test_add_long),
 		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_reset),
