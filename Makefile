@@ -31,7 +31,7 @@ CMARK_CFLAGS := $(if $(wildcard /usr/include/cmark-gfm.h),,$(shell \
 	$(PKG_CONFIG) --cflags libcmark-gfm 2>/dev/null))
 CMARK_LIBS := $(if $(wildcard /usr/include/cmark-gfm.h),-lcmark-gfm,$(shell \
 	$(PKG_CONFIG) --libs libcmark-gfm 2>/dev/null || echo -lcmark-gfm))
-LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lm
+LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -lm
 
 -include config.mk
 
@@ -50,7 +50,8 @@ DEPS_BUILD = gcc:/usr/bin/gcc libc6-dev:/usr/include/stdio.h \
 	     pkg-config:/usr/bin/pkg-config libcsv-dev:/usr/include/csv.h \
 	     libcmark-gfm-dev:/usr/include/cmark-gfm.h \
 	     libcmark-gfm-extensions-dev:/usr/include/cmark-gfm-core-extensions.h \
-	     libxxhash-dev:/usr/include/xxhash.h
+	     libxxhash-dev:/usr/include/xxhash.h \
+	     libexpat1-dev:/usr/include/expat.h
 DEPS_REPORT = gnuplot-nox:/usr/bin/gnuplot
 DEPS_TEST = libcmocka-dev:/usr/include/cmocka.h gnuplot-nox:/usr/bin/gnuplot \
 	    libxml2-utils:/usr/bin/xmllint python3:/usr/bin/python3 \

@@ -4,6 +4,7 @@
  * count errors with diag_errors() and stop at the end of their phase.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,6 +282,40 @@ die_errno(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, ": %s\n", strerror(e));
 	exit(1);
+}
+
+/* ------------------------------------------------------------ signals */
+
+static volatile sig_atomic_t caught;
+
+static void
+on_signal(int sig)
+{
+	caught = sig;
+}
+
+void
+diag_catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	/*
+	 * No SA_RESTART: a blocking call (waiting for gnuplot or for the
+	 * lock) returns EINTR, and the run stops at once.
+	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+int
+diag_interrupted(void)
+{
+	return caught;
 }
 
 size_t

@@ -90,6 +90,15 @@ size_t diag_errors(void);
 int diag_full(void);
 void diag_reset(void);
 
+/*
+ * From diag_catch_signals() on, SIGINT, SIGTERM and SIGHUP no longer end
+ * the process: the signal is recorded, and every stage polls
+ * diag_interrupted() (the signal, or 0) and stops, so that the run can
+ * clean up and leave its output folder as it was.
+ */
+void diag_catch_signals(void);
+int diag_interrupted(void);
+
 /* A broken invariant of ours, not the user's. */
 #define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)
 void bug_fl(const char *file, int line, const char *fmt, ...)

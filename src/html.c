@@ -333,6 +333,50 @@ html_release(void)
 	cmark_release_plugins();
 }
 
+/* The page shell's slots; "{{content}}" must be there, once. */
+static const char *const slots[] = {
+	"{{title}}", "{{toc}}", "{{content}}", "{{nav}}",
+};
+
+int
+html_check_shell(const struct srcfile *shell)
+{
+	const char *p = shell->data, *open;
+	struct srcloc loc = { shell, 0, 2 };
+	size_t i, ncontent = 0;
+	int ret = 0;
+
+	while ((open = strstr(p, "{{"))) {
+		for (i = 0; i < sizeof(slots) / sizeof(slots[0]); i++)
+			if (!strncmp(open, slots[i], strlen(slots[i])))
+				break;
+		loc.off = (size_t)(open - shell->data);
+		if (i == sizeof(slots) / sizeof(slots[0])) {
+			loc.len = strcspn(open, "}\n") + (open[strcspn(open,
+				"}\n")] == '}' ? 2 : 0);
+			ret = error_at(&loc, "unknown slot '%.*s' in the page "
+				       "shell (slots: {{title}}, {{toc}}, "
+				       "{{content}}, {{nav}})", (int)loc.len,
+				       open);
+			p = open + 2;
+			continue;
+		}
+		if (i == 2 && ncontent++) {
+			loc.len = strlen(slots[i]);
+			ret = error_at(&loc, "a second '{{content}}' in the "
+				       "page shell");
+		}
+		p = open + strlen(slots[i]);
+	}
+	if (!ncontent) {
+		loc.off = 0;
+		loc.len = 1;
+		ret = error_at(&loc, "the page shell has no '{{content}}' "
+			       "slot: every page would be empty");
+	}
+	return ret;
+}
+
 static void
 nav(struct buf *out, const char *current)
 {

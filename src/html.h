@@ -5,6 +5,7 @@
 
 struct buf;
 struct expansion;
+struct srcfile;
 
 /*
  * The render stage: Markdown -> HTML through cmark-gfm, with the table
@@ -32,6 +33,13 @@ int html_render(const struct expansion *x, struct rendered *r);
  * extensions), so that a run ends with every allocation freed.
  */
 void html_release(void);
+
+/*
+ * Checks a page shell (templates/page.html) before it is used: exactly
+ * one "{{content}}", and no "{{...}}" but the slots html_page() fills.
+ * Returns 0, or -1 after printing each problem with its location.
+ */
+int html_check_shell(const struct srcfile *shell);
 
 /*
  * Fills the page shell: "{{title}}", "{{toc}}", "{{content}}" and

@@ -3,14 +3,12 @@
  * asked: load and model (model.c), then write (export.c, site.c) or
  * print. Holds no logic of its own beyond choosing what to run.
  */
-#include <dirent.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "audit.h"
 #include "buf.h"
@@ -49,8 +47,8 @@ struct options {
 	const char *outdir;
 	int as_of;		/* 0: the newest year in the data */
 	int timings;		/* print stage timings to stderr */
+	double figure_timeout;	/* seconds gnuplot may run */
 	uint64_t inputs;	/* key of the inputs, for the manifest */
-	struct plot_process *early;	/* gnuplot started ahead, or NULL */
 };
 
 static const char usage_text[] =
@@ -78,6 +76,7 @@ static const char usage_text[] =
 	"  -o, --out DIR   output folder for report (default: out)\n"
 	"  --as-of YEAR    the edition of YEAR: leave out data rows dated\n"
 	"                  after it (default: the newest year in the data)\n"
+	"  --figure-timeout SECONDS  stop gnuplot after this long (default 60)\n"
 	"  --timings       print the time of each stage, and the program's own\n"
 	"                  time and CPU (gnuplot apart), to stderr\n"
 	"  -h, --help      show this help\n"
@@ -270,58 +269,6 @@ inputs_key(const struct options *opt, uint64_t *key)
 	return ret;
 }
 
-/* 1 when path exists and was modified after *t. */
-static int
-newer(const char *path, const struct timespec *t)
-{
-	struct stat st;
-
-	return !stat(path, &st) && (st.st_mtim.tv_sec > t->tv_sec ||
-				    (st.st_mtim.tv_sec == t->tv_sec &&
-				     st.st_mtim.tv_nsec > t->tv_nsec));
-}
-
-/*
- * Whether a figure will probably be drawn: there is no figure cache, or
- * a data file or a figure script changed after it. Only a guess, to
- * start gnuplot early: the figure keys decide what is drawn.
- */
-static int
-figures_stale(const struct options *opt)
-{
-	struct buf path = BUF_INIT;
-	struct stat st;
-	struct timespec cache;
-	DIR *d;
-	struct dirent *e;
-	size_t i;
-	int stale = 0;
-
-	buf_addf(&path, "%s/figures/.cache", opt->outdir);
-	if (stat(path.data, &st)) {
-		buf_release(&path);
-		return 1;
-	}
-	cache = st.st_mtim;
-	for (i = 0; model_data_files[i] && !stale; i++) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
-		stale = newer(path.data, &cache);
-	}
-	buf_reset(&path);
-	buf_addf(&path, "%s/figures", opt->templatedir);
-	d = opendir(path.data);
-	while (d && !stale && (e = readdir(d))) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/figures/%s", opt->templatedir, e->d_name);
-		stale = *e->d_name != '.' && newer(path.data, &cache);
-	}
-	if (d)
-		closedir(d);
-	buf_release(&path);
-	return stale;
-}
-
 /* Prints the claims audit; exit 1 when a claim drifts. */
 static int
 cmd_check(const struct buf *audit, int off)
@@ -340,6 +287,8 @@ read_template(const struct options *opt, const char *name)
 	buf_addf(&path, "%s/%s", opt->templatedir, name);
 	f = srcfile_read(path.data);
 	buf_release(&path);
+	if (f)
+		f->show_source = 1;
 	return f;
 }
 
@@ -368,14 +317,15 @@ write_page(struct site *site, const char *shell, const char *file,
  */
 static int
 write_report(struct site *site, const struct registry *reg,
-	     const struct datasets *ds, struct options *opt,
+	     const struct datasets *ds, const struct options *opt,
 	     const char *shell, struct template **tp, struct expansion *x,
 	     struct plot **plp)
 {
 	struct template *t;
 	struct buf body = BUF_INIT, toc = BUF_INIT, figdir = BUF_INIT;
 	struct rendered r = { &body, &toc, NULL };
-	struct plot_options po = { NULL, opt->outdir, "gnuplot", 2000, NULL };
+	struct plot_options po = { NULL, "gnuplot", 2000,
+				   opt->figure_timeout };
 	int ret = -1;
 
 	timing_begin("templates");
@@ -387,8 +337,6 @@ write_report(struct site *site, const struct registry *reg,
 	timing_end();
 	buf_addf(&figdir, "%s/figures", opt->templatedir);
 	po.figdir = figdir.data;
-	po.early = opt->early;
-	opt->early = NULL;	/* plot_start() takes it */
 	timing_begin("figures");
 	ret = plot_start(plp, site, &po, reg, ds, x->figures, x->nfigures);
 	timing_end();
@@ -466,61 +414,43 @@ write_reference(struct site *site, const struct registry *reg,
 }
 
 /*
- * Writes the whole site into a staging folder and publishes it only when
- * every part succeeded, so a failed run leaves out/ as it was.
+ * Writes the whole site into the site's staging folder and publishes it
+ * only when every part succeeded, so a failed run leaves out/ as it was.
  */
 static int
-cmd_report(const struct registry *reg, const struct datasets *ds,
-	   struct tableset *ts, struct options *opt)
+cmd_report(struct site *site, const struct registry *reg,
+	   const struct datasets *ds, struct tableset *ts,
+	   const struct options *opt)
 {
 	struct srcfile *shell = read_template(opt, "page.html");
 	struct srcfile *css = read_template(opt, "style.css");
-	struct site *site = NULL;
 	struct template *t = NULL;
 	struct expansion x;
 	struct plot *pl = NULL;
 	int ret = EXIT_INPUT, r, rp;
 
 	expansion_init(&x);
-	if (!shell || !css)
-		goto out;
-	site = site_open(opt->outdir);
-	if (!site)
+	if (!shell || !css || html_check_shell(shell) || site_begin(site))
 		goto out;
 	site_set_inputs(site, opt->inputs);
 	r = write_report(site, reg, ds, opt, shell->data, &t, &x, &pl);
 	if (r == -2)
 		ret = EXIT_TOOL;
 	timing_begin("pages");
-	r |= write_reference(site, reg, ts, opt, shell->data);
+	if (!diag_interrupted())
+		r |= write_reference(site, reg, ts, opt, shell->data);
 	timing_end();
 	/* gnuplot has been drawing meanwhile. */
-	rp = plot_finish(pl);
+	rp = plot_finish(pl, r != 0);
 	if (rp == -2)
 		ret = EXIT_TOOL;
 	r |= rp;
 	timing_begin("write");
-	if (r | site_write(site, "style.css", css->data, css->len)) {
-		site_abort(site);
-		timing_end();
-		goto out;
-	}
-	if (!site_publish(site))
+	if (!r && !site_write(site, "style.css", css->data, css->len) &&
+	    !site_publish(site))
 		ret = EXIT_OK;
 	timing_end();
 out:
-	if (site_interrupted() && ret != EXIT_OK) {
-		fprintf(stderr, "ultimate: interrupted by %s; '%s' left as "
-			"it was\n", site_interrupted() == SIGINT ? "SIGINT" :
-			site_interrupted() == SIGTERM ? "SIGTERM" : "a signal",
-			opt->outdir);
-		ret = 128 + site_interrupted();
-	} else if (ret != EXIT_OK && diag_errors()) {
-		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
-			diag_errors() == 1 ? "" : "s");
-	}
-	plot_process_stop(opt->early);	/* plot_start() was not reached */
-	opt->early = NULL;
 	expansion_release(&x);
 	template_free(t);
 	srcfile_free(shell);
@@ -555,13 +485,14 @@ opt_is(const char *arg, const char *s, const char *l)
 int
 main(int argc, char **argv)
 {
-	struct options opt = { .outdir = "out" };
+	struct options opt = { .outdir = "out", .figure_timeout = 60 };
 	const char *cmd = NULL, *name = NULL;
-	struct registry *reg;
+	struct registry *reg = NULL;
+	struct site *site = NULL;
 	struct buf audit = BUF_INIT;
 	struct datasets ds = { 0 };
 	struct tableset ts = { 0 };
-	int i, ret, off = 0;
+	int i, ret = EXIT_INPUT, off = 0, report, count = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -591,6 +522,18 @@ main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			opt.as_of = (int)y;
+		} else if (opt_is(a, "--figure-timeout", "--figure-timeout")) {
+			const char *v = optarg_of(argc, argv, &i, a);
+			char *end;
+			double t = strtod(v, &end);
+
+			if (end == v || *end || !(t > 0 && t <= 86400)) {
+				fprintf(stderr, "ultimate: --figure-timeout needs "
+					"a number of seconds from 0 to 86400, "
+					"got '%s'\n", v);
+				return EXIT_USAGE;
+			}
+			opt.figure_timeout = t;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "ultimate: unknown option '%s'\n%s", a,
 				usage_text);
@@ -616,6 +559,7 @@ main(int argc, char **argv)
 			usage_text);
 		return EXIT_USAGE;
 	}
+	report = !strcmp(cmd, "report");
 	if ((!strcmp(cmd, "get") || !strcmp(cmd, "explain")) != !!name) {
 		fprintf(stderr, "ultimate: '%s' %s\n", cmd,
 			name ? "takes no argument" : "needs a quantity name");
@@ -631,50 +575,64 @@ main(int argc, char **argv)
 	srcfile_confine(opt.datadir);
 	srcfile_confine(opt.templatedir);
 
-	/* Nothing changed since the last report: nothing to do. */
-	if (!strcmp(cmd, "report")) {
+	if (report) {
+		/*
+		 * From here on a signal stops the run cleanly: out/ is left
+		 * as it was and nothing is left behind.
+		 */
+		diag_catch_signals();
 		timing_begin("noop");
-		if (!inputs_key(&opt, &opt.inputs) &&
-		    site_uptodate(opt.outdir, opt.inputs)) {
+		site = site_open(opt.outdir);
+		if (!site) {
 			timing_end();
-			srcfile_confine_release();
-			if (opt.timings)
-				timing_print();
-			return EXIT_OK;
+			goto out;
 		}
-		/* Its start-up then overlaps the model and templates. */
-		if (figures_stale(&opt))
-			opt.early = plot_prestart("gnuplot");
+		/* Nothing changed since the last report: nothing to do. */
+		if (!inputs_key(&opt, &opt.inputs) &&
+		    site_uptodate(site, opt.inputs)) {
+			timing_end();
+			ret = EXIT_OK;
+			goto out;
+		}
 		timing_end();
 	}
 	timing_begin("model");
-	reg = model_build(opt.datadir, opt.as_of,
-			  !strcmp(cmd, "report") ? &ds : NULL, &ts);
+	reg = model_build(opt.datadir, opt.as_of, report ? &ds : NULL, &ts);
 	if (reg && (off = audit_run(opt.datadir, reg, &audit, &ts)) < 0) {
 		registry_free(reg);
 		reg = NULL;
 	}
 	timing_end();
 	if (!reg) {
-		plot_process_stop(opt.early);
-		srcfile_confine_release();
-		buf_release(&audit);
-		datasets_release(&ds);
-		tableset_release(&ts);
+		count = 1;
+		goto out;
+	}
+	if (report) {
+		count = 1;
+		ret = cmd_report(site, reg, &ds, &ts, &opt);
+	} else if (!strcmp(cmd, "list")) {
+		ret = cmd_list(reg);
+	} else if (!strcmp(cmd, "check")) {
+		ret = cmd_check(&audit, off);
+	} else if (!strcmp(cmd, "get")) {
+		ret = cmd_get(reg, name);
+	} else {
+		ret = cmd_explain(reg, name);
+	}
+out:
+	if (diag_interrupted() && ret != EXIT_OK) {
+		int sig = diag_interrupted();
+
+		fprintf(stderr, "ultimate: interrupted by %s; '%s' left as "
+			"it was\n", sig == SIGINT ? "SIGINT" : sig == SIGTERM ?
+			"SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal",
+			opt.outdir);
+		ret = 128 + sig;
+	} else if (ret != EXIT_OK && (count || report) && diag_errors()) {
 		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
 			diag_errors() == 1 ? "" : "s");
-		return EXIT_INPUT;
 	}
-	if (!strcmp(cmd, "report"))
-		ret = cmd_report(reg, &ds, &ts, &opt);
-	else if (!strcmp(cmd, "list"))
-		ret = cmd_list(reg);
-	else if (!strcmp(cmd, "check"))
-		ret = cmd_check(&audit, off);
-	else if (!strcmp(cmd, "get"))
-		ret = cmd_get(reg, name);
-	else
-		ret = cmd_explain(reg, name);
+	site_close(site);
 	registry_free(reg);
 	datasets_release(&ds);
 	tableset_release(&ts);

@@ -1,32 +1,33 @@
 /*
  * The plot stage: registry and datasets -> data files and one gnuplot
  * script -> figures/NAME.svg in the staging area. The only module that
- * starts another program. gnuplot runs without a shell (fork and execvp),
- * in the staging figures folder, on a script assembled from the author's
- * figure scripts and numeric variables; text from data reaches gnuplot
- * only inside data files.
+ * starts another program. gnuplot runs without a shell (posix_spawnp),
+ * in a scratch folder inside the staging area, on a script assembled
+ * from the author's figure scripts and numeric variables; text from data
+ * reaches gnuplot only inside data files. Its run is bounded in time,
+ * and what it draws is parsed (expat) before it is staged.
  */
-/* sched_getcpu() and the CPU_* macros are GNU extensions. */
-#define _GNU_SOURCE
 #include <errno.h>
+#include <expat.h>
 #include <fcntl.h>
 #include <math.h>
-#include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "dataset.h"
 #include "diag.h"
+#include "file.h"
 #include "format.h"
 #include "hash.h"
 #include "plot.h"
@@ -63,19 +64,25 @@ struct job {
 	int cached;
 };
 
-/* gnuplot running in the background, from spawn() to reap(). */
-struct child {
-	pid_t pid;
-	int errfd;		/* its stderr, read by reap() */
-};
+/* Kept of gnuplot's messages; the rest is read and dropped. */
+#define ERR_KEEP 65536
+/* From SIGTERM to SIGKILL, when gnuplot has to be stopped. */
+#define GRACE_SECONDS 2.0
 
 struct plot {
 	struct site *site;	/* borrowed */
 	struct job *jobs;
 	size_t n, todo;
 	struct buf cache;	/* figures/.cache for this run */
-	struct child child;
-	int running;
+	char *work;		/* scratch folder gnuplot runs in */
+	double timeout;
+	const char *prog;
+	/* gnuplot running, from spawn() to wait_gnuplot() */
+	pid_t pid;		/* 0: not started */
+	int errfd;		/* its stderr */
+	struct timespec started;
+	sigset_t mask;		/* the signal mask before SIGCHLD was blocked */
+	struct sigaction old_chld;
 };
 
 void
@@ -331,351 +338,6 @@ write_file(const char *path, const struct buf *b)
 }
 
 /*
- * gnuplot waiting for its commands on a pipe. Started before the
- * figures are known, loading its eighty-odd libraries (some 15 ms)
- * overlaps the model and the templates instead of following them.
- */
-struct plot_process {
-	struct child child;	/* pid 0: not started */
-	int infd;		/* its stdin */
-	int execfd;		/* forked: a failed exec's errno, else EOF */
-	int error;		/* errno from starting it, or 0 */
-};
-
-/*
- * The cores gnuplot may use: all of this process's but the one it runs
- * on, when it has others. With two cores the scheduler tends to wake
- * the parent on the core where its child has just started; the model
- * and gnuplot's start-up then take turns of a tick (4 ms) there while
- * the other core idles.
- */
-struct cores {
-#ifdef __linux__
-	cpu_set_t set;
-#endif
-	int other;		/* 0: no other core, or not Linux */
-};
-
-static void
-other_cores(struct cores *c)
-{
-	c->other = 0;
-#ifdef __linux__
-	int cpu = sched_getcpu();
-
-	if (cpu < 0 || sched_getaffinity(0, sizeof(c->set), &c->set) ||
-	    CPU_COUNT(&c->set) < 2 || !CPU_ISSET(cpu, &c->set))
-		return;
-	CPU_CLR(cpu, &c->set);
-	c->other = 1;
-#endif
-}
-
-/* Moves pid (0: this process) to the cores of c, if there are any. */
-static void
-move_child(pid_t pid, const struct cores *c)
-{
-#ifdef __linux__
-	if (c->other)
-		sched_setaffinity(pid, sizeof(c->set), &c->set);
-#else
-	(void)pid;
-	(void)c;
-#endif
-}
-
-/*
- * The forked child: off the parent's core, its own process group, its
- * standard streams, then prog. It makes only system calls; a failed
- * exec sends its errno on statusfd (closed on exec: EOF means prog
- * runs).
- */
-static _Noreturn void
-exec_child(char **argv, const int in[2], const int err[2], int statusfd,
-	   const struct cores *c)
-{
-	int fd, e;
-
-	/*
-	 * Often the child runs first, on the parent's core: until its
-	 * exec's work let the parent have its turn again, up to a tick
-	 * (4 ms measured). So it leaves before anything else.
-	 */
-	move_child(0, c);
-	setpgid(0, 0);
-	fd = open("/dev/null", O_WRONLY);
-	if (dup2(in[0], 0) < 0 || fd < 0 || dup2(fd, 1) < 0 ||
-	    dup2(err[1], 2) < 0)
-		goto fail;
-	execvp(argv[0], argv);
-fail:
-	e = errno;
-	if (write(statusfd, &e, sizeof(e)) != (ssize_t)sizeof(e))
-		_exit(126);	/* the parent then sees gnuplot exit 126 */
-	_exit(127);
-}
-
-/*
- * Starts prog on "/dev/stdin" (a file argument, not "-", so that its
- * errors are worded as for a script file), in its own process group,
- * with stdin and stderr on pipes, and returns at once. Returns 0 or an
- * errno value (ENOENT: prog is not installed); when forked, an exec
- * failure is known only in pp->execfd.
- *
- * Early, while this process is small, fork(): it returns at once,
- * where posix_spawnp() waits until the child has exec'd and, with few
- * cores, often longer: woken on the child's core, the parent waits for
- * its turn there (up to 4 ms measured, 0.2 ms with fork()). Later the
- * process may hold hundreds of MB; posix_spawnp() then spares copying
- * its page tables and the copy-on-write faults that follow.
- */
-static int
-spawn(const char *prog, struct plot_process *pp, int early)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	/* execvp() wants mutable strings. */
-	char *argv[] = { xstrdup(prog), xstrdup("/dev/stdin"), NULL };
-	int in[2] = { -1, -1 }, err[2] = { -1, -1 }, st[2] = { -1, -1 };
-	int rc = 0, i;
-	struct cores c;
-	pid_t pid;
-
-	pp->infd = pp->child.errfd = pp->execfd = -1;
-	if (pipe(in) || pipe(err) || (early && pipe(st))) {
-		rc = errno;
-		goto out;
-	}
-	/* Only the duplicates made for the child survive its exec. */
-	for (i = 0; i < 2; i++) {
-		fcntl(in[i], F_SETFD, FD_CLOEXEC);
-		fcntl(err[i], F_SETFD, FD_CLOEXEC);
-		if (early)
-			fcntl(st[i], F_SETFD, FD_CLOEXEC);
-	}
-	other_cores(&c);
-	if (early) {
-		pid = fork();
-		if (pid < 0) {
-			rc = errno;
-			goto out;
-		}
-		if (!pid)
-			exec_child(argv, in, err, st[1], &c);
-		/* If this process runs first, it moves the child itself. */
-		move_child(pid, &c);
-		/* Its group exists before anything may signal it. */
-		setpgid(pid, pid);
-		pp->child.pid = pid;
-		goto out;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-	posix_spawnattr_init(&at);
-	/* Its own process group, so that stopping it stops all. */
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-	posix_spawnattr_setpgroup(&at, 0);
-	rc = posix_spawnp(&pp->child.pid, prog, &fa, &at, argv, environ);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
-	if (!rc)
-		move_child(pp->child.pid, &c);
-out:
-	if (in[0] >= 0)
-		close(in[0]);
-	if (err[1] >= 0)
-		close(err[1]);
-	if (st[1] >= 0)
-		close(st[1]);
-	if (rc) {
-		pp->child.pid = 0;
-		if (in[1] >= 0)
-			close(in[1]);
-		if (err[0] >= 0)
-			close(err[0]);
-		if (st[0] >= 0)
-			close(st[0]);
-	} else {
-		pp->infd = in[1];
-		pp->child.errfd = err[0];
-		pp->execfd = st[0];
-	}
-	free(argv[0]);
-	free(argv[1]);
-	return rc;
-}
-
-/*
- * Waits for the child, capturing its stderr into err; stops its process
- * group first when the run is being interrupted. Returns its exit
- * status, 128 + the signal that killed it or interrupted the run, or -1
- * when waiting fails.
- */
-static int
-reap(struct child *c, struct buf *err)
-{
-	char buf[4096];
-	ssize_t n;
-	int status;
-
-	if (site_interrupted())
-		kill(-c->pid, SIGTERM);
-	while ((n = read(c->errfd, buf, sizeof(buf))) > 0 ||
-	       (n < 0 && errno == EINTR)) {
-		if (n > 0) {
-			buf_add(err, buf, (size_t)n);
-		} else if (site_interrupted()) {
-			/* The run is stopping: so does gnuplot's group. */
-			kill(-c->pid, SIGTERM);
-			break;
-		}
-	}
-	close(c->errfd);
-	while (waitpid(c->pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (site_interrupted()) {
-		buf_reset(err);
-		buf_addf(err, "interrupted by signal %d", site_interrupted());
-		return 128 + site_interrupted();
-	}
-	if (WIFSIGNALED(status)) {
-		buf_addf(err, "gnuplot was killed by signal %d",
-			 WTERMSIG(status));
-		return 128 + WTERMSIG(status);
-	}
-	return WEXITSTATUS(status);
-}
-
-/*
- * prog started, forked when early (see spawn()). Never NULL: a failure
- * to start it is kept in its error and reported when it is needed.
- */
-static struct plot_process *
-start(const char *prog, int early)
-{
-	struct plot_process *pp = xcalloc(1, sizeof(*pp));
-
-	pp->error = spawn(prog, pp, early);
-	return pp;
-}
-
-struct plot_process *
-plot_prestart(const char *prog)
-{
-	return start(prog, 1);
-}
-
-void
-plot_process_stop(struct plot_process *pp)
-{
-	int status;
-
-	if (!pp)
-		return;
-	if (pp->child.pid > 0) {
-		close(pp->infd);
-		kill(-pp->child.pid, SIGKILL);
-		close(pp->child.errfd);
-		if (pp->execfd >= 0)
-			close(pp->execfd);
-		while (waitpid(pp->child.pid, &status, 0) < 0 &&
-		       errno == EINTR)
-			;
-	}
-	free(pp);
-}
-
-/*
- * Whether a forked prog did exec: waits for its exec (by now long
- * done) or its exit, and takes a failure into pp->error.
- */
-static void
-check_exec(struct plot_process *pp)
-{
-	ssize_t n;
-	int e;
-
-	if (pp->execfd < 0)
-		return;
-	while ((n = read(pp->execfd, &e, sizeof(e))) < 0 && errno == EINTR)
-		;
-	close(pp->execfd);
-	pp->execfd = -1;
-	if (n == (ssize_t)sizeof(e))
-		pp->error = e;
-}
-
-/*
- * Gives gnuplot the batch: it changes to dir and loads .batch.gp, so
- * that its messages name the batch file and its lines. Takes pp and
- * returns its child in c. Returns 0; -1 after printing an error when
- * gnuplot could not be started, or dir cannot be written as a gnuplot
- * string (a line break in the output folder's path).
- */
-static int
-hand_over(struct plot_process *pp, const char *prog, const char *dir,
-	  struct child *c)
-{
-	struct buf cmd = BUF_INIT;
-	struct sigaction ign, old;
-	const char *p;
-	size_t off = 0;
-	ssize_t n;
-	int ret = 0;
-
-	check_exec(pp);
-	if (pp->error == ENOENT) {
-		ret = error("cannot run '%s': %s; install gnuplot with: "
-			    "sudo apt-get install -y gnuplot-nox", prog,
-			    strerror(pp->error));
-		goto out;
-	}
-	if (pp->error) {
-		ret = error("cannot start '%s': %s", prog,
-			    strerror(pp->error));
-		goto out;
-	}
-	if (strpbrk(dir, "\n\r")) {
-		ret = error("cannot draw figures in '%s': gnuplot takes no "
-			    "line break in a folder name", dir);
-		goto out;
-	}
-	BUF_ADDLIT(&cmd, "cd '");
-	for (p = dir; *p; p++) {
-		/* In single quotes, gnuplot reads '' as one quote. */
-		if (*p == '\'')
-			buf_addch(&cmd, '\'');
-		buf_addch(&cmd, *p);
-	}
-	BUF_ADDLIT(&cmd, "'\nload '.batch.gp'\n");
-	/* A dead reader is an error to read in its status, not a signal. */
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGPIPE, &ign, &old);
-	while (off < cmd.len) {
-		n = write(pp->infd, cmd.data + off, cmd.len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-	sigaction(SIGPIPE, &old, NULL);
-	close(pp->infd);
-	*c = pp->child;
-	free(pp);
-	pp = NULL;
-out:
-	plot_process_stop(pp);
-	buf_release(&cmd);
-	return ret;
-}
-
-/*
  * Reports a gnuplot failure under the figure that caused it: gnuplot
  * names the batch file's line, which falls in one job's range. The first
  * line gives the template location, the figure, the script line and
@@ -747,6 +409,278 @@ report_failure(struct job *jobs, size_t n, const char *err, int status)
 	buf_release(&ctx);
 }
 
+/* ------------------------------------------------------------ gnuplot */
+
+/* POSIX: the application declares it. */
+extern char **environ;
+
+/* Only to wake pselect() in wait_gnuplot(). */
+static void
+on_child(int sig)
+{
+	(void)sig;
+}
+
+static double
+seconds_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) +
+	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/*
+ * Starts gnuplot on the batch in pl->work, as "gnuplot -e "cd 'WORK'"
+ * .batch.gp" so that its messages name .batch.gp and its lines: no
+ * shell, stdin and stdout on /dev/null, stderr on a pipe, its own
+ * process group, default signal handling. From here SIGCHLD is blocked
+ * (and caught) until wait_gnuplot() waits for it. Returns 0 or an errno
+ * value (ENOENT: gnuplot is not installed).
+ */
+static int
+spawn(struct plot *pl)
+{
+	static const int dflt_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE,
+					 SIGCHLD };
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t chld, none, dflt;
+	struct sigaction sa;
+	struct buf cd = BUF_INIT;
+	char *argv[5];
+	const char *p;
+	int err[2], rc;
+	size_t i;
+
+	BUF_ADDLIT(&cd, "cd '");
+	for (p = pl->work; *p; p++) {
+		/* In single quotes, gnuplot reads '' as one quote. */
+		if (*p == '\'')
+			buf_addch(&cd, '\'');
+		buf_addch(&cd, *p);
+	}
+	buf_addch(&cd, '\'');
+	if (pipe(err)) {
+		buf_release(&cd);
+		return errno;
+	}
+	/* Only the duplicate made for the child survives its exec. */
+	fcntl(err[0], F_SETFD, FD_CLOEXEC);
+	fcntl(err[1], F_SETFD, FD_CLOEXEC);
+	fcntl(err[0], F_SETFL, O_NONBLOCK);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &pl->mask);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, &pl->old_chld);
+
+	argv[0] = xstrdup(pl->prog);
+	argv[1] = xstrdup("-e");
+	argv[2] = buf_detach(&cd, NULL);
+	argv[3] = xstrdup(".batch.gp");
+	argv[4] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+	posix_spawnattr_init(&at);
+	sigemptyset(&none);
+	sigemptyset(&dflt);
+	for (i = 0; i < sizeof(dflt_sigs) / sizeof(dflt_sigs[0]); i++)
+		sigaddset(&dflt, dflt_sigs[i]);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setsigdefault(&at, &dflt);
+	/* Its own process group, so that stopping it stops all. */
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
+				 POSIX_SPAWN_SETSIGMASK |
+				 POSIX_SPAWN_SETSIGDEF);
+	rc = posix_spawnp(&pl->pid, pl->prog, &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	close(err[1]);
+	if (rc) {
+		pl->pid = 0;
+		close(err[0]);
+		sigaction(SIGCHLD, &pl->old_chld, NULL);
+		sigprocmask(SIG_SETMASK, &pl->mask, NULL);
+	} else {
+		pl->errfd = err[0];
+		clock_gettime(CLOCK_MONOTONIC, &pl->started);
+	}
+	for (i = 0; argv[i]; i++)
+		free(argv[i]);
+	return rc;
+}
+
+/* Reads what gnuplot's stderr holds now, keeping the first ERR_KEEP bytes. */
+static void
+drain(struct plot *pl, struct buf *err)
+{
+	char chunk[4096];
+	ssize_t n;
+
+	while (pl->errfd >= 0) {
+		n = read(pl->errfd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;	/* EAGAIN: nothing more for now */
+		if (n == 0) {
+			close(pl->errfd);
+			pl->errfd = -1;
+			break;
+		}
+		if (err->len < ERR_KEEP)
+			buf_add(err, chunk, (size_t)n < ERR_KEEP - err->len ?
+				(size_t)n : ERR_KEEP - err->len);
+	}
+}
+
+/*
+ * Waits for gnuplot to end, reading its stderr into err meanwhile, but
+ * not for the end of its stderr (a child of gnuplot may keep it open).
+ * When pl->timeout seconds have passed, its process group gets SIGTERM,
+ * and SIGKILL GRACE_SECONDS later; when the run is interrupted, SIGKILL
+ * at once. Whatever gnuplot leaves running in its group is killed.
+ * Returns gnuplot's wait status, or -1 when waiting fails; *why is 0,
+ * 'T' when it ran out of time, or the signal that interrupted the run.
+ */
+static int
+wait_gnuplot(struct plot *pl, struct buf *err, int *why)
+{
+	sigset_t block, waitmask;
+	siginfo_t info;
+	double t, stop_at = -1, next;
+	int status = -1, killed = 0;
+
+	/* Signals arrive only inside pselect(): none is missed. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	waitmask = pl->mask;
+	sigdelset(&waitmask, SIGCHLD);
+	sigdelset(&waitmask, SIGINT);
+	sigdelset(&waitmask, SIGTERM);
+	sigdelset(&waitmask, SIGHUP);
+	*why = 0;
+	for (;;) {
+		struct timespec ts;
+		fd_set rd;
+		int nfds = 0;
+
+		/* Ended? Seen without reaping: its group id stays ours. */
+		memset(&info, 0, sizeof(info));
+		if (waitid(P_PID, (id_t)pl->pid, &info, WEXITED | WNOHANG |
+			   WNOWAIT) && errno != EINTR)
+			break;
+		if (info.si_pid == pl->pid)
+			break;
+		t = seconds_since(&pl->started);
+		if (!*why && diag_interrupted()) {
+			*why = diag_interrupted();
+			kill(-pl->pid, SIGKILL);
+			killed = 1;
+		} else if (!*why && t >= pl->timeout) {
+			*why = 'T';
+			kill(-pl->pid, SIGTERM);
+			stop_at = t;
+		} else if (stop_at >= 0 && !killed &&
+			   t >= stop_at + GRACE_SECONDS) {
+			kill(-pl->pid, SIGKILL);
+			killed = 1;
+		}
+		if (killed)
+			next = 1;
+		else if (stop_at >= 0)
+			next = stop_at + GRACE_SECONDS - t;
+		else
+			next = pl->timeout - t;
+		if (next < 0.001)
+			next = 0.001;
+		ts.tv_sec = (time_t)next;
+		ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
+		FD_ZERO(&rd);
+		if (pl->errfd >= 0) {
+			FD_SET(pl->errfd, &rd);
+			nfds = pl->errfd + 1;
+		}
+		if (pselect(nfds, &rd, NULL, NULL, &ts, &waitmask) > 0)
+			drain(pl, err);
+	}
+	drain(pl, err);
+	if (pl->errfd >= 0)
+		close(pl->errfd);
+	pl->errfd = -1;
+	/* Whatever it left running in its group goes with it. */
+	kill(-pl->pid, SIGKILL);
+	while (waitpid(pl->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	sigaction(SIGCHLD, &pl->old_chld, NULL);
+	sigprocmask(SIG_SETMASK, &pl->mask, NULL);
+	pl->pid = 0;
+	return status;
+}
+
+/* --------------------------------------------------------------- SVG */
+
+struct svg_root {
+	int seen;		/* the root element was reached */
+	int svg;		/* and it is SVG's <svg> */
+};
+
+static void XMLCALL
+on_element(void *ctx, const XML_Char *name, const XML_Char **attrs)
+{
+	struct svg_root *r = ctx;
+
+	(void)attrs;
+	if (!r->seen++)
+		r->svg = !strcmp(name, "http://www.w3.org/2000/svg svg");
+}
+
+/*
+ * Whether data is a well-formed XML document whose root is SVG's <svg>
+ * (namespaces resolved; external entities and DTDs are never loaded).
+ * Returns NULL when it is, else what is wrong, in why.
+ */
+static const char *
+check_svg(const char *data, size_t len, struct buf *why)
+{
+	XML_Parser p;
+	struct svg_root r = { 0, 0 };
+	const char *ret = NULL;
+
+	if (!len)
+		return "the file is empty";
+	p = XML_ParserCreateNS(NULL, ' ');
+	if (!p)
+		die("out of memory");
+	XML_SetUserData(p, &r);
+	XML_SetStartElementHandler(p, on_element);
+	if (len > INT32_MAX) {
+		ret = "the file is too large";
+	} else if (XML_Parse(p, data, (int)len, 1) != XML_STATUS_OK) {
+		buf_addf(why, "not well-formed XML: %s at line %lu",
+			 XML_ErrorString(XML_GetErrorCode(p)),
+			 (unsigned long)XML_GetCurrentLineNumber(p));
+		ret = why->data;
+	} else if (!r.svg) {
+		ret = "its root element is not <svg> (of the SVG namespace)";
+	}
+	XML_ParserFree(p);
+	return ret;
+}
+
+/* ------------------------------------------------------------- stages */
+
 /* Frees what plot_start() kept for plot_finish(). */
 static void
 plot_free(struct plot *pl)
@@ -759,7 +693,69 @@ plot_free(struct plot *pl)
 	}
 	free(pl->jobs);
 	buf_release(&pl->cache);
+	free(pl->work);
 	free(pl);
+}
+
+/*
+ * Whether the published figure for label can be kept: its key in the
+ * previous run's cache is key, and its bytes (read into file) are those
+ * the manifest records, so a figure changed or removed by hand is drawn
+ * again.
+ */
+static int
+keep_cached(struct site *site, const struct buf *prev, const char *outdir,
+	    const char *label, uint64_t key, struct buf *file)
+{
+	struct buf path = BUF_INIT;
+	uint64_t old, want;
+	int ok = 0;
+
+	buf_addf(&path, "figures/%s.svg", label);
+	if (cached_key(prev, label, &old) && old == key &&
+	    site_published_key(site, path.data, &want)) {
+		buf_reset(&path);
+		buf_addf(&path, "%s/figures/%s.svg", outdir, label);
+		buf_reset(file);
+		ok = !buf_read_file_flags(file, path.data, FILE_NOFOLLOW) &&
+		     hash_bytes(HASH_INIT, file->data, file->len) == want;
+	}
+	buf_release(&path);
+	return ok;
+}
+
+/* Makes the scratch folder staging/.work/figures into pl->work. */
+static int
+make_work(struct plot *pl)
+{
+	struct buf path = BUF_INIT;
+
+	/*
+	 * Two levels down: a script's stray "../../x" lands in the staging
+	 * folder, checked before publishing, not in the published site.
+	 */
+	buf_addf(&path, "%s/.work", site_staging(pl->site));
+	if (mkdir(path.data, 0777)) {
+		error("cannot create folder '%s': %s", path.data,
+		      strerror(errno));
+		buf_release(&path);
+		return -1;
+	}
+	BUF_ADDLIT(&path, "/figures");
+	if (mkdir(path.data, 0777)) {
+		error("cannot create folder '%s': %s", path.data,
+		      strerror(errno));
+		buf_release(&path);
+		return -1;
+	}
+	if (strpbrk(path.data, "\n\r")) {
+		error("cannot draw figures in '%s': gnuplot takes no line "
+		      "break in a folder name", path.data);
+		buf_release(&path);
+		return -1;
+	}
+	pl->work = buf_detach(&path, NULL);
+	return 0;
 }
 
 int
@@ -768,38 +764,36 @@ plot_start(struct plot **plp, struct site *site,
 	   const struct datasets *ds, const struct figure_use *uses, size_t n)
 {
 	struct plot *pl = xcalloc(1, sizeof(*pl));
-	struct plot_process *early = opt->early;
 	struct job *jobs = xcalloc(n ? n : 1, sizeof(*jobs));
 	struct datasets mine = { 0 };
 	struct buf batch = BUF_INIT, data = BUF_INIT, path = BUF_INIT;
 	struct buf file = BUF_INIT, prev = BUF_INIT;
-	/* Datasets written, with their text, for drawing from staging. */
+	/* Datasets written, with their text, for gnuplot's scratch copy. */
 	struct written {
 		char *name;
 		struct buf text;
 	} *written = NULL;
 	size_t nwritten = 0, wcap = 0, i, k, line = 1;
-	int ret = 0;
+	const char *outdir = site_outdir(site);
+	int ret = 0, rc;
 
 	*plp = NULL;
 	pl->site = site;
 	pl->jobs = jobs;
 	pl->n = n;
+	pl->timeout = opt->timeout;
+	pl->prog = opt->gnuplot;
+	pl->errfd = -1;
 	buf_init(&pl->cache);
 
 	registry_datasets(reg, &mine);
 	/* The previous run's cache manifest, read once (none: all drawn). */
-	buf_addf(&path, "%s/figures/.cache", opt->outdir);
-	if (buf_read_file(&prev, path.data))
+	buf_addf(&path, "%s/figures/.cache", outdir);
+	if (buf_read_file_flags(&prev, path.data, FILE_NOFOLLOW))
 		buf_reset(&prev);
-	if (site_mkdirs(site, "figures/x")) {
-		ret = -1;
-		goto out;
-	}
 	for (i = 0; i < n; i++) {
 		struct job *j = &jobs[i];
 		const char *w;
-		uint64_t old;
 
 		j->use = &uses[i];
 		buf_init(&j->pre);
@@ -807,8 +801,10 @@ plot_start(struct plot **plp, struct site *site,
 		buf_addf(&path, "%s/%s.gp", opt->figdir, uses[i].label);
 		j->script = srcfile_load(path.data);
 		if (!j->script) {
-			ret = use_error(&uses[i], "no script '%s' to draw it",
-					path.data);
+			ret = use_error(&uses[i], errno == ENOENT ?
+					"no script '%s' to draw it" :
+					"cannot read '%s': %s", path.data,
+					file_strerror(errno));
 			continue;
 		}
 		/*
@@ -873,13 +869,9 @@ plot_start(struct plot **plp, struct site *site,
 				free(nm);
 			}
 		}
-		/* Unchanged since the last run: copy the published SVG. */
-		buf_reset(&path);
-		buf_addf(&path, "%s/figures/%s.svg", opt->outdir,
-			 uses[i].label);
-		buf_reset(&file);
-		if (cached_key(&prev, uses[i].label, &old) &&
-		    old == j->key && !buf_read_file(&file, path.data)) {
+		/* Unchanged since the last run: the published SVG stays. */
+		if (keep_cached(site, &prev, outdir, uses[i].label, j->key,
+				&file)) {
 			buf_reset(&path);
 			buf_addf(&path, "figures/%s.svg", uses[i].label);
 			site_keep(site, path.data, file.data, file.len);
@@ -892,7 +884,6 @@ plot_start(struct plot **plp, struct site *site,
 		goto out;
 
 	/* One batch script for every figure to draw. */
-	line = 1;
 	for (i = 0; i < n; i++) {
 		struct job *j = &jobs[i];
 		const char *q;
@@ -918,47 +909,36 @@ plot_start(struct plot **plp, struct site *site,
 		j->lines = line - j->first_line;
 		line++;
 	}
-	if (pl->todo) {
-		/* Not published: written beside the figures, not staged. */
+	if (!pl->todo)
+		goto out;
+	/* gnuplot's own copies, in its scratch folder: never published. */
+	if (make_work(pl)) {
+		ret = -1;
+		goto out;
+	}
+	buf_reset(&path);
+	buf_addf(&path, "%s/.batch.gp", pl->work);
+	ret = write_file(path.data, &batch);
+	for (k = 0; k < nwritten && !ret; k++) {
 		buf_reset(&path);
-		buf_addf(&path, "%s/figures/.batch.gp", site_staging(site));
-		if (write_file(path.data, &batch)) {
-			ret = -1;
-			goto out;
-		}
-		/*
-		 * gnuplot reads the data in the staging folder, where only
-		 * the changed files went: the others are put there too,
-		 * unpublished (out/ keeps its copies).
-		 */
-		for (k = 0; k < nwritten && !ret; k++) {
-			buf_reset(&path);
-			buf_addf(&path, "figures/%s.dat", written[k].name);
-			if (site_staged(site, path.data))
-				continue;
-			buf_reset(&path);
-			buf_addf(&path, "%s/figures/%s.dat", site_staging(site),
-				 written[k].name);
-			if (write_file(path.data, &written[k].text))
-				ret = -1;
-		}
-		if (ret)
-			goto out;
-		buf_reset(&path);
-		buf_addf(&path, "%s/figures", site_staging(site));
-		if (!early)
-			early = start(opt->gnuplot, 0);
-		ret = hand_over(early, opt->gnuplot, path.data, &pl->child);
-		early = NULL;	/* taken */
-		if (ret) {
-			ret = -2;
-			goto out;
-		}
-		pl->running = 1;
+		buf_addf(&path, "%s/%s.dat", pl->work, written[k].name);
+		ret = write_file(path.data, &written[k].text);
+	}
+	if (ret)
+		goto out;
+	/* What gnuplot may write outside its folder, it must not. */
+	site_watch(site);
+	rc = spawn(pl);
+	if (rc == ENOENT) {
+		error("cannot run '%s': %s; install gnuplot with: "
+		      "sudo apt-get install -y gnuplot-nox", pl->prog,
+		      strerror(rc));
+		ret = -2;
+	} else if (rc) {
+		error("cannot start '%s': %s", pl->prog, strerror(rc));
+		ret = -2;
 	}
 out:
-	/* Not needed after all: nothing to draw, or an error. */
-	plot_process_stop(early);
 	if (ret)
 		plot_free(pl);
 	else
@@ -977,42 +957,129 @@ out:
 	return ret;
 }
 
-int
-plot_finish(struct plot *pl)
+/*
+ * The figure gnuplot was drawing when it was stopped: the last one whose
+ * file it had opened (set output creates it), else the first.
+ */
+static struct job *
+stopped_at(struct plot *pl)
 {
-	struct buf err = BUF_INIT, path = BUF_INIT;
+	struct buf path = BUF_INIT;
+	struct job *j = NULL;
+	struct stat st;
 	size_t i;
-	int ret = 0, status;
 
-	if (!pl)
-		return 0;
-	if (pl->running) {
-		timing_begin("gnuplot");
-		status = reap(&pl->child, &err);
-		timing_end();
-		if (status && site_interrupted()) {
-			ret = -1;
-		} else if (status < 0) {
-			error("cannot wait for gnuplot: %s", strerror(errno));
-			ret = -2;
-		} else if (status) {
-			report_failure(pl->jobs, pl->n, err.data, status);
-			ret = -2;
-		}
-	}
-	for (i = 0; i < pl->n && !ret; i++) {
+	for (i = 0; i < pl->n; i++) {
 		if (pl->jobs[i].cached)
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "figures/%s.svg", pl->jobs[i].use->label);
-		if (site_adopt(pl->site, path.data))
+		buf_addf(&path, "%s/%s.svg", pl->work, pl->jobs[i].use->label);
+		if (!j || !lstat(path.data, &st))
+			j = &pl->jobs[i];
+	}
+	buf_release(&path);
+	return j;
+}
+
+/*
+ * Checks and stages the figures gnuplot drew. Returns 0, -2 after an
+ * error about a figure, or -1 when a write failed.
+ */
+static int
+stage_figures(struct plot *pl)
+{
+	struct buf path = BUF_INIT, svg = BUF_INIT, why = BUF_INIT;
+	const char *bad;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < pl->n; i++) {
+		struct job *j = &pl->jobs[i];
+
+		if (j->cached)
+			continue;
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s.svg", pl->work, j->use->label);
+		buf_reset(&svg);
+		buf_reset(&why);
+		if (buf_read_file_flags(&svg, path.data, FILE_NOFOLLOW)) {
+			use_error(j->use, "%s drew no figure: %s",
+				  j->script->name, errno == ENOENT ?
+				  "gnuplot wrote no SVG file" :
+				  file_strerror(errno));
 			ret = -2;
+			continue;
+		}
+		bad = check_svg(svg.data, svg.len, &why);
+		if (bad) {
+			use_error(j->use, "%s drew no usable figure: %s",
+				  j->script->name, bad);
+			ret = -2;
+			continue;
+		}
+		buf_reset(&path);
+		buf_addf(&path, "figures/%s.svg", j->use->label);
+		if (!ret && site_write(pl->site, path.data, svg.data, svg.len))
+			ret = -1;
+	}
+	buf_release(&path);
+	buf_release(&svg);
+	buf_release(&why);
+	return ret;
+}
+
+int
+plot_finish(struct plot *pl, int abandon)
+{
+	struct buf err = BUF_INIT;
+	struct job *j;
+	int ret = 0, status, why = 0;
+
+	if (!pl)
+		return 0;
+	if (abandon) {
+		/* The run failed already: gnuplot's work is not wanted. */
+		if (pl->pid) {
+			kill(-pl->pid, SIGKILL);
+			wait_gnuplot(pl, &err, &why);
+			site_verify(pl->site, "gnuplot");
+		}
+		ret = -1;
+	} else if (pl->pid) {
+		timing_begin("gnuplot");
+		status = wait_gnuplot(pl, &err, &why);
+		timing_end();
+		if (site_verify(pl->site, "gnuplot"))
+			ret = -2;
+		if (why && why != 'T') {
+			ret = -1;	/* interrupted: said by the caller */
+		} else if (why == 'T') {
+			j = stopped_at(pl);
+			use_error(j->use, "gnuplot did not finish %s within "
+				  "%g s (--figure-timeout); stopped",
+				  j->script->name, pl->timeout);
+			ret = -2;
+		} else if (status < 0) {
+			error("cannot wait for gnuplot: %s", strerror(errno));
+			ret = -2;
+		} else if (WIFSIGNALED(status)) {
+			buf_addf(&err, "gnuplot was killed by signal %d",
+				 WTERMSIG(status));
+			report_failure(pl->jobs, pl->n, err.data, 128 +
+				       WTERMSIG(status));
+			ret = -2;
+		} else if (WEXITSTATUS(status)) {
+			report_failure(pl->jobs, pl->n, err.data,
+				       WEXITSTATUS(status));
+			ret = -2;
+		}
+		if (!ret)
+			ret = stage_figures(pl);
 	}
 	if (!ret && site_write(pl->site, "figures/.cache", pl->cache.data,
 			       pl->cache.len))
 		ret = -1;
 	buf_release(&err);
-	buf_release(&path);
 	plot_free(pl);
 	return ret;
 }

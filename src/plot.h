@@ -23,41 +23,27 @@ struct site;
  * "?" for a missing value) that the script plots. Text from data never
  * enters a gnuplot command.
  *
- * Figures are drawn in one gnuplot process, in the figures/ folder of
- * the staging area, without a shell, while the caller goes on. A figure whose script, variables and
- * data did not change since the last run (a key kept in figures/.cache of
- * the published output) is copied from outdir instead of drawn.
+ * Figures are drawn by one gnuplot process per run, started without a
+ * shell in a scratch folder inside the staging area, while the caller
+ * renders pages. Its run is bounded in time, and each figure it draws
+ * must be a well-formed SVG before it is staged. A figure whose script,
+ * variables and data did not change since the last run (a key kept in
+ * figures/.cache of the published output) is kept instead of drawn.
  */
-/*
- * gnuplot started ahead of need (plot_prestart()), so that its start-up
- * overlaps the work before the figures are known.
- */
-struct plot_process;
 
 struct plot_options {
 	const char *figdir;	/* templates/figures */
-	const char *outdir;	/* published output, for the cache */
 	const char *gnuplot;	/* program name or path ("gnuplot") */
 	size_t max_points;	/* series longer than this are thinned */
-	/* Prestarted gnuplot or NULL; plot_start() takes it, always. */
-	struct plot_process *early;
+	double timeout;		/* seconds gnuplot may run */
 };
-
-/*
- * Starts prog (gnuplot), waiting for commands, and returns at once.
- * Never NULL: when prog cannot be started, plot_start() says so if a
- * figure is to be drawn. Hand it to plot_start() or plot_process_stop().
- */
-struct plot_process *plot_prestart(const char *prog);
-/* Stops a prestarted gnuplot that is not needed; NULL does nothing. */
-void plot_process_stop(struct plot_process *pp);
 
 /* A batch of figures being drawn, from plot_start() to plot_finish(). */
 struct plot;
 
 /*
  * Starts drawing the n figures of uses into the site's staging area
- * (figures/): writes their data, takes unchanged figures from the
+ * (figures/): writes their data, keeps unchanged figures of the
  * published output, and starts one gnuplot for the others without
  * waiting for it, so that the caller can render pages meanwhile. On
  * success *plp is the batch, which plot_finish() must be given (uses,
@@ -70,13 +56,18 @@ int plot_start(struct plot **plp, struct site *site,
 	       const struct datasets *ds, const struct figure_use *uses,
 	       size_t n);
 /*
- * Waits for gnuplot (stopping it first if the run is being
- * interrupted), stages the SVGs it drew and the cache, and frees pl;
- * NULL does nothing. Returns 0, -1 (a write failed, or interrupted) or
- * -2 when gnuplot is missing or failed, after printing its message under
- * the template location of the figure.
+ * With abandon (the run failed already), stops gnuplot and frees pl,
+ * returning -1. Otherwise waits for gnuplot, at most opt->timeout
+ * seconds from its start (then
+ * its process group gets SIGTERM and, two seconds later, SIGKILL), or
+ * stops it at once when the run is being interrupted. Checks and stages
+ * the SVGs it drew, writes the cache, and frees pl; NULL does nothing.
+ * Returns 0, -1 (a write failed, or interrupted) or -2 when gnuplot is
+ * missing, failed, ran too long or drew a figure that is not a
+ * well-formed SVG, after printing an error under the template location
+ * of the figure.
  */
-int plot_finish(struct plot *pl);
+int plot_finish(struct plot *pl, int abandon);
 
 /*
  * Appends one dataset row's label to out as a data-file field: tabs, line

@@ -1,12 +1,14 @@
 /*
- * The write stage: stage output files, then publish them into out/.
- * Reads nothing but the files it compares; writes only inside outdir.
+ * The write stage: lock the output folder, stage output files, publish
+ * them through a journal, recover what an interrupted run left. Reads
+ * only inside outdir (the files it compares, its manifest and journal);
+ * writes only inside outdir.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,416 +17,103 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "file.h"
 #include "hash.h"
 #include "site.h"
 #include "xalloc.h"
 #include "banned.h"
 
+#define STAGING_PREFIX ".staging-"
+#define JOURNAL_MAGIC "ultimate-publish 1\n"
+#define MANIFEST_MAGIC "ultimate-manifest 1\ninputs "
+
+struct entry {
+	char *path;		/* relative to outdir */
+	uint64_t key;		/* content key */
+	int staged;		/* 1: in staging; 0: outdir has it already */
+	struct stat st;		/* staged: as written, to catch later writes */
+};
+
+/* What site_watch() saw of one file of outdir. */
+struct seen {
+	char *path;		/* outdir/... */
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime, ctime;
+};
+
 struct site {
-	int failed;		/* a write failed: later ones fail quietly */
 	char *outdir;
-	char *staging;
-	char **files;		/* relative paths written, in write order */
-	uint64_t *keys;		/* their content keys */
-	unsigned char *staged;	/* 1: in staging; 0: out/ has it already */
-	size_t nfiles, cap, kcap, scap;
+	int lockfd;		/* outdir/.lock, locked; -1 when none */
+	int made;		/* outdir was made by this run */
+	int published;
+	int failed;		/* a write failed: later ones fail quietly */
+	char *staging;		/* NULL before site_begin() */
+	struct buf dirs;	/* folders made in staging, each + '\0' */
+	struct entry *files;	/* written or kept, in write order */
+	size_t nfiles, cap;
 	uint64_t inputs;
-	int fresh;		/* outdir did not exist: staging becomes it */
-	struct buf made;	/* folders made or found, each + '\0' */
+	/* The previous run's manifest, its paths checked. */
+	struct entry *old;
+	size_t nold, oldcap;
+	uint64_t old_inputs;
+	int have_old;
+	struct seen *seen;	/* site_watch() */
+	size_t nseen, seencap;
 };
 
-static volatile sig_atomic_t caught;
-
-static void
-on_signal(int sig)
-{
-	caught = sig;
-}
-
-int
-site_interrupted(void)
-{
-	return caught;
-}
+/* -------------------------------------------------------------- paths */
 
 /*
- * Catches the signals that end a run, without SA_RESTART, so that a
- * blocking read (of gnuplot's output) returns EINTR and the run can stop.
- */
-static void
-catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
-struct site *
-site_open(const char *outdir)
-{
-	struct site *s;
-	struct buf tmpl = BUF_INIT;
-	struct stat st;
-	size_t len = strlen(outdir);
-	int fresh = 0;
-
-	/*
-	 * No outdir yet: the staging folder is made beside it and renamed
-	 * to it whole, one rename instead of one per file; a failed run
-	 * then leaves no outdir at all.
-	 */
-	while (len > 1 && outdir[len - 1] == '/')
-		len--;
-	if (stat(outdir, &st) && errno == ENOENT && len) {
-		buf_add(&tmpl, outdir, len);
-		BUF_ADDLIT(&tmpl, ".staging-XXXXXX");
-		fresh = mkdtemp(tmpl.data) != NULL;
-		if (!fresh)
-			buf_reset(&tmpl);
-	}
-	if (!fresh) {
-		if (mkdir(outdir, 0777) && errno != EEXIST) {
-			error("cannot create output folder '%s': %s", outdir,
-			      strerror(errno));
-			buf_release(&tmpl);
-			return NULL;
-		}
-		buf_addf(&tmpl, "%s/.staging-XXXXXX", outdir);
-		if (!mkdtemp(tmpl.data)) {
-			error("cannot write to output folder '%s': %s",
-			      outdir, strerror(errno));
-			buf_release(&tmpl);
-			return NULL;
-		}
-	}
-	s = xcalloc(1, sizeof(*s));
-	s->fresh = fresh;
-	buf_init(&s->made);
-	s->outdir = xstrdup(outdir);
-	s->staging = buf_detach(&tmpl, NULL);
-	catch_signals();
-	return s;
-}
-
-const char *
-site_staging(const struct site *s)
-{
-	return s->staging;
-}
-
-/* 1 when the folder path was made (or found) before. */
-static int
-made_before(const struct buf *made, const char *path, size_t len)
-{
-	const char *p;
-
-	for (p = made->data; p < made->data + made->len; p += strlen(p) + 1)
-		if (strlen(p) == len && !memcmp(p, path, len))
-			return 1;
-	return 0;
-}
-
-/*
- * Creates the folders of relpath under base; those already made, listed
- * in made, are not asked for again. 0, or -1 after printing an error.
+ * Whether p is a path this program may have written under outdir: one
+ * or more components separated by '/', none empty, "." or "..", no
+ * control characters, and not one of the bookkeeping names at the top.
+ * Everything read back from outdir is checked with it before use.
  */
 static int
-make_parents(struct buf *made, const char *base, const char *relpath)
+valid_relpath(const char *p)
 {
-	struct buf p = BUF_INIT;
-	const char *slash = relpath;
-	int ret = 0;
+	const char *c = p;
+	size_t n;
 
-	while ((slash = strchr(slash, '/'))) {
-		buf_reset(&p);
-		buf_addf(&p, "%s/%.*s", base, (int)(slash - relpath), relpath);
-		slash++;
-		if (made_before(made, p.data, p.len))
-			continue;
-		if (mkdir(p.data, 0777) && errno != EEXIST) {
-			ret = error("cannot create folder '%s': %s", p.data,
-				    strerror(errno));
-			break;
-		}
-		buf_add(made, p.data, p.len + 1);
-	}
-	buf_release(&p);
-	return ret;
-}
-
-static void
-add_file(struct site *s, const char *relpath, uint64_t key, int staged)
-{
-	s->files = xgrow(s->files, &s->cap, s->nfiles + 1, sizeof(*s->files));
-	s->keys = xgrow(s->keys, &s->kcap, s->nfiles + 1, sizeof(*s->keys));
-	s->staged = xgrow(s->staged, &s->scap, s->nfiles + 1,
-			  sizeof(*s->staged));
-	s->keys[s->nfiles] = key;
-	s->staged[s->nfiles] = (unsigned char)staged;
-	s->files[s->nfiles++] = xstrdup(relpath);
-}
-
-/*
- * 1 when outdir/relpath is a regular file holding exactly data: then it
- * is left in place, not staged, and keeps its timestamp.
- */
-static int
-published_same(const struct site *s, const char *relpath, const void *data,
-	       size_t len)
-{
-	struct buf path = BUF_INIT;
-	struct stat st;
-	char chunk[65536];
-	size_t off = 0;
-	ssize_t n;
-	int fd, same;
-
-	if (s->fresh)
-		return 0;	/* no outdir: nothing published */
-	buf_addf(&path, "%s/%s", s->outdir, relpath);
-	fd = open(path.data, O_RDONLY);
-	buf_release(&path);
-	if (fd < 0)
+	if (!*p || strlen(p) > 1024 || !strncmp(p, STAGING_PREFIX, 9) ||
+	    !strcmp(p, ".lock") || !strncmp(p, ".publish", 8) ||
+	    !strcmp(p, ".manifest"))
 		return 0;
-	same = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	       (uintmax_t)st.st_size == (uintmax_t)len;
-	while (same && off < len) {
-		n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0 || (size_t)n > len - off ||
-		    memcmp(chunk, (const char *)data + off, (size_t)n))
-			same = 0;
-		else
-			off += (size_t)n;
-	}
-	close(fd);
-	return same;
-}
-
-void
-site_set_inputs(struct site *s, uint64_t inputs)
-{
-	s->inputs = inputs;
-}
-
-/*
- * Reads outdir/.manifest: the inputs key into *inputs, and each file
- * line to fn. Returns -1 when there is no readable manifest.
- */
-static int
-read_manifest(const char *outdir, uint64_t *inputs,
-	      int (*fn)(void *ctx, const char *rel, uint64_t key), void *ctx)
-{
-	struct buf path = BUF_INIT, text = BUF_INIT;
-	char *p, *nl;
-	int ret = 0;
-
-	buf_addf(&path, "%s/.manifest", outdir);
-	ret = buf_read_file(&text, path.data);
-	buf_release(&path);
-	if (ret) {
-		buf_release(&text);
-		return -1;
-	}
-	p = text.data;
-	if (strncmp(p, "ultimate-manifest 1\ninputs ", 27)) {
-		buf_release(&text);
-		return -1;
-	}
-	*inputs = strtoull(p + 27, &p, 16);
-	for (p = strchr(p, '\n'); p && p[1]; p = nl) {
-		uint64_t key = strtoull(p + 1, &p, 16);
-
-		nl = strchr(p, '\n');
-		if (!nl || *p != ' ') {
-			ret = -1;
-			break;
-		}
-		*nl = '\0';
-		if (fn(ctx, p + 1, key)) {
-			ret = -1;
-			break;
-		}
-		*nl = '\n';
-	}
-	buf_release(&text);
-	return ret;
-}
-
-struct check {
-	const char *outdir;
-};
-
-static int
-check_file(void *ctx, const char *rel, uint64_t key)
-{
-	const struct check *c = ctx;
-	struct buf path = BUF_INIT;
-	uint64_t have = HASH_INIT;
-	int bad;
-
-	buf_addf(&path, "%s/%s", c->outdir, rel);
-	bad = hash_file(&have, path.data, 0) || have != key;
-	buf_release(&path);
-	return bad;
-}
-
-int
-site_uptodate(const char *outdir, uint64_t inputs)
-{
-	struct check c = { outdir };
-	uint64_t recorded;
-
-	return !read_manifest(outdir, &recorded, check_file, &c) &&
-	       recorded == inputs;
-}
-
-/* qsort() has no context argument: the paths being sorted. */
-static char **sort_files;
-
-static int
-by_path(const void *a, const void *b)
-{
-	return strcmp(sort_files[*(const size_t *)a],
-		      sort_files[*(const size_t *)b]);
-}
-
-/* Collects the files of the old manifest that this run did not write. */
-struct stale {
-	struct site *s;
-	struct buf paths;	/* NUL-separated */
-};
-
-static int
-find_stale(void *ctx, const char *rel, uint64_t key)
-{
-	struct stale *st = ctx;
-	size_t i;
-
-	(void)key;
-	for (i = 0; i < st->s->nfiles; i++)
-		if (!strcmp(st->s->files[i], rel))
+	for (;;) {
+		n = strcspn(c, "/");
+		if (!n || (n == 1 && c[0] == '.') ||
+		    (n == 2 && c[0] == '.' && c[1] == '.'))
 			return 0;
-	if (!strstr(rel, "..") && *rel != '/') {
-		buf_addf(&st->paths, "%s/%s", st->s->outdir, rel);
-		buf_addch(&st->paths, '\0');
+		for (; n; n--, c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return 0;
+		if (!*c)
+			return 1;
+		c++;
 	}
-	return 0;
 }
 
-int
-site_write(struct site *s, const char *relpath, const void *data, size_t len)
+/* Whether name is a staging folder name: the prefix and six characters. */
+static int
+staging_name(const char *name)
 {
-	struct buf path = BUF_INIT;
-	FILE *fp;
-	int ret = 0;
+	size_t i;
 
-	if (!*relpath || *relpath == '/' || strstr(relpath, ".."))
-		BUG("bad output path '%s'", relpath);
-	/* Interrupted, or a full disk: fail quietly, said once already. */
-	if (caught || s->failed)
-		return -1;
-	if (published_same(s, relpath, data, len)) {
-		add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 0);
+	if (strncmp(name, STAGING_PREFIX, 9) || strlen(name) != 15)
 		return 0;
-	}
-	if (make_parents(&s->made, s->staging, relpath))
-		return -1;
-	buf_addf(&path, "%s/%s", s->staging, relpath);
-	fp = fopen(path.data, "wb");
-	if (!fp) {
-		ret = error("cannot write '%s': %s", path.data,
-			    strerror(errno));
-		goto out;
-	}
-	if ((len && fwrite(data, 1, len, fp) != len) | fflush(fp) |
-	    ferror(fp)) {
-		ret = error("cannot write '%s': %s", path.data,
-			    strerror(errno));
-		fclose(fp);
-		goto out;
-	}
-	if (fclose(fp)) {
-		ret = error("cannot write '%s': %s", path.data,
-			    strerror(errno));
-		goto out;
-	}
-	add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 1);
-out:
-	if (ret)
-		s->failed = 1;
-	buf_release(&path);
-	return ret;
-}
-
-void
-site_keep(struct site *s, const char *relpath, const void *data, size_t len)
-{
-	add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 0);
-}
-
-int
-site_staged(const struct site *s, const char *relpath)
-{
-	size_t i;
-
-	for (i = 0; i < s->nfiles; i++)
-		if (!strcmp(s->files[i], relpath))
-			return s->staged[i];
-	return 0;
-}
-
-int
-site_mkdirs(struct site *s, const char *relpath)
-{
-	return make_parents(&s->made, s->staging, relpath);
-}
-
-int
-site_adopt(struct site *s, const char *relpath)
-{
-	struct buf path = BUF_INIT, data = BUF_INIT;
-	int ret = 0;
-
-	buf_addf(&path, "%s/%s", s->staging, relpath);
-	if (buf_read_file(&data, path.data))
-		ret = error("expected '%s' to be written, but it is not there",
-			    path.data);
-	else
-		add_file(s, relpath, hash_bytes(HASH_INIT, data.data,
-						data.len),
-			 !published_same(s, relpath, data.data, data.len));
-	buf_release(&path);
-	buf_release(&data);
-	return ret;
-}
-
-static void
-site_release(struct site *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nfiles; i++)
-		free(s->files[i]);
-	free(s->files);
-	free(s->keys);
-	free(s->staged);
-	buf_release(&s->made);
-	free(s->outdir);
-	free(s->staging);
-	free(s);
+	for (i = 9; i < 15; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (name[i] >= '0' && name[i] <= '9')))
+			return 0;
+	return 1;
 }
 
 /*
- * Removes path and, when it is a folder, everything in it (not following
- * symbolic links). Best effort: used to clean up the staging folder,
- * which may also hold files that tools wrote there themselves.
+ * Removes path and, when it is a folder, everything in it, never
+ * following symbolic links. Best effort.
  */
 static void
 remove_tree(const char *path)
@@ -454,154 +143,824 @@ remove_tree(const char *path)
 	buf_release(&p);
 }
 
-/* Removes the staging folder and whatever is left in it. */
-static void
-cleanup(struct site *s)
+/* 1 when the folder path was made (or found) before. */
+static int
+made_before(const struct buf *made, const char *path, size_t len)
 {
-	remove_tree(s->staging);
+	const char *p;
+
+	for (p = made->data; p < made->data + made->len; p += strlen(p) + 1)
+		if (strlen(p) == len && !memcmp(p, path, len))
+			return 1;
+	return 0;
 }
 
 /*
- * Removes what tools left in the staging folder that is not to be
- * published (gnuplot's batch file), so that it can become outdir.
+ * Creates the folders of relpath under base; those listed in made (if
+ * not NULL) are not asked for again. 0, or -1 after printing an error.
+ */
+static int
+make_parents(struct buf *made, const char *base, const char *relpath)
+{
+	struct buf p = BUF_INIT;
+	const char *slash = relpath;
+	struct stat st;
+	int ret = 0;
+
+	while ((slash = strchr(slash, '/'))) {
+		buf_reset(&p);
+		buf_addf(&p, "%s/%.*s", base, (int)(slash - relpath), relpath);
+		slash++;
+		if (made && made_before(made, p.data, p.len))
+			continue;
+		if (mkdir(p.data, 0777) && (errno != EEXIST ||
+					    lstat(p.data, &st) ||
+					    !S_ISDIR(st.st_mode))) {
+			ret = error("cannot create folder '%s': %s", p.data,
+				    errno == EEXIST ? "a file is in the way" :
+				    strerror(errno));
+			break;
+		}
+		if (made)
+			buf_add(made, p.data, p.len + 1);
+	}
+	buf_release(&p);
+	return ret;
+}
+
+/* ----------------------------------------------------------- manifest */
+
+/*
+ * Reads outdir/.manifest into s->old: "ultimate-manifest 1", "inputs
+ * KEY", then "KEY PATH" lines. A manifest that does not parse, or names
+ * a path this program would not write, counts as none.
  */
 static void
-prune(struct site *s, const char *dir, const char *rel)
+read_manifest(struct site *s)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	struct buf path = BUF_INIT, sub = BUF_INIT;
+	struct buf path = BUF_INIT, text = BUF_INIT;
+	char *p, *nl, *end;
 	size_t i;
 
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+	buf_addf(&path, "%s/.manifest", s->outdir);
+	if (buf_read_file_flags(&text, path.data, FILE_NOFOLLOW) ||
+	    strncmp(text.data, MANIFEST_MAGIC, sizeof(MANIFEST_MAGIC) - 1))
+		goto out;
+	p = text.data + sizeof(MANIFEST_MAGIC) - 1;
+	s->old_inputs = strtoull(p, &end, 16);
+	if (end != p + 16 || *end != '\n')
+		goto out;
+	for (p = end + 1; *p; p = nl + 1) {
+		uint64_t key = strtoull(p, &end, 16);
+
+		nl = strchr(p, '\n');
+		if (!nl || end != p + 16 || *end != ' ')
+			goto bad;
+		*nl = '\0';
+		if (!valid_relpath(end + 1))
+			goto bad;
+		s->old = xgrow(s->old, &s->oldcap, s->nold + 1,
+			       sizeof(*s->old));
+		memset(&s->old[s->nold], 0, sizeof(s->old[0]));
+		s->old[s->nold].path = xstrdup(end + 1);
+		s->old[s->nold++].key = key;
+	}
+	s->have_old = 1;
+	goto out;
+bad:
+	for (i = 0; i < s->nold; i++)
+		free(s->old[i].path);
+	s->nold = 0;
+out:
+	buf_release(&path);
+	buf_release(&text);
+}
+
+int
+site_published_key(struct site *s, const char *relpath, uint64_t *key)
+{
+	size_t i;
+
+	for (i = 0; i < s->nold; i++)
+		if (!strcmp(s->old[i].path, relpath)) {
+			*key = s->old[i].key;
+			return 1;
+		}
+	return 0;
+}
+
+int
+site_uptodate(struct site *s, uint64_t inputs)
+{
+	struct buf path = BUF_INIT;
+	size_t i;
+	int ok = s->have_old && s->old_inputs == inputs;
+
+	for (i = 0; ok && i < s->nold; i++) {
+		uint64_t have = HASH_INIT;
+
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", s->outdir, s->old[i].path);
+		ok = !hash_file(&have, path.data, 1) && have == s->old[i].key;
+	}
+	buf_release(&path);
+	return ok;
+}
+
+void
+site_set_inputs(struct site *s, uint64_t inputs)
+{
+	s->inputs = inputs;
+}
+
+/* ------------------------------------------------------------ journal */
+
+/*
+ * Carries out a journal: "ultimate-publish 1", "staging NAME", then
+ * "move PATH" and "remove PATH" lines, then "end". Every line is checked
+ * before anything is done; a move whose staged file is gone was done
+ * already, so a journal can be carried out twice. Removes the staging
+ * folder. Returns 0, -1 after printing an error (the journal is to
+ * stay), or -2 when the journal is damaged (nothing done).
+ */
+static int
+apply_journal(const char *outdir, const char *text)
+{
+	struct buf from = BUF_INIT, to = BUF_INIT, stg = BUF_INIT;
+	struct buf r = BUF_INIT;
+	const char *p = text, *nl, *rel;
+	struct stat st;
+	int ret = 0, act;
+
+	if (strncmp(p, JOURNAL_MAGIC, sizeof(JOURNAL_MAGIC) - 1))
+		return -2;
+	p += sizeof(JOURNAL_MAGIC) - 1;
+	nl = strchr(p, '\n');
+	if (!nl || strncmp(p, "staging ", 8))
+		return -2;
+	buf_add(&stg, p + 8, (size_t)(nl - p - 8));
+	if (!staging_name(stg.data)) {
+		buf_release(&stg);
+		return -2;
+	}
+	buf_reset(&stg);
+	buf_addf(&stg, "%s/%.*s", outdir, (int)(nl - p - 8), p + 8);
+	text = nl + 1;
+	/* Checked whole first (act 0), then carried out (act 1). */
+	for (act = 0; act < 2 && !ret; act++) {
+		for (p = text;; p = nl + 1) {
+			nl = strchr(p, '\n');
+			if (!nl) {
+				ret = -2;
+				break;
+			}
+			if (nl - p == 3 && !strncmp(p, "end", 3))
+				break;
+			if (!strncmp(p, "move ", 5))
+				rel = p + 5;
+			else if (!strncmp(p, "remove ", 7))
+				rel = p + 7;
+			else
+				rel = NULL;
+			buf_reset(&r);
+			if (rel)
+				buf_add(&r, rel, (size_t)(nl - rel));
+			/* The manifest is moved into place, never removed. */
+			if (!rel || (!valid_relpath(r.data) &&
+				     (*p != 'm' || strcmp(r.data,
+							  ".manifest")))) {
+				ret = -2;
+				break;
+			}
+			if (!act)
+				continue;
+			buf_reset(&from);
+			buf_addf(&from, "%s/%s", stg.data, r.data);
+			buf_reset(&to);
+			buf_addf(&to, "%s/%s", outdir, r.data);
+			if (*p == 'r') {
+				if (unlink(to.data) && errno != ENOENT)
+					ret = error("cannot remove '%s': %s",
+						    to.data, strerror(errno));
+			} else if (lstat(from.data, &st)) {
+				continue;	/* moved already */
+			} else if (make_parents(NULL, outdir, r.data) ||
+				   rename(from.data, to.data)) {
+				ret = error("cannot move '%s' to '%s': %s",
+					    from.data, to.data,
+					    strerror(errno));
+			}
+			if (ret)
+				break;
+		}
+	}
+	if (!ret)
+		remove_tree(stg.data);
+	buf_release(&r);
+	buf_release(&from);
+	buf_release(&to);
+	buf_release(&stg);
+	return ret;
+}
+
+/*
+ * What a dead run left: a journal to carry out (or, when damaged, to
+ * drop with a warning), a journal it had not finished writing, and its
+ * staging folder. Runs under the lock, so no staging folder is live.
+ * Returns 0, or -1 after printing an error.
+ */
+static int
+recover(struct site *s)
+{
+	struct buf path = BUF_INIT, text = BUF_INIT;
+	DIR *d;
+	struct dirent *e;
+	int ret = 0, r;
+
+	buf_addf(&path, "%s/.publish", s->outdir);
+	if (!buf_read_file_flags(&text, path.data, FILE_NOFOLLOW)) {
+		r = apply_journal(s->outdir, text.data);
+		if (r == -2)
+			fprintf(stderr, "ultimate: warning: '%s' is damaged; "
+				"ignored\n", path.data);
+		if (r == -1)
+			ret = error("cannot finish the publish that an "
+				    "interrupted run began in '%s' (see "
+				    "above)", s->outdir);
+		else
+			unlink(path.data);
+	} else if (errno != ENOENT) {
+		/* Not a regular file: nothing of ours. */
+		remove_tree(path.data);
+	}
+	buf_reset(&path);
+	buf_addf(&path, "%s/.publish.tmp", s->outdir);
+	remove_tree(path.data);
+	d = opendir(s->outdir);
+	while (!ret && d && (e = readdir(d))) {
+		if (strncmp(e->d_name, STAGING_PREFIX, 9))
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", dir, e->d_name);
-		buf_reset(&sub);
-		buf_addf(&sub, "%s%s", rel, e->d_name);
-		for (i = 0; i < s->nfiles; i++)
-			if (s->staged[i] && !strcmp(s->files[i], sub.data))
-				break;
-		if (i < s->nfiles)
-			continue;
-		buf_addch(&sub, '/');
-		if (made_before(&s->made, path.data, path.len))
-			prune(s, path.data, sub.data);
-		else
-			remove_tree(path.data);
+		buf_addf(&path, "%s/%s", s->outdir, e->d_name);
+		remove_tree(path.data);
 	}
 	if (d)
 		closedir(d);
 	buf_release(&path);
-	buf_release(&sub);
+	buf_release(&text);
+	return ret;
+}
+
+/* --------------------------------------------------------------- lock */
+
+/*
+ * Takes outdir/.lock, making outdir first when needed. A POSIX record
+ * lock: the kernel drops it when the process ends, however it ends, so
+ * a killed run never leaves the folder locked. Returns 0, or -1 after
+ * printing an error (quietly when a signal arrived while waiting).
+ */
+static int
+lock(struct site *s)
+{
+	struct buf path = BUF_INIT;
+	struct flock fl;
+	struct stat a, b;
+	int fd = -1, said = 0, ret = -1;
+
+	buf_addf(&path, "%s/.lock", s->outdir);
+	for (;;) {
+		if (!mkdir(s->outdir, 0777)) {
+			s->made = 1;
+		} else if (errno != EEXIST) {
+			error("cannot create output folder '%s': %s",
+			      s->outdir, strerror(errno));
+			goto out;
+		}
+		fd = open(path.data, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+			  0666);
+		if (fd < 0) {
+			error("cannot write to output folder '%s': %s",
+			      s->outdir, strerror(errno));
+			goto out;
+		}
+		memset(&fl, 0, sizeof(fl));
+		fl.l_type = F_WRLCK;
+		fl.l_whence = SEEK_SET;
+		if (fcntl(fd, F_SETLK, &fl)) {
+			if (errno != EACCES && errno != EAGAIN) {
+				error("cannot lock '%s': %s", path.data,
+				      strerror(errno));
+				goto out;
+			}
+			if (!said++) {
+				struct flock who = fl;
+
+				if (!fcntl(fd, F_GETLK, &who) &&
+				    who.l_type != F_UNLCK)
+					fprintf(stderr, "ultimate: waiting for "
+						"another run (process %ld) to "
+						"finish with '%s'\n",
+						(long)who.l_pid, s->outdir);
+				else
+					fprintf(stderr, "ultimate: waiting for "
+						"another run to finish with "
+						"'%s'\n", s->outdir);
+			}
+			while (fcntl(fd, F_SETLKW, &fl)) {
+				if (errno != EINTR) {
+					error("cannot lock '%s': %s",
+					      path.data, strerror(errno));
+					goto out;
+				}
+				if (diag_interrupted())
+					goto out;
+			}
+		}
+		/*
+		 * Still the lock of outdir? The run that held it may have
+		 * removed it (and outdir) on its way out; then again.
+		 */
+		if (!fstat(fd, &a) && !lstat(path.data, &b) &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			break;
+		close(fd);
+		fd = -1;
+	}
+	s->lockfd = fd;
+	fd = -1;
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	buf_release(&path);
+	return ret;
+}
+
+struct site *
+site_open(const char *outdir)
+{
+	struct site *s = xcalloc(1, sizeof(*s));
+	size_t len = strlen(outdir);
+
+	/* "out/" and "out" are one folder; "/" stays "/". */
+	while (len > 1 && outdir[len - 1] == '/')
+		len--;
+	s->outdir = xstrndup(outdir, len);
+	s->lockfd = -1;
+	buf_init(&s->dirs);
+	if (!*s->outdir) {
+		error("output folder name is empty");
+		goto fail;
+	}
+	if (lock(s) || recover(s))
+		goto fail;
+	read_manifest(s);
+	return s;
+fail:
+	site_close(s);
+	return NULL;
+}
+
+void
+site_close(struct site *s)
+{
+	struct buf path = BUF_INIT;
+	size_t i;
+
+	if (!s)
+		return;
+	if (s->staging)
+		remove_tree(s->staging);
+	if (s->lockfd >= 0) {
+		/* The lock file goes first, while it is still held. */
+		buf_addf(&path, "%s/.lock", s->outdir);
+		unlink(path.data);
+		if (s->made && !s->published)
+			rmdir(s->outdir);
+		close(s->lockfd);
+	}
+	for (i = 0; i < s->nfiles; i++)
+		free(s->files[i].path);
+	free(s->files);
+	for (i = 0; i < s->nold; i++)
+		free(s->old[i].path);
+	free(s->old);
+	for (i = 0; i < s->nseen; i++)
+		free(s->seen[i].path);
+	free(s->seen);
+	buf_release(&s->dirs);
+	buf_release(&path);
+	free(s->staging);
+	free(s->outdir);
+	free(s);
+}
+
+/* ------------------------------------------------------------ staging */
+
+int
+site_begin(struct site *s)
+{
+	struct buf tmpl = BUF_INIT;
+
+	if (s->staging)
+		BUG("site_begin() twice");
+	buf_addf(&tmpl, "%s/" STAGING_PREFIX "XXXXXX", s->outdir);
+	if (!mkdtemp(tmpl.data)) {
+		error("cannot write to output folder '%s': %s", s->outdir,
+		      strerror(errno));
+		buf_release(&tmpl);
+		return -1;
+	}
+	s->staging = buf_detach(&tmpl, NULL);
+	return 0;
+}
+
+const char *
+site_staging(const struct site *s)
+{
+	return s->staging;
+}
+
+const char *
+site_outdir(const struct site *s)
+{
+	return s->outdir;
+}
+
+static void
+add_file(struct site *s, const char *relpath, uint64_t key, int staged,
+	 const struct stat *st)
+{
+	struct entry *e;
+
+	s->files = xgrow(s->files, &s->cap, s->nfiles + 1, sizeof(*s->files));
+	e = &s->files[s->nfiles++];
+	memset(e, 0, sizeof(*e));
+	e->path = xstrdup(relpath);
+	e->key = key;
+	e->staged = staged;
+	if (st)
+		e->st = *st;
 }
 
 /*
- * A fresh site: the staging folder, with outdir's permissions, becomes
- * outdir in one rename. Returns 0, or -1 (nothing done) when outdir
- * appeared meanwhile: then the files are moved one by one.
+ * 1 when outdir/relpath is a regular file (not a link) holding exactly
+ * data: then it is left in place, not staged, and keeps its timestamp.
  */
 static int
-publish_whole(struct site *s)
+published_same(const struct site *s, const char *relpath, const void *data,
+	       size_t len)
 {
-	mode_t mask = umask(0);
+	struct buf path = BUF_INIT;
+	char chunk[65536];
+	size_t off = 0, size;
+	ssize_t n;
+	int fd, same;
 
-	umask(mask);
-	prune(s, s->staging, "");
-	if (chmod(s->staging, 0777 & ~mask) || rename(s->staging, s->outdir))
+	buf_addf(&path, "%s/%s", s->outdir, relpath);
+	fd = file_open(path.data, FILE_NOFOLLOW, &size);
+	buf_release(&path);
+	if (fd < 0)
+		return 0;
+	same = size == len;
+	while (same && off < len) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || (size_t)n > len - off ||
+		    memcmp(chunk, (const char *)data + off, (size_t)n))
+			same = 0;
+		else
+			off += (size_t)n;
+	}
+	close(fd);
+	return same;
+}
+
+/* site_write() for relpath, checked or bookkeeping. */
+static int
+stage(struct site *s, const char *relpath, const void *data, size_t len)
+{
+	struct buf path = BUF_INIT;
+	struct stat st;
+	FILE *fp;
+	int ret = 0;
+
+	if (!s->staging)
+		BUG("site_write() before site_begin()");
+	/* Interrupted, or a full disk: fail quietly, said once already. */
+	if (diag_interrupted() || s->failed)
 		return -1;
+	if (published_same(s, relpath, data, len)) {
+		add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 0,
+			 NULL);
+		return 0;
+	}
+	if (make_parents(&s->dirs, s->staging, relpath))
+		return -1;
+	buf_addf(&path, "%s/%s", s->staging, relpath);
+	fp = fopen(path.data, "wbx");
+	if (!fp) {
+		ret = error("cannot write '%s': %s", path.data,
+			    strerror(errno));
+		goto out;
+	}
+	if ((len && fwrite(data, 1, len, fp) != len) | fflush(fp) |
+	    ferror(fp)) {
+		ret = error("cannot write '%s': %s", path.data,
+			    strerror(errno));
+		fclose(fp);
+		goto out;
+	}
+	if (fstat(fileno(fp), &st) | fclose(fp)) {
+		ret = error("cannot write '%s': %s", path.data,
+			    strerror(errno));
+		goto out;
+	}
+	add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 1, &st);
+out:
+	if (ret)
+		s->failed = 1;
+	buf_release(&path);
+	return ret;
+}
+
+int
+site_write(struct site *s, const char *relpath, const void *data, size_t len)
+{
+	if (!valid_relpath(relpath))
+		BUG("bad output path '%s'", relpath);
+	return stage(s, relpath, data, len);
+}
+
+void
+site_keep(struct site *s, const char *relpath, const void *data, size_t len)
+{
+	add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 0, NULL);
+}
+
+/* ------------------------------------------------------------ publish */
+
+/* qsort() has no context argument: the entries being sorted. */
+static const struct entry *sort_files;
+
+static int
+by_path(const void *a, const void *b)
+{
+	return strcmp(sort_files[*(const size_t *)a].path,
+		      sort_files[*(const size_t *)b].path);
+}
+
+/*
+ * The staged files are as this run wrote them: a program that wrote
+ * into the staging folder since (a figure script's stray output) would
+ * otherwise be published. 0, or -1 after printing an error.
+ */
+static int
+check_staged(const struct site *s)
+{
+	struct buf path = BUF_INIT;
+	struct stat st;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < s->nfiles; i++) {
+		const struct entry *e = &s->files[i];
+
+		if (!e->staged)
+			continue;
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", s->staging, e->path);
+		if (lstat(path.data, &st) || !S_ISREG(st.st_mode) ||
+		    st.st_ino != e->st.st_ino || st.st_size != e->st.st_size ||
+		    st.st_mtim.tv_sec != e->st.st_mtim.tv_sec ||
+		    st.st_mtim.tv_nsec != e->st.st_mtim.tv_nsec ||
+		    st.st_ctim.tv_sec != e->st.st_ctim.tv_sec ||
+		    st.st_ctim.tv_nsec != e->st.st_ctim.tv_nsec)
+			ret = error("'%s' changed after it was written (by a "
+				    "figure script?); nothing published",
+				    path.data);
+	}
+	buf_release(&path);
+	return ret;
+}
+
+/* Writes text to path, a new file; 0, or -1 after printing an error. */
+static int
+write_new(const char *path, const struct buf *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+		      O_NOFOLLOW, 0666);
+	size_t off = 0;
+	ssize_t n = 0;
+
+	if (fd < 0)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	while (off < text->len) {
+		n = write(fd, text->data + off, text->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	if (off < text->len) {
+		error("cannot write '%s': %s", path,
+		      n < 0 ? strerror(errno) : "short write");
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	if (close(fd)) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
+/* 1 when relpath is among the files this run writes or keeps. */
+static int
+written(const struct site *s, const char *relpath)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++)
+		if (!strcmp(s->files[i].path, relpath))
+			return 1;
 	return 0;
 }
 
 int
 site_publish(struct site *s)
 {
-	struct buf from = BUF_INIT, to = BUF_INIT;
-	struct stale stale = { NULL, BUF_INIT };
+	struct buf m = BUF_INIT, j = BUF_INIT, path = BUF_INIT;
+	struct buf jpath = BUF_INIT;
 	sigset_t block, old;
-	size_t i;
-	int ret = 0;
+	size_t *order, i, nlisted;
+	int ret = -1;
 
-	if (caught) {
-		site_abort(s);
+	if (!s->staging)
+		BUG("site_publish() before site_begin()");
+	if (diag_interrupted() || s->failed)
 		return -1;
-	}
-	/* The manifest, for the next run's no-op check. */
-	{
-		struct buf m = BUF_INIT;
-		uint64_t prev;
-
-		size_t *order = xcalloc(s->nfiles ? s->nfiles : 1,
-					sizeof(*order));
-
-		/* In path order: the same site gives the same manifest. */
-		for (i = 0; i < s->nfiles; i++)
-			order[i] = i;
-		sort_files = s->files;
-		qsort(order, s->nfiles, sizeof(*order), by_path);
-		buf_addf(&m, "ultimate-manifest 1\ninputs %016llx\n",
-			 (unsigned long long)s->inputs);
-		for (i = 0; i < s->nfiles; i++)
-			buf_addf(&m, "%016llx %s\n",
-				 (unsigned long long)s->keys[order[i]],
-				 s->files[order[i]]);
-		free(order);
-		stale.s = s;
-		read_manifest(s->outdir, &prev, find_stale, &stale);
-		ret = site_write(s, ".manifest", m.data, m.len);
-		buf_release(&m);
-		if (ret) {
-			buf_release(&stale.paths);
-			site_abort(s);
-			return -1;
-		}
-	}
-	/* Publishing is not interrupted halfway: signals wait until done. */
+	/* The manifest, in path order: the same site, the same bytes. */
+	nlisted = s->nfiles;
+	order = xcalloc(nlisted ? nlisted : 1, sizeof(*order));
+	for (i = 0; i < nlisted; i++)
+		order[i] = i;
+	sort_files = s->files;
+	if (nlisted)
+		qsort(order, nlisted, sizeof(*order), by_path);
+	buf_addf(&m, MANIFEST_MAGIC "%016llx\n",
+		 (unsigned long long)s->inputs);
+	for (i = 0; i < nlisted; i++)
+		buf_addf(&m, "%016llx %s\n",
+			 (unsigned long long)s->files[order[i]].key,
+			 s->files[order[i]].path);
+	free(order);
+	/* Bookkeeping: staged and moved like the rest, listed in none. */
+	if (stage(s, ".manifest", m.data, m.len) || check_staged(s))
+		goto out;
+	/* The journal: what to move, then what the last run left over. */
+	buf_addf(&j, JOURNAL_MAGIC "staging %s\n",
+		 strrchr(s->staging, '/') + 1);
+	for (i = 0; i < s->nfiles; i++)
+		if (s->files[i].staged)
+			buf_addf(&j, "move %s\n", s->files[i].path);
+	for (i = 0; i < s->nold; i++)
+		if (!written(s, s->old[i].path))
+			buf_addf(&j, "remove %s\n", s->old[i].path);
+	BUF_ADDLIT(&j, "end\n");
+	buf_addf(&path, "%s/.publish.tmp", s->outdir);
+	buf_addf(&jpath, "%s/.publish", s->outdir);
+	if (write_new(path.data, &j))
+		goto out;
+	/* From the journal on, publishing is not interrupted halfway. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	if (s->fresh && !publish_whole(s))
-		goto done;
-	buf_reset(&s->made);
-	for (i = 0; i < s->nfiles && !ret; i++) {
-		if (!s->staged[i])
-			continue;
-		buf_reset(&from);
-		buf_reset(&to);
-		buf_addf(&from, "%s/%s", s->staging, s->files[i]);
-		buf_addf(&to, "%s/%s", s->outdir, s->files[i]);
-		if (make_parents(&s->made, s->outdir, s->files[i]))
-			ret = -1;
-		else if (rename(from.data, to.data))
-			ret = error("cannot move '%s' to '%s': %s", from.data,
-				    to.data, strerror(errno));
+	if (diag_interrupted()) {
+		unlink(path.data);
+	} else if (rename(path.data, jpath.data)) {
+		error("cannot write '%s': %s", jpath.data, strerror(errno));
+		unlink(path.data);
+	} else {
+		/* Committed: done now, or by the next run if not. */
+		ret = apply_journal(s->outdir, j.data);
+		if (ret == -2)
+			BUG("the journal written does not parse");
+		if (!ret) {
+			unlink(jpath.data);
+			s->published = 1;
+			free(s->staging);
+			s->staging = NULL;
+		}
 	}
-	/* Files of the last run that this one no longer makes. */
-	if (!ret) {
-		const char *p;
-
-		for (p = stale.paths.data; p < stale.paths.data +
-		     stale.paths.len; p += strlen(p) + 1)
-			unlink(p);
-	}
-	buf_release(&stale.paths);
-	cleanup(s);
-done:
-	site_release(s);
-	buf_release(&from);
-	buf_release(&to);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+out:
+	buf_release(&m);
+	buf_release(&j);
+	buf_release(&path);
+	buf_release(&jpath);
 	return ret;
 }
 
-void
-site_abort(struct site *s)
+/* -------------------------------------------------------------- watch */
+
+/* Notes every entry under dir (outdir/...), the staging folder apart. */
+static void
+note_tree(struct site *s, const char *dir, int top)
 {
-	if (!s)
-		return;
-	cleanup(s);
-	site_release(s);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct buf path = BUF_INIT;
+	struct stat st;
+
+	while (d && (e = readdir(d))) {
+		struct seen *n;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    (top && (!strncmp(e->d_name, STAGING_PREFIX, 9) ||
+			     !strcmp(e->d_name, ".lock"))))
+			continue;
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", dir, e->d_name);
+		if (lstat(path.data, &st))
+			continue;
+		s->seen = xgrow(s->seen, &s->seencap, s->nseen + 1,
+				sizeof(*s->seen));
+		n = &s->seen[s->nseen++];
+		n->path = xstrdup(path.data);
+		n->dev = st.st_dev;
+		n->ino = st.st_ino;
+		n->size = st.st_size;
+		n->mtime = st.st_mtim;
+		n->ctime = st.st_ctim;
+		if (S_ISDIR(st.st_mode))
+			note_tree(s, path.data, 0);
+	}
+	if (d)
+		closedir(d);
+	buf_release(&path);
+}
+
+void
+site_watch(struct site *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nseen; i++)
+		free(s->seen[i].path);
+	s->nseen = 0;
+	note_tree(s, s->outdir, 1);
+}
+
+static int
+same_time(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+int
+site_verify(struct site *s, const char *who)
+{
+	struct seen *before = s->seen;
+	size_t nbefore = s->nseen, i, k;
+	int ret = 0;
+
+	s->seen = NULL;
+	s->nseen = s->seencap = 0;
+	note_tree(s, s->outdir, 1);
+	for (i = 0; i < s->nseen; i++) {
+		const struct seen *now = &s->seen[i];
+
+		for (k = 0; k < nbefore; k++)
+			if (!strcmp(before[k].path, now->path))
+				break;
+		if (k == nbefore) {
+			ret = error("%s wrote '%s', outside the staging "
+				    "folder; removed", who, now->path);
+			remove_tree(now->path);
+		} else if (before[k].dev != now->dev ||
+			   before[k].ino != now->ino ||
+			   before[k].size != now->size ||
+			   !same_time(&before[k].mtime, &now->mtime) ||
+			   !same_time(&before[k].ctime, &now->ctime)) {
+			/* A folder changes when an entry is added to it. */
+			struct stat st;
+
+			if (!lstat(now->path, &st) && S_ISDIR(st.st_mode))
+				continue;
+			ret = error("%s changed '%s', outside the staging "
+				    "folder; the next run rewrites it", who,
+				    now->path);
+		}
+	}
+	for (i = 0; i < nbefore; i++)
+		free(before[i].path);
+	free(before);
+	return ret;
 }

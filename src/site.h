@@ -5,30 +5,73 @@
 #include <stdint.h>
 
 /*
- * The write stage: every output file of a run is first written into a
- * staging folder inside the output folder (out/.staging-XXXXXX, on the
- * same file system), and only when the whole run has succeeded is each
- * file renamed into place. A run that fails before site_publish() leaves
- * the previous out/ exactly as it was. Files whose content did not change
- * are not replaced, so their timestamps stay (make and browsers see no
- * change).
+ * The write stage: one run at a time writes into an output folder, and
+ * a reader of it sees the previous site or the new one.
+ *
+ * - site_open() takes outdir/.lock (a POSIX record lock, released by the
+ *   kernel if the process dies); a second run waits for the first.
+ * - Every output file is first written into a staging folder inside
+ *   outdir (outdir/.staging-XXXXXX, the same file system). Files whose
+ *   content did not change are not staged: they keep their timestamps.
+ * - site_publish() writes a journal (outdir/.publish: the files to move
+ *   into place and the files of the previous run to remove), then moves
+ *   and removes, then deletes the journal. A run killed in between
+ *   leaves the journal, and the next site_open() carries it out before
+ *   anything else; a run killed before the journal is complete leaves
+ *   outdir as it was. Staging folders of dead runs are removed.
+ * - A run that fails before site_publish() leaves outdir exactly as it
+ *   was (and removes outdir again if it made it).
+ *
+ * Nothing read back from outdir is trusted as a path: the manifest and
+ * the journal name relative paths that are checked before use, and
+ * files there are read only when they are regular files (no links).
  */
 struct site;
 
 /*
- * Creates outdir if needed and a staging folder in it. Returns NULL after
- * printing "ultimate: error: cannot ..." when outdir is not writable.
- * From then on SIGINT, SIGTERM and SIGHUP no longer kill the process:
- * they are recorded (site_interrupted()), the next write fails, and the
- * caller aborts the site, so out/ stays as it was and nothing is left
- * behind. During site_publish() they wait until publishing is done.
+ * Makes outdir if needed, takes its lock (printing one line and waiting
+ * while another run holds it), finishes or rolls back an interrupted
+ * publish and removes stale staging folders. Returns NULL after printing
+ * an error (outdir not writable, an interrupted publish that cannot be
+ * finished), or quietly when a signal arrived meanwhile
+ * (diag_interrupted()). Free with site_close().
  */
 struct site *site_open(const char *outdir);
+/*
+ * Removes the staging folder if site_publish() did not run, releases the
+ * lock, removes outdir if this run made it and published nothing, and
+ * frees s. NULL does nothing.
+ */
+void site_close(struct site *s);
+
+/*
+ * The no-op check: 1 when outdir/.manifest records the inputs key and
+ * every file it lists is there with the content it records, so that a
+ * run would write the same bytes; else 0.
+ */
+int site_uptodate(struct site *s, uint64_t inputs);
+/*
+ * Records the inputs key for the manifest that site_publish() writes
+ * (every published file with its content key).
+ */
+void site_set_inputs(struct site *s, uint64_t inputs);
+
+/*
+ * Makes the staging folder. Returns 0, or -1 after printing an error.
+ * Must come before site_write().
+ */
+int site_begin(struct site *s);
+/* The staging folder (for the plot stage's scratch folder). */
+const char *site_staging(const struct site *s);
+/* The output folder, as given (without a trailing '/'). */
+const char *site_outdir(const struct site *s);
+
 /*
  * Writes data to relpath (a relative path with '/' separators, no "..")
  * in the staging folder, creating subfolders; when outdir/relpath holds
  * these bytes already, nothing is written and the file stays as it is.
- * Returns 0, or -1 after printing an error (a full disk is caught here).
+ * Returns 0, or -1 after printing an error (a full disk is caught here),
+ * or quietly once a write failed or the run is being interrupted.
  */
 int site_write(struct site *s, const char *relpath, const void *data,
 	       size_t len);
@@ -38,39 +81,26 @@ int site_write(struct site *s, const char *relpath, const void *data,
  */
 void site_keep(struct site *s, const char *relpath, const void *data,
 	       size_t len);
-/* 1 when relpath was written into the staging folder by this run. */
-int site_staged(const struct site *s, const char *relpath);
+/* The content key recorded for outdir/relpath in the manifest, if any. */
+int site_published_key(struct site *s, const char *relpath, uint64_t *key);
+
 /*
- * Moves every staged file into outdir, removes the staging folder and
- * frees s. Returns 0 or -1 after printing an error.
+ * Publishes every staged file, removes the files of the previous run that
+ * this one did not write, and removes the staging folder (see above).
+ * Signals wait until it is done. Returns 0, or -1 after printing an error
+ * (a staged file changed since it was written, or a move failed: then the
+ * journal stays for the next run to finish).
  */
 int site_publish(struct site *s);
-/* Removes the staging folder and everything in it, and frees s. */
-void site_abort(struct site *s);
-/*
- * The no-op check: 1 when outdir/.manifest records the same inputs key
- * and every file it lists is there with the content it records, so that
- * a run would write the same bytes; else 0.
- */
-int site_uptodate(const char *outdir, uint64_t inputs);
-/*
- * Records the inputs key for the manifest that site_publish() writes
- * (every published file with its content key). Files listed in the old
- * manifest that this run did not write are removed on publishing.
- */
-void site_set_inputs(struct site *s, uint64_t inputs);
 
-/* The signal that interrupted the run, or 0. */
-int site_interrupted(void);
-/* The staging folder (for tools that write there themselves). */
-const char *site_staging(const struct site *s);
 /*
- * Takes a file that another program wrote at relpath in the staging
- * folder into the set to publish. Returns 0, or -1 after printing an
- * error when it is not there.
+ * Notes the state of everything in outdir but the staging folder, before
+ * another program (gnuplot) runs; site_verify() afterwards returns 0 when
+ * nothing there changed, else -1 after printing an error for each file
+ * the program wrote (files it added are removed; a published file it
+ * changed is rewritten by the next run, whose no-op check sees it).
  */
-int site_adopt(struct site *s, const char *relpath);
-/* Makes the folders of relpath in the staging folder; 0 or -1. */
-int site_mkdirs(struct site *s, const char *relpath);
+void site_watch(struct site *s);
+int site_verify(struct site *s, const char *who);
 
 #endif
