@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,60 @@ srcfile_load(const char *path)
 	f->name = xstrdup(path);
 	f->data = buf_detach(&b, &f->len);
 	return f;
+}
+
+size_t
+utf8_valid_prefix(const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned c = s[i];
+		size_t n, k;
+		uint32_t cp;
+
+		if (c == 0) {
+			return i;
+		} else if (c < 0x80) {
+			i++;
+			continue;
+		} else if (c >= 0xc2 && c <= 0xdf) {
+			n = 1, cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			n = 2, cp = c & 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			n = 3, cp = c & 0x07;
+		} else {
+			return i;
+		}
+		if (len - i <= n)
+			return i;
+		for (k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return i;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+		    (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+			return i;
+		i += n + 1;
+	}
+	return i;
+}
+
+int
+srcfile_check_text(const struct srcfile *f)
+{
+	size_t ok = utf8_valid_prefix(f->data, f->len);
+	struct srcloc loc = { f, ok, 1 };
+
+	if (ok == f->len)
+		return 0;
+	if (!f->data[ok])
+		return error_at(&loc, "NUL byte: a text file was expected");
+	return error_at(&loc, "invalid UTF-8 byte 0x%02x",
+			(unsigned char)f->data[ok]);
 }
 
 struct srcfile *

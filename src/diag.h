@@ -48,6 +48,14 @@ void srcfile_confine_release(void);
 struct srcfile *srcfile_from_mem(const char *name, const char *data,
 				 size_t len);
 void srcfile_free(struct srcfile *f);
+/*
+ * Checks that f is text: valid UTF-8 without NUL bytes. Returns 0, or -1
+ * after an error at the first bad byte.
+ */
+int srcfile_check_text(const struct srcfile *f);
+/* Length of the longest prefix of p[0..len) that is UTF-8 without NUL. */
+size_t utf8_valid_prefix(const void *p, size_t len);
+
 /* Resolves off to a 1-based line and column. */
 void srcfile_locate(const struct srcfile *f, size_t off, size_t *line,
 		    size_t *col);

@@ -102,3 +102,9 @@ file_confined(const char *path, const char *root)
 	}
 	return 0;
 }
+
+char *
+file_realpath(const char *path)
+{
+	return realpath(path, NULL);
+}

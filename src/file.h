@@ -42,4 +42,10 @@ const char *file_strerror(int err);
  */
 int file_confined(const char *path, const char *root);
 
+/*
+ * path with every symbolic link, "." and ".." resolved (realpath()), or
+ * NULL with errno set. The caller frees it.
+ */
+char *file_realpath(const char *path);
+
 #endif

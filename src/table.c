@@ -40,6 +40,9 @@ struct table {
 	size_t cells_cap;
 	size_t *lines;		/* start line of each row, header first */
 	size_t lines_cap;
+	/* table_unique(): for each row, the first row with its cell in col */
+	size_t *first;
+	int first_col;		/* -1: not built */
 };
 
 /* Parser state shared with the libcsv callbacks. */
@@ -81,44 +84,6 @@ report(struct loader *ld, size_t line, size_t col, const char *fmt, ...)
 	buf_release(&msg);
 	ld->errors++;
 	return -1;
-}
-
-/* Length of the valid UTF-8 prefix of s[0..len). */
-static size_t
-utf8_valid_prefix(const unsigned char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned c = s[i];
-		size_t n, k;
-		uint32_t cp;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if (c >= 0xc2 && c <= 0xdf) {
-			n = 1, cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			n = 2, cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			n = 3, cp = c & 0x07;
-		} else {
-			return i;
-		}
-		if (len - i <= n)
-			return i;
-		for (k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return i;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-		    (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
-			return i;
-		i += n + 1;
-	}
-	return i;
 }
 
 /*
@@ -188,7 +153,11 @@ on_field(void *data, size_t len, void *arg)
 	struct table *t = ld->t;
 	size_t ok = utf8_valid_prefix(data, len);
 
-	if (ok < len)
+	if (ok < len && !((char *)data)[ok])
+		report_field(ld, t->data, t->len, ld->nfield,
+			     "NUL byte in field %zu: a data file is text",
+			     ld->nfield + 1);
+	else if (ok < len)
 		report_field(ld, t->data, t->len, ld->nfield,
 			     "invalid UTF-8 byte 0x%02x in field %zu",
 			     ((unsigned char *)data)[ok], ld->nfield + 1);
@@ -197,6 +166,47 @@ on_field(void *data, size_t len, void *arg)
 	ld->field[ld->nfield++] = t->text.len;
 	buf_add(&t->text, data, len);
 	buf_addch(&t->text, '\0');
+}
+
+/* qsort() has no context argument: the text the offsets point into. */
+static const char *sort_text;
+static const size_t *sort_offs;
+
+static int
+by_text(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(sort_text + sort_offs[i], sort_text + sort_offs[j]);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+/*
+ * For each of the n strings at text + offs[i], the index of the first
+ * one equal to it (itself when it is the first): sorted, not compared
+ * pairwise, so that 100,000 columns or rows take milliseconds. The
+ * caller frees the array.
+ */
+static size_t *
+first_of_each(const char *text, const size_t *offs, size_t n)
+{
+	size_t *order = xcalloc(n ? n : 1, sizeof(*order));
+	size_t *first = xcalloc(n ? n : 1, sizeof(*first));
+	size_t i, run = 0;
+
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	sort_text = text;
+	sort_offs = offs;
+	if (n)
+		qsort(order, n, sizeof(*order), by_text);
+	for (i = 0; i < n; i++) {
+		if (i && strcmp(text + offs[order[i]], text + offs[order[run]]))
+			run = i;
+		first[order[i]] = order[run];
+	}
+	free(order);
+	return first;
 }
 
 static void
@@ -210,22 +220,23 @@ on_record(int c, void *arg)
 	ld->in_record = 0;
 	if (t->ncols == 0) {
 		/* The header row: column names must be non-empty, distinct. */
+		size_t *first = first_of_each(t->text.data, ld->field,
+					      ld->nfield);
+
 		t->ncols = ld->nfield;
 		for (i = 0; i < ld->nfield; i++) {
 			const char *h = t->text.data + ld->field[i];
-			size_t j;
 
 			if (!*h)
 				report_field(ld, t->data, t->len, i,
 					     "empty column name in header");
-			for (j = 0; j < i; j++)
-				if (*h && !strcmp(h, t->text.data +
-						  ld->field[j]))
-					report_field(ld, t->data, t->len, i,
-						     "duplicate column '%s' "
-						     "in header (also field "
-						     "%zu)", h, j + 1);
+			else if (first[i] != i)
+				report_field(ld, t->data, t->len, i,
+					     "duplicate column '%s' in header "
+					     "(also field %zu)", h,
+					     first[i] + 1);
 		}
+		free(first);
 		row = 0;
 	} else if (ld->nfield != t->ncols) {
 		if (ld->nfield > t->ncols)
@@ -289,6 +300,12 @@ parse(struct table *t)
 		size_t n, body = end - pos - (nl ? 1 : 0);
 
 		ld.line++;
+		/* A million rows take a second: Ctrl-C stops it. */
+		if (diag_interrupted()) {
+			ld.errors++;
+			ld.stopped = 1;
+			break;
+		}
 		if (!ld.in_record) {
 			if (is_blank_line(data + pos, body)) {
 				pos = end;
@@ -339,6 +356,7 @@ table_from(const char *name, char *data, size_t len)
 	t->name = xstrdup(name);
 	t->data = data;
 	t->len = len;
+	t->first_col = -1;
 	buf_init(&t->text);
 	if (parse(t)) {
 		table_free(t);
@@ -381,6 +399,7 @@ table_free(struct table *t)
 	buf_release(&t->text);
 	free(t->cells);
 	free(t->lines);
+	free(t->first);
 	free(t);
 }
 
@@ -558,17 +577,26 @@ table_month(const struct table *t, size_t row, int col, int lo, int hi,
 }
 
 int
-table_unique(const struct table *t, size_t row, int col)
+table_unique(struct table *t, size_t row, int col)
 {
-	const char *s = table_cell(t, row, col);
-	size_t j;
+	if (t->first_col != col) {
+		size_t *offs = xcalloc(t->nrows ? t->nrows : 1, sizeof(*offs));
+		size_t r;
 
-	for (j = 0; j < row; j++)
-		if (!strcmp(table_cell(t, j, col), s))
-			return table_error(t, row, col, "duplicate %s '%s' "
-					   "(first on line %zu)",
-					   table_header(t, (size_t)col), s,
-					   table_line(t, j));
+		for (r = 0; r < t->nrows; r++)
+			offs[r] = t->cells[(r + 1) * t->ncols + (size_t)col];
+		free(t->first);
+		t->first = first_of_each(t->text.data, offs, t->nrows);
+		t->first_col = col;
+		free(offs);
+	}
+	if (row >= t->nrows)
+		BUG("row %zu of %zu", row, t->nrows);
+	if (t->first[row] != row)
+		return table_error(t, row, col, "duplicate %s '%s' (first on "
+				   "line %zu)", table_header(t, (size_t)col),
+				   table_cell(t, row, col),
+				   table_line(t, t->first[row]));
 	return 0;
 }
 

@@ -82,9 +82,10 @@ int table_id(const struct table *t, size_t row, int col, const char **out);
 /*
  * Checks that the cell of row in col (an id) appears in no earlier row;
  * else prints "duplicate <col> '<value>' (first on line N)" and returns
- * -1. Linear in the rows before it: meant for short files of ids.
+ * -1. The first call for a column sorts it once (n log n); later calls
+ * for it take constant time.
  */
-int table_unique(const struct table *t, size_t row, int col);
+int table_unique(struct table *t, size_t row, int col);
 
 /*
  * A set of loaded tables, each read once per run and shared by the

@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "expr.h"
+#include "file.h"
 #include "format.h"
 #include "registry.h"
 #include "template.h"
@@ -26,6 +27,16 @@
 
 /* Blocks and includes nested deeper than this are refused. */
 #define TEMPLATE_MAX_DEPTH 64
+/*
+ * Bounds on what a template may cost, so that an include bomb or nested
+ * loops end in an error, not in a hang: includes parsed (a file included
+ * twice counts twice), bytes parsed, steps of expansion and Markdown
+ * made. The shipped report uses a hundredth of each.
+ */
+#define TEMPLATE_MAX_INCLUDES 1000
+#define TEMPLATE_MAX_BYTES ((size_t)64 << 20)
+#define TEMPLATE_MAX_STEPS 10000000
+#define TEMPLATE_MAX_OUTPUT ((size_t)64 << 20)
 
 enum tnode_kind {
 	T_TEXT,
@@ -95,9 +106,12 @@ struct tnode {
 
 struct template {
 	struct srcfile **files;	/* every file read, for error locations */
-	size_t nfiles, files_cap;
+	char **canon;		/* their resolved paths; NULL from memory */
+	size_t nfiles, files_cap, canon_cap;
 	struct tnode *root;
 	char *dir;
+	size_t nincludes;	/* parsed so far, for the caps */
+	size_t bytes;
 };
 
 static void
@@ -134,9 +148,12 @@ template_free(struct template *t)
 	if (!t)
 		return;
 	tnodes_free(t->root);
-	for (i = 0; i < t->nfiles; i++)
+	for (i = 0; i < t->nfiles; i++) {
 		srcfile_free(t->files[i]);
+		free(t->canon[i]);
+	}
 	free(t->files);
+	free(t->canon);
 	free(t->dir);
 	free(t);
 }
@@ -157,8 +174,8 @@ struct parser {
 	struct srcfile *f;
 	size_t pos;
 	int depth;
-	int aborted;		/* nesting limit hit: stop, say no more */
-	const char **stack;	/* include chain, for cycles */
+	int aborted;		/* a limit hit: stop, say no more */
+	const char **stack;	/* include chain (resolved paths), for cycles */
 	size_t nstack, stack_cap;
 	int failed;
 };
@@ -590,16 +607,30 @@ valid_include(const char *s)
 }
 
 static int parse_file(struct parser *p, struct srcfile *f,
-		      struct tnode **out);
+		      const char *canon, struct tnode **out);
+
+/* Keeps f (and its resolved path, taken) for the template's lifetime. */
+static void
+add_file(struct template *t, struct srcfile *f, char *canon)
+{
+	f->show_source = 1;
+	t->files = xgrow(t->files, &t->files_cap, t->nfiles + 1,
+			 sizeof(*t->files));
+	t->canon = xgrow(t->canon, &t->canon_cap, t->nfiles + 1,
+			 sizeof(*t->canon));
+	t->canon[t->nfiles] = canon;
+	t->files[t->nfiles++] = f;
+}
 
 static struct tnode *
 parse_include(struct parser *p, const struct tag *tg)
 {
 	struct buf path = BUF_INIT;
-	struct srcfile *f;
+	struct srcfile *f = NULL;
 	struct tnode *nodes = NULL;
 	size_t off, i;
-	char *name = tag_word(p, tg, &off);
+	char *name = tag_word(p, tg, &off), *canon = NULL;
+	const char *key;
 
 	if (!valid_include(name)) {
 		perr(p, off, strlen(name), "cannot include '%s': give a path "
@@ -607,24 +638,65 @@ parse_include(struct parser *p, const struct tag *tg)
 		goto out;
 	}
 	buf_addf(&path, "%s/%s", p->t->dir, name);
+	/* One file, however it is spelt: "./a.md", "x/../a.md", a link. */
+	canon = file_realpath(path.data);
+	if (!canon) {
+		perr(p, off, strlen(name), "cannot include '%s': %s", name,
+		     strerror(errno));
+		goto out;
+	}
 	for (i = 0; i < p->nstack; i++)
-		if (!strcmp(p->stack[i], path.data)) {
+		if (p->stack[i] && !strcmp(p->stack[i], canon)) {
 			perr(p, off, strlen(name), "'%s' includes itself "
-			     "(through %s)", name, p->stack[p->nstack - 1]);
+			     "(through %s)", name, p->f->name);
 			goto out;
 		}
 	if (p->nstack >= TEMPLATE_MAX_DEPTH) {
 		perr(p, off, strlen(name), "includes nested too deeply");
 		goto out;
 	}
-	f = srcfile_load(path.data);
-	if (!f) {
-		perr(p, off, strlen(name), "cannot include '%s': %s", name,
-		     strerror(errno));
+	if (++p->t->nincludes > TEMPLATE_MAX_INCLUDES) {
+		perr(p, off, strlen(name), "more than %d includes (a file "
+		     "included many times over?); stopped",
+		     TEMPLATE_MAX_INCLUDES);
+		p->aborted = 1;
 		goto out;
 	}
-	parse_file(p, f, &nodes);
+	/* Read once, parsed at each include. */
+	for (i = 0; i < p->t->nfiles; i++)
+		if (p->t->canon[i] && !strcmp(p->t->canon[i], canon))
+			break;
+	if (i < p->t->nfiles) {
+		f = p->t->files[i];
+		free(canon);
+		canon = NULL;
+		key = p->t->canon[i];
+	} else {
+		f = srcfile_load(path.data);
+		if (!f) {
+			perr(p, off, strlen(name), "cannot include '%s': %s",
+			     name, file_strerror(errno));
+			goto out;
+		}
+		/* The template keeps both from here. */
+		add_file(p->t, f, canon);
+		key = canon;
+		canon = NULL;
+		if (srcfile_check_text(f)) {
+			p->failed = 1;
+			goto out;
+		}
+	}
+	if ((p->t->bytes += f->len) > TEMPLATE_MAX_BYTES) {
+		perr(p, off, strlen(name), "the templates with their includes "
+		     "come to more than %zu MiB; stopped",
+		     TEMPLATE_MAX_BYTES >> 20);
+		p->aborted = 1;
+		goto out;
+	}
+	parse_file(p, f, key, &nodes);
 out:
+	free(canon);
 	buf_release(&path);
 	free(name);
 	return nodes;
@@ -689,6 +761,10 @@ parse_nodes(struct parser *p, struct tnode **out, const char *const *closers,
 		const char *d = p->f->data;
 		size_t i;
 
+		if (diag_interrupted()) {
+			p->aborted = p->failed = 1;
+			break;
+		}
 		if (tg.line_start > p->pos) {
 			struct tnode *t = tnode(T_TEXT, p->f, p->pos,
 						tg.line_start - p->pos);
@@ -797,22 +873,19 @@ parse_nodes(struct parser *p, struct tnode **out, const char *const *closers,
 	return 0;
 }
 
-/* Parses a whole file (taking ownership of f) into *out. */
+/* Parses a whole file (kept by the template) into *out. */
 static int
-parse_file(struct parser *p, struct srcfile *f, struct tnode **out)
+parse_file(struct parser *p, struct srcfile *f, const char *canon,
+	   struct tnode **out)
 {
 	struct srcfile *saved_f = p->f;
 	size_t saved_pos = p->pos;
 	int saved_depth = p->depth;
 	struct tag none;
 
-	f->show_source = 1;
-	p->t->files = xgrow(p->t->files, &p->t->files_cap, p->t->nfiles + 1,
-			    sizeof(*p->t->files));
-	p->t->files[p->t->nfiles++] = f;
 	p->stack = xgrow(p->stack, &p->stack_cap, p->nstack + 1,
 			 sizeof(*p->stack));
-	p->stack[p->nstack++] = f->name;
+	p->stack[p->nstack++] = canon;
 	p->f = f;
 	p->pos = 0;
 	parse_nodes(p, out, NULL, &none, NULL);
@@ -823,15 +896,18 @@ parse_file(struct parser *p, struct srcfile *f, struct tnode **out)
 	return p->failed ? -1 : 0;
 }
 
-struct template *
-template_parse(const char *dir, const char *name, const char *text,
-	       size_t len)
+/* Parses the top file f (kept by t) into t->root. */
+static struct template *
+parse_top(struct template *t, struct srcfile *f, char *canon)
 {
-	struct template *t = xcalloc(1, sizeof(*t));
 	struct parser p = { .t = t };
 
-	t->dir = xstrdup(dir);
-	parse_file(&p, srcfile_from_mem(name, text, len), &t->root);
+	add_file(t, f, canon);
+	t->bytes = f->len;
+	if (srcfile_check_text(f))
+		p.failed = 1;
+	else
+		parse_file(&p, f, canon, &t->root);
 	free(p.stack);
 	if (p.failed) {
 		template_free(t);
@@ -841,27 +917,32 @@ template_parse(const char *dir, const char *name, const char *text,
 }
 
 struct template *
+template_parse(const char *dir, const char *name, const char *text,
+	       size_t len)
+{
+	struct template *t = xcalloc(1, sizeof(*t));
+
+	t->dir = xstrdup(dir);
+	return parse_top(t, srcfile_from_mem(name, text, len), NULL);
+}
+
+struct template *
 template_load(const char *dir, const char *name)
 {
 	struct buf path = BUF_INIT;
 	struct srcfile *f;
 	struct template *t;
-	struct parser p = { 0 };
 
 	buf_addf(&path, "%s/%s", dir, name);
 	f = srcfile_read(path.data);
-	buf_release(&path);
-	if (!f)
-		return NULL;
-	t = xcalloc(1, sizeof(*t));
-	t->dir = xstrdup(dir);
-	p.t = t;
-	parse_file(&p, f, &t->root);
-	free(p.stack);
-	if (p.failed) {
-		template_free(t);
+	if (!f) {
+		buf_release(&path);
 		return NULL;
 	}
+	t = xcalloc(1, sizeof(*t));
+	t->dir = xstrdup(dir);
+	t = parse_top(t, f, file_realpath(path.data));
+	buf_release(&path);
 	return t;
 }
 
@@ -893,6 +974,8 @@ struct expander {
 		const struct tnode *n;
 	} *refs;
 	size_t nrefs, refs_cap;
+	size_t steps;		/* nodes expanded, for TEMPLATE_MAX_STEPS */
+	int stopped;		/* a limit hit or interrupted: no more */
 	int failed;
 };
 
@@ -1126,8 +1209,12 @@ find_label(struct expander *ex, const char *label)
 	return NULL;
 }
 
-/* Numbers a figure or table at its first placement. */
-static struct label *
+/*
+ * Numbers a figure or table at its first placement and returns its
+ * number, or 0 after an error. The number, not the label: expanding the
+ * caption may place more labels and move the array.
+ */
+static int
 place_label(struct expander *ex, const struct tnode *n)
 {
 	struct label *l = find_label(ex, n->label);
@@ -1137,7 +1224,7 @@ place_label(struct expander *ex, const struct tnode *n)
 		srcfile_locate(l->loc.file, l->loc.off, &line, &col);
 		xerr(ex, &n->loc, "label '%s' is used twice (first at %s:%zu)",
 		     n->label, l->loc.file->name, line);
-		return NULL;
+		return 0;
 	}
 	ex->labels = xgrow(ex->labels, &ex->labels_cap, ex->nlabels + 1,
 			   sizeof(*ex->labels));
@@ -1146,18 +1233,18 @@ place_label(struct expander *ex, const struct tnode *n)
 	l->figure = n->kind == T_FIGURE;
 	l->number = l->figure ? ++ex->nfig : ++ex->ntab;
 	l->loc = n->loc;
-	return l;
+	return l->number;
 }
 
 static void
 expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
 {
-	struct label *l = place_label(ex, n);
+	int number = place_label(ex, n);
 	struct buf cap = BUF_INIT, alt = BUF_INIT, html = BUF_INIT;
 	struct expansion *x = ex->x;
 	size_t line, col;
 
-	if (!l)
+	if (!number)
 		return;
 	expand_nodes(ex, n->body, &cap, 1);
 	expand_nodes(ex, n->alt_text, &alt, 0);
@@ -1183,7 +1270,7 @@ expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
 	html_attr(&html, alt.data);
 	BUF_ADDLIT(&html, "\">\n<figcaption>");
 	add_snippet(ex, out, html.data);
-	buf_addf(out, "**Figure %d.** ", l->number);
+	buf_addf(out, "**Figure %d.** ", number);
 	buf_add(out, cap.data + strspn(cap.data, " \n"),
 		cap.len - strspn(cap.data, " \n"));
 	add_snippet(ex, out, "</figcaption>\n</figure>");
@@ -1191,7 +1278,7 @@ expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
 			   sizeof(*x->figures));
 	srcfile_locate(n->loc.file, n->loc.off, &line, &col);
 	x->figures[x->nfigures].label = xstrdup(n->label);
-	x->figures[x->nfigures].number = l->number;
+	x->figures[x->nfigures].number = number;
 	x->figures[x->nfigures].file = n->loc.file->name;
 	x->figures[x->nfigures].line = line;
 	x->figures[x->nfigures++].col = col;
@@ -1203,15 +1290,15 @@ expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
 static void
 expand_table(struct expander *ex, const struct tnode *n, struct buf *out)
 {
-	struct label *l = place_label(ex, n);
+	int number = place_label(ex, n);
 	struct buf cap = BUF_INIT, html = BUF_INIT;
 
-	if (!l)
+	if (!number)
 		return;
 	expand_nodes(ex, n->body, &cap, 1);
 	buf_addf(&html, "<div class=\"caption\" id=\"tab-%s\">", n->label);
 	add_snippet(ex, out, html.data);
-	buf_addf(out, "**Table %d.** ", l->number);
+	buf_addf(out, "**Table %d.** ", number);
 	buf_add(out, cap.data + strspn(cap.data, " \n"),
 		cap.len - strspn(cap.data, " \n"));
 	add_snippet(ex, out, "</div>");
@@ -1281,11 +1368,35 @@ each_of(struct expander *ex, const struct tnode *n, struct buf *out, int md)
 	}
 }
 
+/*
+ * Whether expansion must stop before n: interrupted, or past one of the
+ * limits (said once, at n).
+ */
+static int
+must_stop(struct expander *ex, const struct tnode *n, const struct buf *out)
+{
+	if (ex->stopped)
+		return 1;
+	if (diag_interrupted()) {
+		ex->stopped = ex->failed = 1;
+	} else if (++ex->steps > TEMPLATE_MAX_STEPS) {
+		xerr(ex, &n->loc, "expanding takes more than %d steps "
+		     "(loops inside loops?); stopped", TEMPLATE_MAX_STEPS);
+		ex->stopped = 1;
+	} else if (out->len > TEMPLATE_MAX_OUTPUT ||
+		   ex->x->md.len > TEMPLATE_MAX_OUTPUT) {
+		xerr(ex, &n->loc, "the report expands to more than %zu MiB "
+		     "of Markdown; stopped", TEMPLATE_MAX_OUTPUT >> 20);
+		ex->stopped = 1;
+	}
+	return ex->stopped;
+}
+
 static void
 expand_nodes(struct expander *ex, const struct tnode *n, struct buf *out,
 	     int md)
 {
-	for (; n; n = n->next) {
+	for (; n && !must_stop(ex, n, out); n = n->next) {
 		switch (n->kind) {
 		case T_TEXT:
 			buf_add(out, n->text, n->len);
