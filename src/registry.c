@@ -14,91 +14,13 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/*
- * Quantities and their strings live in blocks that are freed together
- * with the registry (git mem-pool.h): a report adds a thousand
- * quantities of six strings each, and a malloc() and free() apiece cost
- * more than the rest of adding them.
- */
-struct block {
-	struct block *next;
-	size_t used, size;
-	max_align_t data[];	/* aligned for struct quantity */
-};
-
-#define BLOCK_SIZE (64 * 1024)
-
 struct registry {
 	struct quantity **q;	/* insertion order */
 	uint64_t *hashes;	/* of their names */
 	size_t n, cap, hcap;
 	size_t *slots;		/* index + 1 into q; 0 is empty */
 	size_t nslots;		/* a power of two */
-	struct block *blocks;	/* newest first */
 };
-
-/* n bytes from the registry's blocks, aligned for any type. */
-static void *
-pool_alloc(struct registry *reg, size_t n)
-{
-	struct block *b = reg->blocks;
-	size_t a = sizeof(max_align_t);
-	void *p;
-
-	n = (n + a - 1) / a * a;
-	/* Strings may have left the block unaligned. */
-	if (b) {
-		b->used = (b->used + a - 1) / a * a;
-		if (b->used > b->size)
-			b->used = b->size;
-	}
-	if (!b || b->size - b->used < n) {
-		size_t size = n > BLOCK_SIZE ? n : BLOCK_SIZE;
-
-		b = xmalloc(sizeof(*b) + size);
-		b->size = size;
-		b->used = 0;
-		b->next = reg->blocks;
-		reg->blocks = b;
-	}
-	p = (char *)b->data + b->used;
-	b->used += n;
-	return p;
-}
-
-/* Strings need no alignment: packed, they take a third less room. */
-static char *
-pool_strndup(struct registry *reg, const char *s, size_t len)
-{
-	struct block *b = reg->blocks;
-	char *p;
-
-	if (!b || b->size - b->used < len + 1) {
-		p = pool_alloc(reg, len + 1);
-	} else {
-		p = (char *)b->data + b->used;
-		b->used += len + 1;
-	}
-	memcpy(p, s, len);
-	p[len] = '\0';
-	return p;
-}
-
-static char *
-pool_strdup(struct registry *reg, const char *s)
-{
-	return pool_strndup(reg, s, strlen(s));
-}
-
-/*
- * prev when it holds the same text as s (quantities come in runs that
- * share a unit and a source), else a copy of s.
- */
-static char *
-pool_shared(struct registry *reg, const char *s, char *prev)
-{
-	return prev && !strcmp(prev, s) ? prev : pool_strdup(reg, s);
-}
 
 struct registry *
 registry_new(void)
@@ -110,17 +32,32 @@ registry_new(void)
 	return reg;
 }
 
+static void
+quantity_free(struct quantity *q)
+{
+	size_t i;
+
+	free(q->name);
+	free(q->text);
+	free(q->unit);
+	free(q->formula);
+	for (i = 0; i < q->ninputs; i++)
+		free(q->inputs[i]);
+	free(q->inputs);
+	free(q->source);
+	free(q->origin);
+	free(q);
+}
+
 void
 registry_free(struct registry *reg)
 {
-	struct block *b, *next;
+	size_t i;
 
 	if (!reg)
 		return;
-	for (b = reg->blocks; b; b = next) {
-		next = b->next;
-		free(b);
-	}
+	for (i = 0; i < reg->n; i++)
+		quantity_free(reg->q[i]);
 	free(reg->q);
 	free(reg->hashes);
 	free(reg->slots);
@@ -200,10 +137,10 @@ add(struct registry *reg, const char *name, const char *unit,
     const char *formula, const char *inputs, const char *source,
     const char *origin)
 {
-	struct quantity *q, *last = reg->n ? reg->q[reg->n - 1] : NULL;
+	struct quantity *q;
 	uint64_t h = hash(name);
-	size_t slot = find_slot(reg, name, h), n = 0;
-	const char *p = inputs ? inputs : "";
+	size_t slot = find_slot(reg, name, h), cap = 0;
+	const char *p;
 
 	if (reg->slots[slot]) {
 		error("quantity '%s' is defined twice", name);
@@ -211,31 +148,25 @@ add(struct registry *reg, const char *name, const char *unit,
 	}
 	if (!valid_name(name))
 		BUG("quantity name '%s' is not [A-Za-z0-9._-]+", name);
-	q = pool_alloc(reg, sizeof(*q));
-	memset(q, 0, sizeof(*q));
-	q->name = pool_strdup(reg, name);
-	q->unit = pool_shared(reg, unit ? unit : "", last ? last->unit : NULL);
-	q->formula = pool_strdup(reg, formula ? formula : "");
-	q->source = pool_shared(reg, source ? source : "",
-				last ? last->source : NULL);
-	q->origin = origin ? pool_strdup(reg, origin) : NULL;
-	/* Inputs: counted, then copied into one array. */
-	for (; *p; p++)
-		n += *p != ' ' && (p == inputs || p[-1] == ' ');
-	q->inputs = n ? pool_alloc(reg, n * sizeof(*q->inputs)) : NULL;
+	q = xcalloc(1, sizeof(*q));
+	q->name = xstrdup(name);
+	q->unit = xstrdup(unit ? unit : "");
+	q->formula = xstrdup(formula ? formula : "");
+	q->source = xstrdup(source ? source : "");
+	q->origin = origin ? xstrdup(origin) : NULL;
 	for (p = inputs ? inputs : ""; *p;) {
-		size_t len = strcspn(p, " "), k;
+		size_t len = strcspn(p, " ");
 
 		if (!len) {
 			p++;
 			continue;
 		}
-		/* The input's own name: no copy. */
-		k = reg->slots[find_slot_n(reg, p, len, hash_n(p, len))];
-		if (!k)
+		if (!reg->slots[find_slot_n(reg, p, len, hash_n(p, len))])
 			BUG("input '%.*s' of '%s' is not in the registry",
 			    (int)len, p, name);
-		q->inputs[q->ninputs++] = reg->q[k - 1]->name;
+		q->inputs = xgrow(q->inputs, &cap, q->ninputs + 1,
+				  sizeof(*q->inputs));
+		q->inputs[q->ninputs++] = xstrndup(p, len);
 		p += len;
 	}
 	reg->q = xgrow(reg->q, &reg->cap, reg->n + 1, sizeof(*reg->q));
@@ -281,7 +212,7 @@ registry_add_text(struct registry *reg, const char *name, const char *text,
 
 	if (q) {
 		q->type = Q_TEXT;
-		q->text = pool_strdup(reg, text);
+		q->text = xstrdup(text);
 	}
 	return q;
 }
