@@ -397,13 +397,10 @@ nav(struct buf *out, const char *current)
 	BUF_ADDLIT(out, "</ul></nav>");
 }
 
-/*
- * Copies shell to out filling its slots; body NULL stops at the first
- * "{{content}}" and returns what follows it (NULL when there is none).
- */
-static const char *
-fill(struct buf *out, const char *shell, const char *title, const char *toc,
-     const char *body, const char *current)
+/* Copies shell to out, filling its slots. */
+void
+html_page(struct buf *out, const char *shell, const char *title,
+	  const char *toc, const char *body, const char *current)
 {
 	const char *p = shell;
 
@@ -422,8 +419,6 @@ fill(struct buf *out, const char *shell, const char *title, const char *toc,
 			buf_addstr(out, toc);
 			p = open + 7;
 		} else if (!strncmp(open, "{{content}}", 11)) {
-			if (!body)
-				return open + 11;
 			buf_addstr(out, body);
 			p = open + 11;
 		} else if (!strncmp(open, "{{nav}}", 7)) {
@@ -434,28 +429,4 @@ fill(struct buf *out, const char *shell, const char *title, const char *toc,
 			p = open + 2;
 		}
 	}
-	return NULL;
-}
-
-void
-html_page(struct buf *out, const char *shell, const char *title,
-	  const char *toc, const char *body, const char *current)
-{
-	fill(out, shell, title, toc, body, current);
-}
-
-const char *
-html_page_begin(struct buf *out, const char *shell, const char *title,
-		const char *toc, const char *current)
-{
-	return fill(out, shell, title, toc, NULL, current);
-}
-
-void
-html_page_end(struct buf *out, const char *rest, const char *title,
-	      const char *toc, const char *current)
-{
-	/* A second "{{content}}" stays empty. */
-	if (rest)
-		fill(out, rest, title, toc, "", current);
 }

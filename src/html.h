@@ -49,16 +49,4 @@ int html_check_shell(const struct srcfile *shell);
  */
 void html_page(struct buf *out, const char *shell, const char *title,
 	       const char *toc, const char *body, const char *current);
-/*
- * html_page() in two halves, for a body written straight into out
- * between them: html_page_begin() stops at "{{content}}" and returns the
- * rest of the shell for html_page_end(), or NULL when the shell has no
- * "{{content}}" (then the body is not shown: the caller leaves it out).
- */
-const char *html_page_begin(struct buf *out, const char *shell,
-			    const char *title, const char *toc,
-			    const char *current);
-void html_page_end(struct buf *out, const char *rest, const char *title,
-		   const char *toc, const char *current);
-
 #endif

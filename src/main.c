@@ -300,8 +300,6 @@ write_page(struct site *site, const char *shell, const char *file,
 	struct buf page = BUF_INIT;
 	int ret;
 
-	/* Grown once, not by halves: the pages run to hundreds of kB. */
-	buf_grow(&page, strlen(shell) + strlen(toc) + strlen(body) + 4096);
 	html_page(&page, shell, title, toc, body, file);
 	ret = site_write(site, file, page.data, page.len);
 	buf_release(&page);
@@ -364,27 +362,15 @@ write_reference(struct site *site, const struct registry *reg,
 		const char *shell)
 {
 	struct buf b = BUF_INIT, path = BUF_INIT;
-	const char *rest;
-	size_t i, at;
+	size_t i;
 	int ret = 0;
 
-	/* The bodies go straight into the pages: no copy of 400 kB. */
-	buf_grow(&b, registry_count(reg) * 512);
-	rest = html_page_begin(&b, shell, "Quantities", "", "quantities.html");
-	at = b.len;
 	pages_quantities(reg, &b);
-	if (!rest)
-		b.data[b.len = at] = '\0';
-	html_page_end(&b, rest, "Quantities", "", "quantities.html");
-	ret |= site_write(site, "quantities.html", b.data, b.len);
+	ret |= write_page(site, shell, "quantities.html", "Quantities", "",
+			  b.data);
 	buf_reset(&b);
-	rest = html_page_begin(&b, shell, "Data", "", "data.html");
-	at = b.len;
 	ret |= pages_data(opt->datadir, model_data_files, ts, &b);
-	if (!rest)
-		b.data[b.len = at] = '\0';
-	html_page_end(&b, rest, "Data", "", "data.html");
-	ret |= site_write(site, "data.html", b.data, b.len);
+	ret |= write_page(site, shell, "data.html", "Data", "", b.data);
 	buf_reset(&b);
 	export_csv(reg, &b);
 	ret |= site_write(site, "quantities.csv", b.data, b.len);
