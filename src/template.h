@@ -30,8 +30,10 @@ struct snippet {
 /*
  * A number linked to its entry on the quantities page. The Markdown
  * holds a token, the nonce then "-q" and six digits, where the link
- * goes, and html.c writes the link: parsing some five hundred Markdown
- * links took cmark-gfm a third of its time.
+ * goes, and html.c writes the link after rendering, knowing where it
+ * lands: inside a link's text or a URL a number stays a number (a
+ * Markdown link there would nest links and break the outer one), and a
+ * heading's id and the contents use the number's text.
  */
 struct qlink {
 	char *text;		/* the number as written: UTF-8, not escaped */
