@@ -47,6 +47,7 @@ struct site {
 	char *outdir;
 	int lockfd;		/* outdir/.lock, locked; -1 when none */
 	int made;		/* outdir was made by this run */
+	int readonly;		/* outdir cannot be written: no lock */
 	int published;
 	int failed;		/* a write failed: later ones fail quietly */
 	char *staging;		/* NULL before site_begin() */
@@ -253,8 +254,14 @@ int
 site_uptodate(struct site *s, uint64_t inputs)
 {
 	struct buf path = BUF_INIT;
+	struct stat st;
 	size_t i;
 	int ok = s->have_old && s->old_inputs == inputs;
+
+	/* A publish left half done (in a folder we cannot finish it in). */
+	buf_addf(&path, "%s/.publish", s->outdir);
+	if (!lstat(path.data, &st))
+		ok = 0;
 
 	for (i = 0; ok && i < s->nold; i++) {
 		uint64_t have = HASH_INIT;
@@ -438,6 +445,17 @@ lock(struct site *s)
 		}
 		fd = open(path.data, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
 			  0666);
+		if (fd < 0 && (errno == EACCES || errno == EROFS) &&
+		    !s->made) {
+			/*
+			 * A folder this run cannot write: no run can publish
+			 * into it, so it needs no lock to be read. It may
+			 * still be up to date; site_begin() says it if not.
+			 */
+			s->readonly = 1;
+			ret = 0;
+			goto out;
+		}
 		if (fd < 0) {
 			error("cannot write to output folder '%s': %s",
 			      s->outdir, strerror(errno));
@@ -512,7 +530,7 @@ site_open(const char *outdir)
 		error("output folder name is empty");
 		goto fail;
 	}
-	if (lock(s) || recover(s))
+	if (lock(s) || (!s->readonly && recover(s)))
 		goto fail;
 	read_manifest(s);
 	return s;
