@@ -72,7 +72,8 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 
 	buf_addf(&path, "%s/claims.csv", datadir);
 	t = tableset_load(ts ? ts : &own, path.data);
-	if (!t)
+	if (!t || table_max_rows(t, 10000, "each claim is a row of the "
+				 "report's audit"))
 		goto out;
 	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		if ((ci[i] = table_require(t, cols[i])) < 0)

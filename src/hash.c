@@ -5,12 +5,14 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "diag.h"
 #include "file.h"
 #include "hash.h"
 #include "xalloc.h"
@@ -78,15 +80,40 @@ cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * A link in the tree must lead to a regular file inside root: a link to
+ * a folder could make the tree a loop, and one that leads nowhere or out
+ * of the folder is a mistake. Returns 0, or -2 after printing an error.
+ */
 static int
-tree(uint64_t *h, const char *dir, const char *rel)
+check_link(const char *path, const char *root)
+{
+	char *to = file_realpath(path);
+	struct stat st;
+	int ret = 0;
+
+	if (!to)
+		ret = error("'%s' is a symbolic link that cannot be followed: "
+			    "%s", path, strerror(errno));
+	else if (stat(to, &st) || S_ISDIR(st.st_mode))
+		ret = error("'%s' is a symbolic link to a folder: links to "
+			    "folders are not followed; copy or move the "
+			    "folder instead", path);
+	else if (file_confined(path, root))
+		ret = error("'%s' is %s", path, file_strerror(errno));
+	free(to);
+	return ret ? -2 : 0;
+}
+
+static int
+tree(uint64_t *h, const char *root, const char *dir, const char *rel)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	char **names = NULL;
 	size_t n = 0, cap = 0, i;
 	struct buf path = BUF_INIT, sub = BUF_INIT, link = BUF_INIT;
-	int ret = 0;
+	int ret = 0, r;
 
 	if (!d)
 		return -1;
@@ -105,23 +132,26 @@ tree(uint64_t *h, const char *dir, const char *rel)
 		buf_addf(&path, "%s/%s", dir, names[i]);
 		buf_reset(&sub);
 		buf_addf(&sub, "%s%s", rel, names[i]);
+		r = 0;
 		if (lstat(path.data, &st)) {
-			ret = -1;
+			r = -1;
 		} else if (S_ISDIR(st.st_mode)) {
 			buf_addch(&sub, '/');
-			ret |= tree(h, path.data, sub.data);
+			r = tree(h, root, path.data, sub.data);
 		} else if (S_ISREG(st.st_mode)) {
 			*h = hash_str(*h, sub.data);
-			ret |= hash_file(h, path.data, 1);
+			r = hash_file(h, path.data, 1);
 		} else if (S_ISLNK(st.st_mode)) {
 			ssize_t len;
 
+			r = check_link(path.data, root);
 			buf_reset(&link);
 			buf_grow(&link, 4096);
 			len = readlink(path.data, link.data, link.cap - 1);
 			if (len < 0) {
-				ret = -1;
-				continue;
+				if (!r)
+					r = -1;
+				goto next;
 			}
 			*h = hash_str(*h, sub.data);
 			*h = hash_bytes(*h, "->", 2);
@@ -131,6 +161,10 @@ tree(uint64_t *h, const char *dir, const char *rel)
 			*h = hash_str(*h, sub.data);
 			*h = hash_bytes(*h, "?", 1);
 		}
+next:
+		/* -2 (refused, said) outweighs -1 (unreadable). */
+		if (r < ret)
+			ret = r;
 	}
 	for (i = 0; i < n; i++)
 		free(names[i]);
@@ -144,5 +178,5 @@ tree(uint64_t *h, const char *dir, const char *rel)
 int
 hash_tree(uint64_t *h, const char *dir)
 {
-	return tree(h, dir, "");
+	return tree(h, dir, dir, "");
 }

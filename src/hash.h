@@ -37,9 +37,11 @@ int hash_file(uint64_t *h, const char *path, int nofollow);
 /*
  * Adds every entry under dir, in name order, with its path relative to
  * dir: regular files by content, symbolic links by their target's text
- * (never followed, so a loop of links is just two entries), other kinds
- * by their type. Names starting with '.' are left out. Returns -1 when
- * dir or a file in it cannot be read.
+ * (never followed), other kinds by their type. Names starting with '.'
+ * are left out. Returns -1 when dir or a file in it cannot be read;
+ * -2 after printing an error for each symbolic link that does not lead
+ * to a regular file inside dir (a loop, a link to a folder, one that
+ * leads nowhere or outside).
  */
 int hash_tree(uint64_t *h, const char *dir);
 

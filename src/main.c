@@ -228,8 +228,9 @@ cmd_explain(const struct registry *reg, const char *name)
 /*
  * The key of everything a report is made from: the data files, every
  * file under the templates folder, the edition, and this program itself.
- * Returns 0, or -1 when something cannot be read (then no run is
- * skipped).
+ * Returns 0, -1 when something cannot be read (then no run is
+ * skipped), or -2 after printing an error about the templates folder
+ * (a symbolic link that leads nowhere, to a folder, or outside it).
  */
 static int
 inputs_key(const struct options *opt, uint64_t *key)
@@ -237,7 +238,7 @@ inputs_key(const struct options *opt, uint64_t *key)
 	struct buf path = BUF_INIT;
 	uint64_t h = HASH_INIT;
 	struct stat st;
-	int ret = 0;
+	int ret = 0, tree;
 	size_t i;
 
 	for (i = 0; model_data_files[i]; i++) {
@@ -246,7 +247,12 @@ inputs_key(const struct options *opt, uint64_t *key)
 		h = hash_str(h, model_data_files[i]);
 		ret |= hash_file(&h, path.data, 0);
 	}
-	ret |= hash_tree(&h, opt->templatedir);
+	tree = hash_tree(&h, opt->templatedir);
+	if (tree == -2) {
+		buf_release(&path);
+		return -2;
+	}
+	ret |= tree;
 	h = hash_bytes(h, &opt->as_of, sizeof(opt->as_of));
 	h = hash_str(h, VERSION);
 	/*
@@ -574,8 +580,13 @@ main(int argc, char **argv)
 			goto out;
 		}
 		/* Nothing changed since the last report: nothing to do. */
-		if (!inputs_key(&opt, &opt.inputs) &&
-		    site_uptodate(site, opt.inputs)) {
+		i = inputs_key(&opt, &opt.inputs);
+		if (i == -2) {
+			timing_end();
+			count = 1;
+			goto out;
+		}
+		if (!i && site_uptodate(site, opt.inputs)) {
 			timing_end();
 			ret = EXIT_OK;
 			goto out;

@@ -26,6 +26,12 @@
 	"Physical Limits of Computation, LWN.net (2008-06-18)"
 #define CODATA "CODATA 2018 (NIST)"
 #define OURS "derived here"
+/*
+ * Rows of devices.csv and assumptions.csv at most: each row makes many
+ * quantities (a device some fifty), and every quantity is a row of the
+ * quantities page. 200,000 devices took a minute and gigabytes.
+ */
+#define MAX_ROWS 10000
 
 const char *const model_data_files[] = {
 	"assumptions.csv", "devices.csv", "top500.csv", "disk_capacity.csv",
@@ -149,7 +155,8 @@ add_assumptions(struct model *m, const char *datadir)
 
 	buf_addf(&path, "%s/assumptions.csv", datadir);
 	t = tableset_load(m->ts, path.data);
-	if (!t) {
+	if (!t || table_max_rows(t, MAX_ROWS, "each row is a quantity of "
+				  "the report")) {
 		ret = -1;
 		goto out;
 	}
@@ -955,6 +962,10 @@ add_devices(struct model *m)
 
 	if (!t)
 		return -1;
+	/* Each device becomes some fifty quantities on every page. */
+	if (table_max_rows(t, MAX_ROWS, "the report compares machines, "
+			   "it is no catalogue"))
+		goto out;
 	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		if ((ci[i] = table_require(t, cols[i])) < 0)
 			goto out;

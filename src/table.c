@@ -601,6 +601,15 @@ table_unique(struct table *t, size_t row, int col)
 }
 
 int
+table_max_rows(const struct table *t, size_t max, const char *why)
+{
+	if (t->nrows <= max)
+		return 0;
+	return error_at_line(t->name, table_line(t, max), 1, "more than %zu "
+			     "rows: %s", max, why);
+}
+
+int
 table_text(const struct table *t, size_t row, int col, const char **out)
 {
 	const char *s = table_cell(t, row, col);

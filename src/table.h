@@ -71,6 +71,13 @@ int table_year(const struct table *t, size_t row, int col, int lo, int hi,
  */
 int table_month(const struct table *t, size_t row, int col, int lo, int hi,
 		double *out);
+/*
+ * Files whose rows each become many quantities (devices, claims,
+ * assumptions) are bounded: past max rows, prints "more than MAX rows:
+ * why" at the first row too many and returns -1.
+ */
+int table_max_rows(const struct table *t, size_t max, const char *why);
+
 /* A non-empty text cell; returns -1 with an error when it is empty. */
 int table_text(const struct table *t, size_t row, int col, const char **out);
 /*
