@@ -299,7 +299,9 @@ html_render(const struct expansion *x, struct rendered *r)
 	cmark_gfm_core_extensions_ensure_registered();
 	parser = cmark_parser_new(opts);
 	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-		cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
+		cmark_syntax_extension *e;
+
+		e = cmark_find_syntax_extension(exts[i]);
 
 		if (!e)
 			BUG("cmark-gfm has no '%s' extension", exts[i]);

@@ -520,9 +520,9 @@ main(int argc, char **argv)
 			double t = strtod(v, &end);
 
 			if (end == v || *end || !(t > 0 && t <= 86400)) {
-				fprintf(stderr, "ultimate: --figure-timeout needs "
-					"a number of seconds from 0 to 86400, "
-					"got '%s'\n", v);
+				fprintf(stderr, "ultimate: --figure-timeout "
+					"needs a number of seconds from 0 to "
+					"86400, got '%s'\n", v);
 				return EXIT_USAGE;
 			}
 			opt.figure_timeout = t;

@@ -81,7 +81,7 @@ struct plot {
 	pid_t pid;		/* 0: not started */
 	int errfd;		/* its stderr */
 	struct timespec started;
-	sigset_t mask;		/* the signal mask before SIGCHLD was blocked */
+	sigset_t mask;		/* the mask before spawn() */
 	struct sigaction old_chld;
 };
 

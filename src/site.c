@@ -31,7 +31,7 @@ struct entry {
 	char *path;		/* relative to outdir */
 	uint64_t key;		/* content key */
 	int staged;		/* 1: in staging; 0: outdir has it already */
-	struct stat st;		/* staged: as written, to catch later writes */
+	struct stat st;		/* staged: as written (checked later) */
 };
 
 /* What site_watch() saw of one file of outdir. */
