@@ -1,0 +1,465 @@
+#!/bin/sh
+# Fault tests: hostile inputs and faults that `ultimate report` must
+# survive. Each case checks properties, not wording: the exit status
+# (1 bad input, 3 gnuplot, 128 + N a signal), that stderr names the
+# offending file, that the output folder is left exactly as it was (or,
+# after a good run, equals a full reference site made from one data
+# set), that no staging folder is left in it or beside it, that the run
+# ends in bounded time (every run is under timeout: a hang is a FAIL),
+# and that no sanitizer complains. Fixtures are in tests/faults/.
+#
+# Usage: tests/run-faults.sh path/to/ultimate
+# FAULTS_ONLY=REGEX runs only the cases whose name matches; FAULTS_KEEP=1
+# keeps each case's folder (data, templates, out, err) in the temporary
+# folder, whose name is then printed; FAULTS_VERBOSE=1 prints the time
+# each case took.
+set -u
+ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/.." && pwd)
+fx=$top/tests/faults
+tmp=$(mktemp -d)
+pass=0 fail=0
+
+# Every process this script starts carries FAULTS_RUN=$tmp in its
+# environment, down to the fake gnuplots' children: those are the only
+# processes it ever kills.
+ours() {
+	grep -lzxF "FAULTS_RUN=$tmp" /proc/[0-9]*/environ 2>/dev/null |
+		sed 's|^/proc/||; s|/environ$||'
+}
+stop_ours() {
+	for p in $(ours); do kill -KILL "$p" 2>/dev/null; done
+}
+cleanup() {
+	stop_ours
+	if [ -n "${FAULTS_KEEP:-}" ]; then echo "faults: kept $tmp"
+	else rm -rf "$tmp"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if ! command -v gnuplot >/dev/null 2>&1; then
+	echo "faults: gnuplot not installed, skipping (sudo apt-get install -y gnuplot-nox)"
+	echo "faults: 0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+
+# Out of memory is a failure, not a hazard to the machine: a plain build
+# gets 1.5 GB of address space (a report takes some 20 MB), an
+# AddressSanitizer build (which reserves terabytes of it) a limit of 1.5 GB
+# resident and per allocation.
+# verify_asan_link_order=0 lets LD_PRELOAD work there.
+vlimit=1500000
+if grep -q __asan_init "$ult" 2>/dev/null; then vlimit=""; fi
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=1500:max_allocation_size_mb=1500:verify_asan_link_order=0
+export ASAN_OPTIONS
+
+now() { date +%s%3N; }
+
+# run NAME FUNCTION [ARGS...]: one case. The function sets up the case
+# folder $c and says what is wrong with bad "reason" (any number).
+bad() { cbad="$cbad; $*"; }
+run() {
+	if [ -n "${FAULTS_ONLY:-}" ] && ! echo "$1" | grep -qE -- "$FAULTS_ONLY"
+	then return 0; fi
+	cname=$1 cbad="" c=$tmp/$1 xenv="" at=""
+	shift
+	_t=$(now)
+	"$@"
+	[ -z "${FAULTS_VERBOSE:-}" ] || echo "$cname: $(($(now) - _t)) ms"
+	if [ -z "$cbad" ]; then pass=$((pass + 1)); else
+		echo "FAIL $cname: ${cbad#; }"
+		fail=$((fail + 1))
+	fi
+	stop_ours
+	[ -n "${FAULTS_KEEP:-}" ] || rm -rf "$c"
+}
+
+# The listing of a folder with the checksum of every file, .lock apart;
+# staging folders too, which no_staging reports on their own.
+fp() {
+	[ -d "$1" ] || { echo "no folder"; return; }
+	(cd "$1" && find . \( -path ./.lock -o -path './.staging-*' \) -prune \
+		-o -type f -exec sha256sum {} + -o -printf '%y %p\n') |
+		LC_ALL=C sort
+}
+
+# mkcase [A|B]: the case folder $c with data (A: shipped; B: one more
+# TOP500 list), templates (shipped), and out, a copy of the site of A.
+mkcase() {
+	mkdir "$c"
+	cp -R "$tmp/${1:-A}" "$c/data"
+	cp -R "$tmp/T" "$c/templates"
+	cp -a "$tmp/refA" "$c/out"
+}
+snap() { fp "$c/out" >"$c/before.fp"; }
+
+# u SECONDS ARGS...: runs ultimate in $c (in $c/$at when at is set)
+# under timeout; sets rc, ms, lim; stderr in $c/err. $xenv: more
+# environment (VAR=value ...).
+limits() {
+	FAULTS_RUN=$tmp
+	export FAULTS_RUN
+	# shellcheck disable=SC3045 # dash, bash and busybox sh have it
+	[ -z "$vlimit" ] || ulimit -v "$vlimit"
+}
+u() {
+	lim=$1
+	shift
+	t0=$(now)
+	# In the background, waited for with wait 2>/dev/null: that keeps
+	# the shell's "Killed" off the terminal (timeout -k kills its own
+	# process group, itself too). timeout gives ultimate the default
+	# action for SIGINT, which a background job would have ignored.
+	# shellcheck disable=SC2086 # xenv is a list of assignments
+	(cd "$c/$at" && limits &&
+	 exec env $xenv timeout -k 1 "$lim" "$ult" "$@") >"$c/stdout" 2>"$c/err" &
+	wait $! 2>/dev/null
+	rc=$?
+	ms=$(($(now) - t0))
+}
+rep() { # rep SECONDS [OPTIONS...]: report from data, templates into out
+	lim=$1
+	shift
+	u "$lim" -d data -t templates -o out "$@" report
+}
+
+what() { # what the exit status $rc means
+	if [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ "$ms" -ge $((lim * 1000)) ]; }
+	then echo "hang (no exit within $lim s)"
+	elif [ "$rc" -ge 128 ]; then echo "killed by signal $((rc - 128))"
+	else echo "exit $rc"; fi
+}
+want() { # want RC...: $rc is one of them
+	for _w; do [ "$rc" = "$_w" ] && return 0; done
+	bad "$(what), want $(echo "$*" | sed 's/ / or /g')"
+	return 1
+}
+clean() { # clean [FILE]: no sanitizer report on stderr
+	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "${1:-$c/err}"
+	then
+		bad "sanitizer: $(grep -m1 -E 'ERROR: [A-Za-z]*Sanitizer|runtime error:' \
+			"${1:-$c/err}" | cut -c1-110)"
+	fi
+}
+names() { # names REGEX: some line of stderr names the offending file
+	grep -qE -- "$1" "$c/err" || bad "stderr names no '$1'"
+}
+within() { # within SECONDS
+	[ "$ms" -le $(($1 * 1000)) ] || bad "took $ms ms (limit $1 s)"
+}
+differs() { # differs FINGERPRINT: the first path where out/ differs
+	fp "$c/out" >"$c/now.fp"
+	cmp -s "$1" "$c/now.fp" && return 1
+	diff "$1" "$c/now.fp" | sed -n 's/^[<>] .* \.\/*//p' | head -1
+}
+unchanged() {
+	! _d=$(differs "$c/before.fp") || bad "out/ changed (${_d:-/})"
+}
+is_site() { # is_site A|B: out equals the reference site of that data
+	! _d=$(differs "$tmp/fp$1") ||
+		bad "out/ is not the site of data $1 (${_d:-/})"
+}
+no_staging() { # no staging folder inside out/ or beside it
+	_s=$(cd "$c" && find . out -maxdepth 1 -name '*.staging-*' 2>/dev/null |
+		tr '\n' ' ')
+	[ -z "$_s" ] || bad "staging folder left: $_s"
+}
+# refused RC REGEX SECONDS: the contract for a user-caused error.
+refused() {
+	clean
+	want "$1"
+	names "$2"
+	within "$3"
+	unchanged
+	no_staging
+}
+leaks() { # leaks TEXT: the published site does not hold TEXT
+	if grep -rqF -- "$1" "$c/out" 2>/dev/null; then
+		bad "out/ holds content from outside its folder ('$1')"
+	fi
+}
+
+# --- References -------------------------------------------------------
+# Every run names its folders data and templates (file names in the site,
+# such as a quantity's origin, show them; the output folder's do not).
+# Data A is the shipped data, B the same with one more TOP500 list.
+cp -R "$top/templates" "$tmp/T"
+cp -R "$top/data" "$tmp/A"
+cp -R "$top/data" "$tmp/B"
+echo '2099-06,Next,Somewhere,Nowhere,9e20,1e21,test row,' >>"$tmp/B/top500.csv"
+for d in A B; do
+	mkdir "$tmp/make$d"
+	cp -R "$tmp/$d" "$tmp/make$d/data"
+	cp -R "$tmp/T" "$tmp/make$d/templates"
+	(cd "$tmp/make$d" && limits && timeout -k 1 60 "$ult" -d data \
+		-t templates -o "$tmp/ref$d" report) >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" != 0 ] || grep -qE 'Sanitizer|runtime error:' "$tmp/err"; then
+		echo "faults: cannot make the reference site of data $d (exit $rc):"
+		cat "$tmp/err"
+		echo "faults: 0 passed, 1 failed"
+		exit 1
+	fi
+	rm -rf "$tmp/make$d"
+	fp "$tmp/ref$d" >"$tmp/fp$d"
+done
+mkdir "$tmp/outside"
+cp "$tmp/A/transistors.csv" "$tmp/outside/transistors.csv"
+echo '2020,OUTSIDE-SECRET-7f3a,Nobody,1e12,outside the data folder,' \
+	>>"$tmp/outside/transistors.csv"
+passwd_line=$(head -n 1 /etc/passwd)
+
+# --- Hostile data files -----------------------------------------------
+data_fifo() { # a FIFO: nobody ever writes to it
+	mkcase
+	rm "$c/data/transistors.csv"
+	mkfifo "$c/data/transistors.csv"
+	snap
+	rep 5
+	refused 1 'transistors\.csv' 5
+}
+run data-fifo data_fifo
+
+data_dev_zero() { # endless zeros
+	mkcase
+	ln -sf /dev/zero "$c/data/transistors.csv"
+	snap
+	rep 10
+	refused 1 'transistors\.csv' 10
+}
+run data-dev-zero data_dev_zero
+
+data_symlink_passwd() {
+	mkcase
+	ln -sf /etc/passwd "$c/data/devices.csv"
+	snap
+	rep 10
+	refused 1 'devices\.csv' 10
+	leaks "$passwd_line"
+}
+run data-symlink-passwd data_symlink_passwd
+
+data_symlink_outside() { # a valid CSV, but outside the data folder
+	mkcase
+	ln -sf "$tmp/outside/transistors.csv" "$c/data/transistors.csv"
+	snap
+	rep 10
+	refused 1 'transistors\.csv' 10
+	leaks OUTSIDE-SECRET-7f3a
+}
+run data-symlink-outside data_symlink_outside
+
+csv_nul_byte() {
+	mkcase
+	{
+		head -n 1 "$tmp/A/devices.csv"
+		printf 'nul_dev,Nul\000Device,Nul,2008,laptop,1e9,1e11,2,3,30,a NUL byte in a cell,\n'
+		tail -n +2 "$tmp/A/devices.csv"
+	} >"$c/data/devices.csv"
+	snap
+	rep 10
+	refused 1 'devices\.csv' 10
+}
+run csv-nul-byte csv_nul_byte
+
+csv_100000_columns() { # the duplicate-column check is quadratic
+	mkcase
+	awk -F, 'NR == 1 { printf "%s", $0
+		for (i = 1; i <= 100000; i++) printf ",x%d", i
+		print ""; next } { print }' "$tmp/A/transistors.csv" \
+		>"$c/data/transistors.csv"
+	snap
+	rep 6
+	clean
+	if want 0 1 && [ "$rc" = 1 ]; then
+		names 'transistors\.csv'
+		unchanged
+	fi
+	within 5
+	no_staging
+}
+run csv-100000-columns csv_100000_columns
+
+devices_200000_rows() { # the duplicate-id check may be quadratic
+	mkcase
+	awk 'BEGIN { for (i = 0; i < 200000; i++)
+		printf "gen%06d,Generated %d,Gen %d,2000,laptop,1e9,1e11,2,3,30,generated,\n",
+			i, i, i }' >>"$c/data/devices.csv"
+	snap
+	rep 11
+	clean
+	if want 0 1 && [ "$rc" = 1 ]; then
+		names 'devices\.csv'
+		unchanged
+	fi
+	within 10
+	no_staging
+}
+run devices-200000-rows devices_200000_rows
+
+# --- Hostile templates ------------------------------------------------
+include_symlink_passwd() {
+	mkcase
+	ln -s /etc/passwd "$c/templates/sections/passwd.md"
+	printf '\n{{> sections/passwd.md }}\n' >>"$c/templates/report.md"
+	snap
+	rep 10
+	refused 1 'passwd\.md' 10
+	leaks "$passwd_line"
+}
+run include-symlink-passwd include_symlink_passwd
+
+templates_symlink_loop_dot() { # templates/selfloop -> .
+	mkcase
+	ln -s . "$c/templates/selfloop"
+	snap
+	rep 10
+	refused 1 'selfloop' 10
+}
+run templates-symlink-loop-dot templates_symlink_loop_dot
+
+templates_symlink_loop_pair() { # loopa -> loopb -> loopa
+	mkcase
+	ln -s loopb "$c/templates/loopa"
+	ln -s loopa "$c/templates/loopb"
+	snap
+	rep 10
+	refused 1 'loopa|loopb' 10
+}
+run templates-symlink-loop-pair templates_symlink_loop_pair
+
+template_nul_byte() {
+	mkcase
+	printf '\nA NUL\000byte in the prose.\n' >>"$c/templates/report.md"
+	snap
+	rep 10
+	refused 1 'report\.md' 10
+}
+run template-nul-byte template_nul_byte
+
+template_invalid_utf8() { # in an included section
+	mkcase
+	printf '\nBad \377\376 UTF-8 in the prose.\n' \
+		>>"$c/templates/sections/intro.md"
+	snap
+	rep 10
+	refused 1 'intro\.md' 10
+}
+run template-invalid-utf8 template_invalid_utf8
+
+include_bomb() { # each file includes the next twice, 30 deep
+	mkcase
+	mkdir "$c/templates/bomb"
+	_i=0
+	while [ "$_i" -lt 30 ]; do
+		printf '{{> bomb/b%d.md }}\n{{> bomb/b%d.md }}\n' \
+			$((_i + 1)) $((_i + 1)) >"$c/templates/bomb/b$_i.md"
+		_i=$((_i + 1))
+	done
+	echo "leaf" >"$c/templates/bomb/b30.md"
+	printf '\n{{> bomb/b0.md }}\n' >>"$c/templates/report.md"
+	snap
+	rep 5
+	refused 1 'bomb/' 5
+}
+run include-bomb include_bomb
+
+include_self_dot() { # {{> ./selfdot.md }} in selfdot.md
+	mkcase
+	echo '{{> ./selfdot.md }}' >"$c/templates/selfdot.md"
+	printf '\n{{> selfdot.md }}\n' >>"$c/templates/report.md"
+	snap
+	rep 10
+	refused 1 'selfdot\.md' 10
+}
+run include-self-dot include_self_dot
+
+include_self_dotdot() { # {{> sections/../selfup.md }} in selfup.md
+	mkcase
+	echo '{{> sections/../selfup.md }}' >"$c/templates/selfup.md"
+	printf '\n{{> selfup.md }}\n' >>"$c/templates/report.md"
+	snap
+	rep 10
+	refused 1 'selfup\.md' 10
+}
+run include-self-dotdot include_self_dotdot
+
+page_without_content_slot() {
+	mkcase
+	grep -v '{{content}}' "$tmp/T/page.html" >"$c/templates/page.html"
+	snap
+	rep 10
+	refused 1 'page\.html' 10
+}
+run page-without-content-slot page_without_content_slot
+
+unknown_names_50000() { # a short stderr, in a few seconds
+	mkcase
+	awk 'BEGIN { for (i = 0; i < 5000; i++) { for (j = 0; j < 10; j++)
+		printf "{{ nope.q%d }} ", i * 10 + j; print "" } }' \
+		>"$c/templates/report.md"
+	snap
+	rep 6
+	refused 1 'report\.md' 5
+	_l=$(wc -l <"$c/err")
+	[ "$_l" -le 30 ] || bad "$_l lines on stderr (at most 30)"
+}
+run unknown-names-50000 unknown_names_50000
+
+uaf_table_in_figure() { # AddressSanitizer: heap-use-after-free
+	mkcase
+	cp "$fx/uaf-report.md" "$c/templates/report.md"
+	snap
+	rep 20
+	clean
+	if want 0 1 && [ "$rc" = 1 ]; then
+		names 'report\.md'
+		unchanged
+	fi
+	no_staging
+}
+run use-after-free-table-in-figure uaf_table_in_figure
+
+empty_template_folder() { # UBSan: qsort(NULL, 0) in hash.c
+	mkcase
+	mkdir "$c/templates/empty"
+	rm -rf "$c/out"
+	rep 20
+	clean
+	want 0 && is_site A
+	no_staging
+}
+run empty-template-folder empty_template_folder
+
+# --- A hostile out/.manifest ------------------------------------------
+# manifest_outside ENTRY...: entries naming paths outside out/ come
+# first, where the no-op check reads them: a FIFO beside out/ (reading it
+# never ends), /dev/zero. The run ends in bounded time without reading
+# them; it either makes out/ the site again or refuses the manifest,
+# leaving out/ as it was.
+manifest_outside() {
+	mkcase
+	mkfifo "$c/fifo"
+	{
+		head -n 2 "$tmp/refA/.manifest"
+		for _e; do echo "0123456789abcdef $_e"; done
+		tail -n +3 "$tmp/refA/.manifest"
+	} >"$c/out/.manifest"
+	snap
+	rep 5
+	clean
+	if want 0 1; then
+		if [ "$rc" = 0 ]; then is_site A
+		else names 'manifest'; unchanged; fi
+	fi
+	within 5
+	no_staging
+}
+run manifest-outside-fifo manifest_outside ../fifo
+run manifest-outside-dev-zero manifest_outside \
+	../../../../../../../../../../../../../../../../dev/zero /dev/zero
+
+echo "faults: $pass passed, $fail failed"
+[ "$fail" = 0 ]
