@@ -207,7 +207,7 @@ for d in A B; do
 done
 mkdir "$tmp/outside"
 cp "$tmp/A/transistors.csv" "$tmp/outside/transistors.csv"
-echo '2020,OUTSIDE-SECRET-7f3a,Nobody,1e12,outside the data folder,' \
+echo '2025,OUTSIDE-SECRET-7f3a,Nobody,1e12,outside the data folder (test),' \
 	>>"$tmp/outside/transistors.csv"
 passwd_line=$(head -n 1 /etc/passwd)
 
