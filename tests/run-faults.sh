@@ -44,6 +44,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 	echo "faults: 0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
+real_gnuplot=$(command -v gnuplot)
 
 # Out of memory is a failure, not a hazard to the machine: a plain build
 # gets 1.5 GB of address space (a report takes some 20 MB), an
@@ -56,6 +57,7 @@ ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=1500:max_allocatio
 export ASAN_OPTIONS
 
 now() { date +%s%3N; }
+msleep() { sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"; }
 
 # run NAME FUNCTION [ARGS...]: one case. The function sets up the case
 # folder $c and says what is wrong with bad "reason" (any number).
@@ -124,6 +126,17 @@ rep() { # rep SECONDS [OPTIONS...]: report from data, templates into out
 	shift
 	u "$lim" -d data -t templates -o out "$@" report
 }
+# bgrun ERRFILE SECONDS ARGS...: the same in the background; $bpid is
+# the pid of its timeout, whose only child is ultimate (child $bpid).
+bgrun() {
+	_e=$1 lim=$2
+	shift 2
+	# shellcheck disable=SC2086
+	(cd "$c/$at" && limits &&
+	 exec env $xenv timeout -k 1 "$lim" "$ult" "$@") >/dev/null 2>"$_e" &
+	bpid=$!
+}
+child() { pgrep -P "$1" | head -1; }
 
 what() { # what the exit status $rc means
 	if [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ "$ms" -ge $((lim * 1000)) ]; }
@@ -179,6 +192,20 @@ leaks() { # leaks TEXT: the published site does not hold TEXT
 	if grep -rqF -- "$1" "$c/out" 2>/dev/null; then
 		bad "out/ holds content from outside its folder ('$1')"
 	fi
+}
+gone() { # nothing this script started is left running (2 s grace)
+	_n=0
+	while [ -n "$(ours)" ] && [ "$_n" -lt 20 ]; do
+		sleep 0.1
+		_n=$((_n + 1))
+	done
+	[ -z "$(ours)" ] || bad "gnuplot (or its child) left running"
+}
+fake() { # fake NAME: a folder whose gnuplot is tests/faults/gnuplot-NAME
+	mkdir -p "$tmp/bin-$1"
+	cp "$fx/gnuplot-$1" "$tmp/bin-$1/gnuplot"
+	chmod +x "$tmp/bin-$1/gnuplot"
+	echo "$tmp/bin-$1"
 }
 
 # --- References -------------------------------------------------------
@@ -460,6 +487,98 @@ manifest_outside() {
 run manifest-outside-fifo manifest_outside ../fifo
 run manifest-outside-dev-zero manifest_outside \
 	../../../../../../../../../../../../../../../../dev/zero /dev/zero
+
+# --- Signals ----------------------------------------------------------
+# signal_at SIG MS WANT: sends SIG to the run MS ms after its start; it
+# must end within 2 s after, with exit WANT, out/ unchanged and no
+# staging folder.
+signal_at() {
+	snap
+	t0=$(now)
+	bgrun "$c/err" 8 -d data -t templates -o out report
+	msleep "$2"
+	_p=$(child "$bpid")
+	[ -z "$_p" ] || kill -"$1" "$_p" 2>/dev/null
+	t1=$(now)
+	wait "$bpid" 2>/dev/null
+	rc=$?
+	t2=$(now)
+	lim=8 ms=$((t2 - t0))
+	clean
+	want "$3"
+	[ $((t2 - t1)) -le 2000 ] ||
+		bad "ended $((t2 - t1)) ms after SIG$1 (limit 2 s)"
+	unchanged
+	no_staging
+}
+
+sigint_during_expansion() { # 400000 {{#each}} loops: seconds of work
+	mkcase
+	awk 'BEGIN { print "# Slow\n"; for (i = 0; i < 400000; i++)
+		print "{{#each d in device}}{{/each}}" }' >"$c/templates/report.md"
+	signal_at INT 200 130
+}
+run sigint-during-expansion sigint_during_expansion
+
+sigterm_before_staging() { # a long history: loading takes a while
+	mkcase
+	sh "$top/tests/gen-history.sh" 500000 >"$c/data/disk_capacity.csv"
+	signal_at TERM 150 143
+}
+run sigterm-before-staging sigterm_before_staging
+
+# --- gnuplot misbehaving ----------------------------------------------
+# Data B with out/ made from A: the figures of the TOP500 are redrawn.
+gnuplot_endless_loop() { # the real gnuplot, --figure-timeout 2
+	mkcase B
+	printf '\nwhile (1) { }\n' >>"$c/templates/figures/top500.gp"
+	snap
+	xenv="PATH=$(fake real):$PATH FAULTS_GNUPLOT=$real_gnuplot"
+	rep 15 --figure-timeout 2
+	refused 3 'top500' 10
+	gone
+}
+run gnuplot-endless-loop gnuplot_endless_loop
+
+gnuplot_ignores_sigterm() { # --figure-timeout 1
+	mkcase B
+	snap
+	xenv="PATH=$(fake ignore-term):$PATH"
+	rep 15 --figure-timeout 1
+	refused 3 "figure|figures/[A-Za-z0-9_-]+\.gp" 10
+	gone
+}
+run gnuplot-ignores-sigterm gnuplot_ignores_sigterm
+
+gnuplot_child_holds_stderr() { # gnuplot exits 0 and draws nothing
+	mkcase B
+	snap
+	xenv="PATH=$(fake hold-stderr):$PATH"
+	rep 5
+	refused 3 'figures/[A-Za-z0-9_-]+\.gp' 5
+}
+run gnuplot-child-holds-stderr gnuplot_child_holds_stderr
+
+gnuplot_writes() { # gnuplot_writes empty|text|truncated: exits 0
+	mkcase B
+	snap
+	xenv="PATH=$(fake writes):$PATH FAULTS_SVG=$1"
+	rep 10
+	refused 3 'figures/[A-Za-z0-9_-]+\.gp' 10
+}
+run gnuplot-writes-empty-svg gnuplot_writes empty
+run gnuplot-writes-text-svg gnuplot_writes text
+run gnuplot-writes-truncated-svg gnuplot_writes truncated
+
+figure_writes_into_out() { # then fails
+	mkcase
+	printf "set output '../../index.html'\nplot x\nerror_here\n" \
+		>"$c/templates/figures/top500.gp"
+	snap
+	rep 20
+	refused 3 'top500' 20
+}
+run figure-writes-into-out-then-fails figure_writes_into_out
 
 echo "faults: $pass passed, $fail failed"
 [ "$fail" = 0 ]
