@@ -57,7 +57,18 @@ ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=1500:max_allocatio
 export ASAN_OPTIONS
 
 now() { date +%s%3N; }
+rnd() { # rnd N: a random number in [0, N)
+	echo $(($(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % $1))
+}
 msleep() { sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"; }
+await() { # await FILE SECONDS: until FILE exists
+	_n=0
+	while [ ! -e "$1" ] && [ "$_n" -lt $(($2 * 100)) ]; do
+		sleep 0.01
+		_n=$((_n + 1))
+	done
+	[ -e "$1" ]
+}
 
 # run NAME FUNCTION [ARGS...]: one case. The function sets up the case
 # folder $c and says what is wrong with bad "reason" (any number).
@@ -94,6 +105,16 @@ mkcase() {
 	cp -R "$tmp/${1:-A}" "$c/data"
 	cp -R "$tmp/T" "$c/templates"
 	cp -a "$tmp/refA" "$c/out"
+}
+# roots: $c/a and $c/b hold data A and B, for runs into $c/out.
+roots() {
+	mkdir "$c"
+	for _d in A B; do
+		_r=$c/$(echo "$_d" | tr AB ab)
+		mkdir "$_r"
+		cp -R "$tmp/$_d" "$_r/data"
+		cp -R "$tmp/T" "$_r/templates"
+	done
 }
 snap() { fp "$c/out" >"$c/before.fp"; }
 
@@ -211,12 +232,15 @@ fake() { # fake NAME: a folder whose gnuplot is tests/faults/gnuplot-NAME
 # --- References -------------------------------------------------------
 # Every run names its folders data and templates (file names in the site,
 # such as a quantity's origin, show them; the output folder's do not).
-# Data A is the shipped data, B the same with one more TOP500 list.
+# Data A is the shipped data, B the same with one more TOP500 list, C
+# with another one (a third site, which both A and B change).
 cp -R "$top/templates" "$tmp/T"
 cp -R "$top/data" "$tmp/A"
 cp -R "$top/data" "$tmp/B"
+cp -R "$top/data" "$tmp/C"
 echo '2099-06,Next,Somewhere,Nowhere,9e20,1e21,test row,' >>"$tmp/B/top500.csv"
-for d in A B; do
+echo '2098-11,Other,Elsewhere,Nowhere,8e20,9e20,test row,' >>"$tmp/C/top500.csv"
+for d in A B C; do
 	mkdir "$tmp/make$d"
 	cp -R "$tmp/$d" "$tmp/make$d/data"
 	cp -R "$tmp/T" "$tmp/make$d/templates"
@@ -237,6 +261,11 @@ cp "$tmp/A/transistors.csv" "$tmp/outside/transistors.csv"
 echo '2025,OUTSIDE-SECRET-7f3a,Nobody,1e12,outside the data folder (test),' \
 	>>"$tmp/outside/transistors.csv"
 passwd_line=$(head -n 1 /etc/passwd)
+slowrename=$tmp/slowrename.so
+if ! cc -shared -fPIC -o "$slowrename" "$fx/slowrename.c" 2>"$tmp/err"; then
+	cat "$tmp/err"
+	slowrename=""
+fi
 
 # --- Hostile data files -----------------------------------------------
 data_fifo() { # a FIFO: nobody ever writes to it
@@ -579,6 +608,172 @@ figure_writes_into_out() { # then fails
 	refused 3 'top500' 20
 }
 run figure-writes-into-out-then-fails figure_writes_into_out
+
+# --- Concurrent runs --------------------------------------------------
+lock_waits() { # flock(1) holds out/.lock for 1.5 s: the run waits
+	mkcase B
+	(limits && exec timeout 10 flock "$c/out/.lock" sleep 1.5) &
+	_h=$!
+	_n=0
+	while flock -n "$c/out/.lock" true && [ "$_n" -lt 200 ]; do
+		sleep 0.01
+		_n=$((_n + 1))
+	done
+	rep 20
+	clean
+	want 0 && is_site B
+	[ "$ms" -ge 800 ] || bad "did not wait for out/.lock (took $ms ms)"
+	no_staging
+	wait "$_h"
+}
+run lock-waits lock_waits
+
+# A case of several rounds: rounds_begin; round; ...; round_end NAME;
+# rounds_end N. A round's reasons are kept for the first bad round.
+rounds_begin() { nbad=0 first="" saved=$cbad; }
+round() { cbad=""; }
+round_end() {
+	if [ -n "$cbad" ]; then
+		nbad=$((nbad + 1))
+		[ -n "$first" ] || first="$1: ${cbad#; }"
+	fi
+}
+rounds_end() {
+	cbad=$saved
+	[ "$nbad" = 0 ] || bad "$nbad of $1 rounds bad; first, $first"
+}
+
+# Each round starts from the site of data C (rounds 1 and 6: from no
+# out/ at all), so that both runs have files to publish. In rounds 1-5
+# both start at once; in rounds 6-10 the first one's renames take 20 ms
+# each (tests/faults/slowrename.c) and the second starts, at full speed,
+# 0-100 ms after the first began to publish.
+concurrent_runs() { # A and B into one out/ at the same time, 10 times
+	roots
+	rounds_begin
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		round
+		rm -rf "$c/out" "$c/mark"
+		if [ "$_i" != 1 ] && [ "$_i" != 6 ]; then
+			cp -a "$tmp/refC" "$c/out"
+		fi
+		if [ "$_i" -gt 5 ] && [ -n "$slowrename" ]; then
+			xenv="LD_PRELOAD=$slowrename SLOWRENAME_MS=20"
+			xenv="$xenv SLOWRENAME_MARK=$c/mark"
+		fi
+		_x=a _y=b
+		[ $((_i % 2)) = 0 ] && _x=b _y=a
+		at=$_x
+		bgrun "$c/err1" 30 -d data -t templates -o ../out report
+		_p1=$bpid
+		xenv=""
+		if [ "$_i" -gt 5 ]; then
+			await "$c/mark" 5
+			msleep "$(rnd 100)"
+		fi
+		at=$_y
+		bgrun "$c/err2" 30 -d data -t templates -o ../out report
+		_p2=$bpid
+		at=""
+		wait "$_p1" 2>/dev/null
+		_r1=$?
+		wait "$_p2" 2>/dev/null
+		_r2=$?
+		if [ "$_r1" != 0 ] || [ "$_r2" != 0 ]; then
+			bad "exit $_r1 and $_r2, want 0 and 0"
+		fi
+		clean "$c/err1"
+		clean "$c/err2"
+		_f=$(fp "$c/out")
+		[ "$_f" = "$(cat "$tmp/fpA")" ] || [ "$_f" = "$(cat "$tmp/fpB")" ] ||
+			bad "out/ is neither site A nor site B"
+		no_staging
+		round_end "round $_i"
+	done
+	rounds_end 10
+}
+run concurrent-runs concurrent_runs
+
+# --- Killed runs ------------------------------------------------------
+# kill_run a|b ROUND: a run from data A or B with slow renames (20 ms
+# each), SIGKILLed at a random moment of its publish (rounds 1-7) or of
+# the whole run (8-10).
+kill_run() {
+	rm -f "$c/mark"
+	xenv="LD_PRELOAD=$slowrename SLOWRENAME_MS=20 SLOWRENAME_MARK=$c/mark"
+	xenv="$xenv PATH=$(fake real):$PATH FAULTS_GNUPLOT=$real_gnuplot"
+	at=$1
+	bgrun "$c/err" 30 -d data -t templates -o ../out report
+	xenv="" at=""
+	if [ "$2" -le 7 ]; then
+		await "$c/mark" 3
+		msleep "$(rnd 250)"
+	else
+		msleep "$(rnd 200)"
+	fi
+	_p=$(child "$bpid")
+	[ -z "$_p" ] || kill -KILL "$_p" 2>/dev/null
+	wait "$bpid" 2>/dev/null
+	# Its gnuplot, if any, finishes on its own: let it, first.
+	_n=0
+	while [ -n "$(ours)" ] && [ "$_n" -lt 50 ]; do
+		sleep 0.1
+		_n=$((_n + 1))
+	done
+}
+# Each round: one killed run that changes out/ (two in rounds 3, 6, 9,
+# the second back to the data before), then a normal run with data A
+# or B, which must make out/ the site of that data, no staging left.
+kill_during_publish() {
+	roots
+	cp -a "$tmp/refA" "$c/out"
+	if [ -z "$slowrename" ]; then
+		bad "cannot build tests/faults/slowrename.c"
+		return
+	fi
+	_cur=A
+	rounds_begin
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		round
+		if [ "$_cur" = A ]; then _o=b _b=a; else _o=a _b=b; fi
+		kill_run "$_o" "$_i"
+		[ $((_i % 3)) = 0 ] && kill_run "$_b" "$_i"
+		_cur=A
+		[ "$(rnd 2)" = 1 ] && _cur=B
+		at=$(echo "$_cur" | tr AB ab)
+		u 30 -d data -t templates -o ../out report
+		at=""
+		clean
+		want 0 && is_site "$_cur"
+		no_staging
+		round_end "round $_i (then data $_cur)"
+	done
+	rounds_end 10
+}
+run kill-during-publish kill_during_publish
+
+# kill_during_gnuplot existing|new: SIGKILL while gnuplot runs (a fake
+# one that sleeps), into an existing out/ or into a new one (staged
+# beside it); then a normal run.
+kill_during_gnuplot() {
+	mkcase B
+	[ "$1" = new ] && rm -rf "$c/out"
+	xenv="PATH=$(fake sleep):$PATH FAULTS_MARK=$c/gp.started"
+	bgrun "$c/err" 30 -d data -t templates -o out report
+	xenv=""
+	await "$c/gp.started" 10 || bad "gnuplot was not started"
+	sleep 0.1
+	_p=$(child "$bpid")
+	[ -z "$_p" ] || kill -KILL "$_p" 2>/dev/null
+	wait "$bpid" 2>/dev/null
+	stop_ours
+	rep 30
+	clean
+	want 0 && is_site B
+	no_staging
+}
+run kill-during-gnuplot-existing-out kill_during_gnuplot existing
+run kill-during-gnuplot-new-out kill_during_gnuplot new
 
 echo "faults: $pass passed, $fail failed"
 [ "$fail" = 0 ]
