@@ -588,13 +588,14 @@ gnuplot_child_holds_stderr() { # gnuplot exits 0 and draws nothing
 }
 run gnuplot-child-holds-stderr gnuplot_child_holds_stderr
 
-gnuplot_writes() { # gnuplot_writes empty|text|truncated: exits 0
+gnuplot_writes() { # gnuplot_writes none|empty|text|truncated: exits 0
 	mkcase B
 	snap
 	xenv="PATH=$(fake writes):$PATH FAULTS_SVG=$1"
 	rep 10
 	refused 3 'figures/[A-Za-z0-9_-]+\.gp' 10
 }
+run gnuplot-writes-no-svg gnuplot_writes none
 run gnuplot-writes-empty-svg gnuplot_writes empty
 run gnuplot-writes-text-svg gnuplot_writes text
 run gnuplot-writes-truncated-svg gnuplot_writes truncated
