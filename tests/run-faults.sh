@@ -574,7 +574,7 @@ gnuplot_ignores_sigterm() { # --figure-timeout 1
 	snap
 	xenv="PATH=$(fake ignore-term):$PATH"
 	rep 15 --figure-timeout 1
-	refused 3 "figure|figures/[A-Za-z0-9_-]+\.gp" 10
+	refused 3 "figure '[A-Za-z0-9_-]+'|figures/[A-Za-z0-9_-]+\.gp" 10
 	gone
 }
 run gnuplot-ignores-sigterm gnuplot_ignores_sigterm
