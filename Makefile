@@ -90,7 +90,7 @@ NEEDED = $(DEPS_BUILD) \
 	 $(if $(filter check-browser,$(MAKECMDGOALS)),$(DEPS_BROWSER) \
 	      $(DEPS_REPORT))
 
-.PHONY: all report test check check-unit check-errors check-cli check-claims check-site check-golden regen-golden check-fuzz-replay \
+.PHONY: all report test check check-unit check-errors check-cli check-claims check-site check-faults check-golden regen-golden check-fuzz-replay \
 	fuzz check-browser bench valgrind \
 	install uninstall clean deps-build deps-report deps-test deps-check FORCE
 
@@ -165,13 +165,18 @@ check-browser: $(BUILD)/ultimate | deps-build
 check-site: $(BUILD)/ultimate
 	@sh tests/run-site.sh $(BUILD)/ultimate
 
+# Hostile inputs and faults: FIFOs, links out, bombs, signals, two runs
+# at once, SIGKILL while publishing, gnuplot hanging or misbehaving.
+check-faults: $(BUILD)/ultimate
+	@sh tests/run-faults.sh $(BUILD)/ultimate
+
 # The claims audit on the shipped data: exits 1 when a claim drifts.
 check-claims: $(BUILD)/ultimate
 	@$(BUILD)/ultimate check
 
 test: | deps-build deps-test
 	@$(MAKE) --no-print-directory check-unit check-errors check-golden check-claims check-fuzz-replay \
-		check-site check-cli
+		check-site check-cli check-faults
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \

@@ -211,24 +211,51 @@ srcfile_locate(const struct srcfile *f, size_t off, size_t *line, size_t *col)
 	*col = off - start + 1;
 }
 
-/* Prints the source line holding loc and a caret run under it. */
+/* Source lines longer than this are shown as a window around the error. */
+#define SHOW_WIDTH 256
+
+/* Moves off back to the start of the UTF-8 character it is in. */
+static size_t
+char_start(const char *s, size_t off, size_t min)
+{
+	while (off > min && ((unsigned char)s[off] & 0xc0) == 0x80)
+		off--;
+	return off;
+}
+
+/*
+ * Prints the source line holding loc and a caret run under it; of a long
+ * line (a template of 50,000 slots on one line), only SHOW_WIDTH bytes
+ * around loc, with "..." where it is cut.
+ */
 static void
 show_source(const struct srcloc *loc)
 {
 	const struct srcfile *f = loc->file;
-	size_t line, col, start, end, i, n;
+	size_t line, col, start, end, i, n, ws, we;
 
 	srcfile_locate(f, loc->off, &line, &col);
 	start = loc->off - (col - 1);
 	end = start;
 	while (end < f->len && f->data[end] != '\n' && f->data[end] != '\r')
 		end++;
-	fprintf(stderr, "    %.*s\n    ", (int)(end - start), f->data + start);
-	for (i = start; i < loc->off && i < end; i++)
+	ws = start;
+	we = end;
+	if (end - start > SHOW_WIDTH) {
+		if (loc->off > start + SHOW_WIDTH / 3)
+			ws = char_start(f->data, loc->off - SHOW_WIDTH / 3,
+					start);
+		if (end - ws > SHOW_WIDTH)
+			we = char_start(f->data, ws + SHOW_WIDTH, ws);
+	}
+	fprintf(stderr, "    %s%.*s%s\n    %s", ws > start ? "..." : "",
+		(int)(we - ws), f->data + ws, we < end ? "..." : "",
+		ws > start ? "   " : "");
+	for (i = ws; i < loc->off && i < we; i++)
 		fputc(f->data[i] == '\t' ? '\t' : ' ', stderr);
 	n = loc->len ? loc->len : 1;
-	if (loc->off + n > end && end > loc->off)
-		n = end - loc->off;
+	if (loc->off + n > we && we > loc->off)
+		n = we - loc->off;
 	for (i = 0; i < n; i++)
 		fputc('^', stderr);
 	fputc('\n', stderr);

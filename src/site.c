@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -420,18 +421,40 @@ recover(struct site *s)
 
 /* --------------------------------------------------------------- lock */
 
+/* Says, once, that this run waits for the one that holds fd's lock. */
+static void
+waiting(int fd, const char *outdir)
+{
+	char pid[32];
+	ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
+	long who = 0;
+
+	if (n > 0) {
+		pid[n] = '\0';
+		who = strtol(pid, NULL, 10);
+	}
+	if (who > 0)
+		fprintf(stderr, "ultimate: waiting for another run (process "
+			"%ld) to finish with '%s'\n", who, outdir);
+	else
+		fprintf(stderr, "ultimate: waiting for another run to finish "
+			"with '%s'\n", outdir);
+}
+
 /*
- * Takes outdir/.lock, making outdir first when needed. A POSIX record
- * lock: the kernel drops it when the process ends, however it ends, so
- * a killed run never leaves the folder locked. Returns 0, or -1 after
- * printing an error (quietly when a signal arrived while waiting).
+ * Takes outdir/.lock, making outdir first when needed. A flock() lock:
+ * the kernel drops it when the process ends, however it ends, so a
+ * killed run never leaves the folder locked (the file it leaves is
+ * reused). Returns 0, or -1 after printing an error (quietly when a
+ * signal arrived while waiting).
  */
 static int
 lock(struct site *s)
 {
 	struct buf path = BUF_INIT;
-	struct flock fl;
 	struct stat a, b;
+	char pid[32];
+	ssize_t n;
 	int fd = -1, said = 0, ret = -1;
 
 	buf_addf(&path, "%s/.lock", s->outdir);
@@ -461,30 +484,15 @@ lock(struct site *s)
 			      s->outdir, strerror(errno));
 			goto out;
 		}
-		memset(&fl, 0, sizeof(fl));
-		fl.l_type = F_WRLCK;
-		fl.l_whence = SEEK_SET;
-		if (fcntl(fd, F_SETLK, &fl)) {
-			if (errno != EACCES && errno != EAGAIN) {
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			if (errno != EWOULDBLOCK) {
 				error("cannot lock '%s': %s", path.data,
 				      strerror(errno));
 				goto out;
 			}
-			if (!said++) {
-				struct flock who = fl;
-
-				if (!fcntl(fd, F_GETLK, &who) &&
-				    who.l_type != F_UNLCK)
-					fprintf(stderr, "ultimate: waiting for "
-						"another run (process %ld) to "
-						"finish with '%s'\n",
-						(long)who.l_pid, s->outdir);
-				else
-					fprintf(stderr, "ultimate: waiting for "
-						"another run to finish with "
-						"'%s'\n", s->outdir);
-			}
-			while (fcntl(fd, F_SETLKW, &fl)) {
+			if (!said++)
+				waiting(fd, s->outdir);
+			while (flock(fd, LOCK_EX)) {
 				if (errno != EINTR) {
 					error("cannot lock '%s': %s",
 					      path.data, strerror(errno));
@@ -504,6 +512,10 @@ lock(struct site *s)
 		close(fd);
 		fd = -1;
 	}
+	/* Who holds it, for a run that waits: only informative. */
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	n = ftruncate(fd, 0) ? -1 : write(fd, pid, strlen(pid));
+	(void)n;
 	s->lockfd = fd;
 	fd = -1;
 	ret = 0;

@@ -459,8 +459,12 @@ unknown_names_50000() { # a short stderr, in a few seconds
 	snap
 	rep 6
 	refused 1 'report\.md' 5
+	# At most 25 errors shown (each with its line and a caret), then
+	# one line saying the rest are counted, and the count.
 	_l=$(wc -l <"$c/err")
-	[ "$_l" -le 30 ] || bad "$_l lines on stderr (at most 30)"
+	[ "$_l" -le 80 ] || bad "$_l lines on stderr (at most 80)"
+	_b=$(wc -c <"$c/err")
+	[ "$_b" -le 20000 ] || bad "$_b bytes on stderr (at most 20000)"
 }
 run unknown-names-50000 unknown_names_50000
 

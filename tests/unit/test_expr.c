@@ -572,15 +572,28 @@ nested(const char *open, size_t n, const char *mid, const char *close)
 	return buf_detach(&b, NULL);
 }
 
-/* The expected message for text s with the caret at byte off. */
+/*
+ * The expected message for text s (ASCII, one line) with the caret at
+ * byte off: a line longer than 256 bytes is shown as the 256 bytes from
+ * 85 before the caret, with "..." where it is cut.
+ */
 static char *
 deep_msg(const char *s, size_t off)
 {
 	struct buf b = BUF_INIT;
+	size_t len = strlen(s), ws = 0, we = len, col = off + 1;
 
+	if (len > 256) {
+		if (off > 85)
+			ws = off - 85;
+		if (len - ws > 256)
+			we = ws + 256;
+	}
 	buf_addf(&b, "t.md:1:%zu: error: expression nested too deeply\n"
-		 "    %s\n    ", off + 1, s);
-	while (off--)
+		 "    %s%.*s%s\n    %s", col, ws ? "..." : "",
+		 (int)(we - ws), s + ws, we < len ? "..." : "",
+		 ws ? "   " : "");
+	for (off -= ws; off; off--)
 		buf_addch(&b, ' ');
 	buf_addstr(&b, "^\n");
 	return buf_detach(&b, NULL);
