@@ -58,7 +58,8 @@ struct job {
 	const struct figure_use *use;
 	struct srcfile *script;
 	struct buf pre;		/* reset, output, variables */
-	uint64_t key;
+	uint64_t key;		/* of what it is drawn from */
+	uint64_t svgkey;	/* of the SVG drawn or kept */
 	size_t first_line;	/* of the script in the batch file */
 	size_t lines;		/* of pre + script */
 	int cached;
@@ -73,7 +74,6 @@ struct plot {
 	struct site *site;	/* borrowed */
 	struct job *jobs;
 	size_t n, todo;
-	struct buf cache;	/* figures/.cache for this run */
 	char *work;		/* scratch folder gnuplot runs in */
 	double timeout;
 	const char *prog;
@@ -304,19 +304,25 @@ read_header(struct job *j, const struct registry *reg, struct buf *data)
 }
 
 /*
- * The key recorded for label in the previous run's cache manifest
- * ("label key" lines, already read into cache); 0 when there is none.
+ * The keys recorded for label in the previous run's figure cache ("label
+ * key svgkey" lines, read into cache): what it was drawn from and what
+ * was drawn. Returns 0 when there is no such line.
  */
 static int
-cached_key(const struct buf *cache, const char *label, uint64_t *key)
+cached_key(const struct buf *cache, const char *label, uint64_t *key,
+	   uint64_t *svgkey)
 {
 	const char *p;
+	char *end;
 	size_t n = strlen(label);
 
 	for (p = cache->data; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
 		if (!strncmp(p, label, n) && p[n] == ' ') {
-			*key = strtoull(p + n + 1, NULL, 16);
-			return 1;
+			*key = strtoull(p + n + 1, &end, 16);
+			if (*end != ' ')
+				return 0;
+			*svgkey = strtoull(end + 1, &end, 16);
+			return *end == '\n';
 		}
 	return 0;
 }
@@ -692,33 +698,30 @@ plot_free(struct plot *pl)
 		buf_release(&pl->jobs[i].pre);
 	}
 	free(pl->jobs);
-	buf_release(&pl->cache);
 	free(pl->work);
 	free(pl);
 }
 
 /*
- * Whether the published figure for label can be kept: its key in the
- * previous run's cache is key, and its bytes (read into file) are those
- * the manifest records, so a figure changed or removed by hand is drawn
- * again.
+ * Whether the published figure of j can be kept: the previous run drew
+ * it from what j is drawn from, and it still holds what was drawn (read
+ * into file), so a figure changed or removed by hand is drawn again.
  */
 static int
-keep_cached(struct site *site, const struct buf *prev, const char *outdir,
-	    const char *label, uint64_t key, struct buf *file)
+keep_cached(struct job *j, const struct buf *prev, const char *outdir,
+	    struct buf *file)
 {
 	struct buf path = BUF_INIT;
-	uint64_t old, want;
+	uint64_t old;
 	int ok = 0;
 
-	buf_addf(&path, "figures/%s.svg", label);
-	if (cached_key(prev, label, &old) && old == key &&
-	    site_published_key(site, path.data, &want)) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/figures/%s.svg", outdir, label);
+	if (cached_key(prev, j->use->label, &old, &j->svgkey) &&
+	    old == j->key) {
+		buf_addf(&path, "%s/figures/%s.svg", outdir, j->use->label);
 		buf_reset(file);
 		ok = !buf_read_file_flags(file, path.data, FILE_NOFOLLOW) &&
-		     hash_bytes(HASH_INIT, file->data, file->len) == want;
+		     hash_bytes(HASH_INIT, file->data, file->len) ==
+		     j->svgkey;
 	}
 	buf_release(&path);
 	return ok;
@@ -784,7 +787,6 @@ plot_start(struct plot **plp, struct site *site,
 	pl->timeout = opt->timeout;
 	pl->prog = opt->gnuplot;
 	pl->errfd = -1;
-	buf_init(&pl->cache);
 
 	registry_datasets(reg, &mine);
 	/* The previous run's cache manifest, read once (none: all drawn). */
@@ -870,15 +872,12 @@ plot_start(struct plot **plp, struct site *site,
 			}
 		}
 		/* Unchanged since the last run: the published SVG stays. */
-		if (keep_cached(site, &prev, outdir, uses[i].label, j->key,
-				&file)) {
+		if (keep_cached(j, &prev, outdir, &file)) {
 			buf_reset(&path);
 			buf_addf(&path, "figures/%s.svg", uses[i].label);
 			site_keep(site, path.data, file.data, file.len);
 			j->cached = 1;
 		}
-		buf_addf(&pl->cache, "%s %016llx\n", uses[i].label,
-			 (unsigned long long)j->key);
 	}
 	if (ret)
 		goto out;
@@ -1019,6 +1018,7 @@ stage_figures(struct plot *pl)
 		}
 		buf_reset(&path);
 		buf_addf(&path, "figures/%s.svg", j->use->label);
+		j->svgkey = hash_bytes(HASH_INIT, svg.data, svg.len);
 		if (!ret && site_write(pl->site, path.data, svg.data, svg.len))
 			ret = -1;
 	}
@@ -1031,8 +1031,9 @@ stage_figures(struct plot *pl)
 int
 plot_finish(struct plot *pl, int abandon)
 {
-	struct buf err = BUF_INIT;
+	struct buf err = BUF_INIT, cache = BUF_INIT;
 	struct job *j;
+	size_t i;
 	int ret = 0, status, why = 0;
 
 	if (!pl)
@@ -1076,9 +1077,15 @@ plot_finish(struct plot *pl, int abandon)
 		if (!ret)
 			ret = stage_figures(pl);
 	}
-	if (!ret && site_write(pl->site, "figures/.cache", pl->cache.data,
-			       pl->cache.len))
+	/* The figure cache: what each figure was drawn from, and what. */
+	for (i = 0; !ret && i < pl->n; i++)
+		buf_addf(&cache, "%s %016llx %016llx\n", pl->jobs[i].use->label,
+			 (unsigned long long)pl->jobs[i].key,
+			 (unsigned long long)pl->jobs[i].svgkey);
+	if (!ret && site_write(pl->site, "figures/.cache", cache.data,
+			       cache.len))
 		ret = -1;
+	buf_release(&cache);
 	buf_release(&err);
 	plot_free(pl);
 	return ret;

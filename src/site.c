@@ -239,19 +239,6 @@ out:
 }
 
 int
-site_published_key(struct site *s, const char *relpath, uint64_t *key)
-{
-	size_t i;
-
-	for (i = 0; i < s->nold; i++)
-		if (!strcmp(s->old[i].path, relpath)) {
-			*key = s->old[i].key;
-			return 1;
-		}
-	return 0;
-}
-
-int
 site_uptodate(struct site *s, uint64_t inputs)
 {
 	struct buf path = BUF_INIT;

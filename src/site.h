@@ -81,8 +81,6 @@ int site_write(struct site *s, const char *relpath, const void *data,
  */
 void site_keep(struct site *s, const char *relpath, const void *data,
 	       size_t len);
-/* The content key recorded for outdir/relpath in the manifest, if any. */
-int site_published_key(struct site *s, const char *relpath, uint64_t *key);
 
 /*
  * Publishes every staged file, removes the files of the previous run that
