@@ -72,8 +72,11 @@ static size_t nroots, roots_cap;
 void
 srcfile_confine(const char *dir)
 {
+	char *r = file_realpath(dir);
+
+	/* A folder that does not exist holds nothing: keep its name. */
 	roots = xgrow(roots, &roots_cap, nroots + 1, sizeof(*roots));
-	roots[nroots++] = xstrdup(dir);
+	roots[nroots++] = r ? r : xstrdup(dir);
 }
 
 void

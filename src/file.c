@@ -77,25 +77,16 @@ file_strerror(int err)
 int
 file_confined(const char *path, const char *root)
 {
-	char *p = realpath(path, NULL), *r;
-	size_t n;
-	int inside, err;
+	char *p = realpath(path, NULL);
+	size_t n = strlen(root);
+	int inside;
 
 	if (!p)
 		return -1;
-	r = realpath(root, NULL);
-	if (!r) {
-		err = errno;
-		free(p);
-		errno = err;
-		return -1;
-	}
-	n = strlen(r);
-	/* "/" is the root of everything; "/a" holds "/a/b", not "/ab". */
-	inside = !strncmp(p, r, n) && (p[n] == '/' || !p[n] ||
-				      (n == 1 && r[0] == '/'));
+	/* "/" holds everything; "/a" holds "/a/b", not "/ab". */
+	inside = !strncmp(p, root, n) && (p[n] == '/' || !p[n] ||
+					 (n == 1 && root[0] == '/'));
 	free(p);
-	free(r);
 	if (!inside) {
 		errno = EXDEV;
 		return -1;

@@ -37,8 +37,9 @@ const char *file_strerror(int err);
 
 /*
  * 0 when path, with every symbolic link resolved, lies inside the folder
- * root (also resolved); else -1 with errno set: EXDEV when it leads
- * outside, or the error of resolving it (ENOENT, ELOOP, ...).
+ * root (a path already resolved by file_realpath()); else -1 with errno
+ * set: EXDEV when it leads outside, or the error of resolving it
+ * (ENOENT, ELOOP, ...).
  */
 int file_confined(const char *path, const char *root);
 

@@ -178,5 +178,12 @@ next:
 int
 hash_tree(uint64_t *h, const char *dir)
 {
-	return tree(h, dir, dir, "");
+	char *root = file_realpath(dir);
+	int ret;
+
+	if (!root)
+		return -1;
+	ret = tree(h, root, dir, "");
+	free(root);
+	return ret;
 }

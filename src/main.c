@@ -3,12 +3,14 @@
  * asked: load and model (model.c), then write (export.c, site.c) or
  * print. Holds no logic of its own beyond choosing what to run.
  */
+#include <dirent.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "audit.h"
 #include "buf.h"
@@ -49,6 +51,7 @@ struct options {
 	int timings;		/* print stage timings to stderr */
 	double figure_timeout;	/* seconds gnuplot may run */
 	uint64_t inputs;	/* key of the inputs, for the manifest */
+	struct gnuplot *early;	/* gnuplot started ahead, or NULL */
 };
 
 static const char usage_text[] =
@@ -275,6 +278,58 @@ inputs_key(const struct options *opt, uint64_t *key)
 	return ret;
 }
 
+/* 1 when path exists and was modified after *t. */
+static int
+newer(const char *path, const struct timespec *t)
+{
+	struct stat st;
+
+	return !stat(path, &st) && (st.st_mtim.tv_sec > t->tv_sec ||
+				    (st.st_mtim.tv_sec == t->tv_sec &&
+				     st.st_mtim.tv_nsec > t->tv_nsec));
+}
+
+/*
+ * Whether a figure will probably be drawn: there is no figure cache, or
+ * a data file or a figure script changed after it. Only a guess, to
+ * start gnuplot early: the figure keys decide what is drawn.
+ */
+static int
+figures_stale(const struct options *opt)
+{
+	struct buf path = BUF_INIT;
+	struct stat st;
+	struct timespec cache;
+	DIR *d;
+	struct dirent *e;
+	size_t i;
+	int stale = 0;
+
+	buf_addf(&path, "%s/figures/.cache", opt->outdir);
+	if (stat(path.data, &st)) {
+		buf_release(&path);
+		return 1;
+	}
+	cache = st.st_mtim;
+	for (i = 0; model_data_files[i] && !stale; i++) {
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
+		stale = newer(path.data, &cache);
+	}
+	buf_reset(&path);
+	buf_addf(&path, "%s/figures", opt->templatedir);
+	d = opendir(path.data);
+	while (d && !stale && (e = readdir(d))) {
+		buf_reset(&path);
+		buf_addf(&path, "%s/figures/%s", opt->templatedir, e->d_name);
+		stale = *e->d_name != '.' && newer(path.data, &cache);
+	}
+	if (d)
+		closedir(d);
+	buf_release(&path);
+	return stale;
+}
+
 /* Prints the claims audit; exit 1 when a claim drifts. */
 static int
 cmd_check(const struct buf *audit, int off)
@@ -321,7 +376,7 @@ write_page(struct site *site, const char *shell, const char *file,
  */
 static int
 write_report(struct site *site, const struct registry *reg,
-	     const struct datasets *ds, const struct options *opt,
+	     const struct datasets *ds, struct options *opt,
 	     const char *shell, struct template **tp, struct expansion *x,
 	     struct plot **plp)
 {
@@ -329,7 +384,7 @@ write_report(struct site *site, const struct registry *reg,
 	struct buf body = BUF_INIT, toc = BUF_INIT, figdir = BUF_INIT;
 	struct rendered r = { &body, &toc, NULL };
 	struct plot_options po = { NULL, "gnuplot", 2000,
-				   opt->figure_timeout };
+				   opt->figure_timeout, NULL };
 	int ret = -1;
 
 	timing_begin("templates");
@@ -341,6 +396,8 @@ write_report(struct site *site, const struct registry *reg,
 	timing_end();
 	buf_addf(&figdir, "%s/figures", opt->templatedir);
 	po.figdir = figdir.data;
+	po.early = opt->early;
+	opt->early = NULL;	/* plot_start() takes it */
 	timing_begin("figures");
 	ret = plot_start(plp, site, &po, reg, ds, x->figures, x->nfigures);
 	timing_end();
@@ -412,7 +469,7 @@ write_reference(struct site *site, const struct registry *reg,
 static int
 cmd_report(struct site *site, const struct registry *reg,
 	   const struct datasets *ds, struct tableset *ts,
-	   const struct options *opt)
+	   struct options *opt)
 {
 	struct srcfile *shell = read_template(opt, "page.html");
 	struct srcfile *css = read_template(opt, "style.css");
@@ -574,6 +631,12 @@ main(int argc, char **argv)
 		 */
 		diag_catch_signals();
 		timing_begin("noop");
+		/*
+		 * gnuplot's start-up (some 15 ms) then overlaps all the work
+		 * before the figures are known; it is stopped if unused.
+		 */
+		if (figures_stale(&opt))
+			opt.early = plot_prestart("gnuplot");
 		site = site_open(opt.outdir);
 		if (!site) {
 			timing_end();
@@ -629,6 +692,7 @@ out:
 		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
 			diag_errors() == 1 ? "" : "s");
 	}
+	plot_stop(opt.early);	/* plot_start() was not reached */
 	site_close(site);
 	registry_free(reg);
 	datasets_release(&ds);

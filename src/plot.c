@@ -76,11 +76,22 @@ struct plot {
 	size_t n, todo;
 	char *work;		/* scratch folder gnuplot runs in */
 	double timeout;
+	struct gnuplot *g;	/* NULL: nothing to draw */
+	int handed;		/* g has the batch: it may have written */
+};
+
+/*
+ * gnuplot waiting for its commands on a pipe, from spawn() (early: its
+ * start-up, some 15 ms of loading eighty libraries, then overlaps the
+ * model and the templates) to wait_gnuplot().
+ */
+struct gnuplot {
 	const char *prog;
-	/* gnuplot running, from spawn() to wait_gnuplot() */
-	pid_t pid;		/* 0: not started */
+	int error;		/* errno of starting it, or 0 */
+	pid_t pid;		/* 0: not running */
+	int infd;		/* its stdin */
 	int errfd;		/* its stderr */
-	struct timespec started;
+	struct timespec started;	/* when it was given the batch */
 	sigset_t mask;		/* the mask before spawn() */
 	struct sigaction old_chld;
 };
@@ -438,15 +449,15 @@ seconds_since(const struct timespec *t)
 }
 
 /*
- * Starts gnuplot on the batch in pl->work, as "gnuplot -e "cd 'WORK'"
- * .batch.gp" so that its messages name .batch.gp and its lines: no
- * shell, stdin and stdout on /dev/null, stderr on a pipe, its own
- * process group, default signal handling. From here SIGCHLD is blocked
- * (and caught) until wait_gnuplot() waits for it. Returns 0 or an errno
- * value (ENOENT: gnuplot is not installed).
+ * Starts prog on "/dev/stdin" (a file argument, so that its messages are
+ * worded as for a script file): no shell, stdin on a pipe, stdout on
+ * /dev/null, stderr on a pipe, its own process group, default signal
+ * handling. From here SIGCHLD is blocked (and caught) until
+ * wait_gnuplot() waits for it. Sets g->error (ENOENT: gnuplot is not
+ * installed) when it cannot be started.
  */
-static int
-spawn(struct plot *pl)
+static void
+spawn(struct gnuplot *g)
 {
 	static const int dflt_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE,
 					 SIGCHLD };
@@ -454,44 +465,35 @@ spawn(struct plot *pl)
 	posix_spawnattr_t at;
 	sigset_t chld, none, dflt;
 	struct sigaction sa;
-	struct buf cd = BUF_INIT;
-	char *argv[5];
-	const char *p;
-	int err[2], rc;
+	char *argv[3];
+	int in[2] = { -1, -1 }, err[2] = { -1, -1 };
 	size_t i;
 
-	BUF_ADDLIT(&cd, "cd '");
-	for (p = pl->work; *p; p++) {
-		/* In single quotes, gnuplot reads '' as one quote. */
-		if (*p == '\'')
-			buf_addch(&cd, '\'');
-		buf_addch(&cd, *p);
+	g->infd = g->errfd = -1;
+	if (pipe(in) || pipe(err)) {
+		g->error = errno;
+		goto out;
 	}
-	buf_addch(&cd, '\'');
-	if (pipe(err)) {
-		buf_release(&cd);
-		return errno;
+	/* Only the duplicates made for the child survive its exec. */
+	for (i = 0; i < 2; i++) {
+		fcntl(in[i], F_SETFD, FD_CLOEXEC);
+		fcntl(err[i], F_SETFD, FD_CLOEXEC);
 	}
-	/* Only the duplicate made for the child survives its exec. */
-	fcntl(err[0], F_SETFD, FD_CLOEXEC);
-	fcntl(err[1], F_SETFD, FD_CLOEXEC);
 	fcntl(err[0], F_SETFL, O_NONBLOCK);
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &pl->mask);
+	sigprocmask(SIG_BLOCK, &chld, &g->mask);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_child;
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGCHLD, &sa, &pl->old_chld);
+	sigaction(SIGCHLD, &sa, &g->old_chld);
 
-	argv[0] = xstrdup(pl->prog);
-	argv[1] = xstrdup("-e");
-	argv[2] = buf_detach(&cd, NULL);
-	argv[3] = xstrdup(".batch.gp");
-	argv[4] = NULL;
+	argv[0] = xstrdup(g->prog);
+	argv[1] = xstrdup("/dev/stdin");
+	argv[2] = NULL;
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
 	posix_spawnattr_init(&at);
@@ -506,40 +508,58 @@ spawn(struct plot *pl)
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
 				 POSIX_SPAWN_SETSIGMASK |
 				 POSIX_SPAWN_SETSIGDEF);
-	rc = posix_spawnp(&pl->pid, pl->prog, &fa, &at, argv, environ);
+	g->error = posix_spawnp(&g->pid, g->prog, &fa, &at, argv, environ);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
-	close(err[1]);
-	if (rc) {
-		pl->pid = 0;
-		close(err[0]);
-		sigaction(SIGCHLD, &pl->old_chld, NULL);
-		sigprocmask(SIG_SETMASK, &pl->mask, NULL);
-	} else {
-		pl->errfd = err[0];
-		clock_gettime(CLOCK_MONOTONIC, &pl->started);
+	free(argv[0]);
+	free(argv[1]);
+	if (g->error) {
+		g->pid = 0;
+		sigaction(SIGCHLD, &g->old_chld, NULL);
+		sigprocmask(SIG_SETMASK, &g->mask, NULL);
 	}
-	for (i = 0; argv[i]; i++)
-		free(argv[i]);
-	return rc;
+out:
+	if (in[0] >= 0)
+		close(in[0]);
+	if (err[1] >= 0)
+		close(err[1]);
+	if (g->error) {
+		if (in[1] >= 0)
+			close(in[1]);
+		if (err[0] >= 0)
+			close(err[0]);
+	} else {
+		g->infd = in[1];
+		g->errfd = err[0];
+	}
+}
+
+struct gnuplot *
+plot_prestart(const char *prog)
+{
+	struct gnuplot *g = xcalloc(1, sizeof(*g));
+
+	g->prog = prog;
+	spawn(g);
+	return g;
 }
 
 /* Reads what gnuplot's stderr holds now, keeping the first ERR_KEEP bytes. */
 static void
-drain(struct plot *pl, struct buf *err)
+drain(struct gnuplot *g, struct buf *err)
 {
 	char chunk[4096];
 	ssize_t n;
 
-	while (pl->errfd >= 0) {
-		n = read(pl->errfd, chunk, sizeof(chunk));
+	while (g->errfd >= 0) {
+		n = read(g->errfd, chunk, sizeof(chunk));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			break;	/* EAGAIN: nothing more for now */
 		if (n == 0) {
-			close(pl->errfd);
-			pl->errfd = -1;
+			close(g->errfd);
+			g->errfd = -1;
 			break;
 		}
 		if (err->len < ERR_KEEP)
@@ -551,27 +571,35 @@ drain(struct plot *pl, struct buf *err)
 /*
  * Waits for gnuplot to end, reading its stderr into err meanwhile, but
  * not for the end of its stderr (a child of gnuplot may keep it open).
- * When pl->timeout seconds have passed, its process group gets SIGTERM,
- * and SIGKILL GRACE_SECONDS later; when the run is interrupted, SIGKILL
- * at once. Whatever gnuplot leaves running in its group is killed.
- * Returns gnuplot's wait status, or -1 when waiting fails; *why is 0,
- * 'T' when it ran out of time, or the signal that interrupted the run.
+ * When timeout seconds have passed since it was given the batch, its
+ * process group gets SIGTERM, and SIGKILL GRACE_SECONDS later; when the
+ * run is interrupted, or when timeout is 0, SIGKILL at once. Whatever
+ * gnuplot leaves running in its group is killed. Returns gnuplot's wait
+ * status, or -1 when waiting fails; *why is 0, 'T' when it ran out of
+ * time, or the signal that interrupted the run.
  */
 static int
-wait_gnuplot(struct plot *pl, struct buf *err, int *why)
+wait_gnuplot(struct gnuplot *g, double timeout, struct buf *err, int *why)
 {
 	sigset_t block, waitmask;
 	siginfo_t info;
 	double t, stop_at = -1, next;
 	int status = -1, killed = 0;
 
+	if (g->infd >= 0)
+		close(g->infd);
+	g->infd = -1;
+	if (!timeout) {
+		kill(-g->pid, SIGKILL);
+		killed = 1;
+	}
 	/* Signals arrive only inside pselect(): none is missed. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, NULL);
-	waitmask = pl->mask;
+	waitmask = g->mask;
 	sigdelset(&waitmask, SIGCHLD);
 	sigdelset(&waitmask, SIGINT);
 	sigdelset(&waitmask, SIGTERM);
@@ -584,23 +612,23 @@ wait_gnuplot(struct plot *pl, struct buf *err, int *why)
 
 		/* Ended? Seen without reaping: its group id stays ours. */
 		memset(&info, 0, sizeof(info));
-		if (waitid(P_PID, (id_t)pl->pid, &info, WEXITED | WNOHANG |
+		if (waitid(P_PID, (id_t)g->pid, &info, WEXITED | WNOHANG |
 			   WNOWAIT) && errno != EINTR)
 			break;
-		if (info.si_pid == pl->pid)
+		if (info.si_pid == g->pid)
 			break;
-		t = seconds_since(&pl->started);
-		if (!*why && diag_interrupted()) {
+		t = seconds_since(&g->started);
+		if (!killed && diag_interrupted()) {
 			*why = diag_interrupted();
-			kill(-pl->pid, SIGKILL);
+			kill(-g->pid, SIGKILL);
 			killed = 1;
-		} else if (!*why && t >= pl->timeout) {
+		} else if (!killed && stop_at < 0 && t >= timeout) {
 			*why = 'T';
-			kill(-pl->pid, SIGTERM);
+			kill(-g->pid, SIGTERM);
 			stop_at = t;
 		} else if (stop_at >= 0 && !killed &&
 			   t >= stop_at + GRACE_SECONDS) {
-			kill(-pl->pid, SIGKILL);
+			kill(-g->pid, SIGKILL);
 			killed = 1;
 		}
 		if (killed)
@@ -608,31 +636,100 @@ wait_gnuplot(struct plot *pl, struct buf *err, int *why)
 		else if (stop_at >= 0)
 			next = stop_at + GRACE_SECONDS - t;
 		else
-			next = pl->timeout - t;
+			next = timeout - t;
 		if (next < 0.001)
 			next = 0.001;
 		ts.tv_sec = (time_t)next;
 		ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
 		FD_ZERO(&rd);
-		if (pl->errfd >= 0) {
-			FD_SET(pl->errfd, &rd);
-			nfds = pl->errfd + 1;
+		if (g->errfd >= 0) {
+			FD_SET(g->errfd, &rd);
+			nfds = g->errfd + 1;
 		}
 		if (pselect(nfds, &rd, NULL, NULL, &ts, &waitmask) > 0)
-			drain(pl, err);
+			drain(g, err);
 	}
-	drain(pl, err);
-	if (pl->errfd >= 0)
-		close(pl->errfd);
-	pl->errfd = -1;
+	drain(g, err);
+	if (g->errfd >= 0)
+		close(g->errfd);
+	g->errfd = -1;
 	/* Whatever it left running in its group goes with it. */
-	kill(-pl->pid, SIGKILL);
-	while (waitpid(pl->pid, &status, 0) < 0 && errno == EINTR)
+	kill(-g->pid, SIGKILL);
+	while (waitpid(g->pid, &status, 0) < 0 && errno == EINTR)
 		;
-	sigaction(SIGCHLD, &pl->old_chld, NULL);
-	sigprocmask(SIG_SETMASK, &pl->mask, NULL);
-	pl->pid = 0;
+	sigaction(SIGCHLD, &g->old_chld, NULL);
+	sigprocmask(SIG_SETMASK, &g->mask, NULL);
+	g->pid = 0;
 	return status;
+}
+
+void
+plot_stop(struct gnuplot *g)
+{
+	struct buf err = BUF_INIT;
+	int why;
+
+	if (!g)
+		return;
+	if (g->pid)
+		wait_gnuplot(g, 0, &err, &why);
+	buf_release(&err);
+	free(g);
+}
+
+/*
+ * Gives gnuplot the batch: it changes to the scratch folder and loads
+ * .batch.gp, so that its messages name the batch file and its lines.
+ * Returns 0, or -1 after printing an error when gnuplot could not be
+ * started or cannot be written the folder's name.
+ */
+static int
+hand_over(struct plot *pl)
+{
+	struct gnuplot *g = pl->g;
+	struct buf cmd = BUF_INIT;
+	struct sigaction ign, old;
+	const char *p;
+	size_t off = 0;
+	ssize_t n;
+
+	if (g->error == ENOENT)
+		return error("cannot run '%s': %s; install gnuplot with: "
+			     "sudo apt-get install -y gnuplot-nox", g->prog,
+			     strerror(g->error));
+	if (g->error)
+		return error("cannot start '%s': %s", g->prog,
+			     strerror(g->error));
+	if (strpbrk(pl->work, "\n\r"))
+		return error("cannot draw figures in '%s': gnuplot takes no "
+			     "line break in a folder name", pl->work);
+	BUF_ADDLIT(&cmd, "cd '");
+	for (p = pl->work; *p; p++) {
+		/* In single quotes, gnuplot reads '' as one quote. */
+		if (*p == '\'')
+			buf_addch(&cmd, '\'');
+		buf_addch(&cmd, *p);
+	}
+	BUF_ADDLIT(&cmd, "'\nload '.batch.gp'\n");
+	/* A dead reader is an error to read in its status, not a signal. */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
+	while (off < cmd.len) {
+		n = write(g->infd, cmd.data + off, cmd.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	sigaction(SIGPIPE, &old, NULL);
+	close(g->infd);
+	g->infd = -1;
+	clock_gettime(CLOCK_MONOTONIC, &g->started);
+	buf_release(&cmd);
+	return 0;
 }
 
 /* --------------------------------------------------------------- SVG */
@@ -699,6 +796,13 @@ plot_free(struct plot *pl)
 	}
 	free(pl->jobs);
 	free(pl->work);
+	if (pl->handed && pl->g && pl->g->pid) {
+		/* Failed after the hand-over: what it wrote must not stay. */
+		plot_stop(pl->g);
+		site_verify(pl->site, "gnuplot");
+	} else {
+		plot_stop(pl->g);
+	}
 	free(pl);
 }
 
@@ -727,33 +831,23 @@ keep_cached(struct job *j, const struct buf *prev, const char *outdir,
 	return ok;
 }
 
-/* Makes the scratch folder staging/.work/figures into pl->work. */
+/*
+ * gnuplot's folder, figures/ of the staged tree (site_root()), into
+ * pl->work: it reads the data files there and draws the figures there.
+ * 0, or -1 after printing an error.
+ */
 static int
 make_work(struct plot *pl)
 {
 	struct buf path = BUF_INIT;
+	struct stat st;
 
-	/*
-	 * Two levels down: a script's stray "../../x" lands in the staging
-	 * folder, checked before publishing, not in the published site.
-	 */
-	buf_addf(&path, "%s/.work", site_staging(pl->site));
-	if (mkdir(path.data, 0777)) {
+	buf_addf(&path, "%s/figures", site_root(pl->site));
+	if (mkdir(path.data, 0777) && (errno != EEXIST ||
+				       lstat(path.data, &st) ||
+				       !S_ISDIR(st.st_mode))) {
 		error("cannot create folder '%s': %s", path.data,
 		      strerror(errno));
-		buf_release(&path);
-		return -1;
-	}
-	BUF_ADDLIT(&path, "/figures");
-	if (mkdir(path.data, 0777)) {
-		error("cannot create folder '%s': %s", path.data,
-		      strerror(errno));
-		buf_release(&path);
-		return -1;
-	}
-	if (strpbrk(path.data, "\n\r")) {
-		error("cannot draw figures in '%s': gnuplot takes no line "
-		      "break in a folder name", path.data);
 		buf_release(&path);
 		return -1;
 	}
@@ -778,15 +872,15 @@ plot_start(struct plot **plp, struct site *site,
 	} *written = NULL;
 	size_t nwritten = 0, wcap = 0, i, k, line = 1;
 	const char *outdir = site_outdir(site);
-	int ret = 0, rc;
+	int ret = 0;
 
 	*plp = NULL;
 	pl->site = site;
 	pl->jobs = jobs;
 	pl->n = n;
 	pl->timeout = opt->timeout;
-	pl->prog = opt->gnuplot;
-	pl->errfd = -1;
+	/* Taken now, so that every way out of here stops it if unused. */
+	pl->g = opt->early;
 
 	registry_datasets(reg, &mine);
 	/* The previous run's cache manifest, read once (none: all drawn). */
@@ -908,35 +1002,45 @@ plot_start(struct plot **plp, struct site *site,
 		j->lines = line - j->first_line;
 		line++;
 	}
-	if (!pl->todo)
+	if (!pl->todo) {
+		/* Started ahead of need, and not needed after all. */
+		plot_stop(pl->g);
+		pl->g = NULL;
 		goto out;
-	/* gnuplot's own copies, in its scratch folder: never published. */
+	}
 	if (make_work(pl)) {
 		ret = -1;
 		goto out;
 	}
+	/* Not published: written beside the figures, not staged. */
 	buf_reset(&path);
 	buf_addf(&path, "%s/.batch.gp", pl->work);
 	ret = write_file(path.data, &batch);
+	/*
+	 * gnuplot reads the data in the staged tree, where only the changed
+	 * files went: the others are put there too, unpublished (out/
+	 * keeps its copies).
+	 */
 	for (k = 0; k < nwritten && !ret; k++) {
+		buf_reset(&path);
+		buf_addf(&path, "figures/%s.dat", written[k].name);
+		if (site_staged(site, path.data))
+			continue;
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s.dat", pl->work, written[k].name);
 		ret = write_file(path.data, &written[k].text);
 	}
 	if (ret)
 		goto out;
+	if (!pl->g)
+		pl->g = plot_prestart(opt->gnuplot);
 	/* What gnuplot may write outside its folder, it must not. */
 	site_watch(site);
-	rc = spawn(pl);
-	if (rc == ENOENT) {
-		error("cannot run '%s': %s; install gnuplot with: "
-		      "sudo apt-get install -y gnuplot-nox", pl->prog,
-		      strerror(rc));
+	if (hand_over(pl)) {
 		ret = -2;
-	} else if (rc) {
-		error("cannot start '%s': %s", pl->prog, strerror(rc));
-		ret = -2;
+		goto out;
 	}
+	pl->handed = 1;
 out:
 	if (ret)
 		plot_free(pl);
@@ -1019,7 +1123,7 @@ stage_figures(struct plot *pl)
 		buf_reset(&path);
 		buf_addf(&path, "figures/%s.svg", j->use->label);
 		j->svgkey = hash_bytes(HASH_INIT, svg.data, svg.len);
-		if (!ret && site_write(pl->site, path.data, svg.data, svg.len))
+		if (!ret && site_adopt(pl->site, path.data, svg.data, svg.len))
 			ret = -1;
 	}
 	buf_release(&path);
@@ -1040,15 +1144,14 @@ plot_finish(struct plot *pl, int abandon)
 		return 0;
 	if (abandon) {
 		/* The run failed already: gnuplot's work is not wanted. */
-		if (pl->pid) {
-			kill(-pl->pid, SIGKILL);
-			wait_gnuplot(pl, &err, &why);
+		if (pl->g && pl->g->pid) {
+			wait_gnuplot(pl->g, 0, &err, &why);
 			site_verify(pl->site, "gnuplot");
 		}
 		ret = -1;
-	} else if (pl->pid) {
+	} else if (pl->g) {
 		timing_begin("gnuplot");
-		status = wait_gnuplot(pl, &err, &why);
+		status = wait_gnuplot(pl->g, pl->timeout, &err, &why);
 		timing_end();
 		if (site_verify(pl->site, "gnuplot"))
 			ret = -2;

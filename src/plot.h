@@ -23,20 +23,39 @@ struct site;
  * "?" for a missing value) that the script plots. Text from data never
  * enters a gnuplot command.
  *
- * Figures are drawn by one gnuplot process per run, started without a
- * shell in a scratch folder inside the staging area, while the caller
- * renders pages. Its run is bounded in time, and each figure it draws
+ * Figures are drawn by one gnuplot process per run (started ahead of
+ * need or by plot_start(), with posix_spawnp(), no shell), in a scratch
+ * folder inside the staging area, while the caller renders pages. Its run is bounded in time, and each figure it draws
  * must be a well-formed SVG before it is staged. A figure whose script,
  * variables and data did not change since the last run (a key kept in
  * figures/.cache of the published output) is kept instead of drawn.
  */
 
+/*
+ * gnuplot started ahead of need (plot_prestart()), waiting for commands,
+ * so that its start-up overlaps the work before the figures are known.
+ */
+struct gnuplot;
+
 struct plot_options {
 	const char *figdir;	/* templates/figures */
 	const char *gnuplot;	/* program name or path ("gnuplot") */
 	size_t max_points;	/* series longer than this are thinned */
-	double timeout;		/* seconds gnuplot may run */
+	double timeout;		/* seconds gnuplot may take to draw */
+	/* Prestarted gnuplot or NULL; plot_start() takes it, always. */
+	struct gnuplot *early;
 };
+
+/*
+ * Starts prog (gnuplot) waiting for its commands and returns at once:
+ * loading its libraries takes it some 15 ms, which then overlap the
+ * model and the templates. Never NULL: when prog cannot be started,
+ * plot_start() says so if a figure is to be drawn. Hand it to
+ * plot_start() or plot_stop().
+ */
+struct gnuplot *plot_prestart(const char *prog);
+/* Stops a gnuplot that is not needed and frees it; NULL does nothing. */
+void plot_stop(struct gnuplot *g);
 
 /* A batch of figures being drawn, from plot_start() to plot_finish(). */
 struct plot;

@@ -52,6 +52,7 @@ struct site {
 	int published;
 	int failed;		/* a write failed: later ones fail quietly */
 	char *staging;		/* NULL before site_begin() */
+	char *root;		/* staging/site: the tree to publish */
 	struct buf dirs;	/* folders made in staging, each + '\0' */
 	struct entry *files;	/* written or kept, in write order */
 	size_t nfiles, cap;
@@ -282,7 +283,7 @@ static int
 apply_journal(const char *outdir, const char *text)
 {
 	struct buf from = BUF_INIT, to = BUF_INIT, stg = BUF_INIT;
-	struct buf r = BUF_INIT;
+	struct buf r = BUF_INIT, top = BUF_INIT, made = BUF_INIT;
 	const char *p = text, *nl, *rel;
 	struct stat st;
 	int ret = 0, act;
@@ -300,6 +301,7 @@ apply_journal(const char *outdir, const char *text)
 	}
 	buf_reset(&stg);
 	buf_addf(&stg, "%s/%.*s", outdir, (int)(nl - p - 8), p + 8);
+	buf_addf(&top, "%s/site", stg.data);
 	text = nl + 1;
 	/* Checked whole first (act 0), then carried out (act 1). */
 	for (act = 0; act < 2 && !ret; act++) {
@@ -330,7 +332,7 @@ apply_journal(const char *outdir, const char *text)
 			if (!act)
 				continue;
 			buf_reset(&from);
-			buf_addf(&from, "%s/%s", stg.data, r.data);
+			buf_addf(&from, "%s/%s", top.data, r.data);
 			buf_reset(&to);
 			buf_addf(&to, "%s/%s", outdir, r.data);
 			if (*p == 'r') {
@@ -339,7 +341,7 @@ apply_journal(const char *outdir, const char *text)
 						    to.data, strerror(errno));
 			} else if (lstat(from.data, &st)) {
 				continue;	/* moved already */
-			} else if (make_parents(NULL, outdir, r.data) ||
+			} else if (make_parents(&made, outdir, r.data) ||
 				   rename(from.data, to.data)) {
 				ret = error("cannot move '%s' to '%s': %s",
 					    from.data, to.data,
@@ -351,6 +353,8 @@ apply_journal(const char *outdir, const char *text)
 	}
 	if (!ret)
 		remove_tree(stg.data);
+	buf_release(&top);
+	buf_release(&made);
 	buf_release(&r);
 	buf_release(&from);
 	buf_release(&to);
@@ -568,6 +572,7 @@ site_close(struct site *s)
 	buf_release(&s->dirs);
 	buf_release(&path);
 	free(s->staging);
+	free(s->root);
 	free(s->outdir);
 	free(s);
 }
@@ -588,14 +593,25 @@ site_begin(struct site *s)
 		buf_release(&tmpl);
 		return -1;
 	}
+	BUF_ADDLIT(&tmpl, "/site");
+	if (mkdir(tmpl.data, 0777)) {
+		error("cannot create folder '%s': %s", tmpl.data,
+		      strerror(errno));
+		tmpl.data[tmpl.len - 5] = '\0';
+		rmdir(tmpl.data);
+		buf_release(&tmpl);
+		return -1;
+	}
+	s->root = xstrdup(tmpl.data);
+	tmpl.data[tmpl.len - 5] = '\0';
 	s->staging = buf_detach(&tmpl, NULL);
 	return 0;
 }
 
 const char *
-site_staging(const struct site *s)
+site_root(const struct site *s)
 {
-	return s->staging;
+	return s->root;
 }
 
 const char *
@@ -673,9 +689,9 @@ stage(struct site *s, const char *relpath, const void *data, size_t len)
 			 NULL);
 		return 0;
 	}
-	if (make_parents(&s->dirs, s->staging, relpath))
+	if (make_parents(&s->dirs, s->root, relpath))
 		return -1;
-	buf_addf(&path, "%s/%s", s->staging, relpath);
+	buf_addf(&path, "%s/%s", s->root, relpath);
 	fp = fopen(path.data, "wbx");
 	if (!fp) {
 		ret = error("cannot write '%s': %s", path.data,
@@ -708,6 +724,42 @@ site_write(struct site *s, const char *relpath, const void *data, size_t len)
 	if (!valid_relpath(relpath))
 		BUG("bad output path '%s'", relpath);
 	return stage(s, relpath, data, len);
+}
+
+int
+site_adopt(struct site *s, const char *relpath, const void *data, size_t len)
+{
+	struct buf path = BUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	if (!valid_relpath(relpath))
+		BUG("bad output path '%s'", relpath);
+	buf_addf(&path, "%s/%s", s->root, relpath);
+	if (published_same(s, relpath, data, len)) {
+		/* The published file stays; this copy goes with staging. */
+		add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 0,
+			 NULL);
+	} else if (lstat(path.data, &st) || !S_ISREG(st.st_mode)) {
+		ret = error("cannot stage '%s': %s", path.data,
+			    strerror(errno));
+	} else {
+		add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 1,
+			 &st);
+	}
+	buf_release(&path);
+	return ret;
+}
+
+int
+site_staged(const struct site *s, const char *relpath)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++)
+		if (!strcmp(s->files[i].path, relpath))
+			return s->files[i].staged;
+	return 0;
 }
 
 void
@@ -747,7 +799,7 @@ check_staged(const struct site *s)
 		if (!e->staged)
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", s->staging, e->path);
+		buf_addf(&path, "%s/%s", s->root, e->path);
 		if (lstat(path.data, &st) || !S_ISREG(st.st_mode) ||
 		    st.st_ino != e->st.st_ino || st.st_size != e->st.st_size ||
 		    st.st_mtim.tv_sec != e->st.st_mtim.tv_sec ||
@@ -874,6 +926,8 @@ site_publish(struct site *s)
 			s->published = 1;
 			free(s->staging);
 			s->staging = NULL;
+			free(s->root);
+			s->root = NULL;
 		}
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);

@@ -61,8 +61,13 @@ void site_set_inputs(struct site *s, uint64_t inputs);
  * Must come before site_write().
  */
 int site_begin(struct site *s);
-/* The staging folder (for the plot stage's scratch folder). */
-const char *site_staging(const struct site *s);
+/*
+ * The tree being staged (outdir/.staging-XXXXXX/site), where another
+ * program may write files for site_adopt(): one level below the staging
+ * folder, so that a stray "../../x" of that program's lands in the
+ * staging folder, not in outdir.
+ */
+const char *site_root(const struct site *s);
 /* The output folder, as given (without a trailing '/'). */
 const char *site_outdir(const struct site *s);
 
@@ -75,6 +80,17 @@ const char *site_outdir(const struct site *s);
  */
 int site_write(struct site *s, const char *relpath, const void *data,
 	       size_t len);
+/*
+ * Takes the file that another program wrote at relpath in the staged
+ * tree, whose bytes the caller has read and checked (data), into the
+ * site, as site_write() would have written it. Returns 0, or -1 after
+ * printing an error.
+ */
+int site_adopt(struct site *s, const char *relpath, const void *data,
+	       size_t len);
+/* 1 when relpath was written into the staged tree by this run. */
+int site_staged(const struct site *s, const char *relpath);
+
 /*
  * Keeps outdir/relpath as it is, the caller having just read its bytes
  * (data): it is published unchanged, and listed in the manifest.
