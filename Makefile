@@ -55,7 +55,8 @@ DEPS_BUILD = gcc:/usr/bin/gcc libc6-dev:/usr/include/stdio.h \
 DEPS_REPORT = gnuplot-nox:/usr/bin/gnuplot
 DEPS_TEST = libcmocka-dev:/usr/include/cmocka.h gnuplot-nox:/usr/bin/gnuplot \
 	    libxml2-utils:/usr/bin/xmllint python3:/usr/bin/python3 \
-	    python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py
+	    python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py \
+	    procps:/usr/bin/pgrep
 DEPS_CHECK = valgrind:/usr/bin/valgrind
 DEPS_BROWSER = chromium:/usr/bin/chromium nodejs:/usr/bin/node \
 	       npm:/usr/bin/npm default-jre-headless:/usr/bin/java
