@@ -62,6 +62,10 @@ hash_file(uint64_t *h, const char *path, int nofollow)
 	/* Through a buffer: a history of 90 MB is not held twice. */
 	hash_init(&hs, *h);
 	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (diag_interrupted()) {
+			n = -1;
+			break;
+		}
 		if (n > 0 && (total += (size_t)n) <= FILE_MAX_BYTES)
 			hash_update(&hs, chunk, (size_t)n);
 		else if (n > 0 || errno != EINTR)

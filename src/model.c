@@ -592,6 +592,9 @@ series_read(struct model *m, const struct series_spec *sp, struct series *se)
 		double t, v;
 		int y;
 
+		/* A million rows take a while: Ctrl-C stops them. */
+		if (diag_interrupted())
+			return -1;
 		if (monthly) {
 			if (table_month(se->t, r, ct, YEAR_MIN, YEAR_MAX, &t))
 				continue;

@@ -1133,7 +1133,7 @@ stage_figures(struct plot *pl)
 }
 
 int
-plot_finish(struct plot *pl, int abandon)
+plot_finish(struct plot *pl)
 {
 	struct buf err = BUF_INIT, cache = BUF_INIT;
 	struct job *j;
@@ -1142,14 +1142,7 @@ plot_finish(struct plot *pl, int abandon)
 
 	if (!pl)
 		return 0;
-	if (abandon) {
-		/* The run failed already: gnuplot's work is not wanted. */
-		if (pl->g && pl->g->pid) {
-			wait_gnuplot(pl->g, 0, &err, &why);
-			site_verify(pl->site, "gnuplot");
-		}
-		ret = -1;
-	} else if (pl->g) {
+	if (pl->g) {
 		timing_begin("gnuplot");
 		status = wait_gnuplot(pl->g, pl->timeout, &err, &why);
 		timing_end();

@@ -24,9 +24,9 @@ struct site;
  * enters a gnuplot command.
  *
  * Figures are drawn by one gnuplot process per run (started ahead of
- * need or by plot_start(), with posix_spawnp(), no shell), in a scratch
- * folder inside the staging area, while the caller renders pages. Its run is bounded in time, and each figure it draws
- * must be a well-formed SVG before it is staged. A figure whose script,
+ * need or by plot_start(), with posix_spawnp(), no shell), in figures/
+ * of the staged tree (site_root()). Its run is bounded in time, and each
+ * figure it draws must be a well-formed SVG before it is staged. A figure whose script,
  * variables and data did not change since the last run (a key kept in
  * figures/.cache of the published output) is kept instead of drawn.
  */
@@ -63,8 +63,8 @@ struct plot;
 /*
  * Starts drawing the n figures of uses into the site's staging area
  * (figures/): writes their data, keeps unchanged figures of the
- * published output, and starts one gnuplot for the others without
- * waiting for it, so that the caller can render pages meanwhile. On
+ * published output, and hands the others to one gnuplot without
+ * waiting for it. On
  * success *plp is the batch, which plot_finish() must be given (uses,
  * reg and the site must live until then). Returns 0; -1 after printing
  * an error about a script or data (exit status 1); -2 when gnuplot
@@ -75,9 +75,7 @@ int plot_start(struct plot **plp, struct site *site,
 	       const struct datasets *ds, const struct figure_use *uses,
 	       size_t n);
 /*
- * With abandon (the run failed already), stops gnuplot and frees pl,
- * returning -1. Otherwise waits for gnuplot, at most opt->timeout
- * seconds from its start (then
+ * Waits for gnuplot, at most opt->timeout seconds from its start (then
  * its process group gets SIGTERM and, two seconds later, SIGKILL), or
  * stops it at once when the run is being interrupted. Checks and stages
  * the SVGs it drew, writes the cache, and frees pl; NULL does nothing.
@@ -86,7 +84,7 @@ int plot_start(struct plot **plp, struct site *site,
  * well-formed SVG, after printing an error under the template location
  * of the figure.
  */
-int plot_finish(struct plot *pl, int abandon);
+int plot_finish(struct plot *pl);
 
 /*
  * Appends one dataset row's label to out as a data-file field: tabs, line

@@ -191,6 +191,29 @@ make_parents(struct buf *made, const char *base, const char *relpath)
 	return ret;
 }
 
+/*
+ * 1 when every folder on the way from base to base/relpath is a real
+ * folder, not a symbolic link: a path read back from outdir is acted on
+ * only inside outdir.
+ */
+static int
+real_parents(const char *base, const char *relpath)
+{
+	struct buf p = BUF_INIT;
+	const char *slash = relpath;
+	struct stat st;
+	int ok = 1;
+
+	while (ok && (slash = strchr(slash, '/'))) {
+		buf_reset(&p);
+		buf_addf(&p, "%s/%.*s", base, (int)(slash - relpath), relpath);
+		slash++;
+		ok = !lstat(p.data, &st) && S_ISDIR(st.st_mode);
+	}
+	buf_release(&p);
+	return ok;
+}
+
 /* ----------------------------------------------------------- manifest */
 
 /*
@@ -336,7 +359,9 @@ apply_journal(const char *outdir, const char *text)
 			buf_reset(&to);
 			buf_addf(&to, "%s/%s", outdir, r.data);
 			if (*p == 'r') {
-				if (unlink(to.data) && errno != ENOENT)
+				/* Through a link, it would be elsewhere. */
+				if (real_parents(outdir, r.data) &&
+				    unlink(to.data) && errno != ENOENT)
 					ret = error("cannot remove '%s': %s",
 						    to.data, strerror(errno));
 			} else if (lstat(from.data, &st)) {
