@@ -504,6 +504,8 @@ cmd_report(struct site *site, const struct registry *reg,
 	timing_begin("pages");
 	if (!r && !diag_interrupted())
 		r = write_reference(site, reg, ts, opt, shell->data);
+	if (!r)
+		r = site_write(site, "style.css", css->data, css->len);
 	timing_end();
 	if (!r) {
 		r = draw_figures(site, reg, ds, opt, &x);
@@ -511,8 +513,7 @@ cmd_report(struct site *site, const struct registry *reg,
 			ret = EXIT_TOOL;
 	}
 	timing_begin("write");
-	if (!r && !site_write(site, "style.css", css->data, css->len) &&
-	    !site_publish(site))
+	if (!r && !site_publish(site))
 		ret = EXIT_OK;
 	timing_end();
 out:

@@ -364,10 +364,11 @@ apply_journal(const char *outdir, const char *text)
 				    unlink(to.data) && errno != ENOENT)
 					ret = error("cannot remove '%s': %s",
 						    to.data, strerror(errno));
-			} else if (lstat(from.data, &st)) {
-				continue;	/* moved already */
-			} else if (make_parents(&made, outdir, r.data) ||
-				   rename(from.data, to.data)) {
+			} else if (make_parents(&made, outdir, r.data)) {
+				ret = -1;
+			} else if (rename(from.data, to.data) &&
+				   (errno != ENOENT || !lstat(from.data, &st))) {
+				/* (Gone from staging: moved already.) */
 				ret = error("cannot move '%s' to '%s': %s",
 					    from.data, to.data,
 					    strerror(errno));
