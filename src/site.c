@@ -38,10 +38,7 @@ struct entry {
 /* What site_watch() saw of one file of outdir. */
 struct seen {
 	char *path;		/* outdir/... */
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtime, ctime;
+	struct stat st;
 };
 
 struct site {
@@ -212,6 +209,22 @@ real_parents(const char *base, const char *relpath)
 	}
 	buf_release(&p);
 	return ok;
+}
+
+/*
+ * Whether a and b describe one file in one state: the same inode, size
+ * and times of change. A file written since (by us or by another
+ * program) differs in its ctime at least.
+ */
+static int
+same_state(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
 /* ----------------------------------------------------------- manifest */
@@ -777,15 +790,24 @@ site_adopt(struct site *s, const char *relpath, const void *data, size_t len)
 	return ret;
 }
 
-int
-site_staged(const struct site *s, const char *relpath)
+/* The entry of relpath among the files written or kept, or NULL. */
+static const struct entry *
+find_file(const struct site *s, const char *relpath)
 {
 	size_t i;
 
 	for (i = 0; i < s->nfiles; i++)
 		if (!strcmp(s->files[i].path, relpath))
-			return s->files[i].staged;
-	return 0;
+			return &s->files[i];
+	return NULL;
+}
+
+int
+site_staged(const struct site *s, const char *relpath)
+{
+	const struct entry *e = find_file(s, relpath);
+
+	return e && e->staged;
 }
 
 void
@@ -827,11 +849,7 @@ check_staged(const struct site *s)
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s", s->root, e->path);
 		if (lstat(path.data, &st) || !S_ISREG(st.st_mode) ||
-		    st.st_ino != e->st.st_ino || st.st_size != e->st.st_size ||
-		    st.st_mtim.tv_sec != e->st.st_mtim.tv_sec ||
-		    st.st_mtim.tv_nsec != e->st.st_mtim.tv_nsec ||
-		    st.st_ctim.tv_sec != e->st.st_ctim.tv_sec ||
-		    st.st_ctim.tv_nsec != e->st.st_ctim.tv_nsec)
+		    !same_state(&st, &e->st))
 			ret = error("'%s' changed after it was written (by a "
 				    "figure script?); nothing published",
 				    path.data);
@@ -874,18 +892,6 @@ write_new(const char *path, const struct buf *text)
 	return 0;
 }
 
-/* 1 when relpath is among the files this run writes or keeps. */
-static int
-written(const struct site *s, const char *relpath)
-{
-	size_t i;
-
-	for (i = 0; i < s->nfiles; i++)
-		if (!strcmp(s->files[i].path, relpath))
-			return 1;
-	return 0;
-}
-
 int
 site_publish(struct site *s)
 {
@@ -924,7 +930,7 @@ site_publish(struct site *s)
 		if (s->files[i].staged)
 			buf_addf(&j, "move %s\n", s->files[i].path);
 	for (i = 0; i < s->nold; i++)
-		if (!written(s, s->old[i].path))
+		if (!find_file(s, s->old[i].path))
 			buf_addf(&j, "remove %s\n", s->old[i].path);
 	BUF_ADDLIT(&j, "end\n");
 	buf_addf(&path, "%s/.publish.tmp", s->outdir);
@@ -991,11 +997,7 @@ note_tree(struct site *s, const char *dir, int top)
 				sizeof(*s->seen));
 		n = &s->seen[s->nseen++];
 		n->path = xstrdup(path.data);
-		n->dev = st.st_dev;
-		n->ino = st.st_ino;
-		n->size = st.st_size;
-		n->mtime = st.st_mtim;
-		n->ctime = st.st_ctim;
+		n->st = st;
 		if (S_ISDIR(st.st_mode))
 			note_tree(s, path.data, 0);
 	}
@@ -1013,12 +1015,6 @@ site_watch(struct site *s)
 		free(s->seen[i].path);
 	s->nseen = 0;
 	note_tree(s, s->outdir, 1);
-}
-
-static int
-same_time(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
 }
 
 int
@@ -1041,15 +1037,9 @@ site_verify(struct site *s, const char *who)
 			ret = error("%s wrote '%s', outside the staging "
 				    "folder; removed", who, now->path);
 			remove_tree(now->path);
-		} else if (before[k].dev != now->dev ||
-			   before[k].ino != now->ino ||
-			   before[k].size != now->size ||
-			   !same_time(&before[k].mtime, &now->mtime) ||
-			   !same_time(&before[k].ctime, &now->ctime)) {
+		} else if (!same_state(&before[k].st, &now->st)) {
 			/* A folder changes when an entry is added to it. */
-			struct stat st;
-
-			if (!lstat(now->path, &st) && S_ISDIR(st.st_mode))
+			if (S_ISDIR(now->st.st_mode))
 				continue;
 			ret = error("%s changed '%s', outside the staging "
 				    "folder; the next run rewrites it", who,

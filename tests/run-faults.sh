@@ -614,6 +614,26 @@ figure_writes_into_out() { # then fails
 }
 run figure-writes-into-out-then-fails figure_writes_into_out
 
+figure_writes_staged_file() { # ../index.html: a staged page, then succeeds
+	mkcase B
+	printf "\nset output '../index.html'\nplot x\n" \
+		>>"$c/templates/figures/top500.gp"
+	snap
+	rep 20
+	refused 1 'index\.html' 20
+}
+run figure-writes-staged-file figure_writes_staged_file
+
+figure_writes_beside_site() { # ../../../x.svg: a new file in out/
+	mkcase B
+	printf "\nset output '../../../stray.svg'\nplot x\n" \
+		>>"$c/templates/figures/top500.gp"
+	snap
+	rep 20
+	refused 3 'stray\.svg' 20
+}
+run figure-writes-beside-site figure_writes_beside_site
+
 # --- Concurrent runs --------------------------------------------------
 lock_waits() { # flock(1) holds out/.lock for 1.5 s: the run waits
 	mkcase B
