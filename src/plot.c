@@ -2,7 +2,7 @@
  * The plot stage: registry and datasets -> data files and one gnuplot
  * script -> figures/NAME.svg in the staging area. The only module that
  * starts another program. gnuplot runs without a shell (posix_spawnp),
- * in a scratch folder inside the staging area, on a script assembled
+ * in figures/ of the staged tree, on a script assembled
  * from the author's figure scripts and numeric variables; text from data
  * reaches gnuplot only inside data files. Its run is bounded in time,
  * and what it draws is parsed (expat) before it is staged.
@@ -74,7 +74,7 @@ struct plot {
 	struct site *site;	/* borrowed */
 	struct job *jobs;
 	size_t n, todo;
-	char *work;		/* scratch folder gnuplot runs in */
+	char *work;		/* the folder gnuplot runs in */
 	double timeout;
 	struct gnuplot *g;	/* NULL: nothing to draw */
 	int handed;		/* g has the batch: it may have written */
@@ -678,7 +678,7 @@ plot_stop(struct gnuplot *g)
 }
 
 /*
- * Gives gnuplot the batch: it changes to the scratch folder and loads
+ * Gives gnuplot the batch: it changes to its folder (pl->work) and loads
  * .batch.gp, so that its messages name the batch file and its lines.
  * Returns 0, or -1 after printing an error when gnuplot could not be
  * started or cannot be written the folder's name.
@@ -840,17 +840,10 @@ static int
 make_work(struct plot *pl)
 {
 	struct buf path = BUF_INIT;
-	struct stat st;
 
-	buf_addf(&path, "%s/figures", site_root(pl->site));
-	if (mkdir(path.data, 0777) && (errno != EEXIST ||
-				       lstat(path.data, &st) ||
-				       !S_ISDIR(st.st_mode))) {
-		error("cannot create folder '%s': %s", path.data,
-		      strerror(errno));
-		buf_release(&path);
+	if (site_mkdirs(pl->site, "figures/.batch.gp"))
 		return -1;
-	}
+	buf_addf(&path, "%s/figures", site_root(pl->site));
 	pl->work = buf_detach(&path, NULL);
 	return 0;
 }
@@ -865,7 +858,7 @@ plot_start(struct plot **plp, struct site *site,
 	struct datasets mine = { 0 };
 	struct buf batch = BUF_INIT, data = BUF_INIT, path = BUF_INIT;
 	struct buf file = BUF_INIT, prev = BUF_INIT;
-	/* Datasets written, with their text, for gnuplot's scratch copy. */
+	/* Datasets written, with their text, for gnuplot's copies. */
 	struct written {
 		char *name;
 		struct buf text;

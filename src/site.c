@@ -659,6 +659,12 @@ site_outdir(const struct site *s)
 	return s->outdir;
 }
 
+int
+site_mkdirs(struct site *s, const char *relpath)
+{
+	return make_parents(&s->dirs, s->root, relpath);
+}
+
 static void
 add_file(struct site *s, const char *relpath, uint64_t key, int staged,
 	 const struct stat *st)

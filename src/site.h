@@ -70,6 +70,11 @@ int site_begin(struct site *s);
 const char *site_root(const struct site *s);
 /* The output folder, as given (without a trailing '/'). */
 const char *site_outdir(const struct site *s);
+/*
+ * Makes the folders of relpath in the staged tree (for a program that
+ * writes there). Returns 0, or -1 after printing an error.
+ */
+int site_mkdirs(struct site *s, const char *relpath);
 
 /*
  * Writes data to relpath (a relative path with '/' separators, no "..")
