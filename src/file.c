@@ -1,6 +1,6 @@
 /*
  * Input files, opened safely: regular files only, bounded in size, and
- * confined to their folder when asked. Used by every stage that reads a
+ * confined to their folder when asked; and a plain file_write(). Used by every stage that reads a
  * file (diag.c for sources, buf.c, hash.c, site.c and plot.c for what
  * they read back from the output folder). Writes nothing.
  */
@@ -98,4 +98,36 @@ char *
 file_realpath(const char *path)
 {
 	return realpath(path, NULL);
+}
+
+int
+file_write(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+		      O_NOFOLLOW, 0666), err;
+	size_t off = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while (off < len) {
+		n = write(fd, (const char *)data + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? errno : EIO;
+			close(fd);
+			unlink(path);
+			errno = err;
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	if (close(fd)) {
+		err = errno;
+		unlink(path);
+		errno = err;
+		return -1;
+	}
+	return 0;
 }

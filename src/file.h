@@ -49,4 +49,10 @@ int file_confined(const char *path, const char *root);
  */
 char *file_realpath(const char *path);
 
+/*
+ * Writes len bytes of data to path, created or truncated (never through
+ * a symbolic link). Returns 0, or -1 with errno set, the file removed.
+ */
+int file_write(const char *path, const void *data, size_t len);
+
 #endif

@@ -342,14 +342,7 @@ cached_key(const struct buf *cache, const char *label, uint64_t *key,
 static int
 write_file(const char *path, const struct buf *b)
 {
-	FILE *fp = fopen(path, "wb");
-	int bad;
-
-	if (!fp)
-		return error("cannot write '%s': %s", path, strerror(errno));
-	bad = fwrite(b->data, 1, b->len, fp) != b->len;
-	bad |= fclose(fp) != 0;
-	if (bad)
+	if (file_write(path, b->data, b->len))
 		return error("cannot write '%s': %s", path, strerror(errno));
 	return 0;
 }

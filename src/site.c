@@ -864,40 +864,6 @@ check_staged(const struct site *s)
 	return ret;
 }
 
-/* Writes text to path, a new file; 0, or -1 after printing an error. */
-static int
-write_new(const char *path, const struct buf *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-		      O_NOFOLLOW, 0666);
-	size_t off = 0;
-	ssize_t n = 0;
-
-	if (fd < 0)
-		return error("cannot write '%s': %s", path, strerror(errno));
-	while (off < text->len) {
-		n = write(fd, text->data + off, text->len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-	if (off < text->len) {
-		error("cannot write '%s': %s", path,
-		      n < 0 ? strerror(errno) : "short write");
-		close(fd);
-		unlink(path);
-		return -1;
-	}
-	if (close(fd)) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		unlink(path);
-		return -1;
-	}
-	return 0;
-}
-
 int
 site_publish(struct site *s)
 {
@@ -941,8 +907,10 @@ site_publish(struct site *s)
 	BUF_ADDLIT(&j, "end\n");
 	buf_addf(&path, "%s/.publish.tmp", s->outdir);
 	buf_addf(&jpath, "%s/.publish", s->outdir);
-	if (write_new(path.data, &j))
+	if (file_write(path.data, j.data, j.len)) {
+		error("cannot write '%s': %s", path.data, strerror(errno));
 		goto out;
+	}
 	/* From the journal on, publishing is not interrupted halfway. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
