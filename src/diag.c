@@ -373,6 +373,10 @@ die_errno(const char *fmt, ...)
 
 static volatile sig_atomic_t caught;
 
+/* The signals that end a run. */
+static const int run_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NRUN_SIGNALS (sizeof(run_signals) / sizeof(run_signals[0]))
+
 static void
 on_signal(int sig)
 {
@@ -382,7 +386,6 @@ on_signal(int sig)
 void
 diag_catch_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 	size_t i;
 
@@ -393,8 +396,21 @@ diag_catch_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (i = 0; i < NRUN_SIGNALS; i++)
+		sigaction(run_signals[i], &sa, NULL);
+}
+
+void
+diag_signal_set(sigset_t *set, int add)
+{
+	size_t i;
+
+	for (i = 0; i < NRUN_SIGNALS; i++) {
+		if (add)
+			sigaddset(set, run_signals[i]);
+		else
+			sigdelset(set, run_signals[i]);
+	}
 }
 
 int

@@ -1,6 +1,7 @@
 #ifndef DIAG_H
 #define DIAG_H
 
+#include <signal.h>
 #include <stddef.h>
 
 struct buf;
@@ -106,6 +107,12 @@ void diag_reset(void);
  */
 void diag_catch_signals(void);
 int diag_interrupted(void);
+/*
+ * Adds those signals to set (add != 0) or removes them from it, for
+ * code that blocks them for a while (publishing) or waits for them
+ * (pselect()).
+ */
+void diag_signal_set(sigset_t *set, int add);
 
 /* A broken invariant of ours, not the user's. */
 #define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)

@@ -452,8 +452,6 @@ seconds_since(const struct timespec *t)
 static void
 spawn(struct gnuplot *g)
 {
-	static const int dflt_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE,
-					 SIGCHLD };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t chld, none, dflt;
@@ -491,9 +489,11 @@ spawn(struct gnuplot *g)
 	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
 	posix_spawnattr_init(&at);
 	sigemptyset(&none);
+	/* Ours are caught or ignored here; in gnuplot, the defaults. */
 	sigemptyset(&dflt);
-	for (i = 0; i < sizeof(dflt_sigs) / sizeof(dflt_sigs[0]); i++)
-		sigaddset(&dflt, dflt_sigs[i]);
+	diag_signal_set(&dflt, 1);
+	sigaddset(&dflt, SIGPIPE);
+	sigaddset(&dflt, SIGCHLD);
 	posix_spawnattr_setsigmask(&at, &none);
 	posix_spawnattr_setsigdefault(&at, &dflt);
 	/* Its own process group, so that stopping it stops all. */
@@ -588,15 +588,11 @@ wait_gnuplot(struct gnuplot *g, double timeout, struct buf *err, int *why)
 	}
 	/* Signals arrive only inside pselect(): none is missed. */
 	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
+	diag_signal_set(&block, 1);
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	waitmask = g->mask;
 	sigdelset(&waitmask, SIGCHLD);
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-	sigdelset(&waitmask, SIGHUP);
+	diag_signal_set(&waitmask, 0);
 	*why = 0;
 	for (;;) {
 		struct timespec ts;

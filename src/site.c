@@ -913,9 +913,7 @@ site_publish(struct site *s)
 	}
 	/* From the journal on, publishing is not interrupted halfway. */
 	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
+	diag_signal_set(&block, 1);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	if (diag_interrupted()) {
 		unlink(path.data);
