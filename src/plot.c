@@ -797,24 +797,20 @@ plot_free(struct plot *pl)
 
 /*
  * Whether the published figure of j can be kept: the previous run drew
- * it from what j is drawn from, and it still holds what was drawn (read
- * into file), so a figure changed or removed by hand is drawn again.
+ * it from what j is drawn from, and it still holds what was drawn, so a
+ * figure changed or removed by hand is drawn again.
  */
 static int
-keep_cached(struct job *j, const struct buf *prev, const char *outdir,
-	    struct buf *file)
+keep_cached(struct job *j, const struct buf *prev, const char *outdir)
 {
 	struct buf path = BUF_INIT;
-	uint64_t old;
+	uint64_t old, have = HASH_INIT;
 	int ok = 0;
 
 	if (cached_key(prev, j->use->label, &old, &j->svgkey) &&
 	    old == j->key) {
 		buf_addf(&path, "%s/figures/%s.svg", outdir, j->use->label);
-		buf_reset(file);
-		ok = !buf_read_file_flags(file, path.data, FILE_NOFOLLOW) &&
-		     hash_bytes(HASH_INIT, file->data, file->len) ==
-		     j->svgkey;
+		ok = !hash_file(&have, path.data, 1) && have == j->svgkey;
 	}
 	buf_release(&path);
 	return ok;
@@ -948,10 +944,10 @@ plot_start(struct plot **plp, struct site *site,
 			}
 		}
 		/* Unchanged since the last run: the published SVG stays. */
-		if (keep_cached(j, &prev, outdir, &file)) {
+		if (keep_cached(j, &prev, outdir)) {
 			buf_reset(&path);
 			buf_addf(&path, "figures/%s.svg", uses[i].label);
-			site_keep(site, path.data, file.data, file.len);
+			site_keep(site, path.data, j->svgkey);
 			j->cached = 1;
 		}
 	}

@@ -817,9 +817,9 @@ site_staged(const struct site *s, const char *relpath)
 }
 
 void
-site_keep(struct site *s, const char *relpath, const void *data, size_t len)
+site_keep(struct site *s, const char *relpath, uint64_t key)
 {
-	add_file(s, relpath, hash_bytes(HASH_INIT, data, len), 0, NULL);
+	add_file(s, relpath, key, 0, NULL);
 }
 
 /* ------------------------------------------------------------ publish */

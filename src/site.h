@@ -97,11 +97,11 @@ int site_adopt(struct site *s, const char *relpath, const void *data,
 int site_staged(const struct site *s, const char *relpath);
 
 /*
- * Keeps outdir/relpath as it is, the caller having just read its bytes
- * (data): it is published unchanged, and listed in the manifest.
+ * Keeps outdir/relpath as it is, the caller having just checked that its
+ * bytes have the content key key (hash_bytes(HASH_INIT, ...)): it is
+ * published unchanged, and listed in the manifest with that key.
  */
-void site_keep(struct site *s, const char *relpath, const void *data,
-	       size_t len);
+void site_keep(struct site *s, const char *relpath, uint64_t key);
 
 /*
  * Publishes every staged file, removes the files of the previous run that
