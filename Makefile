@@ -35,9 +35,9 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -lm
 
 -include config.mk
 
-SRC = audit.c buf.c dataset.c diag.c escape.c export.c expr.c file.c \
+SRC = audit.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
       fit.c format.c hash.c html.c plot.c \
-      model.c pages.c physics.c registry.c site.c table.c template.c timing.c \
+      model.c pages.c physics.c registry.c report.c site.c table.c template.c timing.c \
       xalloc.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = buf expr fit format hash physics registry table template model

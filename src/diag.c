@@ -19,6 +19,8 @@
 
 static size_t nerrors;
 static int quiet;
+/* Said after every error message: "the 2008 edition", or NULL. */
+static const char *context;
 /*
  * Past DIAG_MAX_SHOWN errors, the rest are counted, not printed: 50,000
  * unknown names make one screen of messages and a count, not 10,000
@@ -46,6 +48,21 @@ count_error(void)
 		return 0;
 	}
 	return 1;
+}
+
+void
+diag_set_context(const char *what)
+{
+	context = what;
+}
+
+/* Ends an error's first line: the context, then the line break. */
+static void
+end_line(void)
+{
+	if (context)
+		fprintf(stderr, " (in %s)", context);
+	fputc('\n', stderr);
 }
 
 void
@@ -284,7 +301,7 @@ vreport(const struct srcloc *loc, const char *kind, const char *fmt,
 		fprintf(stderr, "ultimate: %s: ", kind);
 	}
 	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	end_line();
 	if (loc && loc->file && loc->file->show_source)
 		show_source(loc);
 }
@@ -313,7 +330,7 @@ error_at_line(const char *file, size_t line, size_t col, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	end_line();
 	return -1;
 }
 

@@ -87,6 +87,13 @@ void die_errno(const char *fmt, ...)
 void diag_set_quiet(int quiet);
 
 /*
+ * What the errors from now on are about, said after each: "the 2008
+ * edition" gives "...: error: ... (in the 2008 edition)". NULL: nothing.
+ * The string must live until it is replaced.
+ */
+void diag_set_context(const char *what);
+
+/*
  * At most this many errors are printed in a run; the rest are counted
  * (and the count printed at the end by the caller).
  */

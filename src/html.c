@@ -280,6 +280,49 @@ build_toc(const struct heading *h, size_t n, struct buf *toc)
 		BUF_ADDLIT(toc, "</ol>\n</nav>\n");
 }
 
+/* Whether url is relative: no scheme, not from the root, not "#...". */
+static int
+relative_url(const char *url)
+{
+	size_t n = strcspn(url, ":/?#");
+
+	return *url && *url != '/' && *url != '#' && url[n] != ':';
+}
+
+/* Puts r->root before the relative links that leave the page's folder. */
+static void
+reroot_links(cmark_node *doc, const struct rendered *r)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	struct buf url = BUF_INIT;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
+		const char *u;
+		size_t i;
+
+		if (ev != CMARK_EVENT_ENTER || (t != CMARK_NODE_LINK &&
+						t != CMARK_NODE_IMAGE))
+			continue;
+		u = cmark_node_get_url(n);
+		if (!u || !relative_url(u))
+			continue;
+		for (i = 0; r->own && r->own[i]; i++)
+			if (!strncmp(u, r->own[i], strlen(r->own[i])))
+				break;
+		if (r->own && r->own[i])
+			continue;
+		buf_reset(&url);
+		buf_addstr(&url, r->root);
+		buf_addstr(&url, u);
+		cmark_node_set_url(n, url.data);
+	}
+	cmark_iter_free(it);
+	buf_release(&url);
+}
+
 int
 html_render(const struct expansion *x, struct rendered *r)
 {
@@ -309,6 +352,8 @@ html_render(const struct expansion *x, struct rendered *r)
 	}
 	cmark_parser_feed(parser, x->md.data, x->md.len);
 	doc = cmark_parser_finish(parser);
+	if (r->root)
+		reroot_links(doc, r);
 	collect_headings(doc, x, &hs);
 	html = cmark_render_html(doc, opts,
 				 cmark_parser_get_syntax_extensions(parser));
@@ -337,7 +382,7 @@ html_release(void)
 
 /* The page shell's slots; "{{content}}" must be there, once. */
 static const char *const slots[] = {
-	"{{title}}", "{{toc}}", "{{content}}", "{{nav}}",
+	"{{title}}", "{{toc}}", "{{content}}", "{{nav}}", "{{root}}",
 };
 
 int
@@ -358,7 +403,7 @@ html_check_shell(const struct srcfile *shell)
 				"}\n")] == '}' ? 2 : 0);
 			ret = error_at(&loc, "unknown slot '%.*s' in the page "
 				       "shell (slots: {{title}}, {{toc}}, "
-				       "{{content}}, {{nav}})", (int)loc.len,
+				       "{{content}}, {{nav}}, {{root}})", (int)loc.len,
 				       open);
 			p = open + 2;
 			continue;
@@ -379,13 +424,24 @@ html_check_shell(const struct srcfile *shell)
 	return ret;
 }
 
+/* Whether the site has editions (and so the pages about them). */
+static int with_editions = 1;
+
+void
+html_nav_editions(int on)
+{
+	with_editions = on;
+}
+
 static void
-nav(struct buf *out, const char *current)
+nav(struct buf *out, const char *current, const char *root)
 {
 	static const struct {
 		const char *file, *name;
 	} pages[] = {
 		{ "index.html", "Report" },
+		{ "editions/index.html", "Editions" },
+		{ "changes.html", "Changes" },
 		{ "quantities.html", "Quantities" },
 		{ "data.html", "Data" },
 	};
@@ -393,16 +449,19 @@ nav(struct buf *out, const char *current)
 
 	BUF_ADDLIT(out, "<nav class=\"site\" aria-label=\"Site\"><ul>");
 	for (i = 0; i < sizeof(pages) / sizeof(pages[0]); i++)
-		buf_addf(out, "<li><a href=\"%s\"%s>%s</a></li>", pages[i].file,
-			 strcmp(pages[i].file, current) ? "" :
-			 " aria-current=\"page\"", pages[i].name);
+		if (with_editions || (i != 1 && i != 2))
+			buf_addf(out, "<li><a href=\"%s%s\"%s>%s</a></li>",
+				 root, pages[i].file, strcmp(pages[i].file,
+				 current) ? "" : " aria-current=\"page\"",
+				 pages[i].name);
 	BUF_ADDLIT(out, "</ul></nav>");
 }
 
 /* Copies shell to out, filling its slots. */
 void
 html_page(struct buf *out, const char *shell, const char *title,
-	  const char *toc, const char *body, const char *current)
+	  const char *toc, const char *body, const char *current,
+	  const char *root)
 {
 	const char *p = shell;
 
@@ -424,8 +483,11 @@ html_page(struct buf *out, const char *shell, const char *title,
 			buf_addstr(out, body);
 			p = open + 11;
 		} else if (!strncmp(open, "{{nav}}", 7)) {
-			nav(out, current);
+			nav(out, current, root);
 			p = open + 7;
+		} else if (!strncmp(open, "{{root}}", 8)) {
+			buf_addstr(out, root);
+			p = open + 8;
 		} else {
 			buf_add(out, open, 2);
 			p = open + 2;

@@ -20,6 +20,14 @@ struct rendered {
 	struct buf *toc;	/* a <nav> list, empty when no headings */
 	char *title;		/* text of the first level-1 heading, or NULL;
 				   the caller frees it */
+	/*
+	 * For a page below the site's top (an edition's): the way up
+	 * ("../../"), put before every relative link of the Markdown that
+	 * does not lead to one of the page's own files (own: prefixes such
+	 * as "quantities.html", "figures/", NULL-terminated). NULL: none.
+	 */
+	const char *root;
+	const char *const *own;
 };
 
 /*
@@ -42,11 +50,21 @@ void html_release(void);
 int html_check_shell(const struct srcfile *shell);
 
 /*
- * Fills the page shell: "{{title}}", "{{toc}}", "{{content}}" and
- * "{{nav}}" in shell are replaced by the escaped title, the toc, the body
- * and the site navigation (current marks the page being written). Other
- * text is copied as is (the shell is the author's).
+ * Fills the page shell: "{{title}}", "{{toc}}", "{{content}}", "{{nav}}"
+ * and "{{root}}" in shell are replaced by the escaped title, the toc,
+ * the body, the site navigation and the way up to the site's top (root:
+ * "" for a page at the top, "../../" for an edition's). current is the
+ * page's path from the top ("index.html", "editions/2008/index.html"):
+ * the navigation marks it. Other text is copied as is (the shell is the
+ * author's).
  */
+/*
+ * Whether the navigation links the editions and changes pages (on by
+ * default; off for a site of one edition).
+ */
+void html_nav_editions(int on);
+
 void html_page(struct buf *out, const char *shell, const char *title,
-	       const char *toc, const char *body, const char *current);
+	       const char *toc, const char *body, const char *current,
+	       const char *root);
 #endif

@@ -14,6 +14,7 @@
 
 #include "audit.h"
 #include "buf.h"
+#include "changes.h"
 #include "dataset.h"
 #include "diag.h"
 #include "export.h"
@@ -23,6 +24,7 @@
 #include "pages.h"
 #include "plot.h"
 #include "registry.h"
+#include "report.h"
 #include "site.h"
 #include "table.h"
 #include "template.h"
@@ -48,6 +50,9 @@ struct options {
 	const char *templatedir;
 	const char *outdir;
 	int as_of;		/* 0: the newest year in the data */
+	int editions;		/* report: every edition (default) */
+	int csv;		/* diff: --format csv */
+	int diff[2];		/* diff: the two years */
 	int timings;		/* print stage timings to stderr */
 	double figure_timeout;	/* seconds gnuplot may run */
 	uint64_t inputs;	/* key of the inputs, for the manifest */
@@ -55,7 +60,7 @@ struct options {
 };
 
 static const char usage_text[] =
-	"usage: ultimate [options] <command> [name]\n"
+	"usage: ultimate [options] <command> [arguments]\n"
 	"\n"
 	"Recomputes the physical limits to computation (Lloyd 2000) and the\n"
 	"gaps between real machines and them, from the CSV files in the\n"
@@ -63,12 +68,17 @@ static const char usage_text[] =
 	"\n"
 	"commands:\n"
 	"  report          write the site: index.html (the report),\n"
-	"                  quantities.html, data.html, quantities.csv/json\n"
+	"                  quantities.html, data.html, quantities.csv/json,\n"
+	"                  every edition since the article's year in\n"
+	"                  editions/YEAR/, and changes.html\n"
 	"  list            print every quantity: name, value, unit\n"
 	"  get NAME        print the value of NAME alone (for scripts)\n"
 	"  explain NAME    print the formula, inputs, value and source of NAME\n"
 	"  check           audit the article's and the paper's printed figures\n"
 	"                  (data/claims.csv); exit 1 if one drifts\n"
+	"  diff YEAR1 YEAR2  print every quantity that changed from the\n"
+	"                  YEAR1 edition to the YEAR2 edition, and the data\n"
+	"                  rows that caused it\n"
 	"\n"
 	"options:\n"
 	"  -d, --data DIR  data folder (default: ./data if present, else\n"
@@ -78,7 +88,11 @@ static const char usage_text[] =
 	"                  " DATADIR "/templates)\n"
 	"  -o, --out DIR   output folder for report (default: out)\n"
 	"  --as-of YEAR    the edition of YEAR: leave out data rows dated\n"
-	"                  after it (default: the newest year in the data)\n"
+	"                  after it (default: the newest year in the data);\n"
+	"                  report then writes the editions up to YEAR\n"
+	"  --no-editions   report: the one edition only (no editions/,\n"
+	"                  no changes.html)\n"
+	"  --format text|csv  diff: for people (default) or for scripts\n"
 	"  --figure-timeout SECONDS  stop gnuplot after this long (default 60)\n"
 	"  --timings       print the time of each stage, and the program's own\n"
 	"                  time and CPU (gnuplot apart), to stderr\n"
@@ -257,6 +271,7 @@ inputs_key(const struct options *opt, uint64_t *key)
 	}
 	ret |= tree;
 	h = hash_bytes(h, &opt->as_of, sizeof(opt->as_of));
+	h = hash_bytes(h, &opt->editions, sizeof(opt->editions));
 	h = hash_str(h, VERSION);
 	/*
 	 * This program by identity, not content: hashing half a megabyte
@@ -338,189 +353,35 @@ cmd_check(const struct buf *audit, int off)
 	return off ? EXIT_INPUT : EXIT_OK;
 }
 
-/* Reads templatedir/name whole; NULL after an error. */
-static struct srcfile *
-read_template(const struct options *opt, const char *name)
-{
-	struct buf path = BUF_INIT;
-	struct srcfile *f;
-
-	buf_addf(&path, "%s/%s", opt->templatedir, name);
-	f = srcfile_read(path.data);
-	buf_release(&path);
-	if (f)
-		f->show_source = 1;
-	return f;
-}
-
-/* Writes one page of the site through the shell. */
+/* The two editions' registries: a year not in the data is an error. */
 static int
-write_page(struct site *site, const char *shell, const char *file,
-	   const char *title, const char *toc, const char *body)
+cmd_diff(const struct options *opt, int y1, int y2, struct tableset *ts)
 {
-	struct buf page = BUF_INIT;
-	int ret;
+	struct registry *a, *b = NULL;
+	struct buf scratch = BUF_INIT, out = BUF_INIT;
+	struct changes cs;
+	int ret = EXIT_INPUT;
 
-	html_page(&page, shell, title, toc, body, file);
-	ret = site_write(site, file, page.data, page.len);
-	buf_release(&page);
-	return ret;
-}
-
-/*
- * The report: templates/report.md expanded (into x, which keeps the
- * figures it placed) and rendered into index.html. The template (*tp,
- * for the locations in error messages) must live until the figures are
- * drawn. Returns 0 or -1 after printing errors.
- */
-static int
-write_report(struct site *site, const struct registry *reg,
-	     const struct options *opt, const char *shell,
-	     struct template **tp, struct expansion *x)
-{
-	struct template *t;
-	struct buf body = BUF_INIT, toc = BUF_INIT;
-	struct rendered r = { &body, &toc, NULL };
-	int ret = -1;
-
-	timing_begin("templates");
-	t = *tp = template_load(opt->templatedir, "report.md");
-	if (!t || template_expand(t, reg, x)) {
-		timing_end();
+	a = model_build(opt->datadir, y1, NULL, ts);
+	if (!a || audit_run(opt->datadir, a, &scratch, ts) < 0)
 		goto out;
-	}
-	timing_end();
-	timing_begin("markdown");
-	html_render(x, &r);
-	timing_end();
-	timing_begin("write");
-	ret = write_page(site, shell, "index.html",
-			 r.title ? r.title : "Report", toc.data, body.data);
-	timing_end();
-out:
-	free(r.title);
-	buf_release(&body);
-	buf_release(&toc);
-	return ret;
-}
-
-/*
- * The figures the report placed, drawn by gnuplot (started ahead in
- * opt->early, which this takes) and staged. Returns 0, -1 (input
- * errors) or -2 (gnuplot).
- */
-static int
-draw_figures(struct site *site, const struct registry *reg,
-	     const struct datasets *ds, struct options *opt,
-	     const struct expansion *x)
-{
-	struct plot_options po = { NULL, "gnuplot", 2000,
-				   opt->figure_timeout, opt->early };
-	struct buf figdir = BUF_INIT;
-	struct plot *pl;
-	int ret;
-
-	opt->early = NULL;	/* plot_start() takes it */
-	buf_addf(&figdir, "%s/figures", opt->templatedir);
-	po.figdir = figdir.data;
-	timing_begin("figures");
-	ret = plot_start(&pl, site, &po, reg, ds, x->figures, x->nfigures);
-	timing_end();
-	if (!ret)
-		ret = plot_finish(pl);
-	buf_release(&figdir);
-	return ret;
-}
-
-/* quantities.html, data.html, the CSV/JSON exports and data copies. */
-static int
-write_reference(struct site *site, const struct registry *reg,
-		struct tableset *ts, const struct options *opt,
-		const char *shell)
-{
-	struct buf b = BUF_INIT, path = BUF_INIT;
-	size_t i;
-	int ret = 0;
-
-	pages_quantities(reg, &b);
-	ret |= write_page(site, shell, "quantities.html", "Quantities", "",
-			  b.data);
-	buf_reset(&b);
-	ret |= pages_data(opt->datadir, model_data_files, ts, &b);
-	ret |= write_page(site, shell, "data.html", "Data", "", b.data);
-	buf_reset(&b);
-	export_csv(reg, &b);
-	ret |= site_write(site, "quantities.csv", b.data, b.len);
-	buf_reset(&b);
-	export_json(reg, &b);
-	ret |= site_write(site, "quantities.json", b.data, b.len);
-	for (i = 0; model_data_files[i] && !ret; i++) {
-		const struct table *t;
-		const char *bytes;
-		size_t len;
-
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
-		t = tableset_load(ts, path.data);
-		if (!t) {
-			ret = -1;
-			break;
-		}
-		bytes = table_source(t, &len);
-		buf_reset(&path);
-		buf_addf(&path, "data/%s", model_data_files[i]);
-		ret |= site_write(site, path.data, bytes, len);
-	}
-	buf_release(&b);
-	buf_release(&path);
-	return ret ? -1 : 0;
-}
-
-/*
- * Writes the whole site into the site's staging folder and publishes it
- * only when every part succeeded, so a failed run leaves out/ as it was.
- */
-static int
-cmd_report(struct site *site, const struct registry *reg,
-	   const struct datasets *ds, struct tableset *ts,
-	   struct options *opt)
-{
-	struct srcfile *shell = read_template(opt, "page.html");
-	struct srcfile *css = read_template(opt, "style.css");
-	struct template *t = NULL;
-	struct expansion x;
-	int ret = EXIT_INPUT, r;
-
-	expansion_init(&x);
-	if (!shell || !css || html_check_shell(shell) || site_begin(site))
+	b = model_build(opt->datadir, y2, NULL, ts);
+	if (!b || audit_run(opt->datadir, b, &scratch, ts) < 0)
 		goto out;
-	site_set_inputs(site, opt->inputs);
-	/*
-	 * The pages first, the figures last: gnuplot, started ahead, loads
-	 * its libraries (15 to 35 ms) while the pages are made, and one
-	 * waiting for gnuplot is the last step before publishing.
-	 */
-	r = write_report(site, reg, opt, shell->data, &t, &x);
-	timing_begin("pages");
-	if (!r && !diag_interrupted())
-		r = write_reference(site, reg, ts, opt, shell->data);
-	if (!r)
-		r = site_write(site, "style.css", css->data, css->len);
-	timing_end();
-	if (!r) {
-		r = draw_figures(site, reg, ds, opt, &x);
-		if (r == -2)
-			ret = EXIT_TOOL;
-	}
-	timing_begin("write");
-	if (!r && !site_publish(site))
-		ret = EXIT_OK;
-	timing_end();
+	changes_compare(&cs, a, y1, b, y2, ts, opt->datadir,
+			model_data_files);
+	if (opt->csv)
+		changes_csv(&cs, &out);
+	else
+		changes_text(&cs, &out);
+	changes_release(&cs);
+	fputs(out.data, stdout);
+	ret = EXIT_OK;
 out:
-	expansion_release(&x);
-	template_free(t);
-	srcfile_free(shell);
-	srcfile_free(css);
+	registry_free(a);
+	registry_free(b);
+	buf_release(&scratch);
+	buf_release(&out);
 	return ret;
 }
 
@@ -551,8 +412,9 @@ opt_is(const char *arg, const char *s, const char *l)
 int
 main(int argc, char **argv)
 {
-	struct options opt = { .outdir = "out", .figure_timeout = 60 };
-	const char *cmd = NULL, *name = NULL;
+	struct options opt = { .outdir = "out", .figure_timeout = 60,
+			       .editions = 1 };
+	const char *cmd = NULL, *name = NULL, *name2 = NULL;
 	struct registry *reg = NULL;
 	struct site *site = NULL;
 	struct buf audit = BUF_INIT;
@@ -577,6 +439,17 @@ main(int argc, char **argv)
 			opt.outdir = optarg_of(argc, argv, &i, a);
 		} else if (!strcmp(a, "--timings")) {
 			opt.timings = 1;
+		} else if (!strcmp(a, "--no-editions")) {
+			opt.editions = 0;
+		} else if (opt_is(a, "--format", "--format")) {
+			const char *v = optarg_of(argc, argv, &i, a);
+
+			if (strcmp(v, "csv") && strcmp(v, "text")) {
+				fprintf(stderr, "ultimate: --format is 'text' "
+					"or 'csv', got '%s'\n", v);
+				return EXIT_USAGE;
+			}
+			opt.csv = !strcmp(v, "csv");
 		} else if (opt_is(a, "--as-of", "--as-of")) {
 			const char *v = optarg_of(argc, argv, &i, a);
 			char *end;
@@ -608,6 +481,8 @@ main(int argc, char **argv)
 			cmd = a;
 		} else if (!name) {
 			name = a;
+		} else if (!name2 && !strcmp(cmd, "diff")) {
+			name2 = a;
 		} else {
 			fprintf(stderr, "ultimate: unexpected argument '%s'\n",
 				a);
@@ -619,14 +494,40 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (strcmp(cmd, "report") && strcmp(cmd, "list") &&
-	    strcmp(cmd, "check") &&
+	    strcmp(cmd, "check") && strcmp(cmd, "diff") &&
 	    strcmp(cmd, "get") && strcmp(cmd, "explain")) {
 		fprintf(stderr, "ultimate: unknown command '%s'\n%s", cmd,
 			usage_text);
 		return EXIT_USAGE;
 	}
 	report = !strcmp(cmd, "report");
-	if ((!strcmp(cmd, "get") || !strcmp(cmd, "explain")) != !!name) {
+	if (!strcmp(cmd, "diff")) {
+		int y[2];
+		const char *v[2] = { name, name2 };
+
+		for (i = 0; i < 2; i++) {
+			char *end;
+			long n = v[i] ? strtol(v[i], &end, 10) : 0;
+
+			if (!v[i] || end == v[i] || *end || n < 1900 ||
+			    n > 2100) {
+				fprintf(stderr, "ultimate: 'diff' needs two "
+					"years from 1900 to 2100, the earlier "
+					"first%s%s%s\n", v[i] ? ", got '" : "",
+					v[i] ? v[i] : "", v[i] ? "'" : "");
+				return EXIT_USAGE;
+			}
+			y[i] = (int)n;
+		}
+		if (y[0] >= y[1]) {
+			fprintf(stderr, "ultimate: 'diff' needs the earlier "
+				"year first, got %d %d\n", y[0], y[1]);
+			return EXIT_USAGE;
+		}
+		opt.diff[0] = y[0];
+		opt.diff[1] = y[1];
+	} else if ((!strcmp(cmd, "get") || !strcmp(cmd, "explain")) !=
+		   !!name) {
 		fprintf(stderr, "ultimate: '%s' %s\n", cmd,
 			name ? "takes no argument" : "needs a quantity name");
 		return EXIT_USAGE;
@@ -676,6 +577,11 @@ main(int argc, char **argv)
 		}
 		timing_end();
 	}
+	if (opt.diff[0]) {
+		count = 1;
+		ret = cmd_diff(&opt, opt.diff[0], opt.diff[1], &ts);
+		goto out;
+	}
 	timing_begin("model");
 	reg = model_build(opt.datadir, opt.as_of, report ? &ds : NULL, &ts);
 	if (reg && (off = audit_run(opt.datadir, reg, &audit, &ts)) < 0) {
@@ -688,8 +594,13 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (report) {
+		struct report_options ro = { opt.datadir, opt.templatedir,
+					     opt.editions, opt.figure_timeout,
+					     opt.inputs, opt.early };
+
 		count = 1;
-		ret = cmd_report(site, reg, &ds, &ts, &opt);
+		opt.early = NULL;	/* report_write() takes it */
+		ret = report_write(site, reg, &ds, &ts, &ro);
 	} else if (!strcmp(cmd, "list")) {
 		ret = cmd_list(reg);
 	} else if (!strcmp(cmd, "check")) {
@@ -712,7 +623,7 @@ out:
 		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
 			diag_errors() == 1 ? "" : "s");
 	}
-	plot_stop(opt.early);	/* plot_start() was not reached */
+	plot_stop(opt.early);	/* report_write() was not reached */
 	site_close(site);
 	registry_free(reg);
 	datasets_release(&ds);

@@ -1214,6 +1214,29 @@ add_curves(struct model *m)
 	}
 }
 
+int
+model_row_year(const struct table *t, size_t row)
+{
+	const char *base = strrchr(table_name(t), '/');
+	const char *col = NULL, *cell;
+	size_t i;
+	int c;
+
+	base = base ? base + 1 : table_name(t);
+	if (!strcmp(base, "devices.csv"))
+		col = "year";
+	for (i = 0; !col && i < sizeof(series_specs) / sizeof(series_specs[0]);
+	     i++)
+		if (!strcmp(base, series_specs[i].file))
+			col = series_specs[i].time_col;
+	c = col ? table_find(t, col) : -1;
+	if (c < 0 || row >= table_rows(t))
+		return 0;
+	cell = table_cell(t, row, c);
+	/* "2008" or "2008-06": the year is what leads. */
+	return strspn(cell, "0123456789") >= 4 ? atoi(cell) : 0;
+}
+
 /* Largest year in any data file: the default edition. */
 static int
 newest_year(struct model *m)

@@ -1,6 +1,8 @@
 #ifndef MODEL_H
 #define MODEL_H
 
+#include <stddef.h>
+
 struct datasets;
 struct registry;
 struct tableset;
@@ -19,6 +21,14 @@ struct tableset;
  */
 struct registry *model_build(const char *datadir, int as_of,
 			     struct datasets *ds, struct tableset *ts);
+
+/*
+ * The year a row of a data file the model read is dated (the edition
+ * from which it counts), or 0 for a file whose rows are not dated
+ * (assumptions.csv, claims.csv).
+ */
+struct table;
+int model_row_year(const struct table *t, size_t row);
 
 /* The data files the model reads, NULL-terminated (for data.html). */
 extern const char *const model_data_files[];

@@ -2,6 +2,7 @@
  * The reference pages: registry -> quantities.html body, data/NAME.csv ->
  * data.html body. Everything from data or the registry is escaped here.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,8 @@
 
 /* "data/devices.csv:4" -> link "data.html#devices.csv-4". */
 static void
-origin_link(struct buf *out, const char *origin, struct buf *id)
+origin_link(struct buf *out, const char *origin, const char *root,
+	    struct buf *id)
 {
 	const char *colon = strrchr(origin, ':');
 	const char *base = strrchr(origin, '/');
@@ -33,7 +35,7 @@ origin_link(struct buf *out, const char *origin, struct buf *id)
 	buf_add(id, base, (size_t)(colon - base));
 	buf_addch(id, '-');
 	buf_addstr(id, colon + 1);
-	BUF_ADDLIT(out, "<a href=\"data.html#");
+	buf_addf(out, "<a href=\"%sdata.html#", root);
 	html_attr(out, id->data);
 	BUF_ADDLIT(out, "\">");
 	html_text(out, origin);
@@ -62,8 +64,137 @@ value_cell(struct buf *out, const struct quantity *q, struct buf *v)
  * Appends one quantity as a table row; scratch is scratch space. Names
  * need no escaping: the registry holds only [A-Za-z0-9._-] names.
  */
+/* A value in a few characters, for the history of a quantity. */
 static void
-quantity_row(struct buf *out, const struct quantity *q, struct buf *scratch)
+short_value(struct buf *out, const struct quantity *q)
+{
+	if (q->type == Q_TEXT)
+		buf_addstr(out, q->text);
+	else if (!strcmp(q->unit, "year"))
+		format_year(out, q->value);
+	else if (!*q->unit && q->value == floor(q->value) &&
+		 fabs(q->value) < 1e9)
+		format_int(out, q->value);
+	else if (fabs(q->value) >= 1e-3 && fabs(q->value) < 1e6)
+		format_sig(out, q->value, 4);
+	else if (format_sci(out, q->value, 4))
+		format_exact(out, q->value);
+}
+
+/*
+ * How the quantity called name moved over the editions: "the same in
+ * every edition", or a small line chart (numbers) and the value of
+ * each run of editions.
+ */
+static void
+history_cell(struct buf *out, const char *name,
+	     const struct quantities_page *qp, struct buf *v)
+{
+	const struct quantity *qs[256];
+	size_t n = qp->neditions < 256 ? qp->neditions : 256, i, first = n;
+	size_t have = 0, runs = 0;
+	int same = 1, numeric = 1, logy = 1;
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (i = 0; i < n; i++) {
+		qs[i] = registry_get(qp->editions[i], name);
+		if (!qs[i])
+			continue;
+		if (first == n)
+			first = i;
+		have++;
+		if (qs[i]->type != Q_NUMBER) {
+			numeric = 0;
+		} else {
+			lo = fmin(lo, qs[i]->value);
+			hi = fmax(hi, qs[i]->value);
+			logy &= qs[i]->value > 0;
+		}
+		if (i > first && qs[i - 1] && (qs[i]->type != qs[i - 1]->type ||
+		    (qs[i]->type == Q_TEXT ? strcmp(qs[i]->text,
+						    qs[i - 1]->text) :
+		     qs[i]->value != qs[i - 1]->value)))
+			same = 0;
+		if (i > first && !qs[i - 1])
+			same = 0;
+	}
+	if (!have)
+		return;
+	if (same) {
+		if (first == 0 && have == n)
+			BUF_ADDLIT(out, "the same in every edition");
+		else
+			buf_addf(out, "the same since %d", qp->years[first]);
+		return;
+	}
+	BUF_ADDLIT(out, "<details><summary>");
+	if (numeric && have > 1) {
+		/* A line over the editions, log scale when it spans 10x. */
+		double w = 80, h = 16;
+
+		logy &= hi / lo > 10;
+		if (logy) {
+			lo = log10(lo);
+			hi = log10(hi);
+		}
+		BUF_ADDLIT(out, "<svg class=\"spark\" width=\"80\" "
+			   "height=\"18\" viewBox=\"0 -1 80 18\" "
+			   "aria-hidden=\"true\"><polyline points=\"");
+		for (i = first; i < n; i++) {
+			double y;
+
+			if (!qs[i])
+				continue;
+			y = logy ? log10(qs[i]->value) : qs[i]->value;
+			y = hi > lo ? (y - lo) / (hi - lo) : 0.5;
+			buf_addf(out, "%s%.1f,%.1f", i > first ? " " : "",
+				 n > 1 ? w * (double)i / (double)(n - 1) : 0.0,
+				 h - h * y);
+		}
+		BUF_ADDLIT(out, "\"/></svg> ");
+	}
+	buf_reset(v);
+	short_value(v, qs[first]);
+	html_text(out, v->data);
+	BUF_ADDLIT(out, " (");
+	buf_addf(out, "%d) → ", qp->years[first]);
+	buf_reset(v);
+	for (i = n; i-- > 0;)
+		if (qs[i])
+			break;
+	short_value(v, qs[i]);
+	html_text(out, v->data);
+	buf_addf(out, " (%d)</summary><p class=\"runs\">", qp->years[i]);
+	/* Each run of editions with one value. */
+	for (i = first; i < n;) {
+		size_t j = i + 1;
+
+		if (!qs[i]) {
+			i++;
+			continue;
+		}
+		while (j < n && qs[j] && qs[j]->type == qs[i]->type &&
+		       (qs[i]->type == Q_TEXT ? !strcmp(qs[j]->text,
+							qs[i]->text) :
+			qs[j]->value == qs[i]->value))
+			j++;
+		if (runs++)
+			BUF_ADDLIT(out, " · ");
+		if (j - i > 1)
+			buf_addf(out, "%d–%d: ", qp->years[i], qp->years[j - 1]);
+		else
+			buf_addf(out, "%d: ", qp->years[i]);
+		buf_reset(v);
+		short_value(v, qs[i]);
+		html_text(out, v->data);
+		i = j;
+	}
+	BUF_ADDLIT(out, "</p></details>");
+}
+
+static void
+quantity_row(struct buf *out, const struct quantity *q,
+	     const struct quantities_page *qp, struct buf *scratch)
 {
 	size_t j;
 
@@ -75,6 +206,10 @@ quantity_row(struct buf *out, const struct quantity *q, struct buf *scratch)
 	buf_addstr(out, q->name);
 	BUF_ADDLIT(out, "</code></a></td><td class=\"num\">");
 	value_cell(out, q, scratch);
+	if (qp->neditions) {
+		BUF_ADDLIT(out, "</td><td class=\"history\">");
+		history_cell(out, q->name, qp, scratch);
+	}
 	BUF_ADDLIT(out, "</td><td>");
 	html_text(out, q->formula);
 	BUF_ADDLIT(out, "</td><td>");
@@ -91,7 +226,7 @@ quantity_row(struct buf *out, const struct quantity *q, struct buf *scratch)
 	html_text(out, q->source);
 	if (q->origin) {
 		BUF_ADDLIT(out, " (");
-		origin_link(out, q->origin, scratch);
+		origin_link(out, q->origin, qp->root, scratch);
 		BUF_ADDLIT(out, ")");
 	}
 	BUF_ADDLIT(out, "</td></tr>\n");
@@ -111,7 +246,8 @@ same_group(const struct registry *reg, const size_t *first, size_t n,
 }
 
 void
-pages_quantities(const struct registry *reg, struct buf *out)
+pages_quantities(const struct registry *reg,
+		 const struct quantities_page *qp, struct buf *out)
 {
 	size_t i, k, n = registry_count(reg), ngroups = 0;
 	size_t *group = xcalloc(n ? n : 1, sizeof(*group));
@@ -127,6 +263,8 @@ pages_quantities(const struct registry *reg, struct buf *out)
 		const char *name = registry_at(reg, i)->name;
 		size_t len = strcspn(name, ".");
 
+		if (qp->keep && !qp->keep[i])
+			continue;
 		if (!same_group(reg, first, ngroups, k, name, len))
 			for (k = 0; k < ngroups; k++)
 				if (same_group(reg, first, ngroups, k, name,
@@ -136,13 +274,34 @@ pages_quantities(const struct registry *reg, struct buf *out)
 			first[ngroups++] = i;
 		group[i] = k;
 	}
-	BUF_ADDLIT(out, "<h1 id=\"quantities\">Quantities</h1>\n<p>Every "
-		   "number of the report, with the formula that computes it, "
-		   "its inputs (each a link), its value and unit (six "
-		   "significant digits; <a href=\"quantities.csv\">"
-		   "quantities.csv</a> and <a href=\"quantities.json\">"
-		   "quantities.json</a> hold full precision), and its source."
-		   "</p>\n");
+	if (qp->edition) {
+		BUF_ADDLIT(out, "<h1 id=\"quantities\">Quantities of the ");
+		html_text(out, qp->edition);
+		BUF_ADDLIT(out, "</h1>\n<p>The numbers this edition's report "
+			   "shows, and every quantity they are computed from, "
+			   "with formula, inputs (each a link), value and unit "
+			   "(six significant digits), and source. <a href=\"");
+		buf_addstr(out, qp->root);
+		BUF_ADDLIT(out, "quantities.html\">All quantities</a>, with "
+			   "their values in every edition, are on the newest "
+			   "edition's page.</p>\n");
+	} else {
+		BUF_ADDLIT(out, "<h1 id=\"quantities\">Quantities</h1>\n"
+			   "<p>Every number of the report, with the formula "
+			   "that computes it, its inputs (each a link), its "
+			   "value and unit (six significant digits; <a href=\""
+			   "quantities.csv\">quantities.csv</a> and <a href="
+			   "\"quantities.json\">quantities.json</a> hold full "
+			   "precision), and its source.");
+		if (qp->neditions > 1)
+			buf_addf(out, " The column “Editions” shows how each "
+				 "value moved from the %d edition to the %d "
+				 "edition: a small chart (logarithmic when it "
+				 "spans more than a factor of ten) and, opened, "
+				 "the value of each run of editions.",
+				 qp->years[0], qp->years[qp->neditions - 1]);
+		BUF_ADDLIT(out, "</p>\n");
+	}
 	for (k = 0; k < ngroups; k++) {
 		const char *g = registry_at(reg, first[k])->name;
 		size_t len = strcspn(g, ".");
@@ -153,12 +312,14 @@ pages_quantities(const struct registry *reg, struct buf *out)
 		buf_add(out, g, len);
 		BUF_ADDLIT(out, "</code></h2>\n<div class=\"wide\">"
 			   "<table class=\"quantities\">\n<thead><tr>"
-			   "<th>Name</th><th>Value</th><th>Formula</th>"
-			   "<th>Inputs</th><th>Source</th></tr></thead>\n"
-			   "<tbody>\n");
+			   "<th>Name</th><th>Value</th>");
+		if (qp->neditions)
+			BUF_ADDLIT(out, "<th>Editions</th>");
+		BUF_ADDLIT(out, "<th>Formula</th><th>Inputs</th>"
+			   "<th>Source</th></tr></thead>\n<tbody>\n");
 		for (i = first[k]; i < n; i++)
-			if (group[i] == k)
-				quantity_row(out, registry_at(reg, i),
+			if (group[i] == k && (!qp->keep || qp->keep[i]))
+				quantity_row(out, registry_at(reg, i), qp,
 					     &scratch);
 		BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
 	}

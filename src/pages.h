@@ -1,6 +1,8 @@
 #ifndef PAGES_H
 #define PAGES_H
 
+#include <stddef.h>
+
 struct buf;
 struct registry;
 struct tableset;
@@ -12,7 +14,22 @@ struct tableset;
  * numbers link to it), and every data file as a table with its sources
  * (one row each, its id "<file>-<line>", so origins link to it).
  */
-void pages_quantities(const struct registry *reg, struct buf *out);
+struct quantities_page {
+	const char *root;	/* the way to the site's top: "" or "../../"
+				   (data.html and the exports are there) */
+	const char *edition;	/* "2008 edition" for an edition's page */
+	const unsigned char *keep;	/* NULL: every quantity; else
+					   keep[i] for registry_at(reg, i) */
+	/*
+	 * The registries of every edition, oldest first, with their years
+	 * (NULL: none): each quantity then shows how its value moved.
+	 */
+	const struct registry *const *editions;
+	const int *years;
+	size_t neditions;
+};
+void pages_quantities(const struct registry *reg,
+		      const struct quantities_page *qp, struct buf *out);
 /*
  * Appends a table for each CSV file named in files (NULL-terminated)
  * under datadir, read through ts (the tables the model already read).

@@ -56,13 +56,26 @@ extern char **environ;
 /* One figure to draw: its script and the text that goes before it. */
 struct job {
 	const struct figure_use *use;
+	size_t batch;		/* of the plot_add() call that made it */
 	struct srcfile *script;
 	struct buf pre;		/* reset, output, variables */
 	uint64_t key;		/* of what it is drawn from */
 	uint64_t svgkey;	/* of the SVG drawn or kept */
-	size_t first_line;	/* of the script in the batch file */
+	size_t first_line;	/* of the script in its batch file */
 	size_t lines;		/* of pre + script */
 	int cached;
+	size_t same;		/* drawn as jobs[same] (same label and key),
+				   or SIZE_MAX */
+};
+
+/* The figures of one plot_add() call: one folder, one batch file. */
+struct batch {
+	char *dir;		/* "figures", "editions/2008/figures" */
+	char *work;		/* that folder in the staged tree, or NULL */
+	char *what;		/* "the 2008 edition", or NULL */
+	struct buf prev;	/* the previous run's figure cache there */
+	size_t first, n;	/* its jobs */
+	size_t todo;		/* of them, to be drawn */
 };
 
 /* Kept of gnuplot's messages; the rest is read and dropped. */
@@ -72,9 +85,11 @@ struct job {
 
 struct plot {
 	struct site *site;	/* borrowed */
+	const struct plot_options *opt;	/* borrowed */
 	struct job *jobs;
-	size_t n, todo;
-	char *work;		/* the folder gnuplot runs in */
+	size_t n, cap, todo;
+	struct batch *batches;
+	size_t nbatches, bcap;
 	double timeout;
 	struct gnuplot *g;	/* NULL: nothing to draw */
 	int handed;		/* g has the batch: it may have written */
@@ -355,16 +370,20 @@ write_file(const char *path, const struct buf *b)
  * follow, indented.
  */
 static void
-report_failure(struct job *jobs, size_t n, const char *err, int status)
+report_failure(struct plot *pl, const char *err, int status)
 {
-	static const char tag[] = "\".batch.gp\" line ";
+	static const char tag[] = "\".batch-";
 	const char *at = strstr(err, tag), *msg = err, *p;
-	size_t line = 0, i, pre = 0;
+	size_t line = 0, i, pre = 0, batch = SIZE_MAX;
 	struct job *j = NULL;
 	struct buf m = BUF_INIT, ctx = BUF_INIT;
+	char *end;
 
+	/* gnuplot names the place: "<batch file>" line N: message. */
 	if (at) {
-		line = strtoul(at + sizeof(tag) - 1, NULL, 10);
+		batch = strtoul(at + sizeof(tag) - 1, &end, 10);
+		if (!strncmp(end, ".gp\" line ", 10))
+			line = strtoul(end + 10, NULL, 10);
 		msg = strchr(at, ':');
 		msg = msg ? msg + 1 : at;
 		msg += strspn(msg, " ");
@@ -378,31 +397,48 @@ report_failure(struct job *jobs, size_t n, const char *err, int status)
 			buf_addf(&ctx, "    %.*s\n", (int)len, p);
 		p += len + (p[len] == '\n');
 	}
-	for (i = 0; i < n; i++)
-		if (!jobs[i].cached && line >= jobs[i].first_line &&
-		    line < jobs[i].first_line + jobs[i].lines)
-			j = &jobs[i];
+	for (i = 0; i < pl->n; i++)
+		if (!pl->jobs[i].cached && pl->jobs[i].same == SIZE_MAX &&
+		    pl->jobs[i].batch == batch &&
+		    line >= pl->jobs[i].first_line &&
+		    line < pl->jobs[i].first_line + pl->jobs[i].lines)
+			j = &pl->jobs[i];
 	if (j) {
 		for (p = j->pre.data; *p; p++)
 			pre += *p == '\n';
 		if (line >= j->first_line + pre)
-			use_error(j->use, "gnuplot: %s (%s:%zu)", m.data,
+			use_error(j->use, "gnuplot: %s (%s:%zu%s%s)", m.data,
 				  j->script->name,
-				  line - j->first_line - pre + 1);
+				  line - j->first_line - pre + 1,
+				  pl->batches[j->batch].what ? ", " : "",
+				  pl->batches[j->batch].what ?
+				  pl->batches[j->batch].what : "");
 		else
 			use_error(j->use, "gnuplot: %s (in the variables "
-				  "set for %s)", m.data, j->script->name);
+				  "set for %s%s%s)", m.data, j->script->name,
+				  pl->batches[j->batch].what ? ", " : "",
+				  pl->batches[j->batch].what ?
+				  pl->batches[j->batch].what : "");
 	} else {
-		/* No line to go by: name every figure of the batch. */
+		/* No line to go by: name every figure drawn. */
 		struct buf names = BUF_INIT;
 		struct job *first = NULL;
 
-		for (i = 0; i < n; i++)
-			if (!jobs[i].cached) {
+		for (i = 0; i < pl->n; i++)
+			if (!pl->jobs[i].cached &&
+			    pl->jobs[i].same == SIZE_MAX) {
+				size_t k;
+
+				for (k = 0; k < i; k++)
+					if (!strcmp(pl->jobs[k].use->label,
+						    pl->jobs[i].use->label))
+						break;
+				if (k < i)
+					continue;	/* named already */
 				if (!first)
-					first = &jobs[i];
+					first = &pl->jobs[i];
 				buf_addf(&names, "%s'%s'", names.len ? ", " :
-					 "", jobs[i].use->label);
+					 "", pl->jobs[i].use->label);
 			}
 		if (first && m.len)
 			use_error(first->use, "%s%s, drawing %s",
@@ -667,18 +703,19 @@ plot_stop(struct gnuplot *g)
 }
 
 /*
- * Gives gnuplot the batch: it changes to its folder (pl->work) and loads
- * .batch.gp, so that its messages name the batch file and its lines.
- * Returns 0, or -1 after printing an error when gnuplot could not be
- * started or cannot be written the folder's name.
+ * Gives gnuplot batch k: it changes to the batch's folder and loads its
+ * file (.batch-K.gp, so that gnuplot's messages name the batch and the
+ * line). Its standard input stays open for the next batch until
+ * plot_finish(). Returns 0, or -1 after printing an error when gnuplot
+ * could not be started or cannot be written the folder's name.
  */
 static int
-hand_over(struct plot *pl)
+hand_over(struct plot *pl, size_t k)
 {
 	struct gnuplot *g = pl->g;
+	const char *work = pl->batches[k].work, *p;
 	struct buf cmd = BUF_INIT;
 	struct sigaction ign, old;
-	const char *p;
 	size_t off = 0;
 	ssize_t n;
 
@@ -689,17 +726,17 @@ hand_over(struct plot *pl)
 	if (g->error)
 		return error("cannot start '%s': %s", g->prog,
 			     strerror(g->error));
-	if (strpbrk(pl->work, "\n\r"))
+	if (strpbrk(work, "\n\r"))
 		return error("cannot draw figures in '%s': gnuplot takes no "
-			     "line break in a folder name", pl->work);
+			     "line break in a folder name", work);
 	BUF_ADDLIT(&cmd, "cd '");
-	for (p = pl->work; *p; p++) {
+	for (p = work; *p; p++) {
 		/* In single quotes, gnuplot reads '' as one quote. */
 		if (*p == '\'')
 			buf_addch(&cmd, '\'');
 		buf_addch(&cmd, *p);
 	}
-	BUF_ADDLIT(&cmd, "'\nload '.batch.gp'\n");
+	buf_addf(&cmd, "'\nload '.batch-%zu.gp'\n", k);
 	/* A dead reader is an error to read in its status, not a signal. */
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
@@ -714,9 +751,9 @@ hand_over(struct plot *pl)
 		off += (size_t)n;
 	}
 	sigaction(SIGPIPE, &old, NULL);
-	close(g->infd);
-	g->infd = -1;
-	clock_gettime(CLOCK_MONOTONIC, &g->started);
+	if (!pl->handed)
+		clock_gettime(CLOCK_MONOTONIC, &g->started);
+	pl->handed = 1;
 	buf_release(&cmd);
 	return 0;
 }
@@ -783,8 +820,14 @@ plot_free(struct plot *pl)
 		srcfile_free(pl->jobs[i].script);
 		buf_release(&pl->jobs[i].pre);
 	}
+	for (i = 0; i < pl->nbatches; i++) {
+		free(pl->batches[i].dir);
+		free(pl->batches[i].work);
+		free(pl->batches[i].what);
+		buf_release(&pl->batches[i].prev);
+	}
+	free(pl->batches);
 	free(pl->jobs);
-	free(pl->work);
 	if (pl->handed && pl->g && pl->g->pid) {
 		/* Failed after the hand-over: what it wrote must not stay. */
 		plot_stop(pl->g);
@@ -795,81 +838,169 @@ plot_free(struct plot *pl)
 	free(pl);
 }
 
+/* The published path of j's figure, "<dir>/<label>.svg", into path. */
+static void
+svg_path(const struct plot *pl, const struct job *j, struct buf *path)
+{
+	buf_reset(path);
+	buf_addf(path, "%s/%s.svg", pl->batches[j->batch].dir, j->use->label);
+}
+
+/*
+ * Whether outdir/path holds the figure drawn with key svgkey; when data
+ * is not NULL it receives the bytes.
+ */
+static int
+published_is(const char *outdir, const char *path, uint64_t svgkey,
+	     struct buf *data)
+{
+	struct buf full = BUF_INIT;
+	uint64_t have = HASH_INIT;
+	int ok;
+
+	buf_addf(&full, "%s/%s", outdir, path);
+	if (data) {
+		ok = !buf_read_file_flags(data, full.data, FILE_NOFOLLOW) &&
+		     hash_bytes(HASH_INIT, data->data, data->len) == svgkey;
+	} else {
+		ok = !hash_file(&have, full.data, 1) && have == svgkey;
+	}
+	buf_release(&full);
+	return ok;
+}
+
 /*
  * Whether the published figure of j can be kept: the previous run drew
  * it from what j is drawn from, and it still holds what was drawn, so a
  * figure changed or removed by hand is drawn again.
  */
 static int
-keep_cached(struct job *j, const struct buf *prev, const char *outdir)
+keep_cached(struct plot *pl, struct job *j, struct buf *path)
 {
-	struct buf path = BUF_INIT;
-	uint64_t old, have = HASH_INIT;
-	int ok = 0;
+	uint64_t old;
 
-	if (cached_key(prev, j->use->label, &old, &j->svgkey) &&
-	    old == j->key) {
-		buf_addf(&path, "%s/figures/%s.svg", outdir, j->use->label);
-		ok = !hash_file(&have, path.data, 1) && have == j->svgkey;
-	}
-	buf_release(&path);
-	return ok;
+	if (!cached_key(&pl->batches[j->batch].prev, j->use->label, &old,
+			&j->svgkey) || old != j->key)
+		return 0;
+	svg_path(pl, j, path);
+	return published_is(site_outdir(pl->site), path->data, j->svgkey,
+			    NULL);
 }
 
 /*
- * gnuplot's folder, figures/ of the staged tree (site_root()), into
- * pl->work: it reads the data files there and draws the figures there.
+ * j is drawn from what an earlier job of the run is drawn from (another
+ * edition's figure with the same data): it is not drawn again. When the
+ * earlier one is kept from the published output, so is this one (its
+ * bytes copied); when it is drawn, this one is staged with its bytes.
+ * Returns 0, or -1 after an error writing the copy.
+ */
+static int
+share_figure(struct plot *pl, struct job *j, struct buf *path)
+{
+	struct buf svg = BUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i + 1 < pl->n; i++) {
+		struct job *o = &pl->jobs[i];
+
+		if (o->same != SIZE_MAX || o->key != j->key ||
+		    strcmp(o->use->label, j->use->label))
+			continue;
+		if (!o->cached) {
+			j->same = i;
+			break;
+		}
+		svg_path(pl, o, path);
+		if (!published_is(site_outdir(pl->site), path->data,
+				  o->svgkey, &svg))
+			continue;
+		svg_path(pl, j, path);
+		j->svgkey = o->svgkey;
+		j->cached = 1;
+		ret = site_write(pl->site, path->data, svg.data, svg.len);
+		break;
+	}
+	buf_release(&svg);
+	return ret;
+}
+
+/*
+ * Batch k's folder in the staged tree (site_root()/dir), into its work:
+ * gnuplot reads the data files there and draws the figures there.
  * 0, or -1 after printing an error.
  */
 static int
-make_work(struct plot *pl)
+make_work(struct plot *pl, size_t k)
 {
+	struct batch *b = &pl->batches[k];
 	struct buf path = BUF_INIT;
+	int ret;
 
-	if (site_mkdirs(pl->site, "figures/.batch.gp"))
-		return -1;
-	buf_addf(&path, "%s/figures", site_root(pl->site));
-	pl->work = buf_detach(&path, NULL);
-	return 0;
+	buf_addf(&path, "%s/.batch-%zu.gp", b->dir, k);
+	ret = site_mkdirs(pl->site, path.data);
+	buf_reset(&path);
+	buf_addf(&path, "%s/%s", site_root(pl->site), b->dir);
+	b->work = buf_detach(&path, NULL);
+	return ret;
 }
 
-int
-plot_start(struct plot **plp, struct site *site,
-	   const struct plot_options *opt, const struct registry *reg,
-	   const struct datasets *ds, const struct figure_use *uses, size_t n)
+struct plot *
+plot_begin(struct site *site, const struct plot_options *opt)
 {
 	struct plot *pl = xcalloc(1, sizeof(*pl));
-	struct job *jobs = xcalloc(n ? n : 1, sizeof(*jobs));
+
+	pl->site = site;
+	pl->opt = opt;
+	pl->timeout = opt->timeout;
+	pl->g = opt->early;
+	return pl;
+}
+
+/* A dataset written for the batch, with its text, for gnuplot's copy. */
+struct written {
+	char *name;
+	struct buf text;
+};
+
+int
+plot_add(struct plot *pl, const char *dir, const char *what,
+	 const struct registry *reg, const struct datasets *ds,
+	 const struct figure_use *uses, size_t n)
+{
+	const struct plot_options *opt = pl->opt;
+	struct site *site = pl->site;
 	struct datasets mine = { 0 };
 	struct buf batch = BUF_INIT, data = BUF_INIT, path = BUF_INIT;
-	struct buf file = BUF_INIT, prev = BUF_INIT;
-	/* Datasets written, with their text, for gnuplot's copies. */
-	struct written {
-		char *name;
-		struct buf text;
-	} *written = NULL;
-	size_t nwritten = 0, wcap = 0, i, k, line = 1;
-	const char *outdir = site_outdir(site);
+	struct buf file = BUF_INIT;
+	struct written *written = NULL;
+	size_t nwritten = 0, wcap = 0, i, k, line = 1, nb = pl->nbatches;
+	struct batch *b;
 	int ret = 0;
 
-	*plp = NULL;
-	pl->site = site;
-	pl->jobs = jobs;
-	pl->n = n;
-	pl->timeout = opt->timeout;
-	/* Taken now, so that every way out of here stops it if unused. */
-	pl->g = opt->early;
-
+	pl->batches = xgrow(pl->batches, &pl->bcap, nb + 1,
+			    sizeof(*pl->batches));
+	b = &pl->batches[pl->nbatches++];
+	memset(b, 0, sizeof(*b));
+	b->dir = xstrdup(dir);
+	b->what = what ? xstrdup(what) : NULL;
+	b->first = pl->n;
+	b->n = n;
+	buf_init(&b->prev);
+	pl->jobs = xgrow(pl->jobs, &pl->cap, pl->n + n, sizeof(*pl->jobs));
 	registry_datasets(reg, &mine);
 	/* The previous run's cache manifest, read once (none: all drawn). */
-	buf_addf(&path, "%s/figures/.cache", outdir);
-	if (buf_read_file_flags(&prev, path.data, FILE_NOFOLLOW))
-		buf_reset(&prev);
+	buf_addf(&path, "%s/%s/.cache", site_outdir(site), dir);
+	if (buf_read_file_flags(&b->prev, path.data, FILE_NOFOLLOW))
+		buf_reset(&b->prev);
 	for (i = 0; i < n; i++) {
-		struct job *j = &jobs[i];
+		struct job *j = &pl->jobs[pl->n++];
 		const char *w;
 
+		memset(j, 0, sizeof(*j));
 		j->use = &uses[i];
+		j->batch = nb;
+		j->same = SIZE_MAX;
 		buf_init(&j->pre);
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s.gp", opt->figdir, uses[i].label);
@@ -929,7 +1060,7 @@ plot_start(struct plot **plp, struct site *site,
 					break;
 			if (k == nwritten) {
 				buf_reset(&path);
-				buf_addf(&path, "figures/%s.dat", nm);
+				buf_addf(&path, "%s/%s.dat", dir, nm);
 				if (site_write(site, path.data, file.data,
 					       file.len))
 					ret = -1;
@@ -944,24 +1075,24 @@ plot_start(struct plot **plp, struct site *site,
 			}
 		}
 		/* Unchanged since the last run: the published SVG stays. */
-		if (keep_cached(j, &prev, outdir)) {
-			buf_reset(&path);
-			buf_addf(&path, "figures/%s.svg", uses[i].label);
+		if (keep_cached(pl, j, &path)) {
 			site_keep(site, path.data, j->svgkey);
 			j->cached = 1;
+		} else if (share_figure(pl, j, &path)) {
+			ret = -1;
 		}
 	}
 	if (ret)
 		goto out;
 
-	/* One batch script for every figure to draw. */
-	for (i = 0; i < n; i++) {
-		struct job *j = &jobs[i];
+	/* One batch script for every figure of this call to draw. */
+	for (i = b->first; i < b->first + n; i++) {
+		struct job *j = &pl->jobs[i];
 		const char *q;
 
-		if (j->cached)
+		if (j->cached || j->same != SIZE_MAX)
 			continue;
-		pl->todo++;
+		b->todo++;
 		j->first_line = line;
 		buf_add(&batch, j->pre.data, j->pre.len);
 		buf_add(&batch, j->script->data, j->script->len);
@@ -980,19 +1111,16 @@ plot_start(struct plot **plp, struct site *site,
 		j->lines = line - j->first_line;
 		line++;
 	}
-	if (!pl->todo) {
-		/* Started ahead of need, and not needed after all. */
-		plot_stop(pl->g);
-		pl->g = NULL;
+	if (!b->todo)
 		goto out;
-	}
-	if (make_work(pl)) {
+	pl->todo += b->todo;
+	if (make_work(pl, nb)) {
 		ret = -1;
 		goto out;
 	}
 	/* Not published: written beside the figures, not staged. */
 	buf_reset(&path);
-	buf_addf(&path, "%s/.batch.gp", pl->work);
+	buf_addf(&path, "%s/.batch-%zu.gp", b->work, nb);
 	ret = write_file(path.data, &batch);
 	/*
 	 * gnuplot reads the data in the staged tree, where only the changed
@@ -1001,29 +1129,23 @@ plot_start(struct plot **plp, struct site *site,
 	 */
 	for (k = 0; k < nwritten && !ret; k++) {
 		buf_reset(&path);
-		buf_addf(&path, "figures/%s.dat", written[k].name);
+		buf_addf(&path, "%s/%s.dat", dir, written[k].name);
 		if (site_staged(site, path.data))
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s.dat", pl->work, written[k].name);
+		buf_addf(&path, "%s/%s.dat", b->work, written[k].name);
 		ret = write_file(path.data, &written[k].text);
 	}
 	if (ret)
 		goto out;
 	if (!pl->g)
 		pl->g = plot_prestart(opt->gnuplot);
-	/* What gnuplot may write outside its folder, it must not. */
-	site_watch(site);
-	if (hand_over(pl)) {
+	/* What gnuplot may write outside its folders, it must not. */
+	if (!pl->handed)
+		site_watch(site);
+	if (hand_over(pl, nb))
 		ret = -2;
-		goto out;
-	}
-	pl->handed = 1;
 out:
-	if (ret)
-		plot_free(pl);
-	else
-		*plp = pl;
 	for (k = 0; k < nwritten; k++) {
 		free(written[k].name);
 		buf_release(&written[k].text);
@@ -1034,13 +1156,19 @@ out:
 	buf_release(&data);
 	buf_release(&path);
 	buf_release(&file);
-	buf_release(&prev);
 	return ret;
+}
+
+void
+plot_cancel(struct plot *pl)
+{
+	if (pl)
+		plot_free(pl);
 }
 
 /*
  * The figure gnuplot was drawing when it was stopped: the last one whose
- * file it had opened (set output creates it), else the first.
+ * file it had opened (set output creates it), else the first drawn.
  */
 static struct job *
 stopped_at(struct plot *pl)
@@ -1051,41 +1179,48 @@ stopped_at(struct plot *pl)
 	size_t i;
 
 	for (i = 0; i < pl->n; i++) {
-		if (pl->jobs[i].cached)
+		struct job *o = &pl->jobs[i];
+
+		if (o->cached || o->same != SIZE_MAX)
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s.svg", pl->work, pl->jobs[i].use->label);
+		buf_addf(&path, "%s/%s.svg", pl->batches[o->batch].work,
+			 o->use->label);
 		if (!j || !lstat(path.data, &st))
-			j = &pl->jobs[i];
+			j = o;
 	}
 	buf_release(&path);
 	return j;
 }
 
 /*
- * Checks and stages the figures gnuplot drew. Returns 0, -2 after an
- * error about a figure, or -1 when a write failed.
+ * Checks and stages the figures gnuplot drew, and the copies of each in
+ * other editions. Returns 0, -2 after an error about a figure, or -1
+ * when a write failed.
  */
 static int
 stage_figures(struct plot *pl)
 {
 	struct buf path = BUF_INIT, svg = BUF_INIT, why = BUF_INIT;
 	const char *bad;
-	size_t i;
+	size_t i, k;
 	int ret = 0;
 
 	for (i = 0; i < pl->n; i++) {
 		struct job *j = &pl->jobs[i];
+		const char *what = pl->batches[j->batch].what;
 
-		if (j->cached)
+		if (j->cached || j->same != SIZE_MAX)
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s.svg", pl->work, j->use->label);
+		buf_addf(&path, "%s/%s.svg", pl->batches[j->batch].work,
+			 j->use->label);
 		buf_reset(&svg);
 		buf_reset(&why);
 		if (buf_read_file_flags(&svg, path.data, FILE_NOFOLLOW)) {
-			use_error(j->use, "%s drew no figure: %s",
-				  j->script->name, errno == ENOENT ?
+			use_error(j->use, "%s drew no figure%s%s: %s",
+				  j->script->name, what ? " for " : "",
+				  what ? what : "", errno == ENOENT ?
 				  "gnuplot wrote no SVG file" :
 				  file_strerror(errno));
 			ret = -2;
@@ -1093,16 +1228,26 @@ stage_figures(struct plot *pl)
 		}
 		bad = check_svg(svg.data, svg.len, &why);
 		if (bad) {
-			use_error(j->use, "%s drew no usable figure: %s",
-				  j->script->name, bad);
+			use_error(j->use, "%s drew no usable figure%s%s: %s",
+				  j->script->name, what ? " for " : "",
+				  what ? what : "", bad);
 			ret = -2;
 			continue;
 		}
-		buf_reset(&path);
-		buf_addf(&path, "figures/%s.svg", j->use->label);
+		svg_path(pl, j, &path);
 		j->svgkey = hash_bytes(HASH_INIT, svg.data, svg.len);
 		if (!ret && site_adopt(pl->site, path.data, svg.data, svg.len))
 			ret = -1;
+		for (k = i + 1; k < pl->n && !ret; k++) {
+			struct job *o = &pl->jobs[k];
+
+			if (o->same != i)
+				continue;
+			o->svgkey = j->svgkey;
+			svg_path(pl, o, &path);
+			if (site_write(pl->site, path.data, svg.data, svg.len))
+				ret = -1;
+		}
 	}
 	buf_release(&path);
 	buf_release(&svg);
@@ -1113,13 +1258,18 @@ stage_figures(struct plot *pl)
 int
 plot_finish(struct plot *pl)
 {
-	struct buf err = BUF_INIT, cache = BUF_INIT;
+	struct buf err = BUF_INIT, cache = BUF_INIT, path = BUF_INIT;
 	struct job *j;
-	size_t i;
+	size_t i, k;
 	int ret = 0, status, why = 0;
 
 	if (!pl)
 		return 0;
+	if (!pl->todo) {
+		/* Started ahead of need, and not needed after all. */
+		plot_stop(pl->g);
+		pl->g = NULL;
+	}
 	if (pl->g) {
 		timing_begin("gnuplot");
 		status = wait_gnuplot(pl->g, pl->timeout, &err, &why);
@@ -1130,9 +1280,13 @@ plot_finish(struct plot *pl)
 			ret = -1;	/* interrupted: said by the caller */
 		} else if (why == 'T') {
 			j = stopped_at(pl);
-			use_error(j->use, "gnuplot did not finish %s within "
+			use_error(j->use, "gnuplot did not finish %s%s%s within "
 				  "%g s (--figure-timeout); stopped",
-				  j->script->name, pl->timeout);
+				  j->script->name,
+				  pl->batches[j->batch].what ? " for " : "",
+				  pl->batches[j->batch].what ?
+				  pl->batches[j->batch].what : "",
+				  pl->timeout);
 			ret = -2;
 		} else if (status < 0) {
 			error("cannot wait for gnuplot: %s", strerror(errno));
@@ -1140,26 +1294,32 @@ plot_finish(struct plot *pl)
 		} else if (WIFSIGNALED(status)) {
 			buf_addf(&err, "gnuplot was killed by signal %d",
 				 WTERMSIG(status));
-			report_failure(pl->jobs, pl->n, err.data, 128 +
-				       WTERMSIG(status));
+			report_failure(pl, err.data, 128 + WTERMSIG(status));
 			ret = -2;
 		} else if (WEXITSTATUS(status)) {
-			report_failure(pl->jobs, pl->n, err.data,
-				       WEXITSTATUS(status));
+			report_failure(pl, err.data, WEXITSTATUS(status));
 			ret = -2;
 		}
 		if (!ret)
 			ret = stage_figures(pl);
 	}
-	/* The figure cache: what each figure was drawn from, and what. */
-	for (i = 0; !ret && i < pl->n; i++)
-		buf_addf(&cache, "%s %016llx %016llx\n", pl->jobs[i].use->label,
-			 (unsigned long long)pl->jobs[i].key,
-			 (unsigned long long)pl->jobs[i].svgkey);
-	if (!ret && site_write(pl->site, "figures/.cache", cache.data,
-			       cache.len))
-		ret = -1;
+	/* Each folder's figure cache: what each was drawn from, and what. */
+	for (k = 0; !ret && k < pl->nbatches; k++) {
+		const struct batch *b = &pl->batches[k];
+
+		buf_reset(&cache);
+		for (i = b->first; i < b->first + b->n; i++)
+			buf_addf(&cache, "%s %016llx %016llx\n",
+				 pl->jobs[i].use->label,
+				 (unsigned long long)pl->jobs[i].key,
+				 (unsigned long long)pl->jobs[i].svgkey);
+		buf_reset(&path);
+		buf_addf(&path, "%s/.cache", b->dir);
+		if (site_write(pl->site, path.data, cache.data, cache.len))
+			ret = -1;
+	}
 	buf_release(&cache);
+	buf_release(&path);
 	buf_release(&err);
 	plot_free(pl);
 	return ret;

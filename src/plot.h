@@ -24,11 +24,13 @@ struct site;
  * enters a gnuplot command.
  *
  * Figures are drawn by one gnuplot process per run (started ahead of
- * need or by plot_start(), with posix_spawnp(), no shell), in figures/
- * of the staged tree (site_root()). Its run is bounded in time, and each
- * figure it draws must be a well-formed SVG before it is staged. A figure whose script,
- * variables and data did not change since the last run (a key kept in
- * figures/.cache of the published output) is kept instead of drawn.
+ * need or by plot_add(), with posix_spawnp(), no shell), in each
+ * edition's figure folder of the staged tree (site_root()). Its run is
+ * bounded in time, and each figure it draws must be a well-formed SVG
+ * before it is staged. A figure whose script, variables and data did
+ * not change since the last run (a key kept in <folder>/.cache of the
+ * published output) is kept instead of drawn; one drawn from the same
+ * as another edition's is drawn once.
  */
 
 /*
@@ -42,7 +44,7 @@ struct plot_options {
 	const char *gnuplot;	/* program name or path ("gnuplot") */
 	size_t max_points;	/* series longer than this are thinned */
 	double timeout;		/* seconds gnuplot may take to draw */
-	/* Prestarted gnuplot or NULL; plot_start() takes it, always. */
+	/* Prestarted gnuplot or NULL; plot_begin() takes it, always. */
 	struct gnuplot *early;
 };
 
@@ -50,30 +52,45 @@ struct plot_options {
  * Starts prog (gnuplot) waiting for its commands and returns at once:
  * loading its libraries takes it some 15 ms, which then overlap the
  * model and the templates. Never NULL: when prog cannot be started,
- * plot_start() says so if a figure is to be drawn. Hand it to
- * plot_start() or plot_stop().
+ * plot_add() says so if a figure is to be drawn. Hand it to
+ * plot_begin() or plot_stop().
  */
 struct gnuplot *plot_prestart(const char *prog);
 /* Stops a gnuplot that is not needed and frees it; NULL does nothing. */
 void plot_stop(struct gnuplot *g);
 
-/* A batch of figures being drawn, from plot_start() to plot_finish(). */
+/*
+ * The figures of a run being drawn, from plot_begin() to plot_finish()
+ * (or plot_cancel()): one gnuplot draws the figures of every edition.
+ */
 struct plot;
 
 /*
- * Starts drawing the n figures of uses into the site's staging area
- * (figures/): writes their data, keeps unchanged figures of the
- * published output, and hands the others to one gnuplot without
- * waiting for it. On
- * success *plp is the batch, which plot_finish() must be given (uses,
- * reg and the site must live until then). Returns 0; -1 after printing
- * an error about a script or data (exit status 1); -2 when gnuplot
- * cannot be started (exit status 3). *plp is NULL on failure.
+ * Starts a run's figures into the site's staging area. Takes
+ * opt->early (opt must live until plot_finish()). Never fails.
  */
-int plot_start(struct plot **plp, struct site *site,
-	       const struct plot_options *opt, const struct registry *reg,
-	       const struct datasets *ds, const struct figure_use *uses,
-	       size_t n);
+struct plot *plot_begin(struct site *site, const struct plot_options *opt);
+
+/*
+ * Adds the n figures of uses, placed by a report built from reg and ds,
+ * to be drawn into dir (a folder of the site: "figures",
+ * "editions/2008/figures"): writes their data there, keeps unchanged
+ * figures of the published output, shares those drawn from the same
+ * script, variables and data as a figure added before (another
+ * edition's), and hands the others to gnuplot, which starts drawing
+ * them while the caller goes on. what ("the 2008 edition", or NULL)
+ * goes into error messages. uses, reg and the site must live until
+ * plot_finish(). Returns 0; -1 after printing an error about a script
+ * or data (exit status 1); -2 when gnuplot cannot be started (exit
+ * status 3). After a failure, plot_cancel() the run.
+ */
+int plot_add(struct plot *pl, const char *dir, const char *what,
+	     const struct registry *reg, const struct datasets *ds,
+	     const struct figure_use *uses, size_t n);
+
+/* Stops gnuplot, undoes what it wrote, frees pl; NULL does nothing. */
+void plot_cancel(struct plot *pl);
+
 /*
  * Waits for gnuplot, at most opt->timeout seconds from its start (then
  * its process group gets SIGTERM and, two seconds later, SIGKILL), or

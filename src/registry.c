@@ -225,6 +225,14 @@ registry_get(const struct registry *reg, const char *name)
 	return reg->slots[slot] ? reg->q[reg->slots[slot] - 1] : NULL;
 }
 
+size_t
+registry_index(const struct registry *reg, const char *name)
+{
+	size_t slot = find_slot(reg, name, hash(name));
+
+	return reg->slots[slot] ? reg->slots[slot] - 1 : SIZE_MAX;
+}
+
 double
 registry_num(const struct registry *reg, const char *name)
 {

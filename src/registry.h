@@ -56,6 +56,9 @@ struct quantity *registry_add_text(struct registry *reg, const char *name,
 /* The quantity called name, or NULL. */
 const struct quantity *registry_get(const struct registry *reg,
 				    const char *name);
+/* The place of name in insertion order (registry_at()), or SIZE_MAX. */
+size_t registry_index(const struct registry *reg, const char *name);
+
 /* The value of a number that must exist (else BUG): for the model. */
 double registry_num(const struct registry *reg, const char *name);
 

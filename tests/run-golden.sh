@@ -1,6 +1,7 @@
 #!/bin/sh
 # Golden tests: each tests/golden/<case>/ holds data/, templates/ and
-# expected/ (pages the report must write, byte for byte). With --regen,
+# expected/ (pages the report must write, byte for byte, at the same
+# paths: expected/editions/2008/index.html is out/editions/2008/...). With --regen,
 # shows each difference and then replaces the expected file.
 # Usage: tests/run-golden.sh path/to/ultimate [--regen]
 set -u
@@ -19,8 +20,9 @@ for dir in "$top"/tests/golden/*/; do
 		rm -rf "$tmp"
 		continue
 	fi
-	for want in "$dir"expected/*; do
-		f=$(basename "$want")
+	for f in $(cd "$dir"expected && find . -type f | sed 's|^\./||' | sort)
+	do
+		want="$dir"expected/$f
 		if diff -u "$want" "$tmp/out/$f" >"$tmp/diff"; then
 			pass=$((pass + 1))
 			continue

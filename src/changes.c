@@ -1,0 +1,653 @@
+/*
+ * Editions compared: two registries built from the same data as of two
+ * years -> the quantities that changed, largest change first, and the
+ * data rows added between the two years that caused each change.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "changes.h"
+#include "escape.h"
+#include "format.h"
+#include "model.h"
+#include "registry.h"
+#include "table.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* The file name of a path ("data/top500.csv" -> "top500.csv"). */
+static const char *
+base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int
+by_size(const void *x, const void *y)
+{
+	const struct change *a = x, *b = y;
+
+	if (a->size != b->size)
+		return a->size < b->size ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static int
+by_name(const void *x, const void *y)
+{
+	const struct change *a = x, *b = y;
+
+	return strcmp(a->name, b->name);
+}
+
+static void
+add_change(struct changes *cs, const char *name, const struct quantity *a,
+	   const struct quantity *b, double size)
+{
+	struct change *c;
+
+	cs->c = xgrow(cs->c, &cs->cap, cs->n + 1, sizeof(*cs->c));
+	c = &cs->c[cs->n++];
+	c->name = name;
+	c->a = a;
+	c->b = b;
+	c->size = size;
+}
+
+/* How much a quantity changed, or -1 when it did not. */
+static double
+change_size(const struct quantity *a, const struct quantity *b)
+{
+	if (a->type != b->type)
+		return INFINITY;
+	if (a->type == Q_TEXT)
+		return strcmp(a->text, b->text) ? INFINITY : -1;
+	if (a->value == b->value)
+		return -1;
+	if (a->value == 0)
+		return INFINITY;
+	return fabs((b->value - a->value) / a->value);
+}
+
+void
+changes_compare(struct changes *cs, const struct registry *a, int ya,
+		const struct registry *b, int yb, struct tableset *ts,
+		const char *datadir, const char *const *files)
+{
+	struct buf path = BUF_INIT;
+	size_t i, r, first_new;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->ya = ya;
+	cs->yb = yb;
+	cs->ra = a;
+	cs->rb = b;
+	for (i = 0; i < registry_count(b); i++) {
+		const struct quantity *qb = registry_at(b, i);
+		const struct quantity *qa = registry_get(a, qb->name);
+		double size;
+
+		if (qa && (size = change_size(qa, qb)) >= 0)
+			add_change(cs, qb->name, qa, qb, size);
+	}
+	qsort(cs->c, cs->n, sizeof(*cs->c), by_size);
+	cs->nchanged = cs->n;
+	first_new = cs->n;
+	for (i = 0; i < registry_count(b); i++) {
+		const struct quantity *qb = registry_at(b, i);
+
+		if (!registry_get(a, qb->name))
+			add_change(cs, qb->name, NULL, qb, INFINITY);
+	}
+	for (i = 0; i < registry_count(a); i++) {
+		const struct quantity *qa = registry_at(a, i);
+
+		if (!registry_get(b, qa->name))
+			add_change(cs, qa->name, qa, NULL, INFINITY);
+	}
+	qsort(cs->c + first_new, cs->n - first_new, sizeof(*cs->c), by_name);
+	/* The rows dated after the earlier edition, up to the later one. */
+	for (i = 0; files[i]; i++) {
+		const struct table *t;
+
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", datadir, files[i]);
+		t = tableset_load(ts, path.data);
+		for (r = 0; t && r < table_rows(t); r++) {
+			int y = model_row_year(t, r);
+
+			if (y <= ya || y > yb)
+				continue;
+			cs->rows = xgrow(cs->rows, &cs->rcap, cs->nrows + 1,
+					 sizeof(*cs->rows));
+			cs->rows[cs->nrows].t = t;
+			cs->rows[cs->nrows].row = r;
+			cs->rows[cs->nrows++].year = y;
+		}
+	}
+	buf_release(&path);
+}
+
+void
+changes_release(struct changes *cs)
+{
+	free(cs->c);
+	free(cs->rows);
+	memset(cs, 0, sizeof(*cs));
+}
+
+/*
+ * What a quantity was computed from, in reg: the rows named as origins
+ * ("devices.csv:7\n") and the files read whole ("top500.csv\n") of it and
+ * of its inputs, transitively. seen holds the quantities visited.
+ */
+struct deps {
+	struct buf rows, files;
+	const struct quantity **seen;
+	size_t nseen, cap;
+};
+
+static void
+walk(const struct registry *reg, const struct quantity *q, struct deps *d)
+{
+	const char *src;
+	size_t i;
+
+	for (i = 0; i < d->nseen; i++)
+		if (d->seen[i] == q)
+			return;
+	d->seen = xgrow(d->seen, &d->cap, d->nseen + 1, sizeof(*d->seen));
+	d->seen[d->nseen++] = q;
+	if (q->origin)
+		buf_addf(&d->rows, "\n%s\n", base_name(q->origin));
+	src = q->source;
+	if (src && !strchr(src, ' ') && strlen(src) > 4 &&
+	    !strcmp(src + strlen(src) - 4, ".csv"))
+		buf_addf(&d->files, "\n%s\n", base_name(src));
+	for (i = 0; i < q->ninputs; i++) {
+		const struct quantity *in = registry_get(reg, q->inputs[i]);
+
+		if (in)
+			walk(reg, in, d);
+	}
+}
+
+static void
+add_run(struct buf *out, const struct table *t, size_t first, size_t last,
+	int *any)
+{
+	buf_addf(out, "%s%s:%zu", *any ? ", " : "", base_name(table_name(t)),
+		 first);
+	if (last != first)
+		buf_addf(out, "-%zu", last);
+	*any = 1;
+}
+
+/*
+ * A quantity gone from the later edition went with what replaced the
+ * thing it described: the current pick "current.supercomputer" has no
+ * storage figure once a newer machine without one is picked. The
+ * causes of that pick (its ".id" or ".name" in the later edition) are
+ * the gone quantity's.
+ */
+static void
+walk_owner(const struct registry *reg, const char *name, struct deps *d)
+{
+	struct buf p = BUF_INIT;
+	const struct quantity *q = NULL;
+	size_t len = strlen(name);
+
+	while (!q && len) {
+		while (len && name[len - 1] != '.')
+			len--;
+		if (!len)
+			break;
+		len--;
+		buf_reset(&p);
+		buf_add(&p, name, len);
+		BUF_ADDLIT(&p, ".id");
+		q = registry_get(reg, p.data);
+		if (!q) {
+			buf_reset(&p);
+			buf_add(&p, name, len);
+			BUF_ADDLIT(&p, ".name");
+			q = registry_get(reg, p.data);
+		}
+	}
+	if (q)
+		walk(reg, q, d);
+	buf_release(&p);
+}
+
+void
+changes_causes(const struct changes *cs, size_t i, struct buf *out)
+{
+	const struct change *c = &cs->c[i];
+	struct deps d;
+	struct buf key = BUF_INIT;
+	const struct table *run_t = NULL;
+	size_t r, run_first = 0, run_last = 0;
+	int any = 0;
+
+	memset(&d, 0, sizeof(d));
+	buf_init(&d.rows);
+	buf_init(&d.files);
+	if (c->a) {
+		walk(cs->ra, c->a, &d);
+		d.nseen = 0;
+	}
+	if (c->b)
+		walk(cs->rb, c->b, &d);
+	else
+		walk_owner(cs->rb, c->name, &d);
+	for (r = 0; r < cs->nrows; r++) {
+		const struct added_row *ar = &cs->rows[r];
+		const char *f = base_name(table_name(ar->t));
+		size_t line = table_line(ar->t, ar->row);
+		int hit;
+
+		buf_reset(&key);
+		buf_addf(&key, "\n%s\n", f);
+		hit = d.files.data && strstr(d.files.data, key.data);
+		buf_reset(&key);
+		buf_addf(&key, "\n%s:%zu\n", f, line);
+		hit = hit || (d.rows.data && strstr(d.rows.data, key.data));
+		if (!hit)
+			continue;
+		/* Consecutive lines of a file are written as one run. */
+		if (run_t == ar->t && line == run_last + 1) {
+			run_last = line;
+			continue;
+		}
+		if (run_t)
+			add_run(out, run_t, run_first, run_last, &any);
+		run_t = ar->t;
+		run_first = run_last = line;
+	}
+	if (run_t)
+		add_run(out, run_t, run_first, run_last, &any);
+	buf_release(&key);
+	buf_release(&d.rows);
+	buf_release(&d.files);
+	free(d.seen);
+}
+
+/* A value for people: four significant digits and the unit, or text. */
+static void
+show_value(struct buf *out, const struct quantity *q)
+{
+	if (!q) {
+		BUF_ADDLIT(out, "-");
+		return;
+	}
+	if (q->type == Q_TEXT) {
+		buf_addstr(out, q->text);
+		return;
+	}
+	if (!strcmp(q->unit, "year"))
+		format_year(out, q->value);
+	else if (!*q->unit && q->value == floor(q->value) &&
+		 fabs(q->value) < 1e9)
+		format_int(out, q->value);
+	else if (fabs(q->value) >= 1e-3 && fabs(q->value) < 1e6)
+		format_sig(out, q->value, 4);
+	else if (format_sci(out, q->value, 4))
+		format_exact(out, q->value);
+	if (*q->unit && strcmp(q->unit, "year")) {
+		buf_addch(out, ' ');
+		format_unit(out, q->unit);
+	}
+}
+
+/* The change as a signed percentage, "+26.2%", or "" for a text. */
+static void
+show_change(struct buf *out, const struct change *c)
+{
+	double rel;
+
+	if (!c->a || !c->b || c->a->type != Q_NUMBER ||
+	    c->b->type != Q_NUMBER || c->a->value == 0)
+		return;
+	rel = (c->b->value - c->a->value) / fabs(c->a->value);
+	if (fabs(rel) >= 10) {
+		buf_addf(out, "x");
+		format_sig(out, c->b->value / c->a->value, 3);
+		return;
+	}
+	buf_addch(out, rel < 0 ? '-' : '+');
+	format_fixed(out, fabs(rel) * 100, fabs(rel) < 0.001 ? 4 :
+		     fabs(rel) < 0.01 ? 3 : 1);
+	buf_addch(out, '%');
+}
+
+/* Columns need display width, not bytes: UTF-8 continuations skipped. */
+static size_t
+width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void
+pad(struct buf *out, const char *s, size_t w)
+{
+	size_t have = width(s);
+
+	buf_addstr(out, s);
+	while (have++ < w)
+		buf_addch(out, ' ');
+}
+
+/* "2 rows of top500.csv, 1 of devices.csv" for the summary. */
+static void
+rows_summary(const struct changes *cs, struct buf *out)
+{
+	size_t r = 0;
+
+	if (!cs->nrows) {
+		BUF_ADDLIT(out, "no data rows");
+		return;
+	}
+	while (r < cs->nrows) {
+		const struct table *t = cs->rows[r].t;
+		size_t n = 0;
+
+		while (r < cs->nrows && cs->rows[r].t == t) {
+			n++;
+			r++;
+		}
+		buf_addf(out, "%s%zu %s of %s", out->len ? ", " : "", n,
+			 n == 1 ? "row" : "rows", base_name(table_name(t)));
+	}
+}
+
+void
+changes_text(const struct changes *cs, struct buf *out)
+{
+	struct buf a = BUF_INIT, b = BUF_INIT, ch = BUF_INIT, why = BUF_INIT;
+	struct buf rows = BUF_INIT;
+	size_t i, wn = 8, wa = 4, wb = 4, wc = 6, nnew = 0, ngone = 0;
+
+	for (i = cs->nchanged; i < cs->n; i++) {
+		nnew += !cs->c[i].a;
+		ngone += !cs->c[i].b;
+	}
+	rows_summary(cs, &rows);
+	buf_addf(out, "From the %d edition to the %d edition: %zu quantities "
+		 "changed, %zu new, %zu gone. Data rows dated ", cs->ya,
+		 cs->yb, cs->nchanged, nnew, ngone);
+	if (cs->ya + 1 < cs->yb)
+		buf_addf(out, "%d-%d", cs->ya + 1, cs->yb);
+	else
+		buf_addf(out, "%d", cs->yb);
+	buf_addf(out, ": %s.\n", rows.data);
+	for (i = 0; i < cs->n; i++) {
+		const struct change *c = &cs->c[i];
+
+		buf_reset(&a);
+		buf_reset(&b);
+		buf_reset(&ch);
+		show_value(&a, c->a);
+		show_value(&b, c->b);
+		show_change(&ch, c);
+		if (strlen(c->name) > wn)
+			wn = strlen(c->name);
+		if (width(a.data) > wa && width(a.data) <= 40)
+			wa = width(a.data);
+		if (width(b.data) > wb && width(b.data) <= 40)
+			wb = width(b.data);
+		if (width(ch.data) > wc)
+			wc = width(ch.data);
+	}
+	if (cs->n) {
+		BUF_ADDLIT(out, "\n");
+		pad(out, "quantity", wn + 2);
+		buf_reset(&a);
+		buf_addf(&a, "%d", cs->ya);
+		pad(out, a.data, wa + 2);
+		buf_reset(&a);
+		buf_addf(&a, "%d", cs->yb);
+		pad(out, a.data, wb + 2);
+		pad(out, "change", wc + 2);
+		BUF_ADDLIT(out, "caused by\n");
+	}
+	for (i = 0; i < cs->n; i++) {
+		const struct change *c = &cs->c[i];
+
+		buf_reset(&a);
+		buf_reset(&b);
+		buf_reset(&ch);
+		buf_reset(&why);
+		show_value(&a, c->a);
+		show_value(&b, c->b);
+		show_change(&ch, c);
+		if (!c->a)
+			buf_addstr(&ch, "new");
+		else if (!c->b)
+			buf_addstr(&ch, "gone");
+		changes_causes(cs, i, &why);
+		pad(out, c->name, wn + 2);
+		pad(out, a.data, wa + 2);
+		pad(out, b.data, wb + 2);
+		pad(out, ch.data, wc + 2);
+		buf_addstr(out, why.len ? why.data : "-");
+		/* No trailing blanks. */
+		while (out->len && out->data[out->len - 1] == ' ')
+			out->data[--out->len] = '\0';
+		buf_addch(out, '\n');
+	}
+	buf_release(&a);
+	buf_release(&b);
+	buf_release(&ch);
+	buf_release(&why);
+	buf_release(&rows);
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break. */
+static void
+csv_field(struct buf *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		buf_addstr(out, s);
+		return;
+	}
+	buf_addch(out, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			buf_addch(out, '"');
+		buf_addch(out, *s);
+	}
+	buf_addch(out, '"');
+}
+
+static void
+csv_value(struct buf *out, const struct quantity *q)
+{
+	if (!q)
+		return;
+	if (q->type == Q_TEXT)
+		csv_field(out, q->text);
+	else
+		format_exact(out, q->value);
+}
+
+void
+changes_csv(const struct changes *cs, struct buf *out)
+{
+	struct buf why = BUF_INIT;
+	size_t i;
+
+	buf_addf(out, "name,unit,value_%d,value_%d,relative_change,"
+		 "caused_by\n", cs->ya, cs->yb);
+	for (i = 0; i < cs->n; i++) {
+		const struct change *c = &cs->c[i];
+		const struct quantity *q = c->b ? c->b : c->a;
+
+		buf_addstr(out, c->name);
+		buf_addch(out, ',');
+		csv_field(out, q->unit);
+		buf_addch(out, ',');
+		csv_value(out, c->a);
+		buf_addch(out, ',');
+		csv_value(out, c->b);
+		buf_addch(out, ',');
+		if (c->a && c->b && c->a->type == Q_NUMBER &&
+		    c->b->type == Q_NUMBER && c->a->value != 0)
+			format_exact(out, (c->b->value - c->a->value) /
+				     fabs(c->a->value));
+		buf_addch(out, ',');
+		buf_reset(&why);
+		changes_causes(cs, i, &why);
+		csv_field(out, why.data ? why.data : "");
+		buf_addch(out, '\n');
+	}
+	buf_release(&why);
+}
+
+/* "top500.csv:60-68, devices.csv:7" with each run linked to data.html. */
+static void
+html_causes(struct buf *out, const char *causes)
+{
+	const char *p = causes;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		const char *colon = memchr(p, ':', len);
+
+		if (colon) {
+			BUF_ADDLIT(out, "<a href=\"data.html#");
+			buf_add(out, p, (size_t)(colon - p));
+			buf_addf(out, "-%ld\">", strtol(colon + 1, NULL, 10));
+			buf_add(out, p, len);
+			BUF_ADDLIT(out, "</a>");
+		} else {
+			buf_add(out, p, len);
+		}
+		p += len;
+		if (*p == ',') {
+			BUF_ADDLIT(out, ", ");
+			p += 1 + strspn(p + 1, " ");
+		}
+	}
+}
+
+/* One added row: where, when, and what it names (its first columns). */
+static void
+html_row(struct buf *out, const struct added_row *ar)
+{
+	const char *f = base_name(table_name(ar->t));
+	size_t line = table_line(ar->t, ar->row), c;
+
+	BUF_ADDLIT(out, "<li><a href=\"data.html#");
+	html_attr(out, f);
+	buf_addf(out, "-%zu\">", line);
+	html_text(out, f);
+	buf_addf(out, ":%zu</a> (%d): ", line, ar->year);
+	/* The columns before the numbers: list, name, model... */
+	for (c = 0; c < 3 && c < table_cols(ar->t); c++) {
+		const char *cell = table_cell(ar->t, ar->row, (int)c);
+
+		if (!strcmp(table_header(ar->t, c), "id") ||
+		    !strcmp(table_header(ar->t, c), "year") ||
+		    !strcmp(table_header(ar->t, c), "label"))
+			continue;
+		if (c && strcmp(table_header(ar->t, c), "list"))
+			BUF_ADDLIT(out, " ");
+		html_text(out, cell);
+		if (!strcmp(table_header(ar->t, c), "list"))
+			BUF_ADDLIT(out, ":");
+	}
+	BUF_ADDLIT(out, "</li>\n");
+}
+
+void
+changes_html(const struct changes *cs, const char *id, const char *title,
+	     struct buf *out)
+{
+	struct buf a = BUF_INIT, b = BUF_INIT, ch = BUF_INIT, why = BUF_INIT;
+	struct buf rows = BUF_INIT;
+	size_t i, nnew = 0, ngone = 0;
+
+	for (i = cs->nchanged; i < cs->n; i++) {
+		nnew += !cs->c[i].a;
+		ngone += !cs->c[i].b;
+	}
+	rows_summary(cs, &rows);
+	buf_addf(out, "<h2 id=\"%s\">", id);
+	html_text(out, title);
+	buf_addf(out, "</h2>\n<p>From the <a href=\"editions/%d/index.html\">"
+		 "%d edition</a> to the <a href=\"editions/%d/index.html\">%d "
+		 "edition</a>: %zu %s changed, %zu new, %zu gone. The data "
+		 "gained ", cs->ya, cs->ya, cs->yb, cs->yb, cs->nchanged,
+		 cs->nchanged == 1 ? "quantity" : "quantities", nnew, ngone);
+	html_text(out, rows.data);
+	if (cs->ya + 1 < cs->yb)
+		buf_addf(out, " dated %d to %d.</p>\n", cs->ya + 1, cs->yb);
+	else
+		buf_addf(out, " dated %d.</p>\n", cs->yb);
+	if (cs->nrows) {
+		buf_addf(out, "<details><summary>The %zu data %s added"
+			 "</summary>\n<ul class=\"rows\">\n", cs->nrows,
+			 cs->nrows == 1 ? "row" : "rows");
+		for (i = 0; i < cs->nrows; i++)
+			html_row(out, &cs->rows[i]);
+		BUF_ADDLIT(out, "</ul>\n</details>\n");
+	}
+	if (!cs->n) {
+		BUF_ADDLIT(out, "<p>No quantity changed.</p>\n");
+		goto out;
+	}
+	buf_addf(out, "<div class=\"wide\"><table class=\"changes\">\n"
+		 "<thead><tr><th>Quantity</th><th>%d</th><th>%d</th>"
+		 "<th>Change</th><th>Caused by</th></tr></thead>\n<tbody>\n",
+		 cs->ya, cs->yb);
+	for (i = 0; i < cs->n; i++) {
+		const struct change *c = &cs->c[i];
+
+		buf_reset(&a);
+		buf_reset(&b);
+		buf_reset(&ch);
+		buf_reset(&why);
+		show_value(&a, c->a);
+		show_value(&b, c->b);
+		show_change(&ch, c);
+		if (!c->a)
+			buf_addstr(&ch, "new");
+		else if (!c->b)
+			buf_addstr(&ch, "gone");
+		changes_causes(cs, i, &why);
+		BUF_ADDLIT(out, "<tr><td>");
+		if (c->b) {
+			buf_addf(out, "<a href=\"quantities.html#%s\"><code>"
+				 "%s</code></a>", c->name, c->name);
+		} else {
+			buf_addf(out, "<code>%s</code>", c->name);
+		}
+		BUF_ADDLIT(out, "</td><td class=\"num\">");
+		html_text(out, a.data);
+		BUF_ADDLIT(out, "</td><td class=\"num\">");
+		html_text(out, b.data);
+		BUF_ADDLIT(out, "</td><td class=\"num\">");
+		html_text(out, ch.data);
+		BUF_ADDLIT(out, "</td><td>");
+		if (why.len)
+			html_causes(out, why.data);
+		else
+			BUF_ADDLIT(out, "—");
+		BUF_ADDLIT(out, "</td></tr>\n");
+	}
+	BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
+out:
+	buf_release(&a);
+	buf_release(&b);
+	buf_release(&ch);
+	buf_release(&why);
+	buf_release(&rows);
+}

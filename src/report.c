@@ -1,0 +1,650 @@
+/*
+ * The report stage: every edition's registry -> expanded templates ->
+ * HTML pages and figures in the site's staging area -> published. The
+ * order of work: editions from the newest down, each handing its
+ * figures to gnuplot as soon as its templates are expanded (gnuplot
+ * draws on the other core while the next edition is built), then the
+ * pages that need every edition (the links between editions, the
+ * history of each quantity, the changes), then the wait for gnuplot.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "buf.h"
+#include "changes.h"
+#include "dataset.h"
+#include "diag.h"
+#include "escape.h"
+#include "export.h"
+#include "html.h"
+#include "model.h"
+#include "pages.h"
+#include "plot.h"
+#include "registry.h"
+#include "report.h"
+#include "site.h"
+#include "table.h"
+#include "template.h"
+#include "timing.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* An edition's own files: its links to them are not sent to the top. */
+static const char *const own_files[] = {
+	"index.html", "quantities.html", "figures/", NULL,
+};
+
+struct edition {
+	int year;
+	char dir[32];		/* "editions/2008" */
+	char what[40];		/* "the 2008 edition" */
+	const struct registry *reg;
+	struct registry *own;	/* reg, when built here */
+	struct datasets ds;	/* its figure data, when built here */
+	const struct datasets *dsp;
+	struct expansion x;
+	struct buf body, toc;	/* rendered for editions/YEAR/ */
+	char *title;
+};
+
+struct run {
+	struct site *site;
+	const struct report_options *opt;
+	struct tableset *ts;
+	const char *shell;
+	struct template *t;
+	struct plot *pl;
+	struct plot_options po;
+	struct edition *ed;	/* oldest first */
+	size_t n;
+	int article_year;
+};
+
+/* Writes one page of the site through the shell. */
+static int
+write_page(struct run *run, const char *file, const char *root,
+	   const char *title, const char *toc, const char *body)
+{
+	struct buf page = BUF_INIT;
+	int ret;
+
+	html_page(&page, run->shell, title, toc, body, file, root);
+	ret = site_write(run->site, file, page.data, page.len);
+	buf_release(&page);
+	return ret;
+}
+
+/*
+ * Builds edition e: its registry (unless given), its report expanded and
+ * rendered, its figures handed to gnuplot. Returns 0, -1 after input
+ * errors, -2 when gnuplot cannot be started.
+ */
+static int
+build_edition(struct run *run, struct edition *e)
+{
+	struct rendered r = { &e->body, &e->toc, NULL, "../../", own_files };
+	struct buf scratch = BUF_INIT, dir = BUF_INIT;
+	int ret = -1;
+
+	if (!e->reg) {
+		e->reg = e->own = model_build(run->opt->datadir, e->year,
+					      &e->ds, run->ts);
+		e->dsp = &e->ds;
+		if (!e->own || audit_run(run->opt->datadir, e->own, &scratch,
+					 run->ts) < 0)
+			goto out;
+	}
+	if (template_expand(run->t, e->reg, &e->x) || diag_interrupted())
+		goto out;
+	/* The newest edition's figures at the top: drawn first. */
+	ret = e == &run->ed[run->n - 1] ? plot_add(run->pl, "figures", NULL,
+		e->reg, e->dsp, e->x.figures, e->x.nfigures) : 0;
+	if (ret || !run->opt->editions)
+		goto out;
+	html_render(&e->x, &r);
+	e->title = r.title;
+	buf_addf(&dir, "%s/figures", e->dir);
+	ret = plot_add(run->pl, dir.data, e->what, e->reg, e->dsp,
+		       e->x.figures, e->x.nfigures);
+out:
+	buf_release(&scratch);
+	buf_release(&dir);
+	return ret;
+}
+
+/* Whether body has a level-2 heading with the id of len bytes at id. */
+static int
+has_section(const struct edition *e, const char *id, size_t len)
+{
+	const char *p = e->body.data;
+
+	while (p && (p = strstr(p, "<h2 id=\""))) {
+		p += 8;
+		if (!strncmp(p, id, len) && p[len] == '"')
+			return 1;
+	}
+	return 0;
+}
+
+/* A link to edition e (or to its section id) from a page at up. */
+static void
+edition_link(struct buf *out, const struct edition *e, const char *up,
+	     const char *id, size_t len)
+{
+	buf_addf(out, "<a href=\"%s%d/index.html", up, e->year);
+	if (id && has_section(e, id, len)) {
+		buf_addch(out, '#');
+		buf_add(out, id, len);
+	}
+	buf_addf(out, "\">%d edition</a>", e->year);
+}
+
+/*
+ * Appends body with, after its first heading, the banner, and after
+ * each level-2 heading, links to the same section in the previous and
+ * the next edition (prev, next: NULL when there is none; up: the way
+ * from the page to editions/).
+ */
+static void
+edition_body(struct buf *out, const char *body, const char *banner,
+	     const struct edition *prev, const struct edition *next,
+	     const char *up)
+{
+	const char *p = body, *h1 = strstr(body, "</h1>"), *h;
+
+	if (h1) {
+		buf_add(out, body, (size_t)(h1 + 5 - body));
+		buf_addch(out, '\n');
+		p = h1 + 5;
+	}
+	buf_addstr(out, banner);
+	while ((h = strstr(p, "<h2 id=\""))) {
+		const char *id = h + 8, *end;
+		size_t len = strcspn(id, "\"");
+
+		end = strstr(h, "</h2>");
+		if (!end)
+			break;
+		end += 5;
+		buf_add(out, p, (size_t)(end - p));
+		p = end;
+		if (!prev && !next)
+			continue;
+		BUF_ADDLIT(out, "\n<p class=\"edition-nav\">This section in the ");
+		if (prev)
+			edition_link(out, prev, up, id, len);
+		if (prev && next)
+			BUF_ADDLIT(out, " and the ");
+		if (next)
+			edition_link(out, next, up, id, len);
+		BUF_ADDLIT(out, "</p>");
+	}
+	buf_addstr(out, p);
+}
+
+/* editions/YEAR/index.html and its quantities page. */
+static int
+write_edition(struct run *run, size_t i)
+{
+	struct edition *e = &run->ed[i];
+	const struct edition *prev = i ? &run->ed[i - 1] : NULL;
+	const struct edition *next = i + 1 < run->n ? &run->ed[i + 1] : NULL;
+	struct buf banner = BUF_INIT, body = BUF_INIT, file = BUF_INIT;
+	struct quantities_page qp = { "../../", NULL, NULL, NULL, NULL, 0 };
+	size_t n = registry_count(e->reg), k, j;
+	unsigned char *keep = xcalloc(n ? n : 1, 1);
+	size_t *stack = xcalloc(n ? n : 1, sizeof(*stack)), top = 0;
+	char name[48];
+	int ret;
+
+	buf_addf(&banner, "<p class=\"edition-banner\">The %d edition: the "
+		 "report as the data stood in %d", e->year, e->year);
+	if (e->year == run->article_year)
+		BUF_ADDLIT(&banner, ", the year of the article");
+	BUF_ADDLIT(&banner, ". ");
+	if (prev) {
+		BUF_ADDLIT(&banner, "Previous: ");
+		edition_link(&banner, prev, "../", NULL, 0);
+		BUF_ADDLIT(&banner, ". ");
+	}
+	if (next) {
+		BUF_ADDLIT(&banner, "Next: ");
+		edition_link(&banner, next, "../", NULL, 0);
+		BUF_ADDLIT(&banner, ". ");
+	}
+	BUF_ADDLIT(&banner, "<a href=\"../index.html\">All editions</a>; "
+		   "<a href=\"../../index.html\">the newest</a>.</p>\n");
+	edition_body(&body, e->body.data, banner.data, prev, next, "../");
+	buf_addf(&file, "%s/index.html", e->dir);
+	ret = write_page(run, file.data, "../../", e->title ? e->title :
+			 "Report", e->toc.data, body.data);
+
+	/* The quantities it links to, and those they are computed from. */
+	for (k = 0; k < e->x.nlinks; k++) {
+		size_t at = registry_index(e->reg, e->x.links[k].name);
+
+		if (at != SIZE_MAX && !keep[at]) {
+			keep[at] = 1;
+			stack[top++] = at;
+		}
+	}
+	while (top) {
+		const struct quantity *q = registry_at(e->reg, stack[--top]);
+
+		for (j = 0; j < q->ninputs; j++) {
+			size_t at = registry_index(e->reg, q->inputs[j]);
+
+			if (at != SIZE_MAX && !keep[at]) {
+				keep[at] = 1;
+				stack[top++] = at;
+			}
+		}
+	}
+	snprintf(name, sizeof(name), "%d edition", e->year);
+	qp.edition = name;
+	qp.keep = keep;
+	buf_reset(&body);
+	pages_quantities(e->reg, &qp, &body);
+	buf_reset(&file);
+	buf_addf(&file, "%s/quantities.html", e->dir);
+	ret |= write_page(run, file.data, "../../", "Quantities", "",
+			  body.data);
+	free(keep);
+	free(stack);
+	buf_release(&banner);
+	buf_release(&body);
+	buf_release(&file);
+	return ret;
+}
+
+/* The newest edition's report at the top: index.html. */
+static int
+write_top_report(struct run *run)
+{
+	struct edition *e = &run->ed[run->n - 1];
+	const struct edition *prev = run->n > 1 ? &run->ed[run->n - 2] : NULL;
+	struct buf body = BUF_INIT, toc = BUF_INIT, page = BUF_INIT;
+	struct buf banner = BUF_INIT;
+	struct rendered r = { &body, &toc, NULL, NULL, NULL };
+	int ret;
+
+	html_render(&e->x, &r);
+	if (run->opt->editions) {
+		buf_addf(&banner, "<p class=\"edition-banner\">The %d edition, "
+			 "the newest: the report as the data stand in %d.",
+			 e->year, e->year);
+		if (prev)
+			buf_addf(&banner, " <a href=\"editions/index.html\">"
+				 "Every edition</a> since the article's year, "
+				 "%d, is kept, and <a href=\"changes.html\">the "
+				 "changes</a> page shows what moved since the "
+				 "%d edition.", run->ed[0].year, prev->year);
+		BUF_ADDLIT(&banner, "</p>\n");
+	}
+	edition_body(&page, body.data, banner.data, prev, NULL, "editions/");
+	ret = write_page(run, "index.html", "", r.title ? r.title : "Report",
+			 toc.data, page.data);
+	free(r.title);
+	buf_release(&body);
+	buf_release(&toc);
+	buf_release(&page);
+	buf_release(&banner);
+	return ret;
+}
+
+/* quantities.html, data.html, the CSV/JSON exports and data copies. */
+static int
+write_reference(struct run *run)
+{
+	const struct edition *e = &run->ed[run->n - 1];
+	const struct registry **regs = xcalloc(run->n, sizeof(*regs));
+	int *years = xcalloc(run->n, sizeof(*years));
+	struct quantities_page qp = { "", NULL, NULL, NULL, NULL, 0 };
+	struct buf b = BUF_INIT, path = BUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < run->n; i++) {
+		regs[i] = run->ed[i].reg;
+		years[i] = run->ed[i].year;
+	}
+	if (run->n > 1) {
+		qp.editions = regs;
+		qp.years = years;
+		qp.neditions = run->n;
+	}
+	pages_quantities(e->reg, &qp, &b);
+	ret |= write_page(run, "quantities.html", "", "Quantities", "",
+			  b.data);
+	buf_reset(&b);
+	ret |= pages_data(run->opt->datadir, model_data_files, run->ts, &b);
+	ret |= write_page(run, "data.html", "", "Data", "", b.data);
+	buf_reset(&b);
+	export_csv(e->reg, &b);
+	ret |= site_write(run->site, "quantities.csv", b.data, b.len);
+	buf_reset(&b);
+	export_json(e->reg, &b);
+	ret |= site_write(run->site, "quantities.json", b.data, b.len);
+	for (i = 0; model_data_files[i] && !ret; i++) {
+		const struct table *t;
+		const char *bytes;
+		size_t len;
+
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", run->opt->datadir,
+			 model_data_files[i]);
+		t = tableset_load(run->ts, path.data);
+		if (!t) {
+			ret = -1;
+			break;
+		}
+		bytes = table_source(t, &len);
+		buf_reset(&path);
+		buf_addf(&path, "data/%s", model_data_files[i]);
+		ret |= site_write(run->site, path.data, bytes, len);
+	}
+	free(regs);
+	free(years);
+	buf_release(&b);
+	buf_release(&path);
+	return ret ? -1 : 0;
+}
+
+/* The number of rows of each data file dated year (exactly, or up to). */
+static void
+rows_dated(struct run *run, int year, int upto, struct buf *out)
+{
+	struct buf path = BUF_INIT;
+	size_t f, r;
+	int any = 0;
+
+	for (f = 0; model_data_files[f]; f++) {
+		const struct table *t;
+		size_t n = 0;
+
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", run->opt->datadir,
+			 model_data_files[f]);
+		t = tableset_load(run->ts, path.data);
+		for (r = 0; t && r < table_rows(t); r++) {
+			int y = model_row_year(t, r);
+
+			n += y && (upto ? y <= year : y == year);
+		}
+		if (!n)
+			continue;
+		buf_addf(out, "%s%zu in <a href=\"../data.html#", any ? ", " :
+			 "", n);
+		html_attr(out, model_data_files[f]);
+		BUF_ADDLIT(out, "\"><code>");
+		html_text(out, model_data_files[f]);
+		BUF_ADDLIT(out, "</code></a>");
+		any = 1;
+	}
+	if (!any)
+		BUF_ADDLIT(out, "none");
+	buf_release(&path);
+}
+
+/* The names of the devices of reg that prev does not have. */
+static void
+new_devices(const struct registry *reg, const struct registry *prev,
+	    struct buf *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < registry_count(reg); i++) {
+		const struct quantity *q = registry_at(reg, i);
+		size_t len = strlen(q->name);
+
+		if (strncmp(q->name, "device.", 7) || len < 13 ||
+		    strcmp(q->name + len - 5, ".name") ||
+		    memchr(q->name + 7, '.', len - 12) ||
+		    (prev && registry_get(prev, q->name)))
+			continue;
+		buf_addstr(out, n++ ? ", " : "");
+		html_text(out, q->text);
+	}
+	if (!n)
+		BUF_ADDLIT(out, "none");
+}
+
+static const char *
+text_of(const struct registry *reg, const char *name)
+{
+	const struct quantity *q = registry_get(reg, name);
+
+	return q && q->type == Q_TEXT ? q->text : NULL;
+}
+
+/* editions/index.html: every edition, with what was new in it. */
+static int
+write_editions_index(struct run *run)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+	int ret;
+
+	buf_addf(&b, "<h1 id=\"editions\">Editions</h1>\n<p>The report as it "
+		 "would have been written in each year from the article's, "
+		 "%d, to %d: each edition is computed from the data rows dated "
+		 "up to its year only, so its record holder, devices and "
+		 "fitted trends are those known then. <a href=\"../"
+		 "changes.html\">The changes page</a> lists every number that "
+		 "moved in the newest edition.</p>\n<div class=\"wide\">"
+		 "<table class=\"editions\">\n<thead><tr><th>Edition</th>"
+		 "<th>TOP500 No. 1</th><th>New devices</th><th>Data rows "
+		 "dated that year</th></tr></thead>\n<tbody>\n",
+		 run->ed[0].year, run->ed[run->n - 1].year);
+	for (i = run->n; i-- > 0;) {
+		const struct edition *e = &run->ed[i];
+		const struct registry *prev = i ? run->ed[i - 1].reg : NULL;
+		const char *rec = text_of(e->reg, "record.name");
+		const char *was = prev ? text_of(prev, "record.name") : NULL;
+
+		buf_addf(&b, "<tr id=\"e%d\"><td><a href=\"%d/index.html\">%d"
+			 "</a>%s</td><td>", e->year, e->year, e->year,
+			 e->year == run->article_year ? " (the article's)" :
+			 i + 1 == run->n ? " (newest)" : "");
+		if (rec) {
+			html_text(&b, rec);
+			if (prev && was && strcmp(rec, was))
+				BUF_ADDLIT(&b, " (new)");
+		} else {
+			BUF_ADDLIT(&b, "—");
+		}
+		BUF_ADDLIT(&b, "</td><td>");
+		new_devices(e->reg, prev, &b);
+		BUF_ADDLIT(&b, "</td><td>");
+		if (i == 0)
+			BUF_ADDLIT(&b, "up to that year: ");
+		rows_dated(run, e->year, i == 0, &b);
+		BUF_ADDLIT(&b, "</td></tr>\n");
+	}
+	BUF_ADDLIT(&b, "</tbody>\n</table>\n</div>\n");
+	ret = write_page(run, "editions/index.html", "../", "Editions", "",
+			 b.data);
+	buf_release(&b);
+	return ret;
+}
+
+/* changes.html: the newest edition against the previous and the first. */
+static int
+write_changes(struct run *run)
+{
+	const struct edition *last = &run->ed[run->n - 1];
+	struct changes cs;
+	struct buf b = BUF_INIT, title = BUF_INIT;
+	int ret;
+
+	BUF_ADDLIT(&b, "<h1 id=\"changes\">What changed</h1>\n<p>Every "
+		   "quantity whose value differs between the newest edition "
+		   "and an earlier one, largest relative change first, with "
+		   "the data rows added since that edition that it depends "
+		   "on (through its inputs, or through a trend fitted to a "
+		   "whole file). Quantities that are new or gone are listed "
+		   "after the changes. <code>ultimate diff YEAR1 YEAR2</code> "
+		   "prints the same for any two editions.</p>\n");
+	if (run->n == 1) {
+		buf_addf(&b, "<p>The %d edition is the only one: nothing to "
+			 "compare it with.</p>\n", last->year);
+	} else {
+		changes_compare(&cs, run->ed[run->n - 2].reg,
+				run->ed[run->n - 2].year, last->reg,
+				last->year, run->ts, run->opt->datadir,
+				model_data_files);
+		buf_addf(&title, "Since the %d edition",
+			 run->ed[run->n - 2].year);
+		changes_html(&cs, "since-previous", title.data, &b);
+		changes_release(&cs);
+	}
+	if (run->n > 2) {
+		changes_compare(&cs, run->ed[0].reg, run->ed[0].year,
+				last->reg, last->year, run->ts,
+				run->opt->datadir, model_data_files);
+		buf_reset(&title);
+		buf_addf(&title, "Since the article's edition (%d)",
+			 run->ed[0].year);
+		changes_html(&cs, "since-article", title.data, &b);
+		changes_release(&cs);
+	}
+	ret = write_page(run, "changes.html", "", "What changed", "",
+			 b.data);
+	buf_release(&b);
+	buf_release(&title);
+	return ret;
+}
+
+static void
+release_editions(struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->n; i++) {
+		struct edition *e = &run->ed[i];
+
+		registry_free(e->own);
+		datasets_release(&e->ds);
+		expansion_release(&e->x);
+		buf_release(&e->body);
+		buf_release(&e->toc);
+		free(e->title);
+	}
+	free(run->ed);
+}
+
+int
+report_write(struct site *site, const struct registry *reg,
+	     const struct datasets *ds, struct tableset *ts,
+	     struct report_options *opt)
+{
+	struct run run = { .site = site, .opt = opt, .ts = ts };
+	struct srcfile *shell = NULL, *css = NULL;
+	struct buf path = BUF_INIT;
+	int ret = 1, r = -1, newest = (int)registry_num(reg, "edition.year");
+	size_t i;
+
+	run.article_year = (int)registry_num(reg, "article.year");
+	run.n = opt->editions && run.article_year < newest ?
+		(size_t)(newest - run.article_year) + 1 : 1;
+	run.ed = xcalloc(run.n, sizeof(*run.ed));
+	for (i = 0; i < run.n; i++) {
+		struct edition *e = &run.ed[i];
+
+		e->year = newest - (int)(run.n - 1 - i);
+		snprintf(e->dir, sizeof(e->dir), "editions/%d", e->year);
+		snprintf(e->what, sizeof(e->what), "the %d edition", e->year);
+		expansion_init(&e->x);
+		buf_init(&e->body);
+		buf_init(&e->toc);
+	}
+	run.ed[run.n - 1].reg = reg;
+	run.ed[run.n - 1].dsp = ds;
+	html_nav_editions(opt->editions);
+
+	buf_addf(&path, "%s/page.html", opt->templatedir);
+	shell = srcfile_read(path.data);
+	buf_reset(&path);
+	buf_addf(&path, "%s/style.css", opt->templatedir);
+	css = srcfile_read(path.data);
+	if (shell)
+		shell->show_source = 1;
+	if (!shell || !css || html_check_shell(shell) || site_begin(site))
+		goto out;
+	run.shell = shell->data;
+	site_set_inputs(site, opt->inputs);
+	timing_begin("templates");
+	run.t = template_load(opt->templatedir, "report.md");
+	timing_end();
+	if (!run.t)
+		goto out;
+	run.po = (struct plot_options){ NULL, "gnuplot", 2000,
+					opt->figure_timeout, opt->early };
+	opt->early = NULL;	/* plot_begin() takes it */
+	buf_reset(&path);
+	buf_addf(&path, "%s/figures", opt->templatedir);
+	run.po.figdir = path.data;
+	run.pl = plot_begin(site, &run.po);
+
+	/*
+	 * The newest edition first: its figures go to gnuplot first (and
+	 * the top's copy of them, drawn once), and its errors, about the
+	 * data as they stand, are the ones to see first.
+	 */
+	timing_begin("editions");
+	r = 0;
+	for (i = run.n; i-- > 0 && !r;) {
+		struct edition *e = &run.ed[i];
+
+		if (i + 1 < run.n)
+			diag_set_context(e->what);
+		r = build_edition(&run, e);
+		if (!r && diag_interrupted())
+			r = -1;
+	}
+	diag_set_context(NULL);
+	timing_end();
+	timing_begin("pages");
+	if (!r)
+		r = write_top_report(&run);
+	for (i = 0; opt->editions && i < run.n && !r; i++)
+		r = write_edition(&run, i);
+	if (!r)
+		r = write_reference(&run);
+	if (!r && opt->editions)
+		r = write_editions_index(&run);
+	if (!r && opt->editions)
+		r = write_changes(&run);
+	if (!r)
+		r = site_write(site, "style.css", css->data, css->len);
+	timing_end();
+	if (!r && diag_interrupted())
+		r = -1;
+	if (r) {
+		plot_cancel(run.pl);
+	} else {
+		timing_begin("figures");
+		r = plot_finish(run.pl);
+		timing_end();
+	}
+	run.pl = NULL;
+	if (r == -2)
+		ret = 3;
+	timing_begin("write");
+	if (!r && !site_publish(site))
+		ret = 0;
+	timing_end();
+out:
+	if (run.pl)
+		plot_cancel(run.pl);
+	plot_stop(opt->early);
+	opt->early = NULL;
+	template_free(run.t);
+	release_editions(&run);
+	srcfile_free(shell);
+	srcfile_free(css);
+	buf_release(&path);
+	return ret;
+}

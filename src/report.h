@@ -1,0 +1,50 @@
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdint.h>
+
+struct datasets;
+struct gnuplot;
+struct registry;
+struct site;
+struct tableset;
+
+/*
+ * The site: the report of every edition, from the article's year
+ * (article.year) to the year of the registry given (edition.year), each
+ * built from the data rows dated up to its year.
+ *
+ *   index.html, figures/        the newest edition's report
+ *   quantities.html             every quantity, and its value in every
+ *                               edition; quantities.csv, .json
+ *   data.html, data/NAME.csv    the data
+ *   changes.html                what changed since the previous edition
+ *                               and since the article's
+ *   editions/index.html         every edition, with what was new in it
+ *   editions/YEAR/index.html    an edition's report, its figures/ and
+ *   editions/YEAR/quantities.html   the quantities it shows
+ *
+ * One gnuplot draws every edition's figures, while the next edition is
+ * built; a figure drawn from the same data as another edition's is drawn
+ * once.
+ */
+struct report_options {
+	const char *datadir;
+	const char *templatedir;
+	int editions;		/* 0: the one edition only, no editions/ */
+	double figure_timeout;	/* seconds gnuplot may run */
+	uint64_t inputs;	/* key of the inputs, for the manifest */
+	struct gnuplot *early;	/* gnuplot started ahead (taken), or NULL */
+};
+
+/*
+ * Writes the site into site's staging area and publishes it when every
+ * part succeeded. reg, ds (the newest edition, with its figure data)
+ * and ts (the tables read) come from model_build(). Returns an exit
+ * status: 0, 1 (input errors, printed), 3 (gnuplot failed).
+ */
+int report_write(struct site *site, const struct registry *reg,
+		 const struct datasets *ds, struct tableset *ts,
+		 struct report_options *opt);
+
+#endif
