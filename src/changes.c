@@ -26,6 +26,38 @@ base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* Lines of a file written as runs: "top500.csv:60-68, devices.csv:7". */
+struct runs {
+	struct buf out;
+	const struct table *t;	/* of the run open, or NULL */
+	size_t first, last;
+};
+
+static void
+runs_end(struct runs *rn)
+{
+	if (!rn->t)
+		return;
+	buf_addf(&rn->out, "%s%s:%zu", rn->out.len ? ", " : "",
+		 base_name(table_name(rn->t)), rn->first);
+	if (rn->last != rn->first)
+		buf_addf(&rn->out, "-%zu", rn->last);
+	rn->t = NULL;
+}
+
+/* Adds a line; lines of a file come in increasing order. */
+static void
+runs_add(struct runs *rn, const struct table *t, size_t line)
+{
+	if (rn->t == t && line == rn->last + 1) {
+		rn->last = line;
+		return;
+	}
+	runs_end(rn);
+	rn->t = t;
+	rn->first = rn->last = line;
+}
+
 static int
 by_size(const void *x, const void *y)
 {
@@ -113,21 +145,48 @@ changes_compare(struct changes *cs, const struct registry *a, int ya,
 	/* The rows dated after the earlier edition, up to the later one. */
 	for (i = 0; files[i]; i++) {
 		const struct table *t;
+		struct added_file *af;
+		int col;
 
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s", datadir, files[i]);
 		t = tableset_load(ts, path.data);
-		for (r = 0; t && r < table_rows(t); r++) {
-			int y = model_row_year(t, r);
+		col = t ? model_time_column(t) : -1;
+		for (r = 0; col >= 0 && r < table_rows(t); r++) {
+			int y = model_row_year(t, r, col);
+			struct added_row *ar;
 
 			if (y <= ya || y > yb)
 				continue;
+			if (!cs->nfiles || cs->files[cs->nfiles - 1].t != t) {
+				cs->files = xgrow(cs->files, &cs->fcap,
+						  cs->nfiles + 1,
+						  sizeof(*cs->files));
+				af = &cs->files[cs->nfiles++];
+				af->t = t;
+				af->first = cs->nrows;
+				af->n = 0;
+				af->runs = NULL;
+			}
 			cs->rows = xgrow(cs->rows, &cs->rcap, cs->nrows + 1,
 					 sizeof(*cs->rows));
-			cs->rows[cs->nrows].t = t;
-			cs->rows[cs->nrows].row = r;
-			cs->rows[cs->nrows++].year = y;
+			ar = &cs->rows[cs->nrows++];
+			ar->t = t;
+			ar->row = r;
+			ar->line = table_line(t, r);
+			ar->year = y;
+			cs->files[cs->nfiles - 1].n++;
 		}
+	}
+	/* Each file's added rows as runs of lines, for the causes. */
+	for (i = 0; i < cs->nfiles; i++) {
+		struct added_file *af = &cs->files[i];
+		struct runs rn = { BUF_INIT, NULL, 0, 0 };
+
+		for (r = 0; r < af->n; r++)
+			runs_add(&rn, af->t, cs->rows[af->first + r].line);
+		runs_end(&rn);
+		af->runs = buf_detach(&rn.out, NULL);
 	}
 	buf_release(&path);
 }
@@ -135,6 +194,11 @@ changes_compare(struct changes *cs, const struct registry *a, int ya,
 void
 changes_release(struct changes *cs)
 {
+	size_t i;
+
+	for (i = 0; i < cs->nfiles; i++)
+		free(cs->files[i].runs);
+	free(cs->files);
 	free(cs->c);
 	free(cs->rows);
 	memset(cs, 0, sizeof(*cs));
@@ -176,15 +240,32 @@ walk(const struct registry *reg, const struct quantity *q, struct deps *d)
 	}
 }
 
-static void
-add_run(struct buf *out, const struct table *t, size_t first, size_t last,
-	int *any)
+static int
+by_line(const void *x, const void *y)
 {
-	buf_addf(out, "%s%s:%zu", *any ? ", " : "", base_name(table_name(t)),
-		 first);
-	if (last != first)
-		buf_addf(out, "-%zu", last);
-	*any = 1;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* Whether line is one of the n added rows of af (in line order). */
+static int
+added(const struct changes *cs, const struct added_file *af, size_t line)
+{
+	size_t lo = 0, hi = af->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		size_t l = cs->rows[af->first + mid].line;
+
+		if (l == line)
+			return 1;
+		if (l < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
 }
 
 /*
@@ -223,15 +304,18 @@ walk_owner(const struct registry *reg, const char *name, struct deps *d)
 	buf_release(&p);
 }
 
+/*
+ * The causes of change i: for each file with added rows, all of them
+ * when a quantity it depends on was fitted to the whole file, else those
+ * of its rows named as the origin of such a quantity.
+ */
 void
 changes_causes(const struct changes *cs, size_t i, struct buf *out)
 {
 	const struct change *c = &cs->c[i];
 	struct deps d;
 	struct buf key = BUF_INIT;
-	const struct table *run_t = NULL;
-	size_t r, run_first = 0, run_last = 0;
-	int any = 0;
+	size_t f, *lines = NULL, nlines = 0, lcap = 0, k;
 
 	memset(&d, 0, sizeof(d));
 	buf_init(&d.rows);
@@ -244,32 +328,38 @@ changes_causes(const struct changes *cs, size_t i, struct buf *out)
 		walk(cs->rb, c->b, &d);
 	else
 		walk_owner(cs->rb, c->name, &d);
-	for (r = 0; r < cs->nrows; r++) {
-		const struct added_row *ar = &cs->rows[r];
-		const char *f = base_name(table_name(ar->t));
-		size_t line = table_line(ar->t, ar->row);
-		int hit;
+	for (f = 0; f < cs->nfiles; f++) {
+		const struct added_file *af = &cs->files[f];
+		const char *name = base_name(table_name(af->t)), *p;
+		struct runs rn = { BUF_INIT, NULL, 0, 0 };
+		size_t len = strlen(name);
 
 		buf_reset(&key);
-		buf_addf(&key, "\n%s\n", f);
-		hit = d.files.data && strstr(d.files.data, key.data);
-		buf_reset(&key);
-		buf_addf(&key, "\n%s:%zu\n", f, line);
-		hit = hit || (d.rows.data && strstr(d.rows.data, key.data));
-		if (!hit)
-			continue;
-		/* Consecutive lines of a file are written as one run. */
-		if (run_t == ar->t && line == run_last + 1) {
-			run_last = line;
+		buf_addf(&key, "\n%s\n", name);
+		if (d.files.data && strstr(d.files.data, key.data)) {
+			buf_addf(out, "%s%s", out->len ? ", " : "", af->runs);
 			continue;
 		}
-		if (run_t)
-			add_run(out, run_t, run_first, run_last, &any);
-		run_t = ar->t;
-		run_first = run_last = line;
+		/* Origins: "\nname:line\n" entries of d.rows. */
+		nlines = 0;
+		for (p = d.rows.data; p && (p = strchr(p, '\n')); p++) {
+			if (strncmp(p + 1, name, len) || p[len + 1] != ':')
+				continue;
+			lines = xgrow(lines, &lcap, nlines + 1, sizeof(*lines));
+			lines[nlines] = strtoul(p + len + 2, NULL, 10);
+			if (added(cs, af, lines[nlines]))
+				nlines++;
+		}
+		qsort(lines, nlines, sizeof(*lines), by_line);
+		for (k = 0; k < nlines; k++)
+			if (!k || lines[k] != lines[k - 1])
+				runs_add(&rn, af->t, lines[k]);
+		runs_end(&rn);
+		if (rn.out.len)
+			buf_addf(out, "%s%s", out->len ? ", " : "", rn.out.data);
+		buf_release(&rn.out);
 	}
-	if (run_t)
-		add_run(out, run_t, run_first, run_last, &any);
+	free(lines);
 	buf_release(&key);
 	buf_release(&d.rows);
 	buf_release(&d.files);
@@ -630,9 +720,11 @@ changes_html(const struct changes *cs, const char *id, const char *title,
 		} else {
 			buf_addf(out, "<code>%s</code>", c->name);
 		}
-		BUF_ADDLIT(out, "</td><td class=\"num\">");
+		buf_addstr(out, (c->a ? c->a : c->b)->type == Q_TEXT ?
+			   "</td><td>" : "</td><td class=\"num\">");
 		html_text(out, a.data);
-		BUF_ADDLIT(out, "</td><td class=\"num\">");
+		buf_addstr(out, (c->b ? c->b : c->a)->type == Q_TEXT ?
+			   "</td><td>" : "</td><td class=\"num\">");
 		html_text(out, b.data);
 		BUF_ADDLIT(out, "</td><td class=\"num\">");
 		html_text(out, ch.data);

@@ -30,7 +30,15 @@ struct change {
 struct added_row {
 	const struct table *t;
 	size_t row;
+	size_t line;		/* in its file */
 	int year;
+};
+
+/* The added rows of one file: rows[first] to rows[first + n - 1]. */
+struct added_file {
+	const struct table *t;
+	size_t first, n;
+	char *runs;		/* all of them: "top500.csv:60-68" */
 };
 
 struct changes {
@@ -41,6 +49,8 @@ struct changes {
 	size_t n, nchanged, cap;
 	struct added_row *rows;	/* by file, then line */
 	size_t nrows, rcap;
+	struct added_file *files;	/* the files with added rows */
+	size_t nfiles, fcap;
 };
 
 /*

@@ -1215,12 +1215,11 @@ add_curves(struct model *m)
 }
 
 int
-model_row_year(const struct table *t, size_t row)
+model_time_column(const struct table *t)
 {
 	const char *base = strrchr(table_name(t), '/');
-	const char *col = NULL, *cell;
+	const char *col = NULL;
 	size_t i;
-	int c;
 
 	base = base ? base + 1 : table_name(t);
 	if (!strcmp(base, "devices.csv"))
@@ -1229,10 +1228,17 @@ model_row_year(const struct table *t, size_t row)
 	     i++)
 		if (!strcmp(base, series_specs[i].file))
 			col = series_specs[i].time_col;
-	c = col ? table_find(t, col) : -1;
-	if (c < 0 || row >= table_rows(t))
+	return col ? table_find(t, col) : -1;
+}
+
+int
+model_row_year(const struct table *t, size_t row, int col)
+{
+	const char *cell;
+
+	if (col < 0 || row >= table_rows(t))
 		return 0;
-	cell = table_cell(t, row, c);
+	cell = table_cell(t, row, col);
 	/* "2008" or "2008-06": the year is what leads. */
 	return strspn(cell, "0123456789") >= 4 ? atoi(cell) : 0;
 }

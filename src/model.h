@@ -23,12 +23,14 @@ struct registry *model_build(const char *datadir, int as_of,
 			     struct datasets *ds, struct tableset *ts);
 
 /*
- * The year a row of a data file the model read is dated (the edition
- * from which it counts), or 0 for a file whose rows are not dated
- * (assumptions.csv, claims.csv).
+ * The column that dates the rows of a data file the model read (its
+ * rows count from the edition of that year on), or -1 for a file whose
+ * rows are not dated (assumptions.csv, claims.csv); and the year of a
+ * row by that column (0 when col is -1 or the cell holds no year).
  */
 struct table;
-int model_row_year(const struct table *t, size_t row);
+int model_time_column(const struct table *t);
+int model_row_year(const struct table *t, size_t row, int col);
 
 /* The data files the model reads, NULL-terminated (for data.html). */
 extern const char *const model_data_files[];

@@ -122,9 +122,9 @@ history_cell(struct buf *out, const char *name,
 		return;
 	if (same) {
 		if (first == 0 && have == n)
-			BUF_ADDLIT(out, "the same in every edition");
+			BUF_ADDLIT(out, "unchanged");
 		else
-			buf_addf(out, "the same since %d", qp->years[first]);
+			buf_addf(out, "unchanged since %d", qp->years[first]);
 		return;
 	}
 	BUF_ADDLIT(out, "<details><summary>");
@@ -139,7 +139,9 @@ history_cell(struct buf *out, const char *name,
 		}
 		BUF_ADDLIT(out, "<svg class=\"spark\" width=\"80\" "
 			   "height=\"18\" viewBox=\"0 -1 80 18\" "
-			   "aria-hidden=\"true\"><polyline points=\"");
+			   "aria-hidden=\"true\"><polyline fill=\"none\" "
+			   "stroke=\"currentColor\" stroke-width=\"1.5\" "
+			   "points=\"");
 		for (i = first; i < n; i++) {
 			double y;
 

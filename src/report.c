@@ -49,6 +49,11 @@ struct edition {
 	char *title;
 };
 
+/* Editions are years of --as-of: 1900 to 2100. */
+#define YEAR_FIRST 1900
+#define YEAR_LAST 2100
+#define MAX_FILES 16
+
 struct run {
 	struct site *site;
 	const struct report_options *opt;
@@ -60,6 +65,8 @@ struct run {
 	struct edition *ed;	/* oldest first */
 	size_t n;
 	int article_year;
+	/* Rows of model_data_files[f] dated each year (editions index). */
+	unsigned dated[MAX_FILES][YEAR_LAST - YEAR_FIRST + 1];
 };
 
 /* Writes one page of the site through the shell. */
@@ -352,27 +359,44 @@ write_reference(struct run *run)
 	return ret ? -1 : 0;
 }
 
-/* The number of rows of each data file dated year (exactly, or up to). */
+/* How many rows of each data file are dated each year, counted once. */
 static void
-rows_dated(struct run *run, int year, int upto, struct buf *out)
+count_dated(struct run *run)
 {
 	struct buf path = BUF_INIT;
 	size_t f, r;
-	int any = 0;
 
-	for (f = 0; model_data_files[f]; f++) {
+	for (f = 0; model_data_files[f] && f < MAX_FILES; f++) {
 		const struct table *t;
-		size_t n = 0;
+		int col;
 
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s", run->opt->datadir,
 			 model_data_files[f]);
 		t = tableset_load(run->ts, path.data);
-		for (r = 0; t && r < table_rows(t); r++) {
-			int y = model_row_year(t, r);
+		col = t ? model_time_column(t) : -1;
+		for (r = 0; col >= 0 && r < table_rows(t); r++) {
+			int y = model_row_year(t, r, col);
 
-			n += y && (upto ? y <= year : y == year);
+			if (y >= YEAR_FIRST && y <= YEAR_LAST)
+				run->dated[f][y - YEAR_FIRST]++;
 		}
+	}
+	buf_release(&path);
+}
+
+/* The number of rows of each data file dated year (exactly, or up to). */
+static void
+rows_dated(const struct run *run, int year, int upto, struct buf *out)
+{
+	size_t f;
+	int any = 0, y;
+
+	for (f = 0; model_data_files[f] && f < MAX_FILES; f++) {
+		size_t n = 0;
+
+		for (y = upto ? YEAR_FIRST : year; y <= year; y++)
+			n += run->dated[f][y - YEAR_FIRST];
 		if (!n)
 			continue;
 		buf_addf(out, "%s%zu in <a href=\"../data.html#", any ? ", " :
@@ -385,7 +409,6 @@ rows_dated(struct run *run, int year, int upto, struct buf *out)
 	}
 	if (!any)
 		BUF_ADDLIT(out, "none");
-	buf_release(&path);
 }
 
 /* The names of the devices of reg that prev does not have. */
@@ -427,6 +450,7 @@ write_editions_index(struct run *run)
 	size_t i;
 	int ret;
 
+	count_dated(run);
 	buf_addf(&b, "<h1 id=\"editions\">Editions</h1>\n<p>The report as it "
 		 "would have been written in each year from the article's, "
 		 "%d, to %d: each edition is computed from the data rows dated "

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Proof that the published site is valid and renders: every page through
-# the Nu Html Checker (vnu-jar, zero errors), then headless Chromium with
+# Proof that the published site is valid and renders: every page of every
+# edition through the Nu Html Checker (vnu-jar, zero errors), every link
+# (into other editions too) through tests/check-links.py, then headless
+# Chromium with
 # no network (tests/browser/check.mjs: images load, anchors resolve,
 # nothing from other hosts; screenshots of index.html, light and dark,
 # kept in build/browser/ as test artifacts).
@@ -20,13 +22,17 @@ fi
 cd "$top"
 "$ult" -o "$tmp/site" report
 fail=0
+# Every page of every edition (editions/YEAR/*.html) too.
+find "$tmp/site" -name '*.html' | sort >"$tmp/pages"
+# shellcheck disable=SC2046 # one path per line, no spaces: mktemp's
 if java -jar tests/browser/node_modules/vnu-jar/build/dist/vnu.jar \
-	--errors-only "$tmp"/site/*.html 2>"$tmp/vnu"; then
-	echo "html: $(ls "$tmp"/site/*.html | wc -l) passed, 0 failed"
+	--errors-only $(cat "$tmp/pages") 2>"$tmp/vnu"; then
+	echo "html: $(wc -l <"$tmp/pages") passed, 0 failed"
 else
 	cat "$tmp/vnu"
 	echo "html: 0 passed, $(grep -c error "$tmp/vnu") failed"
 	fail=1
 fi
 node tests/browser/check.mjs "$tmp/site" "$top/build/browser" || fail=1
+python3 tests/check-links.py "$tmp/site" || fail=1
 exit $fail

@@ -29,7 +29,9 @@ await context.route("**/*", (route) => {
   outside.push(url);
   return route.abort();
 });
-const pages = readdirSync(site).filter((f) => f.endsWith(".html")).sort();
+// Every page, those of editions/YEAR/ included.
+const pages = readdirSync(site, { recursive: true })
+  .filter((f) => f.endsWith(".html")).sort();
 for (const file of pages) {
   const page = await context.newPage();
   const url = pathToFileURL(join(site, file)).href;
