@@ -408,7 +408,7 @@ show_change(struct buf *out, const struct change *c)
 		format_sig(out, c->b->value / c->a->value, 3);
 		return;
 	}
-	buf_addch(out, rel < 0 ? '-' : '+');
+	buf_addstr(out, rel < 0 ? "\u2212" : "+");
 	format_fixed(out, fabs(rel) * 100, fabs(rel) < 0.001 ? 4 :
 		     fabs(rel) < 0.01 ? 3 : 1);
 	buf_addch(out, '%');
@@ -683,9 +683,13 @@ changes_html(const struct changes *cs, const char *id, const char *title,
 	else
 		buf_addf(out, " dated %d.</p>\n", cs->yb);
 	if (cs->nrows) {
-		buf_addf(out, "<details><summary>The %zu data %s added"
-			 "</summary>\n<ul class=\"rows\">\n", cs->nrows,
-			 cs->nrows == 1 ? "row" : "rows");
+		if (cs->nrows == 1)
+			BUF_ADDLIT(out, "<details><summary>The data row added"
+				   "</summary>\n<ul class=\"rows\">\n");
+		else
+			buf_addf(out, "<details><summary>The %zu data rows "
+				 "added</summary>\n<ul class=\"rows\">\n",
+				 cs->nrows);
 		for (i = 0; i < cs->nrows; i++)
 			html_row(out, &cs->rows[i]);
 		BUF_ADDLIT(out, "</ul>\n</details>\n");

@@ -5,10 +5,13 @@
 # --timings the program's own time ("own": every stage but the wait for
 # gnuplot) and CPU time ("cpu": this process only, gnuplot is a child);
 # median, min and max of each. Then the median of each stage, per case.
+# "one edition" cases run with --no-editions; the others build the whole
+# site, every edition from the article's year on.
 # Usage: tests/bench.sh path/to/ultimate [runs]
 set -eu
 ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 runs=${2:-5}
+extra=
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 # The same cold runs on tmpfs, when there is one: the program without
@@ -31,7 +34,8 @@ stats() {
 one() {
 	local s e
 	s=$EPOCHREALTIME
-	/usr/bin/time -v -o "$tmp/time" "$ult" -d "$1" -o "$2" \
+	# shellcheck disable=SC2086 # $extra: options, split on purpose
+	/usr/bin/time -v -o "$tmp/time" "$ult" -d "$1" -o "$2" $extra \
 		--timings report >/dev/null 2>"$tmp/timings"
 	e=$EPOCHREALTIME
 	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' \
@@ -57,7 +61,8 @@ measure() {
 	: >"$tmp/allstages"
 	rm -rf "$tmp/out"
 	case $mode in
-	warm|noop) "$ult" -d "$data" -o "$tmp/out" report ;;
+	# shellcheck disable=SC2086
+	warm|noop) "$ult" -d "$data" -o "$tmp/out" $extra report ;;
 	esac
 	for i in $(seq "$runs"); do
 		case $mode in
@@ -110,6 +115,13 @@ mkdir -p "${shm:-$tmp}/warm"
 for i in 1 2 3 4 5 6; do
 	"$ult" -d data -o "${shm:-$tmp}/warm/$i" report >/dev/null 2>&1 || :
 done
+# One edition (--no-editions) against the whole site: every edition
+# from the article's year, with editions/ and changes.html.
+extra=--no-editions
+measure "one edition, cold" cold data
+[ -n "$shm" ] && measure "one edition, cold, tmpfs" coldshm data
+measure "one edition, no-op" noop data
+extra=
 measure "shipped, cold" cold data
 [ -n "$shm" ] && measure "shipped, cold, tmpfs" coldshm data
 measure "shipped, rm -rf out" scratch data
@@ -119,6 +131,9 @@ for n in 10000 100000 1000000; do
 	mkdir -p "$tmp/d$n"
 	cp data/*.csv "$tmp/d$n/"
 	bash tests/gen-history.sh "$n" >"$tmp/d$n/disk_capacity.csv"
+	extra=--no-editions
+	measure "history $n, one edition" scratch "$tmp/d$n"
+	extra=
 	measure "history $n rows" scratch "$tmp/d$n"
 done
 : >"$tmp/make"
@@ -138,13 +153,13 @@ printf '%s\n' '#!/bin/sh' 'IFS= read -r line' "d=\${line#cd \\'}" \
 	"d=\${d%\\'}" "cp -R \"\$d\" \"$tmp/batch\"" 'exit 1' \
 	>"$tmp/catch/gnuplot"
 chmod +x "$tmp/catch/gnuplot"
-PATH="$tmp/catch:$PATH" "$ult" -d data -o "$tmp/floor-out" report \
-	>/dev/null 2>&1 || :
+PATH="$tmp/catch:$PATH" "$ult" -d data -o "$tmp/floor-out" --no-editions \
+	report >/dev/null 2>&1 || :
 : >"$tmp/floor"
-if [ -f "$tmp/batch/.batch.gp" ]; then
+if [ -f "$tmp/batch/.batch-0.gp" ]; then
 	for i in $(seq "$runs"); do
 		s=$EPOCHREALTIME
-		(cd "$tmp/batch" && gnuplot .batch.gp) >/dev/null 2>&1
+		(cd "$tmp/batch" && gnuplot .batch-0.gp) >/dev/null 2>&1
 		e=$EPOCHREALTIME
 		awk -v s="$s" -v e="$e" \
 			'BEGIN { printf "%.3f\n", (e - s) * 1000 }' >>"$tmp/floor"
@@ -152,10 +167,10 @@ if [ -f "$tmp/batch/.batch.gp" ]; then
 	printf "%-24s %s\n" "gnuplot alone (floor)" "$(stats "$tmp/floor")"
 fi
 echo
-for c in "shipped, cold" ${shm:+"shipped, cold, tmpfs"} \
+for c in "one edition, cold" "shipped, cold" ${shm:+"shipped, cold, tmpfs"} \
 	"shipped, rm -rf out" "shipped, figures cached" \
 	"shipped, no-op" "history 10000 rows" "history 100000 rows" \
-	"history 1000000 rows"; do
+	"history 1000000, one edition" "history 1000000 rows"; do
 	echo "stages, $c:"
 	echo "    $(stages "$c")"
 done
