@@ -114,6 +114,49 @@ after_fit=$(cd "$top" && "$ult" -d "$tmp/next" get series.top500.fit_all.doublin
 if [ "$before_fit" != "$after_fit" ]; then ok; else
 	no "new-row: fitted doubling time did not change"; fi
 
+# Every edition is a site: report --as-of YEAR works for each year from
+# the article's to the newest, and writes the editions up to it.
+article=$(cd "$top" && "$ult" get article.year)
+y=$article
+while [ "$y" -le "$newest" ]; do
+	expect "report-as-of-$y" 0 "$ult" --as-of "$y" -o "$tmp/ed" report
+	if [ -f "$tmp/ed/editions/$y/index.html" ] &&
+		[ ! -e "$tmp/ed/editions/$((y + 1))" ]; then ok; else
+		no "report-as-of-$y: editions/ is not $article to $y"; fi
+	y=$((y + 1))
+done
+has report-as-of-2008-record "$tmp/ed/editions/2008/index.html" 'Roadrunner'
+# The whole site holds every edition, its index and the changes.
+for f in editions/index.html changes.html "editions/$article/index.html" \
+	"editions/$article/quantities.html" \
+	"editions/$article/figures/top500.svg" "editions/$newest/index.html"; do
+	if [ -f "$out/$f" ]; then ok; else no "report: no $f"; fi
+done
+has report-editions-index "$out/editions/index.html" "href=\"$article/index.html\""
+has report-changes "$out/changes.html" 'Since the'
+expect report-one-edition 0 "$ult" --no-editions -o "$tmp/one" report
+if [ ! -e "$tmp/one/editions" ] && [ ! -e "$tmp/one/changes.html" ] &&
+	[ -f "$tmp/one/index.html" ]; then ok; else
+	no "report --no-editions: editions written"; fi
+if grep -q 'editions/index.html' "$tmp/one/index.html"; then
+	no "report --no-editions: links to editions"; else ok; fi
+
+# diff: what changed between two editions, and the rows that did it.
+expect diff 0 "$ult" diff "$article" "$newest"
+has diff "$tmp/stdout" "^From the $article edition to the $newest edition: [0-9]* quantities changed"
+has diff-record "$tmp/stdout" '^record.name  *Roadrunner  '
+has diff-cause "$tmp/stdout" '^record.rmax .*top500.csv:[0-9]'
+expect diff-csv 0 "$ult" diff --format csv "$article" "$newest"
+has diff-csv "$tmp/stdout" "^name,unit,value_$article,value_$newest,relative_change,caused_by\$"
+has diff-csv-row "$tmp/stdout" '^record.rmax,FLOP/s,1105000000000000,2.198e+18,'
+expect diff-order 2 "$ult" diff "$newest" "$article"
+has diff-order "$tmp/stderr" "needs the earlier year first"
+expect diff-one-year 2 "$ult" diff "$article"
+expect diff-bad-format 2 "$ult" --format xml diff "$article" "$newest"
+# The new TOP500 row above, dated 2099: the cause of the record's change.
+expect diff-new-row 0 "$ult" -d "$tmp/next" diff "$newest" 2099
+has diff-new-row "$tmp/stdout" "^record.name .*Test Machine \"X\" .*top500.csv:$(wc -l <"$tmp/next/top500.csv")\$"
+
 # The claims audit passes on the shipped data, in both editions.
 expect check 0 "$ult" check
 has check "$tmp/stdout" '^claims: [0-9]* agree, [0-9]* known discrepancies, 0 off$'
