@@ -425,12 +425,15 @@ width(const char *s)
 	return w;
 }
 
+/* s, then spaces to width w, and at least two (a column too wide). */
 static void
 pad(struct buf *out, const char *s, size_t w)
 {
 	size_t have = width(s);
 
 	buf_addstr(out, s);
+	if (have + 2 > w)
+		w = have + 2;
 	while (have++ < w)
 		buf_addch(out, ' ');
 }
