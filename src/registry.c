@@ -225,6 +225,21 @@ registry_get(const struct registry *reg, const char *name)
 	return reg->slots[slot] ? reg->q[reg->slots[slot] - 1] : NULL;
 }
 
+int
+registry_has(const struct registry *reg, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (registry_get(reg, name))
+		return 1;
+	/* A scan: has() guards a few dozen slots of a report. */
+	for (i = 0; i < reg->n; i++)
+		if (!strncmp(reg->q[i]->name, name, n) &&
+		    reg->q[i]->name[n] == '.')
+			return 1;
+	return 0;
+}
+
 double
 registry_num(const struct registry *reg, const char *name)
 {

@@ -56,6 +56,11 @@ struct quantity *registry_add_text(struct registry *reg, const char *name,
 /* The quantity called name, or NULL. */
 const struct quantity *registry_get(const struct registry *reg,
 				    const char *name);
+/*
+ * 1 when name is a quantity or the dotted prefix of one ("current.phone"
+ * for "current.phone.year"; "current.ph" is no prefix), else 0.
+ */
+int registry_has(const struct registry *reg, const char *name);
 /* The value of a number that must exist (else BUG): for the model. */
 double registry_num(const struct registry *reg, const char *name);
 
