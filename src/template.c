@@ -1023,6 +1023,15 @@ resolve(void *ctx, const char *name, struct buf *out)
 	return -1;
 }
 
+/* How expressions look names up while expanding: through the loops. */
+static struct expr_env
+env_of(struct expander *ex, int missing_ok)
+{
+	struct expr_env env = { ex->reg, resolve, ex, missing_ok };
+
+	return env;
+}
+
 void
 md_escape(struct buf *out, const char *s)
 {
@@ -1132,7 +1141,7 @@ static void
 expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 	     int md)
 {
-	struct expr_env env = { ex->reg, resolve, ex };
+	struct expr_env env = env_of(ex, 0);
 	const struct fmt *numf = NULL, *unitf = NULL;
 	struct value v;
 	struct buf num = BUF_INIT;
@@ -1427,7 +1436,7 @@ expand_nodes(struct expander *ex, const struct tnode *n, struct buf *out,
 			const struct tnode *b;
 
 			for (b = n; b; b = b->alt) {
-				struct expr_env env = { ex->reg, resolve, ex };
+				struct expr_env env = env_of(ex, 0);
 				struct value v;
 				int t;
 
