@@ -50,7 +50,7 @@ enum tnode_kind {
 
 enum fmt_kind {
 	F_SCI, F_E, F_FIXED, F_SIG, F_INT, F_YEAR, F_POW10, F_BYTES,
-	F_IBYTES, F_TEXT, F_UNIT, F_NOLINK,
+	F_IBYTES, F_TEXT, F_UNIT, F_NOLINK, F_OR,
 };
 
 static const struct {
@@ -70,12 +70,13 @@ static const struct {
 	[F_TEXT] = { "text", 0, 0, 0, 0 },
 	[F_UNIT] = { "unit", 3, 0, 0, 0 },
 	[F_NOLINK] = { "nolink", 0, 0, 0, 0 },
+	[F_OR] = { "or", 3, 0, 0, 0 },
 };
 
 struct fmt {
 	enum fmt_kind kind;
 	int arg;
-	char *text;		/* unit:"..." */
+	char *text;		/* unit:"...", or:"..." */
 	struct srcloc loc;
 };
 
@@ -365,6 +366,9 @@ parse_fmt(struct parser *p, size_t off, size_t len, struct fmt *f)
 			return perr(p, off, len, "format '%s' needs a number: "
 				    "'%s:N'", fmt_info[i].name,
 				    fmt_info[i].name);
+		if (f->kind == F_OR)
+			return perr(p, off, len, "format 'or' needs the text "
+				    "to write instead: or:\"—\"");
 		return 0;
 	}
 	if (fmt_info[i].arg == 0)
@@ -373,8 +377,10 @@ parse_fmt(struct parser *p, size_t off, size_t len, struct fmt *f)
 	if (fmt_info[i].arg == 3) {
 		if (len - nlen < 3 || d[nlen + 1] != '"' || d[len - 1] != '"')
 			return perr(p, off + nlen + 1, len - nlen - 1,
-				    "format 'unit' takes a quoted text: "
-				    "unit:\"J\"");
+				    "format '%s' takes a quoted text: "
+				    "%s:\"%s\"", fmt_info[i].name,
+				    fmt_info[i].name,
+				    f->kind == F_UNIT ? "J" : "—");
 		f->text = xstrndup(d + nlen + 2, len - nlen - 3);
 		return 0;
 	}
@@ -401,7 +407,7 @@ parse_value(struct parser *p, const struct tag *tg)
 {
 	const char *d = p->f->data;
 	size_t i, start = tg->cstart, cap = 0;
-	int in_str = 0, seen_number_fmt = 0;
+	int in_str = 0, seen_number_fmt = 0, seen_or = 0;
 	struct tnode *n = tnode(T_VALUE, p->f, tg->cstart,
 				tg->cend - tg->cstart);
 	size_t cut[32], ncut = 0;
@@ -448,7 +454,13 @@ parse_value(struct parser *p, const struct tag *tg)
 		}
 		if (parse_fmt(p, s, e - s, &f))
 			continue;
-		if (f.kind != F_UNIT && f.kind != F_NOLINK) {
+		if (f.kind == F_OR && seen_or++) {
+			perr(p, s, e - s, "a second fallback: a slot has one "
+			     "'or'");
+			free(f.text);
+			continue;
+		}
+		if (f.kind != F_UNIT && f.kind != F_NOLINK && f.kind != F_OR) {
 			if (seen_number_fmt++) {
 				perr(p, s, e - s, "a second number format: "
 				     "use one of sci, e, fixed, sig, int, "
@@ -1141,24 +1153,36 @@ static void
 expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 	     int md)
 {
-	struct expr_env env = env_of(ex, 0);
-	const struct fmt *numf = NULL, *unitf = NULL;
+	const struct fmt *numf = NULL, *unitf = NULL, *orf = NULL;
+	struct expr_env env;
 	struct value v;
 	struct buf num = BUF_INIT;
-	int link = md;
+	int link = md, r;
 	size_t i;
 
-	if (expr_eval(n->expr, &env, &v)) {
-		ex->failed = 1;
-		return;
-	}
 	for (i = 0; i < n->nfmts; i++) {
 		if (n->fmts[i].kind == F_NOLINK)
 			link = 0;
 		else if (n->fmts[i].kind == F_UNIT)
 			unitf = &n->fmts[i];
+		else if (n->fmts[i].kind == F_OR)
+			orf = &n->fmts[i];
 		else
 			numf = &n->fmts[i];
+	}
+	/* With a fallback, a quantity that is not there gives its text. */
+	env = env_of(ex, orf != NULL);
+	r = expr_eval(n->expr, &env, &v);
+	if (r > 0) {
+		if (md)
+			md_escape(out, orf->text);
+		else
+			plain_text(out, orf->text);
+		return;
+	}
+	if (r < 0) {
+		ex->failed = 1;
+		return;
 	}
 	if (v.type == VALUE_TEXT) {
 		if (numf && numf->kind != F_TEXT) {
