@@ -46,6 +46,7 @@ enum tnode_kind {
 	T_FIGURE,
 	T_TABLE,
 	T_REF,
+	T_ASSERT,
 };
 
 enum fmt_kind {
@@ -87,7 +88,7 @@ struct tnode {
 	/* T_TEXT */
 	const char *text;	/* borrowed from the srcfile */
 	size_t len;
-	/* T_VALUE, T_IF condition */
+	/* T_VALUE, T_IF and T_ASSERT condition */
 	struct expr *expr;
 	struct fmt *fmts;
 	size_t nfmts;
@@ -103,6 +104,8 @@ struct tnode {
 	/* T_FIGURE, T_TABLE, T_REF */
 	char *label;
 	struct tnode *alt_text;	/* T_FIGURE */
+	/* T_ASSERT */
+	char *message;
 };
 
 struct template {
@@ -136,6 +139,7 @@ tnodes_free(struct tnode *n)
 		free(n->names);
 		free(n->names_loc);
 		free(n->label);
+		free(n->message);
 		free(n);
 		n = next;
 	}
@@ -591,6 +595,65 @@ parse_each(struct parser *p, const struct tag *tg)
 	return n;
 }
 
+/*
+ * "#assert EXPR "message"": a condition, then a quoted message that ends
+ * the tag. Returns the node, or NULL after an error.
+ */
+static struct tnode *
+parse_assert(struct parser *p, const struct tag *tg)
+{
+	const char *d = p->f->data;
+	size_t s = tg->cstart + 7, e = tg->cend, msg = e, i, ce;
+	struct buf text = BUF_INIT;
+	struct tnode *n;
+	int in_str = 0;
+
+	/* The message is the last string, and nothing may follow it. */
+	for (i = s; i < e; i++) {
+		if (in_str && d[i] == '\\') {
+			i++;
+		} else if (d[i] == '"') {
+			if (!in_str)
+				msg = i;
+			in_str = !in_str;
+		}
+	}
+	if (in_str || msg == e || d[e - 1] != '"') {
+		perr(p, tg->cstart, tg->cend - tg->cstart, "'{{#assert}}' "
+		     "needs a condition and then a quoted message: "
+		     "'{{#assert EXPR \"message\"}}'");
+		return NULL;
+	}
+	while (s < msg && is_space(d[s]))
+		s++;
+	for (ce = msg; ce > s && is_space(d[ce - 1]); ce--)
+		;
+	if (s == ce) {
+		perr(p, tg->cstart, tg->cend - tg->cstart, "'{{#assert}}' "
+		     "needs a condition before its message");
+		return NULL;
+	}
+	for (i = msg + 1; i < e - 1; i++) {
+		if (d[i] == '\\')
+			i++;
+		buf_addch(&text, d[i]);
+	}
+	if (!text.len) {
+		perr(p, msg, e - msg, "'{{#assert}}' needs a message that "
+		     "says what should hold");
+		buf_release(&text);
+		return NULL;
+	}
+	n = tnode(T_ASSERT, p->f, s, ce - s);
+	n->message = buf_detach(&text, NULL);
+	if (!(n->expr = expr_parse(p->f, s, ce - s))) {
+		p->failed = 1;
+		tnodes_free(n);
+		return NULL;
+	}
+	return n;
+}
+
 /* "#figure label" ... "#alt" ... "/figure", "#table label" ... "/table". */
 static struct tnode *
 parse_labelled(struct parser *p, const struct tag *tg, int figure)
@@ -849,6 +912,8 @@ parse_nodes(struct parser *p, struct tnode **out, const char *const *closers,
 				append(&tail, parse_labelled(p, &tg, 1));
 			else if (tag_is(p, &tg, "table"))
 				append(&tail, parse_labelled(p, &tg, 0));
+			else if (tag_is(p, &tg, "assert"))
+				append(&tail, parse_assert(p, &tg));
 			else if (tag_is(p, &tg, "elif") ||
 				 tag_is(p, &tg, "else") ||
 				 tag_is(p, &tg, "alt"))
@@ -859,7 +924,7 @@ parse_nodes(struct parser *p, struct tnode **out, const char *const *closers,
 			else
 				perr(p, tg.cstart, tg.cend - tg.cstart,
 				     "unknown block '{{%.*s}}' (blocks: #if, "
-				     "#each, #figure, #table)",
+				     "#each, #figure, #table, #assert)",
 				     (int)(tg.cend - tg.cstart),
 				     d + tg.cstart);
 			break;
@@ -1250,6 +1315,32 @@ out:
 static void expand_nodes(struct expander *ex, const struct tnode *n,
 			 struct buf *out, int md);
 
+/*
+ * {{#assert}}: nothing when the condition holds; else an error at the
+ * condition with the message and the values of the names in it.
+ */
+static void
+check_assert(struct expander *ex, const struct tnode *n)
+{
+	struct expr_env env = env_of(ex, 0);
+	struct buf vals = BUF_INIT;
+	struct value v;
+	int t;
+
+	if (expr_eval(n->expr, &env, &v)) {
+		ex->failed = 1;
+		return;
+	}
+	t = value_truthy(&v);
+	value_release(&v);
+	if (t)
+		return;
+	expr_values(n->expr, &env, &vals);
+	xerr(ex, &n->loc, "assertion failed: %s%s%s%s", n->message,
+	     vals.len ? " (" : "", vals.data, vals.len ? ")" : "");
+	buf_release(&vals);
+}
+
 static struct label *
 find_label(struct expander *ex, const char *label)
 {
@@ -1480,6 +1571,9 @@ expand_nodes(struct expander *ex, const struct tnode *n, struct buf *out,
 				expand_nodes(ex, b->body, out, md);
 			break;
 		}
+		case T_ASSERT:
+			check_assert(ex, n);
+			break;
 		case T_EACH:
 			if (n->prefix)
 				each_in(ex, n, out, md);

@@ -537,6 +537,86 @@ test_fallback_errors(void **state)
 		      "                                          ^^^^^^"), 3);
 }
 
+/* {{#assert EXPR "message"}}: nothing when true. */
+static void
+test_assert(void **state)
+{
+	(void)state;
+	expand_ok("a\n{{#assert 1 \"never fails\"}}\nb\n", "a\nb\n");
+	expand_ok("a\n  {{#assert laptop.volume < 1 \"small\" }}  \nb\n",
+		  "a\nb\n");
+	expand_ok("a {{#assert 1 \"inline\"}}b", "a b");
+	expand_ok("{{#assert record.name == \"Roadrunner\" \"the record\"}}x",
+		  "x");
+	expand_ok("{{#assert 1 \"a \\\"quoted\\\" }} message\"}}x", "x");
+	expand_ok("{{#assert has(device.c) || laptop.volume > 0 \"h\"}}x", "x");
+	expand_ok("{{#each d in device}}{{#assert d.year >= 2008 \"new\"}}"
+		  "{{ d }}{{/each}}", "ab");
+	/* A branch not taken is not checked. */
+	expand_ok("{{#if 0}}{{#assert 0 \"x\"}}{{/if}}ok", "ok");
+	expand_ok("{{#if has(device.c)}}\n{{#assert device.c.year > 0 \"x\"}}"
+		  "\n{{/if}}\nok\n", "ok\n");
+}
+
+/* A false assertion: its message and the values it names. */
+static void
+test_assert_errors(void **state)
+{
+	(void)state;
+	expand_err("{{#assert laptop.energy > 1e17 \"over 1e17 J\"}}",
+		   ERR("1:11", "assertion failed: over 1e17 J (laptop.energy = "
+		       "8.98755e+16)",
+		       "{{#assert laptop.energy > 1e17 \"over 1e17 J\"}}",
+		       "          ^^^^^^^^^^^^^^^^^^^^"), 1);
+	expand_err("{{#assert 1 > 2 \"arithmetic\" }}",
+		   ERR("1:11", "assertion failed: arithmetic",
+		       "{{#assert 1 > 2 \"arithmetic\" }}", "          ^^^^^"),
+		   1);
+	expand_err("{{#assert record.name != \"Roadrunner\" && has(x.y) "
+		   "\"say \\\"no\\\"\"}}",
+		   ERR("1:11", "assertion failed: say \"no\" (record.name = "
+		       "'Roadrunner', has(x.y) = 0)",
+		       "{{#assert record.name != \"Roadrunner\" && has(x.y) "
+		       "\"say \\\"no\\\"\"}}",
+		       "          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"), 1);
+	/* Checked at each pass of a loop; every failure is reported. */
+	expand_err("{{#each d in device}}\n"
+		   "  {{#assert d.year < 2020 \"old\"}}\n"
+		   "{{/each}}\n{{#assert 0 \"second\"}}\n",
+		   ERR("2:13", "assertion failed: old (device.b.year = 2024)",
+		       "  {{#assert d.year < 2020 \"old\"}}",
+		       "            ^^^^^^^^^^^^^")
+		   ERR("4:11", "assertion failed: second",
+		       "{{#assert 0 \"second\"}}", "          ^"), 2);
+	/* Its names are quantities as anywhere else. */
+	expand_err("{{#assert laptop.enrgy > 0 \"e\"}}",
+		   ERR("1:11", "unknown quantity 'laptop.enrgy'; did you mean "
+		       "'laptop.energy'?", "{{#assert laptop.enrgy > 0 \"e\"}}",
+		       "          ^^^^^^^^^^^^"), 1);
+	expand_err("{{#assert record.name > 0 \"e\"}}",
+		   ERR("1:11", "'>' needs a number, got the text 'Roadrunner'",
+		       "{{#assert record.name > 0 \"e\"}}",
+		       "          ^^^^^^^^^^^"), 1);
+	parse_err("{{#assert}}\n{{#assert 1}}\n{{#assert \"m\"}}\n"
+		  "{{#assert 1 \"\"}}\n{{#assert 1 \"m\" x}}\n"
+		  "{{#assert 1 + \"m\"}}\n",
+		  ERR("1:3", "'{{#assert}}' needs a condition and then a quoted "
+		      "message: '{{#assert EXPR \"message\"}}'", "{{#assert}}",
+		      "  ^^^^^^^")
+		  ERR("2:3", "'{{#assert}}' needs a condition and then a quoted "
+		      "message: '{{#assert EXPR \"message\"}}'",
+		      "{{#assert 1}}", "  ^^^^^^^^^")
+		  ERR("3:3", "'{{#assert}}' needs a condition before its message",
+		      "{{#assert \"m\"}}", "  ^^^^^^^^^^^")
+		  ERR("4:13", "'{{#assert}}' needs a message that says what "
+		      "should hold", "{{#assert 1 \"\"}}", "            ^^")
+		  ERR("5:3", "'{{#assert}}' needs a condition and then a quoted "
+		      "message: '{{#assert EXPR \"message\"}}'",
+		      "{{#assert 1 \"m\" x}}", "  ^^^^^^^^^^^^^^^")
+		  ERR("6:13", "expected a value at the end of the expression",
+		      "{{#assert 1 + \"m\"}}", "            ^"), 6);
+}
+
 static void
 test_each_of(void **state)
 {
@@ -749,9 +829,9 @@ test_syntax_errors(void **state)
 		      "a {{ x {{ y }}", "  ^^"), 1);
 	parse_err("x\n{{#foo x}}\n{{#bar}}\n",
 		  ERR("2:3", "unknown block '{{#foo x}}' (blocks: #if, #each, "
-		      "#figure, #table)", "{{#foo x}}", "  ^^^^^^")
+		      "#figure, #table, #assert)", "{{#foo x}}", "  ^^^^^^")
 		  ERR("3:3", "unknown block '{{#bar}}' (blocks: #if, #each, "
-		      "#figure, #table)", "{{#bar}}", "  ^^^^"), 2);
+		      "#figure, #table, #assert)", "{{#bar}}", "  ^^^^"), 2);
 	parse_err("{{#if 1}}\nx\n{{/each}}\ny\n",
 		  ERR("3:3", "'{{/each}}' does not close '{{#if 1}}' (line 1): "
 		      "expected '{{/if}}'", "{{/each}}", "  ^^^^^")
@@ -1367,6 +1447,8 @@ main(void)
 		T(test_has),
 		T(test_fallback),
 		T(test_fallback_errors),
+		T(test_assert),
+		T(test_assert_errors),
 		T(test_each_of),
 		T(test_figure),
 		T(test_table_caption),
