@@ -13,6 +13,10 @@
  *   unary = ("-" | "!") unary | pow
  *   pow   = primary [ "^" unary ]
  *   primary = number | string | name | func "(" args ")" | "(" or ")"
+ *
+ * unit(), formula(), source(), name() and has() take a bare name: has()
+ * tells whether it exists (a quantity, or a prefix of some), so the name
+ * in it is never an unknown quantity.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -53,10 +57,16 @@ static const char *const binop_text[] = {
 	"||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "^",
 };
 
+enum fn_kind {
+	FN_MATH,	/* numbers in, a number out */
+	FN_META,	/* a quantity name in, its unit, formula... as text */
+	FN_HAS,		/* a name in, 1 when it or names below it exist */
+};
+
 struct func {
 	const char *name;
 	int nargs;
-	int meta;		/* takes a quantity name, returns text */
+	enum fn_kind kind;
 	double (*f1)(double);
 	double (*f2)(double, double);
 };
@@ -68,22 +78,23 @@ fn_ln(double x)
 }
 
 static const struct func funcs[] = {
-	{ "log10", 1, 0, log10, NULL },
-	{ "log2", 1, 0, log2, NULL },
-	{ "ln", 1, 0, fn_ln, NULL },
-	{ "exp", 1, 0, exp, NULL },
-	{ "sqrt", 1, 0, sqrt, NULL },
-	{ "abs", 1, 0, fabs, NULL },
-	{ "floor", 1, 0, floor, NULL },
-	{ "ceil", 1, 0, ceil, NULL },
-	{ "round", 1, 0, round, NULL },
-	{ "pow", 2, 0, NULL, pow },
-	{ "min", 2, 0, NULL, fmin },
-	{ "max", 2, 0, NULL, fmax },
-	{ "unit", 1, 1, NULL, NULL },
-	{ "formula", 1, 1, NULL, NULL },
-	{ "source", 1, 1, NULL, NULL },
-	{ "name", 1, 1, NULL, NULL },
+	{ "log10", 1, FN_MATH, log10, NULL },
+	{ "log2", 1, FN_MATH, log2, NULL },
+	{ "ln", 1, FN_MATH, fn_ln, NULL },
+	{ "exp", 1, FN_MATH, exp, NULL },
+	{ "sqrt", 1, FN_MATH, sqrt, NULL },
+	{ "abs", 1, FN_MATH, fabs, NULL },
+	{ "floor", 1, FN_MATH, floor, NULL },
+	{ "ceil", 1, FN_MATH, ceil, NULL },
+	{ "round", 1, FN_MATH, round, NULL },
+	{ "pow", 2, FN_MATH, NULL, pow },
+	{ "min", 2, FN_MATH, NULL, fmin },
+	{ "max", 2, FN_MATH, NULL, fmax },
+	{ "unit", 1, FN_META, NULL, NULL },
+	{ "formula", 1, FN_META, NULL, NULL },
+	{ "source", 1, FN_META, NULL, NULL },
+	{ "name", 1, FN_META, NULL, NULL },
+	{ "has", 1, FN_HAS, NULL, NULL },
 };
 
 struct expr {
@@ -321,10 +332,11 @@ parse_call(struct parser *p, size_t start, const char *name)
 		buf_release(&msg);
 		goto fail;
 	}
-	if (fn->meta && args[0]->kind != N_NAME) {
+	if (fn->kind != FN_MATH && args[0]->kind != N_NAME) {
 		struct buf msg = BUF_INIT;
 
-		buf_addf(&msg, "'%s' takes a quantity name", fn->name);
+		buf_addf(&msg, "'%s' takes a quantity name%s", fn->name,
+			 fn->kind == FN_HAS ? " or a prefix of names" : "");
 		syntax(p, args[0]->loc.off, args[0]->loc.len, msg.data);
 		buf_release(&msg);
 		goto fail;
@@ -553,19 +565,34 @@ set_text(struct value *v, const char *s)
 	v->text = xstrdup(s);
 }
 
-/* Looks up a (possibly loop-rewritten) name; errors with suggestions. */
-static const struct quantity *
-lookup(const struct expr *e, const struct expr_env *env)
+/* Appends the registry name that e (a name, maybe a loop variable) means. */
+static void
+resolve(const struct expr *e, const struct expr_env *env, struct buf *name)
+{
+	if (!env->resolve || env->resolve(env->ctx, e->str, name))
+		buf_addstr(name, e->str);
+}
+
+/*
+ * Looks up a (possibly loop-rewritten) name into *qp. Returns 0, or -1
+ * after an error with suggestions, or 1 without a word when the quantity
+ * does not exist and env->missing_ok is set.
+ */
+static int
+lookup(const struct expr *e, const struct expr_env *env,
+       const struct quantity **qp)
 {
 	struct buf name = BUF_INIT, msg = BUF_INIT;
 	const struct quantity *q;
 	const char *near[3];
 	size_t n, i;
+	int ret = 0;
 
-	if (!env->resolve || env->resolve(env->ctx, e->str, &name))
-		buf_addstr(&name, e->str);
-	q = registry_get(env->reg, name.data);
-	if (!q) {
+	resolve(e, env, &name);
+	q = *qp = registry_get(env->reg, name.data);
+	if (!q && env->missing_ok) {
+		ret = 1;
+	} else if (!q) {
 		/* Past the shown errors, suggestions would go unseen. */
 		n = diag_full() ? 0 : registry_suggest(env->reg, name.data,
 						       near, 3);
@@ -579,10 +606,24 @@ lookup(const struct expr *e, const struct expr_env *env)
 		else
 			error_at(&e->loc, "unknown quantity '%s'%s%s",
 				 name.data, msg.data, n ? "?" : "");
+		ret = -1;
 	}
 	buf_release(&name);
 	buf_release(&msg);
-	return q;
+	return ret;
+}
+
+/* has(NAME): 1 when NAME (resolved) is a quantity or a prefix of some. */
+static int
+has(const struct expr *e, const struct expr_env *env)
+{
+	struct buf name = BUF_INIT;
+	int r;
+
+	resolve(e, env, &name);
+	r = registry_has(env->reg, name.data);
+	buf_release(&name);
+	return r;
 }
 
 static int
@@ -594,11 +635,16 @@ want_number(const struct expr *e, const struct value *v, const char *what)
 			what, v->text);
 }
 
+/*
+ * Evaluates e into out: 0, -1 after an error, 1 (nothing printed) at an
+ * unknown quantity when env->missing_ok is set.
+ */
 static int
 eval(const struct expr *e, const struct expr_env *env, struct value *out)
 {
 	struct value a = { 0 }, b = { 0 };
-	int ret = -1;
+	const struct quantity *q;
+	int ret;
 	double r;
 
 	memset(out, 0, sizeof(*out));
@@ -610,11 +656,9 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 	case N_STR:
 		set_text(out, e->str);
 		return 0;
-	case N_NAME: {
-		const struct quantity *q = lookup(e, env);
-
-		if (!q)
-			return -1;
+	case N_NAME:
+		if ((ret = lookup(e, env, &q)))
+			return ret;
 		out->q = q;
 		if (q->type == Q_TEXT) {
 			set_text(out, q->text);
@@ -623,11 +667,11 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 			out->num = q->value;
 		}
 		return 0;
-	}
 	case N_NEG:
 	case N_NOT:
-		if (eval(e->a, env, &a))
-			return -1;
+		if ((ret = eval(e->a, env, &a)))
+			return ret;
+		ret = -1;
 		if (e->kind == N_NOT) {
 			out->type = VALUE_NUMBER;
 			out->num = !value_truthy(&a);
@@ -640,11 +684,14 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 		value_release(&a);
 		return ret;
 	case N_CALL:
-		if (e->fn->meta) {
-			const struct quantity *q = lookup(e->a, env);
-
-			if (!q)
-				return -1;
+		if (e->fn->kind == FN_HAS) {
+			out->type = VALUE_NUMBER;
+			out->num = has(e->a, env);
+			return 0;
+		}
+		if (e->fn->kind == FN_META) {
+			if ((ret = lookup(e->a, env, &q)))
+				return ret;
 			if (!strcmp(e->fn->name, "unit"))
 				set_text(out, q->unit);
 			else if (!strcmp(e->fn->name, "formula"))
@@ -655,9 +702,10 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 				set_text(out, q->name);
 			return 0;
 		}
-		if (eval(e->a, env, &a) ||
-		    (e->b && eval(e->b, env, &b)))
+		if ((ret = eval(e->a, env, &a)) ||
+		    (e->b && (ret = eval(e->b, env, &b))))
 			goto out;
+		ret = -1;
 		{
 			struct buf what = BUF_INIT;
 			int bad;
@@ -684,8 +732,9 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 	}
 
 	/* Binary operators; && and || short-circuit. */
-	if (eval(e->a, env, &a))
+	if ((ret = eval(e->a, env, &a)))
 		goto out;
+	ret = -1;
 	if (e->op == OP_AND || e->op == OP_OR) {
 		int t = value_truthy(&a);
 
@@ -695,14 +744,15 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 			ret = 0;
 			goto out;
 		}
-		if (eval(e->b, env, &b))
+		if ((ret = eval(e->b, env, &b)))
 			goto out;
 		out->num = value_truthy(&b);
 		ret = 0;
 		goto out;
 	}
-	if (eval(e->b, env, &b))
+	if ((ret = eval(e->b, env, &b)))
 		goto out;
+	ret = -1;
 	if ((e->op == OP_EQ || e->op == OP_NE) && a.type == VALUE_TEXT &&
 	    b.type == VALUE_TEXT) {
 		out->type = VALUE_NUMBER;
@@ -756,4 +806,59 @@ int
 expr_eval(const struct expr *e, const struct expr_env *env, struct value *out)
 {
 	return eval(e, env, out);
+}
+
+/* The names below e, into out, skipping those in seen ("\n"-separated). */
+static void
+add_values(const struct expr *e, const struct expr_env *env, struct buf *out,
+	   struct buf *seen)
+{
+	struct buf name = BUF_INIT, key = BUF_INIT;
+	const struct quantity *q;
+	int in_has;
+
+	if (!e)
+		return;
+	in_has = e->kind == N_CALL && e->fn->kind == FN_HAS;
+	if (e->kind != N_NAME && !in_has) {
+		add_values(e->a, env, out, seen);
+		add_values(e->b, env, out, seen);
+		return;
+	}
+	resolve(in_has ? e->a : e, env, &name);
+	buf_addf(&key, "\n%s%s\n", in_has ? "has " : "", name.data);
+	if (!strstr(seen->data, key.data)) {
+		if (seen->len > 1)
+			BUF_ADDLIT(out, ", ");
+		buf_add(seen, key.data + 1, key.len - 1);
+		if (in_has) {
+			buf_addf(out, "has(%s) = %d", name.data,
+				 registry_has(env->reg, name.data));
+		} else if (!(q = registry_get(env->reg, name.data))) {
+			buf_addf(out, "%s = (no such quantity)", name.data);
+		} else if (q->type == Q_TEXT) {
+			const char *c;
+
+			/* One line of message: control characters as spaces. */
+			buf_addf(out, "%s = '", name.data);
+			for (c = q->text; *c; c++)
+				buf_addch(out, (unsigned char)*c < 0x20 ?
+					  ' ' : *c);
+			buf_addch(out, '\'');
+		} else {
+			buf_addf(out, "%s = %.6g", name.data, q->value);
+		}
+	}
+	buf_release(&name);
+	buf_release(&key);
+}
+
+void
+expr_values(const struct expr *e, const struct expr_env *env, struct buf *out)
+{
+	struct buf seen = BUF_INIT;
+
+	buf_addch(&seen, '\n');
+	add_values(e, env, out, &seen);
+	buf_release(&seen);
 }

@@ -233,6 +233,21 @@ registry_index(const struct registry *reg, const char *name)
 	return reg->slots[slot] ? reg->slots[slot] - 1 : SIZE_MAX;
 }
 
+int
+registry_has(const struct registry *reg, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (registry_get(reg, name))
+		return 1;
+	/* A scan: has() guards a few dozen slots of a report. */
+	for (i = 0; i < reg->n; i++)
+		if (!strncmp(reg->q[i]->name, name, n) &&
+		    reg->q[i]->name[n] == '.')
+			return 1;
+	return 0;
+}
+
 double
 registry_num(const struct registry *reg, const char *name)
 {

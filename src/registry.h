@@ -59,6 +59,11 @@ const struct quantity *registry_get(const struct registry *reg,
 /* The place of name in insertion order (registry_at()), or SIZE_MAX. */
 size_t registry_index(const struct registry *reg, const char *name);
 
+/*
+ * 1 when name is a quantity or the dotted prefix of one ("current.phone"
+ * for "current.phone.year"; "current.ph" is no prefix), else 0.
+ */
+int registry_has(const struct registry *reg, const char *name);
 /* The value of a number that must exist (else BUG): for the model. */
 double registry_num(const struct registry *reg, const char *name);
 

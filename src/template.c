@@ -46,11 +46,12 @@ enum tnode_kind {
 	T_FIGURE,
 	T_TABLE,
 	T_REF,
+	T_ASSERT,
 };
 
 enum fmt_kind {
 	F_SCI, F_E, F_FIXED, F_SIG, F_INT, F_YEAR, F_POW10, F_BYTES,
-	F_IBYTES, F_TEXT, F_UNIT, F_NOLINK,
+	F_IBYTES, F_TEXT, F_UNIT, F_NOLINK, F_OR,
 };
 
 static const struct {
@@ -70,12 +71,13 @@ static const struct {
 	[F_TEXT] = { "text", 0, 0, 0, 0 },
 	[F_UNIT] = { "unit", 3, 0, 0, 0 },
 	[F_NOLINK] = { "nolink", 0, 0, 0, 0 },
+	[F_OR] = { "or", 3, 0, 0, 0 },
 };
 
 struct fmt {
 	enum fmt_kind kind;
 	int arg;
-	char *text;		/* unit:"..." */
+	char *text;		/* unit:"...", or:"..." */
 	struct srcloc loc;
 };
 
@@ -86,7 +88,7 @@ struct tnode {
 	/* T_TEXT */
 	const char *text;	/* borrowed from the srcfile */
 	size_t len;
-	/* T_VALUE, T_IF condition */
+	/* T_VALUE, T_IF and T_ASSERT condition */
 	struct expr *expr;
 	struct fmt *fmts;
 	size_t nfmts;
@@ -102,6 +104,8 @@ struct tnode {
 	/* T_FIGURE, T_TABLE, T_REF */
 	char *label;
 	struct tnode *alt_text;	/* T_FIGURE */
+	/* T_ASSERT */
+	char *message;
 };
 
 struct template {
@@ -135,6 +139,7 @@ tnodes_free(struct tnode *n)
 		free(n->names);
 		free(n->names_loc);
 		free(n->label);
+		free(n->message);
 		free(n);
 		n = next;
 	}
@@ -365,6 +370,9 @@ parse_fmt(struct parser *p, size_t off, size_t len, struct fmt *f)
 			return perr(p, off, len, "format '%s' needs a number: "
 				    "'%s:N'", fmt_info[i].name,
 				    fmt_info[i].name);
+		if (f->kind == F_OR)
+			return perr(p, off, len, "format 'or' needs the text "
+				    "to write instead: or:\"—\"");
 		return 0;
 	}
 	if (fmt_info[i].arg == 0)
@@ -373,8 +381,10 @@ parse_fmt(struct parser *p, size_t off, size_t len, struct fmt *f)
 	if (fmt_info[i].arg == 3) {
 		if (len - nlen < 3 || d[nlen + 1] != '"' || d[len - 1] != '"')
 			return perr(p, off + nlen + 1, len - nlen - 1,
-				    "format 'unit' takes a quoted text: "
-				    "unit:\"J\"");
+				    "format '%s' takes a quoted text: "
+				    "%s:\"%s\"", fmt_info[i].name,
+				    fmt_info[i].name,
+				    f->kind == F_UNIT ? "J" : "—");
 		f->text = xstrndup(d + nlen + 2, len - nlen - 3);
 		return 0;
 	}
@@ -401,7 +411,7 @@ parse_value(struct parser *p, const struct tag *tg)
 {
 	const char *d = p->f->data;
 	size_t i, start = tg->cstart, cap = 0;
-	int in_str = 0, seen_number_fmt = 0;
+	int in_str = 0, seen_number_fmt = 0, seen_or = 0;
 	struct tnode *n = tnode(T_VALUE, p->f, tg->cstart,
 				tg->cend - tg->cstart);
 	size_t cut[32], ncut = 0;
@@ -448,7 +458,13 @@ parse_value(struct parser *p, const struct tag *tg)
 		}
 		if (parse_fmt(p, s, e - s, &f))
 			continue;
-		if (f.kind != F_UNIT && f.kind != F_NOLINK) {
+		if (f.kind == F_OR && seen_or++) {
+			perr(p, s, e - s, "a second fallback: a slot has one "
+			     "'or'");
+			free(f.text);
+			continue;
+		}
+		if (f.kind != F_UNIT && f.kind != F_NOLINK && f.kind != F_OR) {
 			if (seen_number_fmt++) {
 				perr(p, s, e - s, "a second number format: "
 				     "use one of sci, e, fixed, sig, int, "
@@ -576,6 +592,65 @@ parse_each(struct parser *p, const struct tag *tg)
 		     "'{{#each VAR in PREFIX}}' or '{{#each VAR of NAME "
 		     "...}}'");
 	parse_nodes(p, &n->body, closers, &end, tg);
+	return n;
+}
+
+/*
+ * "#assert EXPR "message"": a condition, then a quoted message that ends
+ * the tag. Returns the node, or NULL after an error.
+ */
+static struct tnode *
+parse_assert(struct parser *p, const struct tag *tg)
+{
+	const char *d = p->f->data;
+	size_t s = tg->cstart + 7, e = tg->cend, msg = e, i, ce;
+	struct buf text = BUF_INIT;
+	struct tnode *n;
+	int in_str = 0;
+
+	/* The message is the last string, and nothing may follow it. */
+	for (i = s; i < e; i++) {
+		if (in_str && d[i] == '\\') {
+			i++;
+		} else if (d[i] == '"') {
+			if (!in_str)
+				msg = i;
+			in_str = !in_str;
+		}
+	}
+	if (in_str || msg == e || d[e - 1] != '"') {
+		perr(p, tg->cstart, tg->cend - tg->cstart, "'{{#assert}}' "
+		     "needs a condition and then a quoted message: "
+		     "'{{#assert EXPR \"message\"}}'");
+		return NULL;
+	}
+	while (s < msg && is_space(d[s]))
+		s++;
+	for (ce = msg; ce > s && is_space(d[ce - 1]); ce--)
+		;
+	if (s == ce) {
+		perr(p, tg->cstart, tg->cend - tg->cstart, "'{{#assert}}' "
+		     "needs a condition before its message");
+		return NULL;
+	}
+	for (i = msg + 1; i < e - 1; i++) {
+		if (d[i] == '\\')
+			i++;
+		buf_addch(&text, d[i]);
+	}
+	if (!text.len) {
+		perr(p, msg, e - msg, "'{{#assert}}' needs a message that "
+		     "says what should hold");
+		buf_release(&text);
+		return NULL;
+	}
+	n = tnode(T_ASSERT, p->f, s, ce - s);
+	n->message = buf_detach(&text, NULL);
+	if (!(n->expr = expr_parse(p->f, s, ce - s))) {
+		p->failed = 1;
+		tnodes_free(n);
+		return NULL;
+	}
 	return n;
 }
 
@@ -837,6 +912,8 @@ parse_nodes(struct parser *p, struct tnode **out, const char *const *closers,
 				append(&tail, parse_labelled(p, &tg, 1));
 			else if (tag_is(p, &tg, "table"))
 				append(&tail, parse_labelled(p, &tg, 0));
+			else if (tag_is(p, &tg, "assert"))
+				append(&tail, parse_assert(p, &tg));
 			else if (tag_is(p, &tg, "elif") ||
 				 tag_is(p, &tg, "else") ||
 				 tag_is(p, &tg, "alt"))
@@ -847,7 +924,7 @@ parse_nodes(struct parser *p, struct tnode **out, const char *const *closers,
 			else
 				perr(p, tg.cstart, tg.cend - tg.cstart,
 				     "unknown block '{{%.*s}}' (blocks: #if, "
-				     "#each, #figure, #table)",
+				     "#each, #figure, #table, #assert)",
 				     (int)(tg.cend - tg.cstart),
 				     d + tg.cstart);
 			break;
@@ -1023,6 +1100,15 @@ resolve(void *ctx, const char *name, struct buf *out)
 	return -1;
 }
 
+/* How expressions look names up while expanding: through the loops. */
+static struct expr_env
+env_of(struct expander *ex, int missing_ok)
+{
+	struct expr_env env = { ex->reg, resolve, ex, missing_ok };
+
+	return env;
+}
+
 void
 md_escape(struct buf *out, const char *s)
 {
@@ -1132,24 +1218,36 @@ static void
 expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 	     int md)
 {
-	struct expr_env env = { ex->reg, resolve, ex };
-	const struct fmt *numf = NULL, *unitf = NULL;
+	const struct fmt *numf = NULL, *unitf = NULL, *orf = NULL;
+	struct expr_env env;
 	struct value v;
 	struct buf num = BUF_INIT;
-	int link = md;
+	int link = md, r;
 	size_t i;
 
-	if (expr_eval(n->expr, &env, &v)) {
-		ex->failed = 1;
-		return;
-	}
 	for (i = 0; i < n->nfmts; i++) {
 		if (n->fmts[i].kind == F_NOLINK)
 			link = 0;
 		else if (n->fmts[i].kind == F_UNIT)
 			unitf = &n->fmts[i];
+		else if (n->fmts[i].kind == F_OR)
+			orf = &n->fmts[i];
 		else
 			numf = &n->fmts[i];
+	}
+	/* With a fallback, a quantity that is not there gives its text. */
+	env = env_of(ex, orf != NULL);
+	r = expr_eval(n->expr, &env, &v);
+	if (r > 0) {
+		if (md)
+			md_escape(out, orf->text);
+		else
+			plain_text(out, orf->text);
+		return;
+	}
+	if (r < 0) {
+		ex->failed = 1;
+		return;
 	}
 	if (v.type == VALUE_TEXT) {
 		if (numf && numf->kind != F_TEXT) {
@@ -1216,6 +1314,32 @@ out:
 
 static void expand_nodes(struct expander *ex, const struct tnode *n,
 			 struct buf *out, int md);
+
+/*
+ * {{#assert}}: nothing when the condition holds; else an error at the
+ * condition with the message and the values of the names in it.
+ */
+static void
+check_assert(struct expander *ex, const struct tnode *n)
+{
+	struct expr_env env = env_of(ex, 0);
+	struct buf vals = BUF_INIT;
+	struct value v;
+	int t;
+
+	if (expr_eval(n->expr, &env, &v)) {
+		ex->failed = 1;
+		return;
+	}
+	t = value_truthy(&v);
+	value_release(&v);
+	if (t)
+		return;
+	expr_values(n->expr, &env, &vals);
+	xerr(ex, &n->loc, "assertion failed: %s%s%s%s", n->message,
+	     vals.len ? " (" : "", vals.data, vals.len ? ")" : "");
+	buf_release(&vals);
+}
 
 static struct label *
 find_label(struct expander *ex, const char *label)
@@ -1427,7 +1551,7 @@ expand_nodes(struct expander *ex, const struct tnode *n, struct buf *out,
 			const struct tnode *b;
 
 			for (b = n; b; b = b->alt) {
-				struct expr_env env = { ex->reg, resolve, ex };
+				struct expr_env env = env_of(ex, 0);
 				struct value v;
 				int t;
 
@@ -1447,6 +1571,9 @@ expand_nodes(struct expander *ex, const struct tnode *n, struct buf *out,
 				expand_nodes(ex, b->body, out, md);
 			break;
 		}
+		case T_ASSERT:
+			check_assert(ex, n);
+			break;
 		case T_EACH:
 			if (n->prefix)
 				each_in(ex, n, out, md);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "diag.h"
 #include "expr.h"
 #include "registry.h"
@@ -32,13 +33,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = srcfile_from_mem("fuzz", (const char *)data, size);
 	e = expr_parse(f, 0, f->len);
 	if (e) {
-		struct expr_env env = { reg, NULL, NULL };
+		struct expr_env env = { reg, NULL, NULL, 0 };
+		struct buf vals = BUF_INIT;
 		struct value v;
 
 		if (!expr_eval(e, &env, &v)) {
 			value_truthy(&v);
 			value_release(&v);
 		}
+		/* As a slot with a fallback, and as a failed assertion. */
+		env.missing_ok = 1;
+		if (!expr_eval(e, &env, &v))
+			value_release(&v);
+		expr_values(e, &env, &vals);
+		buf_release(&vals);
 		expr_name(e);
 		expr_free(e);
 	}

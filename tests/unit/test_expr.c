@@ -59,7 +59,7 @@ static void
 eval_ok(const char *s, struct value *v)
 {
 	struct srcfile *f = src(s);
-	struct expr_env env = { reg, resolve_d, NULL };
+	struct expr_env env = { reg, resolve_d, NULL, 0 };
 	size_t before = diag_errors();
 	struct expr *e;
 
@@ -106,7 +106,7 @@ static void
 eval_err(const char *s, const char *want)
 {
 	struct srcfile *f = src(s);
-	struct expr_env env = { reg, resolve_d, NULL };
+	struct expr_env env = { reg, resolve_d, NULL, 0 };
 	struct value v;
 	struct expr *e;
 
@@ -332,7 +332,7 @@ static void
 test_parse_slice(void **state)
 {
 	struct srcfile *f = src("xx 6 * 7 yy");
-	struct expr_env env = { reg, NULL, NULL };
+	struct expr_env env = { reg, NULL, NULL, 0 };
 	struct value v;
 	struct expr *e;
 
@@ -415,6 +415,164 @@ test_unknown_quantity(void **state)
 		     "^^^^^"));
 }
 
+/*
+ * has(NAME): a quantity or the dotted prefix of some, through the loop
+ * variables; never an unknown quantity, whatever the name.
+ */
+static void
+test_has(void **state)
+{
+	(void)state;
+	num_is("has(laptop.energy)", 1);
+	num_is("has(record.name)", 1);
+	num_is("has(laptop)", 1);
+	num_is("has(device.b)", 1);
+	num_is("has(device)", 1);
+	num_is("has(device.c)", 0);
+	num_is("has(lap)", 0);
+	num_is("has(laptop.energy.x)", 0);
+	num_is("has(laptop.ops_mx)", 0);
+	num_is("has(zzzzzzzz)", 0);
+	/* The loop variable d is device.a. */
+	num_is("has(d.year)", 1);
+	num_is("has(d)", 1);
+	num_is("has(d.power_w)", 0);
+	num_is("has( d.name )", 1);
+	/* A number, usable in any expression. */
+	num_is("has(laptop) + has(device.a) + has(nothing)", 2);
+	num_is("!has(device.c)", 1);
+	num_is("has(device.c) && device.c.year > 2000", 0);
+	num_is("has(d.year) && d.year == 2008", 1);
+	/* Its argument is a name, nothing else. */
+	parse_err("has(1)",
+		  ERR("5", "'has' takes a quantity name or a prefix of names",
+		      "has(1)", "    ^"));
+	parse_err("has(\"laptop\")",
+		  ERR("5", "'has' takes a quantity name or a prefix of names",
+		      "has(\"laptop\")", "    ^^^^^^^^"));
+	parse_err("1 + has(laptop.energy * 2)",
+		  ERR("9", "'has' takes a quantity name or a prefix of names",
+		      "1 + has(laptop.energy * 2)",
+		      "        ^^^^^^^^^^^^^^^^^"));
+	parse_err("has(has(laptop))",
+		  ERR("5", "'has' takes a quantity name or a prefix of names",
+		      "has(has(laptop))", "    ^^^^^^^^^^^"));
+	parse_err("has()", ERR("1", "'has' takes 1 argument, got 0", "has()",
+			       "^^^^^"));
+	parse_err("has(a, b)", ERR("1", "'has' takes 1 argument, got 2",
+				   "has(a, b)", "^^^^^^^^^"));
+}
+
+/*
+ * Evaluates s with env.missing_ok: expr_eval() returns want_ret, and
+ * prints exactly want_msg (and counts it when there is one).
+ */
+static void
+eval_missing(const char *s, int want_ret, const char *want_msg)
+{
+	struct srcfile *f = src(s);
+	struct expr_env env = { reg, resolve_d, NULL, 1 };
+	struct value v = { 0 };
+	struct expr *e;
+	int ret;
+
+	diag_reset();
+	capture_start();
+	e = expr_parse(f, 0, f->len);
+	assert_non_null(e);
+	ret = expr_eval(e, &env, &v);
+	assert_captured(want_msg);
+	assert_int_equal(ret, want_ret);
+	assert_int_equal(diag_errors(), *want_msg ? 1 : 0);
+	if (!ret)
+		value_release(&v);
+	assert_null(v.text);
+	expr_free(e);
+	srcfile_free(f);
+}
+
+/* For a fallback (| or:"..."): a missing quantity alone is quiet. */
+static void
+test_missing_ok(void **state)
+{
+	(void)state;
+	eval_missing("laptop.ops_mx", 1, "");
+	eval_missing("d.power_w", 1, "");
+	eval_missing("2 * device.c.year + 1", 1, "");
+	eval_missing("unit(device.c.year)", 1, "");
+	eval_missing("record.name == device.c.name", 1, "");
+	eval_missing("-device.c.year", 1, "");
+	eval_missing("log10(device.c.year)", 1, "");
+	eval_missing("1 && device.c.year", 1, "");
+	/* Present: a value as usual. */
+	eval_missing("laptop.energy", 0, "");
+	eval_missing("d.year * 2", 0, "");
+	eval_missing("0 && device.c.year", 0, "");
+	eval_missing("has(device.c)", 0, "");
+	/* Every other error stays one. */
+	eval_missing("record.name + 1",
+		     -1, ERR("1", "'+' needs a number, got the text "
+			     "'Roadrunner'", "record.name + 1", "^^^^^^^^^^^"));
+	eval_missing("log10(0)",
+		     -1, ERR("1", "'log10' gives no finite number here",
+			     "log10(0)", "^^^^^^^^"));
+	eval_missing("laptop.energy / 0",
+		     -1, ERR("1", "'/' gives no finite number here (division "
+			     "by zero)", "laptop.energy / 0",
+			     "^^^^^^^^^^^^^^^^^"));
+	/* Evaluated left to right: what fails first decides. */
+	eval_missing("record.name + device.c.year", 1, "");
+	eval_missing("(record.name + 1) + device.c.year",
+		     -1, ERR("2", "'+' needs a number, got the text "
+			     "'Roadrunner'", "(record.name + 1) + device.c.year",
+			     " ^^^^^^^^^^^"));
+}
+
+/* The values named in an expression, as a failed assertion shows them. */
+static void
+values_are(const char *s, const char *want)
+{
+	struct srcfile *f = src(s);
+	struct expr_env env = { reg, resolve_d, NULL, 0 };
+	struct buf out = BUF_INIT;
+	struct expr *e;
+
+	diag_reset();
+	capture_start();
+	e = expr_parse(f, 0, f->len);
+	assert_non_null(e);
+	expr_values(e, &env, &out);
+	assert_captured("");
+	assert_int_equal(diag_errors(), 0);
+	assert_string_equal(out.data, want);
+	assert_sane_buf(&out);
+	buf_release(&out);
+	expr_free(e);
+	srcfile_free(f);
+}
+
+static void
+test_values(void **state)
+{
+	(void)state;
+	values_are("1 + 2 < 3", "");
+	values_are("laptop.volume", "laptop.volume = 0.001");
+	values_are("laptop.energy > 1e17",
+		   "laptop.energy = 8.98755e+16");
+	/* Once each, in the order written; loop variables resolved. */
+	values_are("d.year < device.b.year && device.a.year > 2000",
+		   "device.a.year = 2008, device.b.year = 2024");
+	values_are("record.name == \"x\" || unit(laptop.volume) == \"m\"",
+		   "record.name = 'Roadrunner', laptop.volume = 0.001");
+	values_are("has(device.c) || has(d) || device.c.year > 1",
+		   "has(device.c) = 0, has(device.a.id) = 1, "
+		   "device.c.year = (no such quantity)");
+	values_are("has(laptop.volume) && laptop.volume > 1",
+		   "has(laptop.volume) = 1, laptop.volume = 0.001");
+	values_are("abs(log10(laptop.volume) - log10(laptop.volume)) < 0.5",
+		   "laptop.volume = 0.001");
+}
+
 static void
 test_unknown_function(void **state)
 {
@@ -422,7 +580,7 @@ test_unknown_function(void **state)
 	parse_err("1 + foo(2)",
 		  ERR("5", "unknown function 'foo' (functions: log10, log2, "
 		      "ln, exp, sqrt, abs, floor, ceil, round, pow, min, max, "
-		      "unit, formula, source, name)", "1 + foo(2)",
+		      "unit, formula, source, name, has)", "1 + foo(2)",
 		      "    ^^^"));
 	/* A dotted name before '(' is a quantity, not a call. */
 	parse_err("laptop.energy(2)",
@@ -728,6 +886,9 @@ main(void)
 		T(test_parse_slice),
 		T(test_functions),
 		T(test_unknown_quantity),
+		T(test_has),
+		T(test_missing_ok),
+		T(test_values),
 		T(test_unknown_function),
 		T(test_arity),
 		T(test_type_errors),

@@ -319,6 +319,28 @@ test_suggest(void **state)
 	assert_string_equal(out[0], "earth.radius");
 }
 
+/* A name, or the dotted prefix of names; never a part of a word. */
+static void
+test_has(void **state)
+{
+	struct registry *reg = *state;
+
+	assert_int_equal(registry_has(reg, "current"), 0);
+	add(reg, "current.phone.year", 2023);
+	add(reg, "laptop.mass", 1);
+	assert_int_equal(registry_has(reg, "current.phone.year"), 1);
+	assert_int_equal(registry_has(reg, "current.phone"), 1);
+	assert_int_equal(registry_has(reg, "current"), 1);
+	assert_int_equal(registry_has(reg, "laptop.mass"), 1);
+	assert_int_equal(registry_has(reg, "laptop"), 1);
+	assert_int_equal(registry_has(reg, "current.ph"), 0);
+	assert_int_equal(registry_has(reg, "current.phone.year.x"), 0);
+	assert_int_equal(registry_has(reg, "current.phone."), 0);
+	assert_int_equal(registry_has(reg, "current.gpu"), 0);
+	assert_int_equal(registry_has(reg, "laptop.mas"), 0);
+	assert_int_equal(registry_has(reg, ""), 0);
+}
+
 /* Enough quantities to rehash the table several times. */
 static void
 test_many(void **state)
@@ -376,6 +398,7 @@ main(void)
 		T(test_duplicate),
 		T(test_not_finite),
 		T(test_suggest),
+		T(test_has),
 		T(test_many),
 	};
 

@@ -444,6 +444,179 @@ test_each_in(void **state)
 		  "RoadrunnerRoadrunner");
 }
 
+/* has() in blocks, with loop variables. */
+static void
+test_has(void **state)
+{
+	(void)state;
+	expand_ok("{{#if has(device.b)}}b{{/if}}{{#if has(device.c)}}c{{/if}}",
+		  "b");
+	expand_ok("{{#if has(laptop)}}yes{{#else}}no{{/if}}", "yes");
+	expand_ok("{{#if has(laptop.nope)}}yes{{#else}}no{{/if}}", "no");
+	expand_ok("{{ has(record) | int }}{{ has(record.nam) | int }}", "10");
+	/* A table row only where the quantity exists. */
+	expand_ok("| a |\n|---|\n"
+		  "{{#each d in device}}\n"
+		  "{{#if has(d.power_w)}}\n"
+		  "| {{ d.power_w }} |\n"
+		  "{{#elif d.year > 2010}}\n"
+		  "| {{ d.id }} has no power |\n"
+		  "{{/if}}\n"
+		  "{{/each}}\n",
+		  "| a |\n|---|\n| b has no power |\n");
+	expand_ok("{{#each d in device}}{{ has(d) | int }}{{ has(d.name) | int }}"
+		  "{{ has(d.nam) | int }};{{/each}}", "110;110;");
+}
+
+/* | or:"text": the text when the slot names a missing quantity. */
+static void
+test_fallback(void **state)
+{
+	(void)state;
+	expand_ok("{{ device.c.year | year | or:\"—\" }}", "—");
+	expand_ok("{{ laptop.nope * 2 | sci:2 | or:\"none\" }}", "none");
+	expand_ok("{{ laptop.nope | or:\"none\" | sci:2 }}", "none");
+	expand_ok("{{ unit(laptop.nope) | or:\"none\" }}", "none");
+	expand_ok("{{ laptop.nope | or:\"\" }}", "");
+	/* Present: the value as without the fallback, link and unit. */
+	expand_ok("{{ laptop.ops_max | or:\"—\" }}", OPS);
+	expand_ok("{{ laptop.energy | sci:2 | unit | or:\"n/a\" }}",
+		  "[9.0 × 10¹⁶](quantities.html#laptop\\.energy) J");
+	expand_ok("{{ record.name | or:\"—\" }}", "Roadrunner");
+	/* The text is Markdown-escaped like text from data. */
+	expand_ok("{{ laptop.nope | or:\"*n/a* | [x]\" }}",
+		  "\\*n\\/a\\* \\| \\[x\\]");
+	/* In a loop, each pass on its own. */
+	expand_ok("{{#each d in device}}"
+		  "{{ d.year | year | nolink | or:\"?\" }}/"
+		  "{{ d.power_w | sci:3 | or:\"—\" }};{{/each}}",
+		  "2008/—;2024/—;");
+	/* Alt text is plain: the text as typed. */
+	expand_ok("{{#figure f}}c{{#alt}}{{ laptop.nope | or:\"*n/a*\" }}"
+		  "{{/figure}}",
+		  "\n\n<S0>\n\n**Figure 1.** c\n\n<S1>\n\n");
+}
+
+/* The fallback hides a missing quantity, no other error. */
+static void
+test_fallback_errors(void **state)
+{
+	(void)state;
+	expand_err("{{ record.name | sci:2 | or:\"x\" }}",
+		   ERR("1:18", "format 'sci' needs a number, got the text "
+		       "'Roadrunner'", "{{ record.name | sci:2 | or:\"x\" }}",
+		       "                 ^^^^^"), 1);
+	expand_err("{{ laptop.volume / 0 | or:\"x\" }}",
+		   ERR("1:4", "'/' gives no finite number here (division by "
+		       "zero)", "{{ laptop.volume / 0 | or:\"x\" }}",
+		       "   ^^^^^^^^^^^^^^^^^^"), 1);
+	expand_err("{{ log10(laptop.volume - laptop.volume) | or:\"x\" }}",
+		   ERR("1:4", "'log10' gives no finite number here",
+		       "{{ log10(laptop.volume - laptop.volume) | or:\"x\" }}",
+		       "   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"), 1);
+	expand_err("{{ record.name + 1 | or:\"x\" }}",
+		   ERR("1:4", "'+' needs a number, got the text 'Roadrunner'",
+		       "{{ record.name + 1 | or:\"x\" }}", "   ^^^^^^^^^^^"),
+		   1);
+	/* Without it, a missing quantity is the error it always was. */
+	expand_err("{{ laptop.nope | or:\"x\" }} {{ laptop.nope }}",
+		   ERR("1:31", "unknown quantity 'laptop.nope'; did you mean "
+		       "'laptop.volume' or 'laptop.energy'?",
+		       "{{ laptop.nope | or:\"x\" }} {{ laptop.nope }}",
+		       "                              ^^^^^^^^^^^"), 1);
+	parse_err("{{ 1 | or }}{{ 1 | or:x }}{{ 1 | or:\"a\" | or:\"b\" }}",
+		  ERR("1:8", "format 'or' needs the text to write instead: "
+		      "or:\"—\"",
+		      "{{ 1 | or }}{{ 1 | or:x }}{{ 1 | or:\"a\" | or:\"b\" }}",
+		      "       ^^")
+		  ERR("1:23", "format 'or' takes a quoted text: or:\"—\"",
+		      "{{ 1 | or }}{{ 1 | or:x }}{{ 1 | or:\"a\" | or:\"b\" }}",
+		      "                      ^")
+		  ERR("1:43", "a second fallback: a slot has one 'or'",
+		      "{{ 1 | or }}{{ 1 | or:x }}{{ 1 | or:\"a\" | or:\"b\" }}",
+		      "                                          ^^^^^^"), 3);
+}
+
+/* {{#assert EXPR "message"}}: nothing when true. */
+static void
+test_assert(void **state)
+{
+	(void)state;
+	expand_ok("a\n{{#assert 1 \"never fails\"}}\nb\n", "a\nb\n");
+	expand_ok("a\n  {{#assert laptop.volume < 1 \"small\" }}  \nb\n",
+		  "a\nb\n");
+	expand_ok("a {{#assert 1 \"inline\"}}b", "a b");
+	expand_ok("{{#assert record.name == \"Roadrunner\" \"the record\"}}x",
+		  "x");
+	expand_ok("{{#assert 1 \"a \\\"quoted\\\" }} message\"}}x", "x");
+	expand_ok("{{#assert has(device.c) || laptop.volume > 0 \"h\"}}x", "x");
+	expand_ok("{{#each d in device}}{{#assert d.year >= 2008 \"new\"}}"
+		  "{{ d }}{{/each}}", "ab");
+	/* A branch not taken is not checked. */
+	expand_ok("{{#if 0}}{{#assert 0 \"x\"}}{{/if}}ok", "ok");
+	expand_ok("{{#if has(device.c)}}\n{{#assert device.c.year > 0 \"x\"}}"
+		  "\n{{/if}}\nok\n", "ok\n");
+}
+
+/* A false assertion: its message and the values it names. */
+static void
+test_assert_errors(void **state)
+{
+	(void)state;
+	expand_err("{{#assert laptop.energy > 1e17 \"over 1e17 J\"}}",
+		   ERR("1:11", "assertion failed: over 1e17 J (laptop.energy = "
+		       "8.98755e+16)",
+		       "{{#assert laptop.energy > 1e17 \"over 1e17 J\"}}",
+		       "          ^^^^^^^^^^^^^^^^^^^^"), 1);
+	expand_err("{{#assert 1 > 2 \"arithmetic\" }}",
+		   ERR("1:11", "assertion failed: arithmetic",
+		       "{{#assert 1 > 2 \"arithmetic\" }}", "          ^^^^^"),
+		   1);
+	expand_err("{{#assert record.name != \"Roadrunner\" && has(x.y) "
+		   "\"say \\\"no\\\"\"}}",
+		   ERR("1:11", "assertion failed: say \"no\" (record.name = "
+		       "'Roadrunner', has(x.y) = 0)",
+		       "{{#assert record.name != \"Roadrunner\" && has(x.y) "
+		       "\"say \\\"no\\\"\"}}",
+		       "          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"), 1);
+	/* Checked at each pass of a loop; every failure is reported. */
+	expand_err("{{#each d in device}}\n"
+		   "  {{#assert d.year < 2020 \"old\"}}\n"
+		   "{{/each}}\n{{#assert 0 \"second\"}}\n",
+		   ERR("2:13", "assertion failed: old (device.b.year = 2024)",
+		       "  {{#assert d.year < 2020 \"old\"}}",
+		       "            ^^^^^^^^^^^^^")
+		   ERR("4:11", "assertion failed: second",
+		       "{{#assert 0 \"second\"}}", "          ^"), 2);
+	/* Its names are quantities as anywhere else. */
+	expand_err("{{#assert laptop.enrgy > 0 \"e\"}}",
+		   ERR("1:11", "unknown quantity 'laptop.enrgy'; did you mean "
+		       "'laptop.energy'?", "{{#assert laptop.enrgy > 0 \"e\"}}",
+		       "          ^^^^^^^^^^^^"), 1);
+	expand_err("{{#assert record.name > 0 \"e\"}}",
+		   ERR("1:11", "'>' needs a number, got the text 'Roadrunner'",
+		       "{{#assert record.name > 0 \"e\"}}",
+		       "          ^^^^^^^^^^^"), 1);
+	parse_err("{{#assert}}\n{{#assert 1}}\n{{#assert \"m\"}}\n"
+		  "{{#assert 1 \"\"}}\n{{#assert 1 \"m\" x}}\n"
+		  "{{#assert 1 + \"m\"}}\n",
+		  ERR("1:3", "'{{#assert}}' needs a condition and then a quoted "
+		      "message: '{{#assert EXPR \"message\"}}'", "{{#assert}}",
+		      "  ^^^^^^^")
+		  ERR("2:3", "'{{#assert}}' needs a condition and then a quoted "
+		      "message: '{{#assert EXPR \"message\"}}'",
+		      "{{#assert 1}}", "  ^^^^^^^^^")
+		  ERR("3:3", "'{{#assert}}' needs a condition before its message",
+		      "{{#assert \"m\"}}", "  ^^^^^^^^^^^")
+		  ERR("4:13", "'{{#assert}}' needs a message that says what "
+		      "should hold", "{{#assert 1 \"\"}}", "            ^^")
+		  ERR("5:3", "'{{#assert}}' needs a condition and then a quoted "
+		      "message: '{{#assert EXPR \"message\"}}'",
+		      "{{#assert 1 \"m\" x}}", "  ^^^^^^^^^^^^^^^")
+		  ERR("6:13", "expected a value at the end of the expression",
+		      "{{#assert 1 + \"m\"}}", "            ^"), 6);
+}
+
 static void
 test_each_of(void **state)
 {
@@ -656,9 +829,9 @@ test_syntax_errors(void **state)
 		      "a {{ x {{ y }}", "  ^^"), 1);
 	parse_err("x\n{{#foo x}}\n{{#bar}}\n",
 		  ERR("2:3", "unknown block '{{#foo x}}' (blocks: #if, #each, "
-		      "#figure, #table)", "{{#foo x}}", "  ^^^^^^")
+		      "#figure, #table, #assert)", "{{#foo x}}", "  ^^^^^^")
 		  ERR("3:3", "unknown block '{{#bar}}' (blocks: #if, #each, "
-		      "#figure, #table)", "{{#bar}}", "  ^^^^"), 2);
+		      "#figure, #table, #assert)", "{{#bar}}", "  ^^^^"), 2);
 	parse_err("{{#if 1}}\nx\n{{/each}}\ny\n",
 		  ERR("3:3", "'{{/each}}' does not close '{{#if 1}}' (line 1): "
 		      "expected '{{/if}}'", "{{/each}}", "  ^^^^^")
@@ -712,7 +885,7 @@ test_syntax_errors(void **state)
 		      "{{ 1 + | foo }}", "      ^")
 		  ERR("1:10", "unknown format 'foo' (formats: sci, e, fixed, "
 		      "sig, int, year, pow10, bytes, ibytes, text, unit, "
-		      "nolink)", "{{ 1 + | foo }}", "         ^^^"), 2);
+		      "nolink, or)", "{{ 1 + | foo }}", "         ^^^"), 2);
 	parse_err("{{#if 1 +}}x{{/if}}",
 		  ERR("1:9", "expected a value at the end of the expression",
 		      "{{#if 1 +}}x{{/if}}", "        ^"), 1);
@@ -725,7 +898,8 @@ test_format_errors(void **state)
 	parse_err("{{ laptop.energy | foo }}\n"
 		  "{{ laptop.energy | sci:0 }} {{ laptop.energy | sci:x }}\n",
 		  ERR("1:20", "unknown format 'foo' (formats: sci, e, fixed, sig, "
-		      "int, year, pow10, bytes, ibytes, text, unit, nolink)",
+		      "int, year, pow10, bytes, ibytes, text, unit, nolink, "
+		      "or)",
 		      "{{ laptop.energy | foo }}", "                   ^^^")
 		  ERR("2:24", "format 'sci' takes a whole number from 1 to 17",
 		      "{{ laptop.energy | sci:0 }} {{ laptop.energy | sci:x }}",
@@ -1270,6 +1444,11 @@ main(void)
 		T(test_standalone_table),
 		T(test_if),
 		T(test_each_in),
+		T(test_has),
+		T(test_fallback),
+		T(test_fallback_errors),
+		T(test_assert),
+		T(test_assert_errors),
 		T(test_each_of),
 		T(test_figure),
 		T(test_table_caption),
