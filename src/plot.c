@@ -941,7 +941,15 @@ make_work(struct plot *pl, size_t k)
 	ret = site_mkdirs(pl->site, path.data);
 	buf_reset(&path);
 	buf_addf(&path, "%s/%s", site_root(pl->site), b->dir);
-	b->work = buf_detach(&path, NULL);
+	/*
+	 * Absolute: gnuplot changes to one batch's folder after another,
+	 * and a relative name would be taken from the one before.
+	 */
+	b->work = ret ? NULL : file_realpath(path.data);
+	if (!ret && !b->work)
+		ret = error("cannot find '%s': %s", path.data,
+			    strerror(errno));
+	buf_release(&path);
 	return ret;
 }
 

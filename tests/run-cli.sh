@@ -134,6 +134,11 @@ for f in editions/index.html changes.html "editions/$article/index.html" \
 done
 has report-editions-index "$out/editions/index.html" "href=\"$article/index.html\""
 has report-changes "$out/changes.html" 'Since the'
+# A relative output folder: gnuplot goes from one edition's folder to
+# the next, so each is named in full.
+if (cd "$tmp" && "$ult" -d "$top/data" -t "$top/templates" -o rel report) \
+	>/dev/null 2>"$tmp/stderr" && [ -f "$tmp/rel/editions/$article/figures/top500.svg" ]
+then ok; else no "report -o rel: $(head -3 "$tmp/stderr")"; fi
 expect report-one-edition 0 "$ult" --no-editions -o "$tmp/one" report
 if [ ! -e "$tmp/one/editions" ] && [ ! -e "$tmp/one/changes.html" ] &&
 	[ -f "$tmp/one/index.html" ]; then ok; else
