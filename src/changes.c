@@ -126,7 +126,8 @@ changes_compare(struct changes *cs, const struct registry *a, int ya,
 		if (qa && (size = change_size(qa, qb)) >= 0)
 			add_change(cs, qb->name, qa, qb, size);
 	}
-	qsort(cs->c, cs->n, sizeof(*cs->c), by_size);
+	if (cs->n)	/* qsort(NULL, 0) is undefined */
+		qsort(cs->c, cs->n, sizeof(*cs->c), by_size);
 	cs->nchanged = cs->n;
 	first_new = cs->n;
 	for (i = 0; i < registry_count(b); i++) {
@@ -141,7 +142,9 @@ changes_compare(struct changes *cs, const struct registry *a, int ya,
 		if (!registry_get(b, qa->name))
 			add_change(cs, qa->name, qa, NULL, INFINITY);
 	}
-	qsort(cs->c + first_new, cs->n - first_new, sizeof(*cs->c), by_name);
+	if (cs->n > first_new)
+		qsort(cs->c + first_new, cs->n - first_new, sizeof(*cs->c),
+		      by_name);
 	/* The rows dated after the earlier edition, up to the later one. */
 	for (i = 0; files[i]; i++) {
 		const struct table *t;
@@ -350,7 +353,8 @@ changes_causes(const struct changes *cs, size_t i, struct buf *out)
 			if (added(cs, af, lines[nlines]))
 				nlines++;
 		}
-		qsort(lines, nlines, sizeof(*lines), by_line);
+		if (nlines)	/* qsort(NULL, 0) is undefined */
+			qsort(lines, nlines, sizeof(*lines), by_line);
 		for (k = 0; k < nlines; k++)
 			if (!k || lines[k] != lines[k - 1])
 				runs_add(&rn, af->t, lines[k]);
