@@ -731,15 +731,19 @@ changes_html(const struct changes *cs, const char *id, const char *title,
 		} else {
 			buf_addf(out, "<code>%s</code>", c->name);
 		}
-		buf_addstr(out, (c->a ? c->a : c->b)->type == Q_TEXT ?
-			   "</td><td>" : "</td><td class=\"num\">");
+		/* data-label: the column's name, shown on a narrow screen. */
+		buf_addf(out, "</td><td data-label=\"%d\"%s>", cs->ya,
+			 (c->a ? c->a : c->b)->type == Q_TEXT ? "" :
+			 " class=\"num\"");
 		html_text(out, a.data);
-		buf_addstr(out, (c->b ? c->b : c->a)->type == Q_TEXT ?
-			   "</td><td>" : "</td><td class=\"num\">");
+		buf_addf(out, "</td><td data-label=\"%d\"%s>", cs->yb,
+			 (c->b ? c->b : c->a)->type == Q_TEXT ? "" :
+			 " class=\"num\"");
 		html_text(out, b.data);
-		BUF_ADDLIT(out, "</td><td class=\"num\">");
+		BUF_ADDLIT(out, "</td><td data-label=\"Change\" "
+			   "class=\"num\">");
 		html_text(out, ch.data);
-		BUF_ADDLIT(out, "</td><td>");
+		BUF_ADDLIT(out, "</td><td data-label=\"Caused by\">");
 		if (why.len)
 			html_causes(out, why.data);
 		else

@@ -469,7 +469,8 @@ write_editions_index(struct run *run)
 		const char *was = prev ? text_of(prev, "record.name") : NULL;
 
 		buf_addf(&b, "<tr id=\"e%d\"><td><a href=\"%d/index.html\">%d"
-			 "</a>%s</td><td>", e->year, e->year, e->year,
+			 "</a>%s</td><td data-label=\"TOP500 No. 1\">",
+			 e->year, e->year, e->year,
 			 e->year == run->article_year ? " (the article's)" :
 			 i + 1 == run->n ? " (newest)" : "");
 		if (rec) {
@@ -479,9 +480,9 @@ write_editions_index(struct run *run)
 		} else {
 			BUF_ADDLIT(&b, "—");
 		}
-		BUF_ADDLIT(&b, "</td><td>");
+		BUF_ADDLIT(&b, "</td><td data-label=\"New devices\">");
 		new_devices(e->reg, prev, &b);
-		BUF_ADDLIT(&b, "</td><td>");
+		BUF_ADDLIT(&b, "</td><td data-label=\"Data rows\">");
 		if (i == 0)
 			BUF_ADDLIT(&b, "up to that year: ");
 		rows_dated(run, e->year, i == 0, &b);
