@@ -477,9 +477,10 @@ changes_text(const struct changes *cs, struct buf *out)
 		ngone += !cs->c[i].b;
 	}
 	rows_summary(cs, &rows);
-	buf_addf(out, "From the %d edition to the %d edition: %zu quantities "
+	buf_addf(out, "From the %d edition to the %d edition: %zu %s "
 		 "changed, %zu new, %zu gone. Data rows dated ", cs->ya,
-		 cs->yb, cs->nchanged, nnew, ngone);
+		 cs->yb, cs->nchanged, cs->nchanged == 1 ? "quantity" :
+		 "quantities", nnew, ngone);
 	if (cs->ya + 1 < cs->yb)
 		buf_addf(out, "%d-%d", cs->ya + 1, cs->yb);
 	else
