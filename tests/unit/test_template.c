@@ -1302,7 +1302,7 @@ render(const char *s, char **toc)
 	struct expansion x;
 	struct template *t = expand_into(s, &x);
 	struct buf body = BUF_INIT, tb = BUF_INIT;
-	struct rendered r = { &body, &tb, NULL };
+	struct rendered r = { &body, &tb, NULL, NULL, NULL };
 
 	html_render(&x, &r);
 	/* No token may be left, in the text or in an attribute. */
