@@ -183,7 +183,10 @@ rm -rf "$tmp/fresh"
 
 # Interrupted by SIGINT or SIGTERM while gnuplot runs: exit 128+signal,
 # out/ as it was, no staging folder, no gnuplot left running.
-printf '#!/bin/sh\nsleep 30\n' >"$tmp/fake/gnuplot"
+# A sleep of its own length: another test suite running on the machine
+# (its own "sleep 30") is not this one's gnuplot.
+nap="30.$$"
+printf '#!/bin/sh\nsleep %s\n' "$nap" >"$tmp/fake/gnuplot"
 for sig in INT TERM; do
 	(PATH="$tmp/fake:$PATH" report "$tmp/a" -d "$tmp/data2"
 	 echo "$rc" >"$tmp/rc") &
@@ -198,8 +201,8 @@ for sig in INT TERM; do
 	if same "$tmp/before" "$tmp/a"; then ok; else
 		no "SIG$sig changed out/"; fi
 	no_staging "$tmp/a" "SIG$sig"
-	if pgrep -f "sleep 30" >/dev/null; then
-		no "SIG$sig left gnuplot running"; pkill -f "sleep 30"
+	if pgrep -f "sleep $nap" >/dev/null; then
+		no "SIG$sig left gnuplot running"; pkill -f "sleep $nap"
 	else ok; fi
 done
 
