@@ -17,6 +17,7 @@
 #include "physics.h"
 #include "registry.h"
 #include "table.h"
+#include "units.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -147,7 +148,8 @@ add_constants(struct model *m)
 static int
 add_assumptions(struct model *m, const char *datadir)
 {
-	struct buf path = BUF_INIT, origin = BUF_INIT;
+	struct buf path = BUF_INIT, origin = BUF_INIT, uerr = BUF_INIT;
+	struct unit dim;
 	struct table *t;
 	int cname, cvalue, cunit, csource, ret = 0;
 	size_t before = diag_errors(), r, i;
@@ -184,6 +186,11 @@ add_assumptions(struct model *m, const char *datadir)
 			table_error(t, r, cname, "duplicate name '%s'", name);
 			continue;
 		}
+		if (unit_parse(unit, &dim, &uerr)) {
+			table_error(t, r, cunit, "%s", uerr.data);
+			buf_reset(&uerr);
+			continue;
+		}
 		if (nd && strcmp(nd->unit, unit)) {
 			table_error(t, r, cunit, "'%s' must be given in '%s', "
 				    "got '%s'", name, nd->unit, unit);
@@ -209,6 +216,7 @@ out:
 	free(found);
 	buf_release(&path);
 	buf_release(&origin);
+	buf_release(&uerr);
 	return ret;
 }
 

@@ -22,6 +22,7 @@
 #include "format.h"
 #include "registry.h"
 #include "template.h"
+#include "units.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -51,7 +52,7 @@ enum tnode_kind {
 
 enum fmt_kind {
 	F_SCI, F_E, F_FIXED, F_SIG, F_INT, F_YEAR, F_POW10, F_BYTES,
-	F_IBYTES, F_TEXT, F_UNIT, F_NOLINK, F_OR,
+	F_IBYTES, F_TEXT, F_UNIT, F_NOLINK, F_OR, F_IN,
 };
 
 static const struct {
@@ -72,12 +73,14 @@ static const struct {
 	[F_UNIT] = { "unit", 3, 0, 0, 0 },
 	[F_NOLINK] = { "nolink", 0, 0, 0, 0 },
 	[F_OR] = { "or", 3, 0, 0, 0 },
+	[F_IN] = { "in", 3, 0, 0, 0 },
 };
 
 struct fmt {
 	enum fmt_kind kind;
 	int arg;
-	char *text;		/* unit:"...", or:"..." */
+	char *text;		/* unit:"...", or:"...", in:"..." */
+	struct unit in;		/* in:"...": the unit parsed */
 	struct srcloc loc;
 };
 
@@ -386,6 +389,20 @@ parse_fmt(struct parser *p, size_t off, size_t len, struct fmt *f)
 				    fmt_info[i].name,
 				    f->kind == F_UNIT ? "J" : "—");
 		f->text = xstrndup(d + nlen + 2, len - nlen - 3);
+		if (f->kind == F_IN) {
+			struct buf err = BUF_INIT;
+			int r = 0;
+
+			if (unit_parse(f->text, &f->in, &err))
+				r = perr(p, off + nlen + 2, len - nlen - 3,
+					 "%s", err.data);
+			buf_release(&err);
+			if (r) {
+				free(f->text);
+				f->text = NULL;
+			}
+			return r;
+		}
 		return 0;
 	}
 	{
@@ -464,7 +481,8 @@ parse_value(struct parser *p, const struct tag *tg)
 			free(f.text);
 			continue;
 		}
-		if (f.kind != F_UNIT && f.kind != F_NOLINK && f.kind != F_OR) {
+		if (f.kind != F_UNIT && f.kind != F_NOLINK && f.kind != F_OR &&
+		    f.kind != F_IN) {
 			if (seen_number_fmt++) {
 				perr(p, s, e - s, "a second number format: "
 				     "use one of sci, e, fixed, sig, int, "
@@ -1213,12 +1231,62 @@ write_number(struct buf *out, double v, const struct fmt *f)
 	}
 }
 
+/*
+ * | in:"L": v's number in that unit, which becomes v's unit. Returns -1
+ * after an error when the dimensions differ.
+ */
+static int
+convert_value(struct expander *ex, struct value *v, const struct fmt *f)
+{
+	struct buf u = BUF_INIT;
+
+	if (!unit_same_dim(&v->unit, &f->in)) {
+		value_unit_text(v, &u);
+		xerr(ex, &f->loc, "cannot convert %s to %s", u.data, f->text);
+		buf_release(&u);
+		return -1;
+	}
+	if (v->unit.scale != f->in.scale)
+		v->num *= v->unit.scale / f->in.scale;
+	v->unit = f->in;
+	free(v->utext);
+	v->utext = xstrdup(f->text);
+	return 0;
+}
+
+/*
+ * bytes and ibytes write a number of bytes: bits and other units of
+ * information become bytes, a pure number is taken as bytes. -1 after
+ * an error for any other unit.
+ */
+static int
+bytes_value(struct expander *ex, struct value *v, const struct fmt *f)
+{
+	struct unit byte;
+	struct buf u = BUF_INIT;
+
+	if (unit_dimensionless(&v->unit) && v->unit.scale == 1)
+		return 0;
+	unit_parse("B", &byte, NULL);
+	if (!unit_same_dim(&v->unit, &byte)) {
+		value_unit_text(v, &u);
+		xerr(ex, &f->loc, "format '%s' needs a number of bytes, got %s",
+		     fmt_info[f->kind].name, u.data);
+		buf_release(&u);
+		return -1;
+	}
+	if (v->unit.scale != byte.scale)
+		v->num *= v->unit.scale / byte.scale;
+	return 0;
+}
+
 /* Expands a value slot into out (Markdown when md, else plain text). */
 static void
 expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 	     int md)
 {
 	const struct fmt *numf = NULL, *unitf = NULL, *orf = NULL;
+	const struct fmt *inf = NULL;
 	struct expr_env env;
 	struct value v;
 	struct buf num = BUF_INIT;
@@ -1232,6 +1300,8 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 			unitf = &n->fmts[i];
 		else if (n->fmts[i].kind == F_OR)
 			orf = &n->fmts[i];
+		else if (n->fmts[i].kind == F_IN)
+			inf = &n->fmts[i];
 		else
 			numf = &n->fmts[i];
 	}
@@ -1271,6 +1341,11 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 		     "number");
 		goto out;
 	}
+	if (inf && convert_value(ex, &v, inf))
+		goto out;
+	if (numf && (numf->kind == F_BYTES || numf->kind == F_IBYTES) &&
+	    bytes_value(ex, &v, numf))
+		goto out;
 	if (write_number(&num, v.num, numf)) {
 		xerr(ex, numf ? &numf->loc : &n->loc, "cannot write %.17g as "
 		     "'%s'", v.num, fmt_info[numf ? numf->kind : F_SCI].name);
@@ -1291,13 +1366,19 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 	if (unitf) {
 		struct buf u = BUF_INIT;
 
-		if (unitf->text)
+		if (unitf->text) {
 			format_unit(&u, unitf->text);
-		else if (v.q)
-			format_unit(&u, v.q->unit);
-		else
-			xerr(ex, &unitf->loc, "'unit' needs a quantity name; "
-			     "give the unit of an expression as unit:\"...\"");
+		} else if (v.utext) {
+			format_unit(&u, v.utext);
+		} else if (!unit_dimensionless(&v.unit) ||
+			   v.unit.scale != 1) {
+			struct buf dim = BUF_INIT;
+
+			/* An expression's unit, from its dimension. */
+			unit_format(&dim, &v.unit);
+			format_unit(&u, dim.data);
+			buf_release(&dim);
+		}
 		if (u.len) {
 			buf_addch(out, ' ');
 			if (md)
