@@ -54,6 +54,11 @@ enum binop {
 	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_POW,
 };
 
+/* The public names of kinds and operators (expr.h) are these. */
+_Static_assert((int)N_CALL == (int)EXPR_CALL && (int)OP_POW == (int)EXPR_POW &&
+	       (int)OP_ADD == (int)EXPR_ADD && (int)N_BIN == (int)EXPR_BIN,
+	       "enum expr_kind and enum expr_op follow the parser's");
+
 static const char *const binop_text[] = {
 	"||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "^",
 };
@@ -1083,4 +1088,137 @@ expr_values(const struct expr *e, const struct expr_env *env, struct buf *out)
 	buf_addch(&seen, '\n');
 	add_values(e, env, out, &seen);
 	buf_release(&seen);
+}
+
+/* Appends the distinct quantity names of e, each followed by '\n'. */
+static void
+names_of(const struct expr *e, struct buf *out)
+{
+	struct buf key = BUF_INIT;
+
+	if (!e)
+		return;
+	if (e->kind == N_NAME) {
+		buf_addf(&key, "\n%s\n", e->str);
+		if (!strstr(out->data, key.data))
+			buf_addf(out, "%s\n", e->str);
+		buf_release(&key);
+		return;
+	}
+	names_of(e->a, out);
+	names_of(e->b, out);
+}
+
+int
+expr_check_formula(const struct registry *reg, const struct quantity *q)
+{
+	struct buf fname = BUF_INIT, names = BUF_INIT, key = BUF_INIT;
+	struct buf ua = BUF_INIT;
+	struct expr_env env = { reg, NULL, NULL, 0 };
+	struct srcfile *f;
+	struct expr *e = NULL;
+	struct value v = { 0 };
+	const char *p;
+	double got;
+	size_t i;
+	int ret = -1, exact;
+
+	if (!q->expr)
+		return 0;
+	buf_addf(&fname, "formula of %s", q->name);
+	f = srcfile_from_mem(fname.data, q->expr, strlen(q->expr));
+	f->show_source = 1;
+	if (!(e = expr_parse(f, 0, f->len)))
+		goto out;
+	/* Its names are its inputs: no more, no fewer. */
+	buf_addch(&names, '\n');
+	names_of(e, &names);
+	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
+		size_t len = strcspn(p, "\n");
+
+		for (i = 0; i < q->ninputs; i++)
+			if (strlen(q->inputs[i]) == len &&
+			    !memcmp(q->inputs[i], p, len))
+				break;
+		if (i == q->ninputs) {
+			error("formula of '%s' uses '%.*s', which is not one "
+			      "of its inputs", q->name, (int)len, p);
+			goto out;
+		}
+	}
+	for (i = 0; i < q->ninputs; i++) {
+		buf_reset(&key);
+		buf_addf(&key, "\n%s\n", q->inputs[i]);
+		if (!strstr(names.data, key.data)) {
+			error("input '%s' of '%s' is not in its formula '%s'",
+			      q->inputs[i], q->name, q->expr);
+			goto out;
+		}
+	}
+	if (expr_eval(e, &env, &v))
+		goto out;
+	if (v.type != VALUE_NUMBER || q->type != Q_NUMBER) {
+		error("formula of '%s' gives %s, the model %s", q->name,
+		      v.type == VALUE_NUMBER ? "a number" : "a text",
+		      q->type == Q_NUMBER ? "a number" : "a text");
+		goto out;
+	}
+	if (!q->dim_ok || !unit_same_si(&v.unit, &q->dim)) {
+		unit_format(&ua, &v.unit);
+		error("formula of '%s' is in %s, but its unit is '%s'",
+		      q->name, ua.data, q->unit);
+		goto out;
+	}
+	got = convert(v.num, &v.unit, &q->dim);
+	/* Years and whole numbers exactly; the rest to 1e-12. */
+	exact = q->dim.calendar ||
+		(q->value == floor(q->value) && fabs(q->value) < 9007199254740992.0);
+	if (exact ? got != q->value :
+	    !(fabs(got - q->value) <= 1e-12 * fabs(q->value))) {
+		error("formula of '%s' gives %.17g, but the model computed "
+		      "%.17g (relative difference %.3g): %s", q->name, got,
+		      q->value, q->value ? fabs(got / q->value - 1) : got,
+		      q->expr);
+		goto out;
+	}
+	ret = 0;
+out:
+	value_release(&v);
+	expr_free(e);
+	srcfile_free(f);
+	buf_release(&fname);
+	buf_release(&names);
+	buf_release(&key);
+	buf_release(&ua);
+	return ret;
+}
+
+enum expr_kind
+expr_kind(const struct expr *e)
+{
+	return (enum expr_kind)e->kind;
+}
+
+enum expr_op
+expr_op(const struct expr *e)
+{
+	return (enum expr_op)e->op;
+}
+
+double
+expr_num(const struct expr *e)
+{
+	return e->num;
+}
+
+const char *
+expr_text(const struct expr *e)
+{
+	return e->kind == N_CALL ? e->fn->name : e->str;
+}
+
+const struct expr *
+expr_arg(const struct expr *e, int i)
+{
+	return i == 0 ? e->a : i == 1 ? e->b : NULL;
 }
