@@ -1318,6 +1318,37 @@ add_curves(struct model *m)
 	}
 }
 
+/*
+ * How formulas write the quantities (mathml.c): as physicists do, with
+ * "_" before a subscript. The rest are written as their names.
+ */
+static const char *const symbols[][2] = {
+	{ "const.c", "c" }, { "const.h", "h" }, { "const.hbar", "\xc4\xa7" },
+	{ "const.k", "k_B" }, { "const.G", "G" }, { "const.sigma", "\xcf\x83" },
+	{ "const.eV", "eV" }, { "bits_per_byte", "b" },
+	{ "laptop.mass", "m" }, { "laptop.volume", "V" },
+	{ "laptop.modes", "r" }, { "laptop.energy", "E" },
+	{ "laptop.ops_max", "R_max" }, { "laptop.op_time_min", "\xce\x94t" },
+	{ "laptop.temperature", "T" }, { "laptop.entropy", "S" },
+	{ "laptop.bits_max", "I" }, { "laptop.flip_time", "t_flip" },
+	{ "laptop.bb_bit_flux", "\xce\xa6" },
+	{ "laptop.sphere_radius", "R" }, { "laptop.sphere_area", "A" },
+	{ "laptop.cube_edge", "a" }, { "laptop.cube_area", "A_cube" },
+	{ "laptop.sphere_crossing_time", "t_cross" },
+	{ "laptop.sphere_reject_rate", "R_reject" },
+	{ "atomic.energy_per_op", "E_op" }, { "atomic.bits", "I_atom" },
+	{ "atomic.ops_per_bit", "\xce\xbd_op" }, { "atomic.ops", "R_atom" },
+	{ "dust.volume", "V_dust" }, { "dust.mass", "m_dust" },
+	{ "dust.scale", "s" },
+	{ "blackhole.radius", "R_s" }, { "blackhole.bits", "I_BH" },
+	{ "blackhole.hawking_temperature", "T_H" },
+	{ "landauer.room_temperature", "T_room" },
+	{ "landauer.power", "P" }, { "landauer.energy_room", "E_L" },
+	{ "moore.lloyd_period", "\xcf\x84" },
+	{ "moore.lloyd_factor", "f" }, { "universe.bits", "I_U" },
+	{ "universe.doublings", "n_U" },
+};
+
 int
 model_time_column(const struct table *t)
 {
@@ -1435,6 +1466,8 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 	if (ds && !m.failed)
 		add_curves(&m);
 	ok = !m.failed && diag_errors() == before;
+	for (i = 0; i < sizeof(symbols) / sizeof(symbols[0]); i++)
+		registry_set_symbol(m.reg, symbols[i][0], symbols[i][1]);
 out:
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		series_release(&all[i]);

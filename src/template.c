@@ -20,6 +20,7 @@
 #include "expr.h"
 #include "file.h"
 #include "format.h"
+#include "mathml.h"
 #include "registry.h"
 #include "template.h"
 #include "units.h"
@@ -1280,6 +1281,69 @@ bytes_value(struct expander *ex, struct value *v, const struct fmt *f)
 	return 0;
 }
 
+/* 1 when e is equation(NAME) or math(NAME): a formula to typeset. */
+static int
+is_show(const struct expr *e)
+{
+	return expr_kind(e) == EXPR_CALL &&
+	       (!strcmp(expr_text(e), "equation") ||
+		!strcmp(expr_text(e), "math"));
+}
+
+/*
+ * {{ equation(NAME) }}: NAME's formula as a block equation (a snippet,
+ * a paragraph of its own); {{ math(NAME) }}: inline, a token that html.c
+ * swaps for the MathML. Plain text (md 0) gets the formula as text.
+ */
+static void
+expand_show(struct expander *ex, const struct tnode *n, struct buf *out,
+	    int md)
+{
+	struct expr_env env = env_of(ex, 0);
+	const char *fn = expr_text(n->expr);
+	int block = !strcmp(fn, "equation");
+	const struct quantity *q;
+	struct buf html = BUF_INIT;
+	struct value v;
+
+	if (n->nfmts) {
+		xerr(ex, &n->fmts[0].loc, "'%s' takes no format", fn);
+		return;
+	}
+	if (expr_eval(expr_arg(n->expr, 0), &env, &v)) {
+		ex->failed = 1;
+		return;
+	}
+	q = v.q;
+	value_release(&v);
+	if (!q->expr) {
+		xerr(ex, &n->loc, "'%s' has no formula to typeset: it is %s",
+		     q->name, *q->formula ? q->formula : "data");
+		return;
+	}
+	if (!md) {
+		buf_addf(out, "%s = %s", q->name, q->expr);
+		return;
+	}
+	mathml_formula(&html, ex->reg, q, "quantities.html",
+		       block ? MATHML_BLOCK : 0);
+	if (block) {
+		add_snippet(ex, out, html.data);
+	} else if (ex->x->nlinks < 1000000) {
+		struct expansion *x = ex->x;
+		struct buf text = BUF_INIT;
+
+		buf_addf(&text, "%s = %s", q->name, q->expr);
+		x->links = xgrow(x->links, &x->links_cap, x->nlinks + 1,
+				 sizeof(*x->links));
+		x->links[x->nlinks].text = buf_detach(&text, NULL);
+		x->links[x->nlinks].name = q->name;
+		x->links[x->nlinks].html = buf_detach(&html, NULL);
+		buf_addf(out, "%s-q%06zu", x->nonce, x->nlinks++);
+	}
+	buf_release(&html);
+}
+
 /* Expands a value slot into out (Markdown when md, else plain text). */
 static void
 expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
@@ -1304,6 +1368,10 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 			inf = &n->fmts[i];
 		else
 			numf = &n->fmts[i];
+	}
+	if (is_show(n->expr)) {
+		expand_show(ex, n, out, md);
+		return;
 	}
 	/* With a fallback, a quantity that is not there gives its text. */
 	env = env_of(ex, orf != NULL);
@@ -1359,6 +1427,7 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 				 sizeof(*x->links));
 		x->links[x->nlinks].text = xstrdup(num.data);
 		x->links[x->nlinks].name = v.q->name;
+		x->links[x->nlinks].html = NULL;
 		buf_addf(out, "%s-q%06zu", x->nonce, x->nlinks++);
 	} else {
 		buf_add(out, num.data, num.len);
@@ -1712,8 +1781,10 @@ expansion_release(struct expansion *x)
 		free(x->snippets[i].html);
 	}
 	free(x->snippets);
-	for (i = 0; i < x->nlinks; i++)
+	for (i = 0; i < x->nlinks; i++) {
 		free(x->links[i].text);
+		free(x->links[i].html);
+	}
 	free(x->links);
 	for (i = 0; i < x->nfigures; i++)
 		free(x->figures[i].label);
