@@ -282,12 +282,15 @@ apply(struct writer *w, const char *fn_mathml, const struct expr *x)
 {
 	BUF_ADDLIT(w->out, "<mrow>");
 	buf_addstr(w->out, fn_mathml);
-	mo(w, "&#x2061;");
 	if (expr_kind(x) == EXPR_NAME ||
-	    (expr_kind(x) == EXPR_NUM && prec(x) == P_ATOM))
+	    (expr_kind(x) == EXPR_NUM && prec(x) == P_ATOM)) {
+		/* "ln 2": a thin space where no parenthesis separates. */
+		BUF_ADDLIT(w->out, "<mo rspace=\"0.1667em\">&#x2061;</mo>");
 		node(w, x);
-	else
+	} else {
+		mo(w, "&#x2061;");
 		operand(w, x, P_ATOM + 1);
+	}
 	BUF_ADDLIT(w->out, "</mrow>");
 }
 
@@ -391,8 +394,14 @@ binary(struct writer *w, const struct expr *e)
 		BUF_ADDLIT(w->out, "<mrow>");
 		operand(w, a, P_PROD);
 		/* 2 x 3 and E x 2 need a sign; 2 E and m c^2 do not. */
-		mo(w, starts_with_number(b) && prec(b) >= P_PROD ?
-		   "\xc3\x97" : "&#x2062;");
+		if (starts_with_number(b) && prec(b) >= P_PROD)
+			mo(w, "\xc3\x97");
+		else if (expr_kind(b) == EXPR_CALL)
+			/* "k T ln 2": a thin space before a function. */
+			BUF_ADDLIT(w->out, "<mo lspace=\"0.1667em\">"
+				   "&#x2062;</mo>");
+		else
+			mo(w, "&#x2062;");
 		operand(w, b, expr_kind(b) == EXPR_NEG ? P_ATOM : P_PROD);
 		BUF_ADDLIT(w->out, "</mrow>");
 		return;

@@ -1317,8 +1317,8 @@ expand_show(struct expander *ex, const struct tnode *n, struct buf *out,
 	q = v.q;
 	value_release(&v);
 	if (!q->expr) {
-		xerr(ex, &n->loc, "'%s' has no formula to typeset: it is %s",
-		     q->name, *q->formula ? q->formula : "data");
+		xerr(ex, &n->loc, "'%s' has no formula to typeset (only a "
+		     "description: '%s')", q->name, q->formula);
 		return;
 	}
 	if (!md) {

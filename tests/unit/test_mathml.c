@@ -123,11 +123,14 @@ test_functions(void **state)
 	is("log10(a / b)",
 	   ROW("<msub>" MI("log") MN("10") "</msub>" MO("&#x2061;")
 	       PAREN("<mfrac>" ROW(MI("a")) ROW(MI("b")) "</mfrac>")));
+#define APPLY_SPACED "<mo rspace=\"0.1667em\">&#x2061;</mo>"
 	is("log2(x)", ROW("<msub>" MI("log") MN("2") "</msub>"
-			  MO("&#x2061;") MI("x")));
-	is("ln(2)", ROW(MI("ln") MO("&#x2061;") MN("2")));
-	is("ln(2)^2", "<msup>" PAREN(ROW(MI("ln") MO("&#x2061;") MN("2")))
+			  APPLY_SPACED MI("x")));
+	is("ln(2)", ROW(MI("ln") APPLY_SPACED MN("2")));
+	is("ln(2)^2", "<msup>" PAREN(ROW(MI("ln") APPLY_SPACED MN("2")))
 	   ROW(MN("2")) "</msup>");
+	is("k * ln(2)", ROW(MI("k") "<mo lspace=\"0.1667em\">&#x2062;</mo>"
+			    ROW(MI("ln") APPLY_SPACED MN("2"))));
 	is("exp(-a)", "<msup>" MI("e") ROW(ROW(MINUS MI("a"))) "</msup>");
 	is("abs(a - b)", ROW(MO("|") ROW(MI("a") MINUS MI("b")) MO("|")));
 	is("min(a, b)", ROW(MI("min") MO("&#x2061;")

@@ -1332,6 +1332,55 @@ render(const char *s, char **toc)
 }
 
 /*
+ * {{ equation(NAME) }} is a block of MathML in place of its paragraph,
+ * {{ math(NAME) }} inline MathML; a quantity without a formula, or a
+ * format after either, is an error.
+ */
+static void
+test_equations(void **state)
+{
+	struct quantity *q = (struct quantity *)(uintptr_t)
+		registry_get(reg, "laptop.ops_max");
+	char *saved = strdup(q->formula), *saved_note = strdup(q->note);
+	char *html, *toc;
+
+	(void)state;
+	registry_set_expr(q, "2 * laptop.energy / (pi * laptop.volume)",
+			  "not physics");
+	html = render("Speed {{ math(laptop.ops_max) }} here.\n\n"
+		      "{{ equation(laptop.ops_max) }}\n", &toc);
+	assert_non_null(strstr(html, "<p>Speed <math alttext=\"laptop.ops_max "
+			       "= 2 * laptop.energy / (pi * laptop.volume)\">"
+			       "<mrow><mi mathvariant=\"normal\" href=\""
+			       "quantities.html#laptop.ops_max\">"));
+	assert_non_null(strstr(html, "</math> here.</p>\n<math display=\""
+			       "block\" alttext="));
+	assert_null(strstr(html, "<p><math display"));
+	free(html);
+	free(toc);
+	expand_err("{{ equation(laptop.energy) }}",
+		   ERR("1:4", "'laptop.energy' has no formula to typeset "
+		       "(only a description: 'm c^2')",
+		       "{{ equation(laptop.energy) }}",
+		       "   ^^^^^^^^^^^^^^^^^^^^^^^"), 1);
+	expand_err("{{ math(laptop.ops_max) | sci:2 }}",
+		   ERR("1:27", "'math' takes no format",
+		       "{{ math(laptop.ops_max) | sci:2 }}",
+		       "                          ^^^^^"), 1);
+	expand_err("{{ 1 + math(laptop.ops_max) }}",
+		   ERR("1:8", "'math' typesets a formula: use it alone in a "
+		       "slot, {{ math(NAME) }}",
+		       "{{ 1 + math(laptop.ops_max) }}",
+		       "       ^^^^^^^^^^^^^^^^^^^^"), 1);
+	free(q->expr);
+	q->expr = NULL;
+	free(q->formula);
+	q->formula = saved;
+	free(q->note);
+	q->note = saved_note;
+}
+
+/*
  * The report is rendered in pieces cut before headings (html.c); every
  * piece boundary here is one a whole document would also have. Each
  * document is rendered as it is (cut) and with a trailing HTML comment,
@@ -1472,6 +1521,7 @@ main(void)
 		T(test_format_errors),
 		T(test_expand_errors),
 		T(test_nesting_limit),
+		T(test_equations),
 		cmocka_unit_test_setup_teardown(test_include, setup_dir,
 						teardown_dir),
 		cmocka_unit_test_setup_teardown(test_include_errors, setup_dir,
