@@ -37,10 +37,11 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -lm
 
 SRC = audit.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
       fit.c format.c hash.c html.c plot.c \
-      model.c pages.c physics.c registry.c report.c site.c table.c template.c timing.c \
-      xalloc.c
+      mathml.c model.c pages.c physics.c registry.c report.c site.c table.c \
+      template.c timing.c units.c xalloc.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
-UNIT = buf expr fit format hash physics registry table template model
+UNIT = buf expr fit format hash physics registry table template model units \
+       formulas mathml
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Debian packages ------------------------------------------------------

@@ -83,6 +83,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	for (r = 0; r < table_rows(t); r++) {
 		const char *id, *qname, *status, *tol_s, *expl, *where;
 		const struct quantity *q;
+		struct quantity *rq;
 		double pub, tol, got, err;
 		int order = 0, ok, discrepancy;
 
@@ -179,15 +180,20 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 				 table_cell(t, r, ci[6]), org.data);
 		buf_reset(&name);
 		buf_addf(&name, "claim.%s.recomputed", id);
-		registry_add_num(reg, name.data, got, q->unit, q->formula,
-				 qname, q->source, NULL);
+		if ((rq = registry_add_num(reg, name.data, got, q->unit,
+					   NULL, qname, q->source, NULL)))
+			registry_set_expr(rq, qname, "as the model computes it");
 		buf_reset(&name);
 		buf_addf(&name, "claim.%s.ratio", id);
 		buf_reset(&in);
 		buf_addf(&in, "claim.%s.recomputed claim.%s.published", id, id);
-		registry_add_num(reg, name.data, got / pub, "",
-				 "recomputed / published", in.data,
-				 "derived here", NULL);
+		rq = registry_add_num(reg, name.data, got / pub, "", NULL,
+				      in.data, "derived here", NULL);
+		buf_reset(&in);
+		buf_addf(&in, "claim.%s.recomputed / claim.%s.published", id,
+			 id);
+		if (rq)
+			registry_set_expr(rq, in.data, NULL);
 	}
 	if (diag_errors() == before) {
 		buf_addf(out, "claims: %d agree, %d known discrepancies, %d "

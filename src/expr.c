@@ -36,6 +36,7 @@
  * not the user's to exhaust.
  */
 #define EXPR_MAX_DEPTH 64
+#define PI 3.14159265358979323846
 #define EXPR_MAX_HEIGHT 256
 
 enum node_kind {
@@ -53,6 +54,11 @@ enum binop {
 	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_POW,
 };
 
+/* The public names of kinds and operators (expr.h) are these. */
+_Static_assert((int)N_CALL == (int)EXPR_CALL && (int)OP_POW == (int)EXPR_POW &&
+	       (int)OP_ADD == (int)EXPR_ADD && (int)N_BIN == (int)EXPR_BIN,
+	       "enum expr_kind and enum expr_op follow the parser's");
+
 static const char *const binop_text[] = {
 	"||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "^",
 };
@@ -61,6 +67,7 @@ enum fn_kind {
 	FN_MATH,	/* numbers in, a number out */
 	FN_META,	/* a quantity name in, its unit, formula... as text */
 	FN_HAS,		/* a name in, 1 when it or names below it exist */
+	FN_SHOW,	/* a name in, its formula typeset: template.c */
 };
 
 struct func {
@@ -95,6 +102,8 @@ static const struct func funcs[] = {
 	{ "source", 1, FN_META, NULL, NULL },
 	{ "name", 1, FN_META, NULL, NULL },
 	{ "has", 1, FN_HAS, NULL, NULL },
+	{ "equation", 1, FN_SHOW, NULL, NULL },
+	{ "math", 1, FN_SHOW, NULL, NULL },
 };
 
 struct expr {
@@ -247,9 +256,9 @@ parse_number(struct parser *p)
 		buf_release(&tmp);
 		return syntax(p, start, p->pos - start, "malformed number");
 	}
-	buf_release(&tmp);
 	e = node(p, N_NUM, start);
 	e->num = v;
+	e->str = buf_detach(&tmp, NULL);
 	return e;
 }
 
@@ -400,8 +409,11 @@ parse_primary(struct parser *p)
 			free(name);
 			return e;
 		}
-		e = node(p, N_NAME, start);
+		/* pi is the number: no quantity is called that. */
+		e = node(p, strcmp(name, "pi") ? N_NAME : N_NUM, start);
 		e->str = name;
+		if (e->kind == N_NUM)
+			e->num = PI;
 		return e;
 	}
 	{
@@ -550,6 +562,8 @@ value_release(struct value *v)
 {
 	free(v->text);
 	v->text = NULL;
+	free(v->utext);
+	v->utext = NULL;
 }
 
 int
@@ -635,23 +649,141 @@ want_number(const struct expr *e, const struct value *v, const char *what)
 			what, v->text);
 }
 
+void
+value_unit_text(const struct value *v, struct buf *out)
+{
+	if (v->utext && *v->utext)
+		buf_addstr(out, v->utext);
+	else if (unit_dimensionless(&v->unit) && v->unit.scale == 1)
+		BUF_ADDLIT(out, "a pure number");
+	else
+		unit_format(out, &v->unit);
+}
+
+static void
+set_num(struct value *v, double num, const struct unit *u, int literal,
+	const char *utext)
+{
+	v->type = VALUE_NUMBER;
+	v->num = num;
+	v->unit = *u;
+	v->literal = literal;
+	v->utext = utext ? xstrdup(utext) : NULL;
+}
+
+/* x, a number in unit from, in unit to (of the same dimension). */
+static double
+convert(double x, const struct unit *from, const struct unit *to)
+{
+	return from->scale == to->scale ? x : x * (from->scale / to->scale);
+}
+
+/* "cannot add kg and J" at e, naming both units. */
+static int
+unit_error(const struct expr *e, const char *verb, const struct value *a,
+	   const char *join, const struct value *b)
+{
+	struct buf ua = BUF_INIT, ub = BUF_INIT;
+
+	value_unit_text(a, &ua);
+	value_unit_text(b, &ub);
+	error_at(&e->loc, "cannot %s %s %s %s", verb, ua.data, join, ub.data);
+	buf_release(&ua);
+	buf_release(&ub);
+	return -1;
+}
+
+/*
+ * For a comparison, min() and max(): b's number in a's unit, or a's in
+ * b's when a is a literal (out set to the unit of the result). A number
+ * written in the template compares with any unit. -1 when the units
+ * differ.
+ */
+static int
+common_unit(const struct value *a, const struct value *b, double *x,
+	    double *y, struct unit *out, const char **utext)
+{
+	*x = a->num;
+	*y = b->num;
+	*out = a->unit;
+	*utext = a->utext;
+	if (a->literal && !b->literal) {
+		*out = b->unit;
+		*utext = b->utext;
+		return 0;
+	}
+	if (b->literal)
+		return 0;
+	if (!unit_same_dim(&a->unit, &b->unit))
+		return -1;
+	*y = convert(b->num, &b->unit, &a->unit);
+	return 0;
+}
+
+/* The unit of a log, exp...: counts and pure numbers; x made coherent. */
+static int
+want_pure(const struct expr *e, const struct value *a, double *x)
+{
+	struct buf u = BUF_INIT;
+
+	*x = a->num * a->unit.scale;
+	if (unit_is_count(&a->unit))
+		return 0;
+	value_unit_text(a, &u);
+	error_at(&e->loc, "'%s' needs a pure number, got %s (divide by a "
+		 "quantity of the same unit first)", e->fn->name, u.data);
+	buf_release(&u);
+	return -1;
+}
+
+/* a ^ p: the number and unit into out; -1 after an error at e. */
+static int
+power(const struct expr *e, const struct value *a, const struct value *b,
+      struct value *out)
+{
+	struct unit u;
+	double p;
+	struct buf ua = BUF_INIT;
+
+	if (!unit_dimensionless(&b->unit)) {
+		value_unit_text(b, &ua);
+		error_at(&e->loc, "an exponent must be a pure number, got %s",
+			 ua.data);
+		buf_release(&ua);
+		return -1;
+	}
+	p = b->num * b->unit.scale;
+	if (unit_pow(&u, &a->unit, p)) {
+		value_unit_text(a, &ua);
+		error_at(&e->loc, "%s to the power %g has no unit", ua.data, p);
+		buf_release(&ua);
+		return -1;
+	}
+	set_num(out, pow(a->num, p), &u, a->literal && b->literal,
+		p == 1 ? a->utext : NULL);
+	return 0;
+}
+
 /*
  * Evaluates e into out: 0, -1 after an error, 1 (nothing printed) at an
- * unknown quantity when env->missing_ok is set.
+ * unknown quantity when env->missing_ok is set. Numbers carry their
+ * unit: a sum needs one dimension, a product multiplies them.
  */
 static int
 eval(const struct expr *e, const struct expr_env *env, struct value *out)
 {
 	struct value a = { 0 }, b = { 0 };
 	const struct quantity *q;
-	int ret;
-	double r;
+	struct unit one, u;
+	const char *ut;
+	int ret, done = 0;
+	double r, x, y;
 
 	memset(out, 0, sizeof(*out));
+	unit_one(&one);
 	switch (e->kind) {
 	case N_NUM:
-		out->type = VALUE_NUMBER;
-		out->num = e->num;
+		set_num(out, e->num, &one, 1, NULL);
 		return 0;
 	case N_STR:
 		set_text(out, e->str);
@@ -659,13 +791,16 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 	case N_NAME:
 		if ((ret = lookup(e, env, &q)))
 			return ret;
-		out->q = q;
 		if (q->type == Q_TEXT) {
 			set_text(out, q->text);
+		} else if (!q->dim_ok) {
+			return error_at(&e->loc, "the unit '%s' of '%s' is no "
+					"unit this tool knows", q->unit,
+					q->name);
 		} else {
-			out->type = VALUE_NUMBER;
-			out->num = q->value;
+			set_num(out, q->value, &q->dim, 0, q->unit);
 		}
+		out->q = q;
 		return 0;
 	case N_NEG:
 	case N_NOT:
@@ -673,22 +808,24 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 			return ret;
 		ret = -1;
 		if (e->kind == N_NOT) {
-			out->type = VALUE_NUMBER;
-			out->num = !value_truthy(&a);
+			set_num(out, !value_truthy(&a), &one, 1, NULL);
 			ret = 0;
 		} else if (!want_number(e, &a, "'-'")) {
-			out->type = VALUE_NUMBER;
-			out->num = -a.num;
+			set_num(out, -a.num, &a.unit, a.literal, a.utext);
 			ret = 0;
 		}
 		value_release(&a);
 		return ret;
 	case N_CALL:
 		if (e->fn->kind == FN_HAS) {
-			out->type = VALUE_NUMBER;
-			out->num = has(e->a, env);
+			set_num(out, has(e->a, env), &one, 1, NULL);
 			return 0;
 		}
+		if (e->fn->kind == FN_SHOW)
+			return error_at(&e->loc, "'%s' typesets a formula: "
+					"use it alone in a slot, "
+					"{{ %s(NAME) }}", e->fn->name,
+					e->fn->name);
 		if (e->fn->kind == FN_META) {
 			if ((ret = lookup(e->a, env, &q)))
 				return ret;
@@ -717,14 +854,52 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 			if (bad)
 				goto out;
 		}
-		r = e->fn->f1 ? e->fn->f1(a.num) : e->fn->f2(a.num, b.num);
+		ut = a.utext;
+		u = a.unit;
+		x = a.num;
+		y = b.num;
+		if (!strcmp(e->fn->name, "pow")) {
+			if (power(e, &a, &b, out))
+				goto out;
+			r = out->num;
+			done = 1;
+		} else if (e->fn->f2) {
+			if (common_unit(&a, &b, &x, &y, &u, &ut)) {
+				unit_error(e, !strcmp(e->fn->name, "min") ?
+					   "take the min of" :
+					   "take the max of", &a, "and", &b);
+				goto out;
+			}
+			r = e->fn->f2(x, y);
+		} else if (!strcmp(e->fn->name, "sqrt")) {
+			b.literal = 1;
+			b.num = 0.5;
+			unit_one(&b.unit);
+			if (power(e, &a, &b, out))
+				goto out;
+			r = sqrt(a.num);
+			done = 1;
+		} else if (strstr("log10 log2 ln exp", e->fn->name)) {
+			if (want_pure(e, &a, &x))
+				goto out;
+			u = one;
+			ut = NULL;
+			r = e->fn->f1(x);
+		} else {
+			r = e->fn->f1(a.num);	/* abs floor ceil round */
+		}
 		if (!isfinite(r)) {
 			error_at(&e->loc, "'%s' gives no finite number here",
 				 e->fn->name);
+			value_release(out);
 			goto out;
 		}
-		out->type = VALUE_NUMBER;
-		out->num = r;
+		if (done) {
+			out->num = r;
+		} else {
+			set_num(out, r, &u, a.literal && (!e->b || b.literal),
+				ut);
+		}
 		ret = 0;
 		goto out;
 	case N_BIN:
@@ -738,15 +913,14 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 	if (e->op == OP_AND || e->op == OP_OR) {
 		int t = value_truthy(&a);
 
-		out->type = VALUE_NUMBER;
 		if ((e->op == OP_AND) != t) {
-			out->num = t;
+			set_num(out, t, &one, 1, NULL);
 			ret = 0;
 			goto out;
 		}
 		if ((ret = eval(e->b, env, &b)))
 			goto out;
-		out->num = value_truthy(&b);
+		set_num(out, value_truthy(&b), &one, 1, NULL);
 		ret = 0;
 		goto out;
 	}
@@ -755,8 +929,8 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 	ret = -1;
 	if ((e->op == OP_EQ || e->op == OP_NE) && a.type == VALUE_TEXT &&
 	    b.type == VALUE_TEXT) {
-		out->type = VALUE_NUMBER;
-		out->num = !strcmp(a.text, b.text) == (e->op == OP_EQ);
+		set_num(out, !strcmp(a.text, b.text) == (e->op == OP_EQ),
+			&one, 1, NULL);
 		ret = 0;
 		goto out;
 	}
@@ -771,28 +945,81 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 		if (bad)
 			goto out;
 	}
+	x = a.num;
+	y = b.num;
+	u = a.unit;
+	ut = a.utext;
 	switch (e->op) {
-	case OP_EQ: r = a.num == b.num; break;
-	case OP_NE: r = a.num != b.num; break;
-	case OP_LT: r = a.num < b.num; break;
-	case OP_LE: r = a.num <= b.num; break;
-	case OP_GT: r = a.num > b.num; break;
-	case OP_GE: r = a.num >= b.num; break;
-	case OP_ADD: r = a.num + b.num; break;
-	case OP_SUB: r = a.num - b.num; break;
-	case OP_MUL: r = a.num * b.num; break;
-	case OP_DIV: r = a.num / b.num; break;
-	case OP_POW: r = pow(a.num, b.num); break;
+	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT:
+	case OP_GE:
+		if (common_unit(&a, &b, &x, &y, &u, &ut)) {
+			unit_error(e, "compare", &a, "with", &b);
+			goto out;
+		}
+		u = one;
+		ut = NULL;
+		break;
+	case OP_ADD:
+	case OP_SUB:
+		if (unit_add(&u, &a.unit, &b.unit, e->op == OP_SUB)) {
+			if (e->op == OP_ADD)
+				unit_error(e, "add", &a, "and", &b);
+			else
+				unit_error(e, "subtract", &b, "from", &a);
+			goto out;
+		}
+		x = convert(a.num, &a.unit, &u);
+		y = convert(b.num, &b.unit, &u);
+		ut = u.scale == a.unit.scale && u.calendar == a.unit.calendar ?
+		     a.utext : u.scale == b.unit.scale &&
+		     u.calendar == b.unit.calendar ? b.utext : NULL;
+		break;
+	case OP_MUL:
+	case OP_DIV:
+		if (e->op == OP_MUL)
+			unit_mul(&u, &a.unit, &b.unit);
+		else
+			unit_div(&u, &a.unit, &b.unit);
+		/* x / 8 is still in bit; 1 / x is not. */
+		ut = b.literal ? a.utext : a.literal && e->op == OP_MUL ?
+		     b.utext : NULL;
+		if (a.unit.calendar || b.unit.calendar) {
+			unit_error(e, e->op == OP_MUL ? "multiply" : "divide",
+				   &a, "by", &b);
+			goto out;
+		}
+		break;
+	case OP_POW:
+		if (power(e, &a, &b, out))
+			goto out;
+		u = out->unit;
+		ut = NULL;
+		value_release(out);
+		break;
+	default:
+		BUG("operator %d", (int)e->op);
+	}
+	switch (e->op) {
+	case OP_EQ: r = x == y; break;
+	case OP_NE: r = x != y; break;
+	case OP_LT: r = x < y; break;
+	case OP_LE: r = x <= y; break;
+	case OP_GT: r = x > y; break;
+	case OP_GE: r = x >= y; break;
+	case OP_ADD: r = x + y; break;
+	case OP_SUB: r = x - y; break;
+	case OP_MUL: r = x * y; break;
+	case OP_DIV: r = x / y; break;
+	case OP_POW: r = pow(x, y * b.unit.scale); break;
 	default: BUG("operator %d", (int)e->op);
 	}
 	if (!isfinite(r)) {
 		error_at(&e->loc, "'%s' gives no finite number here%s",
-			 binop_text[e->op], e->op == OP_DIV && b.num == 0 ?
+			 binop_text[e->op], e->op == OP_DIV && y == 0 ?
 			 " (division by zero)" : "");
 		goto out;
 	}
-	out->type = VALUE_NUMBER;
-	out->num = r;
+	set_num(out, r, &u, a.literal && b.literal, ut);
 	ret = 0;
 out:
 	value_release(&a);
@@ -861,4 +1088,137 @@ expr_values(const struct expr *e, const struct expr_env *env, struct buf *out)
 	buf_addch(&seen, '\n');
 	add_values(e, env, out, &seen);
 	buf_release(&seen);
+}
+
+/* Appends the distinct quantity names of e, each followed by '\n'. */
+static void
+names_of(const struct expr *e, struct buf *out)
+{
+	struct buf key = BUF_INIT;
+
+	if (!e)
+		return;
+	if (e->kind == N_NAME) {
+		buf_addf(&key, "\n%s\n", e->str);
+		if (!strstr(out->data, key.data))
+			buf_addf(out, "%s\n", e->str);
+		buf_release(&key);
+		return;
+	}
+	names_of(e->a, out);
+	names_of(e->b, out);
+}
+
+int
+expr_check_formula(const struct registry *reg, const struct quantity *q)
+{
+	struct buf fname = BUF_INIT, names = BUF_INIT, key = BUF_INIT;
+	struct buf ua = BUF_INIT;
+	struct expr_env env = { reg, NULL, NULL, 0 };
+	struct srcfile *f;
+	struct expr *e = NULL;
+	struct value v = { 0 };
+	const char *p;
+	double got;
+	size_t i;
+	int ret = -1, exact;
+
+	if (!q->expr)
+		return 0;
+	buf_addf(&fname, "formula of %s", q->name);
+	f = srcfile_from_mem(fname.data, q->expr, strlen(q->expr));
+	f->show_source = 1;
+	if (!(e = expr_parse(f, 0, f->len)))
+		goto out;
+	/* Its names are its inputs: no more, no fewer. */
+	buf_addch(&names, '\n');
+	names_of(e, &names);
+	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
+		size_t len = strcspn(p, "\n");
+
+		for (i = 0; i < q->ninputs; i++)
+			if (strlen(q->inputs[i]) == len &&
+			    !memcmp(q->inputs[i], p, len))
+				break;
+		if (i == q->ninputs) {
+			error("formula of '%s' uses '%.*s', which is not one "
+			      "of its inputs", q->name, (int)len, p);
+			goto out;
+		}
+	}
+	for (i = 0; i < q->ninputs; i++) {
+		buf_reset(&key);
+		buf_addf(&key, "\n%s\n", q->inputs[i]);
+		if (!strstr(names.data, key.data)) {
+			error("input '%s' of '%s' is not in its formula '%s'",
+			      q->inputs[i], q->name, q->expr);
+			goto out;
+		}
+	}
+	if (expr_eval(e, &env, &v))
+		goto out;
+	if (v.type != VALUE_NUMBER || q->type != Q_NUMBER) {
+		error("formula of '%s' gives %s, the model %s", q->name,
+		      v.type == VALUE_NUMBER ? "a number" : "a text",
+		      q->type == Q_NUMBER ? "a number" : "a text");
+		goto out;
+	}
+	if (!q->dim_ok || !unit_same_si(&v.unit, &q->dim)) {
+		unit_format(&ua, &v.unit);
+		error("formula of '%s' is in %s, but its unit is '%s'",
+		      q->name, ua.data, q->unit);
+		goto out;
+	}
+	got = convert(v.num, &v.unit, &q->dim);
+	/* Years and whole numbers exactly; the rest to 1e-12. */
+	exact = q->dim.calendar ||
+		(q->value == floor(q->value) && fabs(q->value) < 9007199254740992.0);
+	if (exact ? got != q->value :
+	    !(fabs(got - q->value) <= 1e-12 * fabs(q->value))) {
+		error("formula of '%s' gives %.17g, but the model computed "
+		      "%.17g (relative difference %.3g): %s", q->name, got,
+		      q->value, q->value ? fabs(got / q->value - 1) : got,
+		      q->expr);
+		goto out;
+	}
+	ret = 0;
+out:
+	value_release(&v);
+	expr_free(e);
+	srcfile_free(f);
+	buf_release(&fname);
+	buf_release(&names);
+	buf_release(&key);
+	buf_release(&ua);
+	return ret;
+}
+
+enum expr_kind
+expr_kind(const struct expr *e)
+{
+	return (enum expr_kind)e->kind;
+}
+
+enum expr_op
+expr_op(const struct expr *e)
+{
+	return (enum expr_op)e->op;
+}
+
+double
+expr_num(const struct expr *e)
+{
+	return e->num;
+}
+
+const char *
+expr_text(const struct expr *e)
+{
+	return e->kind == N_CALL ? e->fn->name : e->str;
+}
+
+const struct expr *
+expr_arg(const struct expr *e, int i)
+{
+	return i == 0 ? e->a : i == 1 ? e->b : NULL;
 }

@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "units.h"
+
 struct buf;
 struct quantity;
 struct registry;
@@ -28,6 +30,11 @@ struct value {
 	const struct quantity *q;	/* the quantity when the expression
 					   is a bare name, else NULL;
 					   borrowed from the registry */
+	struct unit unit;		/* VALUE_NUMBER: num is in this unit */
+	char *utext;			/* the unit as written (a quantity's,
+					   in:"L"), or NULL: owned */
+	int literal;			/* made of numbers alone: compares
+					   with a value of any unit */
 };
 
 /*
@@ -71,6 +78,50 @@ void value_release(struct value *v);
  */
 void expr_values(const struct expr *e, const struct expr_env *env,
 		 struct buf *out);
+
+/*
+ * The unit of v as text, for messages and the unit format: the unit as
+ * written when known, else its dimension (unit_format()), or "a pure
+ * number". Appends to out.
+ */
+void value_unit_text(const struct value *v, struct buf *out);
+
+/*
+ * Checks the formula of q (q->expr) against the registry: it parses,
+ * it names exactly q's inputs (no more, no fewer), its dimension is the
+ * one of q's unit (SI dimensions and calendar years; counts such as bit
+ * and ops are pure numbers to physics, units.h), and evaluated with the
+ * values of its inputs it gives q's value to 1e-12 relative, exactly
+ * for calendar years and whole numbers. Returns 0 (also when q has no
+ * expr), or -1 after an error naming q.
+ */
+int expr_check_formula(const struct registry *reg, const struct quantity *q);
+
+/*
+ * The tree, read-only, for the MathML writer (mathml.c). Kinds and
+ * operators mirror the grammar; pi is a number whose text is "pi".
+ */
+enum expr_kind {
+	EXPR_NUM,
+	EXPR_STR,
+	EXPR_NAME,
+	EXPR_NEG,
+	EXPR_NOT,
+	EXPR_BIN,
+	EXPR_CALL,
+};
+enum expr_op {
+	EXPR_OR, EXPR_AND, EXPR_EQ, EXPR_NE, EXPR_LT, EXPR_LE, EXPR_GT,
+	EXPR_GE, EXPR_ADD, EXPR_SUB, EXPR_MUL, EXPR_DIV, EXPR_POW,
+};
+enum expr_kind expr_kind(const struct expr *e);
+enum expr_op expr_op(const struct expr *e);		/* EXPR_BIN */
+double expr_num(const struct expr *e);			/* EXPR_NUM */
+/* EXPR_NUM: the number as written ("pi", "1e8"); EXPR_STR, EXPR_NAME: the
+ * text; EXPR_CALL: the function's name. */
+const char *expr_text(const struct expr *e);
+/* Operands and arguments: 0 and 1; NULL when there is none. */
+const struct expr *expr_arg(const struct expr *e, int i);
 
 /* The name as written when e is a bare quantity name, else NULL. */
 const char *expr_name(const struct expr *e);

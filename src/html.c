@@ -71,7 +71,9 @@ put_tokens(struct buf *out, const struct expansion *x, const char *s,
 			s = u + 1;
 			continue;
 		}
-		if (linked) {
+		if (linked && l->html) {
+			buf_addstr(out, l->html);
+		} else if (linked) {
 			BUF_ADDLIT(out, "<a href=\"quantities.html#");
 			buf_addstr(out, l->name);
 			BUF_ADDLIT(out, "\">");

@@ -17,6 +17,7 @@
 #include "physics.h"
 #include "registry.h"
 #include "table.h"
+#include "units.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -105,6 +106,36 @@ num(struct model *m, const char *name, double v, const char *unit,
 	return v;
 }
 
+/*
+ * Adds a computed number with its formula: expr, an expression of the
+ * template language over exactly the names in inputs (checked by
+ * tests/unit/test_formulas.c, which evaluates it against v), and note, a
+ * few words or NULL.
+ */
+static double
+fx(struct model *m, const char *name, double v, const char *unit,
+   const char *expr, const char *note, const char *inputs,
+   const char *source)
+{
+	struct quantity *q;
+	struct buf f = BUF_INIT;
+
+	if (m->failed)
+		return v;
+	/* As registry_set_expr() writes it, for the message of a failure. */
+	buf_addstr(&f, expr);
+	if (note)
+		buf_addf(&f, " (%s)", note);
+	q = registry_add_num(m->reg, name, v, unit, f.data, inputs, source,
+			     NULL);
+	if (!q)
+		m->failed = 1;
+	else
+		registry_set_expr(q, expr, note);
+	buf_release(&f);
+	return v;
+}
+
 static double
 get(struct model *m, const char *name)
 {
@@ -124,8 +155,8 @@ add_constants(struct model *m)
 	    NULL, CODATA);
 	num(m, "const.h", pc->h, "J s", "Planck constant (exact)", NULL,
 	    CODATA);
-	num(m, "const.hbar", pc->hbar, "J s", "hbar = h / (2 pi)", "const.h",
-	    CODATA);
+	fx(m, "const.hbar", pc->hbar, "J s", "const.h / (2 * pi)",
+	   "reduced Planck constant", "const.h", CODATA);
 	num(m, "const.k", pc->k, "J/K", "Boltzmann constant (exact)", NULL,
 	    CODATA);
 	num(m, "const.G", pc->G, "m^3/(kg s^2)",
@@ -134,9 +165,9 @@ add_constants(struct model *m)
 	    NULL, CODATA);
 	num(m, "bits_per_byte", 8, "bit/B", "8 bits per byte (definition)",
 	    NULL, "ISO/IEC 80000-13");
-	num(m, "const.sigma", phys_stefan_boltzmann(pc), "W/(m^2 K^4)",
-	    "sigma = pi^2 k^4 / (60 hbar^3 c^2)", "const.k const.hbar const.c",
-	    CODATA);
+	fx(m, "const.sigma", phys_stefan_boltzmann(pc), "W/(m^2 K^4)",
+	   "pi^2 * const.k^4 / (60 * const.hbar^3 * const.c^2)",
+	   "Stefan-Boltzmann constant", "const.k const.hbar const.c", CODATA);
 }
 
 /*
@@ -147,7 +178,8 @@ add_constants(struct model *m)
 static int
 add_assumptions(struct model *m, const char *datadir)
 {
-	struct buf path = BUF_INIT, origin = BUF_INIT;
+	struct buf path = BUF_INIT, origin = BUF_INIT, uerr = BUF_INIT;
+	struct unit dim;
 	struct table *t;
 	int cname, cvalue, cunit, csource, ret = 0;
 	size_t before = diag_errors(), r, i;
@@ -184,6 +216,11 @@ add_assumptions(struct model *m, const char *datadir)
 			table_error(t, r, cname, "duplicate name '%s'", name);
 			continue;
 		}
+		if (unit_parse(unit, &dim, &uerr)) {
+			table_error(t, r, cunit, "%s", uerr.data);
+			buf_reset(&uerr);
+			continue;
+		}
 		if (nd && strcmp(nd->unit, unit)) {
 			table_error(t, r, cunit, "'%s' must be given in '%s', "
 				    "got '%s'", name, nd->unit, unit);
@@ -209,6 +246,7 @@ out:
 	free(found);
 	buf_release(&path);
 	buf_release(&origin);
+	buf_release(&uerr);
 	return ret;
 }
 
@@ -220,85 +258,109 @@ add_laptop(struct model *m)
 	double mass = get(m, "laptop.mass"), V = get(m, "laptop.volume");
 	double E, T, S, I, ops, flux, area;
 
-	E = num(m, "laptop.energy", phys_rest_energy(pc, mass), "J",
-		"E = m c^2", "laptop.mass const.c", LLOYD2000);
-	ops = num(m, "laptop.ops_max", phys_ml_ops(pc, E), "ops/s",
-		  "ops = 2 E / (pi hbar) (Margolus-Levitin)",
-		  "laptop.energy const.hbar", LLOYD2000);
-	num(m, "laptop.op_time_min", phys_ml_time(pc, E), "s",
-	    "dt = pi hbar / (2 E)", "laptop.energy const.hbar", LLOYD2000);
-	T = num(m, "laptop.temperature",
-		phys_rad_temperature(pc, E, V, get(m, "laptop.modes")), "K",
-		"T from E = (pi^2 r / 30) V (k T)^4 / (hbar c)^3",
-		"laptop.energy laptop.volume laptop.modes const.k const.hbar "
-		"const.c", LLOYD2000);
-	S = num(m, "laptop.entropy", phys_rad_entropy(E, T), "J/K",
-		"S = (4/3) E / T", "laptop.energy laptop.temperature",
-		LLOYD2000);
-	I = num(m, "laptop.bits_max", phys_entropy_bits(pc, S), "bit",
-		"I = S / (k ln 2)", "laptop.entropy const.k", LLOYD2000);
-	num(m, "laptop.ops_per_bit", phys_ops_per_bit(ops, I), "1/s",
-	    "ops / I", "laptop.ops_max laptop.bits_max", LLOYD2000);
-	num(m, "laptop.flip_time", I / ops, "s",
-	    "I / ops: time for one bit to change state",
-	    "laptop.ops_max laptop.bits_max", LLOYD2000);
-	num(m, "laptop.energy_per_bit", phys_energy_per_bit(E, I), "J/bit",
-	    "E / I", "laptop.energy laptop.bits_max", LLOYD2000);
-	num(m, "laptop.kT", pc->k * T / pc->eV, "eV", "k T / e",
-	    "const.k laptop.temperature const.eV", OURS);
+	E = fx(m, "laptop.energy", phys_rest_energy(pc, mass), "J",
+	       "laptop.mass * const.c^2", "rest energy",
+	       "laptop.mass const.c", LLOYD2000);
+	ops = fx(m, "laptop.ops_max", phys_ml_ops(pc, E), "ops/s",
+		 "2 * laptop.energy / (pi * const.hbar)", "Margolus-Levitin",
+		 "laptop.energy const.hbar", LLOYD2000);
+	fx(m, "laptop.op_time_min", phys_ml_time(pc, E), "s",
+	   "pi * const.hbar / (2 * laptop.energy)", "Margolus-Levitin",
+	   "laptop.energy const.hbar", LLOYD2000);
+	T = fx(m, "laptop.temperature",
+	       phys_rad_temperature(pc, E, V, get(m, "laptop.modes")), "K",
+	       "(30 * laptop.energy * (const.hbar * const.c)^3 / (pi^2 * "
+	       "laptop.modes * laptop.volume))^(1/4) / const.k",
+	       "radiation of r massless modes holding E in V",
+	       "laptop.energy laptop.volume laptop.modes const.k const.hbar "
+	       "const.c", LLOYD2000);
+	S = fx(m, "laptop.entropy", phys_rad_entropy(E, T), "J/K",
+	       "4 * laptop.energy / (3 * laptop.temperature)",
+	       "entropy of radiation", "laptop.energy laptop.temperature",
+	       LLOYD2000);
+	I = fx(m, "laptop.bits_max", phys_entropy_bits(pc, S), "bit",
+	       "laptop.entropy / (const.k * ln(2))", "entropy in bits",
+	       "laptop.entropy const.k", LLOYD2000);
+	fx(m, "laptop.ops_per_bit", phys_ops_per_bit(ops, I), "1/s",
+	   "laptop.ops_max / laptop.bits_max", "flips of each bit per second",
+	   "laptop.ops_max laptop.bits_max", LLOYD2000);
+	fx(m, "laptop.flip_time", I / ops, "s",
+	   "laptop.bits_max / laptop.ops_max",
+	   "time for one bit to change state",
+	   "laptop.ops_max laptop.bits_max", LLOYD2000);
+	fx(m, "laptop.energy_per_bit", phys_energy_per_bit(E, I), "J/bit",
+	   "laptop.energy / laptop.bits_max", NULL,
+	   "laptop.energy laptop.bits_max", LLOYD2000);
+	fx(m, "laptop.kT", pc->k * T / pc->eV, "eV",
+	   "const.k * laptop.temperature", "thermal energy, in eV",
+	   "const.k laptop.temperature", OURS);
 
 	/* Error rejection through the surface, for two shapes of 1 litre. */
-	flux = num(m, "laptop.bb_bit_flux", phys_bb_bit_flux(pc, T),
-		   "bit/(m^2 s)", "(4/3) sigma T^3 / (k ln 2)",
-		   "const.sigma laptop.temperature const.k", LLOYD2000);
-	num(m, "laptop.bb_bit_flux_density", pc->c / 4 * I / V, "bit/(m^2 s)",
-	    "(c / 4)(I / V): equals the black-body flux",
-	    "const.c laptop.bits_max laptop.volume", OURS);
-	num(m, "laptop.sphere_radius", phys_sphere_radius(V), "m",
-	    "R = (3 V / (4 pi))^(1/3)", "laptop.volume", OURS);
-	area = num(m, "laptop.sphere_area", phys_sphere_area(V), "m^2",
-		   "A = 4 pi R^2", "laptop.sphere_radius", OURS);
-	num(m, "laptop.sphere_reject_rate", flux * area, "bit/s",
-	    "flux x A (sphere)", "laptop.bb_bit_flux laptop.sphere_area",
-	    LLOYD2000);
-	num(m, "laptop.sphere_reject_fraction", flux * area / ops, "",
-	    "rejected bits per operation (sphere)",
-	    "laptop.sphere_reject_rate laptop.ops_max", OURS);
-	num(m, "laptop.cube_edge", phys_cube_edge(V), "m", "a = V^(1/3)",
-	    "laptop.volume", OURS);
-	area = num(m, "laptop.cube_area", phys_cube_area(V), "m^2",
-		   "A = 6 a^2", "laptop.cube_edge", OURS);
-	num(m, "laptop.cube_reject_rate", flux * area, "bit/s",
-	    "flux x A (cube)", "laptop.bb_bit_flux laptop.cube_area",
-	    LLOYD2000);
-	num(m, "laptop.cube_reject_fraction", flux * area / ops, "",
-	    "rejected bits per operation (cube)",
-	    "laptop.cube_reject_rate laptop.ops_max", OURS);
+	flux = fx(m, "laptop.bb_bit_flux", phys_bb_bit_flux(pc, T),
+		  "bit/(m^2 s)", "4 * const.sigma * laptop.temperature^3 / "
+		  "(3 * const.k * ln(2))", "black-body entropy flux in bits",
+		  "const.sigma laptop.temperature const.k", LLOYD2000);
+	fx(m, "laptop.bb_bit_flux_density", pc->c / 4 * I / V, "bit/(m^2 s)",
+	   "const.c / 4 * laptop.bits_max / laptop.volume",
+	   "equals the black-body flux",
+	   "const.c laptop.bits_max laptop.volume", OURS);
+	fx(m, "laptop.sphere_radius", phys_sphere_radius(V), "m",
+	   "(3 * laptop.volume / (4 * pi))^(1/3)", "sphere of volume V",
+	   "laptop.volume", OURS);
+	area = fx(m, "laptop.sphere_area", phys_sphere_area(V), "m^2",
+		  "4 * pi * laptop.sphere_radius^2", NULL,
+		  "laptop.sphere_radius", OURS);
+	fx(m, "laptop.sphere_reject_rate", flux * area, "bit/s",
+	   "laptop.bb_bit_flux * laptop.sphere_area", "sphere",
+	   "laptop.bb_bit_flux laptop.sphere_area", LLOYD2000);
+	fx(m, "laptop.sphere_reject_fraction", flux * area / ops, "",
+	   "laptop.sphere_reject_rate / laptop.ops_max",
+	   "rejected bits per operation (sphere)",
+	   "laptop.sphere_reject_rate laptop.ops_max", OURS);
+	fx(m, "laptop.cube_edge", phys_cube_edge(V), "m",
+	   "laptop.volume^(1/3)", "cube of volume V", "laptop.volume", OURS);
+	area = fx(m, "laptop.cube_area", phys_cube_area(V), "m^2",
+		  "6 * laptop.cube_edge^2", NULL, "laptop.cube_edge", OURS);
+	fx(m, "laptop.cube_reject_rate", flux * area, "bit/s",
+	   "laptop.bb_bit_flux * laptop.cube_area", "cube",
+	   "laptop.bb_bit_flux laptop.cube_area", LLOYD2000);
+	fx(m, "laptop.cube_reject_fraction", flux * area / ops, "",
+	   "laptop.cube_reject_rate / laptop.ops_max",
+	   "rejected bits per operation (cube)",
+	   "laptop.cube_reject_rate laptop.ops_max", OURS);
 
 	/* Serial or parallel: can a signal cross before a bit flips? */
-	num(m, "laptop.sphere_crossing_time",
-	    phys_light_time(pc, 2 * phys_sphere_radius(V)), "s",
-	    "2 R / c: light across the sphere",
-	    "laptop.sphere_radius const.c", LLOYD2000);
-	num(m, "laptop.cube_crossing_time",
-	    phys_light_time(pc, phys_cube_edge(V)), "s",
-	    "a / c: light across the cube", "laptop.cube_edge const.c",
-	    LLOYD2000);
-	num(m, "laptop.crossing_per_flip",
-	    get(m, "laptop.sphere_crossing_time") / get(m, "laptop.flip_time"),
-	    "", "bit flips during one light crossing (sphere): >> 1 means "
-	    "highly parallel", "laptop.sphere_crossing_time laptop.flip_time",
-	    OURS);
+	fx(m, "laptop.sphere_crossing_time",
+	   phys_light_time(pc, 2 * phys_sphere_radius(V)), "s",
+	   "2 * laptop.sphere_radius / const.c", "light across the sphere",
+	   "laptop.sphere_radius const.c", LLOYD2000);
+	fx(m, "laptop.cube_crossing_time",
+	   phys_light_time(pc, phys_cube_edge(V)), "s",
+	   "laptop.cube_edge / const.c", "light across the cube",
+	   "laptop.cube_edge const.c", LLOYD2000);
+	fx(m, "laptop.crossing_per_flip",
+	   get(m, "laptop.sphere_crossing_time") / get(m, "laptop.flip_time"),
+	   "", "laptop.sphere_crossing_time / laptop.flip_time",
+	   "bit flips during one light crossing (sphere): >> 1 means "
+	   "highly parallel", "laptop.sphere_crossing_time laptop.flip_time",
+	   OURS);
 
-	num(m, "laptop.bremermann", phys_bremermann(pc, mass), "bit/s",
-	    "m c^2 / h (Bremermann)", "laptop.mass const.c const.h",
-	    "H. J. Bremermann, Proc. 5th Berkeley Symp. (1967)");
-	num(m, "laptop.bekenstein_bits",
-	    phys_bekenstein_bits(pc, phys_sphere_radius(V), E), "bit",
-	    "2 pi R E / (hbar c ln 2) (Bekenstein bound, sphere)",
-	    "laptop.sphere_radius laptop.energy const.hbar const.c",
-	    "J. D. Bekenstein, Phys. Rev. D 23, 287 (1981)");
+	fx(m, "laptop.bremermann", phys_bremermann(pc, mass), "bit/s",
+	   "laptop.mass * const.c^2 / const.h", "Bremermann",
+	   "laptop.mass const.c const.h",
+	   "H. J. Bremermann, Proc. 5th Berkeley Symp. (1967)");
+	fx(m, "laptop.bekenstein_bits",
+	   phys_bekenstein_bits(pc, phys_sphere_radius(V), E), "bit",
+	   "2 * pi * laptop.sphere_radius * laptop.energy / (const.hbar * "
+	   "const.c * ln(2))", "Bekenstein bound, sphere",
+	   "laptop.sphere_radius laptop.energy const.hbar const.c",
+	   "J. D. Bekenstein, Phys. Rev. D 23, 287 (1981)");
 }
+
+/* Radiation entropy in bits of mass M in volume V, as an expression. */
+#define RAD_BITS(M, V) "4 * " M " * const.c^2 / (3 * ln(2) * (30 * " M \
+	" * const.c^2 * (const.hbar * const.c)^3 / (pi^2 * laptop.modes * " \
+	V "))^(1/4))"
 
 /* Ordinary matter and smart dust, by volume scaling. */
 static void
@@ -309,38 +371,41 @@ add_atomic(struct model *m)
 	double V = get(m, "laptop.volume"), Vd = get(m, "dust.volume");
 	double rate, ops, scale, md;
 
-	rate = num(m, "atomic.ops_per_bit", phys_ml_ops(pc, e1), "1/s",
-		   "2 E1 / (pi hbar) with E1 the energy per operation",
-		   "atomic.energy_per_op const.eV const.hbar", LLOYD2000);
-	ops = num(m, "atomic.ops", rate * get(m, "atomic.bits"), "ops/s",
-		  "bits x ops per bit", "atomic.bits atomic.ops_per_bit",
-		  LLOYD2000);
-	scale = num(m, "dust.scale", Vd / V, "", "V_dust / V_laptop",
-		    "dust.volume laptop.volume", HENSON2008);
-	num(m, "dust.atomic_bits", phys_volume_scale(get(m, "atomic.bits"),
-						     Vd, V), "bit",
-	    "atomic bits x V_dust / V_laptop", "atomic.bits dust.scale",
-	    HENSON2008);
-	num(m, "dust.atomic_bytes", phys_volume_scale(get(m, "atomic.bits"),
-						      Vd, V) / 8, "B",
-	    "dust bits / 8", "dust.atomic_bits", HENSON2008);
-	num(m, "dust.atomic_ops", phys_volume_scale(ops, Vd, V), "ops/s",
-	    "atomic ops x V_dust / V_laptop", "atomic.ops dust.scale",
-	    HENSON2008);
+	rate = fx(m, "atomic.ops_per_bit", phys_ml_ops(pc, e1), "1/s",
+		  "2 * atomic.energy_per_op / (pi * const.hbar)",
+		  "Margolus-Levitin for the energy of one operation",
+		  "atomic.energy_per_op const.hbar", LLOYD2000);
+	ops = fx(m, "atomic.ops", rate * get(m, "atomic.bits"), "ops/s",
+		 "atomic.bits * atomic.ops_per_bit", NULL,
+		 "atomic.bits atomic.ops_per_bit", LLOYD2000);
+	scale = fx(m, "dust.scale", Vd / V, "", "dust.volume / laptop.volume",
+		   NULL, "dust.volume laptop.volume", HENSON2008);
+	fx(m, "dust.atomic_bits", phys_volume_scale(get(m, "atomic.bits"),
+						    Vd, V), "bit",
+	   "atomic.bits * dust.scale", NULL, "atomic.bits dust.scale",
+	   HENSON2008);
+	fx(m, "dust.atomic_bytes", phys_volume_scale(get(m, "atomic.bits"),
+						     Vd, V) / 8, "B",
+	   "dust.atomic_bits / bits_per_byte", NULL,
+	   "dust.atomic_bits bits_per_byte", HENSON2008);
+	fx(m, "dust.atomic_ops", phys_volume_scale(ops, Vd, V), "ops/s",
+	   "atomic.ops * dust.scale", NULL, "atomic.ops dust.scale",
+	   HENSON2008);
 	/* The ultimate limits at the laptop's density, for contrast. */
-	md = num(m, "dust.mass", get(m, "laptop.mass") * scale, "kg",
-		 "m_laptop x V_dust / V_laptop", "laptop.mass dust.scale",
-		 OURS);
-	num(m, "dust.ultimate_ops", phys_ml_ops(pc, phys_rest_energy(pc, md)),
-	    "ops/s", "2 m c^2 / (pi hbar) for the dust's mass",
-	    "dust.mass const.c const.hbar", OURS);
-	num(m, "dust.ultimate_bits",
-	    phys_entropy_bits(pc, phys_rad_entropy(phys_rest_energy(pc, md),
+	md = fx(m, "dust.mass", get(m, "laptop.mass") * scale, "kg",
+		"laptop.mass * dust.scale", NULL, "laptop.mass dust.scale",
+		OURS);
+	fx(m, "dust.ultimate_ops", phys_ml_ops(pc, phys_rest_energy(pc, md)),
+	   "ops/s", "2 * dust.mass * const.c^2 / (pi * const.hbar)",
+	   "Margolus-Levitin for the dust's mass",
+	   "dust.mass const.c const.hbar", OURS);
+	fx(m, "dust.ultimate_bits",
+	   phys_entropy_bits(pc, phys_rad_entropy(phys_rest_energy(pc, md),
 		phys_rad_temperature(pc, phys_rest_energy(pc, md), Vd,
 				     get(m, "laptop.modes")))), "bit",
-	    "radiation entropy of the dust's mass in its volume",
-	    "dust.mass dust.volume laptop.modes const.k const.hbar const.c",
-	    OURS);
+	   RAD_BITS("dust.mass", "dust.volume"),
+	   "radiation entropy of the dust's mass in its volume",
+	   "dust.mass dust.volume laptop.modes const.hbar const.c", OURS);
 }
 
 /* The laptop compressed to a black hole. */
@@ -351,34 +416,39 @@ add_blackhole(struct model *m)
 	double mass = get(m, "laptop.mass"), ops = get(m, "laptop.ops_max");
 	double R, I;
 
-	R = num(m, "blackhole.radius", phys_schwarzschild_radius(pc, mass),
-		"m", "R_s = 2 G m / c^2", "laptop.mass const.G const.c",
-		LLOYD2000);
-	I = num(m, "blackhole.bits", phys_bh_bits(pc, mass), "bit",
-		"I = 4 pi G m^2 / (ln 2 hbar c) (Bekenstein-Hawking)",
-		"laptop.mass const.G const.hbar const.c", LLOYD2000);
-	num(m, "blackhole.ops", ops, "ops/s",
-	    "2 E / (pi hbar): the same energy, so the same speed",
-	    "laptop.ops_max", LLOYD2000);
-	num(m, "blackhole.flip_time", I / ops, "s", "I / ops",
-	    "blackhole.bits laptop.ops_max", LLOYD2000);
-	num(m, "blackhole.ops_per_bit", ops / I, "1/s", "ops / I",
-	    "laptop.ops_max blackhole.bits", LLOYD2000);
-	num(m, "blackhole.crossing_time", phys_light_time(pc, 2 * R), "s",
-	    "2 R_s / c: light across the horizon", "blackhole.radius const.c",
-	    LLOYD2000);
-	num(m, "blackhole.hawking_temperature",
-	    phys_hawking_temperature(pc, mass), "K",
-	    "T_H = hbar c^3 / (8 pi G m k)",
-	    "laptop.mass const.hbar const.c const.G const.k",
-	    "S. W. Hawking, Commun. Math. Phys. 43, 199 (1975)");
-	num(m, "blackhole.lifetime", phys_hawking_lifetime(pc, mass), "s",
-	    "5120 pi G^2 m^3 / (hbar c^4) (photon-only convention)",
-	    "laptop.mass const.G const.hbar const.c",
-	    "Hawking (1975); photon-only evaporation");
-	num(m, "blackhole.time_scale", phys_hawking_time_scale(pc, mass), "s",
-	    "G^2 m^3 / (hbar c^4): the scale all conventions share",
-	    "laptop.mass const.G const.hbar const.c", OURS);
+	R = fx(m, "blackhole.radius", phys_schwarzschild_radius(pc, mass),
+	       "m", "2 * const.G * laptop.mass / const.c^2",
+	       "Schwarzschild radius", "laptop.mass const.G const.c",
+	       LLOYD2000);
+	I = fx(m, "blackhole.bits", phys_bh_bits(pc, mass), "bit",
+	       "4 * pi * const.G * laptop.mass^2 / (ln(2) * const.hbar * "
+	       "const.c)", "Bekenstein-Hawking",
+	       "laptop.mass const.G const.hbar const.c", LLOYD2000);
+	fx(m, "blackhole.ops", ops, "ops/s", "laptop.ops_max",
+	   "the same energy, so the same speed", "laptop.ops_max", LLOYD2000);
+	fx(m, "blackhole.flip_time", I / ops, "s",
+	   "blackhole.bits / laptop.ops_max", NULL,
+	   "blackhole.bits laptop.ops_max", LLOYD2000);
+	fx(m, "blackhole.ops_per_bit", ops / I, "1/s",
+	   "laptop.ops_max / blackhole.bits", NULL,
+	   "laptop.ops_max blackhole.bits", LLOYD2000);
+	fx(m, "blackhole.crossing_time", phys_light_time(pc, 2 * R), "s",
+	   "2 * blackhole.radius / const.c", "light across the horizon",
+	   "blackhole.radius const.c", LLOYD2000);
+	fx(m, "blackhole.hawking_temperature",
+	   phys_hawking_temperature(pc, mass), "K",
+	   "const.hbar * const.c^3 / (8 * pi * const.G * laptop.mass * "
+	   "const.k)", "Hawking temperature",
+	   "laptop.mass const.hbar const.c const.G const.k",
+	   "S. W. Hawking, Commun. Math. Phys. 43, 199 (1975)");
+	fx(m, "blackhole.lifetime", phys_hawking_lifetime(pc, mass), "s",
+	   "5120 * pi * const.G^2 * laptop.mass^3 / (const.hbar * const.c^4)",
+	   "photon-only convention", "laptop.mass const.G const.hbar const.c",
+	   "Hawking (1975); photon-only evaporation");
+	fx(m, "blackhole.time_scale", phys_hawking_time_scale(pc, mass), "s",
+	   "const.G^2 * laptop.mass^3 / (const.hbar * const.c^4)",
+	   "the scale all conventions share",
+	   "laptop.mass const.G const.hbar const.c", OURS);
 }
 
 static void
@@ -387,20 +457,22 @@ add_landauer(struct model *m)
 	const struct physconst *pc = m->pc;
 	double Troom = get(m, "landauer.room_temperature");
 
-	num(m, "landauer.energy_room", phys_landauer_energy(pc, Troom),
-	    "J/bit", "k T ln 2 at room temperature",
-	    "const.k landauer.room_temperature",
-	    "R. Landauer, IBM J. Res. Dev. 5, 183 (1961)");
-	num(m, "landauer.energy_laptop",
-	    phys_landauer_energy(pc, get(m, "laptop.temperature")), "J/bit",
-	    "k T ln 2 at the ultimate laptop's temperature",
-	    "const.k laptop.temperature", "Landauer (1961)");
-	num(m, "landauer.rate_room",
-	    phys_landauer_rate(pc, get(m, "landauer.power"), Troom), "bit/s",
-	    "P / (k T ln 2): erasures per second the power budget allows",
-	    "landauer.power landauer.energy_room", "Landauer (1961)");
+	fx(m, "landauer.energy_room", phys_landauer_energy(pc, Troom),
+	   "J/bit", "const.k * landauer.room_temperature * ln(2)",
+	   "Landauer, at room temperature",
+	   "const.k landauer.room_temperature",
+	   "R. Landauer, IBM J. Res. Dev. 5, 183 (1961)");
+	fx(m, "landauer.energy_laptop",
+	   phys_landauer_energy(pc, get(m, "laptop.temperature")), "J/bit",
+	   "const.k * laptop.temperature * ln(2)",
+	   "Landauer, at the ultimate laptop's temperature",
+	   "const.k laptop.temperature", "Landauer (1961)");
+	fx(m, "landauer.rate_room",
+	   phys_landauer_rate(pc, get(m, "landauer.power"), Troom), "bit/s",
+	   "landauer.power / landauer.energy_room",
+	   "erasures per second the power budget allows",
+	   "landauer.power landauer.energy_room", "Landauer (1961)");
 }
-
 #define SET(b, ...) (buf_reset(&(b)), buf_addf(&(b), __VA_ARGS__), (b).data)
 
 /*
@@ -414,32 +486,38 @@ add_gap(struct model *m, const char *prefix, const char *have_name,
 	const char *limit_name, const char *year_name)
 {
 	struct buf name = BUF_INIT, in = BUF_INIT, f = BUF_INIT;
+	struct buf note = BUF_INIT;
 	double have = get(m, have_name), lim = get(m, limit_name);
 	double y0 = get(m, year_name);
 	size_t i;
 
-	num(m, SET(name, "%s.orders", prefix), phys_orders(have, lim), "",
-	    SET(f, "log10(%s / %s)", limit_name, have_name),
-	    SET(in, "%s %s", have_name, limit_name), OURS);
-	num(m, SET(name, "%s.doublings", prefix), phys_doublings(have, lim),
-	    "", SET(f, "log2(%s / %s)", limit_name, have_name),
-	    SET(in, "%s %s", have_name, limit_name), OURS);
+	fx(m, SET(name, "%s.orders", prefix), phys_orders(have, lim), "",
+	   SET(f, "log10(%s / %s)", limit_name, have_name),
+	   "orders of magnitude", SET(in, "%s %s", have_name, limit_name),
+	   OURS);
+	fx(m, SET(name, "%s.doublings", prefix), phys_doublings(have, lim),
+	   "", SET(f, "log2(%s / %s)", limit_name, have_name), "doublings",
+	   SET(in, "%s %s", have_name, limit_name), OURS);
 	for (i = 0; i < m->nrates; i++) {
 		const char *rate = m->rates[i], *sfx = strrchr(rate, '.') + 1;
 		double td = get(m, rate);
 
-		num(m, SET(name, "%s.years_%s", prefix, sfx),
-		    phys_years_to(have, lim, td), "yr",
-		    SET(f, "doublings x %s (%s)", rate, m->rate_what[i]),
-		    SET(in, "%s.doublings %s", prefix, rate), OURS);
-		num(m, SET(name, "%s.year_%s", prefix, sfx),
-		    phys_year_reached(y0, have, lim, td), "year",
-		    SET(f, "%s + %s.years_%s", year_name, prefix, sfx),
-		    SET(in, "%s %s.years_%s", year_name, prefix, sfx), OURS);
+		fx(m, SET(name, "%s.years_%s", prefix, sfx),
+		   phys_years_to(have, lim, td), "yr",
+		   SET(f, "%s.doublings * %s", prefix, rate),
+		   SET(note, "at %s", m->rate_what[i]),
+		   SET(in, "%s.doublings %s", prefix, rate), OURS);
+		fx(m, SET(name, "%s.year_%s", prefix, sfx),
+		   phys_year_reached(y0, have, lim, td), "year",
+		   SET(f, "%s + %s.years_%s", year_name, prefix, sfx),
+		   SET(note, "the year it is reached at %s",
+		       m->rate_what[i]),
+		   SET(in, "%s %s.years_%s", year_name, prefix, sfx), OURS);
 	}
 	buf_release(&name);
 	buf_release(&in);
 	buf_release(&f);
+	buf_release(&note);
 }
 
 static void
@@ -456,42 +534,51 @@ add_moore(struct model *m)
 {
 	double sb = get(m, "sbops_per_flop"), bits;
 
-	num(m, "moore.lloyd_doubling",
-	    phys_doubling_time(get(m, "moore.lloyd_factor"),
-			       get(m, "moore.lloyd_period")), "yr",
-	    "period / log2(factor)", "moore.lloyd_period moore.lloyd_factor",
-	    LLOYD2000);
-	num(m, "rate.lloyd", get(m, "moore.lloyd_doubling"), "yr",
-	    "Lloyd's 1e8 per 50 years", "moore.lloyd_doubling", LLOYD2000);
-	num(m, "rate.24mo", get(m, "moore.article_doubling"), "yr",
-	    "the article's 24 months", "moore.article_doubling", HENSON2008);
-	num(m, "rate.18mo", get(m, "moore.fast_doubling"), "yr",
-	    "18 months", "moore.fast_doubling", LLOYD2000);
+	fx(m, "moore.lloyd_doubling",
+	   phys_doubling_time(get(m, "moore.lloyd_factor"),
+			      get(m, "moore.lloyd_period")), "yr",
+	   "moore.lloyd_period / log2(moore.lloyd_factor)",
+	   "doubling time of growth by a factor over a period",
+	   "moore.lloyd_period moore.lloyd_factor", LLOYD2000);
+	fx(m, "rate.lloyd", get(m, "moore.lloyd_doubling"), "yr",
+	   "moore.lloyd_doubling", "Lloyd's 1e8 per 50 years",
+	   "moore.lloyd_doubling", LLOYD2000);
+	fx(m, "rate.24mo", get(m, "moore.article_doubling"), "yr",
+	   "moore.article_doubling", "the article's 24 months",
+	   "moore.article_doubling", HENSON2008);
+	fx(m, "rate.18mo", get(m, "moore.fast_doubling"), "yr",
+	   "moore.fast_doubling", "18 months", "moore.fast_doubling",
+	   LLOYD2000);
 	add_rate(m, "rate.lloyd", "1e8 per 50 years");
 	add_rate(m, "rate.24mo", "24 months");
 	add_rate(m, "rate.18mo", "18 months");
 
-	num(m, "article.laptop_sbops", get(m, "article.laptop_flops") * sb,
-	    "ops/s", "FLOP/s x SBOPS per FLOP",
-	    "article.laptop_flops sbops_per_flop", HENSON2008);
-	bits = num(m, "article.laptop_bits",
-		   get(m, "article.laptop_storage") * 8, "bit", "bytes x 8",
-		   "article.laptop_storage", HENSON2008);
+	fx(m, "article.laptop_sbops", get(m, "article.laptop_flops") * sb,
+	   "ops/s", "article.laptop_flops * sbops_per_flop", "SBOPS",
+	   "article.laptop_flops sbops_per_flop", HENSON2008);
+	bits = fx(m, "article.laptop_bits",
+		  get(m, "article.laptop_storage") * 8, "bit",
+		  "article.laptop_storage * bits_per_byte", NULL,
+		  "article.laptop_storage bits_per_byte", HENSON2008);
 	(void)bits;
 
-	num(m, "universe.doublings", log2(get(m, "universe.bits")), "",
-	    "log2(bits the universe can process)", "universe.bits",
-	    "L. M. Krauss, G. D. Starkman, astro-ph/0404510 (2004)");
-	num(m, "universe.years_18mo", get(m, "universe.doublings") *
-	    get(m, "moore.fast_doubling"), "yr", "doublings x 18 months",
-	    "universe.doublings moore.fast_doubling", OURS);
-	num(m, "universe.years_24mo", get(m, "universe.doublings") *
-	    get(m, "moore.article_doubling"), "yr", "doublings x 24 months",
-	    "universe.doublings moore.article_doubling", OURS);
-	num(m, "universe.years_lloyd", get(m, "universe.doublings") *
-	    get(m, "moore.lloyd_doubling"), "yr",
-	    "doublings x (1e8 per 50 years)",
-	    "universe.doublings moore.lloyd_doubling", OURS);
+	fx(m, "universe.doublings", log2(get(m, "universe.bits")), "",
+	   "log2(universe.bits)", "bits the universe can process",
+	   "universe.bits",
+	   "L. M. Krauss, G. D. Starkman, astro-ph/0404510 (2004)");
+	fx(m, "universe.years_18mo", get(m, "universe.doublings") *
+	   get(m, "moore.fast_doubling"), "yr",
+	   "universe.doublings * moore.fast_doubling", "at 18 months",
+	   "universe.doublings moore.fast_doubling", OURS);
+	fx(m, "universe.years_24mo", get(m, "universe.doublings") *
+	   get(m, "moore.article_doubling"), "yr",
+	   "universe.doublings * moore.article_doubling", "at 24 months",
+	   "universe.doublings moore.article_doubling", OURS);
+	fx(m, "universe.years_lloyd", get(m, "universe.doublings") *
+	   get(m, "moore.lloyd_doubling"), "yr",
+	   "universe.doublings * moore.lloyd_doubling",
+	   "at 1e8 per 50 years",
+	   "universe.doublings moore.lloyd_doubling", OURS);
 }
 
 /* How each history series is read and what its trend is held against. */
@@ -704,9 +791,11 @@ add_fit(struct model *m, const struct series *se, const char *window,
 	num(m, SET(name, "series.%s.fit_%s.intercept", sp->id, window), fit.a,
 	    "", "log2(value) at year 0 on the fitted line: log2(v) = "
 	    "intercept + slope x year", NULL, src);
-	num(m, SET(name, "series.%s.fit_%s.doubling_time", sp->id, window),
-	    fit_doubling_time(&fit), "yr", "1 / slope",
-	    SET(in, "series.%s.fit_%s.slope", sp->id, window), OURS);
+	fx(m, SET(name, "series.%s.fit_%s.doubling_time", sp->id, window),
+	   fit_doubling_time(&fit), "yr",
+	   SET(f, "1 / series.%s.fit_%s.slope", sp->id, window),
+	   "the fitted doubling time",
+	   SET(in, "series.%s.fit_%s.slope", sp->id, window), OURS);
 	num(m, SET(name, "series.%s.fit_%s.r2", sp->id, window), fit.r2, "",
 	    "coefficient of determination of the fit", NULL, src);
 	for (k = 0; k < 2 && sp->limits[k]; k++) {
@@ -848,8 +937,8 @@ static void
 add_device_as(struct model *m, const char *prefix, const struct table *t,
 	      size_t r, const char *how)
 {
-	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT;
-	struct buf org = BUF_INIT, src = BUF_INIT;
+	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT, e = BUF_INIT;
+	struct buf org = BUF_INIT, src = BUF_INIT, mn = BUF_INIT, vn = BUF_INIT;
 	const struct physconst *pc = m->pc;
 	double flops, storage, mass, vol, power, year;
 	int c;
@@ -885,16 +974,17 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 			 how, NULL, src.data, org.data);
 	registry_add_num(m->reg, SET(name, "%s.flops", prefix), flops,
 			 "FLOP/s", how, NULL, src.data, org.data);
-	num(m, SET(name, "%s.sbops", prefix), flops * get(m, "sbops_per_flop"),
-	    "ops/s", "FLOP/s x SBOPS per FLOP",
-	    SET(in, "%s.flops sbops_per_flop", prefix), HENSON2008);
+	fx(m, SET(name, "%s.sbops", prefix), flops * get(m, "sbops_per_flop"),
+	   "ops/s", SET(e, "%s.flops * sbops_per_flop", prefix), "SBOPS",
+	   SET(in, "%s.flops sbops_per_flop", prefix), HENSON2008);
 	add_gap(m, SET(f, "%s.gap.ops", prefix), SET(in, "%s.sbops", prefix),
 		"laptop.ops_max", SET(name, "%s.year", prefix));
 	if (!isnan(storage)) {
 		registry_add_num(m->reg, SET(name, "%s.storage", prefix),
 				 storage, "B", how, NULL, src.data, org.data);
-		num(m, SET(name, "%s.bits", prefix), storage * 8, "bit",
-		    "bytes x 8", SET(in, "%s.storage", prefix), OURS);
+		fx(m, SET(name, "%s.bits", prefix), storage * 8, "bit",
+		   SET(e, "%s.storage * bits_per_byte", prefix), NULL,
+		   SET(in, "%s.storage bits_per_byte", prefix), OURS);
 		add_gap(m, SET(f, "%s.gap.bits", prefix),
 			SET(in, "%s.bits", prefix), "laptop.bits_max",
 			SET(name, "%s.year", prefix));
@@ -907,15 +997,17 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 
 		registry_add_num(m->reg, SET(name, "%s.mass", prefix), mass,
 				 "kg", how, NULL, src.data, org.data);
-		num(m, SET(name, "%s.ops_limit_own", prefix),
-		    phys_ml_ops(pc, E), "ops/s",
-		    "2 m c^2 / (pi hbar) for the device's own mass",
-		    SET(in, "%s.mass const.c const.hbar", prefix), LLOYD2000);
-		num(m, SET(name, "%s.gap.ops_own.orders", prefix),
-		    phys_orders(flops * get(m, "sbops_per_flop"),
-				phys_ml_ops(pc, E)), "",
-		    "log10(own-mass limit / SBOPS)",
-		    SET(in, "%s.sbops %s.ops_limit_own", prefix, prefix), OURS);
+		fx(m, SET(name, "%s.ops_limit_own", prefix),
+		   phys_ml_ops(pc, E), "ops/s",
+		   SET(e, "2 * %s.mass * const.c^2 / (pi * const.hbar)",
+		       prefix), "Margolus-Levitin for the device's own mass",
+		   SET(in, "%s.mass const.c const.hbar", prefix), LLOYD2000);
+		fx(m, SET(name, "%s.gap.ops_own.orders", prefix),
+		   phys_orders(flops * get(m, "sbops_per_flop"),
+			       phys_ml_ops(pc, E)), "",
+		   SET(e, "log10(%s.ops_limit_own / %s.sbops)", prefix,
+		       prefix), "orders of magnitude to its own-mass limit",
+		   SET(in, "%s.sbops %s.ops_limit_own", prefix, prefix), OURS);
 		if (!isnan(vol) && !isnan(storage)) {
 			double V = vol * 1e-3;
 			double T = phys_rad_temperature(pc, E, V,
@@ -924,17 +1016,25 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 			registry_add_num(m->reg, SET(name, "%s.volume", prefix),
 					 V, "m^3", how, NULL, src.data,
 					 org.data);
-			num(m, SET(name, "%s.bits_limit_own", prefix),
-			    phys_entropy_bits(pc, phys_rad_entropy(E, T)),
-			    "bit", "radiation entropy of its own mass in its "
-			    "own volume", SET(in, "%s.mass %s.volume "
-			    "laptop.modes", prefix, prefix), LLOYD2000);
-			num(m, SET(name, "%s.gap.bits_own.orders", prefix),
-			    phys_orders(storage * 8, get(m, SET(f,
+			buf_reset(&mn);
+			buf_addf(&mn, "%s.mass", prefix);
+			buf_reset(&vn);
+			buf_addf(&vn, "%s.volume", prefix);
+			fx(m, SET(name, "%s.bits_limit_own", prefix),
+			   phys_entropy_bits(pc, phys_rad_entropy(E, T)),
+			   "bit", SET(e, RAD_BITS("%s", "%s"), mn.data,
+				      mn.data, vn.data),
+			   "radiation entropy of its own mass in its own "
+			   "volume", SET(in, "%s.mass %s.volume laptop.modes "
+			   "const.hbar const.c", prefix, prefix), LLOYD2000);
+			fx(m, SET(name, "%s.gap.bits_own.orders", prefix),
+			   phys_orders(storage * 8, get(m, SET(f,
 				"%s.bits_limit_own", prefix))), "",
-			    "log10(own-mass memory limit / bits)",
-			    SET(in, "%s.bits %s.bits_limit_own", prefix,
-				prefix), OURS);
+			   SET(e, "log10(%s.bits_limit_own / %s.bits)",
+			       prefix, prefix),
+			   "orders of magnitude to its own-mass memory limit",
+			   SET(in, "%s.bits %s.bits_limit_own", prefix,
+			       prefix), OURS);
 		}
 	}
 	buf_release(&name);
@@ -942,6 +1042,9 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 	buf_release(&in);
 	buf_release(&org);
 	buf_release(&src);
+	buf_release(&e);
+	buf_release(&mn);
+	buf_release(&vn);
 }
 
 /*
@@ -1104,8 +1207,9 @@ add_current_disk(struct model *m, const struct series *disk)
 			 "year", "year of that drive", NULL, src, org.data);
 	registry_add_num(m->reg, "current.disk.storage", disk->value[k], "B",
 			 "capacity of that drive", NULL, src, org.data);
-	num(m, "current.disk.bits", disk->value[k] * 8, "bit", "bytes x 8",
-	    "current.disk.storage", OURS);
+	fx(m, "current.disk.bits", disk->value[k] * 8, "bit",
+	   "current.disk.storage * bits_per_byte", NULL,
+	   "current.disk.storage bits_per_byte", OURS);
 	add_gap(m, "current.disk.gap.bits", "current.disk.bits",
 		"laptop.bits_max", "current.disk.year");
 	buf_release(&org);
@@ -1135,9 +1239,9 @@ add_record(struct model *m, const struct series *top)
 			 "year of that list", NULL, src, org.data);
 	registry_add_num(m->reg, "record.rmax", top->value[k], "FLOP/s",
 			 "Rmax of the record holder", NULL, src, org.data);
-	num(m, "record.sbops", top->value[k] * get(m, "sbops_per_flop"),
-	    "ops/s", "Rmax x SBOPS per FLOP", "record.rmax sbops_per_flop",
-	    HENSON2008);
+	fx(m, "record.sbops", top->value[k] * get(m, "sbops_per_flop"),
+	   "ops/s", "record.rmax * sbops_per_flop", "SBOPS",
+	   "record.rmax sbops_per_flop", HENSON2008);
 	add_gap(m, "record.gap.ops", "record.sbops", "laptop.ops_max",
 		"record.year");
 	add_gap(m, "record.gap.atomic_ops", "record.sbops", "atomic.ops",
@@ -1213,6 +1317,37 @@ add_curves(struct model *m)
 		dataset_row(ds, row, NULL);
 	}
 }
+
+/*
+ * How formulas write the quantities (mathml.c): as physicists do, with
+ * "_" before a subscript. The rest are written as their names.
+ */
+static const char *const symbols[][2] = {
+	{ "const.c", "c" }, { "const.h", "h" }, { "const.hbar", "\xc4\xa7" },
+	{ "const.k", "k_B" }, { "const.G", "G" }, { "const.sigma", "\xcf\x83" },
+	{ "const.eV", "eV" }, { "bits_per_byte", "b" },
+	{ "laptop.mass", "m" }, { "laptop.volume", "V" },
+	{ "laptop.modes", "r" }, { "laptop.energy", "E" },
+	{ "laptop.ops_max", "R_max" }, { "laptop.op_time_min", "\xce\x94t" },
+	{ "laptop.temperature", "T" }, { "laptop.entropy", "S" },
+	{ "laptop.bits_max", "I" }, { "laptop.flip_time", "t_flip" },
+	{ "laptop.bb_bit_flux", "\xce\xa6" },
+	{ "laptop.sphere_radius", "R" }, { "laptop.sphere_area", "A" },
+	{ "laptop.cube_edge", "a" }, { "laptop.cube_area", "A_cube" },
+	{ "laptop.sphere_crossing_time", "t_cross" },
+	{ "laptop.sphere_reject_rate", "R_reject" },
+	{ "atomic.energy_per_op", "E_op" }, { "atomic.bits", "I_atom" },
+	{ "atomic.ops_per_bit", "\xce\xbd_op" }, { "atomic.ops", "R_atom" },
+	{ "dust.volume", "V_dust" }, { "dust.mass", "m_dust" },
+	{ "dust.scale", "s" },
+	{ "blackhole.radius", "R_s" }, { "blackhole.bits", "I_BH" },
+	{ "blackhole.hawking_temperature", "T_H" },
+	{ "landauer.room_temperature", "T_room" },
+	{ "landauer.power", "P" }, { "landauer.energy_room", "E_L" },
+	{ "moore.lloyd_period", "\xcf\x84" },
+	{ "moore.lloyd_factor", "f" }, { "universe.bits", "I_U" },
+	{ "universe.doublings", "n_U" },
+};
 
 int
 model_time_column(const struct table *t)
@@ -1297,17 +1432,19 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 		goto out;
 	/* The fitted rates join the fixed ones for every gap below. */
 	if (registry_get(m.reg, "series.top500.fit_all.doubling_time")) {
-		num(&m, "rate.top500", get(&m,
-		    "series.top500.fit_all.doubling_time"), "yr",
-		    "fitted doubling time of the TOP500 No. 1",
-		    "series.top500.fit_all.doubling_time", OURS);
+		fx(&m, "rate.top500", get(&m,
+		   "series.top500.fit_all.doubling_time"), "yr",
+		   "series.top500.fit_all.doubling_time",
+		   "fitted doubling time of the TOP500 No. 1",
+		   "series.top500.fit_all.doubling_time", OURS);
 		add_rate(&m, "rate.top500", "TOP500 No. 1 trend");
 	}
 	if (registry_get(m.reg, "series.disk.fit_all.doubling_time")) {
-		num(&m, "rate.disk", get(&m,
-		    "series.disk.fit_all.doubling_time"), "yr",
-		    "fitted doubling time of disk capacity",
-		    "series.disk.fit_all.doubling_time", OURS);
+		fx(&m, "rate.disk", get(&m,
+		   "series.disk.fit_all.doubling_time"), "yr",
+		   "series.disk.fit_all.doubling_time",
+		   "fitted doubling time of disk capacity",
+		   "series.disk.fit_all.doubling_time", OURS);
 		add_rate(&m, "rate.disk", "disk capacity trend");
 	}
 	add_gap(&m, "article.gap.ops", "article.laptop_sbops",
@@ -1317,10 +1454,11 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 	add_doublings_between(&m, &all[2], "article.density_from",
 			      "article.density_to");
 	if (registry_get(m.reg, "rate.top500"))
-		num(&m, "universe.years_top500", get(&m, "universe.doublings") *
-		    get(&m, "rate.top500"), "yr",
-		    "doublings x the TOP500 No. 1 doubling time",
-		    "universe.doublings rate.top500", OURS);
+		fx(&m, "universe.years_top500", get(&m, "universe.doublings") *
+		   get(&m, "rate.top500"), "yr",
+		   "universe.doublings * rate.top500",
+		   "at the TOP500 No. 1 doubling time",
+		   "universe.doublings rate.top500", OURS);
 	add_record(&m, &all[0]);
 	add_current_disk(&m, &all[1]);
 	if (add_devices(&m))
@@ -1328,6 +1466,8 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 	if (ds && !m.failed)
 		add_curves(&m);
 	ok = !m.failed && diag_errors() == before;
+	for (i = 0; i < sizeof(symbols) / sizeof(symbols[0]); i++)
+		registry_set_symbol(m.reg, symbols[i][0], symbols[i][1]);
 out:
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		series_release(&all[i]);

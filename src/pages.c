@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "escape.h"
 #include "format.h"
+#include "mathml.h"
 #include "pages.h"
 #include "registry.h"
 #include "table.h"
@@ -195,8 +196,9 @@ history_cell(struct buf *out, const char *name,
 }
 
 static void
-quantity_row(struct buf *out, const struct quantity *q,
-	     const struct quantities_page *qp, struct buf *scratch)
+quantity_row(struct buf *out, const struct registry *reg,
+	     const struct quantity *q, const struct quantities_page *qp,
+	     struct buf *scratch)
 {
 	size_t j;
 
@@ -213,7 +215,16 @@ quantity_row(struct buf *out, const struct quantity *q,
 		history_cell(out, q->name, qp, scratch);
 	}
 	BUF_ADDLIT(out, "</td><td>");
-	html_text(out, q->formula);
+	/* The formula typeset, its words after it; else the description. */
+	if (!mathml_formula(out, reg, q, "", 0)) {
+		if (*q->note) {
+			BUF_ADDLIT(out, " <span class=\"note\">(");
+			html_text(out, q->note);
+			BUF_ADDLIT(out, ")</span>");
+		}
+	} else {
+		html_text(out, q->formula);
+	}
 	BUF_ADDLIT(out, "</td><td>");
 	for (j = 0; j < q->ninputs; j++) {
 		BUF_ADDLIT(out, "<a href=\"#");
@@ -321,7 +332,7 @@ pages_quantities(const struct registry *reg,
 			   "<th>Source</th></tr></thead>\n<tbody>\n");
 		for (i = first[k]; i < n; i++)
 			if (group[i] == k && (!qp->keep || qp->keep[i]))
-				quantity_row(out, registry_at(reg, i), qp,
+				quantity_row(out, reg, registry_at(reg, i), qp,
 					     &scratch);
 		BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "diag.h"
 #include "hash.h"
 #include "registry.h"
@@ -41,6 +42,9 @@ quantity_free(struct quantity *q)
 	free(q->text);
 	free(q->unit);
 	free(q->formula);
+	free(q->expr);
+	free(q->note);
+	free(q->symbol);
 	for (i = 0; i < q->ninputs; i++)
 		free(q->inputs[i]);
 	free(q->inputs);
@@ -152,6 +156,9 @@ add(struct registry *reg, const char *name, const char *unit,
 	q->name = xstrdup(name);
 	q->unit = xstrdup(unit ? unit : "");
 	q->formula = xstrdup(formula ? formula : "");
+	q->note = xstrdup(formula ? formula : "");
+	/* Units from the code parse; one from data was checked by the model. */
+	q->dim_ok = !unit_parse(q->unit, &q->dim, NULL);
 	q->source = xstrdup(source ? source : "");
 	q->origin = origin ? xstrdup(origin) : NULL;
 	for (p = inputs ? inputs : ""; *p;) {
@@ -215,6 +222,36 @@ registry_add_text(struct registry *reg, const char *name, const char *text,
 		q->text = xstrdup(text);
 	}
 	return q;
+}
+
+void
+registry_set_expr(struct quantity *q, const char *expr, const char *note)
+{
+	struct buf b = BUF_INIT;
+
+	free(q->expr);
+	free(q->note);
+	free(q->formula);
+	q->expr = xstrdup(expr);
+	q->note = xstrdup(note ? note : "");
+	buf_addstr(&b, expr);
+	if (note && *note)
+		buf_addf(&b, " (%s)", note);
+	q->formula = buf_detach(&b, NULL);
+}
+
+void
+registry_set_symbol(struct registry *reg, const char *name,
+		    const char *symbol)
+{
+	size_t slot = find_slot(reg, name, hash(name));
+
+	if (reg->slots[slot]) {
+		struct quantity *q = reg->q[reg->slots[slot] - 1];
+
+		free(q->symbol);
+		q->symbol = xstrdup(symbol);
+	}
 }
 
 const struct quantity *

@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "units.h"
+
 /*
  * The quantity registry: every named value of the report, with its unit,
  * formula, inputs and source. It is the single source of truth for the
@@ -21,7 +23,17 @@ struct quantity {
 	double value;		/* Q_NUMBER: finite */
 	char *text;		/* Q_TEXT: the value; NULL for numbers */
 	char *unit;		/* "" when dimensionless */
-	char *formula;		/* one line: how it is computed */
+	struct unit dim;	/* unit parsed (units.h), when dim_ok */
+	int dim_ok;		/* 0: the unit string does not parse */
+	char *formula;		/* one line of plain text: the expression
+				   and its note, or the description */
+	char *expr;		/* the formula as an expression over the
+				   inputs (docs/templates.md), or NULL for
+				   data and lookups */
+	char *note;		/* words: "Margolus-Levitin", or the
+				   description when there is no expr */
+	char *symbol;		/* how formulas write it: "E", "\u0127",
+				   "E_max"; NULL: the name */
 	char **inputs;		/* names of the quantities it came from */
 	size_t ninputs;
 	char *source;		/* where the value or formula comes from */
@@ -52,6 +64,18 @@ struct quantity *registry_add_text(struct registry *reg, const char *name,
 				   const char *text, const char *formula,
 				   const char *inputs, const char *source,
 				   const char *origin);
+
+/*
+ * Gives q a formula: expr, an expression in the template language whose
+ * names are q's inputs, and note, a few words or NULL; q->formula
+ * becomes "expr (note)". make test evaluates every expr against the
+ * value (tests/unit/test_formulas.c).
+ */
+void registry_set_expr(struct quantity *q, const char *expr,
+		       const char *note);
+/* Sets the symbol formulas write for name, when it is a quantity. */
+void registry_set_symbol(struct registry *reg, const char *name,
+			 const char *symbol);
 
 /* The quantity called name, or NULL. */
 const struct quantity *registry_get(const struct registry *reg,

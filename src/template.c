@@ -20,8 +20,10 @@
 #include "expr.h"
 #include "file.h"
 #include "format.h"
+#include "mathml.h"
 #include "registry.h"
 #include "template.h"
+#include "units.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -51,7 +53,7 @@ enum tnode_kind {
 
 enum fmt_kind {
 	F_SCI, F_E, F_FIXED, F_SIG, F_INT, F_YEAR, F_POW10, F_BYTES,
-	F_IBYTES, F_TEXT, F_UNIT, F_NOLINK, F_OR,
+	F_IBYTES, F_TEXT, F_UNIT, F_NOLINK, F_OR, F_IN,
 };
 
 static const struct {
@@ -72,12 +74,14 @@ static const struct {
 	[F_UNIT] = { "unit", 3, 0, 0, 0 },
 	[F_NOLINK] = { "nolink", 0, 0, 0, 0 },
 	[F_OR] = { "or", 3, 0, 0, 0 },
+	[F_IN] = { "in", 3, 0, 0, 0 },
 };
 
 struct fmt {
 	enum fmt_kind kind;
 	int arg;
-	char *text;		/* unit:"...", or:"..." */
+	char *text;		/* unit:"...", or:"...", in:"..." */
+	struct unit in;		/* in:"...": the unit parsed */
 	struct srcloc loc;
 };
 
@@ -386,6 +390,20 @@ parse_fmt(struct parser *p, size_t off, size_t len, struct fmt *f)
 				    fmt_info[i].name,
 				    f->kind == F_UNIT ? "J" : "—");
 		f->text = xstrndup(d + nlen + 2, len - nlen - 3);
+		if (f->kind == F_IN) {
+			struct buf err = BUF_INIT;
+			int r = 0;
+
+			if (unit_parse(f->text, &f->in, &err))
+				r = perr(p, off + nlen + 2, len - nlen - 3,
+					 "%s", err.data);
+			buf_release(&err);
+			if (r) {
+				free(f->text);
+				f->text = NULL;
+			}
+			return r;
+		}
 		return 0;
 	}
 	{
@@ -464,7 +482,8 @@ parse_value(struct parser *p, const struct tag *tg)
 			free(f.text);
 			continue;
 		}
-		if (f.kind != F_UNIT && f.kind != F_NOLINK && f.kind != F_OR) {
+		if (f.kind != F_UNIT && f.kind != F_NOLINK && f.kind != F_OR &&
+		    f.kind != F_IN) {
 			if (seen_number_fmt++) {
 				perr(p, s, e - s, "a second number format: "
 				     "use one of sci, e, fixed, sig, int, "
@@ -1213,12 +1232,125 @@ write_number(struct buf *out, double v, const struct fmt *f)
 	}
 }
 
+/*
+ * | in:"L": v's number in that unit, which becomes v's unit. Returns -1
+ * after an error when the dimensions differ.
+ */
+static int
+convert_value(struct expander *ex, struct value *v, const struct fmt *f)
+{
+	struct buf u = BUF_INIT;
+
+	if (!unit_same_dim(&v->unit, &f->in)) {
+		value_unit_text(v, &u);
+		xerr(ex, &f->loc, "cannot convert %s to %s", u.data, f->text);
+		buf_release(&u);
+		return -1;
+	}
+	if (v->unit.scale != f->in.scale)
+		v->num *= v->unit.scale / f->in.scale;
+	v->unit = f->in;
+	free(v->utext);
+	v->utext = xstrdup(f->text);
+	return 0;
+}
+
+/*
+ * bytes and ibytes write a number of bytes: bits and other units of
+ * information become bytes, a pure number is taken as bytes. -1 after
+ * an error for any other unit.
+ */
+static int
+bytes_value(struct expander *ex, struct value *v, const struct fmt *f)
+{
+	struct unit byte;
+	struct buf u = BUF_INIT;
+
+	if (unit_dimensionless(&v->unit) && v->unit.scale == 1)
+		return 0;
+	unit_parse("B", &byte, NULL);
+	if (!unit_same_dim(&v->unit, &byte)) {
+		value_unit_text(v, &u);
+		xerr(ex, &f->loc, "format '%s' needs a number of bytes, got %s",
+		     fmt_info[f->kind].name, u.data);
+		buf_release(&u);
+		return -1;
+	}
+	if (v->unit.scale != byte.scale)
+		v->num *= v->unit.scale / byte.scale;
+	return 0;
+}
+
+/* 1 when e is equation(NAME) or math(NAME): a formula to typeset. */
+static int
+is_show(const struct expr *e)
+{
+	return expr_kind(e) == EXPR_CALL &&
+	       (!strcmp(expr_text(e), "equation") ||
+		!strcmp(expr_text(e), "math"));
+}
+
+/*
+ * {{ equation(NAME) }}: NAME's formula as a block equation (a snippet,
+ * a paragraph of its own); {{ math(NAME) }}: inline, a token that html.c
+ * swaps for the MathML. Plain text (md 0) gets the formula as text.
+ */
+static void
+expand_show(struct expander *ex, const struct tnode *n, struct buf *out,
+	    int md)
+{
+	struct expr_env env = env_of(ex, 0);
+	const char *fn = expr_text(n->expr);
+	int block = !strcmp(fn, "equation");
+	const struct quantity *q;
+	struct buf html = BUF_INIT;
+	struct value v;
+
+	if (n->nfmts) {
+		xerr(ex, &n->fmts[0].loc, "'%s' takes no format", fn);
+		return;
+	}
+	if (expr_eval(expr_arg(n->expr, 0), &env, &v)) {
+		ex->failed = 1;
+		return;
+	}
+	q = v.q;
+	value_release(&v);
+	if (!q->expr) {
+		xerr(ex, &n->loc, "'%s' has no formula to typeset (only a "
+		     "description: '%s')", q->name, q->formula);
+		return;
+	}
+	if (!md) {
+		buf_addf(out, "%s = %s", q->name, q->expr);
+		return;
+	}
+	mathml_formula(&html, ex->reg, q, "quantities.html",
+		       block ? MATHML_BLOCK : 0);
+	if (block) {
+		add_snippet(ex, out, html.data);
+	} else if (ex->x->nlinks < 1000000) {
+		struct expansion *x = ex->x;
+		struct buf text = BUF_INIT;
+
+		buf_addf(&text, "%s = %s", q->name, q->expr);
+		x->links = xgrow(x->links, &x->links_cap, x->nlinks + 1,
+				 sizeof(*x->links));
+		x->links[x->nlinks].text = buf_detach(&text, NULL);
+		x->links[x->nlinks].name = q->name;
+		x->links[x->nlinks].html = buf_detach(&html, NULL);
+		buf_addf(out, "%s-q%06zu", x->nonce, x->nlinks++);
+	}
+	buf_release(&html);
+}
+
 /* Expands a value slot into out (Markdown when md, else plain text). */
 static void
 expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 	     int md)
 {
 	const struct fmt *numf = NULL, *unitf = NULL, *orf = NULL;
+	const struct fmt *inf = NULL;
 	struct expr_env env;
 	struct value v;
 	struct buf num = BUF_INIT;
@@ -1232,8 +1364,14 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 			unitf = &n->fmts[i];
 		else if (n->fmts[i].kind == F_OR)
 			orf = &n->fmts[i];
+		else if (n->fmts[i].kind == F_IN)
+			inf = &n->fmts[i];
 		else
 			numf = &n->fmts[i];
+	}
+	if (is_show(n->expr)) {
+		expand_show(ex, n, out, md);
+		return;
 	}
 	/* With a fallback, a quantity that is not there gives its text. */
 	env = env_of(ex, orf != NULL);
@@ -1271,6 +1409,11 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 		     "number");
 		goto out;
 	}
+	if (inf && convert_value(ex, &v, inf))
+		goto out;
+	if (numf && (numf->kind == F_BYTES || numf->kind == F_IBYTES) &&
+	    bytes_value(ex, &v, numf))
+		goto out;
 	if (write_number(&num, v.num, numf)) {
 		xerr(ex, numf ? &numf->loc : &n->loc, "cannot write %.17g as "
 		     "'%s'", v.num, fmt_info[numf ? numf->kind : F_SCI].name);
@@ -1284,6 +1427,7 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 				 sizeof(*x->links));
 		x->links[x->nlinks].text = xstrdup(num.data);
 		x->links[x->nlinks].name = v.q->name;
+		x->links[x->nlinks].html = NULL;
 		buf_addf(out, "%s-q%06zu", x->nonce, x->nlinks++);
 	} else {
 		buf_add(out, num.data, num.len);
@@ -1291,13 +1435,19 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 	if (unitf) {
 		struct buf u = BUF_INIT;
 
-		if (unitf->text)
+		if (unitf->text) {
 			format_unit(&u, unitf->text);
-		else if (v.q)
-			format_unit(&u, v.q->unit);
-		else
-			xerr(ex, &unitf->loc, "'unit' needs a quantity name; "
-			     "give the unit of an expression as unit:\"...\"");
+		} else if (v.utext) {
+			format_unit(&u, v.utext);
+		} else if (!unit_dimensionless(&v.unit) ||
+			   v.unit.scale != 1) {
+			struct buf dim = BUF_INIT;
+
+			/* An expression's unit, from its dimension. */
+			unit_format(&dim, &v.unit);
+			format_unit(&u, dim.data);
+			buf_release(&dim);
+		}
 		if (u.len) {
 			buf_addch(out, ' ');
 			if (md)
@@ -1631,8 +1781,10 @@ expansion_release(struct expansion *x)
 		free(x->snippets[i].html);
 	}
 	free(x->snippets);
-	for (i = 0; i < x->nlinks; i++)
+	for (i = 0; i < x->nlinks; i++) {
 		free(x->links[i].text);
+		free(x->links[i].html);
+	}
 	free(x->links);
 	for (i = 0; i < x->nfigures; i++)
 		free(x->figures[i].label);

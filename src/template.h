@@ -38,6 +38,8 @@ struct snippet {
 struct qlink {
 	char *text;		/* the number as written: UTF-8, not escaped */
 	const char *name;	/* the quantity (borrowed from the registry) */
+	char *html;		/* {{ math(NAME) }}: the MathML written in
+				   its place (text where no markup goes) */
 };
 
 struct figure_use {

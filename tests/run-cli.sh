@@ -41,7 +41,7 @@ has get "$tmp/stdout" '^5\.42556995[0-9]*e+50$'
 expect get-text-free 0 "$ult" get laptop.bits_max
 has get-bits "$tmp/stdout" '^2\.1329[0-9]*e+31$'
 expect explain 0 "$ult" explain laptop.ops_max
-has explain-formula "$tmp/stdout" 'formula: ops = 2 E / (pi hbar)'
+has explain-formula "$tmp/stdout" 'formula: 2 . laptop.energy / (pi . const.hbar) (Margolus-Levitin)'
 has explain-input "$tmp/stdout" 'laptop.energy = 8.98755'
 has explain-source "$tmp/stdout" 'source: S. Lloyd'
 expect explain-assumption 0 "$ult" explain laptop.mass

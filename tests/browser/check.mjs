@@ -47,8 +47,16 @@ for (const file of pages) {
       .map((a) => decodeURIComponent(a.getAttribute("href").slice(1)))
       .filter((id) => id && !document.getElementById(id));
     const css = [...document.styleSheets].length;
-    return { imgs, missing, css, title: document.title };
+    // Every formula is laid out as MathML: a box of its own, not nothing.
+    const maths = [...document.querySelectorAll("math")].map((m) => {
+      const r = m.getBoundingClientRect();
+      return { ok: m instanceof MathMLElement && r.width > 0 && r.height > 0,
+               text: m.getAttribute("alttext") || m.textContent };
+    });
+    return { imgs, missing, css, maths, title: document.title };
   });
+  for (const m of report.maths)
+    m.ok ? ok() : no(`${file}: formula not rendered: ${m.text}`);
   for (const img of report.imgs)
     img.ok ? ok() : no(`${file}: image ${img.src} did not load`);
   report.missing.length ? no(`${file}: anchors missing: ${report.missing.slice(0, 5).join(", ")}`) : ok();
@@ -60,7 +68,7 @@ for (const file of pages) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.screenshot({ path: join(shots, `index-${scheme}.png`), fullPage: false });
     }
-    console.log(`browser: ${report.imgs.length} images on index.html; screenshots in ${shots}`);
+    console.log(`browser: ${report.imgs.length} images and ${report.maths.length} formulas on index.html; screenshots in ${shots}`);
   }
   await page.close();
 }

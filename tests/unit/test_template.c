@@ -510,10 +510,23 @@ test_fallback_errors(void **state)
 		   ERR("1:4", "'/' gives no finite number here (division by "
 		       "zero)", "{{ laptop.volume / 0 | or:\"x\" }}",
 		       "   ^^^^^^^^^^^^^^^^^^"), 1);
-	expand_err("{{ log10(laptop.volume - laptop.volume) | or:\"x\" }}",
+	expand_err("{{ log10(laptop.volume / laptop.volume - 1) | or:\"x\" }}",
 		   ERR("1:4", "'log10' gives no finite number here",
-		       "{{ log10(laptop.volume - laptop.volume) | or:\"x\" }}",
-		       "   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"), 1);
+		       "{{ log10(laptop.volume / laptop.volume - 1) | or:\"x\" }}",
+		       "   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"), 1);
+	/* A unit error is no missing quantity: or:"..." does not hide it. */
+	expand_err("{{ laptop.volume + laptop.energy | or:\"x\" }}",
+		   ERR("1:4", "cannot add m^3 and J",
+		       "{{ laptop.volume + laptop.energy | or:\"x\" }}",
+		       "   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"), 1);
+	expand_err("{{ laptop.volume | in:\"kg\" }}",
+		   ERR("1:20", "cannot convert m^3 to kg",
+		       "{{ laptop.volume | in:\"kg\" }}",
+		       "                   ^^^^^^^"), 1);
+	expand_err("{{ laptop.energy | bytes }}",
+		   ERR("1:20", "format 'bytes' needs a number of bytes, got J",
+		       "{{ laptop.energy | bytes }}",
+		       "                   ^^^^^"), 1);
 	expand_err("{{ record.name + 1 | or:\"x\" }}",
 		   ERR("1:4", "'+' needs a number, got the text 'Roadrunner'",
 		       "{{ record.name + 1 | or:\"x\" }}", "   ^^^^^^^^^^^"),
@@ -885,7 +898,7 @@ test_syntax_errors(void **state)
 		      "{{ 1 + | foo }}", "      ^")
 		  ERR("1:10", "unknown format 'foo' (formats: sci, e, fixed, "
 		      "sig, int, year, pow10, bytes, ibytes, text, unit, "
-		      "nolink, or)", "{{ 1 + | foo }}", "         ^^^"), 2);
+		      "nolink, or, in)", "{{ 1 + | foo }}", "         ^^^"), 2);
 	parse_err("{{#if 1 +}}x{{/if}}",
 		  ERR("1:9", "expected a value at the end of the expression",
 		      "{{#if 1 +}}x{{/if}}", "        ^"), 1);
@@ -899,7 +912,7 @@ test_format_errors(void **state)
 		  "{{ laptop.energy | sci:0 }} {{ laptop.energy | sci:x }}\n",
 		  ERR("1:20", "unknown format 'foo' (formats: sci, e, fixed, sig, "
 		      "int, year, pow10, bytes, ibytes, text, unit, nolink, "
-		      "or)",
+		      "or, in)",
 		      "{{ laptop.energy | foo }}", "                   ^^^")
 		  ERR("2:24", "format 'sci' takes a whole number from 1 to 17",
 		      "{{ laptop.energy | sci:0 }} {{ laptop.energy | sci:x }}",
@@ -937,17 +950,18 @@ static void
 test_expand_errors(void **state)
 {
 	(void)state;
+	/* An expression's unit comes from its dimension. */
+	expand_ok("{{ laptop.energy * 2 | sci:2 | unit }}, "
+		  "{{ laptop.energy / laptop.volume | sci:2 | unit }}, "
+		  "{{ laptop.volume | in:\"L\" | sig:1 | unit | nolink }}",
+		  "1.8 × 10¹⁷ J, 9.0 × 10¹⁹ kg\\/\\(m s²\\), 1 L");
 	expand_err("{{ laptop.energy * 2 | unit }} and {{ record.name | sci:2 }}",
-		   ERR("1:24", "'unit' needs a quantity name; give the unit of "
-		       "an expression as unit:\"...\"",
-		       "{{ laptop.energy * 2 | unit }} and {{ record.name | "
-		       "sci:2 }}", "                       ^^^^")
 		   ERR("1:53", "format 'sci' needs a number, got the text "
 		       "'Roadrunner'",
 		       "{{ laptop.energy * 2 | unit }} and {{ record.name | "
 		       "sci:2 }}",
 		       "                                                    "
-		       "^^^^^"), 2);
+		       "^^^^^"), 1);
 	expand_err("{{ record.name | unit }}\n{{ laptop.energy | text }}\n",
 		   ERR("1:18", "'unit' needs a number, got the text 'Roadrunner'",
 		       "{{ record.name | unit }}", "                 ^^^^")
@@ -1318,6 +1332,55 @@ render(const char *s, char **toc)
 }
 
 /*
+ * {{ equation(NAME) }} is a block of MathML in place of its paragraph,
+ * {{ math(NAME) }} inline MathML; a quantity without a formula, or a
+ * format after either, is an error.
+ */
+static void
+test_equations(void **state)
+{
+	struct quantity *q = (struct quantity *)(uintptr_t)
+		registry_get(reg, "laptop.ops_max");
+	char *saved = strdup(q->formula), *saved_note = strdup(q->note);
+	char *html, *toc;
+
+	(void)state;
+	registry_set_expr(q, "2 * laptop.energy / (pi * laptop.volume)",
+			  "not physics");
+	html = render("Speed {{ math(laptop.ops_max) }} here.\n\n"
+		      "{{ equation(laptop.ops_max) }}\n", &toc);
+	assert_non_null(strstr(html, "<p>Speed <math alttext=\"laptop.ops_max "
+			       "= 2 * laptop.energy / (pi * laptop.volume)\">"
+			       "<mrow><mi mathvariant=\"normal\" href=\""
+			       "quantities.html#laptop.ops_max\">"));
+	assert_non_null(strstr(html, "</math> here.</p>\n<math display=\""
+			       "block\" alttext="));
+	assert_null(strstr(html, "<p><math display"));
+	free(html);
+	free(toc);
+	expand_err("{{ equation(laptop.energy) }}",
+		   ERR("1:4", "'laptop.energy' has no formula to typeset "
+		       "(only a description: 'm c^2')",
+		       "{{ equation(laptop.energy) }}",
+		       "   ^^^^^^^^^^^^^^^^^^^^^^^"), 1);
+	expand_err("{{ math(laptop.ops_max) | sci:2 }}",
+		   ERR("1:27", "'math' takes no format",
+		       "{{ math(laptop.ops_max) | sci:2 }}",
+		       "                          ^^^^^"), 1);
+	expand_err("{{ 1 + math(laptop.ops_max) }}",
+		   ERR("1:8", "'math' typesets a formula: use it alone in a "
+		       "slot, {{ math(NAME) }}",
+		       "{{ 1 + math(laptop.ops_max) }}",
+		       "       ^^^^^^^^^^^^^^^^^^^^"), 1);
+	free(q->expr);
+	q->expr = NULL;
+	free(q->formula);
+	q->formula = saved;
+	free(q->note);
+	q->note = saved_note;
+}
+
+/*
  * The report is rendered in pieces cut before headings (html.c); every
  * piece boundary here is one a whole document would also have. Each
  * document is rendered as it is (cut) and with a trailing HTML comment,
@@ -1458,6 +1521,7 @@ main(void)
 		T(test_format_errors),
 		T(test_expand_errors),
 		T(test_nesting_limit),
+		T(test_equations),
 		cmocka_unit_test_setup_teardown(test_include, setup_dir,
 						teardown_dir),
 		cmocka_unit_test_setup_teardown(test_include_errors, setup_dir,

@@ -1,0 +1,497 @@
+/*
+ * The MathML writer (mathml.h): a formula's expression tree -> <math>,
+ * for the quantities page and the report's equations. Reads the tree
+ * through expr.h and symbols from the registry; writes into a buffer.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "escape.h"
+#include "expr.h"
+#include "mathml.h"
+#include "registry.h"
+#include "xalloc.h"
+#include "banned.h"
+
+struct writer {
+	struct buf *out;
+	const struct registry *reg;
+	const char *page;	/* symbols link to page#name; NULL: no links */
+};
+
+/* Binding strength: what an operand must exceed to go without parens. */
+enum {
+	P_LOGIC = 0,
+	P_CMP = 1,
+	P_SUM = 2,
+	P_PROD = 3,	/* products, a leading minus, 2.5 x 10^3 */
+	P_POW = 4,	/* a power, 10^8 */
+	P_ATOM = 5,	/* names, numbers, calls, fractions, roots */
+};
+
+/* The number as written, split at its exponent: "2.5e-3". */
+static int
+sci_parts(const struct expr *e, const char **mant, size_t *mlen,
+	  const char **exp)
+{
+	const char *t = expr_text(e), *x;
+
+	if (!t || !(x = strpbrk(t, "eE")))
+		return 0;
+	*mant = t;
+	*mlen = (size_t)(x - t);
+	*exp = x + 1;
+	if (**exp == '+')
+		(*exp)++;
+	return 1;
+}
+
+/* The exponent of a power written as a root: 1/2 -> 2, 1/3 -> 3, else 0. */
+static int
+root_index(const struct expr *p)
+{
+	const struct expr *a, *b;
+	double n;
+
+	if (expr_kind(p) != EXPR_BIN || expr_op(p) != EXPR_DIV)
+		return 0;
+	a = expr_arg(p, 0);
+	b = expr_arg(p, 1);
+	if (expr_kind(a) != EXPR_NUM || expr_num(a) != 1 ||
+	    expr_kind(b) != EXPR_NUM)
+		return 0;
+	n = expr_num(b);
+	return n >= 2 && n <= 9 && n == (int)n ? (int)n : 0;
+}
+
+static int
+prec(const struct expr *e)
+{
+	const char *m, *x;
+	size_t ml;
+
+	switch (expr_kind(e)) {
+	case EXPR_NUM:
+		if (sci_parts(e, &m, &ml, &x))
+			return ml == 1 && *m == '1' ? P_POW : P_PROD;
+		return expr_num(e) < 0 ? P_PROD : P_ATOM;
+	case EXPR_NEG:
+	case EXPR_NOT:
+		return P_PROD;
+	case EXPR_BIN:
+		switch (expr_op(e)) {
+		case EXPR_OR:
+		case EXPR_AND:
+			return P_LOGIC;
+		case EXPR_EQ: case EXPR_NE: case EXPR_LT: case EXPR_LE:
+		case EXPR_GT: case EXPR_GE:
+			return P_CMP;
+		case EXPR_ADD:
+		case EXPR_SUB:
+			return P_SUM;
+		case EXPR_MUL:
+			return P_PROD;
+		case EXPR_DIV:
+			return P_ATOM;
+		case EXPR_POW:
+			return root_index(expr_arg(e, 1)) ? P_ATOM : P_POW;
+		}
+		break;
+	default:
+		break;
+	}
+	return P_ATOM;
+}
+
+static void node(struct writer *w, const struct expr *e);
+
+static void
+mo(struct writer *w, const char *op)
+{
+	buf_addf(w->out, "<mo>%s</mo>", op);
+}
+
+/* e, in parentheses when it binds less tightly than min. */
+static void
+operand(struct writer *w, const struct expr *e, int min)
+{
+	if (prec(e) >= min) {
+		node(w, e);
+		return;
+	}
+	BUF_ADDLIT(w->out, "<mrow>");
+	mo(w, "(");
+	node(w, e);
+	mo(w, ")");
+	BUF_ADDLIT(w->out, "</mrow>");
+}
+
+/* e as one element: inside <mfrac>, <msup>... */
+static void
+group(struct writer *w, const struct expr *e)
+{
+	BUF_ADDLIT(w->out, "<mrow>");
+	node(w, e);
+	BUF_ADDLIT(w->out, "</mrow>");
+}
+
+/* The number as written; 1e8 as 10 to the 8, 2.5e-3 with "x 10". */
+static void
+number(struct writer *w, const struct expr *e)
+{
+	const char *m, *x, *t = expr_text(e);
+	size_t ml;
+
+	if (t && !strcmp(t, "pi")) {
+		BUF_ADDLIT(w->out, "<mi>\xcf\x80</mi>");
+		return;
+	}
+	if (!sci_parts(e, &m, &ml, &x)) {
+		BUF_ADDLIT(w->out, "<mn>");
+		if (t)
+			html_text(w->out, t);
+		else
+			buf_addf(w->out, "%g", expr_num(e));
+		BUF_ADDLIT(w->out, "</mn>");
+		return;
+	}
+	if (!(ml == 1 && *m == '1')) {
+		BUF_ADDLIT(w->out, "<mrow><mn>");
+		buf_add(w->out, m, ml);
+		BUF_ADDLIT(w->out, "</mn>");
+		mo(w, "\xc3\x97");
+	}
+	BUF_ADDLIT(w->out, "<msup><mn>10</mn>");
+	if (*x == '-')
+		buf_addf(w->out, "<mrow><mo>\xe2\x88\x92</mo><mn>%s</mn>"
+			 "</mrow>", x + 1);
+	else
+		buf_addf(w->out, "<mn>%s</mn>", x);
+	BUF_ADDLIT(w->out, "</msup>");
+	if (!(ml == 1 && *m == '1'))
+		BUF_ADDLIT(w->out, "</mrow>");
+}
+
+/* One UTF-8 character or more: a one-character symbol is italic. */
+static int
+one_char(const char *s, size_t len)
+{
+	size_t n = 1;
+
+	if ((unsigned char)s[0] >= 0xc0)
+		while (n < len && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n++;
+	return n == len;
+}
+
+/* href="page#name" for a quantity, when the writer links. */
+static void
+href(const struct writer *w, const char *name)
+{
+	if (!w->page || !name)
+		return;
+	BUF_ADDLIT(w->out, " href=\"");
+	html_attr(w->out, w->page);
+	buf_addch(w->out, '#');
+	html_attr(w->out, name);
+	BUF_ADDLIT(w->out, "\"");
+}
+
+static void
+mi(const struct writer *w, const char *s, size_t len, const char *name)
+{
+	struct buf *out = w->out;
+
+	BUF_ADDLIT(out, "<mi");
+	if (!one_char(s, len))
+		BUF_ADDLIT(out, " mathvariant=\"normal\"");
+	href(w, name);
+	BUF_ADDLIT(out, ">");
+	{
+		char *t = xstrndup(s, len);
+
+		html_text(out, t);
+		free(t);
+	}
+	BUF_ADDLIT(out, "</mi>");
+}
+
+/*
+ * A quantity: its symbol ("E", "E_max": E with max below, upright) or
+ * its name, upright; linked to its entry on the quantities page (HTML
+ * allows no title inside <math>; href is MathML's link).
+ */
+static void
+symbol(struct writer *w, const char *name, const struct quantity *q)
+{
+	const char *sym = q && q->symbol ? q->symbol : NULL, *us;
+	const char *link = q ? q->name : NULL;
+
+	if (!sym) {
+		mi(w, name, strlen(name), link);
+	} else if (!(us = strchr(sym, '_'))) {
+		mi(w, sym, strlen(sym), link);
+	} else {
+		BUF_ADDLIT(w->out, "<msub");
+		href(w, link);
+		BUF_ADDLIT(w->out, ">");
+		mi(w, sym, (size_t)(us - sym), NULL);
+		BUF_ADDLIT(w->out, "<mi mathvariant=\"normal\">");
+		html_text(w->out, us + 1);
+		BUF_ADDLIT(w->out, "</mi></msub>");
+	}
+}
+
+static void
+name(struct writer *w, const struct expr *e)
+{
+	const char *n = expr_text(e);
+
+	symbol(w, n, w->reg ? registry_get(w->reg, n) : NULL);
+}
+
+/* The first leaf written for e: a number there wants "x" before it. */
+static int
+starts_with_number(const struct expr *e)
+{
+	for (;;) {
+		switch (expr_kind(e)) {
+		case EXPR_NUM:
+			return !expr_text(e) || strcmp(expr_text(e), "pi");
+		case EXPR_BIN:
+			if (expr_op(e) == EXPR_DIV)
+				return 0;
+			if (expr_op(e) == EXPR_POW &&
+			    root_index(expr_arg(e, 1)))
+				return 0;
+			if (prec(expr_arg(e, 0)) < prec(e))
+				return 0;	/* in parentheses */
+			e = expr_arg(e, 0);
+			break;
+		default:
+			return 0;
+		}
+	}
+}
+
+/* f(x): the argument in parentheses unless it is a name or a number. */
+static void
+apply(struct writer *w, const char *fn_mathml, const struct expr *x)
+{
+	BUF_ADDLIT(w->out, "<mrow>");
+	buf_addstr(w->out, fn_mathml);
+	if (expr_kind(x) == EXPR_NAME ||
+	    (expr_kind(x) == EXPR_NUM && prec(x) == P_ATOM)) {
+		/* "ln 2": a thin space where no parenthesis separates. */
+		BUF_ADDLIT(w->out, "<mo rspace=\"0.1667em\">&#x2061;</mo>");
+		node(w, x);
+	} else {
+		mo(w, "&#x2061;");
+		operand(w, x, P_ATOM + 1);
+	}
+	BUF_ADDLIT(w->out, "</mrow>");
+}
+
+static void
+call(struct writer *w, const struct expr *e)
+{
+	const char *f = expr_text(e);
+	const struct expr *a = expr_arg(e, 0), *b = expr_arg(e, 1);
+
+	if (!strcmp(f, "log10") || !strcmp(f, "log2")) {
+		apply(w, f[3] == '1' ? "<msub><mi>log</mi><mn>10</mn></msub>" :
+		      "<msub><mi>log</mi><mn>2</mn></msub>", a);
+	} else if (!strcmp(f, "ln")) {
+		apply(w, "<mi>ln</mi>", a);
+	} else if (!strcmp(f, "exp")) {
+		BUF_ADDLIT(w->out, "<msup><mi>e</mi>");
+		group(w, a);
+		BUF_ADDLIT(w->out, "</msup>");
+	} else if (!strcmp(f, "sqrt")) {
+		BUF_ADDLIT(w->out, "<msqrt>");
+		node(w, a);
+		BUF_ADDLIT(w->out, "</msqrt>");
+	} else if (!strcmp(f, "pow")) {
+		BUF_ADDLIT(w->out, "<msup>");
+		operand(w, a, P_ATOM);
+		group(w, b);
+		BUF_ADDLIT(w->out, "</msup>");
+	} else if (!strcmp(f, "abs") || !strcmp(f, "floor") ||
+		   !strcmp(f, "ceil")) {
+		const char *l = *f == 'a' ? "|" : *f == 'f' ? "\xe2\x8c\x8a" :
+				"\xe2\x8c\x88";
+		const char *r = *f == 'a' ? "|" : *f == 'f' ? "\xe2\x8c\x8b" :
+				"\xe2\x8c\x89";
+
+		BUF_ADDLIT(w->out, "<mrow>");
+		mo(w, l);
+		node(w, a);
+		mo(w, r);
+		BUF_ADDLIT(w->out, "</mrow>");
+	} else {
+		/* min, max, round and the rest: written out. */
+		BUF_ADDLIT(w->out, "<mrow><mi>");
+		html_text(w->out, f);
+		BUF_ADDLIT(w->out, "</mi>");
+		mo(w, "&#x2061;");
+		BUF_ADDLIT(w->out, "<mrow>");
+		mo(w, "(");
+		if (a)
+			node(w, a);
+		if (b) {
+			mo(w, ",");
+			node(w, b);
+		}
+		mo(w, ")");
+		BUF_ADDLIT(w->out, "</mrow></mrow>");
+	}
+}
+
+static void
+binary(struct writer *w, const struct expr *e)
+{
+	static const char *const ops[] = {
+		[EXPR_OR] = "\xe2\x88\xa8", [EXPR_AND] = "\xe2\x88\xa7",
+		[EXPR_EQ] = "=", [EXPR_NE] = "\xe2\x89\xa0",
+		[EXPR_LT] = "&lt;", [EXPR_LE] = "\xe2\x89\xa4",
+		[EXPR_GT] = "&gt;", [EXPR_GE] = "\xe2\x89\xa5",
+		[EXPR_ADD] = "+", [EXPR_SUB] = "\xe2\x88\x92",
+	};
+	const struct expr *a = expr_arg(e, 0), *b = expr_arg(e, 1);
+	enum expr_op op = expr_op(e);
+	int p = prec(e), k;
+
+	switch (op) {
+	case EXPR_DIV:
+		BUF_ADDLIT(w->out, "<mfrac>");
+		group(w, a);
+		group(w, b);
+		BUF_ADDLIT(w->out, "</mfrac>");
+		return;
+	case EXPR_POW:
+		if ((k = root_index(b))) {
+			if (k == 2) {
+				BUF_ADDLIT(w->out, "<msqrt>");
+				node(w, a);
+				BUF_ADDLIT(w->out, "</msqrt>");
+			} else {
+				BUF_ADDLIT(w->out, "<mroot>");
+				group(w, a);
+				buf_addf(w->out, "<mn>%d</mn></mroot>", k);
+			}
+			return;
+		}
+		BUF_ADDLIT(w->out, "<msup>");
+		/* A power of a power, a fraction, a sum: in parentheses. */
+		operand(w, a, P_ATOM + (expr_kind(a) == EXPR_BIN ||
+					expr_kind(a) == EXPR_CALL));
+		group(w, b);
+		BUF_ADDLIT(w->out, "</msup>");
+		return;
+	case EXPR_MUL:
+		BUF_ADDLIT(w->out, "<mrow>");
+		operand(w, a, P_PROD);
+		/* 2 x 3 and E x 2 need a sign; 2 E and m c^2 do not. */
+		if (starts_with_number(b) && prec(b) >= P_PROD)
+			mo(w, "\xc3\x97");
+		else if (expr_kind(b) == EXPR_CALL)
+			/* "k T ln 2": a thin space before a function. */
+			BUF_ADDLIT(w->out, "<mo lspace=\"0.1667em\">"
+				   "&#x2062;</mo>");
+		else
+			mo(w, "&#x2062;");
+		operand(w, b, expr_kind(b) == EXPR_NEG ? P_ATOM : P_PROD);
+		BUF_ADDLIT(w->out, "</mrow>");
+		return;
+	default:
+		break;
+	}
+	BUF_ADDLIT(w->out, "<mrow>");
+	operand(w, a, p);
+	mo(w, ops[op]);
+	/* a - (b + c), a - (-b), a < (b < c): the right side binds more. */
+	operand(w, b, expr_kind(b) == EXPR_NEG ? P_ATOM : p + 1);
+	BUF_ADDLIT(w->out, "</mrow>");
+}
+
+static void
+node(struct writer *w, const struct expr *e)
+{
+	switch (expr_kind(e)) {
+	case EXPR_NUM:
+		number(w, e);
+		return;
+	case EXPR_STR:
+		BUF_ADDLIT(w->out, "<ms>");
+		html_text(w->out, expr_text(e));
+		BUF_ADDLIT(w->out, "</ms>");
+		return;
+	case EXPR_NAME:
+		name(w, e);
+		return;
+	case EXPR_NEG:
+	case EXPR_NOT:
+		BUF_ADDLIT(w->out, "<mrow>");
+		mo(w, expr_kind(e) == EXPR_NEG ? "\xe2\x88\x92" : "\xc2\xac");
+		operand(w, expr_arg(e, 0), P_PROD + 1);
+		BUF_ADDLIT(w->out, "</mrow>");
+		return;
+	case EXPR_BIN:
+		binary(w, e);
+		return;
+	case EXPR_CALL:
+		call(w, e);
+		return;
+	}
+	BUG("expression kind %d", (int)expr_kind(e));
+}
+
+void
+mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
+	    const struct quantity *lhs, const char *page, unsigned flags)
+{
+	struct writer w = { out, reg, page };
+
+	BUF_ADDLIT(out, "<math");
+	if (flags & MATHML_BLOCK)
+		BUF_ADDLIT(out, " display=\"block\"");
+	if (lhs && lhs->expr) {
+		/* What a reader without MathML gets: the plain text. */
+		BUF_ADDLIT(out, " alttext=\"");
+		html_attr(out, lhs->name);
+		BUF_ADDLIT(out, " = ");
+		html_attr(out, lhs->expr);
+		BUF_ADDLIT(out, "\"");
+	}
+	BUF_ADDLIT(out, ">");
+	if (lhs) {
+		BUF_ADDLIT(out, "<mrow>");
+		symbol(&w, lhs->name, lhs);
+		mo(&w, "=");
+	}
+	node(&w, e);
+	if (lhs)
+		BUF_ADDLIT(out, "</mrow>");
+	BUF_ADDLIT(out, "</math>");
+}
+
+int
+mathml_formula(struct buf *out, const struct registry *reg,
+	       const struct quantity *q, const char *page, unsigned flags)
+{
+	struct srcfile *f;
+	struct expr *e;
+
+	if (!q->expr)
+		return -1;
+	f = srcfile_from_mem(q->name, q->expr, strlen(q->expr));
+	e = expr_parse(f, 0, f->len);
+	srcfile_free(f);
+	if (!e)
+		return -1;
+	mathml_expr(out, e, reg, q, page, flags);
+	expr_free(e);
+	return 0;
+}

@@ -1,0 +1,43 @@
+#ifndef MATHML_H
+#define MATHML_H
+
+struct buf;
+struct expr;
+struct quantity;
+struct registry;
+
+/*
+ * Formulas typeset as MathML Core, which current browsers render with no
+ * script: an expression tree (expr.h) -> <math> with <mfrac> for
+ * division, <msup> for powers, <msqrt>/<mroot> for powers 1/2 and 1/n,
+ * <msub> for subscripted symbols and functions (log with base 10), and
+ * parentheses only where precedence needs them. Names are written as
+ * their quantity's symbol (registry.h, q->symbol: "E_max" is E with
+ * max below), or as the name itself; each links to the quantity it
+ * stands for (MathML's href: HTML allows no title inside <math>), and
+ * the <math> of a formula carries its plain text as alttext. Writes into
+ * out only.
+ */
+enum mathml_flags {
+	MATHML_BLOCK = (1 << 0),	/* display="block": an equation */
+};
+
+/*
+ * Appends <math>e</math>; with lhs, "lhs = e" (lhs's symbol). reg may be
+ * NULL (no symbols, names as written). Symbols of quantities link to
+ * page#name ("quantities.html", "" for the page itself); page NULL: no
+ * links.
+ */
+void mathml_expr(struct buf *out, const struct expr *e,
+		 const struct registry *reg, const struct quantity *lhs,
+		 const char *page, unsigned flags);
+
+/*
+ * Appends the formula of q as "symbol = expression". Returns 0, or -1
+ * with nothing written when q has no formula or it does not parse (the
+ * formula test, tests/unit/test_formulas.c, sees to it that each does).
+ */
+int mathml_formula(struct buf *out, const struct registry *reg,
+		   const struct quantity *q, const char *page, unsigned flags);
+
+#endif

@@ -1,0 +1,186 @@
+/*
+ * Unit tests for src/mathml.h: expressions typeset as MathML, with
+ * parentheses only where precedence needs them, fractions, powers,
+ * roots, unary minus, functions, and symbols from the registry.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "expr.h"
+#include "mathml.h"
+#include "registry.h"
+
+/* The MathML of s inside <math>...</math>, symbols from reg. */
+static void
+typeset(const char *s, const struct registry *reg, const char *page,
+	const char *want)
+{
+	struct srcfile *f = srcfile_from_mem("t", s, strlen(s));
+	struct expr *e = expr_parse(f, 0, f->len);
+	struct buf b = BUF_INIT, w = BUF_INIT;
+
+	assert_non_null(e);
+	mathml_expr(&b, e, reg, NULL, page, 0);
+	buf_addf(&w, "<math>%s</math>", want);
+	assert_string_equal(b.data, w.data);
+	buf_release(&b);
+	buf_release(&w);
+	expr_free(e);
+	srcfile_free(f);
+}
+
+static void
+is(const char *s, const char *want)
+{
+	typeset(s, NULL, NULL, want);
+}
+
+#define MI(x) "<mi>" x "</mi>"
+#define MN(x) "<mn>" x "</mn>"
+#define MO(x) "<mo>" x "</mo>"
+#define ROW(x) "<mrow>" x "</mrow>"
+#define PAREN(x) ROW(MO("(") x MO(")"))
+#define TIMES MO("&#x2062;")
+#define MINUS MO("\xe2\x88\x92")
+
+static void
+test_precedence(void **state)
+{
+	(void)state;
+	is("a + b * c", ROW(MI("a") MO("+") ROW(MI("b") TIMES MI("c"))));
+	is("(a + b) * c",
+	   ROW(PAREN(ROW(MI("a") MO("+") MI("b"))) TIMES MI("c")));
+	is("a - (b - c)",
+	   ROW(MI("a") MINUS PAREN(ROW(MI("b") MINUS MI("c")))));
+	is("a - b - c", ROW(ROW(MI("a") MINUS MI("b")) MINUS MI("c")));
+	is("a + (b + c)",
+	   ROW(MI("a") MO("+") PAREN(ROW(MI("b") MO("+") MI("c")))));
+	/* A number after a factor needs a sign; before it, none. */
+	is("2 * a", ROW(MN("2") TIMES MI("a")));
+	is("a * 2", ROW(MI("a") MO("\xc3\x97") MN("2")));
+	is("pi * a^2", ROW(MI("\xcf\x80") TIMES
+			   "<msup>" MI("a") ROW(MN("2")) "</msup>"));
+}
+
+static void
+test_fractions(void **state)
+{
+	(void)state;
+	/* The bar groups: no parentheses above or below it. */
+	is("(a + b) / (c * d)",
+	   "<mfrac>" ROW(ROW(MI("a") MO("+") MI("b")))
+	   ROW(ROW(MI("c") TIMES MI("d"))) "</mfrac>");
+	is("a / (b / c)",
+	   "<mfrac>" ROW(MI("a")) ROW("<mfrac>" ROW(MI("b")) ROW(MI("c"))
+				       "</mfrac>") "</mfrac>");
+	is("4 / 3 * a",
+	   ROW("<mfrac>" ROW(MN("4")) ROW(MN("3")) "</mfrac>" TIMES MI("a")));
+}
+
+static void
+test_powers(void **state)
+{
+	(void)state;
+	/* Right-associative: a^b^c needs none, (a^b)^c does. */
+	is("a^b^c", "<msup>" MI("a") ROW("<msup>" MI("b") ROW(MI("c"))
+					 "</msup>") "</msup>");
+	is("(a^b)^c", "<msup>" PAREN("<msup>" MI("a") ROW(MI("b")) "</msup>")
+	   ROW(MI("c")) "</msup>");
+	is("(a / b)^2", "<msup>" PAREN("<mfrac>" ROW(MI("a")) ROW(MI("b"))
+				       "</mfrac>") ROW(MN("2")) "</msup>");
+	is("(a + b)^2", "<msup>" PAREN(ROW(MI("a") MO("+") MI("b")))
+	   ROW(MN("2")) "</msup>");
+	/* Powers 1/2 and 1/n are roots. */
+	is("x^(1/2)", "<msqrt>" MI("x") "</msqrt>");
+	is("x^(1/3)", "<mroot>" ROW(MI("x")) MN("3") "</mroot>");
+	is("sqrt(a + b)", "<msqrt>" ROW(MI("a") MO("+") MI("b")) "</msqrt>");
+	/* 1e8 is ten to the eight; 2.5e-3 has its mantissa. */
+	is("1e8", "<msup>" MN("10") MN("8") "</msup>");
+	is("2.5e-3", ROW(MN("2.5") MO("\xc3\x97") "<msup>" MN("10")
+			 ROW(MINUS MN("3")) "</msup>"));
+}
+
+static void
+test_unary_minus(void **state)
+{
+	(void)state;
+	is("-a^2", ROW(MINUS "<msup>" MI("a") ROW(MN("2")) "</msup>"));
+	is("(-a)^2", "<msup>" PAREN(ROW(MINUS MI("a"))) ROW(MN("2"))
+	   "</msup>");
+	is("a * -b", ROW(MI("a") TIMES PAREN(ROW(MINUS MI("b")))));
+	is("a - -b", ROW(MI("a") MINUS PAREN(ROW(MINUS MI("b")))));
+	is("-(a + b)", ROW(MINUS PAREN(ROW(MI("a") MO("+") MI("b")))));
+}
+
+static void
+test_functions(void **state)
+{
+	(void)state;
+	is("log10(a / b)",
+	   ROW("<msub>" MI("log") MN("10") "</msub>" MO("&#x2061;")
+	       PAREN("<mfrac>" ROW(MI("a")) ROW(MI("b")) "</mfrac>")));
+#define APPLY_SPACED "<mo rspace=\"0.1667em\">&#x2061;</mo>"
+	is("log2(x)", ROW("<msub>" MI("log") MN("2") "</msub>"
+			  APPLY_SPACED MI("x")));
+	is("ln(2)", ROW(MI("ln") APPLY_SPACED MN("2")));
+	is("ln(2)^2", "<msup>" PAREN(ROW(MI("ln") APPLY_SPACED MN("2")))
+	   ROW(MN("2")) "</msup>");
+	is("k * ln(2)", ROW(MI("k") "<mo lspace=\"0.1667em\">&#x2062;</mo>"
+			    ROW(MI("ln") APPLY_SPACED MN("2"))));
+	is("exp(-a)", "<msup>" MI("e") ROW(ROW(MINUS MI("a"))) "</msup>");
+	is("abs(a - b)", ROW(MO("|") ROW(MI("a") MINUS MI("b")) MO("|")));
+	is("min(a, b)", ROW(MI("min") MO("&#x2061;")
+			    ROW(MO("(") MI("a") MO(",") MI("b") MO(")"))));
+}
+
+static void
+test_symbols(void **state)
+{
+	struct registry *reg = registry_new();
+
+	(void)state;
+	assert_non_null(registry_add_num(reg, "laptop.energy", 1, "J", NULL,
+					 NULL, NULL, NULL));
+	assert_non_null(registry_add_num(reg, "const.hbar", 1, "J s", NULL,
+					 NULL, NULL, NULL));
+	assert_non_null(registry_add_num(reg, "x.ops_max", 1, "ops/s",
+					 NULL, NULL, NULL, NULL));
+	registry_set_symbol(reg, "laptop.energy", "E");
+	registry_set_symbol(reg, "const.hbar", "\xc4\xa7");
+	registry_set_symbol(reg, "x.ops_max", "R_max");
+	/* One letter: italic; a subscript: upright; each linked. */
+	typeset("2 * laptop.energy / (pi * const.hbar)", reg,
+		"quantities.html",
+		"<mfrac>" ROW(ROW(MN("2") TIMES
+		"<mi href=\"quantities.html#laptop.energy\">E</mi>"))
+		ROW(ROW(MI("\xcf\x80") TIMES
+		"<mi href=\"quantities.html#const.hbar\">\xc4\xa7</mi>"))
+		"</mfrac>");
+	typeset("x.ops_max", reg, "",
+		"<msub href=\"#x.ops_max\">" MI("R")
+		"<mi mathvariant=\"normal\">max</mi></msub>");
+	/* No symbol: the name, upright; no quantity: no link. */
+	typeset("laptop.energy + y.z", NULL, "",
+		ROW("<mi mathvariant=\"normal\">laptop.energy</mi>" MO("+")
+		    "<mi mathvariant=\"normal\">y.z</mi>"));
+	registry_free(reg);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_precedence),
+		cmocka_unit_test(test_fractions),
+		cmocka_unit_test(test_powers),
+		cmocka_unit_test(test_unary_minus),
+		cmocka_unit_test(test_functions),
+		cmocka_unit_test(test_symbols),
+	};
+
+	return cmocka_run_group_tests_name("mathml", tests, NULL, NULL);
+}
