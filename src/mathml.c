@@ -186,28 +186,14 @@ one_char(const char *s, size_t len)
 	return n == len;
 }
 
-/* href="page#name" for a quantity, when the writer links. */
 static void
-href(const struct writer *w, const char *name)
-{
-	if (!w->page || !name)
-		return;
-	BUF_ADDLIT(w->out, " href=\"");
-	html_attr(w->out, w->page);
-	buf_addch(w->out, '#');
-	html_attr(w->out, name);
-	BUF_ADDLIT(w->out, "\"");
-}
-
-static void
-mi(const struct writer *w, const char *s, size_t len, const char *name)
+mi(const struct writer *w, const char *s, size_t len)
 {
 	struct buf *out = w->out;
 
 	BUF_ADDLIT(out, "<mi");
 	if (!one_char(s, len))
 		BUF_ADDLIT(out, " mathvariant=\"normal\"");
-	href(w, name);
 	BUF_ADDLIT(out, ">");
 	{
 		char *t = xstrndup(s, len);
@@ -219,25 +205,62 @@ mi(const struct writer *w, const char *s, size_t len, const char *name)
 }
 
 /*
+ * A linked quantity's symbol, as HTML inside <mtext>: a link with a
+ * title (the quantity's name and unit), which every browser follows and
+ * shows on hover, where MathML's own href is ignored by Chromium and
+ * MathML elements take no title. A one-letter symbol is italic, a
+ * subscript ("E_max") upright below it.
+ */
+static void
+linked_symbol(struct writer *w, const char *sym, const struct quantity *q)
+{
+	struct buf *out = w->out;
+	const char *us = strchr(sym, '_');
+	size_t len = us ? (size_t)(us - sym) : strlen(sym);
+	char *t = xstrndup(sym, len);
+
+	BUF_ADDLIT(out, "<mtext class=\"sym\"><a href=\"");
+	html_attr(out, w->page);
+	buf_addch(out, '#');
+	html_attr(out, q->name);
+	BUF_ADDLIT(out, "\" title=\"");
+	html_attr(out, q->name);
+	if (*q->unit) {
+		BUF_ADDLIT(out, ", ");
+		html_attr(out, q->unit);
+	}
+	BUF_ADDLIT(out, "\">");
+	buf_addstr(out, one_char(t, len) ? "<i>" : "<span>");
+	html_text(out, t);
+	buf_addstr(out, one_char(t, len) ? "</i>" : "</span>");
+	if (us) {
+		BUF_ADDLIT(out, "<sub>");
+		html_text(out, us + 1);
+		BUF_ADDLIT(out, "</sub>");
+	}
+	BUF_ADDLIT(out, "</a></mtext>");
+	free(t);
+}
+
+/*
  * A quantity: its symbol ("E", "E_max": E with max below, upright) or
- * its name, upright; linked to its entry on the quantities page (HTML
- * allows no title inside <math>; href is MathML's link).
+ * its name, upright; linked to its entry on the quantities page when
+ * the writer links.
  */
 static void
 symbol(struct writer *w, const char *name, const struct quantity *q)
 {
 	const char *sym = q && q->symbol ? q->symbol : NULL, *us;
-	const char *link = q ? q->name : NULL;
 
-	if (!sym) {
-		mi(w, name, strlen(name), link);
+	if (q && w->page) {
+		linked_symbol(w, sym ? sym : name, q);
+	} else if (!sym) {
+		mi(w, name, strlen(name));
 	} else if (!(us = strchr(sym, '_'))) {
-		mi(w, sym, strlen(sym), link);
+		mi(w, sym, strlen(sym));
 	} else {
-		BUF_ADDLIT(w->out, "<msub");
-		href(w, link);
-		BUF_ADDLIT(w->out, ">");
-		mi(w, sym, (size_t)(us - sym), NULL);
+		BUF_ADDLIT(w->out, "<msub>");
+		mi(w, sym, (size_t)(us - sym));
 		BUF_ADDLIT(w->out, "<mi mathvariant=\"normal\">");
 		html_text(w->out, us + 1);
 		BUF_ADDLIT(w->out, "</mi></msub>");

@@ -152,17 +152,25 @@ test_symbols(void **state)
 	registry_set_symbol(reg, "laptop.energy", "E");
 	registry_set_symbol(reg, "const.hbar", "\xc4\xa7");
 	registry_set_symbol(reg, "x.ops_max", "R_max");
-	/* One letter: italic; a subscript: upright; each linked. */
+	/*
+	 * Linked: an HTML link with a title inside <mtext> (Chromium follows
+	 * no MathML href); one letter italic, a subscript below it.
+	 */
 	typeset("2 * laptop.energy / (pi * const.hbar)", reg,
 		"quantities.html",
 		"<mfrac>" ROW(ROW(MN("2") TIMES
-		"<mi href=\"quantities.html#laptop.energy\">E</mi>"))
+		"<mtext class=\"sym\"><a href=\"quantities.html#laptop.energy\" "
+		"title=\"laptop.energy, J\"><i>E</i></a></mtext>"))
 		ROW(ROW(MI("\xcf\x80") TIMES
-		"<mi href=\"quantities.html#const.hbar\">\xc4\xa7</mi>"))
+		"<mtext class=\"sym\"><a href=\"quantities.html#const.hbar\" "
+		"title=\"const.hbar, J s\"><i>\xc4\xa7</i></a></mtext>"))
 		"</mfrac>");
 	typeset("x.ops_max", reg, "",
-		"<msub href=\"#x.ops_max\">" MI("R")
-		"<mi mathvariant=\"normal\">max</mi></msub>");
+		"<mtext class=\"sym\"><a href=\"#x.ops_max\" title=\"x.ops_max, "
+		"ops/s\"><i>R</i><sub>max</sub></a></mtext>");
+	/* Not linked: MathML's own letters, the subscript upright. */
+	typeset("x.ops_max", reg, NULL,
+		"<msub>" MI("R") "<mi mathvariant=\"normal\">max</mi></msub>");
 	/* No symbol: the name, upright; no quantity: no link. */
 	typeset("laptop.energy + y.z", NULL, "",
 		ROW("<mi mathvariant=\"normal\">laptop.energy</mi>" MO("+")

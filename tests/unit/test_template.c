@@ -1351,8 +1351,9 @@ test_equations(void **state)
 		      "{{ equation(laptop.ops_max) }}\n", &toc);
 	assert_non_null(strstr(html, "<p>Speed <math alttext=\"laptop.ops_max "
 			       "= 2 * laptop.energy / (pi * laptop.volume)\">"
-			       "<mrow><mi mathvariant=\"normal\" href=\""
-			       "quantities.html#laptop.ops_max\">"));
+			       "<mrow><mtext class=\"sym\"><a href=\""
+			       "quantities.html#laptop.ops_max\" title=\""
+			       "laptop.ops_max, ops/s\"><span>"));
 	assert_non_null(strstr(html, "</math> here.</p>\n<math display=\""
 			       "block\" alttext="));
 	assert_null(strstr(html, "<p><math display"));
