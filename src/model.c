@@ -798,16 +798,33 @@ add_fit(struct model *m, const struct series *se, const char *window,
 	   SET(in, "series.%s.fit_%s.slope", sp->id, window), OURS);
 	num(m, SET(name, "series.%s.fit_%s.r2", sp->id, window), fit.r2, "",
 	    "coefficient of determination of the fit", NULL, src);
+	if (!sp->limits[0])
+		goto out;
+	/*
+	 * Where the line is at its last year: the point the years below
+	 * count from, so that each is a formula over named quantities.
+	 */
+	num(m, SET(name, "series.%s.fit_%s.value_to", sp->id, window),
+	    fit_value_at(&fit, floor(fit.t1)), sp->unit,
+	    "value of the fitted line at the last year of the window", NULL,
+	    src);
 	for (k = 0; k < 2 && sp->limits[k]; k++) {
+		/* As the formula reads, operation for operation. */
 		double lim = get(m, sp->limits[k]) / get(m, sp->factor);
+		double t = floor(fit.t1) + log2(lim / fit_value_at(&fit,
+			   floor(fit.t1))) / fit.b;
 
-		num(m, SET(name, "series.%s.fit_%s.year_%s", sp->id, window,
-			   sp->limit_names[k]),
-		    fit.b > 0 ? floor(fit_time_of(&fit, lim)) : NAN, "year",
-		    SET(f, "year the trend reaches %s / %s", sp->limits[k],
-			sp->factor),
-		    SET(in, "series.%s.fit_%s.slope %s %s", sp->id, window,
-			sp->limits[k], sp->factor), OURS);
+		fx(m, SET(name, "series.%s.fit_%s.year_%s", sp->id, window,
+			  sp->limit_names[k]),
+		   fit.b > 0 ? floor(t) : NAN, "year",
+		   SET(f, "floor(series.%s.fit_%s.to + log2(%s / %s / "
+		       "series.%s.fit_%s.value_to) / series.%s.fit_%s.slope)",
+		       sp->id, window, sp->limits[k], sp->factor, sp->id,
+		       window, sp->id, window),
+		   "the year the fitted line reaches the limit",
+		   SET(in, "series.%s.fit_%s.to %s %s series.%s.fit_%s.value_to "
+		       "series.%s.fit_%s.slope", sp->id, window, sp->limits[k],
+		       sp->factor, sp->id, window, sp->id, window), OURS);
 	}
 out:
 	buf_release(&name);
@@ -900,22 +917,29 @@ add_doublings_between(struct model *m, const struct series *se,
 	    SET(f, "%s of its last row in ..%s / its first in %s..",
 		se->spec->value_col, to, from),
 	    SET(in, "%s %s", from, to), table_name(se->t));
-	num(m, SET(name, "series.%s.doublings_window", se->spec->id),
-	    log2(se->value[b] / se->value[a]), "",
-	    SET(f, "log2 of %s from its first row in %s.. to its last in "
-		"..%s", se->spec->value_col, from, to),
-	    SET(in, "%s %s", from, to), table_name(se->t));
+	fx(m, SET(name, "series.%s.doublings_window", se->spec->id),
+	   log2(se->value[b] / se->value[a]), "",
+	   SET(f, "log2(series.%s.factor_window)", se->spec->id),
+	   "doublings between the two rows",
+	   SET(in, "series.%s.factor_window", se->spec->id), OURS);
 	{
 		struct fit fit;
 
-		if (!fit_log2(se->time, se->value, se->n, y0, y1 + 0.999,
-			      &fit))
-			num(m, SET(name, "series.%s.doublings_window_fit",
-				   se->spec->id),
-			    fit.b * (y1 - y0), "",
-			    SET(f, "fitted slope over %s..%s x (%s - %s)",
-				from, to, to, from),
-			    SET(in, "%s %s", from, to), OURS);
+		if (fit_log2(se->time, se->value, se->n, y0, y1 + 0.999,
+			     &fit))
+			goto out;
+		num(m, SET(name, "series.%s.fit_window.slope", se->spec->id),
+		    fit.b, "1/yr",
+		    SET(f, "least-squares slope of log2(%s) against time "
+			"(%s..%s)", se->spec->value_col, from, to),
+		    SET(in, "%s %s", from, to), table_name(se->t));
+		fx(m, SET(name, "series.%s.doublings_window_fit",
+			  se->spec->id), fit.b * (y1 - y0), "",
+		   SET(f, "series.%s.fit_window.slope * (%s - %s)",
+		       se->spec->id, to, from),
+		   "doublings of the fitted line between the two years",
+		   SET(in, "series.%s.fit_window.slope %s %s", se->spec->id,
+		       to, from), OURS);
 	}
 out:
 	buf_release(&name);
