@@ -382,15 +382,7 @@ show_value(struct buf *out, const struct quantity *q)
 		buf_addstr(out, q->text);
 		return;
 	}
-	if (!strcmp(q->unit, "year"))
-		format_year(out, q->value);
-	else if (!*q->unit && q->value == floor(q->value) &&
-		 fabs(q->value) < 1e9)
-		format_int(out, q->value);
-	else if (fabs(q->value) >= 1e-3 && fabs(q->value) < 1e6)
-		format_sig(out, q->value, 4);
-	else if (format_sci(out, q->value, 4))
-		format_exact(out, q->value);
+	format_brief(out, q->value, q->unit);
 	if (*q->unit && strcmp(q->unit, "year")) {
 		buf_addch(out, ' ');
 		format_unit(out, q->unit);

@@ -416,6 +416,19 @@ format_unit(struct buf *out, const char *unit)
 }
 
 void
+format_brief(struct buf *out, double v, const char *unit)
+{
+	if (!strcmp(unit, "year"))
+		format_year(out, v);
+	else if (!*unit && v == floor(v) && fabs(v) < 1e9)
+		format_int(out, v);
+	else if (fabs(v) >= 1e-3 && fabs(v) < 1e6)
+		format_sig(out, v, 4);
+	else if (format_sci(out, v, 4))
+		format_exact(out, v);
+}
+
+void
 format_exact(struct buf *out, double v)
 {
 	buf_addf(out, "%.17g", v);

@@ -60,6 +60,14 @@ int format_bytes(struct buf *out, double v, int digits, int binary);
  */
 void format_unit(struct buf *out, const char *unit);
 /*
+ * A number of unit unit in a few characters, for tables that compare
+ * values (the changes, a quantity across editions): a calendar year
+ * ("year") as a year, a whole dimensionless number with grouping,
+ * anything from 0.001 to a million to four significant digits, the rest
+ * scientific with four ("2.198 × 10¹⁸"). The unit is not written.
+ */
+void format_brief(struct buf *out, double v, const char *unit);
+/*
  * "%.17g": the double as stored, which strtod() reads back exactly, for
  * the exports and gnuplot's data ("inf", "nan" as printf writes them).
  */

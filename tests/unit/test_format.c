@@ -518,6 +518,27 @@ test_superscript(void **state)
 	buf_release(&out);
 }
 
+/* format_brief(): years, whole counts, four digits, scientific. */
+static void
+test_brief(void **state)
+{
+	struct buf out = BUF_INIT;
+
+	(void)state;
+#define BRIEF(v, unit) (format_brief(&out, (v), (unit)), 0)
+	assert_fmt(BRIEF(2145.3, "year"), "2145");
+	assert_fmt(BRIEF(1234567, ""), "1,234,567");
+	assert_fmt(BRIEF(1e9, ""), "1.000 × 10⁹");
+	assert_fmt(BRIEF(67, "yr"), "67.00");
+	assert_fmt(BRIEF(80.93124, "yr"), "80.93");
+	assert_fmt(BRIEF(0.97814, ""), "0.9781");
+	assert_fmt(BRIEF(-1557.2, ""), MINUS "1557");
+	assert_fmt(BRIEF(2.198e18, "FLOP/s"), "2.198 × 10¹⁸");
+	assert_fmt(BRIEF(4.2e-4, "J"), "4.200 × 10⁻⁴");
+#undef BRIEF
+	buf_release(&out);
+}
+
 /* format_exact(): "%.17g", which reads back to the same double. */
 static void
 test_exact(void **state)
@@ -720,6 +741,7 @@ main(void)
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_unit),
 		cmocka_unit_test(test_superscript),
+		cmocka_unit_test(test_brief),
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_hard_cases),
 	};
