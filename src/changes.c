@@ -457,17 +457,62 @@ rows_summary(const struct changes *cs, struct buf *out)
 	}
 }
 
+/* One change as both tables show it: old, new, change, causes. */
+struct cells {
+	struct buf a, b, ch, why;
+};
+
+/* Fills c with change i; its causes (the costly part) when causes. */
+static void
+cells_of(const struct changes *cs, size_t i, struct cells *c, int causes)
+{
+	const struct change *x = &cs->c[i];
+
+	buf_reset(&c->a);
+	buf_reset(&c->b);
+	buf_reset(&c->ch);
+	buf_reset(&c->why);
+	show_value(&c->a, x->a);
+	show_value(&c->b, x->b);
+	show_change(&c->ch, x);
+	if (!x->a)
+		buf_addstr(&c->ch, "new");
+	else if (!x->b)
+		buf_addstr(&c->ch, "gone");
+	if (causes)
+		changes_causes(cs, i, &c->why);
+}
+
+static void
+cells_release(struct cells *c)
+{
+	buf_release(&c->a);
+	buf_release(&c->b);
+	buf_release(&c->ch);
+	buf_release(&c->why);
+}
+
+/* How many quantities are new in the later edition, and gone from it. */
+static void
+count_new_gone(const struct changes *cs, size_t *nnew, size_t *ngone)
+{
+	size_t i;
+
+	*nnew = *ngone = 0;
+	for (i = cs->nchanged; i < cs->n; i++) {
+		*nnew += !cs->c[i].a;
+		*ngone += !cs->c[i].b;
+	}
+}
+
 void
 changes_text(const struct changes *cs, struct buf *out)
 {
-	struct buf a = BUF_INIT, b = BUF_INIT, ch = BUF_INIT, why = BUF_INIT;
-	struct buf rows = BUF_INIT;
-	size_t i, wn = 8, wa = 4, wb = 4, wc = 6, nnew = 0, ngone = 0;
+	struct cells c = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
+	struct buf rows = BUF_INIT, year = BUF_INIT;
+	size_t i, wn = 8, wa = 4, wb = 4, wc = 6, nnew, ngone;
 
-	for (i = cs->nchanged; i < cs->n; i++) {
-		nnew += !cs->c[i].a;
-		ngone += !cs->c[i].b;
-	}
+	count_new_gone(cs, &nnew, &ngone);
 	rows_summary(cs, &rows);
 	buf_addf(out, "From the %d edition to the %d edition: %zu %s "
 		 "changed, %zu new, %zu gone. Data rows dated ", cs->ya,
@@ -478,65 +523,43 @@ changes_text(const struct changes *cs, struct buf *out)
 	else
 		buf_addf(out, "%d", cs->yb);
 	buf_addf(out, ": %s.\n", rows.data);
+	/* The widths of the columns, then the table. */
 	for (i = 0; i < cs->n; i++) {
-		const struct change *c = &cs->c[i];
-
-		buf_reset(&a);
-		buf_reset(&b);
-		buf_reset(&ch);
-		show_value(&a, c->a);
-		show_value(&b, c->b);
-		show_change(&ch, c);
-		if (strlen(c->name) > wn)
-			wn = strlen(c->name);
-		if (width(a.data) > wa && width(a.data) <= 40)
-			wa = width(a.data);
-		if (width(b.data) > wb && width(b.data) <= 40)
-			wb = width(b.data);
-		if (width(ch.data) > wc)
-			wc = width(ch.data);
+		cells_of(cs, i, &c, 0);
+		if (strlen(cs->c[i].name) > wn)
+			wn = strlen(cs->c[i].name);
+		if (width(c.a.data) > wa && width(c.a.data) <= 40)
+			wa = width(c.a.data);
+		if (width(c.b.data) > wb && width(c.b.data) <= 40)
+			wb = width(c.b.data);
+		if (width(c.ch.data) > wc)
+			wc = width(c.ch.data);
 	}
 	if (cs->n) {
 		BUF_ADDLIT(out, "\n");
 		pad(out, "quantity", wn + 2);
-		buf_reset(&a);
-		buf_addf(&a, "%d", cs->ya);
-		pad(out, a.data, wa + 2);
-		buf_reset(&a);
-		buf_addf(&a, "%d", cs->yb);
-		pad(out, a.data, wb + 2);
+		buf_addf(&year, "%d", cs->ya);
+		pad(out, year.data, wa + 2);
+		buf_reset(&year);
+		buf_addf(&year, "%d", cs->yb);
+		pad(out, year.data, wb + 2);
 		pad(out, "change", wc + 2);
 		BUF_ADDLIT(out, "caused by\n");
 	}
 	for (i = 0; i < cs->n; i++) {
-		const struct change *c = &cs->c[i];
-
-		buf_reset(&a);
-		buf_reset(&b);
-		buf_reset(&ch);
-		buf_reset(&why);
-		show_value(&a, c->a);
-		show_value(&b, c->b);
-		show_change(&ch, c);
-		if (!c->a)
-			buf_addstr(&ch, "new");
-		else if (!c->b)
-			buf_addstr(&ch, "gone");
-		changes_causes(cs, i, &why);
-		pad(out, c->name, wn + 2);
-		pad(out, a.data, wa + 2);
-		pad(out, b.data, wb + 2);
-		pad(out, ch.data, wc + 2);
-		buf_addstr(out, why.len ? why.data : "-");
+		cells_of(cs, i, &c, 1);
+		pad(out, cs->c[i].name, wn + 2);
+		pad(out, c.a.data, wa + 2);
+		pad(out, c.b.data, wb + 2);
+		pad(out, c.ch.data, wc + 2);
+		buf_addstr(out, c.why.len ? c.why.data : "-");
 		/* No trailing blanks. */
 		while (out->len && out->data[out->len - 1] == ' ')
 			out->data[--out->len] = '\0';
 		buf_addch(out, '\n');
 	}
-	buf_release(&a);
-	buf_release(&b);
-	buf_release(&ch);
-	buf_release(&why);
+	cells_release(&c);
+	buf_release(&year);
 	buf_release(&rows);
 }
 
@@ -661,14 +684,11 @@ void
 changes_html(const struct changes *cs, const char *id, const char *title,
 	     struct buf *out)
 {
-	struct buf a = BUF_INIT, b = BUF_INIT, ch = BUF_INIT, why = BUF_INIT;
+	struct cells cl = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
 	struct buf rows = BUF_INIT;
-	size_t i, nnew = 0, ngone = 0;
+	size_t i, nnew, ngone;
 
-	for (i = cs->nchanged; i < cs->n; i++) {
-		nnew += !cs->c[i].a;
-		ngone += !cs->c[i].b;
-	}
+	count_new_gone(cs, &nnew, &ngone);
 	rows_summary(cs, &rows);
 	buf_addf(out, "<h2 id=\"%s\">", id);
 	html_text(out, title);
@@ -705,18 +725,7 @@ changes_html(const struct changes *cs, const char *id, const char *title,
 	for (i = 0; i < cs->n; i++) {
 		const struct change *c = &cs->c[i];
 
-		buf_reset(&a);
-		buf_reset(&b);
-		buf_reset(&ch);
-		buf_reset(&why);
-		show_value(&a, c->a);
-		show_value(&b, c->b);
-		show_change(&ch, c);
-		if (!c->a)
-			buf_addstr(&ch, "new");
-		else if (!c->b)
-			buf_addstr(&ch, "gone");
-		changes_causes(cs, i, &why);
+		cells_of(cs, i, &cl, 1);
 		BUF_ADDLIT(out, "<tr><td>");
 		if (c->b) {
 			buf_addf(out, "<a href=\"quantities.html#%s\"><code>"
@@ -728,26 +737,23 @@ changes_html(const struct changes *cs, const char *id, const char *title,
 		buf_addf(out, "</td><td data-label=\"%d\"%s>", cs->ya,
 			 (c->a ? c->a : c->b)->type == Q_TEXT ? "" :
 			 " class=\"num\"");
-		html_text(out, a.data);
+		html_text(out, cl.a.data);
 		buf_addf(out, "</td><td data-label=\"%d\"%s>", cs->yb,
 			 (c->b ? c->b : c->a)->type == Q_TEXT ? "" :
 			 " class=\"num\"");
-		html_text(out, b.data);
+		html_text(out, cl.b.data);
 		BUF_ADDLIT(out, "</td><td data-label=\"Change\" "
 			   "class=\"num\">");
-		html_text(out, ch.data);
+		html_text(out, cl.ch.data);
 		BUF_ADDLIT(out, "</td><td data-label=\"Caused by\">");
-		if (why.len)
-			html_causes(out, why.data);
+		if (cl.why.len)
+			html_causes(out, cl.why.data);
 		else
 			BUF_ADDLIT(out, "—");
 		BUF_ADDLIT(out, "</td></tr>\n");
 	}
 	BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
 out:
-	buf_release(&a);
-	buf_release(&b);
-	buf_release(&ch);
-	buf_release(&why);
+	cells_release(&cl);
 	buf_release(&rows);
 }
