@@ -83,6 +83,22 @@ write_page(struct run *run, const char *file, const char *root,
 	return ret;
 }
 
+struct registry *
+report_registry(const char *datadir, int year, struct datasets *ds,
+		struct tableset *ts)
+{
+	struct buf audit = BUF_INIT;
+	struct registry *reg = model_build(datadir, year, ds, ts);
+
+	/* The claims' quantities, which the templates show. */
+	if (reg && audit_run(datadir, reg, &audit, ts) < 0) {
+		registry_free(reg);
+		reg = NULL;
+	}
+	buf_release(&audit);
+	return reg;
+}
+
 /*
  * Builds edition e: its registry (unless given), its report expanded and
  * rendered, its figures handed to gnuplot. Returns 0, -1 after input
@@ -92,15 +108,14 @@ static int
 build_edition(struct run *run, struct edition *e)
 {
 	struct rendered r = { &e->body, &e->toc, NULL, "../../", own_files };
-	struct buf scratch = BUF_INIT, dir = BUF_INIT;
+	struct buf dir = BUF_INIT;
 	int ret = -1;
 
 	if (!e->reg) {
-		e->reg = e->own = model_build(run->opt->datadir, e->year,
-					      &e->ds, run->ts);
+		e->reg = e->own = report_registry(run->opt->datadir, e->year,
+						  &e->ds, run->ts);
 		e->dsp = &e->ds;
-		if (!e->own || audit_run(run->opt->datadir, e->own, &scratch,
-					 run->ts) < 0)
+		if (!e->own)
 			goto out;
 	}
 	if (template_expand(run->t, e->reg, &e->x) || diag_interrupted())
@@ -116,7 +131,6 @@ build_edition(struct run *run, struct edition *e)
 	ret = plot_add(run->pl, dir.data, e->what, e->reg, e->dsp,
 		       e->x.figures, e->x.nfigures);
 out:
-	buf_release(&scratch);
 	buf_release(&dir);
 	return ret;
 }

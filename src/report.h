@@ -38,6 +38,14 @@ struct report_options {
 };
 
 /*
+ * The registry of the edition of year: the model (model_build(), its
+ * figure data into ds when not NULL) and the claims audit's quantities.
+ * NULL after printing errors; free with registry_free().
+ */
+struct registry *report_registry(const char *datadir, int year,
+				 struct datasets *ds, struct tableset *ts);
+
+/*
  * Writes the site into site's staging area and publishes it when every
  * part succeeded. reg, ds (the newest edition, with its figure data)
  * and ts (the tables read) come from model_build(). Returns an exit
