@@ -63,15 +63,14 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	struct tableset own = { 0 };
 	static const char *const cols[] = { "id", "published", "quantity",
 		"tolerance", "status", "explanation", "printed_in", "claim" };
-	struct buf path = BUF_INIT, hint = BUF_INIT;
+	struct buf hint = BUF_INIT;
 	struct buf name = BUF_INIT, org = BUF_INIT, in = BUF_INIT;
 	struct table *t;
 	int ci[sizeof(cols) / sizeof(cols[0])];
 	size_t r, i, before = diag_errors();
 	int bad = 0, agree = 0, known = 0;
 
-	buf_addf(&path, "%s/claims.csv", datadir);
-	t = tableset_load(ts ? ts : &own, path.data);
+	t = tableset_load(ts ? ts : &own, datadir, "claims.csv");
 	if (!t || table_max_rows(t, 10000, "each claim is a row of the "
 				 "report's audit"))
 		goto out;
@@ -150,7 +149,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		} else if (ok) {
 			bad++;
 			buf_addf(out, "AGREES, but marked as a discrepancy: "
-				 "review %s:%zu\n", path.data,
+				 "review %s:%zu\n", table_name(t),
 				 table_line(t, r));
 			BUF_ADDLIT(&hint, "agrees, though marked a discrepancy");
 		} else {
@@ -161,7 +160,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		}
 		/* The audit joins the registry, for the report's table. */
 		buf_reset(&org);
-		buf_addf(&org, "%s:%zu", path.data, table_line(t, r));
+		buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
 		buf_reset(&name);
 		buf_addf(&name, "claim.%s.id", id);
 		registry_add_text(reg, name.data, id, "from claims.csv", NULL,
@@ -210,7 +209,6 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	}
 out:
 	tableset_release(&own);
-	buf_release(&path);
 	buf_release(&hint);
 	buf_release(&name);
 	buf_release(&org);

@@ -110,7 +110,6 @@ changes_compare(struct changes *cs, const struct registry *a, int ya,
 		const struct registry *b, int yb, struct tableset *ts,
 		const char *datadir, const char *const *files)
 {
-	struct buf path = BUF_INIT;
 	size_t i, r, first_new;
 
 	memset(cs, 0, sizeof(*cs));
@@ -151,9 +150,7 @@ changes_compare(struct changes *cs, const struct registry *a, int ya,
 		struct added_file *af;
 		int col;
 
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", datadir, files[i]);
-		t = tableset_load(ts, path.data);
+		t = tableset_load(ts, datadir, files[i]);
 		col = t ? model_time_column(t) : -1;
 		for (r = 0; col >= 0 && r < table_rows(t); r++) {
 			int y = model_row_year(t, r, col);
@@ -191,7 +188,6 @@ changes_compare(struct changes *cs, const struct registry *a, int ya,
 		runs_end(&rn);
 		af->runs = buf_detach(&rn.out, NULL);
 	}
-	buf_release(&path);
 }
 
 void

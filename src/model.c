@@ -178,15 +178,14 @@ add_constants(struct model *m)
 static int
 add_assumptions(struct model *m, const char *datadir)
 {
-	struct buf path = BUF_INIT, origin = BUF_INIT, uerr = BUF_INIT;
+	struct buf origin = BUF_INIT, uerr = BUF_INIT;
 	struct unit dim;
 	struct table *t;
 	int cname, cvalue, cunit, csource, ret = 0;
 	size_t before = diag_errors(), r, i;
 	unsigned char *found = xcalloc(sizeof(needs) / sizeof(needs[0]), 1);
 
-	buf_addf(&path, "%s/assumptions.csv", datadir);
-	t = tableset_load(m->ts, path.data);
+	t = tableset_load(m->ts, datadir, "assumptions.csv");
 	if (!t || table_max_rows(t, MAX_ROWS, "each row is a quantity of "
 				  "the report")) {
 		ret = -1;
@@ -232,19 +231,18 @@ add_assumptions(struct model *m, const char *datadir)
 			continue;
 		}
 		buf_reset(&origin);
-		buf_addf(&origin, "%s:%zu", path.data, table_line(t, r));
+		buf_addf(&origin, "%s:%zu", table_name(t), table_line(t, r));
 		registry_add_num(m->reg, name, v, unit, "assumption", NULL,
 				 source, origin.data);
 	}
 	for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
 		if (!found[i] && diag_errors() == before)
 			error("%s: missing assumption '%s' (unit '%s')",
-			      path.data, needs[i].name, needs[i].unit);
+			      table_name(t), needs[i].name, needs[i].unit);
 	if (diag_errors() != before)
 		ret = -1;
 out:
 	free(found);
-	buf_release(&path);
 	buf_release(&origin);
 	buf_release(&uerr);
 	return ret;
@@ -640,13 +638,7 @@ series_release(struct series *se)
 static struct table *
 load(struct model *m, const char *file)
 {
-	struct buf path = BUF_INIT;
-	struct table *t;
-
-	buf_addf(&path, "%s/%s", m->datadir, file);
-	t = tableset_load(m->ts, path.data);
-	buf_release(&path);
-	return t;
+	return tableset_load(m->ts, m->datadir, file);
 }
 
 /*

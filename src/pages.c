@@ -338,7 +338,6 @@ int
 pages_data(const char *datadir, const char *const *files,
 	   struct tableset *ts, struct buf *out)
 {
-	struct buf path = BUF_INIT;
 	size_t f, r, c;
 	int ret = 0;
 
@@ -349,9 +348,7 @@ pages_data(const char *datadir, const char *const *files,
 	for (f = 0; files[f]; f++) {
 		struct table *t;
 
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", datadir, files[f]);
-		t = tableset_load(ts, path.data);
+		t = tableset_load(ts, datadir, files[f]);
 		if (!t) {
 			ret = -1;
 			continue;
@@ -395,6 +392,5 @@ pages_data(const char *datadir, const char *const *files,
 		}
 		BUF_ADDLIT(out, "</tbody>\n</table></div>\n");
 	}
-	buf_release(&path);
 	return ret;
 }

@@ -353,10 +353,8 @@ write_reference(struct run *run)
 		const char *bytes;
 		size_t len;
 
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", run->opt->datadir,
-			 model_data_files[i]);
-		t = tableset_load(run->ts, path.data);
+		t = tableset_load(run->ts, run->opt->datadir,
+				  model_data_files[i]);
 		if (!t) {
 			ret = -1;
 			break;
@@ -377,17 +375,14 @@ write_reference(struct run *run)
 static void
 count_dated(struct run *run)
 {
-	struct buf path = BUF_INIT;
 	size_t f, r;
 
 	for (f = 0; model_data_files[f] && f < MAX_FILES; f++) {
 		const struct table *t;
 		int col;
 
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", run->opt->datadir,
-			 model_data_files[f]);
-		t = tableset_load(run->ts, path.data);
+		t = tableset_load(run->ts, run->opt->datadir,
+				  model_data_files[f]);
 		col = t ? model_time_column(t) : -1;
 		for (r = 0; col >= 0 && r < table_rows(t); r++) {
 			int y = model_row_year(t, r, col);
@@ -396,7 +391,6 @@ count_dated(struct run *run)
 				run->dated[f][y - YEAR_FIRST]++;
 		}
 	}
-	buf_release(&path);
 }
 
 /* The number of rows of each data file dated year (exactly, or up to). */

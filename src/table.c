@@ -637,19 +637,21 @@ table_id(const struct table *t, size_t row, int col, const char **out)
 }
 
 struct table *
-tableset_load(struct tableset *ts, const char *path)
+tableset_load(struct tableset *ts, const char *dir, const char *file)
 {
-	struct table *t;
+	struct buf path = BUF_INIT;
+	struct table *t = NULL;
 	size_t i;
 
-	for (i = 0; i < ts->n; i++)
-		if (!strcmp(ts->t[i]->name, path))
-			return ts->t[i];
-	t = table_load(path);
-	if (!t)
-		return NULL;
-	ts->t = xgrow(ts->t, &ts->cap, ts->n + 1, sizeof(*ts->t));
-	ts->t[ts->n++] = t;
+	buf_addf(&path, "%s/%s", dir, file);
+	for (i = 0; i < ts->n && !t; i++)
+		if (!strcmp(ts->t[i]->name, path.data))
+			t = ts->t[i];
+	if (!t && (t = table_load(path.data))) {
+		ts->t = xgrow(ts->t, &ts->cap, ts->n + 1, sizeof(*ts->t));
+		ts->t[ts->n++] = t;
+	}
+	buf_release(&path);
 	return t;
 }
 

@@ -104,11 +104,13 @@ struct tableset {
 };
 
 /*
- * The table for path from the set, loading it on first use. Returns NULL
- * after printing errors (a file that failed is tried again, and fails
- * again, on the next call). The table belongs to the set.
+ * The table of dir/file from the set, loading it on first use (named
+ * "dir/file" in messages). Returns NULL after printing errors (a file
+ * that failed is tried again, and fails again, on the next call). The
+ * table belongs to the set.
  */
-struct table *tableset_load(struct tableset *ts, const char *path);
+struct table *tableset_load(struct tableset *ts, const char *dir,
+			    const char *file);
 /* Frees every table of the set; ts is left empty. */
 void tableset_release(struct tableset *ts);
 
