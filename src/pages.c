@@ -75,6 +75,14 @@ short_value(struct buf *out, const struct quantity *q)
 		format_brief(out, q->value, q->unit);
 }
 
+/* Whether two editions' quantities hold the same value (NULL: none). */
+static int
+same_value(const struct quantity *a, const struct quantity *b)
+{
+	return a && b && a->type == b->type && (a->type == Q_TEXT ?
+		!strcmp(a->text, b->text) : a->value == b->value);
+}
+
 /*
  * How the quantity called name moved over the editions: "the same in
  * every edition", or a small line chart (numbers) and the value of
@@ -104,12 +112,7 @@ history_cell(struct buf *out, const char *name,
 			hi = fmax(hi, qs[i]->value);
 			logy &= qs[i]->value > 0;
 		}
-		if (i > first && qs[i - 1] && (qs[i]->type != qs[i - 1]->type ||
-		    (qs[i]->type == Q_TEXT ? strcmp(qs[i]->text,
-						    qs[i - 1]->text) :
-		     qs[i]->value != qs[i - 1]->value)))
-			same = 0;
-		if (i > first && !qs[i - 1])
+		if (i > first && !same_value(qs[i - 1], qs[i]))
 			same = 0;
 	}
 	if (!have)
@@ -169,10 +172,7 @@ history_cell(struct buf *out, const char *name,
 			i++;
 			continue;
 		}
-		while (j < n && qs[j] && qs[j]->type == qs[i]->type &&
-		       (qs[i]->type == Q_TEXT ? !strcmp(qs[j]->text,
-							qs[i]->text) :
-			qs[j]->value == qs[i]->value))
+		while (j < n && same_value(qs[i], qs[j]))
 			j++;
 		if (runs++)
 			BUF_ADDLIT(out, " · ");
