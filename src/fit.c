@@ -60,12 +60,6 @@ fit_doubling_time(const struct fit *f)
 }
 
 double
-fit_time_of(const struct fit *f, double value)
-{
-	return (log2(value) - f->a) / f->b;
-}
-
-double
 fit_value_at(const struct fit *f, double t)
 {
 	return exp2(f->a + f->b * t);

@@ -23,8 +23,6 @@ int fit_log2(const double *t, const double *v, size_t n, double lo,
 	     double hi, struct fit *f);
 /* Doubling time 1 / b (infinite or negative when not growing). */
 double fit_doubling_time(const struct fit *f);
-/* The time at which the trend reaches value: (log2(value) - a) / b. */
-double fit_time_of(const struct fit *f, double value);
 /* The trend's value at time t: 2^(a + b t). */
 double fit_value_at(const struct fit *f, double t);
 
