@@ -35,7 +35,7 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -lm
 
 -include config.mk
 
-SRC = audit.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
+SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
       fit.c format.c hash.c html.c plot.c \
       mathml.c model.c pages.c physics.c registry.c report.c site.c table.c \
       template.c timing.c units.c xalloc.c

@@ -68,6 +68,7 @@ enum fn_kind {
 	FN_META,	/* a quantity name in, its unit, formula... as text */
 	FN_HAS,		/* a name in, 1 when it or names below it exist */
 	FN_SHOW,	/* a name in, its formula typeset: template.c */
+	FN_CITE,	/* a reference's key in, a citation: template.c */
 };
 
 struct func {
@@ -104,6 +105,8 @@ static const struct func funcs[] = {
 	{ "has", 1, FN_HAS, NULL, NULL },
 	{ "equation", 1, FN_SHOW, NULL, NULL },
 	{ "math", 1, FN_SHOW, NULL, NULL },
+	{ "cite", 1, FN_CITE, NULL, NULL },
+	{ "references", 0, FN_CITE, NULL, NULL },
 };
 
 struct expr {
@@ -341,11 +344,12 @@ parse_call(struct parser *p, size_t start, const char *name)
 		buf_release(&msg);
 		goto fail;
 	}
-	if (fn->kind != FN_MATH && args[0]->kind != N_NAME) {
+	if (fn->kind != FN_MATH && nargs && args[0]->kind != N_NAME) {
 		struct buf msg = BUF_INIT;
 
-		buf_addf(&msg, "'%s' takes a quantity name%s", fn->name,
-			 fn->kind == FN_HAS ? " or a prefix of names" : "");
+		buf_addf(&msg, "'%s' takes a %s", fn->name,
+			 fn->kind == FN_HAS ? "quantity name or a prefix of names" :
+			 fn->kind == FN_CITE ? "reference's key" : "quantity name");
 		syntax(p, args[0]->loc.off, args[0]->loc.len, msg.data);
 		buf_release(&msg);
 		goto fail;
@@ -826,6 +830,11 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 					"use it alone in a slot, "
 					"{{ %s(NAME) }}", e->fn->name,
 					e->fn->name);
+		if (e->fn->kind == FN_CITE)
+			return error_at(&e->loc, "'%s' writes a %s: use it "
+					"alone in a slot", e->fn->name,
+					e->fn->nargs ? "citation" :
+					"references list");
 		if (e->fn->kind == FN_META) {
 			if ((ret = lookup(e->a, env, &q)))
 				return ret;

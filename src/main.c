@@ -264,6 +264,13 @@ inputs_key(const struct options *opt, uint64_t *key)
 		h = hash_str(h, model_data_files[i]);
 		ret |= hash_file(&h, path.data, 0);
 	}
+	/* The references list is optional: a missing one is a state too. */
+	buf_reset(&path);
+	buf_addf(&path, "%s/references.csv", opt->datadir);
+	if (lstat(path.data, &st) == 0)
+		ret |= hash_file(&h, path.data, 0);
+	else
+		h = hash_str(h, "no references.csv");
 	tree = hash_tree(&h, opt->templatedir);
 	if (tree == -2) {
 		buf_release(&path);

@@ -60,6 +60,7 @@ struct run {
 	struct tableset *ts;
 	const char *shell;
 	struct template *t;
+	struct bib bib;		/* references.csv, for {{ cite() }} */
 	struct plot *pl;
 	struct plot_options po;
 	struct edition *ed;	/* oldest first */
@@ -118,6 +119,7 @@ build_edition(struct run *run, struct edition *e)
 		if (!e->own)
 			goto out;
 	}
+	e->x.bib = &run->bib;
 	if (template_expand(run->t, e->reg, &e->x) || diag_interrupted())
 		goto out;
 	/* The newest edition's figures at the top: drawn first. */
@@ -611,7 +613,7 @@ report_write(struct site *site, const struct registry *reg,
 	timing_begin("templates");
 	run.t = template_load(opt->templatedir, "report.md");
 	timing_end();
-	if (!run.t)
+	if (!run.t || bib_load(&run.bib, opt->datadir, run.ts))
 		goto out;
 	run.po = (struct plot_options){ NULL, "gnuplot", 2000,
 					opt->figure_timeout, opt->early };
@@ -675,6 +677,7 @@ out:
 	plot_stop(opt->early);
 	opt->early = NULL;
 	template_free(run.t);
+	bib_release(&run.bib);
 	release_editions(&run);
 	srcfile_free(shell);
 	srcfile_free(css);

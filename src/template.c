@@ -1090,6 +1090,9 @@ struct expander {
 	} *refs;
 	size_t nrefs, refs_cap;
 	size_t steps;		/* nodes expanded, for TEMPLATE_MAX_STEPS */
+	/* {{ references() }}: its snippet + 1 (0: none), filled in last. */
+	size_t bib_snippet;
+	const struct tnode *bib_node, *first_cite;
 	int stopped;		/* a limit hit or interrupted: no more */
 	int failed;
 };
@@ -1344,6 +1347,105 @@ expand_show(struct expander *ex, const struct tnode *n, struct buf *out,
 	buf_release(&html);
 }
 
+/* 1 when e is cite(KEY) or references(). */
+static int
+is_cite(const struct expr *e)
+{
+	return expr_kind(e) == EXPR_CALL &&
+	       (!strcmp(expr_text(e), "cite") ||
+		!strcmp(expr_text(e), "references"));
+}
+
+/*
+ * {{ cite(KEY) }}: a link to KEY's entry in the references list (its
+ * label as text where links cannot go); {{ references() }}: the list of
+ * the entries cited on the page, written when expansion ends.
+ */
+static void
+expand_cite(struct expander *ex, const struct tnode *n, struct buf *out,
+	    int md)
+{
+	struct expansion *x = ex->x;
+	const struct bib_entry *e;
+	const char *key;
+	size_t i;
+
+	if (n->nfmts) {
+		xerr(ex, &n->fmts[0].loc, "'%s' takes no format",
+		     expr_text(n->expr));
+		return;
+	}
+	if (!strcmp(expr_text(n->expr), "references")) {
+		if (ex->bib_node) {
+			xerr(ex, &n->loc, "a second references list: a page "
+			     "has one");
+			return;
+		}
+		ex->bib_node = n;
+		if (!md)
+			return;
+		ex->bib_snippet = x->nsnippets + 1;
+		add_snippet(ex, out, "");
+		return;
+	}
+	key = expr_text(expr_arg(n->expr, 0));
+	if (!(e = bib_find(x->bib, key))) {
+		struct buf have = BUF_INIT;
+
+		for (i = 0; x->bib && i < x->bib->n && i < 30; i++)
+			buf_addf(&have, "%s%s", i ? ", " : "", x->bib->v[i].key);
+		if (!x->bib || !x->bib->n)
+			xerr(ex, &n->loc, "unknown reference '%s': there is no "
+			     "references.csv in the data folder", key);
+		else
+			xerr(ex, &n->loc, "unknown reference '%s' (%s has: %s)",
+			     key, x->bib->file, have.data);
+		buf_release(&have);
+		return;
+	}
+	if (!ex->first_cite)
+		ex->first_cite = n;
+	for (i = 0; i < x->ncited && x->cited[i] != e; i++)
+		;
+	if (i == x->ncited) {
+		x->cited = xgrow(x->cited, &x->cited_cap, x->ncited + 1,
+				 sizeof(*x->cited));
+		x->cited[x->ncited++] = e;
+	}
+	if (!md) {
+		plain_text(out, e->label);
+		return;
+	}
+	BUF_ADDLIT(out, "[");
+	md_escape(out, e->label);
+	buf_addf(out, "](#ref-%s)", e->key);
+}
+
+/* The references list: the cited entries, in the file's order. */
+static void
+finish_bib(struct expander *ex)
+{
+	struct expansion *x = ex->x;
+	struct buf html = BUF_INIT;
+	size_t i, k;
+
+	if (ex->first_cite && !ex->bib_node) {
+		xerr(ex, &ex->first_cite->loc, "a citation needs a references "
+		     "list to link to: add {{ references() }} to the page");
+		return;
+	}
+	if (!ex->bib_snippet)
+		return;
+	BUF_ADDLIT(&html, "<ol class=\"references\">\n");
+	for (i = 0; x->bib && i < x->bib->n; i++)
+		for (k = 0; k < x->ncited; k++)
+			if (x->cited[k] == &x->bib->v[i])
+				bib_item_html(&html, &x->bib->v[i]);
+	BUF_ADDLIT(&html, "</ol>");
+	free(x->snippets[ex->bib_snippet - 1].html);
+	x->snippets[ex->bib_snippet - 1].html = buf_detach(&html, NULL);
+}
+
 /* Expands a value slot into out (Markdown when md, else plain text). */
 static void
 expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
@@ -1371,6 +1473,10 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 	}
 	if (is_show(n->expr)) {
 		expand_show(ex, n, out, md);
+		return;
+	}
+	if (is_cite(n->expr)) {
+		expand_cite(ex, n, out, md);
 		return;
 	}
 	/* With a fallback, a quantity that is not there gives its text. */
@@ -1419,8 +1525,13 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 		     "'%s'", v.num, fmt_info[numf ? numf->kind : F_SCI].name);
 		goto out;
 	}
-	/* Six digits in a token: past a million links, numbers stay text. */
-	if (link && v.q && ex->x->nlinks < 1000000) {
+	/*
+	 * Only a computed number links to its formula and inputs: a value
+	 * typed in data or read from it (no inputs: a device's year, a
+	 * list's date) is text. Six digits in a token: past a million
+	 * links, numbers stay text.
+	 */
+	if (link && v.q && v.q->ninputs && ex->x->nlinks < 1000000) {
 		struct expansion *x = ex->x;
 
 		x->links = xgrow(x->links, &x->links_cap, x->nlinks + 1,
@@ -1789,6 +1900,7 @@ expansion_release(struct expansion *x)
 	for (i = 0; i < x->nfigures; i++)
 		free(x->figures[i].label);
 	free(x->figures);
+	free(x->cited);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -1803,6 +1915,7 @@ template_expand(const struct template *t, const struct registry *reg,
 
 	nonce_init(x);
 	expand_nodes(&ex, t->root, &x->md, 1);
+	finish_bib(&ex);
 	/* Swap reference tokens for links now that labels have numbers. */
 	for (i = 0; i < ex.nrefs; i++) {
 		const struct tnode *n = ex.refs[i].n;

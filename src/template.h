@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 
+#include "bib.h"
 #include "buf.h"
 
 struct registry;
@@ -58,6 +59,14 @@ struct expansion {
 	size_t nlinks, links_cap;
 	struct figure_use *figures;
 	size_t nfigures, figures_cap;
+	/*
+	 * The references list that {{ cite(key) }} resolves against: set by
+	 * the caller before template_expand() (NULL: no references). cited
+	 * holds the entries cited, in the order of first citation.
+	 */
+	const struct bib *bib;
+	const struct bib_entry **cited;
+	size_t ncited, cited_cap;
 };
 
 /*

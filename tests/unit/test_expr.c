@@ -639,7 +639,8 @@ test_unknown_function(void **state)
 	parse_err("1 + foo(2)",
 		  ERR("5", "unknown function 'foo' (functions: log10, log2, "
 		      "ln, exp, sqrt, abs, floor, ceil, round, pow, min, max, "
-		      "unit, formula, source, name, has, equation, math)",
+		      "unit, formula, source, name, has, equation, math, cite, "
+		      "references)",
 		      "1 + foo(2)",
 		      "    ^^^"));
 	/* A dotted name before '(' is a quantity, not a call. */
