@@ -17,13 +17,16 @@ test_registry(int note)
 {
 	struct registry *r = registry_new();
 
-	assert_non_null(registry_add_num(r, "laptop.ops_max",
-					 5.4255699586085285e50, "ops/s",
-					 "2 E / (pi hbar)", NULL,
-					 "Margolus and Levitin 1998", NULL));
+	/* Computed (with inputs): the two that templates link. */
+	assert_non_null(registry_add_num(r, "laptop.mass", 1, "kg", "",
+					 NULL, "assumption", NULL));
 	assert_non_null(registry_add_num(r, "laptop.energy",
 					 8.987551787368176e16, "J", "m c^2",
-					 NULL, "Einstein 1905", NULL));
+					 "laptop.mass", "Einstein 1905", NULL));
+	assert_non_null(registry_add_num(r, "laptop.ops_max",
+					 5.4255699586085285e50, "ops/s",
+					 "2 E / (pi hbar)", "laptop.energy",
+					 "Margolus and Levitin 1998", NULL));
 	assert_non_null(registry_add_num(r, "laptop.volume", 0.001, "m^3",
 					 "", NULL, "assumption", NULL));
 	assert_non_null(registry_add_text(r, "record.name", "Roadrunner",
