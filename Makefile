@@ -38,7 +38,7 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -lm
 SRC = audit.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
       fit.c format.c hash.c html.c plot.c \
       mathml.c model.c pages.c physics.c registry.c report.c site.c table.c \
-      template.c timing.c units.c xalloc.c watch.c
+      template.c timing.c units.c xalloc.c serve.c watch.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = buf expr fit format hash physics registry table template model units \
        formulas mathml
@@ -136,7 +136,7 @@ report: ultimate | deps-report
 	./ultimate report
 
 # Live preview: writes out/, then again after each change to data/ or
-# templates/, until Ctrl-C. WATCH_FLAGS adds options (--no-editions).
+# templates/, until Ctrl-C. WATCH_FLAGS adds options (--serve 8000).
 watch: ultimate | deps-report
 	./ultimate $(WATCH_FLAGS) watch
 

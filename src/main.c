@@ -59,6 +59,7 @@ struct options {
 	uint64_t inputs;	/* key of the inputs, for the manifest */
 	struct gnuplot *early;	/* gnuplot started ahead, or NULL */
 	int poll;		/* watch: --poll */
+	int serve;		/* watch: --serve PORT, or -1 */
 };
 
 static const char usage_text[] =
@@ -101,6 +102,8 @@ static const char usage_text[] =
 	"  --figure-timeout SECONDS  stop gnuplot after this long (default 60)\n"
 	"  --poll          watch: look at the files every 300 ms instead of\n"
 	"                  being told of changes by the system (inotify)\n"
+	"  --serve PORT    watch: also serve the output folder at\n"
+	"                  http://127.0.0.1:PORT/ (0: a free port)\n"
 	"  --timings       print the time of each stage, and the program's own\n"
 	"                  time and CPU (gnuplot apart), to stderr\n"
 	"  -h, --help      show this help\n"
@@ -417,7 +420,7 @@ int
 main(int argc, char **argv)
 {
 	struct options opt = { .outdir = "out", .figure_timeout = 60,
-			       .editions = 1 };
+			       .editions = 1, .serve = -1 };
 	const char *cmd = NULL, *name = NULL, *name2 = NULL;
 	struct registry *reg = NULL;
 	struct site *site = NULL;
@@ -445,6 +448,17 @@ main(int argc, char **argv)
 			opt.timings = 1;
 		} else if (!strcmp(a, "--poll")) {
 			opt.poll = 1;
+		} else if (opt_is(a, "--serve", "--serve")) {
+			const char *v = optarg_of(argc, argv, &i, a);
+			char *end;
+			long p = strtol(v, &end, 10);
+
+			if (end == v || *end || p < 0 || p > 65535) {
+				fprintf(stderr, "ultimate: --serve needs a port "
+					"from 0 to 65535, got '%s'\n", v);
+				return EXIT_USAGE;
+			}
+			opt.serve = (int)p;
 		} else if (!strcmp(a, "--no-editions")) {
 			opt.editions = 0;
 		} else if (opt_is(a, "--format", "--format")) {
@@ -547,7 +561,7 @@ main(int argc, char **argv)
 					      DATADIR "/templates");
 	if (!strcmp(cmd, "watch")) {
 		struct watch_options wo = { opt.datadir, opt.templatedir,
-					    opt.outdir, opt.poll };
+					    opt.outdir, opt.poll, opt.serve };
 
 		/* The watcher returns here in each child that builds. */
 		ret = watch_run(&wo);
@@ -555,8 +569,9 @@ main(int argc, char **argv)
 			return ret;
 		ret = EXIT_INPUT;
 		report = 1;
-	} else if (opt.poll) {
-		fprintf(stderr, "ultimate: --poll is an option of 'watch'\n");
+	} else if (opt.poll || opt.serve >= 0) {
+		fprintf(stderr, "ultimate: --%s is an option of 'watch'\n",
+			opt.poll ? "poll" : "serve");
 		return EXIT_USAGE;
 	}
 	/* Inputs are read from these folders only, links included. */

@@ -51,6 +51,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "serve.h"
 #include "watch.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -83,6 +84,7 @@ struct watcher {
 	const struct watch_options *opt; /* borrowed */
 	int ino;		/* inotify descriptor, or -1: polling */
 	int ino_error;		/* errno of a failed inotify_add_watch() */
+	int http;		/* listening socket, or -1 */
 	sigset_t oldmask;	/* the caller's signal mask */
 	struct sigaction oldchld; /* the caller's SIGCHLD action */
 	struct snapshot built;	/* the folders as the last build saw them */
@@ -264,7 +266,7 @@ diff(const struct snapshot *a, const struct snapshot *b, struct buf *msg)
 
 /*
  * Waits at most ms milliseconds (< 0: without end) for fd (-1: none) to
- * be readable. The run signals and
+ * be readable, answering the browser meanwhile. The run signals and
  * SIGCHLD, blocked elsewhere, arrive only in here, so that none is
  * missed between a check and the wait. Returns 1 when fd is readable,
  * 0 when the time is up, -1 when a signal arrived (or pselect() failed).
@@ -287,6 +289,11 @@ wait_for(struct watcher *w, int fd, double ms)
 			FD_SET(fd, &rd);
 			nfds = fd + 1;
 		}
+		if (w->http >= 0) {
+			FD_SET(w->http, &rd);
+			if (w->http >= nfds)
+				nfds = w->http + 1;
+		}
 		if (ms >= 0) {
 			double left = end - now_ms();
 
@@ -299,6 +306,8 @@ wait_for(struct watcher *w, int fd, double ms)
 		}
 		if (pselect(nfds, &rd, NULL, NULL, tp, &mask) < 0)
 			return -1;
+		if (w->http >= 0 && FD_ISSET(w->http, &rd))
+			serve_one(w->http, w->opt->outdir);
 		if (fd >= 0 && FD_ISSET(fd, &rd))
 			return 1;
 	}
@@ -393,7 +402,9 @@ release(struct watcher *w)
 {
 	if (w->ino >= 0)
 		close(w->ino);
-	w->ino = -1;
+	if (w->http >= 0)
+		close(w->http);
+	w->ino = w->http = -1;
 	snapshot_release(&w->built);
 	snapshot_release(&w->now);
 	snapshot_release(&w->prev);
@@ -469,13 +480,13 @@ say(const struct watcher *w, const char *what, int status, double ms)
 int
 watch_run(const struct watch_options *opt)
 {
-	struct watcher w = { .opt = opt, .ino = -1 };
+	struct watcher w = { .opt = opt, .ino = -1, .http = -1 };
 	const char *dirs[2] = { opt->datadir, opt->templatedir };
 	struct buf what = BUF_INIT;
 	struct sigaction sa;
 	sigset_t block;
 	double ms;
-	int status, ret = 0, i;
+	int status, port = 0, ret = 0, i;
 
 	/* A signal ends the watch: until then, it is held for pselect(). */
 	diag_catch_signals();
@@ -501,6 +512,10 @@ watch_run(const struct watch_options *opt)
 		}
 		closedir(d);
 	}
+	if (opt->serve >= 0 && (w.http = serve_open(opt->serve, &port)) < 0) {
+		ret = 1;
+		goto out;
+	}
 #ifdef HAVE_INOTIFY
 	if (!opt->poll) {
 		w.ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -513,6 +528,9 @@ watch_run(const struct watch_options *opt)
 	printf("watch: watching '%s' and '%s' (%s); Ctrl-C stops\n",
 	       opt->datadir, opt->templatedir,
 	       w.ino >= 0 ? "inotify" : "polling");
+	if (w.http >= 0)
+		printf("watch: serving '%s' at http://127.0.0.1:%d/\n",
+		       opt->outdir, port);
 	if (build(&w, &status, &ms) == WATCH_BUILD) {
 		ret = WATCH_BUILD;
 		goto out;

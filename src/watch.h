@@ -13,6 +13,7 @@ struct watch_options {
 	const char *templatedir;
 	const char *outdir;
 	int poll;		/* stat the folders instead of inotify */
+	int serve;		/* serve outdir on 127.0.0.1:serve; -1: no */
 };
 
 /* What watch_run() returns in a child that is to build the site. */
@@ -25,7 +26,7 @@ struct watch_options {
  *   watcher's: it builds the site as `report` does and exits with
  *   report's status, which the watcher reads;
  * - in the watcher, the exit status: 0 when a signal ended it, 1 after
- *   printing an error when it cannot watch.
+ *   printing an error when it cannot watch or serve.
  */
 int watch_run(const struct watch_options *opt);
 
