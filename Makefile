@@ -92,7 +92,7 @@ NEEDED = $(DEPS_BUILD) \
 	 $(if $(filter check-browser,$(MAKECMDGOALS)),$(DEPS_BROWSER) \
 	      $(DEPS_REPORT))
 
-.PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-golden regen-golden check-fuzz-replay \
+.PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay \
 	fuzz check-browser bench valgrind \
 	install uninstall clean deps-build deps-report deps-test deps-check FORCE
 
@@ -181,9 +181,13 @@ check-faults: $(BUILD)/ultimate
 check-claims: $(BUILD)/ultimate
 	@$(BUILD)/ultimate check
 
+# `ultimate watch` with inotify and --poll, SIGINT and SIGTERM, --serve.
+check-watch: $(BUILD)/ultimate
+	@sh tests/run-watch.sh $(BUILD)/ultimate
+
 test: | deps-build deps-test
 	@$(MAKE) --no-print-directory check-unit check-errors check-golden check-claims check-fuzz-replay \
-		check-site check-cli check-faults
+		check-site check-cli check-faults check-watch
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \
