@@ -38,7 +38,7 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -lm
 SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
       fit.c format.c hash.c html.c plot.c \
       mathml.c model.c pages.c physics.c registry.c report.c site.c table.c \
-      template.c timing.c units.c xalloc.c
+      template.c timing.c units.c xalloc.c serve.c watch.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = buf expr fit format hash physics registry table template model units \
        formulas mathml
@@ -92,7 +92,7 @@ NEEDED = $(DEPS_BUILD) \
 	 $(if $(filter check-browser,$(MAKECMDGOALS)),$(DEPS_BROWSER) \
 	      $(DEPS_REPORT))
 
-.PHONY: all report test check check-unit check-errors check-cli check-claims check-site check-faults check-golden regen-golden check-fuzz-replay \
+.PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay \
 	fuzz check-browser bench valgrind \
 	install uninstall clean deps-build deps-report deps-test deps-check FORCE
 
@@ -135,6 +135,11 @@ $(BUILD):
 report: ultimate | deps-report
 	./ultimate report
 
+# Live preview: writes out/, then again after each change to data/ or
+# templates/, until Ctrl-C. WATCH_FLAGS adds options (--serve 8000).
+watch: ultimate | deps-report
+	./ultimate $(WATCH_FLAGS) watch
+
 # --- Tests ----------------------------------------------------------------
 $(BUILD)/test_%.o: tests/unit/test_%.c $(BUILD)/cflags | deps-build deps-test $(BUILD)
 	$(CC) $(ALL_CFLAGS) -Isrc -c -o $@ $<
@@ -176,9 +181,13 @@ check-faults: $(BUILD)/ultimate
 check-claims: $(BUILD)/ultimate
 	@$(BUILD)/ultimate check
 
+# `ultimate watch` with inotify and --poll, SIGINT and SIGTERM, --serve.
+check-watch: $(BUILD)/ultimate
+	@sh tests/run-watch.sh $(BUILD)/ultimate
+
 test: | deps-build deps-test
 	@$(MAKE) --no-print-directory check-unit check-errors check-golden check-claims check-fuzz-replay \
-		check-site check-cli check-faults
+		check-site check-cli check-faults check-watch
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \

@@ -29,6 +29,7 @@
 #include "table.h"
 #include "template.h"
 #include "timing.h"
+#include "watch.h"
 #include "banned.h"
 
 #ifndef VERSION
@@ -57,6 +58,8 @@ struct options {
 	double figure_timeout;	/* seconds gnuplot may run */
 	uint64_t inputs;	/* key of the inputs, for the manifest */
 	struct gnuplot *early;	/* gnuplot started ahead, or NULL */
+	int poll;		/* watch: --poll */
+	int serve;		/* watch: --serve PORT, or -1 */
 };
 
 static const char usage_text[] =
@@ -79,6 +82,9 @@ static const char usage_text[] =
 	"  diff YEAR1 YEAR2  print every quantity that changed from the\n"
 	"                  YEAR1 edition to the YEAR2 edition, and the data\n"
 	"                  rows that caused it\n"
+	"  watch           write the site as report does, then again each\n"
+	"                  time a file in the data or templates folder\n"
+	"                  changes (one line each); Ctrl-C stops\n"
 	"\n"
 	"options:\n"
 	"  -d, --data DIR  data folder (default: ./data if present, else\n"
@@ -86,7 +92,7 @@ static const char usage_text[] =
 	"  -t, --templates DIR  templates folder (default: ./templates if\n"
 	"                  present, else $ULTIMATE_TEMPLATES, else\n"
 	"                  " DATADIR "/templates)\n"
-	"  -o, --out DIR   output folder for report (default: out)\n"
+	"  -o, --out DIR   output folder for report and watch (default: out)\n"
 	"  --as-of YEAR    the edition of YEAR: leave out data rows dated\n"
 	"                  after it (default: the newest year in the data);\n"
 	"                  report then writes the editions up to YEAR\n"
@@ -94,6 +100,10 @@ static const char usage_text[] =
 	"                  no changes.html)\n"
 	"  --format text|csv  diff: for people (default) or for scripts\n"
 	"  --figure-timeout SECONDS  stop gnuplot after this long (default 60)\n"
+	"  --poll          watch: look at the files every 300 ms instead of\n"
+	"                  being told of changes by the system (inotify)\n"
+	"  --serve PORT    watch: also serve the output folder at\n"
+	"                  http://127.0.0.1:PORT/ (0: a free port)\n"
 	"  --timings       print the time of each stage, and the program's own\n"
 	"                  time and CPU (gnuplot apart), to stderr\n"
 	"  -h, --help      show this help\n"
@@ -417,7 +427,7 @@ int
 main(int argc, char **argv)
 {
 	struct options opt = { .outdir = "out", .figure_timeout = 60,
-			       .editions = 1 };
+			       .editions = 1, .serve = -1 };
 	const char *cmd = NULL, *name = NULL, *name2 = NULL;
 	struct registry *reg = NULL;
 	struct site *site = NULL;
@@ -443,6 +453,19 @@ main(int argc, char **argv)
 			opt.outdir = optarg_of(argc, argv, &i, a);
 		} else if (!strcmp(a, "--timings")) {
 			opt.timings = 1;
+		} else if (!strcmp(a, "--poll")) {
+			opt.poll = 1;
+		} else if (opt_is(a, "--serve", "--serve")) {
+			const char *v = optarg_of(argc, argv, &i, a);
+			char *end;
+			long p = strtol(v, &end, 10);
+
+			if (end == v || *end || p < 0 || p > 65535) {
+				fprintf(stderr, "ultimate: --serve needs a port "
+					"from 0 to 65535, got '%s'\n", v);
+				return EXIT_USAGE;
+			}
+			opt.serve = (int)p;
 		} else if (!strcmp(a, "--no-editions")) {
 			opt.editions = 0;
 		} else if (opt_is(a, "--format", "--format")) {
@@ -499,7 +522,8 @@ main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "report") && strcmp(cmd, "list") &&
 	    strcmp(cmd, "check") && strcmp(cmd, "diff") &&
-	    strcmp(cmd, "get") && strcmp(cmd, "explain")) {
+	    strcmp(cmd, "get") && strcmp(cmd, "explain") &&
+	    strcmp(cmd, "watch")) {
 		fprintf(stderr, "ultimate: unknown command '%s'\n%s", cmd,
 			usage_text);
 		return EXIT_USAGE;
@@ -542,6 +566,21 @@ main(int argc, char **argv)
 	if (!opt.templatedir)
 		opt.templatedir = default_dir("templates", "ULTIMATE_TEMPLATES",
 					      DATADIR "/templates");
+	if (!strcmp(cmd, "watch")) {
+		struct watch_options wo = { opt.datadir, opt.templatedir,
+					    opt.outdir, opt.poll, opt.serve };
+
+		/* The watcher returns here in each child that builds. */
+		ret = watch_run(&wo);
+		if (ret != WATCH_BUILD)
+			return ret;
+		ret = EXIT_INPUT;
+		report = 1;
+	} else if (opt.poll || opt.serve >= 0) {
+		fprintf(stderr, "ultimate: --%s is an option of 'watch'\n",
+			opt.poll ? "poll" : "serve");
+		return EXIT_USAGE;
+	}
 	/* Inputs are read from these folders only, links included. */
 	srcfile_confine(opt.datadir);
 	srcfile_confine(opt.templatedir);

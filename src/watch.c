@@ -1,0 +1,555 @@
+/*
+ * The watch command: builds the site, then watches the data and the
+ * templates folders and builds it again after each change, printing one
+ * line per build to stdout. Reads only the folders' file metadata (never
+ * their contents); the builds read the inputs and write the site.
+ *
+ * Each build is a child process forked from the watcher, which returns
+ * into main() and runs the report path as `ultimate report` would, then
+ * exits; the watcher waits for it. A process per build, not a call:
+ * - the report path is made for one run per process: it catches the run
+ *   signals, holds out/.lock, spawns gnuplot and keeps statics (error
+ *   counts, the confined folders); a child gets all of that fresh, and
+ *   nothing it allocates or leaks reaches the next build;
+ * - a crash, an abort() or a die() in a build ends the child, not the
+ *   watcher, and out/ stays as the site's publish left it;
+ * - stopping is the report's own clean stop: SIGINT from the terminal
+ *   reaches both processes, SIGTERM or SIGHUP sent to the watcher alone
+ *   is passed on, and the child stops gnuplot (its process group), leaves
+ *   out/ as it was or finishes a publish under way (signals wait while it
+ *   publishes), and its lock dies with it; the watcher ends only after
+ *   reaping it.
+ * fork() without exec() is safe here: the watcher has a single thread.
+ * It runs no other program (only plot.c spawns one).
+ *
+ * What changed is found by comparing two snapshots of the folders (every
+ * file's path, device, inode, size, mode and modification time), which
+ * both ways of waiting share: inotify (Linux) only says when to look
+ * again, and the portable way takes a snapshot every POLL_MS. So a file
+ * replaced by rename, a new subfolder (watched as soon as it is seen)
+ * and a lost or overflowing event queue all come out the same. A burst
+ * of changes (an editor writing a temporary file and renaming it over
+ * the old one) is one change once the folders have been quiet for
+ * QUIET_MS. An editor's own files build nothing (ignored()).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/inotify.h>
+#define HAVE_INOTIFY 1
+#endif
+
+#include "buf.h"
+#include "diag.h"
+#include "serve.h"
+#include "watch.h"
+#include "xalloc.h"
+#include "banned.h"
+
+#define POLL_MS 300	/* between two snapshots, polling */
+#define QUIET_MS 100	/* no change for this long: a burst has ended */
+#define BURST_MS 2000	/* the longest wait for a burst to end */
+#define MAX_DEPTH 32	/* folders nested deeper are not watched */
+#define SHOW_NAMES 3	/* files named in a line, then "and N more" */
+
+#ifdef HAVE_INOTIFY
+/* A file written and closed, made, removed or renamed; a folder gone. */
+#define WATCH_EVENTS (IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM |\
+		      IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF |\
+		      IN_ONLYDIR)
+#endif
+
+struct entry {
+	char *path;		/* folder/relative/path, owned */
+	struct stat st;		/* of what a symbolic link leads to */
+};
+
+/* Every file under the two folders, sorted by path. */
+struct snapshot {
+	struct entry *e;
+	size_t n, cap;
+};
+
+struct watcher {
+	const struct watch_options *opt; /* borrowed */
+	int ino;		/* inotify descriptor, or -1: polling */
+	int ino_error;		/* errno of a failed inotify_add_watch() */
+	int http;		/* listening socket, or -1 */
+	sigset_t oldmask;	/* the caller's signal mask */
+	struct sigaction oldchld; /* the caller's SIGCHLD action */
+	struct snapshot built;	/* the folders as the last build saw them */
+	struct snapshot now, prev;
+};
+
+/* Does nothing but end pselect() with EINTR when a build ends. */
+static void
+on_child(int sig)
+{
+	(void)sig;
+}
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void
+snapshot_clear(struct snapshot *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->e[i].path);
+	s->n = 0;
+}
+
+static void
+snapshot_release(struct snapshot *s)
+{
+	snapshot_clear(s);
+	free(s->e);
+	s->e = NULL;
+	s->cap = 0;
+}
+
+static void
+snapshot_swap(struct snapshot *a, struct snapshot *b)
+{
+	struct snapshot t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Names left out: those starting with '.', as the inputs key
+ * (hash_tree()) leaves them out (vim's .name.swp, emacs's .#name), and
+ * an editor's autosave and backup files (#name#, name~).
+ */
+static int
+ignored(const char *name)
+{
+	size_t len = strlen(name);
+
+	return name[0] == '.' || name[0] == '#' || !len ||
+	       name[len - 1] == '~';
+}
+
+static int
+by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->path,
+		      ((const struct entry *)b)->path);
+}
+
+/*
+ * Adds every file under dir to s, and watches dir and every folder in it
+ * when inotify is in use (a folder already watched keeps its watch).
+ */
+static void
+walk(struct watcher *w, struct snapshot *s, const char *dir, int depth)
+{
+	struct buf path = BUF_INIT;
+	struct dirent *d;
+	struct stat st;
+	DIR *dp;
+
+#ifdef HAVE_INOTIFY
+	/* Watched before it is read: nothing made meanwhile is missed. */
+	if (w->ino >= 0 && inotify_add_watch(w->ino, dir, WATCH_EVENTS) < 0 &&
+	    errno != ENOENT && errno != ENOTDIR && !w->ino_error)
+		w->ino_error = errno;
+#endif
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp))) {
+		if (ignored(d->d_name))
+			continue;
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", dir, d->d_name);
+		if (lstat(path.data, &st))
+			continue;	/* gone meanwhile */
+		if (S_ISDIR(st.st_mode)) {
+			if (depth < MAX_DEPTH)
+				walk(w, s, path.data, depth + 1);
+			continue;
+		}
+		if (S_ISLNK(st.st_mode))
+			stat(path.data, &st);	/* else the link itself */
+		s->e = xgrow(s->e, &s->cap, s->n + 1, sizeof(*s->e));
+		s->e[s->n].path = xstrdup(path.data);
+		s->e[s->n++].st = st;
+	}
+	closedir(dp);
+	buf_release(&path);
+}
+
+static void
+scan(struct watcher *w, struct snapshot *s)
+{
+	snapshot_clear(s);
+	walk(w, s, w->opt->datadir, 0);
+	walk(w, s, w->opt->templatedir, 0);
+	if (s->n)
+		qsort(s->e, s->n, sizeof(*s->e), by_path);
+#ifdef HAVE_INOTIFY
+	/* Out of watches (fs.inotify.max_user_watches): poll instead. */
+	if (w->ino >= 0 && w->ino_error) {
+		printf("watch: cannot watch with inotify (%s); polling every "
+		       "%d ms instead\n", strerror(w->ino_error), POLL_MS);
+		fflush(stdout);
+		close(w->ino);
+		w->ino = -1;
+	}
+#endif
+}
+
+static int
+same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size && a->st_mode == b->st_mode &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/*
+ * The number of files that differ from snapshot a to b; when msg is not
+ * NULL, says which into it: "data/x.csv changed, templates/y.md added
+ * and 2 more".
+ */
+static size_t
+diff(const struct snapshot *a, const struct snapshot *b, struct buf *msg)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	while (i < a->n || j < b->n) {
+		int c = i == a->n ? 1 : j == b->n ? -1 :
+			strcmp(a->e[i].path, b->e[j].path);
+		const char *name, *what;
+
+		if (c < 0) {
+			name = a->e[i++].path;
+			what = "removed";
+		} else if (c > 0) {
+			name = b->e[j++].path;
+			what = "added";
+		} else {
+			name = a->e[i].path;
+			what = "changed";
+			if (same_file(&a->e[i++].st, &b->e[j++].st))
+				continue;
+		}
+		if (msg && n < SHOW_NAMES)
+			buf_addf(msg, "%s%s %s", n ? ", " : "", name, what);
+		n++;
+	}
+	if (msg && n > SHOW_NAMES)
+		buf_addf(msg, " and %zu more", n - SHOW_NAMES);
+	return n;
+}
+
+/*
+ * Waits at most ms milliseconds (< 0: without end) for fd (-1: none) to
+ * be readable, answering the browser meanwhile. The run signals and
+ * SIGCHLD, blocked elsewhere, arrive only in here, so that none is
+ * missed between a check and the wait. Returns 1 when fd is readable,
+ * 0 when the time is up, -1 when a signal arrived (or pselect() failed).
+ */
+static int
+wait_for(struct watcher *w, int fd, double ms)
+{
+	double end = now_ms() + ms;
+	sigset_t mask = w->oldmask;
+
+	diag_signal_set(&mask, 0);
+	sigdelset(&mask, SIGCHLD);
+	for (;;) {
+		struct timespec ts, *tp = NULL;
+		fd_set rd;
+		int nfds = 0;
+
+		FD_ZERO(&rd);
+		if (fd >= 0) {
+			FD_SET(fd, &rd);
+			nfds = fd + 1;
+		}
+		if (w->http >= 0) {
+			FD_SET(w->http, &rd);
+			if (w->http >= nfds)
+				nfds = w->http + 1;
+		}
+		if (ms >= 0) {
+			double left = end - now_ms();
+
+			if (left <= 0)
+				return 0;
+			ts.tv_sec = (time_t)(left / 1e3);
+			ts.tv_nsec = (long)((left - (double)ts.tv_sec * 1e3) *
+					    1e6);
+			tp = &ts;
+		}
+		if (pselect(nfds, &rd, NULL, NULL, tp, &mask) < 0)
+			return -1;
+		if (w->http >= 0 && FD_ISSET(w->http, &rd))
+			serve_one(w->http, w->opt->outdir);
+		if (fd >= 0 && FD_ISSET(fd, &rd))
+			return 1;
+	}
+}
+
+#ifdef HAVE_INOTIFY
+/*
+ * Reads every pending event. Returns 1 when one may matter: about a
+ * name not ignored(), about a watched folder itself, or a lost event
+ * (the queue overflowed); else 0.
+ */
+static int
+drain(int fd)
+{
+	union {
+		struct inotify_event ev;
+		char bytes[8192];
+	} u;
+	ssize_t n;
+	int matters = 0;
+
+	while ((n = read(fd, u.bytes, sizeof(u.bytes))) > 0) {
+		size_t off = 0;
+
+		while (off + sizeof(struct inotify_event) <= (size_t)n) {
+			struct inotify_event ev;
+
+			memcpy(&ev, u.bytes + off, sizeof(ev));
+			if (!ev.len || (ev.mask & IN_Q_OVERFLOW) ||
+			    !ignored(u.bytes + off + sizeof(ev)))
+				matters = 1;
+			off += sizeof(ev) + ev.len;
+		}
+	}
+	return matters;
+}
+#endif
+
+/*
+ * Waits until the folders differ from w->built and have settled.
+ * Returns 1 with w->now holding them, or 0 when a signal came.
+ */
+static int
+wait_change(struct watcher *w)
+{
+	double start;
+	int r;
+
+	while (!diag_interrupted()) {
+#ifdef HAVE_INOTIFY
+		if (w->ino >= 0) {
+			if (wait_for(w, w->ino, -1) <= 0 || !drain(w->ino))
+				continue;
+			start = now_ms();
+			while (now_ms() - start < BURST_MS &&
+			       (r = wait_for(w, w->ino, QUIET_MS)) != 0) {
+				if (r > 0)
+					drain(w->ino);
+				else if (diag_interrupted())
+					return 0;
+			}
+			scan(w, &w->now);
+			if (diff(&w->built, &w->now, NULL))
+				return 1;
+			continue;
+		}
+#endif
+		if (wait_for(w, -1, POLL_MS) < 0)
+			continue;
+		scan(w, &w->now);
+		if (!diff(&w->built, &w->now, NULL))
+			continue;
+		/* Until two snapshots QUIET_MS apart agree. */
+		start = now_ms();
+		do {
+			snapshot_swap(&w->prev, &w->now);
+			r = wait_for(w, -1, QUIET_MS);
+			if (r < 0 && diag_interrupted())
+				return 0;
+			scan(w, &w->now);
+		} while (diff(&w->prev, &w->now, NULL) &&
+			 now_ms() - start < BURST_MS);
+		if (diff(&w->built, &w->now, NULL))
+			return 1;
+	}
+	return 0;
+}
+
+/* Closes, frees and restores all the watcher took; again does nothing. */
+static void
+release(struct watcher *w)
+{
+	if (w->ino >= 0)
+		close(w->ino);
+	if (w->http >= 0)
+		close(w->http);
+	w->ino = w->http = -1;
+	snapshot_release(&w->built);
+	snapshot_release(&w->now);
+	snapshot_release(&w->prev);
+	sigaction(SIGCHLD, &w->oldchld, NULL);
+	sigprocmask(SIG_SETMASK, &w->oldmask, NULL);
+}
+
+/*
+ * Builds the site in a child process and waits for it, passing on a
+ * signal that ends the watcher. Returns WATCH_BUILD in the child; in
+ * the watcher 0, with *status the child's wait status (-1 when it could
+ * not be started) and *ms the time it took.
+ */
+static int
+build(struct watcher *w, int *status, double *ms)
+{
+	double start = now_ms();
+	pid_t pid, r;
+	int passed = 0;
+
+	*status = -1;
+	*ms = 0;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		error("cannot start a build: %s", strerror(errno));
+		return 0;
+	}
+	if (!pid) {
+		release(w);
+		return WATCH_BUILD;
+	}
+	for (;;) {
+		r = waitpid(pid, status, WNOHANG);
+		if (r == pid || (r < 0 && errno != EINTR))
+			break;
+		if (diag_interrupted() && !passed) {
+			kill(pid, diag_interrupted());
+			passed = 1;
+		}
+		wait_for(w, -1, -1);
+	}
+	*ms = now_ms() - start;
+	return 0;
+}
+
+/* One line on how a build went. */
+static void
+say(const struct watcher *w, const char *what, int status, double ms)
+{
+	const char *out = w->opt->outdir;
+	size_t len = strlen(out);
+	const char *slash = len && out[len - 1] == '/' ? "" : "/";
+
+	if (diag_interrupted())
+		return;		/* the build said so */
+	printf("watch: %s%s", what ? what : "", what ? "; " : "");
+	if (status == 0)
+		printf("%s %s%s in %.0f ms\n", what ? "rebuilt" : "built",
+		       out, slash, ms);
+	else if (status != -1 && WIFEXITED(status))
+		printf("build failed (exit status %d) in %.0f ms; %s%s left "
+		       "as it was\n", WEXITSTATUS(status), ms, out, slash);
+	else if (status != -1 && WIFSIGNALED(status))
+		printf("build killed by signal %d after %.0f ms; %s%s left "
+		       "as it was\n", WTERMSIG(status), ms, out, slash);
+	else
+		printf("no build; %s%s left as it was\n", out, slash);
+	fflush(stdout);
+}
+
+int
+watch_run(const struct watch_options *opt)
+{
+	struct watcher w = { .opt = opt, .ino = -1, .http = -1 };
+	const char *dirs[2] = { opt->datadir, opt->templatedir };
+	struct buf what = BUF_INIT;
+	struct sigaction sa;
+	sigset_t block;
+	double ms;
+	int status, port = 0, ret = 0, i;
+
+	/* A signal ends the watch: until then, it is held for pselect(). */
+	diag_catch_signals();
+	sigemptyset(&block);
+	diag_signal_set(&block, 1);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &w.oldmask);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, &w.oldchld);
+
+	for (i = 0; i < 2; i++) {
+		DIR *d = opendir(dirs[i]);
+
+		if (!d) {
+			ret = 1;
+			error("cannot watch '%s': %s (choose the %s folder "
+			      "with %s)", dirs[i], strerror(errno),
+			      i ? "templates" : "data", i ? "-t" : "-d");
+			goto out;
+		}
+		closedir(d);
+	}
+	if (opt->serve >= 0 && (w.http = serve_open(opt->serve, &port)) < 0) {
+		ret = 1;
+		goto out;
+	}
+#ifdef HAVE_INOTIFY
+	if (!opt->poll) {
+		w.ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+		if (w.ino < 0)
+			printf("watch: cannot use inotify (%s); polling every "
+			       "%d ms instead\n", strerror(errno), POLL_MS);
+	}
+#endif
+	scan(&w, &w.built);
+	printf("watch: watching '%s' and '%s' (%s); Ctrl-C stops\n",
+	       opt->datadir, opt->templatedir,
+	       w.ino >= 0 ? "inotify" : "polling");
+	if (w.http >= 0)
+		printf("watch: serving '%s' at http://127.0.0.1:%d/\n",
+		       opt->outdir, port);
+	if (build(&w, &status, &ms) == WATCH_BUILD) {
+		ret = WATCH_BUILD;
+		goto out;
+	}
+	say(&w, NULL, status, ms);
+	while (wait_change(&w)) {
+		buf_reset(&what);
+		diff(&w.built, &w.now, &what);
+		snapshot_swap(&w.built, &w.now);
+		if (build(&w, &status, &ms) == WATCH_BUILD) {
+			ret = WATCH_BUILD;
+			goto out;
+		}
+		say(&w, what.data, status, ms);
+	}
+	printf("watch: stopped\n");
+out:
+	fflush(stdout);
+	buf_release(&what);
+	release(&w);
+	return ret;
+}
