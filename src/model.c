@@ -971,9 +971,11 @@ add_pace(struct model *m, const struct series *top)
 	double art = get(m, "article.year"), hi = m->as_of + 0.999;
 	size_t k = top->n - 1;
 
-	num(m, "series.top500.latest.time", top->time[k], "year",
-	    "date of the newest list as a decimal year (mid-month)", NULL,
-	    point_origin(top, k, &org));
+	registry_add_num(m->reg, "series.top500.latest.time", top->time[k],
+			 "year", "date of the newest list as a decimal year "
+			 "(mid-month)", NULL, table_cell(top->t, top->row[k],
+			 table_find(top->t, "source")),
+			 point_origin(top, k, &org));
 	if (!long_enough(top->time, top->value, top->n, art, hi) ||
 	    !registry_get(m->reg, "series.top500.fit_article.value_to"))
 		goto out;
