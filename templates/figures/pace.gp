@@ -23,7 +23,7 @@ before(x) = 2**(series_top500_fit_article_intercept + series_top500_fit_article_
 since(x) = 2**(series_top500_fit_since_intercept + series_top500_fit_since_slope * x)
 set arrow from first article_year, graph 0 to first article_year, graph 1 nohead lw 1 lc rgb "#777777" dt 3
 set label sprintf("%d", article_year) at first article_year, graph 0.04 offset 0.5,0 tc rgb "#555555"
-set label (series_top500_pace_shortfall >= 1 ? sprintf("%.2g times the record", series_top500_pace_shortfall) : sprintf("the record: %.2g times this", 1 / series_top500_pace_shortfall)) at first series_top500_latest_time, first series_top500_fit_article_value_latest point pt 5 ps 1 lc rgb "#E69F00" offset -1,0 right tc rgb "#B35806"
+set label (series_top500_pace_shortfall >= 1 ? sprintf("%.2g times the record", series_top500_pace_shortfall) : sprintf("the record: %.2g times this", 1 / series_top500_pace_shortfall)) at first series_top500_latest_time, first series_top500_fit_article_value_latest point pt 5 ps 1 lc rgb "#E69F00" offset -1,-1 right tc rgb "#B35806"
 plot (x <= article_year + 1 ? before(x) : 1/0) title sprintf("trend to %d: doubling every %.2f years", article_year, 1 / series_top500_fit_article_slope) lw 2 lc rgb "#E69F00", \
      (x > article_year + 1 ? before(x) : 1/0) notitle lw 2 lc rgb "#E69F00" dt 2, \
      (x >= article_year ? since(x) : 1/0) title sprintf("trend since %d: doubling every %.2f years", article_year, 1 / series_top500_fit_since_slope) lw 2 lc rgb "#0072B2", \
