@@ -1179,9 +1179,13 @@ expr_check_formula(const struct registry *reg, const struct quantity *q)
 		goto out;
 	}
 	got = convert(v.num, &v.unit, &q->dim);
-	/* Years and whole numbers exactly; the rest to 1e-12. */
+	/*
+	 * Years and whole numbers exactly; the rest to 1e-12. From 2^52 on
+	 * every double is whole, counts or not (6.9e15 FLOP/s): those too
+	 * are held to 1e-12.
+	 */
 	exact = q->dim.calendar ||
-		(q->value == floor(q->value) && fabs(q->value) < 9007199254740992.0);
+		(q->value == floor(q->value) && fabs(q->value) < 4503599627370496.0);
 	if (exact ? got != q->value :
 	    !(fabs(got - q->value) <= 1e-12 * fabs(q->value))) {
 		error("formula of '%s' gives %.17g, but the model computed "

@@ -939,6 +939,320 @@ out:
 	buf_release(&in);
 }
 
+/*
+ * A trend is fitted only to lists spanning at least this many years: over
+ * a shorter window the line follows the noise of single lists (the two
+ * lists of 2008 alone give Roadrunner's rerun a doubling time of years).
+ */
+#define TREND_MIN_YEARS 3.0
+
+/* 1 when the n points (t, v) in [lo, hi] span TREND_MIN_YEARS or more. */
+static int
+long_enough(const double *t, const double *v, size_t n, double lo,
+	    double hi)
+{
+	struct fit f;
+
+	return !fit_log2(t, v, n, lo, hi, &f) && f.t1 - f.t0 >= TREND_MIN_YEARS;
+}
+
+/*
+ * The TOP500 No. 1 since the article: its trend from the article's year
+ * on, with the years it reaches each limit (add_fit()), and how much the
+ * pace changed against the trend up to the article's year: the ratio of
+ * the doubling times, and what that earlier trend predicts for the
+ * newest list against the record actually set. Editions with too short a
+ * window after the article have none of these.
+ */
+static void
+add_pace(struct model *m, const struct series *top)
+{
+	struct buf org = BUF_INIT;
+	double art = get(m, "article.year"), hi = m->as_of + 0.999;
+	size_t k = top->n - 1;
+
+	registry_add_num(m->reg, "series.top500.latest.time", top->time[k],
+			 "year", "date of the newest list as a decimal year "
+			 "(mid-month)", NULL, table_cell(top->t, top->row[k],
+			 table_find(top->t, "source")),
+			 point_origin(top, k, &org));
+	if (!long_enough(top->time, top->value, top->n, art, hi) ||
+	    !registry_get(m->reg, "series.top500.fit_article.value_to"))
+		goto out;
+	add_fit(m, top, "since", "from the article's year on", art, hi);
+	fx(m, "series.top500.pace.slowdown",
+	   get(m, "series.top500.fit_since.doubling_time") /
+	   get(m, "series.top500.fit_article.doubling_time"), "",
+	   "series.top500.fit_since.doubling_time / "
+	   "series.top500.fit_article.doubling_time",
+	   "how many times longer a doubling takes since the article than "
+	   "before it",
+	   "series.top500.fit_since.doubling_time "
+	   "series.top500.fit_article.doubling_time", OURS);
+	fx(m, "series.top500.fit_article.value_latest",
+	   get(m, "series.top500.fit_article.value_to") *
+	   pow(2, get(m, "series.top500.fit_article.slope") *
+	       (top->time[k] - get(m, "series.top500.fit_article.to"))),
+	   "FLOP/s", "series.top500.fit_article.value_to * "
+	   "2^(series.top500.fit_article.slope * (series.top500.latest.time - "
+	   "series.top500.fit_article.to))",
+	   "the trend up to the article's year, extended to the newest list",
+	   "series.top500.fit_article.value_to series.top500.fit_article.slope "
+	   "series.top500.latest.time series.top500.fit_article.to", OURS);
+	fx(m, "series.top500.pace.shortfall",
+	   get(m, "series.top500.fit_article.value_latest") / top->value[k],
+	   "", "series.top500.fit_article.value_latest / "
+	   "series.top500.latest.value",
+	   "how many times faster the newest No. 1 would be had the pace "
+	   "before the article held",
+	   "series.top500.fit_article.value_latest series.top500.latest.value",
+	   OURS);
+out:
+	buf_release(&org);
+}
+
+/*
+ * Energy per operation of the TOP500 No. 1, from the power published with
+ * each list (the optional column power_w; every cell is checked, empty
+ * cells are lists without a figure): the record's energy per FLOP and per
+ * single-bit operation, its distance above Landauer's kT ln 2 at room
+ * temperature, the trend of the energy per FLOP over the lists with power
+ * (halving time, the year it reaches Landauer) beside the trends of Rmax
+ * and power over the same lists, and the article's No. 1 against the
+ * newest. Returns -1 after printing errors in the column.
+ */
+static int
+add_energy(struct model *m, const struct series *top)
+{
+	const struct physconst *pc = m->pc;
+	const struct table *t = top->t;
+	int cp = table_find(t, "power_w");
+	size_t r, i, n = 0, k = top->n - 1, before = diag_errors();
+	size_t first_art = top->n;
+	double *tt = NULL, *ej = NULL, *pw = NULL, *rx = NULL;
+	double *power = NULL, art = get(m, "article.year");
+	struct buf org = BUF_INIT;
+	struct dataset *ds = NULL;
+	struct fit fe, fr, fp;
+	int ret = 0;
+
+	/* What one operation holds in the ultimate laptop: no data needed. */
+	fx(m, "laptop.op_energy",
+	   PHYS_PI * pc->hbar / (2 * get(m, "laptop.flip_time")), "J/op",
+	   "pi * const.hbar / (2 * laptop.flip_time)",
+	   "Margolus-Levitin energy of one operation that lasts the laptop's "
+	   "flip time; equals its energy per bit, held, not dissipated",
+	   "const.hbar laptop.flip_time", LLOYD2000);
+	if (cp < 0)
+		goto out;
+	for (r = 0; r < table_rows(t); r++) {
+		double w;
+
+		table_num(t, r, cp, TABLE_POSITIVE | TABLE_OPTIONAL, &w);
+	}
+	if (diag_errors() != before) {
+		ret = -1;
+		goto out;
+	}
+	power = xcalloc(top->n, sizeof(*power));
+	tt = xcalloc(top->n, sizeof(*tt));
+	ej = xcalloc(top->n, sizeof(*ej));
+	pw = xcalloc(top->n, sizeof(*pw));
+	rx = xcalloc(top->n, sizeof(*rx));
+	if (m->ds) {
+		static const char *const cols[] = { "year", "power_w",
+			"j_per_flop", "j_per_op" };
+
+		ds = dataset_add(m->ds, "energy", cols, 4);
+	}
+	for (i = 0; i < top->n; i++) {
+		table_num(t, top->row[i], cp, TABLE_OPTIONAL, &power[i]);
+		if (first_art == top->n && floor(top->time[i]) >= art)
+			first_art = i;
+		if (isnan(power[i]))
+			continue;
+		tt[n] = top->time[i];
+		pw[n] = power[i];
+		rx[n] = top->value[i];
+		ej[n] = power[i] / top->value[i];
+		if (ds) {
+			double row[4] = { tt[n], pw[n], ej[n],
+					  ej[n] / get(m, "sbops_per_flop") };
+
+			dataset_row(ds, row, table_cell(t, top->row[i],
+				    table_find(t, "system")));
+		}
+		n++;
+	}
+
+	/* The trend of the energy per FLOP, and of Rmax and power with it. */
+	if (n >= 2 && long_enough(tt, ej, n, -INFINITY, INFINITY) &&
+	    !fit_log2(tt, ej, n, -INFINITY, INFINITY, &fe) &&
+	    !fit_log2(tt, rx, n, -INFINITY, INFINITY, &fr) &&
+	    !fit_log2(tt, pw, n, -INFINITY, INFINITY, &fp) && fe.b < 0 &&
+	    fr.b > 0) {
+		const char *src = table_name(t);
+
+		num(m, "energy.fit.n", (double)fe.n, "", "lists whose No. 1 "
+		    "has a published power, in this edition", NULL, src);
+		num(m, "energy.fit.from", floor(fe.t0), "year",
+		    "first year with a published power", NULL, src);
+		num(m, "energy.fit.to", floor(fe.t1), "year",
+		    "last year with a published power", NULL, src);
+		num(m, "energy.fit.slope", fe.b, "1/yr", "least-squares slope "
+		    "of log2(power / Rmax) of the No. 1 against time", NULL,
+		    src);
+		num(m, "energy.fit.intercept", fe.a, "", "log2(J per FLOP) at "
+		    "year 0 on the fitted line: log2(e) = intercept + slope x "
+		    "year", NULL, src);
+		num(m, "energy.fit.r2", fe.r2, "", "coefficient of "
+		    "determination of the fit", NULL, src);
+		fx(m, "energy.fit.halving_time", -1 / fe.b, "yr",
+		   "-1 / energy.fit.slope", "halving time of the energy per "
+		   "FLOP: the doubling time of FLOP/s per watt",
+		   "energy.fit.slope", OURS);
+		num(m, "energy.fit.value_to", fit_value_at(&fe, floor(fe.t1)),
+		    "J/FLOP", "energy per FLOP on the fitted line at its last "
+		    "year", NULL, src);
+		fx(m, "energy.fit.year_landauer",
+		   floor(floor(fe.t1) + log2(get(m, "landauer.energy_room") *
+		   get(m, "sbops_per_flop") / fit_value_at(&fe,
+		   floor(fe.t1))) / fe.b), "year",
+		   "floor(energy.fit.to + log2(landauer.energy_room * "
+		   "sbops_per_flop / energy.fit.value_to) / energy.fit.slope)",
+		   "the year the fitted line reaches kT ln 2 at room "
+		   "temperature for each single-bit operation",
+		   "energy.fit.to landauer.energy_room sbops_per_flop "
+		   "energy.fit.value_to energy.fit.slope", OURS);
+		num(m, "energy.fit_rmax.slope", fr.b, "1/yr", "least-squares "
+		    "slope of log2(Rmax) over the same lists", NULL, src);
+		fx(m, "energy.fit_rmax.doubling_time", 1 / fr.b, "yr",
+		   "1 / energy.fit_rmax.slope", "doubling time of Rmax over "
+		   "the lists with a published power",
+		   "energy.fit_rmax.slope", OURS);
+		num(m, "energy.fit_power.slope", fp.b, "1/yr", "least-squares "
+		    "slope of log2(power) over the same lists (the slope of "
+		    "Rmax plus that of the energy per FLOP)", NULL, src);
+		if (fp.b > 0)
+			fx(m, "energy.fit_power.doubling_time", 1 / fp.b, "yr",
+			   "1 / energy.fit_power.slope", "doubling time of "
+			   "the No. 1's power", "energy.fit_power.slope",
+			   OURS);
+		fx(m, "energy.efficiency_lag", (-1 / fe.b) / (1 / fr.b), "",
+		   "energy.fit.halving_time / energy.fit_rmax.doubling_time",
+		   "how many times longer FLOP/s per watt takes to double "
+		   "than FLOP/s", "energy.fit.halving_time "
+		   "energy.fit_rmax.doubling_time", OURS);
+	}
+
+	/* The record holder of the edition, when its list gives power. */
+	if (!isnan(power[k])) {
+		const char *src = table_cell(t, top->row[k],
+					     table_find(t, "source"));
+
+		point_origin(top, k, &org);
+		registry_add_num(m->reg, "record.power", power[k], "W",
+				 "power of the record holder during its run",
+				 NULL, src, org.data);
+		fx(m, "record.energy_per_flop", power[k] / top->value[k],
+		   "J/FLOP", "record.power / record.rmax", NULL,
+		   "record.power record.rmax", OURS);
+		fx(m, "record.energy_per_op", power[k] / top->value[k] /
+		   get(m, "sbops_per_flop"), "J/op",
+		   "record.energy_per_flop / sbops_per_flop",
+		   "per single-bit operation",
+		   "record.energy_per_flop sbops_per_flop", HENSON2008);
+		fx(m, "record.gap.landauer.orders",
+		   log10(get(m, "record.energy_per_op") /
+			 get(m, "landauer.energy_room")), "",
+		   "log10(record.energy_per_op / landauer.energy_room)",
+		   "orders of magnitude above kT ln 2 at room temperature, "
+		   "counting one bit erased per single-bit operation",
+		   "record.energy_per_op landauer.energy_room", OURS);
+		fx(m, "record.gap.landauer.halvings",
+		   log2(get(m, "record.energy_per_op") /
+			get(m, "landauer.energy_room")), "",
+		   "log2(record.energy_per_op / landauer.energy_room)",
+		   "halvings of the energy per operation to kT ln 2",
+		   "record.energy_per_op landauer.energy_room", OURS);
+		if (registry_get(m->reg, "energy.fit.halving_time")) {
+			fx(m, "record.gap.landauer.years",
+			   get(m, "record.gap.landauer.halvings") *
+			   get(m, "energy.fit.halving_time"), "yr",
+			   "record.gap.landauer.halvings * "
+			   "energy.fit.halving_time",
+			   "at the fitted halving time of the energy per FLOP",
+			   "record.gap.landauer.halvings "
+			   "energy.fit.halving_time", OURS);
+			fx(m, "record.gap.landauer.year",
+			   get(m, "record.year") +
+			   get(m, "record.gap.landauer.years"), "year",
+			   "record.year + record.gap.landauer.years",
+			   "the year the record's energy per operation would "
+			   "reach kT ln 2 at that pace",
+			   "record.year record.gap.landauer.years", OURS);
+		}
+		fx(m, "record.gap.laptop_op.ratio",
+		   get(m, "record.energy_per_op") /
+		   get(m, "laptop.op_energy"), "",
+		   "record.energy_per_op / laptop.op_energy",
+		   "energy the record dissipates per single-bit operation, "
+		   "over the energy one operation holds in the ultimate laptop",
+		   "record.energy_per_op laptop.op_energy", OURS);
+	}
+
+	/* Then and now: the No. 1 of the article's first list against it. */
+	if (first_art < top->n && !isnan(power[first_art]) &&
+	    registry_get(m->reg, "record.power")) {
+		size_t a = first_art;
+		const char *src = table_cell(t, top->row[a],
+					     table_find(t, "source"));
+
+		point_origin(top, a, &org);
+		registry_add_text(m->reg, "article.record.name",
+				  table_cell(t, top->row[a],
+					     table_find(t, "system")),
+				  "No. 1 of the first TOP500 list of the "
+				  "article's year", NULL, src, org.data);
+		registry_add_text(m->reg, "article.record.list",
+				  table_cell(t, top->row[a],
+					     table_find(t, "list")),
+				  "date of that list", NULL, src, org.data);
+		registry_add_num(m->reg, "article.record.rmax", top->value[a],
+				 "FLOP/s", "Rmax of that No. 1", NULL, src,
+				 org.data);
+		registry_add_num(m->reg, "article.record.power", power[a], "W",
+				 "power of that No. 1 during its run", NULL,
+				 src, org.data);
+		fx(m, "article.record.energy_per_flop",
+		   power[a] / top->value[a], "J/FLOP",
+		   "article.record.power / article.record.rmax", NULL,
+		   "article.record.power article.record.rmax", OURS);
+		fx(m, "energy.power_ratio", power[k] / power[a], "",
+		   "record.power / article.record.power",
+		   "the No. 1's power now over then",
+		   "record.power article.record.power", OURS);
+		fx(m, "energy.speed_ratio", top->value[k] / top->value[a], "",
+		   "record.rmax / article.record.rmax",
+		   "the No. 1's Rmax now over then",
+		   "record.rmax article.record.rmax", OURS);
+		fx(m, "energy.efficiency_ratio",
+		   (power[a] / top->value[a]) / (power[k] / top->value[k]), "",
+		   "article.record.energy_per_flop / record.energy_per_flop",
+		   "how many times less energy a FLOP takes now than then",
+		   "article.record.energy_per_flop record.energy_per_flop",
+		   OURS);
+	}
+out:
+	free(power);
+	free(tt);
+	free(ej);
+	free(pw);
+	free(rx);
+	buf_release(&org);
+	return ret;
+}
+
 /* Device kinds, and which of them has a "current" pick. */
 static const char *const device_kinds[] = {
 	"laptop", "netbook", "supercomputer", "gpu", "phone",
@@ -1455,6 +1769,16 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 		   "series.top500.fit_all.doubling_time", OURS);
 		add_rate(&m, "rate.top500", "TOP500 No. 1 trend");
 	}
+	add_pace(&m, &all[0]);
+	if (registry_get(m.reg, "series.top500.fit_since.doubling_time")) {
+		fx(&m, "rate.top500_since", get(&m,
+		   "series.top500.fit_since.doubling_time"), "yr",
+		   "series.top500.fit_since.doubling_time",
+		   "fitted doubling time of the TOP500 No. 1 since the article",
+		   "series.top500.fit_since.doubling_time", OURS);
+		add_rate(&m, "rate.top500_since",
+			 "TOP500 No. 1 trend since the article");
+	}
 	if (registry_get(m.reg, "series.disk.fit_all.doubling_time")) {
 		fx(&m, "rate.disk", get(&m,
 		   "series.disk.fit_all.doubling_time"), "yr",
@@ -1477,6 +1801,8 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 		   "universe.doublings rate.top500", OURS);
 	add_record(&m, &all[0]);
 	add_current_disk(&m, &all[1]);
+	if (add_energy(&m, &all[0]))
+		goto out;
 	if (add_devices(&m))
 		goto out;
 	if (ds && !m.failed)

@@ -104,7 +104,7 @@ has as-of-default "$tmp/stdout" "^$newest\$"
 # follow with no change to code.
 cp -R "$top/data" "$tmp/next"
 before_fit=$(cd "$top" && "$ult" get series.top500.fit_all.doubling_time)
-printf '%s\n' '2099-06,"Test Machine ""X""",Somewhere,Nowhere,9e20,1e21,test row,' \
+printf '%s\n' '2099-06,"Test Machine ""X""",Somewhere,Nowhere,9e20,1e21,,test row,' \
 	>>"$tmp/next/top500.csv"
 expect new-row 0 "$ult" -d "$tmp/next" get record.name
 has new-row "$tmp/stdout" '^Test Machine "X"$'

@@ -117,6 +117,294 @@ test_article_gaps(void **state)
 	assert_near(val(state, "universe.years_18mo"), 600, 0.01);
 }
 
+/* ------------------------------------------- the fixture: a small TOP500 */
+
+/*
+ * A TOP500 history of seven lists, four with power, in a copy of the
+ * shipped data otherwise; the expected values below are computed here,
+ * by the textbook formulas, not by fit.c or the model.
+ */
+static char fixdir[64];
+
+static const char *const fix_lists[] = { "2000-06", "2004-06", "2006-06",
+	"2008-06", "2010-06", "2012-06", "2014-06" };
+static const double fix_rmax[] = { 1e12, 1e13, 1e14, 1e15, 3e15, 2e16,
+	4e16 };
+static const double fix_power[] = { NAN, NAN, NAN, 2e6, 4e6, 5e6, 1e7 };
+#define FIX_N (sizeof(fix_rmax) / sizeof(fix_rmax[0]))
+
+static void
+fix_write(const char *name, const char *text)
+{
+	struct buf path = BUF_INIT;
+	FILE *fp;
+
+	buf_addf(&path, "%s/%s", fixdir, name);
+	fp = fopen(path.data, "w");
+	assert_non_null(fp);
+	assert_true(fputs(text, fp) >= 0);
+	assert_int_equal(fclose(fp), 0);
+	buf_release(&path);
+}
+
+static void
+fix_copy(const char *name)
+{
+	struct buf path = BUF_INIT, text = BUF_INIT;
+
+	buf_addf(&path, "data/%s", name);
+	assert_int_equal(buf_read_file(&text, path.data), 0);
+	fix_write(name, text.data);
+	buf_release(&path);
+	buf_release(&text);
+}
+
+/* The fixture's top500.csv, with bad as the power of the last list. */
+static void
+fix_top500(const char *bad)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	buf_addstr(&b, "list,system,site,country,rmax_flops,power_w,source\n");
+	for (i = 0; i < FIX_N; i++) {
+		buf_addf(&b, "%s,M%zu,Site,Nowhere,%.17g,", fix_lists[i], i,
+			 fix_rmax[i]);
+		if (bad && i == FIX_N - 1)
+			buf_addstr(&b, bad);
+		else if (!isnan(fix_power[i]))
+			buf_addf(&b, "%.17g", fix_power[i]);
+		buf_addstr(&b, ",fixture\n");
+	}
+	fix_write("top500.csv", b.data);
+	buf_release(&b);
+}
+
+static int
+fix_setup(void **state)
+{
+	static const char *const copies[] = { "assumptions.csv", "devices.csv",
+		"disk_capacity.csv", "areal_density.csv", "transistors.csv",
+		"claims.csv" };
+	size_t i;
+
+	(void)state;
+	snprintf(fixdir, sizeof(fixdir), "/tmp/test_model.XXXXXX");
+	assert_non_null(mkdtemp(fixdir));
+	for (i = 0; i < sizeof(copies) / sizeof(copies[0]); i++)
+		fix_copy(copies[i]);
+	fix_top500(NULL);
+	return 0;
+}
+
+static int
+fix_teardown(void **state)
+{
+	static const char *const files[] = { "assumptions.csv", "devices.csv",
+		"disk_capacity.csv", "areal_density.csv", "transistors.csv",
+		"claims.csv", "top500.csv" };
+	struct buf path = BUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", fixdir, files[i]);
+		unlink(path.data);
+	}
+	buf_release(&path);
+	return rmdir(fixdir);
+}
+
+/* Decimal year of "YYYY-MM": mid-month. */
+static double
+fix_time(size_t i)
+{
+	return atoi(fix_lists[i]) + (atoi(fix_lists[i] + 5) - 0.5) / 12;
+}
+
+/* Least squares of log2(y) on t over points lo..hi-1 of the fixture. */
+struct line {
+	double slope, tmean, ymean;
+};
+
+static struct line
+fix_line(size_t lo, size_t hi, int what)
+{
+	double st = 0, sy = 0, stt = 0, sty = 0;
+	struct line l;
+	size_t i, n = hi - lo;
+
+	for (i = lo; i < hi; i++) {
+		double y = what == 0 ? fix_rmax[i] : what == 1 ? fix_power[i] :
+			   fix_power[i] / fix_rmax[i];
+
+		st += fix_time(i);
+		sy += log2(y);
+	}
+	l.tmean = st / (double)n;
+	l.ymean = sy / (double)n;
+	for (i = lo; i < hi; i++) {
+		double y = what == 0 ? fix_rmax[i] : what == 1 ? fix_power[i] :
+			   fix_power[i] / fix_rmax[i];
+
+		stt += (fix_time(i) - l.tmean) * (fix_time(i) - l.tmean);
+		sty += (fix_time(i) - l.tmean) * (log2(y) - l.ymean);
+	}
+	l.slope = sty / stt;
+	return l;
+}
+
+/* The value on the line at time t. */
+static double
+line_at(struct line l, double t)
+{
+	return exp2(l.ymean + l.slope * (t - l.tmean));
+}
+
+static double
+num_of(const struct registry *reg, const char *name)
+{
+	const struct quantity *q = registry_get(reg, name);
+
+	if (!q)
+		fail_msg("no quantity '%s'", name);
+	return q->value;
+}
+
+static void
+test_fixture_pace(void **state)
+{
+	struct registry *reg = model_build(fixdir, 2014, NULL, NULL);
+	/* Up to the article (2008): lists 0-3; since: lists 3-6. */
+	struct line before = fix_line(0, 4, 0), since = fix_line(3, 7, 0);
+	double forecast = line_at(before, fix_time(6));
+
+	(void)state;
+	assert_non_null(reg);
+	assert_near(num_of(reg, "series.top500.fit_since.n"), 4, 0);
+	assert_near(num_of(reg, "series.top500.fit_since.doubling_time"),
+		    1 / since.slope, 1e-9);
+	assert_near(num_of(reg, "series.top500.fit_article.doubling_time"),
+		    1 / before.slope, 1e-9);
+	assert_near(num_of(reg, "series.top500.pace.slowdown"),
+		    before.slope / since.slope, 1e-9);
+	assert_near(num_of(reg, "series.top500.latest.time"), 2014 + 5.5 / 12,
+		    1e-15);
+	assert_near(num_of(reg, "series.top500.fit_article.value_latest"),
+		    forecast, 1e-9);
+	assert_near(num_of(reg, "series.top500.pace.shortfall"),
+		    forecast / fix_rmax[6], 1e-9);
+	assert_near(num_of(reg, "rate.top500_since"), 1 / since.slope, 1e-9);
+	/* The new rate reaches every gap: the record's, for one. */
+	assert_near(num_of(reg, "record.gap.ops.years_top500_since"),
+		    num_of(reg, "record.gap.ops.doublings") / since.slope,
+		    1e-9);
+	registry_free(reg);
+}
+
+static void
+test_fixture_energy(void **state)
+{
+	struct registry *reg = model_build(fixdir, 2014, NULL, NULL);
+	struct line e = fix_line(3, 7, 2), r = fix_line(3, 7, 0);
+	struct line p = fix_line(3, 7, 1);
+	double sb, kt, per_op;
+
+	(void)state;
+	assert_non_null(reg);
+	sb = num_of(reg, "sbops_per_flop");
+	kt = 1.380649e-23 * num_of(reg, "landauer.room_temperature") * log(2);
+	assert_near(num_of(reg, "landauer.energy_room"), kt, 1e-12);
+	assert_near(num_of(reg, "energy.fit.n"), 4, 0);
+	assert_near(num_of(reg, "energy.fit.from"), 2008, 0);
+	assert_near(num_of(reg, "energy.fit.slope"), e.slope, 1e-9);
+	assert_near(num_of(reg, "energy.fit.halving_time"), -1 / e.slope,
+		    1e-9);
+	assert_near(num_of(reg, "energy.fit_rmax.doubling_time"), 1 / r.slope,
+		    1e-9);
+	assert_near(num_of(reg, "energy.fit_power.doubling_time"), 1 / p.slope,
+		    1e-9);
+	/* log2 P = log2 R + log2 e, point by point: so are the slopes. */
+	assert_near(p.slope, r.slope + e.slope, 1e-12);
+	assert_near(num_of(reg, "energy.efficiency_lag"),
+		    (-1 / e.slope) / (1 / r.slope), 1e-9);
+	assert_near(num_of(reg, "energy.fit.value_to"), line_at(e, 2014),
+		    1e-9);
+	assert_near(num_of(reg, "energy.fit.year_landauer"),
+		    floor(2014 + log2(kt * sb / line_at(e, 2014)) / e.slope),
+		    0);
+	/* The record: 10 MW for 4e16 FLOP/s. */
+	assert_near(num_of(reg, "record.power"), 1e7, 0);
+	assert_near(num_of(reg, "record.energy_per_flop"), 2.5e-10, 1e-15);
+	per_op = 2.5e-10 / sb;
+	assert_near(num_of(reg, "record.energy_per_op"), per_op, 1e-15);
+	assert_near(num_of(reg, "record.gap.landauer.orders"),
+		    log10(per_op / kt), 1e-12);
+	assert_near(num_of(reg, "record.gap.landauer.year"),
+		    2014 + log2(per_op / kt) * (-1 / e.slope), 1e-9);
+	/* Then (2008-06, 2 MW for 1e15) and now. */
+	assert_near(num_of(reg, "energy.power_ratio"), 5, 1e-15);
+	assert_near(num_of(reg, "energy.speed_ratio"), 40, 1e-15);
+	assert_near(num_of(reg, "energy.efficiency_ratio"), 8, 1e-15);
+	/* Margolus-Levitin for the flip time is the energy per bit. */
+	assert_near(num_of(reg, "laptop.op_energy"),
+		    num_of(reg, "laptop.energy") /
+		    num_of(reg, "laptop.bits_max"), 1e-12);
+	assert_near(num_of(reg, "record.gap.laptop_op.ratio"),
+		    per_op / num_of(reg, "laptop.op_energy"), 1e-12);
+	registry_free(reg);
+}
+
+/* Editions whose lists after the article span under 3 years: no trends. */
+static void
+test_fixture_short_editions(void **state)
+{
+	struct registry *reg;
+
+	(void)state;
+	/* 2008-06 and 2010-06: two lists two years apart. */
+	reg = model_build(fixdir, 2010, NULL, NULL);
+	assert_non_null(reg);
+	assert_null(registry_get(reg, "series.top500.fit_since.slope"));
+	assert_null(registry_get(reg, "series.top500.pace.slowdown"));
+	assert_null(registry_get(reg, "rate.top500_since"));
+	assert_null(registry_get(reg, "energy.fit.slope"));
+	assert_null(registry_get(reg, "record.gap.landauer.year"));
+	/* The record's own figures need no trend. */
+	assert_near(num_of(reg, "record.energy_per_flop"), 4e6 / 3e15, 1e-15);
+	assert_near(num_of(reg, "energy.power_ratio"), 2, 1e-15);
+	registry_free(reg);
+	/* Four years: 2008-06 to 2012-06. */
+	reg = model_build(fixdir, 2012, NULL, NULL);
+	assert_non_null(reg);
+	assert_near(num_of(reg, "series.top500.fit_since.n"), 3, 0);
+	assert_near(num_of(reg, "energy.fit.n"), 3, 0);
+	registry_free(reg);
+}
+
+/* A power that is no positive number is an error at its cell. */
+static void
+test_fixture_bad_power(void **state)
+{
+	struct registry *reg;
+	char *err;
+
+	(void)state;
+	fix_top500("-5");
+	diag_reset();
+	capture_start();
+	reg = model_build(fixdir, 2014, NULL, NULL);
+	err = capture_end();
+	fix_top500(NULL);
+	assert_null(reg);
+	if (!strstr(err, "top500.csv:8:") ||
+	    !strstr(err, "column 'power_w': expected a positive number, got "
+		    "'-5'"))
+		fail_msg("unexpected message: %s", err);
+	free(err);
+}
+
 int
 main(void)
 {
@@ -127,5 +415,14 @@ main(void)
 		cmocka_unit_test(test_article_gaps),
 	};
 
-	return cmocka_run_group_tests_name("model", tests, setup, teardown);
+	const struct CMUnitTest fixture[] = {
+		cmocka_unit_test(test_fixture_pace),
+		cmocka_unit_test(test_fixture_energy),
+		cmocka_unit_test(test_fixture_short_editions),
+		cmocka_unit_test(test_fixture_bad_power),
+	};
+
+	return cmocka_run_group_tests_name("model", tests, setup, teardown) |
+	       cmocka_run_group_tests_name("model on a small TOP500", fixture,
+					   fix_setup, fix_teardown);
 }
