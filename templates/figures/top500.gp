@@ -1,9 +1,10 @@
 # Figure: the TOP500 No. 1 in single-bit operations per second, with its
-# fitted trends extrapolated to the 1 kg and the atomic-matter limits.
+# trends up to the article and since, extrapolated to the 1 kg and the
+# atomic-matter limits.
 # needs: sbops_per_flop laptop.ops_max atomic.ops edition.year article.year
-# needs: series.top500.fit_all.slope series.top500.fit_all.intercept
+# needs: series.top500.fit_since.slope series.top500.fit_since.intercept
 # needs: series.top500.fit_article.slope series.top500.fit_article.intercept
-# needs: series.top500.fit_all.year_ml series.top500.fit_all.year_atomic
+# needs: series.top500.fit_since.year_ml series.top500.fit_since.year_atomic
 # needs: series.top500.fit_article.year_ml series.top500.fit_article.year_atomic
 # data: top500
 set style line 100 lc rgb "#bbbbbb" lw 1
@@ -18,12 +19,12 @@ set format y "10^{%L}"
 set ytics 1e5
 set xlabel "Year (TOP500 list)"
 set ylabel "Single-bit operations per second (SBOPS)"
-last = series_top500_fit_all_year_ml
+last = series_top500_fit_since_year_ml
 if (series_top500_fit_article_year_ml > last) last = series_top500_fit_article_year_ml
 set xrange [1990:last + 10]
 set yrange [1e10:1e55]
 set samples 400
-fit_all(x) = sbops_per_flop * 2**(series_top500_fit_all_intercept + series_top500_fit_all_slope * x)
+fit_since(x) = sbops_per_flop * 2**(series_top500_fit_since_intercept + series_top500_fit_since_slope * x)
 fit_art(x) = sbops_per_flop * 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * x)
 set arrow from graph 0, first laptop_ops_max to graph 1, first laptop_ops_max nohead lw 2 lc rgb "#D55E00" dt 2
 set arrow from graph 0, first atomic_ops to graph 1, first atomic_ops nohead lw 2 lc rgb "#CC79A7" dt 2
@@ -33,10 +34,10 @@ set arrow from first edition_year, graph 0 to first edition_year, graph 1 nohead
 set label sprintf("%d", edition_year) at first edition_year, graph 0.96 offset 0.5,0 tc rgb "#555555"
 set arrow from first article_year, graph 0 to first article_year, graph 1 nohead lw 1 lc rgb "#777777" dt 3
 set label sprintf("%d", article_year) at first article_year, graph 0.96 offset -4.5,0 tc rgb "#555555"
-set label sprintf("%d", series_top500_fit_all_year_ml) at first series_top500_fit_all_year_ml, first laptop_ops_max point pt 7 ps 1 lc rgb "#0072B2" offset 0.8,-1 tc rgb "#0072B2"
-set label sprintf("%d", series_top500_fit_all_year_atomic) at first series_top500_fit_all_year_atomic, first atomic_ops point pt 7 ps 1 lc rgb "#0072B2" offset 0.8,-1 tc rgb "#0072B2"
+set label sprintf("%d", series_top500_fit_since_year_ml) at first series_top500_fit_since_year_ml, first laptop_ops_max point pt 7 ps 1 lc rgb "#0072B2" offset 0.8,-1 tc rgb "#0072B2"
+set label sprintf("%d", series_top500_fit_since_year_atomic) at first series_top500_fit_since_year_atomic, first atomic_ops point pt 7 ps 1 lc rgb "#0072B2" offset 0.8,-1 tc rgb "#0072B2"
 set label sprintf("%d", series_top500_fit_article_year_ml) at first series_top500_fit_article_year_ml, first laptop_ops_max point pt 5 ps 1 lc rgb "#E69F00" offset -5,1 tc rgb "#B35806"
 set label sprintf("%d", series_top500_fit_article_year_atomic) at first series_top500_fit_article_year_atomic, first atomic_ops point pt 5 ps 1 lc rgb "#E69F00" offset -5,1 tc rgb "#B35806"
 plot fit_art(x) title sprintf("trend to %d: doubling every %.2f years", article_year, 1 / series_top500_fit_article_slope) lw 2 lc rgb "#E69F00" dt 4, \
-     fit_all(x) title sprintf("trend to %d: doubling every %.2f years", edition_year, 1 / series_top500_fit_all_slope) lw 2 lc rgb "#0072B2", \
+     fit_since(x) title sprintf("trend since %d: doubling every %.2f years", article_year, 1 / series_top500_fit_since_slope) lw 2 lc rgb "#0072B2", \
      'top500.dat' using 1:3 title "No. 1 of each list (Rmax x SBOPS per FLOP)" with points pt 7 ps 0.6 lc rgb "#000000"
