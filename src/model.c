@@ -29,7 +29,7 @@
 #define OURS "derived here"
 /*
  * Rows of devices.csv and assumptions.csv at most: each row makes many
- * quantities (a device some fifty), and every quantity is a row of the
+ * quantities (a device some sixty), and every quantity is a row of the
  * quantities page. 200,000 devices took a minute and gigabytes.
  */
 #define MAX_ROWS 10000
@@ -1420,7 +1420,7 @@ add_devices(struct model *m)
 
 	if (!t)
 		return -1;
-	/* Each device becomes some seventy quantities on every page. */
+	/* Each device becomes some sixty quantities on every page. */
 	if (table_max_rows(t, MAX_ROWS, "the report compares machines, "
 			   "it is no catalogue"))
 		goto out;
