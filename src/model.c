@@ -29,7 +29,7 @@
 #define OURS "derived here"
 /*
  * Rows of devices.csv and assumptions.csv at most: each row makes many
- * quantities (a device some fifty), and every quantity is a row of the
+ * quantities (a device some sixty), and every quantity is a row of the
  * quantities page. 200,000 devices took a minute and gigabytes.
  */
 #define MAX_ROWS 10000
@@ -1253,15 +1253,154 @@ out:
 	return ret;
 }
 
-/* Device kinds, and which of them has a "current" pick. */
+/* Device kinds, each with a "current" and a "then" pick. */
 static const char *const device_kinds[] = {
 	"laptop", "netbook", "supercomputer", "gpu", "phone",
 };
+#define NKINDS (sizeof(device_kinds) / sizeof(device_kinds[0]))
+
+/*
+ * The speed figures a row of devices.csv may give, each optional: what
+ * each is (precision, peak or measured) is in its column's name. The
+ * order is the order of preference when two machines are compared: FP64
+ * with FP64 where both give it, else FP32 with FP32, else measured with
+ * measured.
+ */
+enum fig { FIG_FP64, FIG_FP32, FIG_HPL, NFIG };
+static const struct {
+	const char *col;	/* column of devices.csv */
+	const char *name;	/* quantity: <prefix>.<name> */
+	const char *what;	/* for the reader */
+} figs[NFIG] = {
+	{ "fp64_peak_flops", "fp64_peak", "FP64 peak" },
+	{ "fp32_peak_flops", "fp32_peak", "FP32 peak" },
+	{ "hpl_rmax_flops", "hpl_rmax", "measured HPL Rmax" },
+};
+
+/* One row of devices.csv as read; NAN where a cell is empty. */
+struct devrow {
+	const char *id, *name, *kind, *source;
+	int year;
+	size_t kindi;		/* index into device_kinds */
+	double fig[NFIG];
+	double ram, storage;	/* bytes: working memory, persistent */
+	double mass, vol, power;	/* kg, litres, W */
+	enum fig speed;		/* the figure of its speed gap */
+};
+
+/* The required columns of devices.csv, in the order of struct devrow. */
+static const char *const device_cols[] = {
+	"id", "name", "year", "kind", "fp64_peak_flops", "fp32_peak_flops",
+	"hpl_rmax_flops", "ram_bytes", "storage_bytes", "source",
+};
+
+/*
+ * Which figure a device's speed gap is measured from: its highest peak
+ * rate at 64 or 32 bits (FP64 when the two are equal), or, when it
+ * gives no peak, its measured rate. Returns NFIG when it gives none.
+ */
+static enum fig
+speed_figure(const double *fig)
+{
+	if (!isnan(fig[FIG_FP64]) && !(fig[FIG_FP32] > fig[FIG_FP64]))
+		return FIG_FP64;
+	if (!isnan(fig[FIG_FP32]))
+		return FIG_FP32;
+	return isnan(fig[FIG_HPL]) ? NFIG : FIG_HPL;
+}
+
+static double
+optional_num(const struct table *t, size_t r, const char *col, int *bad)
+{
+	int c = table_find(t, col);
+	double v = NAN;
+
+	if (c >= 0)
+		*bad |= table_num(t, r, c, TABLE_POSITIVE | TABLE_OPTIONAL,
+				  &v);
+	return v;
+}
+
+/*
+ * Reads row r of devices.csv (whose required columns are ci[]) into d,
+ * checking every cell. Returns -1 after printing the row's errors.
+ */
+static int
+devrow_read(const struct table *t, const int *ci, size_t r,
+	    struct devrow *d)
+{
+	int bad = 0;
+	size_t i;
+
+	bad |= table_id(t, r, ci[0], &d->id);
+	bad |= table_text(t, r, ci[1], &d->name);
+	bad |= table_year(t, r, ci[2], YEAR_MIN, YEAR_MAX, &d->year);
+	bad |= table_text(t, r, ci[3], &d->kind);
+	for (i = 0; i < NFIG; i++)
+		bad |= table_num(t, r, ci[4 + i], TABLE_POSITIVE |
+				 TABLE_OPTIONAL, &d->fig[i]);
+	bad |= table_num(t, r, ci[7], TABLE_POSITIVE | TABLE_OPTIONAL,
+			 &d->ram);
+	bad |= table_num(t, r, ci[8], TABLE_POSITIVE | TABLE_OPTIONAL,
+			 &d->storage);
+	bad |= table_text(t, r, ci[9], &d->source);
+	d->mass = optional_num(t, r, "mass_kg", &bad);
+	d->vol = optional_num(t, r, "volume_l", &bad);
+	d->power = optional_num(t, r, "power_w", &bad);
+	if (bad)
+		return -1;
+	for (d->kindi = 0; d->kindi < NKINDS; d->kindi++)
+		if (!strcmp(device_kinds[d->kindi], d->kind))
+			break;
+	if (d->kindi == NKINDS)
+		return table_error(t, r, ci[3], "unknown kind '%s': expected "
+				   "laptop, netbook, supercomputer, gpu or "
+				   "phone", d->kind);
+	d->speed = speed_figure(d->fig);
+	if (d->speed == NFIG)
+		return table_error(t, r, ci[4], "no speed figure: give "
+				   "fp64_peak_flops, fp32_peak_flops or "
+				   "hpl_rmax_flops");
+	if (d->fig[FIG_HPL] > d->fig[FIG_FP64])
+		return table_error(t, r, ci[6], "a measured rate of %s FLOP/s "
+				   "beats the FP64 peak of %s",
+				   table_cell(t, r, ci[6]),
+				   table_cell(t, r, ci[4]));
+	return 0;
+}
+
+/* Columns of devices.csv: the required ones into ci[]; -1 if missing. */
+static int
+device_columns(const struct table *t, int *ci)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < sizeof(device_cols) / sizeof(device_cols[0]); i++)
+		if ((ci[i] = table_require(t, device_cols[i])) < 0)
+			ret = -1;
+	return ret;
+}
+
+/* Adds NAME, a data figure of the row, with what it is and how picked. */
+static void
+add_figure(struct model *m, const char *name, double v, const char *unit,
+	   const char *what, const char *how, const char *src,
+	   const char *org)
+{
+	struct buf d = BUF_INIT;
+
+	buf_addf(&d, "%s; %s", what, how);
+	registry_add_num(m->reg, name, v, unit, d.data, NULL, src, org);
+	buf_release(&d);
+}
 
 /*
  * Adds one device under prefix (device.<id> or an alias such as
- * current.laptop): its figures, its gaps to the 1 kg limits and, when its
- * mass (and volume) is known, to the limits of its own mass.
+ * current.laptop): its figures as the data give them; the one its speed
+ * gap is measured from (its highest peak) and its gaps to the 1 kg
+ * limits, for speed, for working memory and for storage; and, when its
+ * mass (and volume) is known, the limits of its own mass.
  */
 static void
 add_device_as(struct model *m, const char *prefix, const struct table *t,
@@ -1270,63 +1409,103 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT, e = BUF_INIT;
 	struct buf org = BUF_INIT, src = BUF_INIT, mn = BUF_INIT, vn = BUF_INIT;
 	const struct physconst *pc = m->pc;
-	double flops, storage, mass, vol, power, year;
-	int c;
+	struct devrow d;
+	int ci[sizeof(device_cols) / sizeof(device_cols[0])], c;
+	double flops;
+	size_t i;
 
+	/* The row was read and checked by add_devices(). */
+	if (device_columns(t, ci) || devrow_read(t, ci, r, &d))
+		BUG("device row %zu was not checked", r);
 	buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
-	buf_addstr(&src, table_cell(t, r, table_find(t, "source")));
-	table_num(t, r, table_find(t, "year"), 0, &year);
-	table_num(t, r, table_find(t, "flops"), 0, &flops);
-	table_num(t, r, table_find(t, "storage_bytes"), TABLE_OPTIONAL,
-		  &storage);
-	mass = vol = power = NAN;
-	if ((c = table_find(t, "mass_kg")) >= 0)
-		table_num(t, r, c, TABLE_OPTIONAL, &mass);
-	if ((c = table_find(t, "volume_l")) >= 0)
-		table_num(t, r, c, TABLE_OPTIONAL, &vol);
-	if ((c = table_find(t, "power_w")) >= 0)
-		table_num(t, r, c, TABLE_OPTIONAL, &power);
+	buf_addstr(&src, d.source);
 
-	registry_add_text(m->reg, SET(name, "%s.name", prefix),
-			  table_cell(t, r, table_find(t, "name")), how, NULL,
-			  src.data, org.data);
+	registry_add_text(m->reg, SET(name, "%s.name", prefix), d.name, how,
+			  NULL, src.data, org.data);
 	c = table_find(t, "label");
 	registry_add_text(m->reg, SET(name, "%s.label", prefix),
 			  c >= 0 && *table_cell(t, r, c) ?
-			  table_cell(t, r, c) :
-			  table_cell(t, r, table_find(t, "name")),
+			  table_cell(t, r, c) : d.name,
 			  "short name for figures (the name when no label)",
 			  NULL, src.data, org.data);
-	registry_add_text(m->reg, SET(name, "%s.id", prefix),
-			  table_cell(t, r, table_find(t, "id")), how, NULL,
-			  src.data, org.data);
-	registry_add_num(m->reg, SET(name, "%s.year", prefix), year, "year",
+	registry_add_text(m->reg, SET(name, "%s.id", prefix), d.id, how,
+			  NULL, src.data, org.data);
+	registry_add_num(m->reg, SET(name, "%s.year", prefix), d.year, "year",
 			 how, NULL, src.data, org.data);
-	registry_add_num(m->reg, SET(name, "%s.flops", prefix), flops,
-			 "FLOP/s", how, NULL, src.data, org.data);
+
+	/* Speed: every figure given, then the one the gap is taken from. */
+	for (i = 0; i < NFIG; i++)
+		if (!isnan(d.fig[i]))
+			add_figure(m, SET(name, "%s.%s", prefix, figs[i].name),
+				   d.fig[i], "FLOP/s", figs[i].what, how,
+				   src.data, org.data);
+	flops = d.fig[d.speed];
+	if (d.speed == FIG_HPL)
+		fx(m, SET(name, "%s.flops", prefix), flops, "FLOP/s",
+		   SET(e, "%s.hpl_rmax", prefix),
+		   "no peak figure: the measured rate",
+		   SET(in, "%s.hpl_rmax", prefix), OURS);
+	else if (!isnan(d.fig[FIG_FP64]) && !isnan(d.fig[FIG_FP32]))
+		fx(m, SET(name, "%s.flops", prefix), flops, "FLOP/s",
+		   SET(e, "max(%s.fp64_peak, %s.fp32_peak)", prefix, prefix),
+		   "the highest peak rate, at 64 or 32 bits",
+		   SET(in, "%s.fp64_peak %s.fp32_peak", prefix, prefix), OURS);
+	else
+		fx(m, SET(name, "%s.flops", prefix), flops, "FLOP/s",
+		   SET(e, "%s.%s", prefix, figs[d.speed].name),
+		   "the only peak rate given",
+		   SET(in, "%s.%s", prefix, figs[d.speed].name), OURS);
+	registry_add_text(m->reg, SET(name, "%s.flops_figure", prefix),
+			  figs[d.speed].what, "which figure the speed and its "
+			  "gap are taken from: the highest of the FP64 and "
+			  "FP32 peaks, else the measured HPL Rmax", NULL,
+			  src.data, org.data);
 	fx(m, SET(name, "%s.sbops", prefix), flops * get(m, "sbops_per_flop"),
 	   "ops/s", SET(e, "%s.flops * sbops_per_flop", prefix), "SBOPS",
 	   SET(in, "%s.flops sbops_per_flop", prefix), HENSON2008);
 	add_gap(m, SET(f, "%s.gap.ops", prefix), SET(in, "%s.sbops", prefix),
 		"laptop.ops_max", SET(name, "%s.year", prefix));
-	if (!isnan(storage)) {
-		registry_add_num(m->reg, SET(name, "%s.storage", prefix),
-				 storage, "B", how, NULL, src.data, org.data);
-		fx(m, SET(name, "%s.bits", prefix), storage * 8, "bit",
-		   SET(e, "%s.storage * bits_per_byte", prefix), NULL,
-		   SET(in, "%s.storage bits_per_byte", prefix), OURS);
-		add_gap(m, SET(f, "%s.gap.bits", prefix),
-			SET(in, "%s.bits", prefix), "laptop.bits_max",
+	if (!isnan(d.fig[FIG_HPL]))
+		fx(m, SET(name, "%s.hpl_sbops", prefix),
+		   d.fig[FIG_HPL] * get(m, "sbops_per_flop"), "ops/s",
+		   SET(e, "%s.hpl_rmax * sbops_per_flop", prefix),
+		   "SBOPS of the measured rate",
+		   SET(in, "%s.hpl_rmax sbops_per_flop", prefix), HENSON2008);
+
+	/* Memory: working memory and storage, each with its own gap. */
+	if (!isnan(d.ram)) {
+		add_figure(m, SET(name, "%s.ram", prefix), d.ram, "B",
+			   "working memory (RAM; on-package HBM or unified "
+			   "memory for GPUs and SoCs)", how, src.data,
+			   org.data);
+		fx(m, SET(name, "%s.ram_bits", prefix), d.ram * 8, "bit",
+		   SET(e, "%s.ram * bits_per_byte", prefix),
+		   "working memory in bits: the memory gap's figure",
+		   SET(in, "%s.ram bits_per_byte", prefix), OURS);
+		add_gap(m, SET(f, "%s.gap.ram", prefix),
+			SET(in, "%s.ram_bits", prefix), "laptop.bits_max",
 			SET(name, "%s.year", prefix));
 	}
-	if (!isnan(power))
-		registry_add_num(m->reg, SET(name, "%s.power", prefix), power,
-				 "W", how, NULL, src.data, org.data);
-	if (!isnan(mass)) {
-		double E = phys_rest_energy(pc, mass);
+	if (!isnan(d.storage)) {
+		add_figure(m, SET(name, "%s.storage", prefix), d.storage, "B",
+			   "persistent storage (SSD, disk or flash)", how,
+			   src.data, org.data);
+		fx(m, SET(name, "%s.storage_bits", prefix), d.storage * 8,
+		   "bit", SET(e, "%s.storage * bits_per_byte", prefix),
+		   "storage in bits",
+		   SET(in, "%s.storage bits_per_byte", prefix), OURS);
+		add_gap(m, SET(f, "%s.gap.storage", prefix),
+			SET(in, "%s.storage_bits", prefix), "laptop.bits_max",
+			SET(name, "%s.year", prefix));
+	}
+	if (!isnan(d.power))
+		add_figure(m, SET(name, "%s.power", prefix), d.power, "W",
+			   "power draw", how, src.data, org.data);
+	if (!isnan(d.mass)) {
+		double E = phys_rest_energy(pc, d.mass);
 
-		registry_add_num(m->reg, SET(name, "%s.mass", prefix), mass,
-				 "kg", how, NULL, src.data, org.data);
+		add_figure(m, SET(name, "%s.mass", prefix), d.mass, "kg",
+			   "mass", how, src.data, org.data);
 		fx(m, SET(name, "%s.ops_limit_own", prefix),
 		   phys_ml_ops(pc, E), "ops/s",
 		   SET(e, "2 * %s.mass * const.c^2 / (pi * const.hbar)",
@@ -1338,34 +1517,32 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 		   SET(e, "log10(%s.ops_limit_own / %s.sbops)", prefix,
 		       prefix), "orders of magnitude to its own-mass limit",
 		   SET(in, "%s.sbops %s.ops_limit_own", prefix, prefix), OURS);
-		if (!isnan(vol) && !isnan(storage)) {
-			double V = vol * 1e-3;
-			double T = phys_rad_temperature(pc, E, V,
+	}
+	if (!isnan(d.mass) && !isnan(d.vol)) {
+		double E = phys_rest_energy(pc, d.mass), V = d.vol * 1e-3;
+		double T = phys_rad_temperature(pc, E, V,
 						get(m, "laptop.modes"));
+		double I = phys_entropy_bits(pc, phys_rad_entropy(E, T));
 
-			registry_add_num(m->reg, SET(name, "%s.volume", prefix),
-					 V, "m^3", how, NULL, src.data,
-					 org.data);
-			buf_reset(&mn);
-			buf_addf(&mn, "%s.mass", prefix);
-			buf_reset(&vn);
-			buf_addf(&vn, "%s.volume", prefix);
-			fx(m, SET(name, "%s.bits_limit_own", prefix),
-			   phys_entropy_bits(pc, phys_rad_entropy(E, T)),
-			   "bit", SET(e, RAD_BITS("%s", "%s"), mn.data,
-				      mn.data, vn.data),
-			   "radiation entropy of its own mass in its own "
-			   "volume", SET(in, "%s.mass %s.volume laptop.modes "
-			   "const.hbar const.c", prefix, prefix), LLOYD2000);
-			fx(m, SET(name, "%s.gap.bits_own.orders", prefix),
-			   phys_orders(storage * 8, get(m, SET(f,
-				"%s.bits_limit_own", prefix))), "",
-			   SET(e, "log10(%s.bits_limit_own / %s.bits)",
-			       prefix, prefix),
-			   "orders of magnitude to its own-mass memory limit",
-			   SET(in, "%s.bits %s.bits_limit_own", prefix,
+		add_figure(m, SET(name, "%s.volume", prefix), V, "m^3",
+			   "volume", how, src.data, org.data);
+		buf_reset(&mn);
+		buf_addf(&mn, "%s.mass", prefix);
+		buf_reset(&vn);
+		buf_addf(&vn, "%s.volume", prefix);
+		fx(m, SET(name, "%s.bits_limit_own", prefix), I, "bit",
+		   SET(e, RAD_BITS("%s", "%s"), mn.data, mn.data, vn.data),
+		   "radiation entropy of its own mass in its own volume",
+		   SET(in, "%s.mass %s.volume laptop.modes const.hbar "
+		       "const.c", prefix, prefix), LLOYD2000);
+		if (!isnan(d.ram))
+			fx(m, SET(name, "%s.gap.ram_own.orders", prefix),
+			   phys_orders(d.ram * 8, I), "",
+			   SET(e, "log10(%s.bits_limit_own / %s.ram_bits)",
+			       prefix, prefix), "orders of magnitude from its "
+			   "working memory to its own-mass memory limit",
+			   SET(in, "%s.ram_bits %s.bits_limit_own", prefix,
 			       prefix), OURS);
-		}
 	}
 	buf_release(&name);
 	buf_release(&f);
@@ -1378,110 +1555,218 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 }
 
 /*
+ * The physics checks the data: no device may compute faster than the
+ * Margolus-Levitin limit of its own mass (at its highest rate), nor hold
+ * more bits, working memory and storage together, than the entropy of
+ * its own mass in its own volume. Returns -1 after printing the error.
+ */
+static int
+device_physics(struct model *m, const struct table *t, const int *ci,
+	       size_t r, const struct devrow *d)
+{
+	const struct physconst *pc = m->pc;
+	double sb = get(m, "sbops_per_flop"), E, I, bits;
+
+	if (isnan(d->mass))
+		return 0;
+	E = phys_rest_energy(pc, d->mass);
+	if (d->fig[d->speed] * sb > phys_ml_ops(pc, E))
+		return table_error(t, r, ci[4 + d->speed], "%s FLOP/s x %g "
+				   "SBOPS per FLOP beats the Margolus-Levitin "
+				   "limit of %.4g ops/s for its %g kg",
+				   table_cell(t, r, ci[4 + d->speed]), sb,
+				   phys_ml_ops(pc, E), d->mass);
+	if (isnan(d->vol) || (isnan(d->ram) && isnan(d->storage)))
+		return 0;
+	I = phys_entropy_bits(pc, phys_rad_entropy(E, phys_rad_temperature(
+		pc, E, d->vol * 1e-3, get(m, "laptop.modes"))));
+	bits = ((isnan(d->ram) ? 0 : d->ram) +
+		(isnan(d->storage) ? 0 : d->storage)) * 8;
+	if (bits > I)
+		return table_error(t, r, ci[isnan(d->storage) ? 7 : 8],
+				   "%.4g bytes of memory and storage beat the "
+				   "entropy limit of %.4g bits for %g kg in "
+				   "%g litres", bits / 8, I, d->mass, d->vol);
+	return 0;
+}
+
+/* Whether row a is picked over row b: newer, then faster, then later. */
+static int
+newer(const struct devrow *a, size_t ra, const struct devrow *b, size_t rb)
+{
+	if (a->year != b->year)
+		return a->year > b->year;
+	if (a->fig[a->speed] != b->fig[b->speed])
+		return a->fig[a->speed] > b->fig[b->speed];
+	return ra > rb;
+}
+
+/*
+ * One like-with-like comparison of a figure between the machine of the
+ * article's year and today's: compare.<kind>.<what>.then and .now (the
+ * same figure of both), how many orders of magnitude and doublings it
+ * grew, and the doubling time over the years between them.
+ */
+static void
+add_compare_figure(struct model *m, const char *kind, const char *what,
+		   const char *then_name, const char *now_name,
+		   const char *unit, const char *note)
+{
+	struct buf name = BUF_INIT, e = BUF_INIT, in = BUF_INIT;
+	struct buf p = BUF_INIT;
+	double a = get(m, then_name), b = get(m, now_name), years;
+
+	buf_addf(&p, "compare.%s.%s", kind, what);
+	fx(m, SET(name, "%s.then", p.data), a, unit, then_name, note,
+	   then_name, OURS);
+	fx(m, SET(name, "%s.now", p.data), b, unit, now_name, note, now_name,
+	   OURS);
+	fx(m, SET(name, "%s.orders", p.data), log10(b / a), "",
+	   SET(e, "log10(%s.now / %s.then)", p.data, p.data),
+	   "orders of magnitude gained",
+	   SET(in, "%s.now %s.then", p.data, p.data), OURS);
+	fx(m, SET(name, "%s.doublings", p.data), log2(b / a), "",
+	   SET(e, "log2(%s.now / %s.then)", p.data, p.data),
+	   "doublings gained", SET(in, "%s.now %s.then", p.data, p.data),
+	   OURS);
+	years = get(m, SET(name, "compare.%s.years", kind));
+	if (b > a)
+		fx(m, SET(name, "%s.doubling_time", p.data),
+		   years / log2(b / a), "yr",
+		   SET(e, "compare.%s.years / %s.doublings", kind, p.data),
+		   "years per doubling between the two",
+		   SET(in, "compare.%s.years %s.doublings", kind, p.data),
+		   OURS);
+	buf_release(&name);
+	buf_release(&e);
+	buf_release(&in);
+	buf_release(&p);
+}
+
+/*
+ * Then and now, like with like: for each kind with a machine of the
+ * article's year (then.<kind>) and a later one (current.<kind>), the
+ * speed by the first figure both give (FP64 peak, FP32 peak, measured),
+ * named in compare.<kind>.speed.figure; working memory with working
+ * memory; storage with storage. Supercomputers are compared by their
+ * measured HPL Rmax with the TOP500 No. 1 of the edition (record.*).
+ */
+static void
+add_compare(struct model *m, const char *kind, const struct devrow *then,
+	    const struct devrow *now)
+{
+	struct buf name = BUF_INIT, a = BUF_INIT, b = BUF_INIT;
+	struct buf in = BUF_INIT;
+	int record = now == NULL;
+	size_t i;
+
+	if (record && (isnan(then->fig[FIG_HPL]) ||
+		       !registry_get(m->reg, "record.rmax") ||
+		       !(get(m, "record.year") > then->year)))
+		return;
+	for (i = 0; !record && i < NFIG; i++)
+		if (!isnan(then->fig[i]) && !isnan(now->fig[i]))
+			break;
+	if (!record && i == NFIG)
+		return;
+	buf_addf(&b, "%s.year", record ? "record" : SET(a, "current.%s",
+							 kind));
+	fx(m, SET(name, "compare.%s.years", kind),
+	   get(m, b.data) - then->year, "yr",
+	   SET(in, "%s - then.%s.year", b.data, kind),
+	   "years between the two machines",
+	   SET(a, "%s then.%s.year", b.data, kind), OURS);
+	if (record) {
+		registry_add_text(m->reg, SET(name, "compare.%s.speed.figure",
+					      kind), figs[FIG_HPL].what,
+				  "the figure both speeds are: TOP500 Rmax, "
+				  "measured with HPL at FP64", NULL, OURS,
+				  NULL);
+		add_compare_figure(m, kind, "speed",
+				   SET(a, "then.%s.hpl_rmax", kind),
+				   "record.rmax", "FLOP/s", figs[FIG_HPL].what);
+		goto out;
+	}
+	registry_add_text(m->reg, SET(name, "compare.%s.speed.figure", kind),
+			  figs[i].what, "the figure both speeds are: FP64 "
+			  "peak where both give it, else FP32 peak, else "
+			  "measured", NULL, OURS, NULL);
+	add_compare_figure(m, kind, "speed",
+			   SET(a, "then.%s.%s", kind, figs[i].name),
+			   SET(b, "current.%s.%s", kind, figs[i].name),
+			   "FLOP/s", figs[i].what);
+	if (!isnan(then->ram) && !isnan(now->ram))
+		add_compare_figure(m, kind, "ram",
+				   SET(a, "then.%s.ram", kind),
+				   SET(b, "current.%s.ram", kind), "B",
+				   "working memory");
+	if (!isnan(then->storage) && !isnan(now->storage))
+		add_compare_figure(m, kind, "storage",
+				   SET(a, "then.%s.storage", kind),
+				   SET(b, "current.%s.storage", kind), "B",
+				   "storage");
+out:
+	buf_release(&name);
+	buf_release(&a);
+	buf_release(&b);
+	buf_release(&in);
+}
+
+/*
  * Reads data/devices.csv: every row checked, including against physics
  * (no device may beat the limits of its own mass); rows newer than the
- * edition are skipped. Adds each device and the current pick per kind.
+ * edition are skipped. Adds each device; the current pick per kind (the
+ * newest, then the fastest of its year); the pick of the article's year
+ * per kind (then.<kind>); the machines nearest each limit; and the
+ * like-with-like comparisons of then and now.
  */
 static int
 add_devices(struct model *m)
 {
-	static const char *const cols[] = { "id", "name", "year", "kind",
-		"flops", "storage_bytes", "source" };
 	struct table *t = load(m, "devices.csv");
 	size_t r, i, before = diag_errors();
-	size_t pick[sizeof(device_kinds) / sizeof(device_kinds[0])];
+	size_t pick[NKINDS], then[NKINDS];
 	size_t fast = (size_t)-1, big = (size_t)-1;
-	double best_flops = 0, best_storage = 0;
+	struct devrow *rows = NULL;
 	struct buf name = BUF_INIT, how = BUF_INIT;
-	const struct physconst *pc = m->pc;
-	int ci[sizeof(cols) / sizeof(cols[0])];
+	int ci[sizeof(device_cols) / sizeof(device_cols[0])];
+	int art = (int)get(m, "article.year");
 
 	if (!t)
 		return -1;
-	/* Each device becomes some fifty quantities on every page. */
+	/* Each device becomes some sixty quantities on every page. */
 	if (table_max_rows(t, MAX_ROWS, "the report compares machines, "
 			   "it is no catalogue"))
 		goto out;
-	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		if ((ci[i] = table_require(t, cols[i])) < 0)
-			goto out;
-	for (i = 0; i < sizeof(pick) / sizeof(pick[0]); i++)
-		pick[i] = (size_t)-1;
+	if (device_columns(t, ci))
+		goto out;
+	rows = xcalloc(table_rows(t) ? table_rows(t) : 1, sizeof(*rows));
+	for (i = 0; i < NKINDS; i++)
+		pick[i] = then[i] = (size_t)-1;
 	for (r = 0; r < table_rows(t); r++) {
-		const char *id, *nm, *kind, *src;
-		double flops, storage, mass = NAN, vol = NAN, power = NAN;
-		int year, c, bad = 0;
+		struct devrow *d = &rows[r];
 		size_t k;
 
-		bad |= table_id(t, r, ci[0], &id);
-		bad |= table_text(t, r, ci[1], &nm);
-		bad |= table_year(t, r, ci[2], YEAR_MIN, YEAR_MAX, &year);
-		bad |= table_text(t, r, ci[3], &kind);
-		bad |= table_num(t, r, ci[4], TABLE_POSITIVE, &flops);
-		bad |= table_num(t, r, ci[5], TABLE_POSITIVE | TABLE_OPTIONAL,
-				 &storage);
-		bad |= table_text(t, r, ci[6], &src);
-		if ((c = table_find(t, "mass_kg")) >= 0)
-			bad |= table_num(t, r, c, TABLE_POSITIVE |
-					 TABLE_OPTIONAL, &mass);
-		if ((c = table_find(t, "volume_l")) >= 0)
-			bad |= table_num(t, r, c, TABLE_POSITIVE |
-					 TABLE_OPTIONAL, &vol);
-		if ((c = table_find(t, "power_w")) >= 0)
-			bad |= table_num(t, r, c, TABLE_POSITIVE |
-					 TABLE_OPTIONAL, &power);
-		if (bad)
+		if (devrow_read(t, ci, r, d) || table_unique(t, r, ci[0]) ||
+		    device_physics(m, t, ci, r, d))
 			continue;
-		if (table_unique(t, r, ci[0]))
+		if (d->year > m->as_of)
 			continue;
-		for (k = 0; k < sizeof(device_kinds) / sizeof(*device_kinds); k++)
-			if (!strcmp(device_kinds[k], kind))
-				break;
-		if (k == sizeof(device_kinds) / sizeof(*device_kinds)) {
-			table_error(t, r, ci[3], "unknown kind '%s': expected "
-				    "laptop, netbook, supercomputer, gpu or "
-				    "phone", kind);
-			continue;
-		}
-		/* The physics checks the data. */
-		if (!isnan(mass) && flops * get(m, "sbops_per_flop") >
-		    phys_ml_ops(pc, phys_rest_energy(pc, mass))) {
-			table_error(t, r, ci[4], "%s FLOP/s x %g SBOPS per "
-				    "FLOP beats the Margolus-Levitin limit of "
-				    "%.4g ops/s for its %g kg",
-				    table_cell(t, r, ci[4]),
-				    get(m, "sbops_per_flop"),
-				    phys_ml_ops(pc, phys_rest_energy(pc, mass)),
-				    mass);
-			continue;
-		}
-		if (!isnan(mass) && !isnan(vol) && !isnan(storage)) {
-			double E = phys_rest_energy(pc, mass);
-			double I = phys_entropy_bits(pc, phys_rad_entropy(E,
-				phys_rad_temperature(pc, E, vol * 1e-3,
-						     get(m, "laptop.modes"))));
-
-			if (storage * 8 > I) {
-				table_error(t, r, ci[5], "%s bytes beat the "
-					    "entropy limit of %.4g bits for "
-					    "%g kg in %g litres",
-					    table_cell(t, r, ci[5]), I, mass,
-					    vol);
-				continue;
-			}
-		}
-		if (year > m->as_of)
-			continue;
-		if (pick[k] == (size_t)-1 ||
-		    year >= atoi(table_cell(t, pick[k], ci[2])))
+		k = d->kindi;
+		if (pick[k] == (size_t)-1 || newer(d, r, &rows[pick[k]],
+						   pick[k]))
 			pick[k] = r;
-		if (fast == (size_t)-1 || flops > best_flops)
-			fast = r, best_flops = flops;
-		if (!isnan(storage) && (big == (size_t)-1 ||
-					storage > best_storage))
-			big = r, best_storage = storage;
+		if (d->year <= art && (then[k] == (size_t)-1 ||
+				       newer(d, r, &rows[then[k]], then[k])))
+			then[k] = r;
+		if (fast == (size_t)-1 ||
+		    d->fig[d->speed] > rows[fast].fig[rows[fast].speed])
+			fast = r;
+		if (!isnan(d->ram) && (big == (size_t)-1 ||
+				       d->ram > rows[big].ram))
+			big = r;
 		buf_reset(&name);
-		buf_addf(&name, "device.%s", id);
+		buf_addf(&name, "device.%s", d->id);
 		add_device_as(m, name.data, t, r, "from devices.csv");
 	}
 	if (diag_errors() != before)
@@ -1489,27 +1774,48 @@ add_devices(struct model *m)
 	/* The machines nearest the limits, whatever the data hold. */
 	if (fast != (size_t)-1) {
 		buf_reset(&how);
-		buf_addf(&how, "the device with the most FLOP/s in devices.csv "
-			 "as of %d", m->as_of);
+		buf_addf(&how, "the device with the highest speed figure in "
+			 "devices.csv as of %d", m->as_of);
 		add_device_as(m, "closest.speed", t, fast, how.data);
 	}
 	if (big != (size_t)-1) {
 		buf_reset(&how);
-		buf_addf(&how, "the device with the most storage in devices.csv "
-			 "as of %d", m->as_of);
+		buf_addf(&how, "the device with the most working memory in "
+			 "devices.csv as of %d", m->as_of);
 		add_device_as(m, "closest.memory", t, big, how.data);
 	}
-	for (i = 0; i < sizeof(pick) / sizeof(pick[0]); i++) {
+	for (i = 0; i < NKINDS; i++) {
 		if (pick[i] == (size_t)-1)
 			continue;
 		buf_reset(&name);
 		buf_addf(&name, "current.%s", device_kinds[i]);
 		buf_reset(&how);
-		buf_addf(&how, "the newest %s in devices.csv as of %d",
-			 device_kinds[i], m->as_of);
+		buf_addf(&how, "the newest %s in devices.csv as of %d (the "
+			 "fastest of its year)", device_kinds[i], m->as_of);
 		add_device_as(m, name.data, t, pick[i], how.data);
 	}
+	for (i = 0; i < NKINDS; i++) {
+		if (then[i] == (size_t)-1)
+			continue;
+		buf_reset(&name);
+		buf_addf(&name, "then.%s", device_kinds[i]);
+		buf_reset(&how);
+		buf_addf(&how, "the newest %s in devices.csv as of the "
+			 "article's year, %d (the fastest of its year)",
+			 device_kinds[i], art);
+		add_device_as(m, name.data, t, then[i], how.data);
+	}
+	for (i = 0; i < NKINDS; i++) {
+		if (then[i] == (size_t)-1)
+			continue;
+		if (!strcmp(device_kinds[i], "supercomputer"))
+			add_compare(m, device_kinds[i], &rows[then[i]], NULL);
+		else if (pick[i] != then[i])
+			add_compare(m, device_kinds[i], &rows[then[i]],
+				    &rows[pick[i]]);
+	}
 out:
+	free(rows);
 	buf_release(&name);
 	buf_release(&how);
 	return diag_errors() == before ? 0 : -1;

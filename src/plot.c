@@ -181,14 +181,15 @@ num_or_nan(const struct registry *reg, const char *name)
 
 /*
  * Datasets drawn from the registry rather than from the model's tables:
- * "devices" (every device with its speed and memory, and its gaps) and
+ * "devices" (every device with its speed and working memory, and their
+ * gaps: the figures device.<id>.sbops and .ram_bits measure them by) and
  * "ladder" (every machine and limit as operations per second and bits).
  */
 static void
 registry_datasets(const struct registry *reg, struct datasets *all)
 {
-	static const char *const dev_cols[] = { "year", "sbops", "bits",
-		"ops_orders", "bits_orders" };
+	static const char *const dev_cols[] = { "year", "sbops", "ram_bits",
+		"ops_orders", "ram_orders" };
 	static const char *const lad_cols[] = { "ops", "bits", "kind" };
 	static const struct {
 		const char *ops, *bits, *label;
@@ -220,9 +221,9 @@ registry_datasets(const struct registry *reg, struct datasets *all)
 		label = registry_get(reg, FIELD(".label"));
 		row[0] = num_or_nan(reg, FIELD(".year"));
 		row[1] = num_or_nan(reg, FIELD(".sbops"));
-		row[2] = num_or_nan(reg, FIELD(".bits"));
+		row[2] = num_or_nan(reg, FIELD(".ram_bits"));
 		row[3] = num_or_nan(reg, FIELD(".gap.ops.orders"));
-		row[4] = num_or_nan(reg, FIELD(".gap.bits.orders"));
+		row[4] = num_or_nan(reg, FIELD(".gap.ram.orders"));
 #undef FIELD
 		dataset_row(dev, row, label ? label->text : q->text);
 		if (isfinite(row[2])) {
