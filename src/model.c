@@ -36,7 +36,8 @@
 
 const char *const model_data_files[] = {
 	"assumptions.csv", "devices.csv", "top500.csv", "disk_capacity.csv",
-	"areal_density.csv", "transistors.csv", "claims.csv", NULL,
+	"areal_density.csv", "transistors.csv", "ssd_capacity.csv",
+	"claims.csv", NULL,
 };
 
 /* What the model needs from data/assumptions.csv. */
@@ -594,22 +595,41 @@ struct series_spec {
 	const char *scaled_unit;
 	const char *limits[2];
 	const char *limit_names[2];
+	/*
+	 * Records only: of each year the largest row, and only when it is
+	 * at least the largest of every year before (the frontier a trend
+	 * of "the largest drive" is about; milestones of form factor or
+	 * technology that were never the largest of their year drop out).
+	 */
+	int record;
+	int optional;	/* an edition may have no rows: no quantities then */
 };
 
 static const struct series_spec series_specs[] = {
 	{ "top500", "top500.csv", "list", "rmax_flops", "system", "FLOP/s",
 	  "No. 1 system of each TOP500 list (Rmax)", 1, "sbops_per_flop",
-	  "ops/s", { "laptop.ops_max", "atomic.ops" }, { "ml", "atomic" } },
+	  "ops/s", { "laptop.ops_max", "atomic.ops" }, { "ml", "atomic" }, 0, 0 },
 	{ "disk", "disk_capacity.csv", "year", "capacity_bytes", "model", "B",
 	  "largest hard disk of its year", 0, "bits_per_byte", "bit",
-	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" } },
+	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 0, 0 },
 	{ "areal", "areal_density.csv", "year", "density_bit_per_in2",
 	  "product", "bit/in^2", "hard-disk areal density", 0, NULL, NULL,
-	  { NULL, NULL }, { NULL, NULL } },
+	  { NULL, NULL }, { NULL, NULL }, 0, 0 },
 	{ "transistors", "transistors.csv", "year", "transistors",
 	  "processor", "", "transistors per microprocessor", 0, NULL, NULL,
-	  { NULL, NULL }, { NULL, NULL } },
+	  { NULL, NULL }, { NULL, NULL }, 0, 0 },
+	{ "disk_record", "disk_capacity.csv", "year", "capacity_bytes", "model",
+	  "B", "record hard disks (the largest of each year, when no earlier "
+	  "drive was larger)", 0, "bits_per_byte", "bit",
+	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 1, 0 },
+	{ "ssd", "ssd_capacity.csv", "year", "capacity_bytes", "model", "B",
+	  "record solid-state drives (the largest of each year, when no "
+	  "earlier drive was larger)", 0, "bits_per_byte", "bit",
+	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 1, 1 },
 };
+
+/* Indices into series_specs[] (and the series model_build() reads). */
+enum { S_TOP500, S_DISK, S_AREAL, S_TRANSISTORS, S_DISK_RECORD, S_SSD };
 
 /* Series are thinned to this many points for figures (fits use all). */
 #define MODEL_PLOT_POINTS 2000
@@ -639,6 +659,34 @@ static struct table *
 load(struct model *m, const char *file)
 {
 	return tableset_load(m->ts, m->datadir, file);
+}
+
+/*
+ * Keeps, of a series in time order, the largest point of each year (the
+ * first of equals) when it is at least every point of the years before:
+ * the record holders, one a year at most.
+ */
+static void
+series_keep_records(struct series *se)
+{
+	size_t i = 0, j, k = 0, best;
+	double top = -INFINITY;
+
+	while (i < se->n) {
+		best = i;
+		for (j = i + 1; j < se->n && floor(se->time[j]) ==
+		     floor(se->time[i]); j++)
+			if (se->value[j] > se->value[best])
+				best = j;
+		if (se->value[best] >= top) {
+			top = se->value[best];
+			se->time[k] = se->time[best];
+			se->value[k] = se->value[best];
+			se->row[k++] = se->row[best];
+		}
+		i = j;
+	}
+	se->n = k;
 }
 
 /*
@@ -715,6 +763,8 @@ series_read(struct model *m, const struct series_spec *sp, struct series *se)
 		se->value[se->n] = v;
 		se->row[se->n++] = r;
 	}
+	if (sp->record)
+		series_keep_records(se);
 	return diag_errors() == before ? 0 : -1;
 }
 
@@ -825,6 +875,31 @@ out:
 }
 
 /*
+ * A series read from the same file as one read before (its rows checked
+ * and reported once): a copy of its points, thinned to records if sp
+ * asks for them.
+ */
+static void
+series_copy(const struct series *from, const struct series_spec *sp,
+	    struct series *se)
+{
+	memset(se, 0, sizeof(*se));
+	se->spec = sp;
+	se->t = from->t;
+	se->n = from->n;
+	se->time = xmalloc(sizeof(*se->time) * (from->n + 1));
+	se->value = xmalloc(sizeof(*se->value) * (from->n + 1));
+	se->row = xmalloc(sizeof(*se->row) * (from->n + 1));
+	if (from->n) {
+		memcpy(se->time, from->time, sizeof(*se->time) * from->n);
+		memcpy(se->value, from->value, sizeof(*se->value) * from->n);
+		memcpy(se->row, from->row, sizeof(*se->row) * from->n);
+	}
+	if (sp->record)
+		series_keep_records(se);
+}
+
+/*
  * Adds every series: its extent, its newest point, its trend over the
  * article's window (up to the article's year) and over the whole edition.
  */
@@ -833,6 +908,7 @@ add_series(struct model *m, struct series *all)
 {
 	struct buf name = BUF_INIT, f = BUF_INIT, org = BUF_INIT;
 	double art = get(m, "article.year");
+	char bad[sizeof(series_specs) / sizeof(series_specs[0])] = { 0 };
 	size_t i, k;
 	int ret = 0;
 
@@ -840,14 +916,28 @@ add_series(struct model *m, struct series *all)
 		const struct series_spec *sp = &series_specs[i];
 		struct series *se = &all[i];
 		const char *src;
+		size_t j;
 
-		if (series_read(m, sp, se)) {
+		for (j = 0; j < i && strcmp(series_specs[j].file, sp->file);
+		     j++)
+			;
+		if (j < i) {
+			/* Its rows were checked, and any error told, once. */
+			if (bad[j]) {
+				bad[i] = 1;
+				continue;
+			}
+			series_copy(&all[j], sp, se);
+		} else if (series_read(m, sp, se)) {
+			bad[i] = 1;
 			ret = -1;
 			continue;
 		}
 		if (!se->n) {
-			ret = error("%s: no rows in or before %d", 
-				    table_name(se->t), m->as_of);
+			bad[i] = 1;
+			if (!sp->optional)
+				ret = error("%s: no rows in or before %d",
+					    table_name(se->t), m->as_of);
 			continue;
 		}
 		src = table_name(se->t);
@@ -1201,33 +1291,129 @@ out:
 	return diag_errors() == before ? 0 : -1;
 }
 
-/* The largest drive of the edition (not always the newest row). */
-static void
-add_current_disk(struct model *m, const struct series *disk)
+/*
+ * The largest drive of a series in the edition (not always the newest
+ * row) under prefix: name, year and capacity. Returns its index.
+ */
+static size_t
+add_largest_drive(struct model *m, const char *prefix, const char *what,
+		  const struct series *se)
 {
-	struct buf org = BUF_INIT;
+	struct buf org = BUF_INIT, name = BUF_INIT, how = BUF_INIT;
+	const struct table *t = se->t;
 	size_t i, k = 0;
-	const struct table *t = disk->t;
 	const char *src;
 
-	for (i = 1; i < disk->n; i++)
-		if (disk->value[i] >= disk->value[k])
+	for (i = 1; i < se->n; i++)
+		if (se->value[i] > se->value[k])
 			k = i;
-	src = table_cell(t, disk->row[k], table_find(t, "source"));
-	point_origin(disk, k, &org);
+	src = table_cell(t, se->row[k], table_find(t, "source"));
+	point_origin(se, k, &org);
+	buf_addf(&how, "the largest %s in %s of the edition", what,
+		 table_name(t));
+	registry_add_text(m->reg, SET(name, "%s.name", prefix),
+			  table_cell(t, se->row[k], table_find(t, "model")),
+			  how.data, NULL, src, org.data);
+	registry_add_num(m->reg, SET(name, "%s.year", prefix),
+			 floor(se->time[k]), "year", "year of that drive", NULL,
+			 src, org.data);
+	registry_add_num(m->reg, SET(name, "%s.storage", prefix),
+			 se->value[k], "B", "capacity of that drive", NULL, src,
+			 org.data);
+	buf_release(&org);
+	buf_release(&name);
+	buf_release(&how);
+	return k;
+}
+
+/*
+ * Which technology holds the per-drive record: the largest hard disk
+ * (current.hdd), the largest solid-state drive (current.ssd), and the
+ * larger of the two (current.disk, the drive the memory gap is measured
+ * with; on a tie the hard disk, which got there first).
+ * storage.ssd_record_since is the first year of the unbroken run of
+ * years up to the edition in which the largest solid-state drive so far
+ * was larger than every hard disk so far, when there is such a run.
+ */
+static void
+add_current_disk(struct model *m, const struct series *hdd,
+		 const struct series *ssd)
+{
+	struct buf org = BUF_INIT;
+	size_t kh, ks, i = 0, j = 0;
+	const struct series *win;
+	const char *src;
+	double hmax = 0, smax = 0, since = NAN;
+	int ssd_leads, y, y0;
+
+	kh = add_largest_drive(m, "current.hdd", "hard disk", hdd);
+	if (!ssd->n) {
+		/* No solid-state drive in the data of this edition. */
+		ks = 0;
+		ssd_leads = 0;
+		num(m, "current.disk.is_ssd", 0, "", "no solid-state drive "
+		    "in ssd_capacity.csv of the edition: the hard disk holds "
+		    "the record", NULL, OURS);
+	} else {
+		ks = add_largest_drive(m, "current.ssd", "solid-state drive",
+				       ssd);
+		ssd_leads = ssd->value[ks] > hdd->value[kh];
+		fx(m, "current.disk.is_ssd", ssd_leads, "",
+		   "current.ssd.storage > current.hdd.storage",
+		   "1 when a solid-state drive holds the per-drive record, "
+		   "else 0", "current.ssd.storage current.hdd.storage", OURS);
+		fx(m, "current.disk.ssd_over_hdd",
+		   ssd->value[ks] / hdd->value[kh], "",
+		   "current.ssd.storage / current.hdd.storage",
+		   "the largest solid-state drive against the largest hard "
+		   "disk", "current.ssd.storage current.hdd.storage", OURS);
+	}
+	win = ssd_leads ? ssd : hdd;
+	i = ssd_leads ? ks : kh;
+	src = table_cell(win->t, win->row[i], table_find(win->t, "source"));
+	point_origin(win, i, &org);
 	registry_add_text(m->reg, "current.disk.name",
-			  table_cell(t, disk->row[k], table_find(t, "model")),
-			  "the largest drive in disk_capacity.csv of the "
-			  "edition", NULL, src, org.data);
-	registry_add_num(m->reg, "current.disk.year", floor(disk->time[k]),
+			  table_cell(win->t, win->row[i],
+				     table_find(win->t, "model")),
+			  "the largest drive of the edition, hard disk or "
+			  "solid-state (disk_capacity.csv, ssd_capacity.csv)",
+			  NULL, src, org.data);
+	registry_add_text(m->reg, "current.disk.technology",
+			  ssd_leads ? "solid-state drive" : "hard disk",
+			  "technology of the largest drive of the edition",
+			  NULL, src, org.data);
+	registry_add_num(m->reg, "current.disk.year", floor(win->time[i]),
 			 "year", "year of that drive", NULL, src, org.data);
-	registry_add_num(m->reg, "current.disk.storage", disk->value[k], "B",
+	registry_add_num(m->reg, "current.disk.storage", win->value[i], "B",
 			 "capacity of that drive", NULL, src, org.data);
-	fx(m, "current.disk.bits", disk->value[k] * 8, "bit",
+	fx(m, "current.disk.bits", win->value[i] * 8, "bit",
 	   "current.disk.storage * bits_per_byte", NULL,
 	   "current.disk.storage bits_per_byte", OURS);
 	add_gap(m, "current.disk.gap.bits", "current.disk.bits",
 		"laptop.bits_max", "current.disk.year");
+	/* Year by year: who held the record, and since when the SSD. */
+	y0 = (int)floor(ssd->n ? fmin(hdd->time[0], ssd->time[0]) :
+			      hdd->time[0]);
+	i = j = 0;
+	for (y = y0; y <= m->as_of; y++) {
+		for (; i < hdd->n && floor(hdd->time[i]) <= y; i++)
+			hmax = fmax(hmax, hdd->value[i]);
+		for (; j < ssd->n && floor(ssd->time[j]) <= y; j++)
+			smax = fmax(smax, ssd->value[j]);
+		if (smax > hmax) {
+			if (isnan(since))
+				since = y;
+		} else {
+			since = NAN;
+		}
+	}
+	if (!isnan(since))
+		registry_add_num(m->reg, "storage.ssd_record_since", since,
+				 "year", "first year of the unbroken run up to "
+				 "the edition in which the largest solid-state "
+				 "drive so far held more than every hard disk "
+				 "so far", NULL, "disk_capacity.csv, "
+				 "ssd_capacity.csv", NULL);
 	buf_release(&org);
 }
 
@@ -1455,19 +1641,20 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 		   "series.top500.fit_all.doubling_time", OURS);
 		add_rate(&m, "rate.top500", "TOP500 No. 1 trend");
 	}
-	if (registry_get(m.reg, "series.disk.fit_all.doubling_time")) {
+	/* The frontier: record drives, not every milestone drive. */
+	if (registry_get(m.reg, "series.disk_record.fit_all.doubling_time")) {
 		fx(&m, "rate.disk", get(&m,
-		   "series.disk.fit_all.doubling_time"), "yr",
-		   "series.disk.fit_all.doubling_time",
-		   "fitted doubling time of disk capacity",
-		   "series.disk.fit_all.doubling_time", OURS);
+		   "series.disk_record.fit_all.doubling_time"), "yr",
+		   "series.disk_record.fit_all.doubling_time",
+		   "fitted doubling time of record hard-disk capacity",
+		   "series.disk_record.fit_all.doubling_time", OURS);
 		add_rate(&m, "rate.disk", "disk capacity trend");
 	}
 	add_gap(&m, "article.gap.ops", "article.laptop_sbops",
 		"laptop.ops_max", "article.year");
 	add_gap(&m, "article.gap.bits", "article.laptop_bits",
 		"laptop.bits_max", "article.year");
-	add_doublings_between(&m, &all[2], "article.density_from",
+	add_doublings_between(&m, &all[S_AREAL], "article.density_from",
 			      "article.density_to");
 	if (registry_get(m.reg, "rate.top500"))
 		fx(&m, "universe.years_top500", get(&m, "universe.doublings") *
@@ -1475,8 +1662,8 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 		   "universe.doublings * rate.top500",
 		   "at the TOP500 No. 1 doubling time",
 		   "universe.doublings rate.top500", OURS);
-	add_record(&m, &all[0]);
-	add_current_disk(&m, &all[1]);
+	add_record(&m, &all[S_TOP500]);
+	add_current_disk(&m, &all[S_DISK_RECORD], &all[S_SSD]);
 	if (add_devices(&m))
 		goto out;
 	if (ds && !m.failed)
