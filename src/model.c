@@ -37,7 +37,7 @@
 const char *const model_data_files[] = {
 	"assumptions.csv", "devices.csv", "top500.csv", "disk_capacity.csv",
 	"areal_density.csv", "transistors.csv", "ssd_capacity.csv",
-	"claims.csv", NULL,
+	"quantum.csv", "claims.csv", NULL,
 };
 
 /* What the model needs from data/assumptions.csv. */
@@ -76,6 +76,27 @@ static const struct need needs[] = {
 	  "positive" },
 	{ "article.density_to", "year", 0, "a calendar year must be "
 	  "positive" },
+	{ "particle.top_mass", "GeV", 0, "a mass must be positive" },
+	{ "blackhole.mass_loss_constant", "kg^3/s", 0, "a rate must be "
+	  "positive" },
+	{ "blackhole.f_spin0", "", 0, "an emission weight must be positive" },
+	{ "blackhole.f_spin_half_charged", "", 0, "an emission weight must be "
+	  "positive" },
+	{ "blackhole.f_spin_half_neutral", "", 0, "an emission weight must be "
+	  "positive" },
+	{ "blackhole.f_spin1", "", 0, "an emission weight must be positive" },
+	{ "blackhole.f_spin2", "", 0, "an emission weight must be positive" },
+	{ "blackhole.dof_spin0", "", -1, "a count cannot be negative" },
+	{ "blackhole.dof_spin_half_charged", "", -1, "a count cannot be "
+	  "negative" },
+	{ "blackhole.dof_spin_half_neutral", "", -1, "a count cannot be "
+	  "negative" },
+	{ "blackhole.dof_spin1", "", -1, "a count cannot be negative" },
+	{ "blackhole.dof_spin2", "", -1, "a count cannot be negative" },
+	{ "blackhole.dof_photon", "", 0, "a count must be positive" },
+	{ "sun.core_temperature", "K", 0, "a temperature must be positive" },
+	{ "sun.luminosity", "W", 0, "a power must be positive" },
+	{ "proton.radius", "m", 0, "a radius must be positive" },
 };
 
 struct model {
@@ -407,6 +428,8 @@ add_atomic(struct model *m)
 	   "dust.mass dust.volume laptop.modes const.hbar const.c", OURS);
 }
 
+static void add_blackhole_species(struct model *m);
+
 /* The laptop compressed to a black hole. */
 static void
 add_blackhole(struct model *m)
@@ -448,6 +471,129 @@ add_blackhole(struct model *m)
 	   "const.G^2 * laptop.mass^3 / (const.hbar * const.c^4)",
 	   "the scale all conventions share",
 	   "laptop.mass const.G const.hbar const.c", OURS);
+	add_blackhole_species(m);
+}
+
+#define MACGIBBON "J. H. MacGibbon, B. R. Webber, Phys. Rev. D 41, 3052 " \
+	"(1990); J. H. MacGibbon, Phys. Rev. D 44, 376 (1991); D. N. Page, " \
+	"Phys. Rev. D 13, 198 (1976)"
+
+/*
+ * Which species the black hole radiates, and its lifetime counting them
+ * all. The mass-loss rate is dM/dt = -K f / M^2 (MacGibbon 1991), where
+ * f adds up, over every species light compared with kT, its degrees of
+ * freedom times a greybody-weighted emission per degree of freedom that
+ * depends on the spin (Page 1976; MacGibbon and Webber 1990). With f
+ * constant, the hole lives M^3 / (3 K f).
+ */
+static void
+add_blackhole_species(struct model *m)
+{
+	const struct physconst *pc = m->pc;
+	double T = get(m, "blackhole.hawking_temperature");
+	double mass = get(m, "laptop.mass");
+	double K = get(m, "blackhole.mass_loss_constant");
+	double kT, f_all, f_ph, t_all, t_ph;
+
+	kT = fx(m, "blackhole.kT", pc->k * T / (1e9 * pc->eV), "GeV",
+		"const.k * blackhole.hawking_temperature",
+		"thermal energy at the Hawking temperature, in GeV",
+		"const.k blackhole.hawking_temperature", OURS);
+	fx(m, "blackhole.kT_over_top", kT / get(m, "particle.top_mass"), "",
+	   "blackhole.kT / particle.top_mass",
+	   "kT against the heaviest known particle: far above 1, every "
+	   "Standard Model species radiates as if massless",
+	   "blackhole.kT particle.top_mass", OURS);
+	f_all = fx(m, "blackhole.f_all",
+		   get(m, "blackhole.dof_spin0") * get(m, "blackhole.f_spin0") +
+		   get(m, "blackhole.dof_spin_half_charged") *
+		   get(m, "blackhole.f_spin_half_charged") +
+		   get(m, "blackhole.dof_spin_half_neutral") *
+		   get(m, "blackhole.f_spin_half_neutral") +
+		   get(m, "blackhole.dof_spin1") * get(m, "blackhole.f_spin1") +
+		   get(m, "blackhole.dof_spin2") * get(m, "blackhole.f_spin2"),
+		   "", "blackhole.dof_spin0 * blackhole.f_spin0 + "
+		   "blackhole.dof_spin_half_charged * "
+		   "blackhole.f_spin_half_charged + "
+		   "blackhole.dof_spin_half_neutral * "
+		   "blackhole.f_spin_half_neutral + blackhole.dof_spin1 * "
+		   "blackhole.f_spin1 + blackhole.dof_spin2 * blackhole.f_spin2",
+		   "emission factor f(M) of every Standard Model species and "
+		   "the graviton: degrees of freedom times the emission of "
+		   "each, by spin",
+		   "blackhole.dof_spin0 blackhole.f_spin0 "
+		   "blackhole.dof_spin_half_charged "
+		   "blackhole.f_spin_half_charged "
+		   "blackhole.dof_spin_half_neutral "
+		   "blackhole.f_spin_half_neutral blackhole.dof_spin1 "
+		   "blackhole.f_spin1 blackhole.dof_spin2 blackhole.f_spin2",
+		   MACGIBBON);
+	f_ph = fx(m, "blackhole.f_photon", get(m, "blackhole.dof_photon") *
+		  get(m, "blackhole.f_spin1"), "",
+		  "blackhole.dof_photon * blackhole.f_spin1",
+		  "emission factor f(M) of photons alone",
+		  "blackhole.dof_photon blackhole.f_spin1", MACGIBBON);
+	t_all = fx(m, "blackhole.lifetime_all_species",
+		   mass * mass * mass / (3 * K * f_all), "s",
+		   "laptop.mass^3 / (3 * blackhole.mass_loss_constant * "
+		   "blackhole.f_all)",
+		   "estimate: every Standard Model species radiating as if "
+		   "massless, with its greybody factor; particles beyond the "
+		   "Standard Model, if any, would shorten it further",
+		   "laptop.mass blackhole.mass_loss_constant blackhole.f_all",
+		   MACGIBBON);
+	t_ph = fx(m, "blackhole.lifetime_photons",
+		  mass * mass * mass / (3 * K * f_ph), "s",
+		  "laptop.mass^3 / (3 * blackhole.mass_loss_constant * "
+		  "blackhole.f_photon)",
+		  "photons alone, with their greybody factor",
+		  "laptop.mass blackhole.mass_loss_constant blackhole.f_photon",
+		  MACGIBBON);
+	fx(m, "blackhole.lifetime_ratio", t_ph / t_all, "",
+	   "blackhole.lifetime_photons / blackhole.lifetime_all_species",
+	   "how much sooner the hole is gone when every species radiates, "
+	   "against photons alone (same greybody treatment)",
+	   "blackhole.lifetime_photons blackhole.lifetime_all_species", OURS);
+	fx(m, "blackhole.lifetime_ratio_bb",
+	   get(m, "blackhole.lifetime") / t_all, "",
+	   "blackhole.lifetime / blackhole.lifetime_all_species",
+	   "the photon-only black-body lifetime against the all-species one",
+	   "blackhole.lifetime blackhole.lifetime_all_species", OURS);
+}
+
+/*
+ * Scales a reader can feel: the ultimate laptop against the Sun, and
+ * the black hole against a proton.
+ */
+static void
+add_scale(struct model *m)
+{
+	double T = get(m, "laptop.temperature"), P;
+
+	fx(m, "scale.laptop_over_sun_core",
+	   T / get(m, "sun.core_temperature"), "",
+	   "laptop.temperature / sun.core_temperature",
+	   "the ultimate laptop's temperature against the Sun's core",
+	   "laptop.temperature sun.core_temperature", OURS);
+	P = fx(m, "laptop.radiated_power", get(m, "const.sigma") * T * T * T *
+	       T * get(m, "laptop.sphere_area"), "W",
+	       "const.sigma * laptop.temperature^4 * laptop.sphere_area",
+	       "black-body power through the surface of a sphere of one "
+	       "litre", "const.sigma laptop.temperature laptop.sphere_area",
+	       OURS);
+	fx(m, "scale.laptop_power_over_sun", P / get(m, "sun.luminosity"), "",
+	   "laptop.radiated_power / sun.luminosity",
+	   "the ultimate laptop's glow against the Sun's whole output",
+	   "laptop.radiated_power sun.luminosity", OURS);
+	fx(m, "laptop.radiation_time", get(m, "laptop.energy") / P, "s",
+	   "laptop.energy / laptop.radiated_power",
+	   "time to radiate its whole rest energy at that power",
+	   "laptop.energy laptop.radiated_power", OURS);
+	fx(m, "scale.blackhole_over_proton",
+	   get(m, "blackhole.radius") / get(m, "proton.radius"), "",
+	   "blackhole.radius / proton.radius",
+	   "the 1 kg black hole's horizon against the proton's radius",
+	   "blackhole.radius proton.radius", OURS);
 }
 
 static void
@@ -1451,6 +1597,121 @@ add_record(struct model *m, const struct series *top)
 	buf_release(&org);
 }
 
+/*
+ * Quantum gates against the Margolus-Levitin time of the energy each
+ * one uses. A two-qubit gate is driven by the coupling between the
+ * qubits: the exchange Hamiltonian hg (|01><10| + |10><01|) gives the
+ * state |01> a mean energy hg above the ground state of the pair, so
+ * no gate it drives can turn |01> into an orthogonal state faster than
+ * pi hbar / (2 h g) = 1 / (4 g); an iSWAP at constant coupling takes
+ * exactly that long. A single-qubit flip could at most use the qubit's
+ * whole excitation energy hf, which bounds it by 1 / (4 f); real flips
+ * use a far weaker microwave drive, and their distance from this bound
+ * says how little of the qubit's energy does the computing. Rows dated
+ * after the edition are left out. Returns -1 after errors.
+ */
+static int
+add_quantum(struct model *m)
+{
+	static const char *const cols[] = { "id", "name", "year",
+		"qubit_frequency_hz", "coupling_hz", "gate_1q_s", "gate_2q_s",
+		"source" };
+	struct table *t = load(m, "quantum.csv");
+	struct buf name = BUF_INIT, e = BUF_INIT, in = BUF_INIT;
+	struct buf org = BUF_INIT, pre = BUF_INIT;
+	int ci[sizeof(cols) / sizeof(cols[0])];
+	size_t r, i, before = diag_errors();
+	const struct physconst *pc = m->pc;
+
+	if (!t)
+		return -1;
+	if (table_max_rows(t, MAX_ROWS, "the report shows a few devices"))
+		goto out;
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		if ((ci[i] = table_require(t, cols[i])) < 0)
+			goto out;
+	for (r = 0; r < table_rows(t); r++) {
+		const char *id, *nm, *src;
+		double f, g, t1, t2, E, Eg, ml1, ml2;
+		int year;
+		const char *p;
+
+		if (table_id(t, r, ci[0], &id) | table_text(t, r, ci[1], &nm) |
+		    table_year(t, r, ci[2], YEAR_MIN, YEAR_MAX, &year) |
+		    table_num(t, r, ci[3], TABLE_POSITIVE, &f) |
+		    table_num(t, r, ci[4], TABLE_POSITIVE, &g) |
+		    table_num(t, r, ci[5], TABLE_POSITIVE, &t1) |
+		    table_num(t, r, ci[6], TABLE_POSITIVE, &t2) |
+		    table_text(t, r, ci[7], &src))
+			continue;
+		if (table_unique(t, r, ci[0]) || year > m->as_of)
+			continue;
+		buf_reset(&org);
+		buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
+		buf_reset(&pre);
+		buf_addf(&pre, "quantum.%s", id);
+		p = pre.data;
+		registry_add_text(m->reg, SET(name, "%s.name", p), nm,
+				  "from quantum.csv", NULL, src, org.data);
+		registry_add_num(m->reg, SET(name, "%s.year", p), year, "year",
+				 "year of the published figures", NULL, src,
+				 org.data);
+		registry_add_num(m->reg, SET(name, "%s.qubit_frequency", p), f,
+				 "Hz", "qubit frequency", NULL, src, org.data);
+		registry_add_num(m->reg, SET(name, "%s.coupling", p), g, "Hz",
+				 "qubit-qubit coupling g/2pi", NULL, src,
+				 org.data);
+		registry_add_num(m->reg, SET(name, "%s.gate_1q", p), t1, "s",
+				 "single-qubit gate time", NULL, src, org.data);
+		registry_add_num(m->reg, SET(name, "%s.gate_2q", p), t2, "s",
+				 "two-qubit gate time", NULL, src, org.data);
+		E = pc->h * f;
+		Eg = pc->h * g;
+		ml1 = phys_ml_time(pc, E);
+		ml2 = phys_ml_time(pc, Eg);
+		fx(m, SET(name, "%s.qubit_energy", p), E / pc->eV, "eV",
+		   SET(e, "const.h * %s.qubit_frequency", p),
+		   "energy of the qubit's excited state above its ground state",
+		   SET(in, "const.h %s.qubit_frequency", p), OURS);
+		fx(m, SET(name, "%s.coupling_energy", p), Eg / pc->eV, "eV",
+		   SET(e, "const.h * %s.coupling", p),
+		   "the exchange energy that drives a two-qubit gate",
+		   SET(in, "const.h %s.coupling", p), OURS);
+		fx(m, SET(name, "%s.ml_time_qubit", p), ml1, "s",
+		   SET(e, "pi * const.hbar / (2 * %s.qubit_energy)", p),
+		   "Margolus-Levitin time of the qubit's whole excitation "
+		   "energy: the fastest any flip of it could be",
+		   SET(in, "const.hbar %s.qubit_energy", p), LLOYD2000);
+		fx(m, SET(name, "%s.ml_time_coupling", p), ml2, "s",
+		   SET(e, "pi * const.hbar / (2 * %s.coupling_energy)", p),
+		   "Margolus-Levitin time of the coupling energy: the fastest "
+		   "two-qubit gate that coupling can drive",
+		   SET(in, "const.hbar %s.coupling_energy", p), LLOYD2000);
+		fx(m, SET(name, "%s.gate_1q_over_limit", p), t1 / ml1, "",
+		   SET(e, "%s.gate_1q / %s.ml_time_qubit", p, p),
+		   "single-qubit gate time against the limit of the qubit's "
+		   "energy", SET(in, "%s.gate_1q %s.ml_time_qubit", p, p),
+		   OURS);
+		fx(m, SET(name, "%s.gate_2q_over_limit", p), t2 / ml2, "",
+		   SET(e, "%s.gate_2q / %s.ml_time_coupling", p, p),
+		   "two-qubit gate time against the limit of its coupling "
+		   "energy: near 1, the gate runs at the speed limit",
+		   SET(in, "%s.gate_2q %s.ml_time_coupling", p, p), OURS);
+		fx(m, SET(name, "%s.gate_1q_orders", p), log10(t1 / ml1), "",
+		   SET(e, "log10(%s.gate_1q_over_limit)", p),
+		   "orders of magnitude the single-qubit gate is slower than "
+		   "the limit of the qubit's energy",
+		   SET(in, "%s.gate_1q_over_limit", p), OURS);
+	}
+out:
+	buf_release(&name);
+	buf_release(&e);
+	buf_release(&in);
+	buf_release(&org);
+	buf_release(&pre);
+	return diag_errors() == before ? 0 : -1;
+}
+
 static void
 add_edition(struct model *m)
 {
@@ -1559,7 +1820,7 @@ model_time_column(const struct table *t)
 	size_t i;
 
 	base = base ? base + 1 : table_name(t);
-	if (!strcmp(base, "devices.csv"))
+	if (!strcmp(base, "devices.csv") || !strcmp(base, "quantum.csv"))
 		col = "year";
 	for (i = 0; !col && i < sizeof(series_specs) / sizeof(series_specs[0]);
 	     i++)
@@ -1629,6 +1890,7 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 	add_atomic(&m);
 	add_blackhole(&m);
 	add_landauer(&m);
+	add_scale(&m);
 	add_moore(&m);
 	if (add_series(&m, all) || m.failed)
 		goto out;
@@ -1664,7 +1926,7 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 		   "universe.doublings rate.top500", OURS);
 	add_record(&m, &all[S_TOP500]);
 	add_current_disk(&m, &all[S_DISK_RECORD], &all[S_SSD]);
-	if (add_devices(&m))
+	if (add_devices(&m) || add_quantum(&m))
 		goto out;
 	if (ds && !m.failed)
 		add_curves(&m);
