@@ -76,6 +76,8 @@ static const struct need needs[] = {
 	  "positive" },
 	{ "article.density_to", "year", 0, "a calendar year must be "
 	  "positive" },
+	{ "article.areal_doublings", "", 0, "a count of doublings must be "
+	  "positive" },
 	{ "particle.top_mass", "GeV", 0, "a mass must be positive" },
 	{ "blackhole.mass_loss_constant", "kg^3/s", 0, "a rate must be "
 	  "positive" },
@@ -1175,6 +1177,42 @@ out:
 	buf_release(&in);
 }
 
+/*
+ * The article's "64 more doublings ... at this historical rate": the
+ * memory gap in years at the pace of areal density over the article's
+ * window, as the data give it and as the article counts it.
+ */
+static void
+add_areal_pace(struct model *m)
+{
+	double span = get(m, "article.density_to") -
+		get(m, "article.density_from");
+	double n = get(m, "article.gap.bits.doublings");
+
+	if (!registry_get(m->reg, "series.areal.doublings_window"))
+		return;
+	fx(m, "series.areal.years_per_doubling_window",
+	   span / get(m, "series.areal.doublings_window"), "yr",
+	   "(article.density_to - article.density_from) / "
+	   "series.areal.doublings_window",
+	   "years per doubling of areal density over the article's window",
+	   "article.density_to article.density_from "
+	   "series.areal.doublings_window", OURS);
+	fx(m, "article.gap.bits.years_areal",
+	   n * get(m, "series.areal.years_per_doubling_window"), "yr",
+	   "article.gap.bits.doublings * series.areal.years_per_doubling_window",
+	   "the article's memory gap at the historical pace of areal density",
+	   "article.gap.bits.doublings series.areal.years_per_doubling_window",
+	   OURS);
+	fx(m, "article.gap.bits.years_article_pace",
+	   n * span / get(m, "article.areal_doublings"), "yr",
+	   "article.gap.bits.doublings * (article.density_to - "
+	   "article.density_from) / article.areal_doublings",
+	   "the same gap at the article's own count of areal doublings",
+	   "article.gap.bits.doublings article.density_to "
+	   "article.density_from article.areal_doublings", OURS);
+}
+
 /* Device kinds, and which of them has a "current" pick. */
 static const char *const device_kinds[] = {
 	"laptop", "netbook", "supercomputer", "gpu", "phone",
@@ -1918,6 +1956,7 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 		"laptop.bits_max", "article.year");
 	add_doublings_between(&m, &all[S_AREAL], "article.density_from",
 			      "article.density_to");
+	add_areal_pace(&m);
 	if (registry_get(m.reg, "rate.top500"))
 		fx(&m, "universe.years_top500", get(&m, "universe.doublings") *
 		   get(&m, "rate.top500"), "yr",
