@@ -40,7 +40,7 @@ SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c fi
       mathml.c model.c pages.c physics.c registry.c report.c site.c table.c \
       template.c timing.c units.c xalloc.c serve.c watch.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
-UNIT = buf expr fit format hash physics registry table template model units \
+UNIT = audit buf expr fit format hash physics registry table template model units \
        formulas mathml
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 

@@ -7,21 +7,59 @@ struct tableset;
 
 /*
  * The claims audit: data/claims.csv lists the figures the article and the
- * paper print, each with the quantity that recomputes it and a tolerance
- * (empty: half a unit of the last printed digit; a number: relative;
- * "order": within half an order of magnitude). A claim marked
- * "reproducible" must agree; one marked "discrepancy" must disagree and
- * explain why.
+ * paper print, each with the quantity that recomputes it, a tolerance and
+ * the reason for it (tolerance_reason), which the tool turns into the
+ * tolerance itself wherever it can, so that no tolerance is typed to make
+ * a claim pass:
+ *
+ *   digits     half a unit of the last printed digit ("2.13e31": 0.005e31;
+ *              "125": 0.5), computed from the published cell; the
+ *              tolerance cell stays empty
+ *   order      a power of ten ("10^31 bits"): within half an order of
+ *              magnitude; the tolerance cell stays empty
+ *   range      the published cell is a range "LO..HI" ("50..100"): the
+ *              recomputed value must lie inside it; no tolerance cell
+ *   constants  the source computed with rounded constants: the tolerance
+ *              cell gives the relative tolerance, and the reason, after a
+ *              colon, how it follows from the rounding
+ *   about      the source's own "about": the tolerance cell gives the
+ *              relative tolerance, and the reason, after a colon, how
+ *              much "about" is taken to mean and why
+ *
+ * A claim marked "reproducible" must agree; one marked "discrepancy" must
+ * disagree, say which kind (category: error, an error in the source;
+ * rounding, the source rounded; convention, a convention or definition
+ * that differs from what the data measure; data-moved, a trend that
+ * changed since) and explain why.
  *
  * Reads datadir/claims.csv, checks every row against the registry,
  * appends the audit table (plain text) to out, and adds the results to
  * the registry as claim.<id>.{id,claim,where,quantity,printed,published,
- * recomputed,ratio,verdict,explanation} and claims.{agree,known,off}.
- * claims.csv is read through ts (kept there) when ts is not NULL.
- * Returns the number of claims that do not behave as marked (0 when the
- * audit passes), or -1 after printing errors in claims.csv.
+ * recomputed,ratio,verdict,category,tolerance,explanation} (and
+ * published_low, published_high for a range) and claims.{agree,known,off,
+ * error,rounding,convention,data_moved}. claims.csv is read through ts
+ * (kept there) when ts is not NULL. Returns the number of claims that do
+ * not behave as marked (0 when the audit passes), or -1 after printing
+ * errors in claims.csv.
  */
 int audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	      struct tableset *ts);
+
+/*
+ * Half a unit of the last digit of a decimal number as printed:
+ * "2.13e31" -> 0.005e31, "39" -> 0.5, "1.5" -> 0.05, "1e-15" -> 0.5e-15.
+ * A whole number is taken as exact to its units ("600" -> 0.5).
+ */
+double audit_half_unit(const char *printed);
+
+/*
+ * A published range "LO..HI" of two decimal numbers, LO < HI. Returns 0
+ * and sets *lo and *hi; 1 when s is no range (holds no ".."); -1 when it
+ * is a malformed one.
+ */
+int audit_parse_range(const char *s, double *lo, double *hi);
+
+/* Where got lies against [lo, hi]: -1 below, 0 inside (ends included), 1 above. */
+int audit_range_verdict(double got, double lo, double hi);
 
 #endif

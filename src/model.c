@@ -36,7 +36,8 @@
 
 const char *const model_data_files[] = {
 	"assumptions.csv", "devices.csv", "top500.csv", "disk_capacity.csv",
-	"areal_density.csv", "transistors.csv", "claims.csv", NULL,
+	"areal_density.csv", "transistors.csv", "ssd_capacity.csv",
+	"quantum.csv", "claims.csv", NULL,
 };
 
 /* What the model needs from data/assumptions.csv. */
@@ -75,6 +76,29 @@ static const struct need needs[] = {
 	  "positive" },
 	{ "article.density_to", "year", 0, "a calendar year must be "
 	  "positive" },
+	{ "article.areal_doublings", "", 0, "a count of doublings must be "
+	  "positive" },
+	{ "particle.top_mass", "GeV", 0, "a mass must be positive" },
+	{ "blackhole.mass_loss_constant", "kg^3/s", 0, "a rate must be "
+	  "positive" },
+	{ "blackhole.f_spin0", "", 0, "an emission weight must be positive" },
+	{ "blackhole.f_spin_half_charged", "", 0, "an emission weight must be "
+	  "positive" },
+	{ "blackhole.f_spin_half_neutral", "", 0, "an emission weight must be "
+	  "positive" },
+	{ "blackhole.f_spin1", "", 0, "an emission weight must be positive" },
+	{ "blackhole.f_spin2", "", 0, "an emission weight must be positive" },
+	{ "blackhole.dof_spin0", "", -1, "a count cannot be negative" },
+	{ "blackhole.dof_spin_half_charged", "", -1, "a count cannot be "
+	  "negative" },
+	{ "blackhole.dof_spin_half_neutral", "", -1, "a count cannot be "
+	  "negative" },
+	{ "blackhole.dof_spin1", "", -1, "a count cannot be negative" },
+	{ "blackhole.dof_spin2", "", -1, "a count cannot be negative" },
+	{ "blackhole.dof_photon", "", 0, "a count must be positive" },
+	{ "sun.core_temperature", "K", 0, "a temperature must be positive" },
+	{ "sun.luminosity", "W", 0, "a power must be positive" },
+	{ "proton.radius", "m", 0, "a radius must be positive" },
 };
 
 struct model {
@@ -406,6 +430,8 @@ add_atomic(struct model *m)
 	   "dust.mass dust.volume laptop.modes const.hbar const.c", OURS);
 }
 
+static void add_blackhole_species(struct model *m);
+
 /* The laptop compressed to a black hole. */
 static void
 add_blackhole(struct model *m)
@@ -447,6 +473,129 @@ add_blackhole(struct model *m)
 	   "const.G^2 * laptop.mass^3 / (const.hbar * const.c^4)",
 	   "the scale all conventions share",
 	   "laptop.mass const.G const.hbar const.c", OURS);
+	add_blackhole_species(m);
+}
+
+#define MACGIBBON "J. H. MacGibbon, B. R. Webber, Phys. Rev. D 41, 3052 " \
+	"(1990); J. H. MacGibbon, Phys. Rev. D 44, 376 (1991); D. N. Page, " \
+	"Phys. Rev. D 13, 198 (1976)"
+
+/*
+ * Which species the black hole radiates, and its lifetime counting them
+ * all. The mass-loss rate is dM/dt = -K f / M^2 (MacGibbon 1991), where
+ * f adds up, over every species light compared with kT, its degrees of
+ * freedom times a greybody-weighted emission per degree of freedom that
+ * depends on the spin (Page 1976; MacGibbon and Webber 1990). With f
+ * constant, the hole lives M^3 / (3 K f).
+ */
+static void
+add_blackhole_species(struct model *m)
+{
+	const struct physconst *pc = m->pc;
+	double T = get(m, "blackhole.hawking_temperature");
+	double mass = get(m, "laptop.mass");
+	double K = get(m, "blackhole.mass_loss_constant");
+	double kT, f_all, f_ph, t_all, t_ph;
+
+	kT = fx(m, "blackhole.kT", pc->k * T / (1e9 * pc->eV), "GeV",
+		"const.k * blackhole.hawking_temperature",
+		"thermal energy at the Hawking temperature, in GeV",
+		"const.k blackhole.hawking_temperature", OURS);
+	fx(m, "blackhole.kT_over_top", kT / get(m, "particle.top_mass"), "",
+	   "blackhole.kT / particle.top_mass",
+	   "kT against the heaviest known particle: far above 1, every "
+	   "Standard Model species radiates as if massless",
+	   "blackhole.kT particle.top_mass", OURS);
+	f_all = fx(m, "blackhole.f_all",
+		   get(m, "blackhole.dof_spin0") * get(m, "blackhole.f_spin0") +
+		   get(m, "blackhole.dof_spin_half_charged") *
+		   get(m, "blackhole.f_spin_half_charged") +
+		   get(m, "blackhole.dof_spin_half_neutral") *
+		   get(m, "blackhole.f_spin_half_neutral") +
+		   get(m, "blackhole.dof_spin1") * get(m, "blackhole.f_spin1") +
+		   get(m, "blackhole.dof_spin2") * get(m, "blackhole.f_spin2"),
+		   "", "blackhole.dof_spin0 * blackhole.f_spin0 + "
+		   "blackhole.dof_spin_half_charged * "
+		   "blackhole.f_spin_half_charged + "
+		   "blackhole.dof_spin_half_neutral * "
+		   "blackhole.f_spin_half_neutral + blackhole.dof_spin1 * "
+		   "blackhole.f_spin1 + blackhole.dof_spin2 * blackhole.f_spin2",
+		   "emission factor f(M) of every Standard Model species and "
+		   "the graviton: degrees of freedom times the emission of "
+		   "each, by spin",
+		   "blackhole.dof_spin0 blackhole.f_spin0 "
+		   "blackhole.dof_spin_half_charged "
+		   "blackhole.f_spin_half_charged "
+		   "blackhole.dof_spin_half_neutral "
+		   "blackhole.f_spin_half_neutral blackhole.dof_spin1 "
+		   "blackhole.f_spin1 blackhole.dof_spin2 blackhole.f_spin2",
+		   MACGIBBON);
+	f_ph = fx(m, "blackhole.f_photon", get(m, "blackhole.dof_photon") *
+		  get(m, "blackhole.f_spin1"), "",
+		  "blackhole.dof_photon * blackhole.f_spin1",
+		  "emission factor f(M) of photons alone",
+		  "blackhole.dof_photon blackhole.f_spin1", MACGIBBON);
+	t_all = fx(m, "blackhole.lifetime_all_species",
+		   mass * mass * mass / (3 * K * f_all), "s",
+		   "laptop.mass^3 / (3 * blackhole.mass_loss_constant * "
+		   "blackhole.f_all)",
+		   "estimate: every Standard Model species radiating as if "
+		   "massless, with its greybody factor; particles beyond the "
+		   "Standard Model, if any, would shorten it further",
+		   "laptop.mass blackhole.mass_loss_constant blackhole.f_all",
+		   MACGIBBON);
+	t_ph = fx(m, "blackhole.lifetime_photons",
+		  mass * mass * mass / (3 * K * f_ph), "s",
+		  "laptop.mass^3 / (3 * blackhole.mass_loss_constant * "
+		  "blackhole.f_photon)",
+		  "photons alone, with their greybody factor",
+		  "laptop.mass blackhole.mass_loss_constant blackhole.f_photon",
+		  MACGIBBON);
+	fx(m, "blackhole.lifetime_ratio", t_ph / t_all, "",
+	   "blackhole.lifetime_photons / blackhole.lifetime_all_species",
+	   "how much sooner the hole is gone when every species radiates, "
+	   "against photons alone (same greybody treatment)",
+	   "blackhole.lifetime_photons blackhole.lifetime_all_species", OURS);
+	fx(m, "blackhole.lifetime_ratio_bb",
+	   get(m, "blackhole.lifetime") / t_all, "",
+	   "blackhole.lifetime / blackhole.lifetime_all_species",
+	   "the photon-only black-body lifetime against the all-species one",
+	   "blackhole.lifetime blackhole.lifetime_all_species", OURS);
+}
+
+/*
+ * Scales a reader can feel: the ultimate laptop against the Sun, and
+ * the black hole against a proton.
+ */
+static void
+add_scale(struct model *m)
+{
+	double T = get(m, "laptop.temperature"), P;
+
+	fx(m, "scale.laptop_over_sun_core",
+	   T / get(m, "sun.core_temperature"), "",
+	   "laptop.temperature / sun.core_temperature",
+	   "the ultimate laptop's temperature against the Sun's core",
+	   "laptop.temperature sun.core_temperature", OURS);
+	P = fx(m, "laptop.radiated_power", get(m, "const.sigma") * T * T * T *
+	       T * get(m, "laptop.sphere_area"), "W",
+	       "const.sigma * laptop.temperature^4 * laptop.sphere_area",
+	       "black-body power through the surface of a sphere of one "
+	       "litre", "const.sigma laptop.temperature laptop.sphere_area",
+	       OURS);
+	fx(m, "scale.laptop_power_over_sun", P / get(m, "sun.luminosity"), "",
+	   "laptop.radiated_power / sun.luminosity",
+	   "the ultimate laptop's glow against the Sun's whole output",
+	   "laptop.radiated_power sun.luminosity", OURS);
+	fx(m, "laptop.radiation_time", get(m, "laptop.energy") / P, "s",
+	   "laptop.energy / laptop.radiated_power",
+	   "time to radiate its whole rest energy at that power",
+	   "laptop.energy laptop.radiated_power", OURS);
+	fx(m, "scale.blackhole_over_proton",
+	   get(m, "blackhole.radius") / get(m, "proton.radius"), "",
+	   "blackhole.radius / proton.radius",
+	   "the 1 kg black hole's horizon against the proton's radius",
+	   "blackhole.radius proton.radius", OURS);
 }
 
 static void
@@ -594,22 +743,41 @@ struct series_spec {
 	const char *scaled_unit;
 	const char *limits[2];
 	const char *limit_names[2];
+	/*
+	 * Records only: of each year the largest row, and only when it is
+	 * at least the largest of every year before (the frontier a trend
+	 * of "the largest drive" is about; milestones of form factor or
+	 * technology that were never the largest of their year drop out).
+	 */
+	int record;
+	int optional;	/* an edition may have no rows: no quantities then */
 };
 
 static const struct series_spec series_specs[] = {
 	{ "top500", "top500.csv", "list", "rmax_flops", "system", "FLOP/s",
 	  "No. 1 system of each TOP500 list (Rmax)", 1, "sbops_per_flop",
-	  "ops/s", { "laptop.ops_max", "atomic.ops" }, { "ml", "atomic" } },
+	  "ops/s", { "laptop.ops_max", "atomic.ops" }, { "ml", "atomic" }, 0, 0 },
 	{ "disk", "disk_capacity.csv", "year", "capacity_bytes", "model", "B",
 	  "largest hard disk of its year", 0, "bits_per_byte", "bit",
-	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" } },
+	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 0, 0 },
 	{ "areal", "areal_density.csv", "year", "density_bit_per_in2",
 	  "product", "bit/in^2", "hard-disk areal density", 0, NULL, NULL,
-	  { NULL, NULL }, { NULL, NULL } },
+	  { NULL, NULL }, { NULL, NULL }, 0, 0 },
 	{ "transistors", "transistors.csv", "year", "transistors",
 	  "processor", "", "transistors per microprocessor", 0, NULL, NULL,
-	  { NULL, NULL }, { NULL, NULL } },
+	  { NULL, NULL }, { NULL, NULL }, 0, 0 },
+	{ "disk_record", "disk_capacity.csv", "year", "capacity_bytes", "model",
+	  "B", "record hard disks (the largest of each year, when no earlier "
+	  "drive was larger)", 0, "bits_per_byte", "bit",
+	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 1, 0 },
+	{ "ssd", "ssd_capacity.csv", "year", "capacity_bytes", "model", "B",
+	  "record solid-state drives (the largest of each year, when no "
+	  "earlier drive was larger)", 0, "bits_per_byte", "bit",
+	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 1, 1 },
 };
+
+/* Indices into series_specs[] (and the series model_build() reads). */
+enum { S_TOP500, S_DISK, S_AREAL, S_TRANSISTORS, S_DISK_RECORD, S_SSD };
 
 /* Series are thinned to this many points for figures (fits use all). */
 #define MODEL_PLOT_POINTS 2000
@@ -639,6 +807,34 @@ static struct table *
 load(struct model *m, const char *file)
 {
 	return tableset_load(m->ts, m->datadir, file);
+}
+
+/*
+ * Keeps, of a series in time order, the largest point of each year (the
+ * first of equals) when it is at least every point of the years before:
+ * the record holders, one a year at most.
+ */
+static void
+series_keep_records(struct series *se)
+{
+	size_t i = 0, j, k = 0, best;
+	double top = -INFINITY;
+
+	while (i < se->n) {
+		best = i;
+		for (j = i + 1; j < se->n && floor(se->time[j]) ==
+		     floor(se->time[i]); j++)
+			if (se->value[j] > se->value[best])
+				best = j;
+		if (se->value[best] >= top) {
+			top = se->value[best];
+			se->time[k] = se->time[best];
+			se->value[k] = se->value[best];
+			se->row[k++] = se->row[best];
+		}
+		i = j;
+	}
+	se->n = k;
 }
 
 /*
@@ -715,6 +911,8 @@ series_read(struct model *m, const struct series_spec *sp, struct series *se)
 		se->value[se->n] = v;
 		se->row[se->n++] = r;
 	}
+	if (sp->record)
+		series_keep_records(se);
 	return diag_errors() == before ? 0 : -1;
 }
 
@@ -825,6 +1023,31 @@ out:
 }
 
 /*
+ * A series read from the same file as one read before (its rows checked
+ * and reported once): a copy of its points, thinned to records if sp
+ * asks for them.
+ */
+static void
+series_copy(const struct series *from, const struct series_spec *sp,
+	    struct series *se)
+{
+	memset(se, 0, sizeof(*se));
+	se->spec = sp;
+	se->t = from->t;
+	se->n = from->n;
+	se->time = xmalloc(sizeof(*se->time) * (from->n + 1));
+	se->value = xmalloc(sizeof(*se->value) * (from->n + 1));
+	se->row = xmalloc(sizeof(*se->row) * (from->n + 1));
+	if (from->n) {
+		memcpy(se->time, from->time, sizeof(*se->time) * from->n);
+		memcpy(se->value, from->value, sizeof(*se->value) * from->n);
+		memcpy(se->row, from->row, sizeof(*se->row) * from->n);
+	}
+	if (sp->record)
+		series_keep_records(se);
+}
+
+/*
  * Adds every series: its extent, its newest point, its trend over the
  * article's window (up to the article's year) and over the whole edition.
  */
@@ -833,6 +1056,7 @@ add_series(struct model *m, struct series *all)
 {
 	struct buf name = BUF_INIT, f = BUF_INIT, org = BUF_INIT;
 	double art = get(m, "article.year");
+	char bad[sizeof(series_specs) / sizeof(series_specs[0])] = { 0 };
 	size_t i, k;
 	int ret = 0;
 
@@ -840,14 +1064,28 @@ add_series(struct model *m, struct series *all)
 		const struct series_spec *sp = &series_specs[i];
 		struct series *se = &all[i];
 		const char *src;
+		size_t j;
 
-		if (series_read(m, sp, se)) {
+		for (j = 0; j < i && strcmp(series_specs[j].file, sp->file);
+		     j++)
+			;
+		if (j < i) {
+			/* Its rows were checked, and any error told, once. */
+			if (bad[j]) {
+				bad[i] = 1;
+				continue;
+			}
+			series_copy(&all[j], sp, se);
+		} else if (series_read(m, sp, se)) {
+			bad[i] = 1;
 			ret = -1;
 			continue;
 		}
 		if (!se->n) {
-			ret = error("%s: no rows in or before %d", 
-				    table_name(se->t), m->as_of);
+			bad[i] = 1;
+			if (!sp->optional)
+				ret = error("%s: no rows in or before %d",
+					    table_name(se->t), m->as_of);
 			continue;
 		}
 		src = table_name(se->t);
@@ -1251,6 +1489,42 @@ out:
 	free(rx);
 	buf_release(&org);
 	return ret;
+}
+
+/*
+ * The article's "64 more doublings ... at this historical rate": the
+ * memory gap in years at the pace of areal density over the article's
+ * window, as the data give it and as the article counts it.
+ */
+static void
+add_areal_pace(struct model *m)
+{
+	double span = get(m, "article.density_to") -
+		get(m, "article.density_from");
+	double n = get(m, "article.gap.bits.doublings");
+
+	if (!registry_get(m->reg, "series.areal.doublings_window"))
+		return;
+	fx(m, "series.areal.years_per_doubling_window",
+	   span / get(m, "series.areal.doublings_window"), "yr",
+	   "(article.density_to - article.density_from) / "
+	   "series.areal.doublings_window",
+	   "years per doubling of areal density over the article's window",
+	   "article.density_to article.density_from "
+	   "series.areal.doublings_window", OURS);
+	fx(m, "article.gap.bits.years_areal",
+	   n * get(m, "series.areal.years_per_doubling_window"), "yr",
+	   "article.gap.bits.doublings * series.areal.years_per_doubling_window",
+	   "the article's memory gap at the historical pace of areal density",
+	   "article.gap.bits.doublings series.areal.years_per_doubling_window",
+	   OURS);
+	fx(m, "article.gap.bits.years_article_pace",
+	   n * span / get(m, "article.areal_doublings"), "yr",
+	   "article.gap.bits.doublings * (article.density_to - "
+	   "article.density_from) / article.areal_doublings",
+	   "the same gap at the article's own count of areal doublings",
+	   "article.gap.bits.doublings article.density_to "
+	   "article.density_from article.areal_doublings", OURS);
 }
 
 /* Device kinds, each with a "current" and a "then" pick. */
@@ -1821,33 +2095,129 @@ out:
 	return diag_errors() == before ? 0 : -1;
 }
 
-/* The largest drive of the edition (not always the newest row). */
-static void
-add_current_disk(struct model *m, const struct series *disk)
+/*
+ * The largest drive of a series in the edition (not always the newest
+ * row) under prefix: name, year and capacity. Returns its index.
+ */
+static size_t
+add_largest_drive(struct model *m, const char *prefix, const char *what,
+		  const struct series *se)
 {
-	struct buf org = BUF_INIT;
+	struct buf org = BUF_INIT, name = BUF_INIT, how = BUF_INIT;
+	const struct table *t = se->t;
 	size_t i, k = 0;
-	const struct table *t = disk->t;
 	const char *src;
 
-	for (i = 1; i < disk->n; i++)
-		if (disk->value[i] >= disk->value[k])
+	for (i = 1; i < se->n; i++)
+		if (se->value[i] > se->value[k])
 			k = i;
-	src = table_cell(t, disk->row[k], table_find(t, "source"));
-	point_origin(disk, k, &org);
+	src = table_cell(t, se->row[k], table_find(t, "source"));
+	point_origin(se, k, &org);
+	buf_addf(&how, "the largest %s in %s of the edition", what,
+		 table_name(t));
+	registry_add_text(m->reg, SET(name, "%s.name", prefix),
+			  table_cell(t, se->row[k], table_find(t, "model")),
+			  how.data, NULL, src, org.data);
+	registry_add_num(m->reg, SET(name, "%s.year", prefix),
+			 floor(se->time[k]), "year", "year of that drive", NULL,
+			 src, org.data);
+	registry_add_num(m->reg, SET(name, "%s.storage", prefix),
+			 se->value[k], "B", "capacity of that drive", NULL, src,
+			 org.data);
+	buf_release(&org);
+	buf_release(&name);
+	buf_release(&how);
+	return k;
+}
+
+/*
+ * Which technology holds the per-drive record: the largest hard disk
+ * (current.hdd), the largest solid-state drive (current.ssd), and the
+ * larger of the two (current.disk, the drive the memory gap is measured
+ * with; on a tie the hard disk, which got there first).
+ * storage.ssd_record_since is the first year of the unbroken run of
+ * years up to the edition in which the largest solid-state drive so far
+ * was larger than every hard disk so far, when there is such a run.
+ */
+static void
+add_current_disk(struct model *m, const struct series *hdd,
+		 const struct series *ssd)
+{
+	struct buf org = BUF_INIT;
+	size_t kh, ks, i = 0, j = 0;
+	const struct series *win;
+	const char *src;
+	double hmax = 0, smax = 0, since = NAN;
+	int ssd_leads, y, y0;
+
+	kh = add_largest_drive(m, "current.hdd", "hard disk", hdd);
+	if (!ssd->n) {
+		/* No solid-state drive in the data of this edition. */
+		ks = 0;
+		ssd_leads = 0;
+		num(m, "current.disk.is_ssd", 0, "", "no solid-state drive "
+		    "in ssd_capacity.csv of the edition: the hard disk holds "
+		    "the record", NULL, OURS);
+	} else {
+		ks = add_largest_drive(m, "current.ssd", "solid-state drive",
+				       ssd);
+		ssd_leads = ssd->value[ks] > hdd->value[kh];
+		fx(m, "current.disk.is_ssd", ssd_leads, "",
+		   "current.ssd.storage > current.hdd.storage",
+		   "1 when a solid-state drive holds the per-drive record, "
+		   "else 0", "current.ssd.storage current.hdd.storage", OURS);
+		fx(m, "current.disk.ssd_over_hdd",
+		   ssd->value[ks] / hdd->value[kh], "",
+		   "current.ssd.storage / current.hdd.storage",
+		   "the largest solid-state drive against the largest hard "
+		   "disk", "current.ssd.storage current.hdd.storage", OURS);
+	}
+	win = ssd_leads ? ssd : hdd;
+	i = ssd_leads ? ks : kh;
+	src = table_cell(win->t, win->row[i], table_find(win->t, "source"));
+	point_origin(win, i, &org);
 	registry_add_text(m->reg, "current.disk.name",
-			  table_cell(t, disk->row[k], table_find(t, "model")),
-			  "the largest drive in disk_capacity.csv of the "
-			  "edition", NULL, src, org.data);
-	registry_add_num(m->reg, "current.disk.year", floor(disk->time[k]),
+			  table_cell(win->t, win->row[i],
+				     table_find(win->t, "model")),
+			  "the largest drive of the edition, hard disk or "
+			  "solid-state (disk_capacity.csv, ssd_capacity.csv)",
+			  NULL, src, org.data);
+	registry_add_text(m->reg, "current.disk.technology",
+			  ssd_leads ? "solid-state drive" : "hard disk",
+			  "technology of the largest drive of the edition",
+			  NULL, src, org.data);
+	registry_add_num(m->reg, "current.disk.year", floor(win->time[i]),
 			 "year", "year of that drive", NULL, src, org.data);
-	registry_add_num(m->reg, "current.disk.storage", disk->value[k], "B",
+	registry_add_num(m->reg, "current.disk.storage", win->value[i], "B",
 			 "capacity of that drive", NULL, src, org.data);
-	fx(m, "current.disk.bits", disk->value[k] * 8, "bit",
+	fx(m, "current.disk.bits", win->value[i] * 8, "bit",
 	   "current.disk.storage * bits_per_byte", NULL,
 	   "current.disk.storage bits_per_byte", OURS);
 	add_gap(m, "current.disk.gap.bits", "current.disk.bits",
 		"laptop.bits_max", "current.disk.year");
+	/* Year by year: who held the record, and since when the SSD. */
+	y0 = (int)floor(ssd->n ? fmin(hdd->time[0], ssd->time[0]) :
+			      hdd->time[0]);
+	i = j = 0;
+	for (y = y0; y <= m->as_of; y++) {
+		for (; i < hdd->n && floor(hdd->time[i]) <= y; i++)
+			hmax = fmax(hmax, hdd->value[i]);
+		for (; j < ssd->n && floor(ssd->time[j]) <= y; j++)
+			smax = fmax(smax, ssd->value[j]);
+		if (smax > hmax) {
+			if (isnan(since))
+				since = y;
+		} else {
+			since = NAN;
+		}
+	}
+	if (!isnan(since))
+		registry_add_num(m->reg, "storage.ssd_record_since", since,
+				 "year", "first year of the unbroken run up to "
+				 "the edition in which the largest solid-state "
+				 "drive so far held more than every hard disk "
+				 "so far", NULL, "disk_capacity.csv, "
+				 "ssd_capacity.csv", NULL);
 	buf_release(&org);
 }
 
@@ -1883,6 +2253,121 @@ add_record(struct model *m, const struct series *top)
 	add_gap(m, "record.gap.atomic_ops", "record.sbops", "atomic.ops",
 		"record.year");
 	buf_release(&org);
+}
+
+/*
+ * Quantum gates against the Margolus-Levitin time of the energy each
+ * one uses. A two-qubit gate is driven by the coupling between the
+ * qubits: the exchange Hamiltonian hg (|01><10| + |10><01|) gives the
+ * state |01> a mean energy hg above the ground state of the pair, so
+ * no gate it drives can turn |01> into an orthogonal state faster than
+ * pi hbar / (2 h g) = 1 / (4 g); an iSWAP at constant coupling takes
+ * exactly that long. A single-qubit flip could at most use the qubit's
+ * whole excitation energy hf, which bounds it by 1 / (4 f); real flips
+ * use a far weaker microwave drive, and their distance from this bound
+ * says how little of the qubit's energy does the computing. Rows dated
+ * after the edition are left out. Returns -1 after errors.
+ */
+static int
+add_quantum(struct model *m)
+{
+	static const char *const cols[] = { "id", "name", "year",
+		"qubit_frequency_hz", "coupling_hz", "gate_1q_s", "gate_2q_s",
+		"source" };
+	struct table *t = load(m, "quantum.csv");
+	struct buf name = BUF_INIT, e = BUF_INIT, in = BUF_INIT;
+	struct buf org = BUF_INIT, pre = BUF_INIT;
+	int ci[sizeof(cols) / sizeof(cols[0])];
+	size_t r, i, before = diag_errors();
+	const struct physconst *pc = m->pc;
+
+	if (!t)
+		return -1;
+	if (table_max_rows(t, MAX_ROWS, "the report shows a few devices"))
+		goto out;
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		if ((ci[i] = table_require(t, cols[i])) < 0)
+			goto out;
+	for (r = 0; r < table_rows(t); r++) {
+		const char *id, *nm, *src;
+		double f, g, t1, t2, E, Eg, ml1, ml2;
+		int year;
+		const char *p;
+
+		if (table_id(t, r, ci[0], &id) | table_text(t, r, ci[1], &nm) |
+		    table_year(t, r, ci[2], YEAR_MIN, YEAR_MAX, &year) |
+		    table_num(t, r, ci[3], TABLE_POSITIVE, &f) |
+		    table_num(t, r, ci[4], TABLE_POSITIVE, &g) |
+		    table_num(t, r, ci[5], TABLE_POSITIVE, &t1) |
+		    table_num(t, r, ci[6], TABLE_POSITIVE, &t2) |
+		    table_text(t, r, ci[7], &src))
+			continue;
+		if (table_unique(t, r, ci[0]) || year > m->as_of)
+			continue;
+		buf_reset(&org);
+		buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
+		buf_reset(&pre);
+		buf_addf(&pre, "quantum.%s", id);
+		p = pre.data;
+		registry_add_text(m->reg, SET(name, "%s.name", p), nm,
+				  "from quantum.csv", NULL, src, org.data);
+		registry_add_num(m->reg, SET(name, "%s.year", p), year, "year",
+				 "year of the published figures", NULL, src,
+				 org.data);
+		registry_add_num(m->reg, SET(name, "%s.qubit_frequency", p), f,
+				 "Hz", "qubit frequency", NULL, src, org.data);
+		registry_add_num(m->reg, SET(name, "%s.coupling", p), g, "Hz",
+				 "qubit-qubit coupling g/2pi", NULL, src,
+				 org.data);
+		registry_add_num(m->reg, SET(name, "%s.gate_1q", p), t1, "s",
+				 "single-qubit gate time", NULL, src, org.data);
+		registry_add_num(m->reg, SET(name, "%s.gate_2q", p), t2, "s",
+				 "two-qubit gate time", NULL, src, org.data);
+		E = pc->h * f;
+		Eg = pc->h * g;
+		ml1 = phys_ml_time(pc, E);
+		ml2 = phys_ml_time(pc, Eg);
+		fx(m, SET(name, "%s.qubit_energy", p), E / pc->eV, "eV",
+		   SET(e, "const.h * %s.qubit_frequency", p),
+		   "energy of the qubit's excited state above its ground state",
+		   SET(in, "const.h %s.qubit_frequency", p), OURS);
+		fx(m, SET(name, "%s.coupling_energy", p), Eg / pc->eV, "eV",
+		   SET(e, "const.h * %s.coupling", p),
+		   "the exchange energy that drives a two-qubit gate",
+		   SET(in, "const.h %s.coupling", p), OURS);
+		fx(m, SET(name, "%s.ml_time_qubit", p), ml1, "s",
+		   SET(e, "pi * const.hbar / (2 * %s.qubit_energy)", p),
+		   "Margolus-Levitin time of the qubit's whole excitation "
+		   "energy: the fastest any flip of it could be",
+		   SET(in, "const.hbar %s.qubit_energy", p), LLOYD2000);
+		fx(m, SET(name, "%s.ml_time_coupling", p), ml2, "s",
+		   SET(e, "pi * const.hbar / (2 * %s.coupling_energy)", p),
+		   "Margolus-Levitin time of the coupling energy: the fastest "
+		   "two-qubit gate that coupling can drive",
+		   SET(in, "const.hbar %s.coupling_energy", p), LLOYD2000);
+		fx(m, SET(name, "%s.gate_1q_over_limit", p), t1 / ml1, "",
+		   SET(e, "%s.gate_1q / %s.ml_time_qubit", p, p),
+		   "single-qubit gate time against the limit of the qubit's "
+		   "energy", SET(in, "%s.gate_1q %s.ml_time_qubit", p, p),
+		   OURS);
+		fx(m, SET(name, "%s.gate_2q_over_limit", p), t2 / ml2, "",
+		   SET(e, "%s.gate_2q / %s.ml_time_coupling", p, p),
+		   "two-qubit gate time against the limit of its coupling "
+		   "energy: near 1, the gate runs at the speed limit",
+		   SET(in, "%s.gate_2q %s.ml_time_coupling", p, p), OURS);
+		fx(m, SET(name, "%s.gate_1q_orders", p), log10(t1 / ml1), "",
+		   SET(e, "log10(%s.gate_1q_over_limit)", p),
+		   "orders of magnitude the single-qubit gate is slower than "
+		   "the limit of the qubit's energy",
+		   SET(in, "%s.gate_1q_over_limit", p), OURS);
+	}
+out:
+	buf_release(&name);
+	buf_release(&e);
+	buf_release(&in);
+	buf_release(&org);
+	buf_release(&pre);
+	return diag_errors() == before ? 0 : -1;
 }
 
 static void
@@ -1993,7 +2478,7 @@ model_time_column(const struct table *t)
 	size_t i;
 
 	base = base ? base + 1 : table_name(t);
-	if (!strcmp(base, "devices.csv"))
+	if (!strcmp(base, "devices.csv") || !strcmp(base, "quantum.csv"))
 		col = "year";
 	for (i = 0; !col && i < sizeof(series_specs) / sizeof(series_specs[0]);
 	     i++)
@@ -2063,6 +2548,7 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 	add_atomic(&m);
 	add_blackhole(&m);
 	add_landauer(&m);
+	add_scale(&m);
 	add_moore(&m);
 	if (add_series(&m, all) || m.failed)
 		goto out;
@@ -2075,7 +2561,7 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 		   "series.top500.fit_all.doubling_time", OURS);
 		add_rate(&m, "rate.top500", "TOP500 No. 1 trend");
 	}
-	add_pace(&m, &all[0]);
+	add_pace(&m, &all[S_TOP500]);
 	if (registry_get(m.reg, "series.top500.fit_since.doubling_time")) {
 		fx(&m, "rate.top500_since", get(&m,
 		   "series.top500.fit_since.doubling_time"), "yr",
@@ -2085,31 +2571,33 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 		add_rate(&m, "rate.top500_since",
 			 "TOP500 No. 1 trend since the article");
 	}
-	if (registry_get(m.reg, "series.disk.fit_all.doubling_time")) {
+	/* The frontier: record drives, not every milestone drive. */
+	if (registry_get(m.reg, "series.disk_record.fit_all.doubling_time")) {
 		fx(&m, "rate.disk", get(&m,
-		   "series.disk.fit_all.doubling_time"), "yr",
-		   "series.disk.fit_all.doubling_time",
-		   "fitted doubling time of disk capacity",
-		   "series.disk.fit_all.doubling_time", OURS);
+		   "series.disk_record.fit_all.doubling_time"), "yr",
+		   "series.disk_record.fit_all.doubling_time",
+		   "fitted doubling time of record hard-disk capacity",
+		   "series.disk_record.fit_all.doubling_time", OURS);
 		add_rate(&m, "rate.disk", "disk capacity trend");
 	}
 	add_gap(&m, "article.gap.ops", "article.laptop_sbops",
 		"laptop.ops_max", "article.year");
 	add_gap(&m, "article.gap.bits", "article.laptop_bits",
 		"laptop.bits_max", "article.year");
-	add_doublings_between(&m, &all[2], "article.density_from",
+	add_doublings_between(&m, &all[S_AREAL], "article.density_from",
 			      "article.density_to");
+	add_areal_pace(&m);
 	if (registry_get(m.reg, "rate.top500"))
 		fx(&m, "universe.years_top500", get(&m, "universe.doublings") *
 		   get(&m, "rate.top500"), "yr",
 		   "universe.doublings * rate.top500",
 		   "at the TOP500 No. 1 doubling time",
 		   "universe.doublings rate.top500", OURS);
-	add_record(&m, &all[0]);
-	add_current_disk(&m, &all[1]);
-	if (add_energy(&m, &all[0]))
+	add_record(&m, &all[S_TOP500]);
+	add_current_disk(&m, &all[S_DISK_RECORD], &all[S_SSD]);
+	if (add_energy(&m, &all[S_TOP500]))
 		goto out;
-	if (add_devices(&m))
+	if (add_devices(&m) || add_quantum(&m))
 		goto out;
 	if (ds && !m.failed)
 		add_curves(&m);

@@ -164,8 +164,10 @@ has diff-new-row "$tmp/stdout" "^record.name .*Test Machine \"X\" .*top500.csv:$
 
 # The claims audit passes on the shipped data, in both editions.
 expect check 0 "$ult" check
-has check "$tmp/stdout" '^claims: [0-9]* agree, [0-9]* known discrepancies, 0 off$'
-has check-discrepancy "$tmp/stdout" '^error_rejection .*known discrepancy'
+has check "$tmp/stdout" '^claims: [0-9]* agree, [0-9]* known discrepancies ([0-9]* error, [0-9]* rounding, [0-9]* convention, [0-9]* data-moved), 0 off$'
+has check-discrepancy "$tmp/stdout" '^error_rejection .*known discrepancy \[error\]'
+has check-rounding "$tmp/stdout" '^bits_doublings .*known discrepancy \[rounding\]'
+has check-range "$tmp/stdout" '^storage_range  *50\.\.100 .*outside the printed range'
 expect check-2008 0 "$ult" --as-of 2008 check
 
 echo "cli: $pass passed, $fail failed"

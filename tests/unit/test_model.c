@@ -187,7 +187,7 @@ fix_setup(void **state)
 {
 	static const char *const copies[] = { "assumptions.csv", "devices.csv",
 		"disk_capacity.csv", "areal_density.csv", "transistors.csv",
-		"claims.csv" };
+		"claims.csv", "ssd_capacity.csv", "quantum.csv" };
 	size_t i;
 
 	(void)state;
@@ -204,7 +204,7 @@ fix_teardown(void **state)
 {
 	static const char *const files[] = { "assumptions.csv", "devices.csv",
 		"disk_capacity.csv", "areal_density.csv", "transistors.csv",
-		"claims.csv", "top500.csv" };
+		"claims.csv", "ssd_capacity.csv", "quantum.csv", "top500.csv" };
 	struct buf path = BUF_INIT;
 	size_t i;
 

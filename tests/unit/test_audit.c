@@ -1,0 +1,215 @@
+/*
+ * The claims audit: tolerances derived from how a figure is printed,
+ * published ranges and their verdicts, and the audit end to end on a
+ * small claims.csv against a registry made here.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "audit.h"
+#include "registry.h"
+
+static void
+test_half_unit_from_digits(void **state)
+{
+	(void)state;
+	assert_near(audit_half_unit("2.13e31"), 5e28, 1e-12);
+	assert_near(audit_half_unit("8.9874e16"), 5e11, 1e-12);
+	assert_near(audit_half_unit("5E50"), 5e49, 1e-12);
+	assert_near(audit_half_unit("1e-15"), 5e-16, 1e-12);
+	assert_near(audit_half_unit("1.5"), 0.05, 1e-12);
+	assert_near(audit_half_unit("0.25"), 0.005, 1e-12);
+	/* A whole number is exact to its units, trailing zeros or not. */
+	assert_near(audit_half_unit("125"), 0.5, 1e-12);
+	assert_near(audit_half_unit("600"), 0.5, 1e-12);
+	assert_near(audit_half_unit("2.0e12"), 5e10, 1e-12);
+}
+
+static void
+test_parse_range(void **state)
+{
+	double lo = 0, hi = 0;
+
+	(void)state;
+	assert_int_equal(audit_parse_range("50..100", &lo, &hi), 0);
+	assert_near(lo, 50, 0);
+	assert_near(hi, 100, 0);
+	assert_int_equal(audit_parse_range("1e2..2.5e2", &lo, &hi), 0);
+	assert_near(lo, 100, 0);
+	assert_near(hi, 250, 0);
+	assert_int_equal(audit_parse_range("-3..0.5", &lo, &hi), 0);
+	/* No range at all: a plain number is for table_num(). */
+	assert_int_equal(audit_parse_range("125", &lo, &hi), 1);
+	assert_int_equal(audit_parse_range("1.5e3", &lo, &hi), 1);
+	/* Malformed: reversed, empty, not decimal, an end missing. */
+	assert_int_equal(audit_parse_range("100..50", &lo, &hi), -1);
+	assert_int_equal(audit_parse_range("50..50", &lo, &hi), -1);
+	assert_int_equal(audit_parse_range("50..", &lo, &hi), -1);
+	assert_int_equal(audit_parse_range("..100", &lo, &hi), -1);
+	assert_int_equal(audit_parse_range("inf..1", &lo, &hi), -1);
+	assert_int_equal(audit_parse_range("0x10..0x20", &lo, &hi), -1);
+	assert_int_equal(audit_parse_range("50..100..150", &lo, &hi), -1);
+	assert_int_equal(audit_parse_range("fifty..100", &lo, &hi), -1);
+}
+
+static void
+test_range_verdict(void **state)
+{
+	(void)state;
+	/* "64 more doublings ... about 50-100 years": 105 is outside. */
+	assert_int_equal(audit_range_verdict(105, 50, 100), 1);
+	assert_int_equal(audit_range_verdict(75, 50, 100), 0);
+	assert_int_equal(audit_range_verdict(50, 50, 100), 0);
+	assert_int_equal(audit_range_verdict(100, 50, 100), 0);
+	assert_int_equal(audit_range_verdict(49.99, 50, 100), -1);
+}
+
+/* Runs the audit of claims (the rows after the header) against reg. */
+static int
+audit_of(struct registry *reg, const char *rows, struct buf *out)
+{
+	char dir[] = "/tmp/test_audit.XXXXXX";
+	struct buf path = BUF_INIT;
+	FILE *f;
+	int ret;
+
+	assert_non_null(mkdtemp(dir));
+	buf_addf(&path, "%s/claims.csv", dir);
+	f = fopen(path.data, "w");
+	assert_non_null(f);
+	fputs("id,claim,published,unit,printed_in,quantity,tolerance,"
+	      "tolerance_reason,status,category,explanation\n", f);
+	fputs(rows, f);
+	fclose(f);
+	ret = audit_run(dir, reg, out, NULL);
+	unlink(path.data);
+	rmdir(dir);
+	buf_release(&path);
+	return ret;
+}
+
+static struct registry *
+made_up(void)
+{
+	struct registry *reg = registry_new();
+
+	registry_add_num(reg, "years", 118.925, "yr", "made up", NULL, "test",
+			 NULL);
+	registry_add_num(reg, "pace", 104.5, "yr", "made up", NULL, "test",
+			 NULL);
+	return reg;
+}
+
+static void
+test_audit_range_claims(void **state)
+{
+	struct registry *reg;
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	/* Outside its range and marked so: the audit passes. */
+	reg = made_up();
+	assert_int_equal(audit_of(reg, "r,about 50-100 years,50..100,yr,here,"
+				  "pace,,range,discrepancy,error,too slow\n",
+				  &out), 0);
+	assert_non_null(strstr(out.data, "outside the printed range"));
+	assert_near(registry_num(reg, "claim.r.published_low"), 50, 0);
+	assert_near(registry_num(reg, "claim.r.published_high"), 100, 0);
+	/* The ratio is to the nearer end: 104.5 / 100. */
+	assert_near(registry_num(reg, "claim.r.ratio"), 1.045, 1e-12);
+	assert_near(registry_num(reg, "claims.error"), 1, 0);
+	registry_free(reg);
+	/* Marked reproducible, the same range drifts. */
+	reg = made_up();
+	buf_reset(&out);
+	assert_int_equal(audit_of(reg, "r,about 50-100 years,50..100,yr,here,"
+				  "pace,,range,reproducible,,\n", &out), 1);
+	assert_non_null(strstr(out.data, "DRIFTS"));
+	registry_free(reg);
+	/* Inside it, marked a discrepancy: told to review. */
+	reg = made_up();
+	buf_reset(&out);
+	assert_int_equal(audit_of(reg, "r,x,100..150,yr,here,pace,,range,"
+				  "discrepancy,rounding,why\n", &out), 1);
+	assert_non_null(strstr(out.data, "AGREES"));
+	registry_free(reg);
+	buf_release(&out);
+}
+
+static void
+test_audit_tolerance_from_reason(void **state)
+{
+	struct registry *reg;
+	struct buf out = BUF_INIT;
+	char *err;
+
+	(void)state;
+	/*
+	 * "About 125 years" against 118.9: a relative 0.05 let it pass by
+	 * a hair; printed to the units it is 6 years off, a discrepancy.
+	 */
+	reg = made_up();
+	assert_int_equal(audit_of(reg, "y,125 years,125,yr,here,years,,digits,"
+				  "reproducible,,\n", &out), 1);
+	registry_free(reg);
+	reg = made_up();
+	buf_reset(&out);
+	assert_int_equal(audit_of(reg, "y,125 years,125,yr,here,years,,digits,"
+				  "discrepancy,rounding,20 orders\n", &out), 0);
+	assert_near(registry_num(reg, "claims.rounding"), 1, 0);
+	registry_free(reg);
+	/* 119 printed as 119 agrees; as 118.9 too; as 118.94 not. */
+	reg = made_up();
+	buf_reset(&out);
+	assert_int_equal(audit_of(reg, "a,x,119,yr,here,years,,digits,"
+				  "reproducible,,\nb,x,118.9,yr,here,years,,"
+				  "digits,reproducible,,\nc,x,118.94,yr,here,"
+				  "years,,digits,reproducible,,\n", &out), 1);
+	assert_non_null(strstr(out.data, "c                  118.94"));
+	registry_free(reg);
+	/* A tolerance typed where the reason computes it is an error. */
+	reg = made_up();
+	buf_reset(&out);
+	capture_start();
+	assert_int_equal(audit_of(reg, "y,x,125,yr,here,years,0.05,digits,"
+				  "reproducible,,\n", &out), -1);
+	err = capture_end();
+	assert_non_null(strstr(err, "is computed, not given"));
+	free(err);
+	registry_free(reg);
+	/* "about" needs its width and the words why. */
+	reg = made_up();
+	buf_reset(&out);
+	capture_start();
+	assert_int_equal(audit_of(reg, "y,x,125,yr,here,years,0.05,about,"
+				  "reproducible,,\n", &out), -1);
+	err = capture_end();
+	assert_non_null(strstr(err, "needs the words why"));
+	free(err);
+	registry_free(reg);
+	reg = made_up();
+	buf_reset(&out);
+	assert_int_equal(audit_of(reg, "y,x,125,yr,here,years,0.05,about: the "
+				  "article rounds to 5 %,reproducible,,\n",
+				  &out), 0);
+	registry_free(reg);
+	buf_release(&out);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_half_unit_from_digits),
+		cmocka_unit_test(test_parse_range),
+		cmocka_unit_test(test_range_verdict),
+		cmocka_unit_test(test_audit_range_claims),
+		cmocka_unit_test(test_audit_tolerance_from_reason),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
