@@ -26,6 +26,7 @@
 #include "registry.h"
 #include "report.h"
 #include "site.h"
+#include "suggest.h"
 #include "table.h"
 #include "template.h"
 #include "timing.h"
@@ -151,17 +152,15 @@ lookup(const struct registry *reg, const char *name)
 {
 	const struct quantity *q = registry_get(reg, name);
 	const char *near[3];
-	size_t n, i;
+	size_t n;
 	struct buf msg = BUF_INIT;
 
 	if (q)
 		return q;
 	n = registry_suggest(reg, name, near, 3);
-	for (i = 0; i < n; i++)
-		buf_addf(&msg, "%s'%s'", i ? (i + 1 == n ? " or " : ", ") :
-			 "; did you mean ", near[i]);
-	error("unknown quantity '%s'%s%s", name, msg.data,
-	      n ? "?" : " (see 'ultimate list')");
+	suggest_hint(&msg, near, n);
+	error("unknown quantity '%s'%s", name, n ? msg.data :
+	      " (see 'ultimate list')");
 	buf_release(&msg);
 	return NULL;
 }
