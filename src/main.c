@@ -82,11 +82,12 @@ static const char usage_text[] =
 	"                  rows that caused it\n"
 	"\n"
 	"options:\n"
-	"  -d, --data DIR  data folder (default: ./data if present, else\n"
-	"                  $ULTIMATE_DATA, else " DATADIR "/data)\n"
-	"  -t, --templates DIR  templates folder (default: ./templates if\n"
-	"                  present, else $ULTIMATE_TEMPLATES, else\n"
-	"                  " DATADIR "/templates)\n"
+	"  -d, --data DIR  data folder (default: $ULTIMATE_DATA if set,\n"
+	"                  else ./data if present, else\n"
+	"                  " DATADIR "/data)\n"
+	"  -t, --templates DIR  templates folder (default:\n"
+	"                  $ULTIMATE_TEMPLATES if set, else ./templates if\n"
+	"                  present, else " DATADIR "/templates)\n"
 	"  -o, --out DIR   output folder for report (default: out)\n"
 	"  --as-of YEAR    the edition of YEAR: leave out data rows dated\n"
 	"                  after it (default: the newest year in the data);\n"
@@ -133,17 +134,33 @@ is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-/* ./NAME when it is a folder, else $ENV, else the installed copy. */
+/*
+ * The folder of an input, in this order: the one given with the flag,
+ * else $ENV, else ./NAME when it is a folder, else the installed copy.
+ * Notes for "cannot open" errors how it was chosen, and how to choose
+ * another.
+ */
 static const char *
-default_dir(const char *name, const char *env, const char *installed)
+input_dir(const char *given, const char *flag, const char *name,
+	  const char *env, const char *installed)
 {
-	const char *e = getenv(env);
+	const char *e = getenv(env), *dir, *why;
+	struct buf note = BUF_INIT;
 
-	if (is_dir(name))
-		return name;
-	if (e && *e)
-		return e;
-	return installed;
+	if (given)
+		dir = given, why = "given with ";
+	else if (e && *e)
+		dir = e, why = "from ";
+	else if (is_dir(name))
+		dir = name, why = "found in the working directory";
+	else
+		dir = installed, why = "the installed copy";
+	buf_addf(&note, "%s folder '%s', %s%s; choose another with %s DIR "
+		 "or %s=DIR", name, dir, why, given ? flag : dir == e ? env :
+		 "", flag, env);
+	srcfile_note_folder(dir, note.data);
+	buf_release(&note);
+	return dir;
 }
 
 /* Looks name up, or prints an error with the closest names. */
@@ -528,12 +545,10 @@ main(int argc, char **argv)
 			name ? "takes no argument" : "needs a quantity name");
 		return EXIT_USAGE;
 	}
-	if (!opt.datadir)
-		opt.datadir = default_dir("data", "ULTIMATE_DATA",
-					  DATADIR "/data");
-	if (!opt.templatedir)
-		opt.templatedir = default_dir("templates", "ULTIMATE_TEMPLATES",
-					      DATADIR "/templates");
+	opt.datadir = input_dir(opt.datadir, "-d", "data", "ULTIMATE_DATA",
+				DATADIR "/data");
+	opt.templatedir = input_dir(opt.templatedir, "-t", "templates",
+				    "ULTIMATE_TEMPLATES", DATADIR "/templates");
 	/* Inputs are read from these folders only, links included. */
 	srcfile_confine(opt.datadir);
 	srcfile_confine(opt.templatedir);

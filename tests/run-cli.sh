@@ -8,6 +8,8 @@ ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The tests choose their folders: none from the caller's environment.
+unset ULTIMATE_DATA ULTIMATE_TEMPLATES
 pass=0 fail=0
 
 ok() { pass=$((pass + 1)); }
@@ -50,6 +52,46 @@ expect list 0 "$ult" list
 has list "$tmp/stdout" '^laptop.temperature  *5870804[0-9.]* K$'
 expect data-option 0 "$ult" --data="$top/data" get laptop.mass
 has data-option "$tmp/stdout" '^1$'
+
+# Where inputs come from: -d, then $ULTIMATE_DATA, then ./data, then the
+# installed copy (the same for -t and the templates). A folder of
+# another project that has a data/ of its own (a Hugo site) does not
+# hide $ULTIMATE_DATA.
+mkdir -p "$tmp/proj/data" "$tmp/proj/templates" "$tmp/alt"
+cp -R "$top/data" "$tmp/alt/data"
+sed 's/^laptop.mass,1,/laptop.mass,2,/' "$top/data/assumptions.csv" \
+	>"$tmp/alt/data/assumptions.csv"
+# in_proj NAME WANT_RC CMD...: as expect, in $tmp/proj
+in_proj() {
+	name=$1 want=$2
+	shift 2
+	(cd "$tmp/proj" && "$@") >"$tmp/stdout" 2>"$tmp/stderr"
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok; else
+		no "$name: exit $rc, want $want"; cat "$tmp/stderr"; fi
+}
+in_proj env-beats-cwd 0 env ULTIMATE_DATA="$top/data" "$ult" get laptop.mass
+has env-beats-cwd "$tmp/stdout" '^1$'
+in_proj flag-beats-env 0 env ULTIMATE_DATA="$top/data" "$ult" \
+	-d "$tmp/alt/data" get laptop.mass
+has flag-beats-env "$tmp/stdout" '^2$'
+(cd "$tmp/alt" && ULTIMATE_DATA='' "$ult" get laptop.mass) \
+	>"$tmp/stdout" 2>"$tmp/stderr"
+has cwd-without-env "$tmp/stdout" '^2$'
+# Without them, the project's data/ is used, and the error says so.
+in_proj cwd-data-folder 1 "$ult" get laptop.mass
+has cwd-data-folder "$tmp/stderr" "^ultimate: error: cannot open 'data/assumptions.csv': No such file or directory (data folder 'data', found in the working directory; choose another with -d DIR or ULTIMATE_DATA=DIR)\$"
+in_proj env-data-folder 1 env ULTIMATE_DATA="$tmp/none" "$ult" list
+has env-data-folder "$tmp/stderr" "(data folder '$tmp/none', from ULTIMATE_DATA; choose another with -d DIR"
+in_proj flag-data-folder 1 "$ult" -d "$tmp/none" list
+has flag-data-folder "$tmp/stderr" "(data folder '$tmp/none', given with -d; choose another"
+in_proj env-templates 1 env ULTIMATE_DATA="$top/data" \
+	ULTIMATE_TEMPLATES="$tmp/none" "$ult" -o "$tmp/o" report
+has env-templates "$tmp/stderr" "cannot open '$tmp/none/page.html': No such file or directory (templates folder '$tmp/none', from ULTIMATE_TEMPLATES; choose another with -t DIR or ULTIMATE_TEMPLATES=DIR)"
+in_proj cwd-templates 1 "$ult" -d "$top/data" -o "$tmp/o" report
+has cwd-templates "$tmp/stderr" "cannot open 'templates/page.html': No such file or directory (templates folder 'templates', found in the working directory"
+in_proj env-templates-ok 0 env ULTIMATE_TEMPLATES="$top/templates" \
+	"$ult" -d "$top/data" -o "$tmp/o" --no-editions report
 
 # report: both files, full precision, every quantity, nothing left over.
 out=$tmp/site
