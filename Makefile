@@ -38,7 +38,7 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -lm
 SRC = audit.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
       fit.c format.c hash.c html.c plot.c \
       mathml.c model.c pages.c physics.c registry.c report.c site.c table.c \
-      suggest.c template.c timing.c units.c xalloc.c
+      schema.c suggest.c template.c timing.c units.c xalloc.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = buf expr fit format hash physics registry table template model units \
        formulas mathml

@@ -11,8 +11,8 @@
 #include "banned.h"
 
 /* Optimal string alignment distance (Damerau-Levenshtein, restricted). */
-static size_t
-edit_distance(const char *a, const char *b)
+size_t
+suggest_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j, d;
 	size_t *row0, *row1, *row2, *tmp;
@@ -69,7 +69,7 @@ suggest_add(struct suggest *s, const char *cand)
 	for (k = 0; k < s->n; k++)
 		if (!strcmp(s->out[k], cand))
 			return;
-	d = edit_distance(s->name, cand);
+	d = suggest_distance(s->name, cand);
 	/* A name that contains the query is a good guess too. */
 	if (s->len >= 3 && strstr(cand, s->name) && d > 1)
 		d = 1 + (strlen(cand) - s->len) / 8;

@@ -41,6 +41,12 @@ void suggest_add(struct suggest *s, const char *cand);
 size_t suggest_end(struct suggest *s);
 
 /*
+ * The number of edits (insert, delete, replace, swap two neighbours)
+ * from a to b: optimal string alignment distance.
+ */
+size_t suggest_distance(const char *a, const char *b);
+
+/*
  * Appends the hint for the n names of near: "; did you mean 'a'?",
  * "; did you mean 'a' or 'b'?", "; did you mean 'a', 'b' or 'c'?";
  * nothing when n is 0.
