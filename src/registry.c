@@ -311,6 +311,50 @@ registry_at(const struct registry *reg, size_t i)
 }
 
 size_t
+registry_suggest_prefix(const struct registry *reg, const char *prefix,
+			char **out, size_t max)
+{
+	size_t i, k, nu = 0, cap = 0, parts = 0, n;
+	int whole = !*prefix || prefix[strlen(prefix) - 1] != '.';
+	const char **near = xcalloc(max ? max : 1, sizeof(*near)), *p;
+	char **uniq = NULL;
+	struct suggest s;
+
+	for (p = prefix; *p; p++)
+		parts += *p == '.';
+	/* Each name cut after as many dots as prefix has, once each. */
+	for (i = 0; i < reg->n; i++) {
+		const char *name = reg->q[i]->name, *e = name;
+		size_t len;
+
+		for (k = 0; k < parts && e; k++)
+			e = strchr(e, '.') ? strchr(e, '.') + 1 : NULL;
+		if (!e)
+			continue;
+		len = (size_t)(e - name) + (whole ? strcspn(e, ".") : 0);
+		for (k = 0; k < nu; k++)
+			if (strlen(uniq[k]) == len &&
+			    !strncmp(uniq[k], name, len))
+				break;
+		if (k < nu)
+			continue;
+		uniq = xgrow(uniq, &cap, nu + 1, sizeof(*uniq));
+		uniq[nu++] = xstrndup(name, len);
+	}
+	suggest_init(&s, prefix, near, max);
+	for (k = 0; k < nu; k++)
+		suggest_add(&s, uniq[k]);
+	n = suggest_end(&s);
+	for (i = 0; i < n; i++)
+		out[i] = xstrdup(near[i]);
+	for (k = 0; k < nu; k++)
+		free(uniq[k]);
+	free(uniq);
+	free(near);
+	return n;
+}
+
+size_t
 registry_suggest(const struct registry *reg, const char *name,
 		 const char **out, size_t max)
 {

@@ -31,12 +31,20 @@ expect version 0 "$ult" --version
 has version "$tmp/stdout" '^ultimate [0-9]'
 expect help 0 "$ult" --help
 has help "$tmp/stdout" 'explain NAME'
+# Every exit status main.c uses is listed, and 128 + a signal.
+for code in $(sed -n 's/^	EXIT_[A-Z]* = \([0-9]*\),.*/\1/p' "$top/src/main.c"); do
+	has "help-exit-$code" "$tmp/stdout" "^  $code  "
+done
+if [ "$(sed -n 's/^	EXIT_[A-Z]* = \([0-9]*\),.*/\1/p' "$top/src/main.c" |
+	wc -l)" -ge 4 ]; then ok; else no "help: exit codes not found in main.c"; fi
+has help-exit-signal "$tmp/stdout" '^  128+N  *stopped by signal N'
 expect no-command 2 "$ult"
 expect bad-command 2 "$ult" frobnicate
 has bad-command "$tmp/stderr" "unknown command 'frobnicate'"
 expect bad-option 2 "$ult" --frob list
 expect get-needs-name 2 "$ult" get
-expect list-takes-none 2 "$ult" list extra
+expect list-takes-one 2 "$ult" list laptop. extra
+expect check-takes-none 2 "$ult" check extra
 
 expect get 0 "$ult" get laptop.ops_max
 has get "$tmp/stdout" '^5\.42556995[0-9]*e+50$'
@@ -50,6 +58,81 @@ expect explain-assumption 0 "$ult" explain laptop.mass
 has explain-origin "$tmp/stdout" 'defined at: data/assumptions.csv:2'
 expect list 0 "$ult" list
 has list "$tmp/stdout" '^laptop.temperature  *5870804[0-9.]* K$'
+# list PREFIX: the quantities whose names start with it, or an error
+# with the closest prefixes.
+expect list-prefix 0 "$ult" list laptop.
+has list-prefix "$tmp/stdout" '^laptop.ops_max  *5.4255'
+if ! grep -qv '^laptop\.' "$tmp/stdout" && [ -s "$tmp/stdout" ]; then ok; else
+	no "list laptop.: a name without the prefix"; fi
+expect list-prefix-name 0 "$ult" list laptop.ops_max
+if [ "$(wc -l <"$tmp/stdout")" = 1 ]; then ok; else
+	no "list laptop.ops_max: not one line"; fi
+expect list-no-match 1 "$ult" list lapt0p.
+if [ "$(cat "$tmp/stderr")" = "ultimate: error: no quantity starts with 'lapt0p.'; did you mean 'laptop.'?" ] &&
+	[ ! -s "$tmp/stdout" ]; then ok; else
+	no "list lapt0p.: $(cat "$tmp/stderr")"; fi
+expect list-no-match-part 1 "$ult" list device.roadrunnr
+has list-no-match-part "$tmp/stderr" "did you mean 'device.roadrunner'?"
+expect list-nothing-close 1 "$ult" list zzzz
+has list-nothing-close "$tmp/stderr" "^ultimate: error: no quantity starts with 'zzzz' (see 'ultimate list')\$"
+
+# datasets: what a figure script can read, as docs/templates.md lists
+# it (the block after "as \`ultimate datasets\` prints them").
+expect datasets 0 "$ult" datasets
+has datasets "$tmp/stdout" '^top500.dat: '
+has datasets-label "$tmp/stdout" '^   4  label '
+awk '/as `ultimate datasets` prints them/ { on = 1; next }
+	on && /^```/ { if (in_block) exit; in_block = 1; next }
+	in_block { print }' "$top/docs/templates.md" >"$tmp/doc-datasets"
+diff -u "$tmp/doc-datasets" "$tmp/stdout" >"$tmp/diff"
+if [ -s "$tmp/doc-datasets" ] && [ ! -s "$tmp/diff" ]; then ok; else
+	no "docs/templates.md lists other datasets than 'ultimate datasets'"
+	cat "$tmp/diff"; fi
+# Every dataset a shipped figure script asks for exists.
+for ds in $(sed -n 's/^# data://p' "$top"/templates/figures/*.gp); do
+	has "datasets-$ds" "$tmp/stdout" "^$ds.dat: "
+done
+# The worked example of a figure script in docs/templates.md draws.
+cp -R "$top/templates" "$tmp/ex-templates"
+printf '# R\n\n{{#figure ex}}\nCap.\n{{#alt}}\nAlt.\n{{/figure}}\n' \
+	>"$tmp/ex-templates/report.md"
+{
+	sed -n '/^    # Figure: the TOP500 No. 1 against/,/^    # data: top500$/p' \
+		"$top/docs/templates.md"
+	sed -n '/^    set logscale y 10$/,/laptop_ops_max title "1 kg limit"/p' \
+		"$top/docs/templates.md"
+} | sed 's/^    //' >"$tmp/ex-templates/figures/ex.gp"
+expect docs-figure-example 0 "$ult" -t "$tmp/ex-templates" -o "$tmp/ex-out" \
+	--no-editions report
+if grep -q '^plot ' "$tmp/ex-templates/figures/ex.gp" &&
+	grep -q 'doubling every 2.0 years' "$tmp/ex-out/figures/ex.svg"; then ok
+else no "docs/templates.md: the figure script example does not draw"; fi
+expect datasets-takes-none 2 "$ult" datasets top500
+expect tables-only-datasets 2 "$ult" --tables list
+
+# The data files' columns, as the loader reads them: README.md lists
+# each file's columns, in order ("\`data/FILE.csv\` (\`a,b,c\`)").
+expect tables 0 "$ult" datasets --tables
+awk '/^[a-z_0-9]*\.csv: / { if (f) print f ": " c; f = $1; sub(":", "", f); c = ""; next }
+	/^  [a-z_0-9]/ { c = c (c ? "," : "") $1 }
+	END { if (f) print f ": " c }' "$tmp/stdout" >"$tmp/tables"
+tr '\n' ' ' <"$top/README.md" |
+	grep -o '`data/[a-z_0-9]*\.csv` (`[^`]*`' |
+	sed 's/^`data\/\([^`]*\)` (`\([^`]*\)`$/\1: \2/; s/ //g; s/:/: /' |
+	sort >"$tmp/readme-tables"
+sort "$tmp/tables" >"$tmp/tables-sorted"
+if [ "$(wc -l <"$tmp/tables")" -ge 7 ] &&
+	diff -u "$tmp/readme-tables" "$tmp/tables-sorted" >"$tmp/diff"; then ok
+else
+	no "README.md's column lists differ from 'ultimate datasets --tables'"
+	cat "$tmp/diff"; fi
+# And every shipped data file's header names the schema's columns.
+for f in "$top"/data/*.csv; do
+	b=$(basename "$f")
+	if grep -qx "$b: $(head -1 "$f" | tr -d '\r')" "$tmp/tables"; then ok
+	else no "$b: header '$(head -1 "$f")' is not the schema's"; fi
+done
+
 expect data-option 0 "$ult" --data="$top/data" get laptop.mass
 has data-option "$tmp/stdout" '^1$'
 
@@ -130,6 +213,17 @@ expect report-unwritable 1 "$ult" -o "$tmp/file/out" report
 has report-unwritable "$tmp/stderr" "cannot create output folder"
 if [ "$(wc -l <"$tmp/stderr")" -le 2 ]; then ok; else
 	no "report-unwritable: more than one message"; fi
+
+# HTML in a data cell is text: no error (raw HTML in a template is
+# one), no markup.
+cp -R "$top/data" "$tmp/html"
+sed 's/^laptop_2008,Typical 2008 laptop,2008 laptop,/laptop_2008,Typical <b>2008<\/b> laptop,<b>2008<\/b> laptop,/' \
+	"$top/data/devices.csv" >"$tmp/html/devices.csv"
+expect data-html 0 "$ult" -d "$tmp/html" -o "$tmp/html-out" --no-editions report
+if grep -qF 'Typical &lt;b&gt;2008&lt;/b&gt; laptop' "$tmp/html-out/index.html" &&
+	! grep -q '<b>2008' "$tmp/html-out/index.html" "$tmp/html-out/data.html" \
+		"$tmp/html-out/quantities.html"; then ok; else
+	no "data-html: a data cell's <b> is not shown as text"; fi
 
 # Editions: the article's view and today's.
 expect as-of-2008 0 "$ult" --as-of 2008 get record.name

@@ -385,6 +385,40 @@ test_many(void **state)
 	buf_release(&name);
 }
 
+/* Prefixes for a prefix no name starts with, cut as it is. */
+static void
+test_suggest_prefix(void **state)
+{
+	struct registry *reg = *state;
+	char *out[4];
+	size_t n, i;
+
+	add(reg, "laptop.ops_max", 1);
+	add(reg, "laptop.mass", 2);
+	add(reg, "device.roadrunner.sbops", 3);
+	add(reg, "device.roadrunner.bits", 4);
+	add(reg, "device.summit.sbops", 5);
+	/* A whole part, with its dot: "laptop." once for both names. */
+	n = registry_suggest_prefix(reg, "lapt0p.", out, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(out[0], "laptop.");
+	free(out[0]);
+	/* A part cut short: the part whole. */
+	n = registry_suggest_prefix(reg, "device.roadrunnr", out, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(out[0], "device.roadrunner");
+	free(out[0]);
+	n = registry_suggest_prefix(reg, "laptop.ops_mx", out, 4);
+	assert_true(n >= 1);
+	assert_string_equal(out[0], "laptop.ops_max");
+	for (i = 0; i < n; i++)
+		free(out[i]);
+	/* Deeper than any name, or nothing close: none. */
+	assert_int_equal(registry_suggest_prefix(reg, "a.b.c.d.", out, 4), 0);
+	assert_int_equal(registry_suggest_prefix(reg, "zzzzzz", out, 4), 0);
+	assert_int_equal(registry_suggest_prefix(reg, "laptop.", out, 0), 0);
+}
+
 /* suggest.h over names that are not a registry's: datasets, prefixes. */
 static void
 test_suggest_any(void **state)
@@ -440,6 +474,7 @@ main(void)
 		T(test_not_finite),
 		T(test_suggest),
 		T(test_suggest_any),
+		T(test_suggest_prefix),
 		T(test_has),
 		T(test_many),
 	};
