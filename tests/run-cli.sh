@@ -304,5 +304,57 @@ has check "$tmp/stdout" '^claims: [0-9]* agree, [0-9]* known discrepancies, 0 of
 has check-discrepancy "$tmp/stdout" '^error_rejection .*known discrepancy'
 expect check-2008 0 "$ult" --as-of 2008 check
 
+# Bash completion (docs/ultimate.bash-completion): commands and options
+# from --help, quantity names from 'list' with the -d on the line.
+if command -v bash >/dev/null; then
+	cp -R "$top/data" "$tmp/comp"
+	echo 'zz_test,Test Box,Test,2020,laptop,1e9,1e9,,,,test source,' \
+		>>"$tmp/comp/devices.csv"
+	# complete WORD...: COMPREPLY for the line "$ult WORD...", one a line
+	complete_line() {
+		(cd "$top" && bash -c '
+			. docs/ultimate.bash-completion
+			COMP_WORDS=("$@")
+			COMP_CWORD=$(($# - 1))
+			_ultimate
+			[ "${#COMPREPLY[@]}" = 0 ] ||
+				printf "%s\n" "${COMPREPLY[@]}"' bash "$ult" "$@") \
+			>"$tmp/comp.out" 2>&1
+	}
+	comp_has() { # comp_has NAME WORD: WORD is one of the completions
+		if grep -qx -- "$2" "$tmp/comp.out"; then ok; else
+			no "completion $1: no '$2' in: $(tr '\n' ' ' <"$tmp/comp.out")"
+		fi
+	}
+	complete_line ""
+	for c in report list get explain check diff datasets; do
+		comp_has commands "$c"
+	done
+	complete_line --fo
+	comp_has options --format
+	complete_line datasets --ta
+	comp_has tables --tables
+	complete_line --format ""
+	comp_has format text
+	complete_line get laptop.ops_m
+	comp_has names laptop.ops_max
+	if [ "$(wc -l <"$tmp/comp.out")" = 1 ]; then ok; else
+		no "completion get laptop.ops_m: more than one name"; fi
+	complete_line get device.zz
+	if [ ! -s "$tmp/comp.out" ]; then ok; else
+		no "completion: a name from another data folder"; fi
+	complete_line -d "$tmp/comp" explain device.zz_test.sb
+	comp_has data-folder device.zz_test.sbops
+	complete_line --data = "$tmp/comp" get device.zz_test.sb
+	comp_has data-folder-eq device.zz_test.sbops
+	complete_line -d "$top/da"
+	comp_has folders "$top/data"
+	complete_line get laptop.ops_max ""
+	if [ ! -s "$tmp/comp.out" ]; then ok; else
+		no "completion: a second name after get"; fi
+else
+	echo "cli: no bash, completion not tested"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
