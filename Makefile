@@ -8,6 +8,7 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 DATAROOT ?= $(PREFIX)/share/ultimate
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PKG_CONFIG ?= pkg-config
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -38,7 +39,7 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -lm
 SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
       fit.c format.c hash.c html.c plot.c \
       mathml.c model.c pages.c physics.c registry.c report.c site.c table.c \
-      template.c timing.c units.c xalloc.c serve.c watch.c
+      schema.c suggest.c template.c timing.c units.c xalloc.c serve.c watch.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = audit buf expr fit format hash physics registry table template model units \
        formulas mathml
@@ -256,14 +257,18 @@ bench: ultimate | deps-build
 # --- Install --------------------------------------------------------------
 install: ultimate
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATAROOT)/data \
-		$(DESTDIR)$(DATAROOT)/templates $(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(DATAROOT)/templates $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 ultimate $(DESTDIR)$(BINDIR)/ultimate
 	install -m 0644 data/*.csv $(DESTDIR)$(DATAROOT)/data/
 	cp -R templates/. $(DESTDIR)$(DATAROOT)/templates/
 	install -m 0644 docs/ultimate.1 $(DESTDIR)$(MANDIR)/man1/ultimate.1
+	install -m 0644 docs/ultimate.bash-completion \
+		$(DESTDIR)$(BASHCOMPDIR)/ultimate
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/ultimate $(DESTDIR)$(MANDIR)/man1/ultimate.1
+	rm -f $(DESTDIR)$(BINDIR)/ultimate $(DESTDIR)$(MANDIR)/man1/ultimate.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/ultimate
 	rm -rf $(DESTDIR)$(DATAROOT)
 
 clean:

@@ -9,17 +9,21 @@
 #include "banned.h"
 
 struct dataset *
-dataset_add(struct datasets *all, const char *name, const char *const *cols,
-	    size_t ncols)
+dataset_add(struct datasets *all, const char *name, const char *what,
+	    const char *const *cols, const char *const *units, size_t ncols)
 {
 	struct dataset *ds = xcalloc(1, sizeof(*ds));
 	size_t i;
 
 	ds->name = xstrdup(name);
+	ds->what = xstrdup(what ? what : "");
 	ds->ncols = ncols;
 	ds->cols = xcalloc(ncols, sizeof(*ds->cols));
-	for (i = 0; i < ncols; i++)
+	ds->units = xcalloc(ncols, sizeof(*ds->units));
+	for (i = 0; i < ncols; i++) {
 		ds->cols[i] = xstrdup(cols[i]);
+		ds->units[i] = xstrdup(units && units[i] ? units[i] : "");
+	}
 	all->d = xgrow(all->d, &all->cap, all->n + 1, sizeof(*all->d));
 	all->d[all->n++] = ds;
 	return ds;
@@ -58,11 +62,15 @@ datasets_release(struct datasets *all)
 	for (i = 0; i < all->n; i++) {
 		struct dataset *ds = all->d[i];
 
-		for (j = 0; j < ds->ncols; j++)
+		for (j = 0; j < ds->ncols; j++) {
 			free(ds->cols[j]);
+			free(ds->units[j]);
+		}
 		for (j = 0; j < ds->nrows; j++)
 			free(ds->labels[j]);
 		free(ds->cols);
+		free(ds->units);
+		free(ds->what);
 		free(ds->vals);
 		free(ds->labels);
 		free(ds->name);

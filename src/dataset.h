@@ -12,7 +12,9 @@
  */
 struct dataset {
 	char *name;		/* file stem: "top500" -> top500.dat */
+	char *what;		/* what a row is, for `ultimate datasets` */
 	char **cols;		/* column names, ncols of them */
+	char **units;		/* the unit of each column ("" for none) */
 	size_t ncols;
 	double *vals;		/* nrows x ncols, row-major */
 	char **labels;		/* nrows labels (owned), or NULL */
@@ -24,10 +26,14 @@ struct datasets {
 	size_t n, cap;
 };
 
-/* A new empty dataset named name with the given column names (copied),
- * appended to all; returns it. */
+/*
+ * A new empty dataset named name, what a row of it is, with the given
+ * column names and their units (units may be NULL, an entry NULL or "":
+ * none), all copied, appended to all; returns it.
+ */
 struct dataset *dataset_add(struct datasets *all, const char *name,
-			    const char *const *cols, size_t ncols);
+			    const char *what, const char *const *cols,
+			    const char *const *units, size_t ncols);
 /* Appends a row of ds->ncols values and a label (copied; may be NULL). */
 void dataset_row(struct dataset *ds, const double *vals, const char *label);
 /* The dataset called name, or NULL. */

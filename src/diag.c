@@ -96,6 +96,35 @@ srcfile_confine(const char *dir)
 	roots[nroots++] = r ? r : xstrdup(dir);
 }
 
+/* Folders with a note for "cannot open" errors (srcfile_note_folder()). */
+static struct folder_note {
+	char *dir, *note;
+} *notes;
+static size_t nnotes, notes_cap;
+
+void
+srcfile_note_folder(const char *dir, const char *note)
+{
+	notes = xgrow(notes, &notes_cap, nnotes + 1, sizeof(*notes));
+	notes[nnotes].dir = xstrdup(dir);
+	notes[nnotes++].note = xstrdup(note);
+}
+
+/* The note of the folder path lies in, as given (no resolving), or NULL. */
+static const char *
+note_of(const char *path)
+{
+	size_t i, n;
+
+	for (i = 0; i < nnotes; i++) {
+		n = strlen(notes[i].dir);
+		if (!strncmp(path, notes[i].dir, n) &&
+		    (path[n] == '/' || (n && notes[i].dir[n - 1] == '/')))
+			return notes[i].note;
+	}
+	return NULL;
+}
+
 void
 srcfile_confine_release(void)
 {
@@ -106,6 +135,13 @@ srcfile_confine_release(void)
 	free(roots);
 	roots = NULL;
 	nroots = roots_cap = 0;
+	for (i = 0; i < nnotes; i++) {
+		free(notes[i].dir);
+		free(notes[i].note);
+	}
+	free(notes);
+	notes = NULL;
+	nnotes = notes_cap = 0;
 }
 
 struct srcfile *
@@ -198,8 +234,12 @@ srcfile_read(const char *path)
 {
 	struct srcfile *f = srcfile_load(path);
 
-	if (!f)
-		error("cannot open '%s': %s", path, file_strerror(errno));
+	if (!f) {
+		const char *note = note_of(path);
+
+		error("cannot open '%s': %s%s%s%s", path, file_strerror(errno),
+		      note ? " (" : "", note ? note : "", note ? ")" : "");
+	}
 	return f;
 }
 

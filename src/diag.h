@@ -43,7 +43,14 @@ struct srcfile *srcfile_load(const char *path);
  * link in data/ or templates/ to /etc/passwd is refused.
  */
 void srcfile_confine(const char *dir);
-/* Forgets the folders given to srcfile_confine(). */
+/*
+ * From now on, when srcfile_read() cannot open a file under dir, its
+ * error ends with "(note)": how dir was chosen and how to choose another
+ * ("data folder 'data', found in the working directory; choose another
+ * with -d DIR or ULTIMATE_DATA=DIR"). dir and note are copied.
+ */
+void srcfile_note_folder(const char *dir, const char *note);
+/* Forgets the folders given to srcfile_confine() and their notes. */
 void srcfile_confine_release(void);
 /* Makes a srcfile from memory (copied); for tests and generated text. */
 struct srcfile *srcfile_from_mem(const char *name, const char *data,

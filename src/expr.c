@@ -26,6 +26,7 @@
 #include "diag.h"
 #include "expr.h"
 #include "registry.h"
+#include "suggest.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -603,7 +604,7 @@ lookup(const struct expr *e, const struct expr_env *env,
 	struct buf name = BUF_INIT, msg = BUF_INIT;
 	const struct quantity *q;
 	const char *near[3];
-	size_t n, i;
+	size_t n;
 	int ret = 0;
 
 	resolve(e, env, &name);
@@ -614,16 +615,13 @@ lookup(const struct expr *e, const struct expr_env *env,
 		/* Past the shown errors, suggestions would go unseen. */
 		n = diag_full() ? 0 : registry_suggest(env->reg, name.data,
 						       near, 3);
-		for (i = 0; i < n; i++)
-			buf_addf(&msg, "%s'%s'", i ? (i + 1 == n ? " or " :
-						   ", ") : "; did you mean ",
-				 near[i]);
+		suggest_hint(&msg, near, n);
 		if (strcmp(name.data, e->str))
-			error_at(&e->loc, "unknown quantity '%s' (from '%s')%s%s",
-				 name.data, e->str, msg.data, n ? "?" : "");
+			error_at(&e->loc, "unknown quantity '%s' (from '%s')%s",
+				 name.data, e->str, msg.data);
 		else
-			error_at(&e->loc, "unknown quantity '%s'%s%s",
-				 name.data, msg.data, n ? "?" : "");
+			error_at(&e->loc, "unknown quantity '%s'%s",
+				 name.data, msg.data);
 		ret = -1;
 	}
 	buf_release(&name);

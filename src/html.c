@@ -325,6 +325,101 @@ reroot_links(cmark_node *doc, const struct rendered *r)
 	buf_release(&url);
 }
 
+/*
+ * Raw HTML in the Markdown: an error at its place in the template, for
+ * safe mode would drop it from the page without a word. Only templates
+ * can hold it: text from data reaches md escaped ('<' as '\<'), and the
+ * expansion's own HTML goes through snippets and tokens. cmark gives
+ * the line and the byte column where a node starts; they are turned
+ * into an offset of md and looked up in the expansion's spans. A node
+ * whose column cmark gets wrong (it is exact for blocks, and for inline
+ * HTML in paragraphs, lists, quotes and tables) is found by its first
+ * bytes on that line; one that maps to no template text (which should
+ * not happen) is reported without a location. A place is reported once
+ * (a loop repeats its body). Returns the number of nodes found.
+ */
+static size_t
+check_raw_html(cmark_node *doc, const struct expansion *x)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	size_t *lines = NULL, nlines = 0, cap = 0, i, found = 0;
+	struct srcloc *seen = NULL;	/* reported: a loop's body once */
+	size_t nseen = 0, seen_cap = 0;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
+		const char *lit, *md = x->md.data, *lt;
+		size_t line, col, off, end, len;
+		struct srcloc loc;
+
+		if (ev != CMARK_EVENT_ENTER || (t != CMARK_NODE_HTML_BLOCK &&
+						t != CMARK_NODE_HTML_INLINE))
+			continue;
+		if (!lines) {
+			lines = xgrow(lines, &cap, 1, sizeof(*lines));
+			lines[nlines++] = 0;
+			for (i = 0; i < x->md.len; i++)
+				if (md[i] == '\n') {
+					lines = xgrow(lines, &cap, nlines + 1,
+						      sizeof(*lines));
+					lines[nlines++] = i + 1;
+				}
+		}
+		found++;
+		lit = cmark_node_get_literal(n);
+		lit = lit ? lit + strspn(lit, " \t") : "";
+		len = strcspn(lit, "\r\n");
+		line = (size_t)cmark_node_get_start_line(n);
+		col = (size_t)cmark_node_get_start_column(n);
+		if (line < 1 || line > nlines) {
+			error("raw HTML is not allowed in templates: '%.*s'",
+			      (int)len, lit);
+			continue;
+		}
+		off = lines[line - 1];
+		end = line < nlines ? lines[line] : x->md.len;
+		if (col < 1 || off + col - 1 >= end ||
+		    strncmp(md + off + col - 1, lit, len)) {
+			/* Not where cmark says: its first bytes on the line. */
+			for (lt = md + off; lt < md + end; lt++)
+				if (!strncmp(lt, lit, len))
+					break;
+			off = lt < md + end ? (size_t)(lt - md) : off;
+		} else {
+			off += col - 1;
+		}
+		if (expansion_locate(x, off, &loc)) {
+			error("raw HTML is not allowed in templates: '%.*s'",
+			      (int)len, lit);
+			continue;
+		}
+		if (loc.len > len)
+			loc.len = len ? len : 1;
+		for (i = 0; i < nseen; i++)
+			if (seen[i].file == loc.file && seen[i].off == loc.off)
+				break;
+		if (i < nseen)
+			continue;
+		seen = xgrow(seen, &seen_cap, nseen + 1, sizeof(*seen));
+		seen[nseen++] = loc;
+		if (!strncmp(lit, "<!--", 4))
+			error_at(&loc, "an HTML comment is not allowed in "
+				 "templates (it would be dropped from the "
+				 "page): write a template comment, '{{! ... "
+				 "}}'");
+		else
+			error_at(&loc, "raw HTML is not allowed in templates "
+				 "(it would be dropped from the page): write "
+				 "Markdown, or '\\<' for a '<' that is text");
+	}
+	cmark_iter_free(it);
+	free(lines);
+	free(seen);
+	return found;
+}
+
 int
 html_render(const struct expansion *x, struct rendered *r)
 {
@@ -335,6 +430,7 @@ html_render(const struct expansion *x, struct rendered *r)
 	static const char *const exts[] = { "table", "strikethrough" };
 	int opts = CMARK_OPT_SMART | CMARK_OPT_SAFE | CMARK_OPT_VALIDATE_UTF8;
 	struct headings hs = { NULL, 0, 0 };
+	int ret;
 	cmark_parser *parser;
 	cmark_node *doc;
 	cmark_mem *mem = cmark_get_default_mem_allocator();
@@ -354,6 +450,7 @@ html_render(const struct expansion *x, struct rendered *r)
 	}
 	cmark_parser_feed(parser, x->md.data, x->md.len);
 	doc = cmark_parser_finish(parser);
+	ret = check_raw_html(doc, x) ? -1 : 0;
 	if (r->root)
 		reroot_links(doc, r);
 	collect_headings(doc, x, &hs);
@@ -373,7 +470,7 @@ html_render(const struct expansion *x, struct rendered *r)
 		free(hs.h[i].text);
 	}
 	free(hs.h);
-	return 0;
+	return ret;
 }
 
 void

@@ -9,8 +9,9 @@ struct srcfile;
 
 /*
  * The render stage: Markdown -> HTML through cmark-gfm, with the table
- * and strikethrough extensions (no autolink: bare URLs stay text), smart punctuation and safe mode
- * (raw HTML in the Markdown is not passed through). Headings get stable
+ * and strikethrough extensions (no autolink: bare URLs stay text), smart
+ * punctuation and safe mode. Raw HTML in a template is an error at its
+ * place (safe mode would drop it without a word). Headings get stable
  * ids (a slug of their text, made unique with -2, -3, ...), paragraphs
  * that hold exactly a snippet token become the snippet's trusted HTML,
  * and a table of contents of the level-2 and level-3 headings is built.
@@ -32,7 +33,10 @@ struct rendered {
 
 /*
  * Renders the expanded Markdown x->md, with its snippets and links;
- * appends to r->body and r->toc. Returns 0 (cmark accepts every input).
+ * appends to r->body and r->toc. Returns 0, or -1 after an error at
+ * each piece of raw HTML (block or inline, comments too) in the
+ * templates' text, located through x->spans (the page is rendered all
+ * the same, without it).
  */
 int html_render(const struct expansion *x, struct rendered *r);
 

@@ -25,7 +25,9 @@
 #include "plot.h"
 #include "registry.h"
 #include "report.h"
+#include "schema.h"
 #include "site.h"
+#include "suggest.h"
 #include "table.h"
 #include "template.h"
 #include "timing.h"
@@ -55,6 +57,7 @@ struct options {
 	int csv;		/* diff: --format csv */
 	int diff[2];		/* diff: the two years */
 	int timings;		/* print stage timings to stderr */
+	int tables;		/* datasets: --tables */
 	double figure_timeout;	/* seconds gnuplot may run */
 	uint64_t inputs;	/* key of the inputs, for the manifest */
 	struct gnuplot *early;	/* gnuplot started ahead, or NULL */
@@ -74,7 +77,8 @@ static const char usage_text[] =
 	"                  quantities.html, data.html, quantities.csv/json,\n"
 	"                  every edition since the article's year in\n"
 	"                  editions/YEAR/, and changes.html\n"
-	"  list            print every quantity: name, value, unit\n"
+	"  list [PREFIX]   print every quantity, or those whose name starts\n"
+	"                  with PREFIX (laptop.): name, value, unit\n"
 	"  get NAME        print the value of NAME alone (for scripts)\n"
 	"  explain NAME    print the formula, inputs, value and source of NAME\n"
 	"  check           audit the article's and the paper's printed figures\n"
@@ -85,13 +89,19 @@ static const char usage_text[] =
 	"  watch           write the site as report does, then again each\n"
 	"                  time a file in the data or templates folder\n"
 	"                  changes (one line each); Ctrl-C stops\n"
+	"  datasets        print the datasets a figure script can read\n"
+	"                  ('# data:' in templates/figures/*.gp), each with\n"
+	"                  its columns and their units\n"
+	"  datasets --tables  print the data files' columns, as the loader\n"
+	"                  reads them\n"
 	"\n"
 	"options:\n"
-	"  -d, --data DIR  data folder (default: ./data if present, else\n"
-	"                  $ULTIMATE_DATA, else " DATADIR "/data)\n"
-	"  -t, --templates DIR  templates folder (default: ./templates if\n"
-	"                  present, else $ULTIMATE_TEMPLATES, else\n"
-	"                  " DATADIR "/templates)\n"
+	"  -d, --data DIR  data folder (default: $ULTIMATE_DATA if set,\n"
+	"                  else ./data if present, else\n"
+	"                  " DATADIR "/data)\n"
+	"  -t, --templates DIR  templates folder (default:\n"
+	"                  $ULTIMATE_TEMPLATES if set, else ./templates if\n"
+	"                  present, else " DATADIR "/templates)\n"
 	"  -o, --out DIR   output folder for report and watch (default: out)\n"
 	"  --as-of YEAR    the edition of YEAR: leave out data rows dated\n"
 	"                  after it (default: the newest year in the data);\n"
@@ -107,7 +117,15 @@ static const char usage_text[] =
 	"  --timings       print the time of each stage, and the program's own\n"
 	"                  time and CPU (gnuplot apart), to stderr\n"
 	"  -h, --help      show this help\n"
-	"  -V, --version   show the version\n";
+	"  -V, --version   show the version\n"
+	"\n"
+	"exit status:\n"
+	"  0               success\n"
+	"  1               bad input: data, templates or an unknown name;\n"
+	"                  for check, a claim that drifts\n"
+	"  2               bad command line\n"
+	"  3               an external tool (gnuplot) is missing or failed\n"
+	"  128+N           stopped by signal N (130: Ctrl-C)\n";
 
 /* The shortest %g form that reads back to the same double. */
 static void
@@ -142,17 +160,33 @@ is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-/* ./NAME when it is a folder, else $ENV, else the installed copy. */
+/*
+ * The folder of an input, in this order: the one given with the flag,
+ * else $ENV, else ./NAME when it is a folder, else the installed copy.
+ * Notes for "cannot open" errors how it was chosen, and how to choose
+ * another.
+ */
 static const char *
-default_dir(const char *name, const char *env, const char *installed)
+input_dir(const char *given, const char *flag, const char *name,
+	  const char *env, const char *installed)
 {
-	const char *e = getenv(env);
+	const char *e = getenv(env), *dir, *why;
+	struct buf note = BUF_INIT;
 
-	if (is_dir(name))
-		return name;
-	if (e && *e)
-		return e;
-	return installed;
+	if (given)
+		dir = given, why = "given with ";
+	else if (e && *e)
+		dir = e, why = "from ";
+	else if (is_dir(name))
+		dir = name, why = "found in the working directory";
+	else
+		dir = installed, why = "the installed copy";
+	buf_addf(&note, "%s folder '%s', %s%s; choose another with %s DIR "
+		 "or %s=DIR", name, dir, why, given ? flag : dir == e ? env :
+		 "", flag, env);
+	srcfile_note_folder(dir, note.data);
+	buf_release(&note);
+	return dir;
 }
 
 /* Looks name up, or prints an error with the closest names. */
@@ -161,36 +195,61 @@ lookup(const struct registry *reg, const char *name)
 {
 	const struct quantity *q = registry_get(reg, name);
 	const char *near[3];
-	size_t n, i;
+	size_t n;
 	struct buf msg = BUF_INIT;
 
 	if (q)
 		return q;
 	n = registry_suggest(reg, name, near, 3);
-	for (i = 0; i < n; i++)
-		buf_addf(&msg, "%s'%s'", i ? (i + 1 == n ? " or " : ", ") :
-			 "; did you mean ", near[i]);
-	error("unknown quantity '%s'%s%s", name, msg.data,
-	      n ? "?" : " (see 'ultimate list')");
+	suggest_hint(&msg, near, n);
+	error("unknown quantity '%s'%s", name, n ? msg.data :
+	      " (see 'ultimate list')");
 	buf_release(&msg);
 	return NULL;
 }
 
+/* No quantity starts with prefix: an error with the closest prefixes. */
 static int
-cmd_list(const struct registry *reg)
+no_prefix(const struct registry *reg, const char *prefix)
+{
+	char *near[3];
+	size_t n = diag_full() ? 0 : registry_suggest_prefix(reg, prefix,
+							      near, 3), i;
+	struct buf msg = BUF_INIT;
+
+	suggest_hint(&msg, (const char *const *)near, n);
+	error("no quantity starts with '%s'%s", prefix, n ? msg.data :
+	      " (see 'ultimate list')");
+	for (i = 0; i < n; i++)
+		free(near[i]);
+	buf_release(&msg);
+	return EXIT_INPUT;
+}
+
+/* Every quantity whose name starts with prefix ("": all of them). */
+static int
+cmd_list(const struct registry *reg, const char *prefix)
 {
 	struct buf line = BUF_INIT;
-	size_t i, w = 0;
+	size_t i, w = 0, plen = strlen(prefix), n = 0;
 
 	for (i = 0; i < registry_count(reg); i++) {
-		size_t len = strlen(registry_at(reg, i)->name);
+		const char *name = registry_at(reg, i)->name;
+		size_t len = strlen(name);
 
+		if (strncmp(name, prefix, plen))
+			continue;
+		n++;
 		if (len > w)
 			w = len;
 	}
+	if (!n)
+		return no_prefix(reg, prefix);
 	for (i = 0; i < registry_count(reg); i++) {
 		const struct quantity *q = registry_at(reg, i);
 
+		if (strncmp(q->name, prefix, plen))
+			continue;
 		buf_reset(&line);
 		buf_addf(&line, "%-*s  ", (int)w, q->name);
 		add_value(&line, q);
@@ -362,6 +421,77 @@ figures_stale(const struct options *opt)
 	return stale;
 }
 
+/*
+ * What a figure script can ask for with "# data:": each dataset with
+ * what a row is and its columns, numbered as gnuplot's "using" counts
+ * them, with their units; the label from data comes last.
+ */
+static int
+cmd_datasets(const struct datasets *all)
+{
+	struct buf b = BUF_INIT;
+	size_t i, c, w = 5;	/* "label" */
+
+	for (i = 0; i < all->n; i++)
+		for (c = 0; c < all->d[i]->ncols; c++)
+			if (strlen(all->d[i]->cols[c]) > w)
+				w = strlen(all->d[i]->cols[c]);
+	for (i = 0; i < all->n; i++) {
+		const struct dataset *d = all->d[i];
+
+		buf_addf(&b, "%s%s.dat: %s\n", i ? "\n" : "", d->name,
+			 d->what);
+		for (c = 0; c < d->ncols; c++)
+			buf_addf(&b, "  %2zu  %-*s  %s\n", c + 1, (int)w,
+				 d->cols[c], *d->units[c] ? d->units[c] :
+				 "(a number)");
+		buf_addf(&b, "  %2zu  %-*s  %s\n", c + 1, (int)w, "label",
+			 "(text: a name, or -)");
+	}
+	fputs(b.data, stdout);
+	buf_release(&b);
+	return EXIT_OK;
+}
+
+/*
+ * The data files' columns (schema.h), as the loaders read them: each
+ * file with what a row is, then each column with its kind and unit,
+ * whether it is required, and what it holds.
+ */
+static int
+cmd_tables(void)
+{
+	struct buf b = BUF_INIT, kind = BUF_INIT;
+	size_t i, c, w = 0;
+
+	for (i = 0; i < schema_count(); i++)
+		for (c = 0; c < schema_at(i)->ncols; c++)
+			if (strlen(schema_at(i)->cols[c].name) > w)
+				w = strlen(schema_at(i)->cols[c].name);
+	for (i = 0; i < schema_count(); i++) {
+		const struct table_schema *sc = schema_at(i);
+
+		buf_addf(&b, "%s%s: %s\n", i ? "\n" : "", sc->file, sc->what);
+		for (c = 0; c < sc->ncols; c++) {
+			const struct table_column *col = &sc->cols[c];
+
+			buf_reset(&kind);
+			buf_addstr(&kind, table_kind_name(col->kind));
+			if (col->unit)
+				buf_addf(&kind, " (%s)", col->unit);
+			buf_addf(&b, "  %-*s  %-17s  %-12s  %s\n", (int)w,
+				 col->name, kind.data,
+				 col->flags & TABLE_COL_OPTIONAL ? "optional" :
+				 col->flags & TABLE_COL_EMPTY ? "may be empty" :
+				 "required", col->what);
+		}
+	}
+	fputs(b.data, stdout);
+	buf_release(&b);
+	buf_release(&kind);
+	return EXIT_OK;
+}
+
 /* Prints the claims audit; exit 1 when a claim drifts. */
 static int
 cmd_check(const struct buf *audit, int off)
@@ -434,7 +564,7 @@ main(int argc, char **argv)
 	struct buf audit = BUF_INIT;
 	struct datasets ds = { 0 };
 	struct tableset ts = { 0 };
-	int i, ret = EXIT_INPUT, off = 0, report, count = 0;
+	int i, ret = EXIT_INPUT, off = 0, report, count = 0, datasets;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -468,6 +598,8 @@ main(int argc, char **argv)
 			opt.serve = (int)p;
 		} else if (!strcmp(a, "--no-editions")) {
 			opt.editions = 0;
+		} else if (!strcmp(a, "--tables")) {
+			opt.tables = 1;
 		} else if (opt_is(a, "--format", "--format")) {
 			const char *v = optarg_of(argc, argv, &i, a);
 
@@ -523,7 +655,7 @@ main(int argc, char **argv)
 	if (strcmp(cmd, "report") && strcmp(cmd, "list") &&
 	    strcmp(cmd, "check") && strcmp(cmd, "diff") &&
 	    strcmp(cmd, "get") && strcmp(cmd, "explain") &&
-	    strcmp(cmd, "watch")) {
+	    strcmp(cmd, "watch") && strcmp(cmd, "datasets")) {
 		fprintf(stderr, "ultimate: unknown command '%s'\n%s", cmd,
 			usage_text);
 		return EXIT_USAGE;
@@ -554,18 +686,20 @@ main(int argc, char **argv)
 		}
 		opt.diff[0] = y[0];
 		opt.diff[1] = y[1];
-	} else if ((!strcmp(cmd, "get") || !strcmp(cmd, "explain")) !=
-		   !!name) {
+	} else if ((!strcmp(cmd, "get") || !strcmp(cmd, "explain")) ?
+		   !name : name && strcmp(cmd, "list")) {
 		fprintf(stderr, "ultimate: '%s' %s\n", cmd,
 			name ? "takes no argument" : "needs a quantity name");
 		return EXIT_USAGE;
 	}
-	if (!opt.datadir)
-		opt.datadir = default_dir("data", "ULTIMATE_DATA",
-					  DATADIR "/data");
-	if (!opt.templatedir)
-		opt.templatedir = default_dir("templates", "ULTIMATE_TEMPLATES",
-					      DATADIR "/templates");
+	if (opt.tables && strcmp(cmd, "datasets")) {
+		fprintf(stderr, "ultimate: --tables goes with 'datasets'\n");
+		return EXIT_USAGE;
+	}
+	opt.datadir = input_dir(opt.datadir, "-d", "data", "ULTIMATE_DATA",
+				DATADIR "/data");
+	opt.templatedir = input_dir(opt.templatedir, "-t", "templates",
+				    "ULTIMATE_TEMPLATES", DATADIR "/templates");
 	if (!strcmp(cmd, "watch")) {
 		struct watch_options wo = { opt.datadir, opt.templatedir,
 					    opt.outdir, opt.poll, opt.serve };
@@ -625,8 +759,14 @@ main(int argc, char **argv)
 		ret = cmd_diff(&opt, opt.diff[0], opt.diff[1], &ts);
 		goto out;
 	}
+	if (opt.tables) {
+		ret = cmd_tables();
+		goto out;
+	}
+	datasets = !strcmp(cmd, "datasets");
 	timing_begin("model");
-	reg = model_build(opt.datadir, opt.as_of, report ? &ds : NULL, &ts);
+	reg = model_build(opt.datadir, opt.as_of, report || datasets ? &ds :
+			  NULL, &ts);
 	if (reg && (off = audit_run(opt.datadir, reg, &audit, &ts)) < 0) {
 		registry_free(reg);
 		reg = NULL;
@@ -645,7 +785,10 @@ main(int argc, char **argv)
 		opt.early = NULL;	/* report_write() takes it */
 		ret = report_write(site, reg, &ds, &ts, &ro);
 	} else if (!strcmp(cmd, "list")) {
-		ret = cmd_list(reg);
+		ret = cmd_list(reg, name ? name : "");
+	} else if (datasets) {
+		plot_datasets(reg, &ds);
+		ret = cmd_datasets(&ds);
 	} else if (!strcmp(cmd, "check")) {
 		ret = cmd_check(&audit, off);
 	} else if (!strcmp(cmd, "get")) {

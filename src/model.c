@@ -934,7 +934,8 @@ series_dataset(struct model *m, const struct series *se)
 {
 	const struct series_spec *sp = se->spec;
 	const char *cols[] = { "year", sp->value_col, "scaled" };
-	struct dataset *ds = dataset_add(m->ds, sp->id, cols,
+	const char *units[] = { "year", sp->unit, sp->scaled_unit };
+	struct dataset *ds = dataset_add(m->ds, sp->id, sp->what, cols, units,
 					 sp->factor ? 3 : 2);
 	double f = sp->factor ? get(m, sp->factor) : 1;
 	int cl = table_find(se->t, sp->label_col);
@@ -1300,8 +1301,13 @@ add_energy(struct model *m, const struct series *top)
 	if (m->ds) {
 		static const char *const cols[] = { "year", "power_w",
 			"j_per_flop", "j_per_op" };
+		static const char *const units[] = { "year", "W", "J/FLOP",
+			"J/op" };
 
-		ds = dataset_add(m->ds, "energy", cols, 4);
+		ds = dataset_add(m->ds, "energy", "the TOP500 No. 1 of each "
+				 "list with a published power: power, energy "
+				 "per FLOP and per single-bit operation", cols,
+				 units, 4);
 	}
 	for (i = 0; i < top->n; i++) {
 		table_num(t, top->row[i], cp, TABLE_OPTIONAL, &power[i]);
@@ -2393,6 +2399,10 @@ add_curves(struct model *m)
 		"years_article_laptop", "years_record" };
 	static const char *const dust_cols[] = { "volume", "atomic_bits",
 		"atomic_ops", "ultimate_bits", "ultimate_ops" };
+	static const char *const rate_units[] = { "yr", "yr", "yr" };
+	static const char *const sb_units[] = { "", "yr", "yr" };
+	static const char *const dust_units[] = { "m^3", "bit", "ops/s",
+		"bit", "ops/s" };
 	const struct physconst *pc = m->pc;
 	struct dataset *ds;
 	double lim = get(m, "laptop.ops_max"), sb = get(m, "sbops_per_flop");
@@ -2402,7 +2412,9 @@ add_curves(struct model *m)
 	double V0 = get(m, "laptop.volume");
 	int i;
 
-	ds = dataset_add(m->ds, "sensitivity_rate", rate_cols, 3);
+	ds = dataset_add(m->ds, "sensitivity_rate", "years to the 1 kg "
+			 "speed limit against the doubling time", rate_cols,
+			 rate_units, 3);
 	for (i = 0; i <= 70; i++) {
 		double td = 0.5 + 0.05 * i;
 		double row[3] = { td, phys_years_to(lap * sb, lim, td),
@@ -2410,7 +2422,9 @@ add_curves(struct model *m)
 
 		dataset_row(ds, row, NULL);
 	}
-	ds = dataset_add(m->ds, "sensitivity_sbops", sb_cols, 3);
+	ds = dataset_add(m->ds, "sensitivity_sbops", "years to the 1 kg "
+			 "speed limit against SBOPS per FLOP", sb_cols,
+			 sb_units, 3);
 	for (i = 0; i <= 60; i++) {
 		double f = pow(10, 0.1 * i);
 		double td = get(m, "rate.lloyd");
@@ -2419,7 +2433,9 @@ add_curves(struct model *m)
 
 		dataset_row(ds, row, NULL);
 	}
-	ds = dataset_add(m->ds, "dust", dust_cols, 5);
+	ds = dataset_add(m->ds, "dust", "bits and operations per second "
+			 "against volume, from the smart dust's to a litre",
+			 dust_cols, dust_units, 5);
 	for (i = 0; i <= 75; i++) {
 		double V = get(m, "dust.volume") * pow(10, 0.2 * i);
 		double E = phys_rest_energy(pc, rho * V);

@@ -33,6 +33,7 @@
 #include "plot.h"
 #include "registry.h"
 #include "site.h"
+#include "suggest.h"
 #include "template.h"
 #include "timing.h"
 #include "xalloc.h"
@@ -185,8 +186,8 @@ num_or_nan(const struct registry *reg, const char *name)
  * gaps: the figures device.<id>.sbops and .ram_bits measure them by) and
  * "ladder" (every machine and limit as operations per second and bits).
  */
-static void
-registry_datasets(const struct registry *reg, struct datasets *all)
+void
+plot_datasets(const struct registry *reg, struct datasets *all)
 {
 	static const char *const dev_cols[] = { "year", "sbops", "ram_bits",
 		"ops_orders", "ram_orders" };
@@ -200,8 +201,15 @@ registry_datasets(const struct registry *reg, struct datasets *all)
 		{ "laptop.ops_max", "laptop.bits_max", "ultimate laptop", 3 },
 		{ "blackhole.ops", "blackhole.bits", "1 kg black hole", 3 },
 	};
-	struct dataset *dev = dataset_add(all, "devices", dev_cols, 5);
-	struct dataset *lad = dataset_add(all, "ladder", lad_cols, 3);
+	static const char *const dev_units[] = { "year", "ops/s", "bit", "",
+		"" };
+	static const char *const lad_units[] = { "ops/s", "bit", "" };
+	struct dataset *dev = dataset_add(all, "devices", "every device: "
+		"speed, memory, and orders of magnitude below the 1 kg limits",
+		dev_cols, dev_units, 5);
+	struct dataset *lad = dataset_add(all, "ladder", "every device (kind "
+		"1), the atomic-matter limits (2) and the ultimate ones (3)",
+		lad_cols, lad_units, 3);
 	struct buf name = BUF_INIT;
 	size_t i, n = registry_count(reg);
 
@@ -261,18 +269,69 @@ use_error(const struct figure_use *u, const char *fmt, ...)
 	return -1;
 }
 
+/* The dataset called name, of the model's or of the registry's. */
+static const struct dataset *
+dataset_of(const struct datasets *ds, const struct datasets *mine,
+	   const char *name)
+{
+	const struct dataset *d = ds ? datasets_get(ds, name) : NULL;
+
+	return d ? d : datasets_get(mine, name);
+}
+
 /*
- * Reads the "# needs:" and "# data:" header lines of a script: variables
- * into j->pre, dataset names into *data (space-separated). Returns -1
- * after printing errors with the script's own file:line.
+ * An error at the word [w, we) of a script's header line: an unknown
+ * quantity or dataset, with the closest names.
  */
 static int
-read_header(struct job *j, const struct registry *reg, struct buf *data)
+header_error(const struct srcfile *f, const char *w, const char *we,
+	     const struct registry *reg, const struct datasets *ds,
+	     const struct datasets *mine, const char *what)
 {
-	const struct srcfile *f = j->script;
+	struct srcloc loc = { f, (size_t)(w - f->data), (size_t)(we - w) };
+	struct buf msg = BUF_INIT;
+	char *word = xstrndup(w, (size_t)(we - w));
+	const char *near[3];
+	size_t n = 0, i;
+
+	if (!diag_full() && !strcmp(what, "dataset")) {
+		struct suggest s;
+
+		suggest_init(&s, word, near, 3);
+		for (i = 0; ds && i < ds->n; i++)
+			suggest_add(&s, ds->d[i]->name);
+		for (i = 0; i < mine->n; i++)
+			suggest_add(&s, mine->d[i]->name);
+		n = suggest_end(&s);
+	} else if (!diag_full()) {
+		n = registry_suggest(reg, word, near, 3);
+	}
+	suggest_hint(&msg, near, n);
+	error_at(&loc, "unknown %s '%s'%s%s", what, word, msg.data,
+		 n ? "" : !strcmp(what, "dataset") ?
+		 " (see 'ultimate datasets')" : " (see 'ultimate list')");
+	free(word);
+	buf_release(&msg);
+	return -1;
+}
+
+/*
+ * Reads the "# needs:" and "# data:" header lines of a script: variables
+ * into j->pre, dataset names into *data (space-separated), each checked
+ * to exist in ds or mine. Returns -1 after printing errors at the
+ * script's own file:line:col, with the closest names.
+ */
+static int
+read_header(struct job *j, const struct registry *reg,
+	    const struct datasets *ds, const struct datasets *mine,
+	    struct buf *data)
+{
+	struct srcfile *f = j->script;
 	const char *p = f->data, *end = f->data + f->len;
 	size_t line = 1;
 	int ret = 0;
+
+	f->show_source = 1;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -295,21 +354,29 @@ read_header(struct job *j, const struct registry *reg, struct buf *data)
 					break;
 				word = xstrndup(w, (size_t)(we - w));
 				if (isdata) {
-					buf_addf(data, " %s", word);
+					if (dataset_of(ds, mine, word))
+						buf_addf(data, " %s", word);
+					else
+						ret = header_error(f, w, we,
+							reg, ds, mine,
+							"dataset");
 				} else {
 					const struct quantity *q =
 						registry_get(reg, word);
 					char *v;
 
-					if (!q || q->type != Q_NUMBER) {
-						ret = error_at_line(
-							f->name, line,
-							(size_t)(w - p) + 1,
-							"%s '%s'", q ?
-							"needs a number, got "
-							"text" :
-							"unknown quantity",
-							word);
+					if (!q) {
+						ret = header_error(f, w, we,
+							reg, ds, mine,
+							"quantity");
+					} else if (q->type != Q_NUMBER) {
+						struct srcloc l = { f,
+							(size_t)(w - f->data),
+							(size_t)(we - w) };
+
+						ret = error_at(&l, "needs a "
+							"number, got text "
+							"'%s'", word);
 					} else {
 						for (v = word; *v; v++)
 							if (*v == '.')
@@ -997,7 +1064,7 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	b->n = n;
 	buf_init(&b->prev);
 	pl->jobs = xgrow(pl->jobs, &pl->cap, pl->n + n, sizeof(*pl->jobs));
-	registry_datasets(reg, &mine);
+	plot_datasets(reg, &mine);
 	/* The previous run's cache manifest, read once (none: all drawn). */
 	buf_addf(&path, "%s/%s/.cache", site_outdir(site), dir);
 	if (buf_read_file_flags(&b->prev, path.data, FILE_NOFOLLOW))
@@ -1032,7 +1099,7 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 			 "set datafile separator \"\\t\"\n"
 			 "set datafile missing \"?\"\n", uses[i].label);
 		buf_reset(&data);
-		if (read_header(j, reg, &data)) {
+		if (read_header(j, reg, ds, &mine, &data)) {
 			ret = -1;
 			continue;
 		}
@@ -1050,16 +1117,9 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 				break;
 			nm = xstrndup(w, len);
 			w += len;
-			d = datasets_get(ds, nm);
+			d = dataset_of(ds, &mine, nm);
 			if (!d)
-				d = datasets_get(&mine, nm);
-			if (!d) {
-				ret = use_error(&uses[i], "%s asks for data "
-						"'%s', which no model dataset "
-						"holds", j->script->name, nm);
-				free(nm);
-				continue;
-			}
+				BUG("dataset '%s' passed read_header()", nm);
 			buf_reset(&file);
 			write_dataset(d, opt->max_points, &file);
 			j->key = hash_bytes(j->key, nm, len + 1);

@@ -104,6 +104,14 @@ void plot_cancel(struct plot *pl);
 int plot_finish(struct plot *pl);
 
 /*
+ * Adds to all the datasets drawn from the registry rather than from the
+ * model's tables: "devices" (every device with its speed and memory, and
+ * its gaps) and "ladder" (every machine and limit as operations per
+ * second and bits). A figure script reads them as it reads the model's.
+ */
+void plot_datasets(const struct registry *reg, struct datasets *all);
+
+/*
  * Appends one dataset row's label to out as a data-file field: tabs, line
  * breaks and other control characters become spaces, '"' becomes U+201D
  * (gnuplot has no escape for it in data files), an empty label "-".

@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "hash.h"
 #include "registry.h"
+#include "suggest.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -309,77 +310,59 @@ registry_at(const struct registry *reg, size_t i)
 	return reg->q[i];
 }
 
-/* Optimal string alignment distance (Damerau-Levenshtein, restricted). */
-static size_t
-edit_distance(const char *a, const char *b)
+size_t
+registry_suggest_prefix(const struct registry *reg, const char *prefix,
+			char **out, size_t max)
 {
-	size_t la = strlen(a), lb = strlen(b), i, j, d;
-	size_t *row0, *row1, *row2, *tmp;
+	size_t i, k, nu = 0, cap = 0, parts = 0, n;
+	int whole = !*prefix || prefix[strlen(prefix) - 1] != '.';
+	const char **near = xcalloc(max ? max : 1, sizeof(*near)), *p;
+	char **uniq = NULL;
+	struct suggest s;
 
-	row0 = xcalloc(lb + 1, sizeof(size_t));
-	row1 = xcalloc(lb + 1, sizeof(size_t));
-	row2 = xcalloc(lb + 1, sizeof(size_t));
-	for (j = 0; j <= lb; j++)
-		row1[j] = j;
-	for (i = 1; i <= la; i++) {
-		row2[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t cost = a[i - 1] != b[j - 1];
-			size_t best = row1[j - 1] + cost;
+	for (p = prefix; *p; p++)
+		parts += *p == '.';
+	/* Each name cut after as many dots as prefix has, once each. */
+	for (i = 0; i < reg->n; i++) {
+		const char *name = reg->q[i]->name, *e = name;
+		size_t len;
 
-			if (row1[j] + 1 < best)
-				best = row1[j] + 1;
-			if (row2[j - 1] + 1 < best)
-				best = row2[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && row0[j - 2] + 1 < best)
-				best = row0[j - 2] + 1;
-			row2[j] = best;
-		}
-		tmp = row0, row0 = row1, row1 = row2, row2 = tmp;
+		for (k = 0; k < parts && e; k++)
+			e = strchr(e, '.') ? strchr(e, '.') + 1 : NULL;
+		if (!e)
+			continue;
+		len = (size_t)(e - name) + (whole ? strcspn(e, ".") : 0);
+		for (k = 0; k < nu; k++)
+			if (strlen(uniq[k]) == len &&
+			    !strncmp(uniq[k], name, len))
+				break;
+		if (k < nu)
+			continue;
+		uniq = xgrow(uniq, &cap, nu + 1, sizeof(*uniq));
+		uniq[nu++] = xstrndup(name, len);
 	}
-	d = row1[lb];
-	free(row0);
-	free(row1);
-	free(row2);
-	return d;
+	suggest_init(&s, prefix, near, max);
+	for (k = 0; k < nu; k++)
+		suggest_add(&s, uniq[k]);
+	n = suggest_end(&s);
+	for (i = 0; i < n; i++)
+		out[i] = xstrdup(near[i]);
+	for (k = 0; k < nu; k++)
+		free(uniq[k]);
+	free(uniq);
+	free(near);
+	return n;
 }
 
 size_t
 registry_suggest(const struct registry *reg, const char *name,
 		 const char **out, size_t max)
 {
-	size_t *score, i, n = 0, len = strlen(name);
-	size_t limit = len / 3 + 2;
+	struct suggest s;
+	size_t i;
 
-	if (!max)
-		return 0;
-	score = xcalloc(max, sizeof(*score));
-	for (i = 0; i < reg->n; i++) {
-		const char *cand = reg->q[i]->name;
-		size_t d = edit_distance(name, cand), k;
-
-		/* A name that contains the query is a good guess too. */
-		if (len >= 3 && strstr(cand, name) && d > 1)
-			d = 1 + (strlen(cand) - len) / 8;
-		if (d > limit)
-			continue;
-		for (k = n; k > 0 && score[k - 1] > d; k--)
-			if (k < max) {
-				out[k] = out[k - 1];
-				score[k] = score[k - 1];
-			}
-		if (k < max) {
-			out[k] = cand;
-			score[k] = d;
-			if (n < max)
-				n++;
-		}
-	}
-	/* Keep only the best guesses: within one edit of the closest. */
-	for (i = 1; i < n; i++)
-		if (score[i] > score[0] + 1)
-			n = i;
-	free(score);
-	return n;
+	suggest_init(&s, name, out, max);
+	for (i = 0; i < reg->n; i++)
+		suggest_add(&s, reg->q[i]->name);
+	return suggest_end(&s);
 }

@@ -102,5 +102,13 @@ const struct quantity *registry_at(const struct registry *reg, size_t i);
  */
 size_t registry_suggest(const struct registry *reg, const char *name,
 			const char **out, size_t max);
+/*
+ * For a prefix no name starts with: up to max prefixes of names closest
+ * to it, cut as it is ("lapt0p." gives "laptop.", "device.roadrunnr"
+ * gives "device.roadrunner": the part it ends in, whole), best first,
+ * into out[]; returns how many. The caller frees each with free().
+ */
+size_t registry_suggest_prefix(const struct registry *reg,
+			       const char *prefix, char **out, size_t max);
 
 #endif

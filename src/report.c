@@ -127,8 +127,10 @@ build_edition(struct run *run, struct edition *e)
 		e->reg, e->dsp, e->x.figures, e->x.nfigures) : 0;
 	if (ret || !run->opt->editions)
 		goto out;
-	html_render(&e->x, &r);
+	ret = html_render(&e->x, &r);
 	e->title = r.title;
+	if (ret)
+		goto out;
 	buf_addf(&dir, "%s/figures", e->dir);
 	ret = plot_add(run->pl, dir.data, e->what, e->reg, e->dsp,
 		       e->x.figures, e->x.nfigures);
@@ -293,7 +295,12 @@ write_top_report(struct run *run)
 	struct rendered r = { &body, &toc, NULL, NULL, NULL };
 	int ret;
 
-	html_render(&e->x, &r);
+	if (html_render(&e->x, &r)) {
+		free(r.title);
+		buf_release(&body);
+		buf_release(&toc);
+		return -1;
+	}
 	if (run->opt->editions) {
 		buf_addf(&banner, "<p class=\"edition-banner\">The %d edition, "
 			 "the newest: the report as the data stand in %d.",

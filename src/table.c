@@ -18,6 +18,8 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "schema.h"
+#include "suggest.h"
 #include "table.h"
 #include "timing.h"
 #include "xalloc.h"
@@ -56,6 +58,9 @@ struct loader {
 	size_t nfield, field_cap;
 	size_t errors;
 	int stopped;		/* error cap reached */
+	const struct table_schema *schema;	/* or NULL */
+	/* The schema's column of each header column, or NULL. */
+	const struct table_column **hcol;
 };
 
 static int
@@ -209,6 +214,213 @@ first_of_each(const char *text, const size_t *offs, size_t n)
 	return first;
 }
 
+const char *
+table_kind_name(enum table_kind kind)
+{
+	switch (kind) {
+	case TABLE_KIND_TEXT:
+		return "text";
+	case TABLE_KIND_ID:
+		return "id";
+	case TABLE_KIND_NUMBER:
+		return "number";
+	case TABLE_KIND_YEAR:
+		return "year";
+	case TABLE_KIND_MONTH:
+		return "month";
+	}
+	BUG("table kind %d", (int)kind);
+}
+
+/* Whether s reads as a decimal number, as table_num() takes one. */
+static int
+is_number(const char *s)
+{
+	char *end;
+
+	if (!*s || !strchr(".0123456789", s[*s == '+' || *s == '-']) ||
+	    strpbrk(s, "xX"))
+		return 0;
+	(void)strtod(s, &end);
+	return !*end;
+}
+
+/*
+ * Whether cell looks like what column c holds (any cell does when c is
+ * NULL: a column the schema does not know). For guessing only: the
+ * loaders check cells with the getters.
+ */
+static int
+looks_like(const struct table_column *c, const char *cell)
+{
+	size_t i;
+
+	if (!c)
+		return 1;
+	if (!*cell)
+		return !!(c->flags & TABLE_COL_EMPTY);
+	switch (c->kind) {
+	case TABLE_KIND_TEXT:
+		return !is_number(cell);
+	case TABLE_KIND_ID:
+		return strspn(cell, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
+		       strlen(cell);
+	case TABLE_KIND_NUMBER:
+		return is_number(cell);
+	case TABLE_KIND_YEAR:
+		return strspn(cell, "0123456789") == strlen(cell);
+	case TABLE_KIND_MONTH:
+		for (i = 0; i < 7; i++)
+			if (i == 4 ? cell[i] != '-' :
+			    (cell[i] < '0' || cell[i] > '9'))
+				return 0;
+		return !cell[7];
+	}
+	return 1;
+}
+
+/* A known column and a header name this close are one misspelt. */
+static int
+misspelt(const char *known, const char *header)
+{
+	return suggest_distance(known, header) <= 1 + strlen(known) / 6;
+}
+
+/*
+ * Checks the header against the schema: every required column present;
+ * a header name close to a known column it lacks is a misspelling.
+ * Fills ld->hcol.
+ */
+static void
+check_header(struct loader *ld)
+{
+	const struct table_schema *sc = ld->schema;
+	struct table *t = ld->t;
+	size_t i, k, n = ld->nfield;
+	unsigned char *used = xcalloc(n ? n : 1, 1);
+
+	ld->hcol = xcalloc(n ? n : 1, sizeof(*ld->hcol));
+	for (i = 0; i < n; i++)
+		for (k = 0; k < sc->ncols && !ld->hcol[i]; k++)
+			if (!strcmp(t->text.data + ld->field[i],
+				    sc->cols[k].name))
+				ld->hcol[i] = &sc->cols[k];
+	for (k = 0; k < sc->ncols; k++) {
+		const struct table_column *c = &sc->cols[k];
+		size_t best = n;
+
+		for (i = 0; i < n; i++)
+			if (ld->hcol[i] == c)
+				break;
+		if (i < n || (c->flags & TABLE_COL_OPTIONAL))
+			continue;
+		for (i = 0; i < n && best == n; i++)
+			if (!ld->hcol[i] && !used[i] &&
+			    misspelt(c->name, t->text.data + ld->field[i]))
+				best = i;
+		if (best < n) {
+			used[best] = 1;
+			report_field(ld, t->data, t->len, best,
+				     "missing required column '%s': is '%s' "
+				     "a misspelling of it?", c->name,
+				     t->text.data + ld->field[best]);
+		} else {
+			report(ld, ld->rec_line, 1, "missing required column "
+			       "'%s'", c->name);
+		}
+	}
+	/* An unknown name close to an optional column the header lacks. */
+	for (i = 0; i < n; i++) {
+		const char *h = t->text.data + ld->field[i];
+
+		if (ld->hcol[i] || used[i])
+			continue;
+		for (k = 0; k < sc->ncols; k++) {
+			size_t j;
+
+			for (j = 0; j < n && ld->hcol[j] != &sc->cols[k]; j++)
+				;
+			if (j == n && misspelt(sc->cols[k].name, h))
+				break;
+		}
+		if (k < sc->ncols)
+			report_field(ld, t->data, t->len, i, "unknown column "
+				     "'%s'; did you mean '%s'?", h,
+				     sc->cols[k].name);
+	}
+	free(used);
+}
+
+/*
+ * A row with one field too few: the columns it may leave out, those
+ * whose absence lines the other fields up with the columns' kinds.
+ * Columns that may be empty or absent come first when there are such:
+ * a value that can be left out is the likelier to be. Returns how many,
+ * into out[] (at most 3; 0 when it cannot tell).
+ */
+static size_t
+missing_columns(const struct loader *ld, size_t *out)
+{
+	const struct table *t = ld->t;
+	size_t p, i, n = 0, nopt = 0, cand[3], opt[3];
+
+	if (!ld->hcol || ld->nfield + 1 != t->ncols)
+		return 0;
+	for (p = 0; p < t->ncols; p++) {
+		for (i = 0; i < ld->nfield; i++)
+			if (!looks_like(ld->hcol[i < p ? i : i + 1],
+					t->text.data + ld->field[i]))
+				break;
+		if (i < ld->nfield)
+			continue;
+		if (n == 3)
+			return 0;	/* anything goes: no guess */
+		cand[n++] = p;
+		if (!ld->hcol[p] || (ld->hcol[p]->flags & (TABLE_COL_EMPTY |
+							  TABLE_COL_OPTIONAL)))
+			opt[nopt++] = p;
+	}
+	if (nopt && nopt < n)
+		memcpy(cand, opt, (n = nopt) * sizeof(*cand));
+	memcpy(out, cand, n * sizeof(*cand));
+	return n;
+}
+
+/* Reports a record with too few fields, naming what it leaves out. */
+static void
+too_few(struct loader *ld)
+{
+	struct table *t = ld->t;
+	struct buf cols = BUF_INIT;
+	size_t miss[3], n = missing_columns(ld, miss), i;
+
+	if (n == 1)
+		report_field(ld, t->data, t->len, miss[0], "too few fields: "
+			     "expected %zu, got %zu: column '%s' is missing "
+			     "(the other fields line up without it)",
+			     t->ncols, ld->nfield,
+			     t->text.data + t->cells[miss[0]]);
+	else if (n) {
+		for (i = 0; i < n; i++)
+			buf_addf(&cols, "%s'%s'", i ? (i + 1 == n ? " or " :
+						   ", ") : "",
+				 t->text.data + t->cells[miss[i]]);
+		report_field(ld, t->data, t->len, miss[0], "too few fields: "
+			     "expected %zu, got %zu: column %s is missing "
+			     "(the other fields line up without any one of "
+			     "them)",
+			     t->ncols, ld->nfield, cols.data);
+	} else {
+		for (i = 0; i < t->ncols; i++)
+			buf_addf(&cols, "%s%s", i ? "," : "",
+				 t->text.data + t->cells[i]);
+		report_field(ld, t->data, t->len, t->ncols, "too few fields: "
+			     "expected %zu (%s), got %zu", t->ncols,
+			     cols.data, ld->nfield);
+	}
+	buf_release(&cols);
+}
+
 static void
 on_record(int c, void *arg)
 {
@@ -237,6 +449,8 @@ on_record(int c, void *arg)
 					     first[i] + 1);
 		}
 		free(first);
+		if (ld->schema)
+			check_header(ld);
 		row = 0;
 	} else if (ld->nfield != t->ncols) {
 		if (ld->nfield > t->ncols)
@@ -244,10 +458,7 @@ on_record(int c, void *arg)
 				     "too many fields: expected %zu, got %zu",
 				     t->ncols, ld->nfield);
 		else
-			report_field(ld, t->data, t->len, t->ncols,
-				     "too few fields: expected %zu, got %zu "
-				     "(missing '%s')", t->ncols, ld->nfield,
-				     t->text.data + t->cells[ld->nfield]);
+			too_few(ld);
 		ld->nfield = 0;
 		return;
 	}
@@ -278,9 +489,12 @@ is_blank_line(const char *s, size_t len)
 	return 1;
 }
 
-/* Parses t->data; returns 0, or -1 after printing every error. */
+/*
+ * Parses t->data, checked against schema when not NULL; returns 0, or
+ * -1 after printing every error.
+ */
 static int
-parse(struct table *t)
+parse(struct table *t, const struct table_schema *schema)
 {
 	const char *data = t->data;
 	size_t len = t->len;
@@ -289,6 +503,7 @@ parse(struct table *t)
 	size_t pos = 0;
 
 	ld.t = t;
+	ld.schema = schema;
 	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
 		pos = 3;
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI))
@@ -342,6 +557,7 @@ parse(struct table *t)
 			     "unterminated quoted field");
 	csv_free(&p);
 	free(ld.field);
+	free(ld.hcol);
 	if (!ld.errors && t->ncols == 0)
 		report(&ld, 1, 1, "empty file: expected a header line");
 	return ld.errors ? -1 : 0;
@@ -349,7 +565,8 @@ parse(struct table *t)
 
 /* Takes ownership of data (len bytes, NUL-terminated). */
 static struct table *
-table_from(const char *name, char *data, size_t len)
+table_from(const char *name, char *data, size_t len,
+	   const struct table_schema *schema)
 {
 	struct table *t = xcalloc(1, sizeof(*t));
 
@@ -358,7 +575,7 @@ table_from(const char *name, char *data, size_t len)
 	t->len = len;
 	t->first_col = -1;
 	buf_init(&t->text);
-	if (parse(t)) {
+	if (parse(t, schema)) {
 		table_free(t);
 		return NULL;
 	}
@@ -368,11 +585,18 @@ table_from(const char *name, char *data, size_t len)
 struct table *
 table_parse(const char *name, const char *data, size_t len)
 {
-	return table_from(name, xstrndup(data, len), len);
+	return table_from(name, xstrndup(data, len), len, NULL);
 }
 
 struct table *
-table_load(const char *path)
+table_parse_schema(const char *name, const char *data, size_t len,
+		   const struct table_schema *schema)
+{
+	return table_from(name, xstrndup(data, len), len, schema);
+}
+
+struct table *
+table_load(const char *path, const struct table_schema *schema)
 {
 	struct srcfile *f;
 	struct table *t = NULL;
@@ -380,7 +604,7 @@ table_load(const char *path)
 	timing_begin("load");
 	f = srcfile_read(path);
 	if (f) {
-		t = table_from(path, f->data, f->len);
+		t = table_from(path, f->data, f->len, schema);
 		f->data = NULL;
 		srcfile_free(f);
 	}
@@ -647,7 +871,7 @@ tableset_load(struct tableset *ts, const char *dir, const char *file)
 	for (i = 0; i < ts->n && !t; i++)
 		if (!strcmp(ts->t[i]->name, path.data))
 			t = ts->t[i];
-	if (!t && (t = table_load(path.data))) {
+	if (!t && (t = table_load(path.data, schema_of(file)))) {
 		ts->t = xgrow(ts->t, &ts->cap, ts->n + 1, sizeof(*ts->t));
 		ts->t[ts->n++] = t;
 	}

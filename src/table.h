@@ -24,16 +24,61 @@ enum table_num_flags {
 	TABLE_INTEGER = (1 << 3),	/* must be a whole number */
 };
 
+/*
+ * What a file's columns hold, when it has a schema (schema.h describes
+ * the data files): the header must name every column that is not
+ * TABLE_COL_OPTIONAL, a header column one edit or so from a known
+ * column it lacks is taken for a misspelling of it, and a row with one
+ * field too few is matched against the kinds of the columns to say
+ * which column it leaves out. The cells themselves are checked by the
+ * getters below, called by the loaders; the kinds here only guide those
+ * messages. Columns the schema does not know are kept (the data page
+ * shows them).
+ */
+enum table_kind {
+	TABLE_KIND_TEXT,	/* text, not a lone number */
+	TABLE_KIND_ID,		/* a-z, 0-9 and _ */
+	TABLE_KIND_NUMBER,	/* a decimal number */
+	TABLE_KIND_YEAR,	/* a whole year */
+	TABLE_KIND_MONTH,	/* YYYY-MM */
+};
+
+enum table_column_flags {
+	TABLE_COL_OPTIONAL = (1 << 0),	/* may be absent from the header */
+	TABLE_COL_EMPTY = (1 << 1),	/* a cell may be empty */
+};
+
+struct table_column {
+	const char *name;
+	enum table_kind kind;
+	unsigned flags;
+	const char *unit;	/* of the numbers, or NULL */
+	const char *what;	/* a few words, for `ultimate datasets --tables` */
+};
+
+struct table_schema {
+	const char *file;	/* "devices.csv" */
+	const char *what;	/* what a row is */
+	const struct table_column *cols;	/* in the shipped files' order */
+	size_t ncols;
+};
+
 /* At most this many errors are printed for one file before it stops. */
 #define TABLE_MAX_ERRORS 20
 
 /*
- * Reads and parses the CSV file at path. Returns NULL after printing
- * every error found (up to TABLE_MAX_ERRORS). Free with table_free().
+ * Reads and parses the CSV file at path, checked against schema when it
+ * is not NULL. Returns NULL after printing every error found (up to
+ * TABLE_MAX_ERRORS). Free with table_free().
  */
-struct table *table_load(const char *path);
+struct table *table_load(const char *path, const struct table_schema *schema);
 /* Parses CSV text from memory; name is used in messages. */
 struct table *table_parse(const char *name, const char *data, size_t len);
+/* The same, checked against schema (or not, when it is NULL). */
+struct table *table_parse_schema(const char *name, const char *data,
+				 size_t len, const struct table_schema *schema);
+/* The word for a kind in messages and listings: "text", "number", ... */
+const char *table_kind_name(enum table_kind kind);
 void table_free(struct table *t);
 
 const char *table_name(const struct table *t);
@@ -105,9 +150,10 @@ struct tableset {
 
 /*
  * The table of dir/file from the set, loading it on first use (named
- * "dir/file" in messages). Returns NULL after printing errors (a file
- * that failed is tried again, and fails again, on the next call). The
- * table belongs to the set.
+ * "dir/file" in messages) and checking it against the schema of file
+ * (schema_of()). Returns NULL after printing errors (a file that failed
+ * is tried again, and fails again, on the next call). The table belongs
+ * to the set.
  */
 struct table *tableset_load(struct tableset *ts, const char *dir,
 			    const char *file);

@@ -1095,6 +1095,9 @@ struct expander {
 	const struct tnode *bib_node, *first_cite;
 	int stopped;		/* a limit hit or interrupted: no more */
 	int failed;
+	/* The buffer each of x->spans is in until it reaches x->md. */
+	const struct buf **span_in;
+	size_t span_in_cap;
 };
 
 static int
@@ -1215,6 +1218,56 @@ xerr(struct expander *ex, const struct srcloc *loc, const char *fmt, ...)
 	buf_release(&msg);
 	ex->failed = 1;
 	return -1;
+}
+
+/*
+ * Notes that n's text is about to be appended to out: a span of out,
+ * moved into x->md with the text it is copied into (move_spans()).
+ */
+static void
+add_span(struct expander *ex, const struct buf *out, const struct tnode *n)
+{
+	struct expansion *x = ex->x;
+
+	if (!n->len)
+		return;
+	ex->span_in = xgrow(ex->span_in, &ex->span_in_cap, x->nspans + 1,
+			    sizeof(*ex->span_in));
+	ex->span_in[x->nspans] = out;
+	x->spans = xgrow(x->spans, &x->spans_cap, x->nspans + 1,
+			 sizeof(*x->spans));
+	x->spans[x->nspans].off = out->len;
+	x->spans[x->nspans].len = n->len;
+	x->spans[x->nspans].loc = n->loc;
+	x->spans[x->nspans++].loc.len = n->len;
+}
+
+/*
+ * The bytes of from after its first skip were appended to to at at:
+ * its spans (the last ones noted) follow them there.
+ */
+static void
+move_spans(struct expander *ex, const struct buf *from, size_t skip,
+	   const struct buf *to, size_t at)
+{
+	struct expansion *x = ex->x;
+	size_t i = x->nspans;
+
+	while (i > 0 && ex->span_in[i - 1] == from) {
+		struct mdspan *sp = &x->spans[--i];
+
+		ex->span_in[i] = to;
+		if (sp->off < skip) {
+			size_t cut = skip - sp->off < sp->len ?
+				     skip - sp->off : sp->len;
+
+			sp->off += cut;
+			sp->len -= cut;
+			sp->loc.off += cut;
+			sp->loc.len -= cut;
+		}
+		sp->off = sp->off - skip + at;
+	}
 }
 
 /* Writes one formatted number; -1 when the format cannot write it. */
@@ -1675,6 +1728,7 @@ expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
 	BUF_ADDLIT(&html, "\">\n<figcaption>");
 	add_snippet(ex, out, html.data);
 	buf_addf(out, "**Figure %d.** ", number);
+	move_spans(ex, &cap, strspn(cap.data, " \n"), out, out->len);
 	buf_add(out, cap.data + strspn(cap.data, " \n"),
 		cap.len - strspn(cap.data, " \n"));
 	add_snippet(ex, out, "</figcaption>\n</figure>");
@@ -1703,6 +1757,7 @@ expand_table(struct expander *ex, const struct tnode *n, struct buf *out)
 	buf_addf(&html, "<div class=\"caption\" id=\"tab-%s\">", n->label);
 	add_snippet(ex, out, html.data);
 	buf_addf(out, "**Table %d.** ", number);
+	move_spans(ex, &cap, strspn(cap.data, " \n"), out, out->len);
 	buf_add(out, cap.data + strspn(cap.data, " \n"),
 		cap.len - strspn(cap.data, " \n"));
 	add_snippet(ex, out, "</div>");
@@ -1803,6 +1858,8 @@ expand_nodes(struct expander *ex, const struct tnode *n, struct buf *out,
 	for (; n && !must_stop(ex, n, out); n = n->next) {
 		switch (n->kind) {
 		case T_TEXT:
+			if (md)
+				add_span(ex, out, n);
 			buf_add(out, n->text, n->len);
 			break;
 		case T_VALUE:
@@ -1901,7 +1958,30 @@ expansion_release(struct expansion *x)
 		free(x->figures[i].label);
 	free(x->figures);
 	free(x->cited);
+	free(x->spans);
 	memset(x, 0, sizeof(*x));
+}
+
+int
+expansion_locate(const struct expansion *x, size_t off, struct srcloc *loc)
+{
+	size_t lo = 0, hi = x->nspans;
+
+	/* The last span that starts at or before off. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->spans[mid].off <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || off >= x->spans[lo - 1].off + x->spans[lo - 1].len)
+		return -1;
+	*loc = x->spans[lo - 1].loc;
+	loc->off += off - x->spans[lo - 1].off;
+	loc->len -= off - x->spans[lo - 1].off;
+	return 0;
 }
 
 int
@@ -1911,7 +1991,7 @@ template_expand(const struct template *t, const struct registry *reg,
 	struct expander ex = { .reg = reg, .x = x };
 	struct buf md = BUF_INIT;
 	const char *p, *q;
-	size_t i, prev, nlen;
+	size_t i, ns, prev, nlen;
 
 	nonce_init(x);
 	expand_nodes(&ex, t->root, &x->md, 1);
@@ -1936,13 +2016,25 @@ template_expand(const struct template *t, const struct registry *reg,
 		}
 	}
 	nlen = strlen(x->nonce);
-	for (p = x->md.data; ex.nrefs && (q = strstr(p, x->nonce));) {
+	/* The spans still in other buffers wrote nothing to md: dropped. */
+	for (i = ns = 0; i < x->nspans; i++)
+		if (ex.span_in[i] == &x->md)
+			x->spans[ns++] = x->spans[i];
+	x->nspans = ns;
+	for (p = x->md.data, ns = 0; ex.nrefs &&
+	     (q = strstr(p, x->nonce));) {
+		size_t old;
+
 		if (strncmp(q + nlen, "-r", 2)) {
 			buf_add(&md, p, (size_t)(q - p) + nlen);
 			p = q + nlen;
 			continue;
 		}
 		buf_add(&md, p, (size_t)(q - p));
+		/* The spans before the token move with the text. */
+		old = (size_t)(q - x->md.data);
+		for (; ns < x->nspans && x->spans[ns].off < old; ns++)
+			x->spans[ns].off = x->spans[ns].off - old + md.len;
 		i = strtoul(q + nlen + 2, NULL, 10);
 		p = q + nlen + 8;
 		if (i < ex.nrefs) {
@@ -1955,6 +2047,8 @@ template_expand(const struct template *t, const struct registry *reg,
 		}
 	}
 	prev = (size_t)(p - x->md.data);
+	for (; ns < x->nspans; ns++)
+		x->spans[ns].off = x->spans[ns].off - prev + md.len;
 	buf_add(&md, x->md.data + prev, x->md.len - prev);
 	buf_release(&x->md);
 	x->md = md;
@@ -1963,5 +2057,6 @@ template_expand(const struct template *t, const struct registry *reg,
 	free(ex.labels);
 	free(ex.refs);
 	free(ex.bind);
+	free(ex.span_in);
 	return ex.failed ? -1 : 0;
 }

@@ -5,6 +5,7 @@
 
 #include "bib.h"
 #include "buf.h"
+#include "diag.h"
 
 struct registry;
 
@@ -50,9 +51,21 @@ struct figure_use {
 	size_t line, col;
 };
 
+/*
+ * A stretch of md copied from a template's own text, for errors found
+ * once md is read as Markdown (raw HTML): md[off, off + len) is the
+ * template text at loc (loc.len == len).
+ */
+struct mdspan {
+	size_t off, len;
+	struct srcloc loc;
+};
+
 struct expansion {
 	struct buf md;
 	char nonce[24];		/* of every token in md */
+	struct mdspan *spans;	/* in md order */
+	size_t nspans, spans_cap;
 	struct snippet *snippets;
 	size_t nsnippets, snippets_cap;
 	struct qlink *links;	/* token i is links[i] */
@@ -87,6 +100,13 @@ int template_expand(const struct template *t, const struct registry *reg,
 		    struct expansion *x);
 void expansion_init(struct expansion *x);
 void expansion_release(struct expansion *x);
+/*
+ * Where the byte at off of x->md came from: 0 and *loc (the template
+ * text from there to the end of its span) when it is a template's own
+ * text, -1 when it was written by the expansion (a value, a token).
+ */
+int expansion_locate(const struct expansion *x, size_t off,
+		     struct srcloc *loc);
 
 /*
  * Appends s to out so that Markdown shows it as typed: every ASCII

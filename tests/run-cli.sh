@@ -8,6 +8,8 @@ ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The tests choose their folders: none from the caller's environment.
+unset ULTIMATE_DATA ULTIMATE_TEMPLATES
 pass=0 fail=0
 
 ok() { pass=$((pass + 1)); }
@@ -29,12 +31,20 @@ expect version 0 "$ult" --version
 has version "$tmp/stdout" '^ultimate [0-9]'
 expect help 0 "$ult" --help
 has help "$tmp/stdout" 'explain NAME'
+# Every exit status main.c uses is listed, and 128 + a signal.
+for code in $(sed -n 's/^	EXIT_[A-Z]* = \([0-9]*\),.*/\1/p' "$top/src/main.c"); do
+	has "help-exit-$code" "$tmp/stdout" "^  $code  "
+done
+if [ "$(sed -n 's/^	EXIT_[A-Z]* = \([0-9]*\),.*/\1/p' "$top/src/main.c" |
+	wc -l)" -ge 4 ]; then ok; else no "help: exit codes not found in main.c"; fi
+has help-exit-signal "$tmp/stdout" '^  128+N  *stopped by signal N'
 expect no-command 2 "$ult"
 expect bad-command 2 "$ult" frobnicate
 has bad-command "$tmp/stderr" "unknown command 'frobnicate'"
 expect bad-option 2 "$ult" --frob list
 expect get-needs-name 2 "$ult" get
-expect list-takes-none 2 "$ult" list extra
+expect list-takes-one 2 "$ult" list laptop. extra
+expect check-takes-none 2 "$ult" check extra
 
 expect get 0 "$ult" get laptop.ops_max
 has get "$tmp/stdout" '^5\.42556995[0-9]*e+50$'
@@ -48,8 +58,123 @@ expect explain-assumption 0 "$ult" explain laptop.mass
 has explain-origin "$tmp/stdout" 'defined at: data/assumptions.csv:2'
 expect list 0 "$ult" list
 has list "$tmp/stdout" '^laptop.temperature  *5870804[0-9.]* K$'
+# list PREFIX: the quantities whose names start with it, or an error
+# with the closest prefixes.
+expect list-prefix 0 "$ult" list laptop.
+has list-prefix "$tmp/stdout" '^laptop.ops_max  *5.4255'
+if ! grep -qv '^laptop\.' "$tmp/stdout" && [ -s "$tmp/stdout" ]; then ok; else
+	no "list laptop.: a name without the prefix"; fi
+expect list-prefix-name 0 "$ult" list laptop.ops_max
+if [ "$(wc -l <"$tmp/stdout")" = 1 ]; then ok; else
+	no "list laptop.ops_max: not one line"; fi
+expect list-no-match 1 "$ult" list lapt0p.
+if [ "$(cat "$tmp/stderr")" = "ultimate: error: no quantity starts with 'lapt0p.'; did you mean 'laptop.'?" ] &&
+	[ ! -s "$tmp/stdout" ]; then ok; else
+	no "list lapt0p.: $(cat "$tmp/stderr")"; fi
+expect list-no-match-part 1 "$ult" list device.roadrunnr
+has list-no-match-part "$tmp/stderr" "did you mean 'device.roadrunner'?"
+expect list-nothing-close 1 "$ult" list zzzz
+has list-nothing-close "$tmp/stderr" "^ultimate: error: no quantity starts with 'zzzz' (see 'ultimate list')\$"
+
+# datasets: what a figure script can read, as docs/templates.md lists
+# it (the block after "as \`ultimate datasets\` prints them").
+expect datasets 0 "$ult" datasets
+has datasets "$tmp/stdout" '^top500.dat: '
+has datasets-label "$tmp/stdout" '^   4  label '
+awk '/as `ultimate datasets` prints them/ { on = 1; next }
+	on && /^```/ { if (in_block) exit; in_block = 1; next }
+	in_block { print }' "$top/docs/templates.md" >"$tmp/doc-datasets"
+diff -u "$tmp/doc-datasets" "$tmp/stdout" >"$tmp/diff"
+if [ -s "$tmp/doc-datasets" ] && [ ! -s "$tmp/diff" ]; then ok; else
+	no "docs/templates.md lists other datasets than 'ultimate datasets'"
+	cat "$tmp/diff"; fi
+# Every dataset a shipped figure script asks for exists.
+for ds in $(sed -n 's/^# data://p' "$top"/templates/figures/*.gp); do
+	has "datasets-$ds" "$tmp/stdout" "^$ds.dat: "
+done
+# The worked example of a figure script in docs/templates.md draws.
+cp -R "$top/templates" "$tmp/ex-templates"
+printf '# R\n\n{{#figure ex}}\nCap.\n{{#alt}}\nAlt.\n{{/figure}}\n' \
+	>"$tmp/ex-templates/report.md"
+{
+	sed -n '/^    # Figure: the TOP500 No. 1 against/,/^    # data: top500$/p' \
+		"$top/docs/templates.md"
+	sed -n '/^    set logscale y 10$/,/laptop_ops_max title "1 kg limit"/p' \
+		"$top/docs/templates.md"
+} | sed 's/^    //' >"$tmp/ex-templates/figures/ex.gp"
+expect docs-figure-example 0 "$ult" -t "$tmp/ex-templates" -o "$tmp/ex-out" \
+	--no-editions report
+if grep -q '^plot ' "$tmp/ex-templates/figures/ex.gp" &&
+	grep -q 'doubling every 2.0 years' "$tmp/ex-out/figures/ex.svg"; then ok
+else no "docs/templates.md: the figure script example does not draw"; fi
+expect datasets-takes-none 2 "$ult" datasets top500
+expect tables-only-datasets 2 "$ult" --tables list
+
+# The data files' columns, as the loader reads them: README.md lists
+# each file's columns, in order ("\`data/FILE.csv\` (\`a,b,c\`)").
+expect tables 0 "$ult" datasets --tables
+awk '/^[a-z_0-9]*\.csv: / { if (f) print f ": " c; f = $1; sub(":", "", f); c = ""; next }
+	/^  [a-z_0-9]/ { c = c (c ? "," : "") $1 }
+	END { if (f) print f ": " c }' "$tmp/stdout" >"$tmp/tables"
+tr '\n' ' ' <"$top/README.md" |
+	grep -o '`data/[a-z_0-9]*\.csv` (`[^`]*`' |
+	sed 's/^`data\/\([^`]*\)` (`\([^`]*\)`$/\1: \2/; s/ //g; s/:/: /' |
+	sort >"$tmp/readme-tables"
+sort "$tmp/tables" >"$tmp/tables-sorted"
+if [ "$(wc -l <"$tmp/tables")" -ge 7 ] &&
+	diff -u "$tmp/readme-tables" "$tmp/tables-sorted" >"$tmp/diff"; then ok
+else
+	no "README.md's column lists differ from 'ultimate datasets --tables'"
+	cat "$tmp/diff"; fi
+# And every shipped data file's header names the schema's columns.
+for f in "$top"/data/*.csv; do
+	b=$(basename "$f")
+	if grep -qx "$b: $(head -1 "$f" | tr -d '\r')" "$tmp/tables"; then ok
+	else no "$b: header '$(head -1 "$f")' is not the schema's"; fi
+done
+
 expect data-option 0 "$ult" --data="$top/data" get laptop.mass
 has data-option "$tmp/stdout" '^1$'
+
+# Where inputs come from: -d, then $ULTIMATE_DATA, then ./data, then the
+# installed copy (the same for -t and the templates). A folder of
+# another project that has a data/ of its own (a Hugo site) does not
+# hide $ULTIMATE_DATA.
+mkdir -p "$tmp/proj/data" "$tmp/proj/templates" "$tmp/alt"
+cp -R "$top/data" "$tmp/alt/data"
+sed 's/^laptop.mass,1,/laptop.mass,2,/' "$top/data/assumptions.csv" \
+	>"$tmp/alt/data/assumptions.csv"
+# in_proj NAME WANT_RC CMD...: as expect, in $tmp/proj
+in_proj() {
+	name=$1 want=$2
+	shift 2
+	(cd "$tmp/proj" && "$@") >"$tmp/stdout" 2>"$tmp/stderr"
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok; else
+		no "$name: exit $rc, want $want"; cat "$tmp/stderr"; fi
+}
+in_proj env-beats-cwd 0 env ULTIMATE_DATA="$top/data" "$ult" get laptop.mass
+has env-beats-cwd "$tmp/stdout" '^1$'
+in_proj flag-beats-env 0 env ULTIMATE_DATA="$top/data" "$ult" \
+	-d "$tmp/alt/data" get laptop.mass
+has flag-beats-env "$tmp/stdout" '^2$'
+(cd "$tmp/alt" && ULTIMATE_DATA='' "$ult" get laptop.mass) \
+	>"$tmp/stdout" 2>"$tmp/stderr"
+has cwd-without-env "$tmp/stdout" '^2$'
+# Without them, the project's data/ is used, and the error says so.
+in_proj cwd-data-folder 1 "$ult" get laptop.mass
+has cwd-data-folder "$tmp/stderr" "^ultimate: error: cannot open 'data/assumptions.csv': No such file or directory (data folder 'data', found in the working directory; choose another with -d DIR or ULTIMATE_DATA=DIR)\$"
+in_proj env-data-folder 1 env ULTIMATE_DATA="$tmp/none" "$ult" list
+has env-data-folder "$tmp/stderr" "(data folder '$tmp/none', from ULTIMATE_DATA; choose another with -d DIR"
+in_proj flag-data-folder 1 "$ult" -d "$tmp/none" list
+has flag-data-folder "$tmp/stderr" "(data folder '$tmp/none', given with -d; choose another"
+in_proj env-templates 1 env ULTIMATE_DATA="$top/data" \
+	ULTIMATE_TEMPLATES="$tmp/none" "$ult" -o "$tmp/o" report
+has env-templates "$tmp/stderr" "cannot open '$tmp/none/page.html': No such file or directory (templates folder '$tmp/none', from ULTIMATE_TEMPLATES; choose another with -t DIR or ULTIMATE_TEMPLATES=DIR)"
+in_proj cwd-templates 1 "$ult" -d "$top/data" -o "$tmp/o" report
+has cwd-templates "$tmp/stderr" "cannot open 'templates/page.html': No such file or directory (templates folder 'templates', found in the working directory"
+in_proj env-templates-ok 0 env ULTIMATE_TEMPLATES="$top/templates" \
+	"$ult" -d "$top/data" -o "$tmp/o" --no-editions report
 
 # report: both files, full precision, every quantity, nothing left over.
 out=$tmp/site
@@ -88,6 +213,17 @@ expect report-unwritable 1 "$ult" -o "$tmp/file/out" report
 has report-unwritable "$tmp/stderr" "cannot create output folder"
 if [ "$(wc -l <"$tmp/stderr")" -le 2 ]; then ok; else
 	no "report-unwritable: more than one message"; fi
+
+# HTML in a data cell is text: no error (raw HTML in a template is
+# one), no markup.
+cp -R "$top/data" "$tmp/html"
+sed 's/^eee_pc_2008,ASUS Eee PC 701 (4G),Eee PC 701,/eee_pc_2008,Typical <b>2008<\/b> laptop,<b>2008<\/b> laptop,/' \
+	"$top/data/devices.csv" >"$tmp/html/devices.csv"
+expect data-html 0 "$ult" -d "$tmp/html" -o "$tmp/html-out" --no-editions report
+if grep -qF 'Typical &lt;b&gt;2008&lt;/b&gt; laptop' "$tmp/html-out/index.html" &&
+	! grep -q '<b>2008' "$tmp/html-out/index.html" "$tmp/html-out/data.html" \
+		"$tmp/html-out/quantities.html"; then ok; else
+	no "data-html: a data cell's <b> is not shown as text"; fi
 
 # Editions: the article's view and today's.
 expect as-of-2008 0 "$ult" --as-of 2008 get record.name
@@ -129,7 +265,7 @@ has report-as-of-2008-record "$tmp/ed/editions/2008/index.html" 'Roadrunner'
 # The whole site holds every edition, its index and the changes.
 for f in editions/index.html changes.html "editions/$article/index.html" \
 	"editions/$article/quantities.html" \
-	"editions/$article/figures/top500.svg" "editions/$newest/index.html"; do
+	"editions/$article/figures/ladder.svg" "editions/$newest/index.html"; do
 	if [ -f "$out/$f" ]; then ok; else no "report: no $f"; fi
 done
 has report-editions-index "$out/editions/index.html" "href=\"$article/index.html\""
@@ -137,7 +273,7 @@ has report-changes "$out/changes.html" 'Since the'
 # A relative output folder: gnuplot goes from one edition's folder to
 # the next, so each is named in full.
 if (cd "$tmp" && "$ult" -d "$top/data" -t "$top/templates" -o rel report) \
-	>/dev/null 2>"$tmp/stderr" && [ -f "$tmp/rel/editions/$article/figures/top500.svg" ]
+	>/dev/null 2>"$tmp/stderr" && [ -f "$tmp/rel/editions/$article/figures/ladder.svg" ]
 then ok; else no "report -o rel: $(head -3 "$tmp/stderr")"; fi
 expect report-one-edition 0 "$ult" --no-editions -o "$tmp/one" report
 if [ ! -e "$tmp/one/editions" ] && [ ! -e "$tmp/one/changes.html" ] &&
@@ -169,6 +305,58 @@ has check-discrepancy "$tmp/stdout" '^error_rejection .*known discrepancy \[erro
 has check-rounding "$tmp/stdout" '^bits_doublings .*known discrepancy \[rounding\]'
 has check-range "$tmp/stdout" '^storage_range  *50\.\.100 .*outside the printed range'
 expect check-2008 0 "$ult" --as-of 2008 check
+
+# Bash completion (docs/ultimate.bash-completion): commands and options
+# from --help, quantity names from 'list' with the -d on the line.
+if command -v bash >/dev/null; then
+	cp -R "$top/data" "$tmp/comp"
+	echo 'zz_test,Test Box,Test,2020,laptop,1e9,,,1e9,,,,,test source,' \
+		>>"$tmp/comp/devices.csv"
+	# complete WORD...: COMPREPLY for the line "$ult WORD...", one a line
+	complete_line() {
+		(cd "$top" && bash -c '
+			. docs/ultimate.bash-completion
+			COMP_WORDS=("$@")
+			COMP_CWORD=$(($# - 1))
+			_ultimate
+			[ "${#COMPREPLY[@]}" = 0 ] ||
+				printf "%s\n" "${COMPREPLY[@]}"' bash "$ult" "$@") \
+			>"$tmp/comp.out" 2>&1
+	}
+	comp_has() { # comp_has NAME WORD: WORD is one of the completions
+		if grep -qx -- "$2" "$tmp/comp.out"; then ok; else
+			no "completion $1: no '$2' in: $(tr '\n' ' ' <"$tmp/comp.out")"
+		fi
+	}
+	complete_line ""
+	for c in report list get explain check diff datasets; do
+		comp_has commands "$c"
+	done
+	complete_line --fo
+	comp_has options --format
+	complete_line datasets --ta
+	comp_has tables --tables
+	complete_line --format ""
+	comp_has format text
+	complete_line get laptop.ops_m
+	comp_has names laptop.ops_max
+	if [ "$(wc -l <"$tmp/comp.out")" = 1 ]; then ok; else
+		no "completion get laptop.ops_m: more than one name"; fi
+	complete_line get device.zz
+	if [ ! -s "$tmp/comp.out" ]; then ok; else
+		no "completion: a name from another data folder"; fi
+	complete_line -d "$tmp/comp" explain device.zz_test.sb
+	comp_has data-folder device.zz_test.sbops
+	complete_line --data = "$tmp/comp" get device.zz_test.sb
+	comp_has data-folder-eq device.zz_test.sbops
+	complete_line -d "$top/da"
+	comp_has folders "$top/data"
+	complete_line get laptop.ops_max ""
+	if [ ! -s "$tmp/comp.out" ]; then ok; else
+		no "completion: a second name after get"; fi
+else
+	echo "cli: no bash, completion not tested"
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

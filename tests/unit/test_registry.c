@@ -1,7 +1,8 @@
 /*
  * Unit tests for src/registry.h, the quantity registry: adding and
  * looking up numbers and text, insertion order, the errors for duplicate
- * and non-finite quantities, input lists, and name suggestions.
+ * and non-finite quantities, input lists, and name suggestions (and
+ * src/suggest.h, which makes them, over any list of names).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 
 #include "testutil.h"
 #include "registry.h"
+#include "suggest.h"
 
 static int
 setup(void **state)
@@ -383,6 +385,79 @@ test_many(void **state)
 	buf_release(&name);
 }
 
+/* Prefixes for a prefix no name starts with, cut as it is. */
+static void
+test_suggest_prefix(void **state)
+{
+	struct registry *reg = *state;
+	char *out[4];
+	size_t n, i;
+
+	add(reg, "laptop.ops_max", 1);
+	add(reg, "laptop.mass", 2);
+	add(reg, "device.roadrunner.sbops", 3);
+	add(reg, "device.roadrunner.bits", 4);
+	add(reg, "device.summit.sbops", 5);
+	/* A whole part, with its dot: "laptop." once for both names. */
+	n = registry_suggest_prefix(reg, "lapt0p.", out, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(out[0], "laptop.");
+	free(out[0]);
+	/* A part cut short: the part whole. */
+	n = registry_suggest_prefix(reg, "device.roadrunnr", out, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(out[0], "device.roadrunner");
+	free(out[0]);
+	n = registry_suggest_prefix(reg, "laptop.ops_mx", out, 4);
+	assert_true(n >= 1);
+	assert_string_equal(out[0], "laptop.ops_max");
+	for (i = 0; i < n; i++)
+		free(out[i]);
+	/* Deeper than any name, or nothing close: none. */
+	assert_int_equal(registry_suggest_prefix(reg, "a.b.c.d.", out, 4), 0);
+	assert_int_equal(registry_suggest_prefix(reg, "zzzzzz", out, 4), 0);
+	assert_int_equal(registry_suggest_prefix(reg, "laptop.", out, 0), 0);
+}
+
+/* suggest.h over names that are not a registry's: datasets, prefixes. */
+static void
+test_suggest_any(void **state)
+{
+	static const char *const names[] = { "top500", "disk", "areal",
+		"disk", "dust", "devices" };
+	const char *near[4];
+	struct suggest s;
+	struct buf b = BUF_INIT;
+	size_t n, i;
+
+	(void)state;
+	suggest_init(&s, "dusk", near, 4);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		suggest_add(&s, names[i]);
+	n = suggest_end(&s);
+	/* "disk" is offered twice and kept once; both at one edit. */
+	assert_int_equal(n, 2);
+	assert_string_equal(near[0], "disk");
+	assert_string_equal(near[1], "dust");
+	suggest_hint(&b, near, n);
+	assert_string_equal(b.data, "; did you mean 'disk' or 'dust'?");
+	buf_reset(&b);
+	suggest_hint(&b, names, 3);
+	assert_string_equal(b.data,
+			    "; did you mean 'top500', 'disk' or 'areal'?");
+	buf_reset(&b);
+	suggest_hint(&b, names, 1);
+	assert_string_equal(b.data, "; did you mean 'top500'?");
+	buf_reset(&b);
+	suggest_hint(&b, names, 0);
+	assert_string_equal(b.data, "");
+	/* max 0 keeps nothing. */
+	suggest_init(&s, "dusk", near, 0);
+	suggest_add(&s, "disk");
+	assert_int_equal(suggest_end(&s), 0);
+	buf_release(&b);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int
@@ -398,6 +473,8 @@ main(void)
 		T(test_duplicate),
 		T(test_not_finite),
 		T(test_suggest),
+		T(test_suggest_any),
+		T(test_suggest_prefix),
 		T(test_has),
 		T(test_many),
 	};

@@ -361,24 +361,155 @@ test_field_count(void **state)
 			   ERR("2:5", "too many fields: expected 2, got 3"));
 }
 
-/* The position is just after the last byte of the row. */
+/*
+ * Without a schema no column is guessed: the header is listed, and the
+ * position is just after the last byte of the row.
+ */
 static void
 test_too_few_fields(void **state)
 {
 	(void)state;
 	assert_parse_error("a,b,c\n1,2\n",
-			   ERR("2:4", "too few fields: expected 3, got 2 "
-			       "(missing 'c')"));
+			   ERR("2:4", "too few fields: expected 3 (a,b,c), "
+			       "got 2"));
 	assert_parse_error("a,b,c\n1\n",
-			   ERR("2:2", "too few fields: expected 3, got 1 "
-			       "(missing 'b')"));
+			   ERR("2:2", "too few fields: expected 3 (a,b,c), "
+			       "got 1"));
 	/* Not counting the CR of a CRLF. */
 	assert_parse_error("a,b\r\n10\r\n",
-			   ERR("2:3", "too few fields: expected 2, got 1 "
-			       "(missing 'b')"));
+			   ERR("2:3", "too few fields: expected 2 (a,b), "
+			       "got 1"));
 	assert_parse_error("a,b,c\n\"x\ny\",1\n",
-			   ERR("3:5", "too few fields: expected 3, got 2 "
-			       "(missing 'c')"));
+			   ERR("3:5", "too few fields: expected 3 (a,b,c), "
+			       "got 2"));
+}
+
+/* A schema of every kind: what the header check and the guesses use. */
+static const struct table_column test_cols[] = {
+	{ "id", TABLE_KIND_ID, 0, NULL, "" },
+	{ "name", TABLE_KIND_TEXT, 0, NULL, "" },
+	{ "label", TABLE_KIND_TEXT, TABLE_COL_OPTIONAL | TABLE_COL_EMPTY,
+	  NULL, "" },
+	{ "year", TABLE_KIND_YEAR, 0, NULL, "" },
+	{ "list", TABLE_KIND_MONTH, TABLE_COL_OPTIONAL, NULL, "" },
+	{ "mass_kg", TABLE_KIND_NUMBER, TABLE_COL_OPTIONAL | TABLE_COL_EMPTY,
+	  "kg", "" },
+	{ "source", TABLE_KIND_TEXT, 0, NULL, "" },
+};
+static const struct table_schema test_schema = { "t.csv", "a test",
+	test_cols, sizeof(test_cols) / sizeof(test_cols[0]) };
+
+static struct table *
+parse_schema(const char *s)
+{
+	return table_parse_schema("t.csv", s, strlen(s), &test_schema);
+}
+
+#define assert_schema_error(s, want)                                         \
+	do {                                                                 \
+		struct table *t_;                                            \
+		capture_start();                                             \
+		t_ = parse_schema(s);                                        \
+		assert_captured(want);                                       \
+		assert_null(t_);                                             \
+	} while (0)
+
+/* The header names every required column; others may come and go. */
+static void
+test_schema_header(void **state)
+{
+	struct table *t;
+
+	(void)state;
+	/* Optional columns absent, an unknown one kept, any order. */
+	capture_start();
+	t = parse_schema("source,year,name,id,url\nsrc,2008,A,a,x\n");
+	assert_captured("");
+	assert_non_null(t);
+	assert_int_equal(table_find(t, "url"), 4);
+	table_free(t);
+	/* A required column missing, nothing like it: at the header. */
+	assert_schema_error("id,name,source\na,A,s\n",
+			    ERR("1:1", "missing required column 'year'"));
+	/* After a byte-order mark and blank lines, the header's own line. */
+	assert_schema_error("\n\nid,name,source\na,A,s\n",
+			    ERR("3:1", "missing required column 'year'"));
+	/* Two missing: both. */
+	assert_schema_error("id,source\na,s\n",
+			    ERR("1:1", "missing required column 'name'")
+			    ERR("1:1", "missing required column 'year'"));
+	/* A misspelling of it: at that column, said once. */
+	assert_schema_error("id,nme,year,source\na,A,2008,s\n",
+			    ERR("1:4", "missing required column 'name': is "
+				"'nme' a misspelling of it?"));
+	/* A misspelt optional column is not silently ignored... */
+	assert_schema_error("id,name,year,mas_kg,source\na,A,2008,1,s\n",
+			    ERR("1:14", "unknown column 'mas_kg'; did you mean "
+				"'mass_kg'?"));
+	/* ...but a name far from every column is a column of its own. */
+	t = parse_ok("id,name,year,mass,source,comment\na,A,2008,1,s,c\n");
+	table_free(t);
+}
+
+/* A row with one field too few: the column left out, when it shows. */
+static void
+test_schema_missing_field(void **state)
+{
+	(void)state;
+	/*
+	 * The year where the label should be: the label is left out (the
+	 * optional one of id, name and label, which all line up).
+	 */
+	assert_schema_error("id,name,label,year,mass_kg,source\n"
+			    "a,A,short,2008,1,s\n"
+			    "b,B,2009,2,s\n",
+			    ERR("3:5", "too few fields: expected 6, got 5: "
+				"column 'label' is missing (the other fields "
+				"line up without it)"));
+	/*
+	 * The year left out: only that lines up (2.5 is no year). With a
+	 * whole number there, the mass would be the one left out.
+	 */
+	assert_schema_error("id,name,year,mass_kg,source\n"
+			    "b,B,2.5,s\n",
+			    ERR("2:5", "too few fields: expected 5, got 4: "
+				"column 'year' is missing (the other fields "
+				"line up without it)"));
+	/* The last column: the position is past the end of the row. */
+	assert_schema_error("id,name,year,source\n"
+			    "b,B,2009\n",
+			    ERR("2:9", "too few fields: expected 4, got 3: "
+				"column 'source' is missing (the other fields "
+				"line up without it)"));
+	/* Required text columns side by side: any one of them. */
+	assert_schema_error("id,name,source,year\n"
+			    "b,x,2009\n",
+			    ERR("2:1", "too few fields: expected 4, got 3: "
+				"column 'id', 'name' or 'source' is missing "
+				"(the other fields line up without any one of "
+				"them)"));
+	/* "B" is no id: the id is the one left out. */
+	assert_schema_error("id,name,source,year\n"
+			    "B,x,2009\n",
+			    ERR("2:1", "too few fields: expected 4, got 3: "
+				"column 'id' is missing (the other fields "
+				"line up without it)"));
+	/* Text where only a year or a month may be: no guess. */
+	assert_schema_error("id,name,year,list,source\n"
+			    "b,B,x,s\n",
+			    ERR("2:8", "too few fields: expected 5 (id,name,"
+				"year,list,source), got 4"));
+	/* A month fills a month's place. */
+	assert_schema_error("id,name,year,list,source\n"
+			    "b,B,2009-06,s\n",
+			    ERR("2:5", "too few fields: expected 5, got 4: "
+				"column 'year' is missing (the other fields "
+				"line up without it)"));
+	/* Two fields too few: no guess either. */
+	assert_schema_error("id,name,year,source\n"
+			    "b,B\n",
+			    ERR("2:4", "too few fields: expected 4 (id,name,"
+				"year,source), got 2"));
 }
 
 /* Every bad row is reported, and parsing goes on after each. */
@@ -514,7 +645,7 @@ test_error_cap_exact(void **state)
 		buf_addstr(&in, "1\n1,2\n");
 	for (i = 0; i < TABLE_MAX_ERRORS; i++)
 		buf_addf(&want, "t.csv:%d:2: error: too few fields: "
-			 "expected 2, got 1 (missing 'b')\n", 2 * i + 2);
+			 "expected 2 (a,b), got 1\n", 2 * i + 2);
 	assert_parse_error(in.data, want.data);
 	assert_int_equal(diag_errors(), TABLE_MAX_ERRORS);
 	buf_release(&in);
@@ -849,6 +980,8 @@ main(void)
 		T(test_utf8_invalid),
 		T(test_field_count),
 		T(test_too_few_fields),
+		T(test_schema_header),
+		T(test_schema_missing_field),
 		T(test_several_errors),
 		T(test_unterminated_quote),
 		T(test_malformed_quote),

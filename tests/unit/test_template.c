@@ -1318,7 +1318,9 @@ render(const char *s, char **toc)
 	struct buf body = BUF_INIT, tb = BUF_INIT;
 	struct rendered r = { &body, &tb, NULL, NULL, NULL };
 
-	html_render(&x, &r);
+	capture_start();
+	assert_int_equal(html_render(&x, &r), 0);
+	assert_captured("");
 	/* No token may be left, in the text or in an attribute. */
 	assert_null(strstr(body.data, x.nonce));
 	assert_null(strstr(tb.data, x.nonce));
@@ -1488,11 +1490,103 @@ test_cite(void **state)
 }
 
 /*
- * The report is rendered in pieces cut before headings (html.c); every
+ * Renders s, which must expand, and must fail to render with exactly
+ * the messages in want (raw HTML).
+ */
+static void
+render_err(const char *s, const char *want, size_t nerr)
+{
+	struct expansion x;
+	struct template *t = expand_into(s, &x);
+	struct buf body = BUF_INIT, tb = BUF_INIT;
+	struct rendered r = { &body, &tb, NULL, NULL, NULL };
+
+	diag_reset();
+	capture_start();
+	assert_int_equal(html_render(&x, &r), -1);
+	assert_captured(want);
+	assert_int_equal(diag_errors(), nerr);
+	free(r.title);
+	buf_release(&body);
+	buf_release(&tb);
+	expansion_release(&x);
+	template_free(t);
+}
+
+#define RAW "raw HTML is not allowed in templates (it would be dropped " \
+	"from the page): write Markdown, or '\\<' for a '<' that is text"
+
+/*
+ * Raw HTML in a template, which safe mode would drop without a word, is
+ * an error at its place in the template: inline or a block, after
+ * values and references (whose text is not the template's), in a
+ * caption (expanded apart, then moved), in a quote, list or table.
+ * HTML from data stays text, and '<' in code, escaped or not opening a
+ * tag is no HTML.
+ */
+static void
+test_raw_html(void **state)
+{
+	char *html, *toc;
+
+	(void)state;
+	render_err("a <b>x</b> b\n",
+		   ERR("1:3", RAW, "a <b>x</b> b", "  ^^^")
+		   ERR("1:7", RAW, "a <b>x</b> b", "      ^^^^"), 2);
+	render_err("Text.\n\n<div class=\"x\">\n\ntext\n",
+		   ERR("3:1", RAW, "<div class=\"x\">", "^^^^^^^^^^^^^^^"), 1);
+	render_err("  <!-- note -->\n",
+		   ERR("1:3", "an HTML comment is not allowed in templates "
+		       "(it would be dropped from the page): write a template "
+		       "comment, '{{! ... }}'", "  <!-- note -->",
+		       "  ^^^^^^^^^^^^^"), 1);
+	/* After a value, a reference and a multi-line paragraph. */
+	render_err("{{@f}} {{ laptop.ops_max }} {{ device.a.name }}\n"
+		   "and {{ laptop.energy }} <br>\n\n"
+		   "{{#figure f}}\nCap {{ laptop.energy }} <em>e</em>"
+		   "{{#alt}}alt{{/figure}}\n",
+		   ERR("2:25", RAW, "and {{ laptop.energy }} <br>",
+		       "                        ^^^^")
+		   ERR("5:25", RAW, "Cap {{ laptop.energy }} <em>e</em>"
+		       "{{#alt}}alt{{/figure}}", "                        ^^^^")
+		   ERR("5:30", RAW, "Cap {{ laptop.energy }} <em>e</em>"
+		       "{{#alt}}alt{{/figure}}",
+		       "                             ^^^^^"), 3);
+	/* In a quote, a list item's second line and a table cell. */
+	render_err("> a <i>b</i>\n\n- item\n  more <span>\n\n"
+		   "| a |\n|---|\n| <u>c |\n",
+		   ERR("1:5", RAW, "> a <i>b</i>", "    ^^^")
+		   ERR("1:9", RAW, "> a <i>b</i>", "        ^^^^")
+		   ERR("4:8", RAW, "  more <span>", "       ^^^^^^")
+		   ERR("8:3", RAW, "| <u>c |", "  ^^^"), 4);
+	/* Inside an #each: the body's text, once for all its passes. */
+	render_err("{{#each d in device}}<b>{{ d.id }}{{/each}}\n",
+		   ERR("1:22", RAW, "{{#each d in device}}<b>{{ d.id }}"
+		       "{{/each}}", "                     ^^^"), 1);
+	/* Not HTML: code, an escaped '<', a '<' that opens no tag. */
+	html = render("`<b>` and \\<i> and a < b and 1<2\n\n"
+		      "    <pre>code</pre>\n\n```\n<div>\n```\n", &toc);
+	assert_non_null(strstr(html, "<code>&lt;b&gt;</code>"));
+	assert_non_null(strstr(html, "&lt;i&gt;"));
+	assert_non_null(strstr(html, "&lt;pre&gt;code&lt;/pre&gt;"));
+	assert_non_null(strstr(html, "&lt;div&gt;"));
+	free(html);
+	free(toc);
+	/* HTML from data is text: no error, no markup. */
+	html = render("Name: {{ device.a.name }}\n", &toc);
+	assert_non_null(strstr(html, "A &lt;b&gt;*bold*&lt;/b&gt; | pipe"));
+	assert_null(strstr(html, "<b>"));
+	free(html);
+	free(toc);
+}
+
+/*
+ * The report was once rendered in pieces cut before headings; every
  * piece boundary here is one a whole document would also have. Each
- * document is rendered as it is (cut) and with a trailing HTML comment,
- * which keeps it whole: the bodies must differ by the comment alone, and
- * the contents not at all.
+ * document is rendered as it is (cut) and with a trailing paragraph,
+ * which keeps it whole: the bodies must differ by the paragraph alone,
+ * and the contents not at all. (An HTML block spanning blank lines was
+ * a case too; raw HTML is an error now: test_raw_html.)
  */
 static void
 test_pieces_render_as_whole(void **state)
@@ -1510,8 +1604,6 @@ test_pieces_render_as_whole(void **state)
 		"## A\n\n``` not `a` fence\n\n```\n\n# in code\n```\n\n## B\n",
 		/* A link reference defined after its use: kept whole. */
 		"## A\n\nSee [the paper][p].\n\n## B\n\n> [p]: https://x.org\n",
-		/* An HTML block spanning blank lines: kept whole. */
-		"## A\n\n<pre>\n\n# in pre\n</pre>\n\n## B\n",
 		/* A heading line right after text is a paragraph's end. */
 		"Text\n# Head\n\n#Not a heading\n\n## Real\n",
 	};
@@ -1522,10 +1614,10 @@ test_pieces_render_as_whole(void **state)
 		struct buf whole = BUF_INIT, want = BUF_INIT;
 		char *cut, *kept, *toc1, *toc2;
 
-		buf_addf(&whole, "%s\n<!-- whole -->\n", docs[i]);
+		buf_addf(&whole, "%s\n\nWhole.\n", docs[i]);
 		cut = render(docs[i], &toc1);
 		kept = render(whole.data, &toc2);
-		buf_addf(&want, "%s<!-- raw HTML omitted -->\n", cut);
+		buf_addf(&want, "%s<p>Whole.</p>\n", cut);
 		assert_string_equal(kept, want.data);
 		assert_string_equal(toc1, toc2);
 		/* The kept-whole cases, checked on their own too. */
@@ -1534,8 +1626,6 @@ test_pieces_render_as_whole(void **state)
 		if (i == 3)
 			assert_non_null(strstr(cut, "<a href=\"https://x.org"
 						    "\">the paper</a>"));
-		if (i == 4)
-			assert_null(strstr(cut, "<h1"));
 		free(cut);
 		free(kept);
 		free(toc1);
@@ -1606,6 +1696,7 @@ main(void)
 		T(test_units_and_links),
 		T(test_links_rendered),
 		T(test_pieces_render_as_whole),
+		T(test_raw_html),
 		T(test_text_escaped),
 		T(test_md_escape),
 		T(test_comments),

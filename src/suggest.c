@@ -1,0 +1,116 @@
+/*
+ * "Did you mean" for every stage: the closest of a set of names to one
+ * that is not known. Reads and writes nothing but its arguments.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "suggest.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* Optimal string alignment distance (Damerau-Levenshtein, restricted). */
+size_t
+suggest_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, d;
+	size_t *row0, *row1, *row2, *tmp;
+
+	row0 = xcalloc(lb + 1, sizeof(size_t));
+	row1 = xcalloc(lb + 1, sizeof(size_t));
+	row2 = xcalloc(lb + 1, sizeof(size_t));
+	for (j = 0; j <= lb; j++)
+		row1[j] = j;
+	for (i = 1; i <= la; i++) {
+		row2[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t best = row1[j - 1] + cost;
+
+			if (row1[j] + 1 < best)
+				best = row1[j] + 1;
+			if (row2[j - 1] + 1 < best)
+				best = row2[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && row0[j - 2] + 1 < best)
+				best = row0[j - 2] + 1;
+			row2[j] = best;
+		}
+		tmp = row0, row0 = row1, row1 = row2, row2 = tmp;
+	}
+	d = row1[lb];
+	free(row0);
+	free(row1);
+	free(row2);
+	return d;
+}
+
+void
+suggest_init(struct suggest *s, const char *name, const char **out,
+	     size_t max)
+{
+	s->name = name;
+	s->len = strlen(name);
+	s->limit = s->len / 3 + 2;
+	s->out = out;
+	s->max = max;
+	s->n = 0;
+	s->score = max ? xcalloc(max, sizeof(*s->score)) : NULL;
+}
+
+void
+suggest_add(struct suggest *s, const char *cand)
+{
+	size_t d, k;
+
+	if (!s->max)
+		return;
+	for (k = 0; k < s->n; k++)
+		if (!strcmp(s->out[k], cand))
+			return;
+	d = suggest_distance(s->name, cand);
+	/* A name that contains the query is a good guess too. */
+	if (s->len >= 3 && strstr(cand, s->name) && d > 1)
+		d = 1 + (strlen(cand) - s->len) / 8;
+	if (d > s->limit)
+		return;
+	for (k = s->n; k > 0 && s->score[k - 1] > d; k--)
+		if (k < s->max) {
+			s->out[k] = s->out[k - 1];
+			s->score[k] = s->score[k - 1];
+		}
+	if (k < s->max) {
+		s->out[k] = cand;
+		s->score[k] = d;
+		if (s->n < s->max)
+			s->n++;
+	}
+}
+
+size_t
+suggest_end(struct suggest *s)
+{
+	size_t i, n = s->n;
+
+	/* Keep only the best guesses: within one edit of the closest. */
+	for (i = 1; i < n; i++)
+		if (s->score[i] > s->score[0] + 1)
+			n = i;
+	free(s->score);
+	s->score = NULL;
+	s->n = 0;
+	return n;
+}
+
+void
+suggest_hint(struct buf *out, const char *const *near, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf_addf(out, "%s'%s'", i ? (i + 1 == n ? " or " : ", ") :
+			 "; did you mean ", near[i]);
+	if (n)
+		buf_addch(out, '?');
+}
