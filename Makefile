@@ -111,7 +111,7 @@ NEEDED = DEPS_BUILD \
 	      DEPS_REPORT)
 
 .PHONY: all report test check check-unit check-errors check-cli check-claims check-site check-faults check-golden regen-golden check-fuzz-replay \
-	fuzz check-browser bench valgrind \
+	fuzz check-browser bench valgrind report-site \
 	install uninstall clean deps-build deps-report deps-test deps-check FORCE
 
 all: ultimate
@@ -152,7 +152,12 @@ $(BUILD):
 	mkdir -p $@
 
 # --- Report ---------------------------------------------------------------
-report: ultimate | deps-report
+# The last line says where the site is; counted with $(wildcard) once
+# report-site is done, so no process is started for it.
+report: report-site
+	$(info report: out/index.html ($(words $(wildcard out/*.html \
+		out/*/*.html out/*/*/*.html)) pages))
+report-site: ultimate | deps-report
 	./ultimate report
 
 # --- Tests ----------------------------------------------------------------
@@ -163,9 +168,7 @@ $(BUILD)/test_%: $(BUILD)/test_%.o $(OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -lcmocka
 
 check-unit: $(UNIT_BIN)
-	@fail=0; for t in $(UNIT_BIN); do \
-		$$t || fail=1; \
-	done; exit $$fail
+	@sh tests/run-unit.sh $(UNIT_BIN)
 
 check-errors: $(BUILD)/ultimate
 	@sh tests/run-errors.sh $(BUILD)/ultimate
@@ -196,8 +199,10 @@ check-faults: $(BUILD)/ultimate
 check-claims: $(BUILD)/ultimate
 	@$(BUILD)/ultimate check
 
+# Every suite, each to its end (-k); the last lines sum their counts
+# (tests/tally.sh), and make test fails when any suite does.
 test: | deps-build deps-test
-	@$(MAKE) --no-print-directory check-unit check-errors check-golden check-claims check-fuzz-replay \
+	@sh tests/tally.sh $(MAKE) --no-print-directory -k check-unit check-errors check-golden check-claims check-fuzz-replay \
 		check-site check-cli check-faults
 
 valgrind: $(BUILD)/ultimate | deps-check
