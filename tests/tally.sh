@@ -1,0 +1,60 @@
+#!/bin/sh
+# `make test`'s last lines: runs a command (make with every suite),
+# passing its output through, and sums the counts the suites print
+# themselves: 'NAME: N passed, N failed[, N skipped]', the claims
+# audit's 'claims: N agree, N known discrepancies, N off' (off is
+# failed) and each fuzz replay's 'fuzz-replay T: replayed N inputs'.
+# Ends with one line per suite, then 'test: N passed, N failed'; exits
+# with the command's status. A command that failed while no suite
+# counted a failure (a build error, a crash before the count) adds one.
+# Usage: tests/tally.sh COMMAND [ARG...]
+set -u
+end="tally-$$-end"
+{
+	"$@"
+	echo "$end $?"
+} | awk -v end="$end" '
+function add(name, p, f, s) {
+	if (!(name in seen)) {
+		seen[name] = 1
+		order[++n] = name
+	}
+	pass[name] += p
+	fail[name] += f
+	skip[name] += s
+}
+$1 == end && NF == 2 { rc = $2; next }
+{ print; fflush() }
+/^[a-z][a-z0-9-]*: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$/ {
+	sub(/:$/, "", $1)
+	add($1, $2, $4, NF >= 6 ? $6 : 0)
+}
+/^claims: [0-9]+ agree, [0-9]+ known discrepanc(y|ies), [0-9]+ off$/ {
+	add("claims", $2 + $4, $7, 0)
+}
+/^fuzz-replay [a-z0-9_-]+: replayed [0-9]+ inputs$/ {
+	add("fuzz-replay", $4, 0, 0)
+}
+END {
+	if (rc == "")
+		rc = 1
+	line = ""
+	for (i = 1; i <= n; i++) {
+		s = order[i]
+		tp += pass[s]; tf += fail[s]; ts += skip[s]
+		part = s " " pass[s]
+		if (fail[s])
+			part = part " (" fail[s] " failed)"
+		if (skip[s])
+			part = part " (" skip[s] " skipped)"
+		line = line (i > 1 ? ", " : "") part
+	}
+	if (rc != 0 && tf == 0) {
+		tf = 1
+		line = line (n ? ", " : "") "1 failure outside the counts (exit " rc ")"
+	}
+	print "test: " (line != "" ? line : "no suite counted")
+	printf "test: %d passed, %d failed%s\n", tp, tf, \
+		ts ? ", " ts " skipped" : ""
+	exit rc
+}'
