@@ -249,7 +249,7 @@ build_toc(const struct heading *h, size_t n, struct buf *toc)
 			continue;
 		if (!toc->len)
 			BUF_ADDLIT(toc, "<nav class=\"toc\" aria-label=\"Contents"
-				   "\">\n<h2>Contents</h2>\n<ol>\n");
+				   "\">\n<p class=\"toc-title\">Contents</p>\n<ol>\n");
 		if (h[i].level == 2) {
 			if (open3)
 				BUF_ADDLIT(toc, "</ol>\n");
@@ -556,6 +556,73 @@ nav(struct buf *out, const char *current, const char *root)
 	BUF_ADDLIT(out, "</ul></nav>");
 }
 
+/* Whether the tag from lt to gt has an aria- attribute. */
+static int
+has_aria(const char *lt, const char *gt)
+{
+	for (; lt + 5 <= gt; lt++)
+		if (!strncmp(lt, "aria-", 5))
+			return 1;
+	return 0;
+}
+
+/*
+ * Copies a page's body to out with its tables made readable: a caption
+ * the expansion wrote before its table ({{#table}}: a <div
+ * class="caption" id="tab-..."> right before "<table>") becomes the
+ * table's own <caption>, and the table is wrapped in a scrolling <div
+ * class="wide">; a table without a caption is named by the heading
+ * above it (aria-labelledby), so that every table has a name a screen
+ * reader can say.
+ */
+static void
+put_body(struct buf *out, const char *body)
+{
+	static const char cap[] = "<div class=\"caption\" id=\"";
+	const char *p = body, *lt, *id = NULL, *end, *t, *gt;
+	size_t idlen = 0;
+	int wrapped = 0;
+
+	while ((lt = strchr(p, '<'))) {
+		buf_add(out, p, (size_t)(lt - p));
+		p = lt;
+		if (lt[1] == 'h' && lt[2] >= '1' && lt[2] <= '6' &&
+		    !strncmp(lt + 3, " id=\"", 5)) {
+			id = lt + 8;
+			idlen = strcspn(id, "\"");
+		} else if (!strncmp(lt, cap, sizeof(cap) - 1) &&
+			   (end = strstr(lt, "</div>")) &&
+			   !strncmp(t = end + 6 + strspn(end + 6, " \n"),
+				    "<table>", 7)) {
+			BUF_ADDLIT(out, "<div class=\"wide\"><table>\n"
+				   "<caption id=\"");
+			buf_add(out, lt + sizeof(cap) - 1,
+				(size_t)(end - lt - (sizeof(cap) - 1)));
+			BUF_ADDLIT(out, "</caption>");
+			p = t + 7;
+			wrapped = 1;
+			continue;
+		} else if (!strncmp(lt, "<table", 6) && (gt = strchr(lt, '>')) &&
+			   strncmp(gt + 1 + strspn(gt + 1, " \n"), "<caption",
+				   8) && id && !has_aria(lt, gt)) {
+			buf_add(out, lt, 6);
+			BUF_ADDLIT(out, " aria-labelledby=\"");
+			buf_add(out, id, idlen);
+			BUF_ADDLIT(out, "\"");
+			p = lt + 6;
+			continue;
+		} else if (wrapped && !strncmp(lt, "</table>", 8)) {
+			BUF_ADDLIT(out, "</table></div>");
+			p = lt + 8;
+			wrapped = 0;
+			continue;
+		}
+		buf_addch(out, '<');
+		p++;
+	}
+	buf_addstr(out, p);
+}
+
 /* Copies shell to out, filling its slots. */
 void
 html_page(struct buf *out, const char *shell, const char *title,
@@ -579,7 +646,7 @@ html_page(struct buf *out, const char *shell, const char *title,
 			buf_addstr(out, toc);
 			p = open + 7;
 		} else if (!strncmp(open, "{{content}}", 11)) {
-			buf_addstr(out, body);
+			put_body(out, body);
 			p = open + 11;
 		} else if (!strncmp(open, "{{nav}}", 7)) {
 			nav(out, current, root);

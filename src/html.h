@@ -60,7 +60,8 @@ int html_check_shell(const struct srcfile *shell);
  * "" for a page at the top, "../../" for an edition's). current is the
  * page's path from the top ("index.html", "editions/2008/index.html"):
  * the navigation marks it. Other text is copied as is (the shell is the
- * author's).
+ * author's). In the body, a {{#table}} caption becomes its table's
+ * <caption>, and a table without one is named by the heading above it.
  */
 /*
  * Whether the navigation links the editions and changes pages (on by

@@ -4,7 +4,9 @@
 # (into other editions too) through tests/check-links.py, then headless
 # Chromium with
 # no network (tests/browser/check.mjs: images load, anchors resolve,
-# nothing from other hosts; screenshots of index.html, light and dark,
+# nothing from other hosts; a skip link, one <h1> first, no heading
+# level skipped, every table captioned, every image with alt text,
+# contrast in both colour schemes; screenshots of index.html, light and dark,
 # kept in build/browser/ as test artifacts).
 # Usage: tests/run-browser.sh path/to/ultimate
 set -eu

@@ -1,6 +1,9 @@
 // Loads every page of the site in headless Chromium (no network) and
 // checks what a reader would see: every image loaded, every same-page
-// anchor exists, nothing requested from another host. Saves screenshots
+// anchor exists, nothing requested from another host; and what a
+// screen reader and a keyboard meet: a skip link, one <h1> first and no
+// heading level skipped, every table captioned, every image with alt
+// text, text contrast in both colour schemes. Saves screenshots
 // of index.html in light and dark mode.
 // Usage: node check.mjs SITE_DIR SHOT_DIR
 import { chromium } from "playwright-core";
@@ -55,6 +58,95 @@ for (const file of pages) {
     });
     return { imgs, missing, css, maths, title: document.title };
   });
+  // What a screen reader and a keyboard meet: a skip link first, one
+  // <h1> as the first heading and no level skipped, every table named
+  // (its <caption>, or the heading above it), every image described.
+  const a11y = await page.evaluate(() => {
+    const problems = [];
+    const first = document.querySelector("a[href], button, input, select, textarea, summary");
+    if (!first || first.getAttribute("href") !== "#main" || !document.getElementById("main"))
+      problems.push("no skip link to #main first");
+    const hs = [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")]
+      .map((h) => +h.tagName[1]);
+    if (hs[0] !== 1) problems.push(`first heading is h${hs[0]}, not h1`);
+    if (hs.filter((l) => l === 1).length !== 1)
+      problems.push(`${hs.filter((l) => l === 1).length} h1`);
+    for (let i = 1; i < hs.length; i++)
+      if (hs[i] > hs[i - 1] + 1) {
+        problems.push(`heading h${hs[i]} after h${hs[i - 1]}`);
+        break;
+      }
+    [...document.querySelectorAll("table")].forEach((t, i) => {
+      const cap = t.querySelector(":scope > caption");
+      const by = t.getAttribute("aria-labelledby");
+      const name = cap ? cap.textContent : by ?
+        (document.getElementById(by) || {}).textContent : t.getAttribute("aria-label");
+      if (!name || !name.trim()) problems.push(`table ${i + 1} has no caption`);
+    });
+    for (const img of document.images)
+      if (!img.alt || !img.alt.trim()) problems.push(`image ${img.getAttribute("src")} has no alt text`);
+    return problems;
+  });
+  a11y.length ? no(`${file}: ${a11y.join("; ")}`) : ok();
+  // Text contrast (WCAG AA: 4.5, 3 for large text) in both colour
+  // schemes, on the site's own pages (the editions share their shell).
+  if (!/^editions\/\d/.test(file)) {
+    for (const scheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const low = await page.evaluate(() => {
+        const parse = (c) => {
+          let m = c.match(/^rgba?\(([^)]*)\)/);
+          if (m) {
+            const v = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+            return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+          }
+          m = c.match(/^color\(srgb ([^)]*)\)/);
+          if (m) {
+            const v = m[1].split(/[ /]+/).filter(Boolean).map(Number);
+            return [v[0] * 255, v[1] * 255, v[2] * 255, v.length > 3 ? v[3] : 1];
+          }
+          return null;
+        };
+        const over = (a, b) => [0, 1, 2].map((i) => a[i] * a[3] + b[i] * (1 - a[3])).concat(1);
+        const lum = (c) => {
+          const f = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+          return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+        };
+        const bg = (el) => {
+          const layers = [];
+          for (let e = el; e; e = e.parentElement) {
+            const c = parse(getComputedStyle(e).backgroundColor);
+            if (c && c[3] > 0) { layers.push(c); if (c[3] === 1) break; }
+          }
+          let acc = [255, 255, 255, 1];
+          for (const l of layers.reverse()) acc = over(l, acc);
+          return acc;
+        };
+        const out = [];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        const seen = new Set();
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const el = n.parentElement;
+          if (!n.data.trim() || seen.has(el) || el.closest("svg, .skip")) continue;
+          seen.add(el);
+          const st = getComputedStyle(el);
+          if (st.visibility === "hidden" || !el.getClientRects().length) continue;
+          const fg = parse(st.color);
+          if (!fg) continue;
+          const b = bg(el), f = over(fg, b);
+          const l1 = lum(f), l2 = lum(b);
+          const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+          const size = parseFloat(st.fontSize), bold = +st.fontWeight >= 700;
+          const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+          if (ratio < need)
+            out.push(`${el.tagName.toLowerCase()} "${n.data.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
+        }
+        return out;
+      });
+      low.length ? no(`${file} (${scheme}): low contrast: ${low.slice(0, 5).join("; ")}`) : ok();
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+  }
   for (const m of report.maths)
     m.ok ? ok() : no(`${file}: formula not rendered: ${m.text}`);
   for (const img of report.imgs)
