@@ -42,7 +42,7 @@ set arrow 3 from first edition_year, graph 0 to first edition_year, graph 1 nohe
 set label 3 sprintf("%d", edition_year) at first edition_year, graph 0.04 offset 0.5,0 tc rgb "#555555"
 set label 4 sprintf("%d", series_disk_record_fit_all_year_entropy) at first series_disk_record_fit_all_year_entropy, first laptop_bits_max point pt 7 ps 1 lc rgb "#0072B2" offset -5,-1.2 tc rgb "#0072B2"
 set label 5 sprintf("%d", series_disk_record_fit_all_year_atomic) at first series_disk_record_fit_all_year_atomic, first atomic_bits point pt 7 ps 1 lc rgb "#0072B2" offset -5,-1.2 tc rgb "#0072B2"
-plot fit_rec(x) title sprintf("record hard disks: doubling every %.2f years", 1 / series_disk_record_fit_all_slope) lw 2 lc rgb "#0072B2", \
+plot fit_rec(x) title sprintf("capacity trend of record hard disks: doubling every %.2f years", 1 / series_disk_record_fit_all_slope) lw 2 lc rgb "#0072B2", \
      fit_all(x) title sprintf("all hard disks: doubling every %.2f years", 1 / series_disk_fit_all_slope) lw 1 dt 2 lc rgb "#56B4E9", \
      'disk.dat' using 1:3 title "every hard disk" with points pt 6 ps 0.7 lc rgb "#999999", \
      'disk_record.dat' using 1:3 title "largest hard disk of its year" with points pt 7 ps 0.7 lc rgb "#000000", \
@@ -54,6 +54,7 @@ unset label
 set origin 0, 0
 set size 1, 0.25
 unset key
+set label 1 "areal density of the drives in the data" at graph 0.02, graph 0.85 tc rgb "#009E73"
 set xrange [1950:edition_year + 5]
 set yrange [*:*]
 set autoscale y
