@@ -30,4 +30,4 @@ set arrow from first edition_year, graph 0 to first edition_year, graph 1 nohead
 set label sprintf("%d", edition_year) at first edition_year, graph 0.04 offset 0.5,0 tc rgb "#555555"
 set label sprintf("%d", energy_fit_year_landauer) at first energy_fit_year_landauer, first landauer_energy_room point pt 7 ps 1 lc rgb "#0072B2" offset 1,1.2 tc rgb "#0072B2"
 plot trend(x) title sprintf("trend: halving every %.2f years", -1 / energy_fit_slope) lw 2 lc rgb "#0072B2", \
-     'energy.dat' using 1:4 title sprintf("No. 1 of each list: power / (Rmax x %d)", sbops_per_flop) with points pt 7 ps 0.7 lc rgb "#000000"
+     'energy.dat' using 1:4 title sprintf("No. 1 of each list: power / (Rmax × %d)", sbops_per_flop) with points pt 7 ps 0.7 lc rgb "#000000"
