@@ -181,17 +181,99 @@ num_or_nan(const struct registry *reg, const char *name)
 }
 
 /*
+ * A row of the "devices" dataset before it is sorted: by year, then in
+ * the registry's order (the data's), so that the gaps figure reads down
+ * in time.
+ */
+struct device_row {
+	double v[5];
+	const char *label;
+	size_t seq;
+};
+
+static int
+by_year(const void *a, const void *b)
+{
+	const struct device_row *x = a, *y = b;
+
+	if (x->v[0] != y->v[0] && !(isnan(x->v[0]) && isnan(y->v[0]))) {
+		if (isnan(x->v[0]))
+			return 1;
+		if (isnan(y->v[0]))
+			return -1;
+		return x->v[0] < y->v[0] ? -1 : 1;
+	}
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* A machine of the ladder figure before its label is placed. */
+struct ladder_dev {
+	double ops, bits;
+	const char *label;
+};
+
+static int
+by_ops(const void *a, const void *b)
+{
+	const struct ladder_dev *x = a, *y = b;
+
+	return (x->ops > y->ops) - (x->ops < y->ops);
+}
+
+/*
+ * The machines' labels of the ladder figure, in a column to the right of
+ * the rightmost machine (LADDER_GAP decades of bits past it), one per
+ * line in the order of their speeds: the label of the i-th slowest at
+ * max(its own speed / 10^LADDER_DROP, the label below x 10^LADDER_LINE),
+ * so that a leader line runs from each machine to its label and no label
+ * sits on another or on a point. The figure's y axis spans 46 decades in
+ * about 400 px: 2 decades are one line of its 10-point labels. Adds the
+ * rows to lad, sorted by speed (devs is reordered).
+ */
+#define LADDER_GAP 2.5
+#define LADDER_DROP 2.0
+#define LADDER_LINE 2.0
+static void
+place_ladder_labels(struct ladder_dev *devs, size_t n, struct dataset *lad)
+{
+	double col = -INFINITY, below = -INFINITY;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (log10(devs[i].bits) > col)
+			col = log10(devs[i].bits);
+	col += LADDER_GAP;
+	qsort(devs, n, sizeof(*devs), by_ops);
+	for (i = 0; i < n; i++) {
+		double at = log10(devs[i].ops) - LADDER_DROP;
+		double row[5];
+
+		if (at < below + LADDER_LINE)
+			at = below + LADDER_LINE;
+		below = at;
+		row[0] = devs[i].ops;
+		row[1] = devs[i].bits;
+		row[2] = 1;
+		row[3] = pow(10, col);
+		row[4] = pow(10, at);
+		dataset_row(lad, row, devs[i].label);
+	}
+}
+
+/*
  * Datasets drawn from the registry rather than from the model's tables:
  * "devices" (every device with its speed and working memory, and their
  * gaps: the figures device.<id>.sbops and .ram_bits measure them by) and
- * "ladder" (every machine and limit as operations per second and bits).
+ * "ladder" (every machine and limit as operations per second and bits,
+ * with where its label goes: see place_ladder_labels).
  */
 void
 plot_datasets(const struct registry *reg, struct datasets *all)
 {
 	static const char *const dev_cols[] = { "year", "sbops", "ram_bits",
 		"ops_orders", "ram_orders" };
-	static const char *const lad_cols[] = { "ops", "bits", "kind" };
+	static const char *const lad_cols[] = { "ops", "bits", "kind",
+		"label_bits", "label_ops" };
 	static const struct {
 		const char *ops, *bits, *label;
 		double kind;
@@ -203,15 +285,23 @@ plot_datasets(const struct registry *reg, struct datasets *all)
 	};
 	static const char *const dev_units[] = { "year", "ops/s", "bit", "",
 		"" };
-	static const char *const lad_units[] = { "ops/s", "bit", "" };
-	struct dataset *dev = dataset_add(all, "devices", "every device: "
-		"speed, memory, and orders of magnitude below the 1 kg limits",
+	static const char *const lad_units[] = { "ops/s", "bit", "", "bit",
+		"ops/s" };
+	struct dataset *dev = dataset_add(all, "devices", "every device, by "
+		"year: speed, memory, and orders of magnitude below the 1 kg "
+		"limits",
 		dev_cols, dev_units, 5);
 	struct dataset *lad = dataset_add(all, "ladder", "every device (kind "
-		"1), the atomic-matter limits (2) and the ultimate ones (3)",
-		lad_cols, lad_units, 3);
+		"1), the atomic-matter limits (2) and the ultimate ones (3), "
+		"with where the label goes",
+		lad_cols, lad_units, 5);
 	struct buf name = BUF_INIT;
-	size_t i, n = registry_count(reg);
+	struct ladder_dev *devs;
+	struct device_row *rows;
+	size_t i, ndev = 0, ndevrow = 0, n = registry_count(reg);
+
+	devs = xcalloc(n ? n : 1, sizeof(*devs));
+	rows = xcalloc(n ? n : 1, sizeof(*rows));
 
 	for (i = 0; i < n; i++) {
 		const struct quantity *q = registry_at(reg, i);
@@ -233,17 +323,28 @@ plot_datasets(const struct registry *reg, struct datasets *all)
 		row[3] = num_or_nan(reg, FIELD(".gap.ops.orders"));
 		row[4] = num_or_nan(reg, FIELD(".gap.ram.orders"));
 #undef FIELD
-		dataset_row(dev, row, label ? label->text : q->text);
-		if (isfinite(row[2])) {
-			double l[3] = { row[1], row[2], 1 };
-
-			dataset_row(lad, l, label ? label->text : q->text);
+		memcpy(rows[ndevrow].v, row, sizeof(row));
+		rows[ndevrow].seq = ndevrow;
+		rows[ndevrow++].label = label ? label->text : q->text;
+		if (isfinite(row[1]) && isfinite(row[2])) {
+			devs[ndev].ops = row[1];
+			devs[ndev].bits = row[2];
+			devs[ndev++].label = label ? label->text : q->text;
 		}
 	}
+	qsort(rows, ndevrow, sizeof(*rows), by_year);
+	for (i = 0; i < ndevrow; i++)
+		dataset_row(dev, rows[i].v, rows[i].label);
+	free(rows);
+	place_ladder_labels(devs, ndev, lad);
+	free(devs);
 	for (i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
-		double l[3] = { num_or_nan(reg, limits[i].ops),
+		double l[5] = { num_or_nan(reg, limits[i].ops),
 				num_or_nan(reg, limits[i].bits),
-				limits[i].kind };
+				limits[i].kind, 0, 0 };
+
+		l[3] = l[1];
+		l[4] = l[0];
 
 		dataset_row(lad, l, limits[i].label);
 	}

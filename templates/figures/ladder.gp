@@ -3,8 +3,9 @@
 # the ultimate laptop and the 1 kg black hole.
 # needs: laptop.ops_max laptop.bits_max
 # data: ladder
-# Labels of machines are staggered up and down (by row) so that the
-# cluster of laptops and GPUs stays readable.
+# The machines' labels stand in a column right of the machines, each
+# joined to its point by a leader line; the dataset places them
+# (label_bits, label_ops: columns 4 and 5) so that none overlaps another.
 set style line 100 lc rgb "#bbbbbb" lw 1
 set border 3 lw 1 lc rgb "#555555"
 set tics nomirror textcolor rgb "#333333"
@@ -21,7 +22,9 @@ set xlabel "Memory (bits)"
 set ylabel "Speed (single-bit operations per second)"
 set xrange [1e8:1e36]
 set yrange [1e8:1e54]
-plot 'ladder.dat' using ($3 == 1 ? $2 : 1/0):1 title "machines (from devices.csv)" with points pt 7 ps 1 lc rgb "#0072B2", \
+plot 'ladder.dat' using ($3 == 1 ? $2 : 1/0):1:($4 - $2):($5 - $1) with vectors nohead lw 1 lc rgb "#9ab8d0" notitle, \
+     'ladder.dat' using ($3 == 1 ? $2 : 1/0):1 title "machines" with points pt 7 ps 1 lc rgb "#0072B2", \
      'ladder.dat' using ($3 == 2 ? $2 : 1/0):1 title "ordinary matter (atoms)" with points pt 5 ps 1.2 lc rgb "#009E73", \
      'ladder.dat' using ($3 == 3 ? $2 : 1/0):1 title "ultimate limits" with points pt 9 ps 1.6 lc rgb "#D55E00", \
-     'ladder.dat' using 2:($3 == 1 ? $1 * 10**(2.2 * (int($0) % 3 - 1)) : $1):4 with labels noenhanced left offset 0.8,0.35 font ",10" tc rgb "#333333" notitle
+     'ladder.dat' using ($3 == 1 ? $4 : 1/0):5:6 with labels noenhanced left offset 0.3,0 font ",10" tc rgb "#333333" notitle, \
+     'ladder.dat' using ($3 == 1 ? 1/0 : $4):5:6 with labels noenhanced left offset 0.8,0.35 font ",10" tc rgb "#333333" notitle

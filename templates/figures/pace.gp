@@ -12,19 +12,23 @@ set tics nomirror textcolor rgb "#333333"
 unset mxtics
 unset mytics
 set grid xtics ytics lc rgb "#dddddd" lw 1 dt 1
-set key top left box ls 100 opaque samplen 2 spacing 1.1
+set key below box ls 100 samplen 2
 set logscale y 10
 set format y "10^{%L}"
-set xlabel "Year (TOP500 list)"
+set xlabel "Year (TOP500 list)" offset 0,0.3
+set bmargin 7.5
 set ylabel "Rmax of the No. 1 (FLOP/s)"
 set xrange [1992:edition_year + 2]
 set samples 400
 before(x) = 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * x)
 since(x) = 2**(series_top500_fit_since_intercept + series_top500_fit_since_slope * x)
 set arrow from first article_year, graph 0 to first article_year, graph 1 nohead lw 1 lc rgb "#777777" dt 3
-set label sprintf("%d", article_year) at first article_year, graph 0.04 offset 0.5,0 tc rgb "#555555"
-set label (series_top500_pace_shortfall >= 1 ? sprintf("%.2g times the record", series_top500_pace_shortfall) : sprintf("the record: %.2g times this", 1 / series_top500_pace_shortfall)) at first series_top500_latest_time, first series_top500_fit_article_value_latest point pt 5 ps 1 lc rgb "#E69F00" offset -1,-1 right tc rgb "#B35806"
+set label sprintf("%d", article_year) at first article_year, graph 0.96 offset 0.5,0 tc rgb "#555555"
+# The shortfall is told in the key, by its square, so that its text never
+# lands on the points or the trends near the newest list.
+shortfall = (series_top500_pace_shortfall >= 1 ? sprintf("the trend to %d at the newest list: %.2g times the record", article_year, series_top500_pace_shortfall) : sprintf("the trend to %d at the newest list: the record is %.2g times this", article_year, 1 / series_top500_pace_shortfall))
 plot (x <= article_year + 1 ? before(x) : 1/0) title sprintf("trend to %d: doubling every %.2f years", article_year, 1 / series_top500_fit_article_slope) lw 2 lc rgb "#E69F00", \
      (x > article_year + 1 ? before(x) : 1/0) notitle lw 2 lc rgb "#E69F00" dt 2, \
      (x >= article_year ? since(x) : 1/0) title sprintf("trend since %d: doubling every %.2f years", article_year, 1 / series_top500_fit_since_slope) lw 2 lc rgb "#0072B2", \
-     'top500.dat' using 1:2 title "No. 1 of each list (Rmax)" with points pt 7 ps 0.6 lc rgb "#000000"
+     'top500.dat' using 1:2 title "No. 1 of each list (Rmax)" with points pt 7 ps 0.6 lc rgb "#000000", \
+     '+' using (series_top500_latest_time):(series_top500_fit_article_value_latest) every ::0::0 title shortfall with points pt 5 ps 1 lc rgb "#E69F00"
