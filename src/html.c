@@ -425,10 +425,11 @@ html_render(const struct expansion *x, struct rendered *r)
 {
 	/*
 	 * No autolink: text from data stays text, and the templates write
-	 * their links out.
+	 * their links out. Footnotes ([^name]) are a parser option.
 	 */
 	static const char *const exts[] = { "table", "strikethrough" };
-	int opts = CMARK_OPT_SMART | CMARK_OPT_SAFE | CMARK_OPT_VALIDATE_UTF8;
+	int opts = CMARK_OPT_SMART | CMARK_OPT_SAFE | CMARK_OPT_VALIDATE_UTF8 |
+		   CMARK_OPT_FOOTNOTES;
 	struct headings hs = { NULL, 0, 0 };
 	int ret;
 	cmark_parser *parser;
