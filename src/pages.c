@@ -19,6 +19,13 @@
 /* data.html shows at most this many rows of a file, half at each end. */
 #define PAGES_MAX_ROWS 1000
 
+/*
+ * quantities.html folds a group of more quantities than this (it is
+ * long on a phone); a link to a row opens its group.
+ */
+#define PAGES_OPEN_ROWS 50
+#define PAGES_OPEN_ROWS_S "50"
+
 /* "data/devices.csv:4" -> link "data.html#devices.csv-4". */
 static void
 origin_link(struct buf *out, const char *origin, const char *root,
@@ -195,13 +202,12 @@ quantity_row(struct buf *out, const struct registry *reg,
 {
 	size_t j;
 
+	/* The row is the target of links; its name links nowhere. */
 	BUF_ADDLIT(out, "<tr id=\"");
 	buf_addstr(out, q->name);
-	BUF_ADDLIT(out, "\"><td><a href=\"#");
+	BUF_ADDLIT(out, "\"><td><code>");
 	buf_addstr(out, q->name);
-	BUF_ADDLIT(out, "\"><code>");
-	buf_addstr(out, q->name);
-	BUF_ADDLIT(out, "</code></a></td><td class=\"num\">");
+	BUF_ADDLIT(out, "</code></td><td class=\"num\">");
 	value_cell(out, q, scratch);
 	if (qp->neditions) {
 		BUF_ADDLIT(out, "</td><td class=\"history\">");
@@ -258,6 +264,7 @@ pages_quantities(const struct registry *reg,
 	size_t i, k, n = registry_count(reg), ngroups = 0;
 	size_t *group = xcalloc(n ? n : 1, sizeof(*group));
 	size_t *first = xcalloc(n ? n : 1, sizeof(*first));
+	size_t *count = xcalloc(n ? n : 1, sizeof(*count));
 	struct buf scratch = BUF_INIT;
 
 	/*
@@ -308,15 +315,43 @@ pages_quantities(const struct registry *reg,
 				 qp->years[0], qp->years[qp->neditions - 1]);
 		BUF_ADDLIT(out, "</p>\n");
 	}
+	for (i = 0; i < n; i++)
+		if (!qp->keep || qp->keep[i])
+			count[group[i]]++;
+	/* The groups' contents, each with its number of quantities. */
+	if (ngroups > 1) {
+		BUF_ADDLIT(out, "<p class=\"groups\">The quantities by the first part "
+			   "of their names; a group of more "
+			   "than " PAGES_OPEN_ROWS_S " quantities is folded "
+			   "(a link to one of them opens it): ");
+		for (k = 0; k < ngroups; k++) {
+			const char *g = registry_at(reg, first[k])->name;
+			size_t len = strcspn(g, ".");
+
+			if (k)
+				BUF_ADDLIT(out, " · ");
+			BUF_ADDLIT(out, "<a href=\"#group-");
+			buf_add(out, g, len);
+			BUF_ADDLIT(out, "\"><code>");
+			buf_add(out, g, len);
+			buf_addf(out, "</code></a>&nbsp;(%zu)", count[k]);
+		}
+		BUF_ADDLIT(out, ".</p>\n");
+	}
 	for (k = 0; k < ngroups; k++) {
 		const char *g = registry_at(reg, first[k])->name;
 		size_t len = strcspn(g, ".");
+		int fold = count[k] > PAGES_OPEN_ROWS;
 
 		BUF_ADDLIT(out, "<h2 id=\"group-");
 		buf_add(out, g, len);
 		BUF_ADDLIT(out, "\"><code>");
 		buf_add(out, g, len);
-		BUF_ADDLIT(out, "</code></h2>\n<div class=\"wide\">"
+		BUF_ADDLIT(out, "</code></h2>\n");
+		if (fold)
+			buf_addf(out, "<details class=\"group\"><summary>The "
+				 "%zu quantities</summary>\n", count[k]);
+		BUF_ADDLIT(out, "<div class=\"wide\">"
 			   "<table class=\"quantities\">\n<thead><tr>"
 			   "<th>Name</th><th>Value</th>");
 		if (qp->neditions)
@@ -328,8 +363,11 @@ pages_quantities(const struct registry *reg,
 				quantity_row(out, reg, registry_at(reg, i), qp,
 					     &scratch);
 		BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
+		if (fold)
+			BUF_ADDLIT(out, "</details>\n");
 	}
 	buf_release(&scratch);
+	free(count);
 	free(group);
 	free(first);
 }
