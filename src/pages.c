@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bib.h"
 #include "buf.h"
 #include "escape.h"
 #include "format.h"
@@ -235,7 +236,7 @@ quantity_row(struct buf *out, const struct registry *reg,
 			BUF_ADDLIT(out, ", ");
 	}
 	BUF_ADDLIT(out, "</td><td>");
-	html_text(out, q->source);
+	bib_text_html(out, qp->bib, q->source, qp->root);
 	if (q->origin) {
 		BUF_ADDLIT(out, " (");
 		origin_link(out, q->origin, qp->root, scratch);
@@ -372,9 +373,32 @@ pages_quantities(const struct registry *reg,
 	free(first);
 }
 
+/* Whether column c of t holds a row's sources. */
+static int
+source_column(const struct table *t, size_t c)
+{
+	return !strcmp(table_header(t, c), "source") ||
+	       !strcmp(table_header(t, c), "printed_in");
+}
+
+void
+pages_references(const struct bib *bib, struct buf *out)
+{
+	size_t i;
+
+	BUF_ADDLIT(out, "<h1 id=\"references\">References</h1>\n<p>Every "
+		   "work the data rows and the report cite (the data folder's "
+		   "references.csv), each with its DOI or address. A source "
+		   "in the <a href=\"data.html\">data</a> that names one "
+		   "links here.</p>\n<ol class=\"references\">\n");
+	for (i = 0; bib && i < bib->n; i++)
+		bib_item_html(out, &bib->v[i]);
+	BUF_ADDLIT(out, "</ol>\n");
+}
+
 int
 pages_data(const char *datadir, const char *const *files,
-	   struct tableset *ts, struct buf *out)
+	   struct tableset *ts, const struct bib *bib, struct buf *out)
 {
 	size_t f, r, c;
 	int ret = 0;
@@ -382,7 +406,10 @@ pages_data(const char *datadir, const char *const *files,
 	BUF_ADDLIT(out, "<h1 id=\"data\">Data</h1>\n<p>Every row the report "
 		   "is computed from, with its source. Each file can be "
 		   "downloaded as CSV; a note says where a value is an "
-		   "estimate or could not be verified.</p>\n");
+		   "estimate or could not be verified. A source that names a "
+		   "published work links to it in the <a href=\"references."
+		   "html\">references</a>, and an address in a source links "
+		   "to that address.</p>\n");
 	for (f = 0; files[f]; f++) {
 		struct table *t;
 
@@ -422,8 +449,16 @@ pages_data(const char *datadir, const char *const *files,
 			buf_addf(out, "-%zu\"><td>%zu</td>", table_line(t, r),
 				 table_line(t, r));
 			for (c = 0; c < table_cols(t); c++) {
+				const char *cell = table_cell(t, r, (int)c);
+
 				BUF_ADDLIT(out, "<td>");
-				html_text(out, table_cell(t, r, (int)c));
+				if (!source_column(t, c)) {
+					html_text(out, cell);
+				} else {
+					if (bib_check_cell(bib, t, r, (int)c))
+						ret = -1;
+					bib_text_html(out, bib, cell, "");
+				}
 				BUF_ADDLIT(out, "</td>");
 			}
 			BUF_ADDLIT(out, "</tr>\n");
