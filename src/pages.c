@@ -382,17 +382,34 @@ source_column(const struct table *t, size_t c)
 }
 
 void
-pages_references(const struct bib *bib, struct buf *out)
+pages_references(const struct bib *bib,
+		 const struct bib_entry *const *cited, size_t ncited,
+		 struct buf *out)
 {
-	size_t i;
+	size_t i, k;
 
 	BUF_ADDLIT(out, "<h1 id=\"references\">References</h1>\n<p>Every "
 		   "work the data rows and the report cite (the data folder's "
 		   "references.csv), each with its DOI or address. A source "
 		   "in the <a href=\"data.html\">data</a> that names one "
 		   "links here.</p>\n<ol class=\"references\">\n");
-	for (i = 0; bib && i < bib->n; i++)
-		bib_item_html(out, &bib->v[i]);
+	for (i = 0; bib && i < bib->n; i++) {
+		struct buf item = BUF_INIT;
+
+		bib_item_html(&item, &bib->v[i]);
+		for (k = 0; k < ncited && cited[k] != &bib->v[i]; k++)
+			;
+		/* "...</li>\n": the report's link goes before the end. */
+		if (k < ncited && item.len > 6) {
+			buf_add(out, item.data, item.len - 6);
+			BUF_ADDLIT(out, " (<a href=\"index.html#ref-");
+			html_attr(out, bib->v[i].key);
+			BUF_ADDLIT(out, "\">cited in the report</a>)</li>\n");
+		} else {
+			buf_add(out, item.data, item.len);
+		}
+		buf_release(&item);
+	}
 	BUF_ADDLIT(out, "</ol>\n");
 }
 

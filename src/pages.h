@@ -42,7 +42,14 @@ void pages_quantities(const struct registry *reg,
 int pages_data(const char *datadir, const char *const *files,
 	       struct tableset *ts, const struct bib *bib, struct buf *out);
 
-/* Appends every entry of bib as a list: the body of references.html. */
-void pages_references(const struct bib *bib, struct buf *out);
+/*
+ * Appends every entry of bib as a list, the body of references.html;
+ * those of cited (ncited of them, the report's) link to the report's
+ * own list (index.html#ref-KEY).
+ */
+struct bib_entry;
+void pages_references(const struct bib *bib,
+		      const struct bib_entry *const *cited, size_t ncited,
+		      struct buf *out);
 
 #endif

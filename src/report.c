@@ -355,7 +355,7 @@ write_reference(struct run *run)
 			  &run->bib, &b);
 	ret |= write_page(run, "data.html", "", "Data", "", b.data);
 	buf_reset(&b);
-	pages_references(&run->bib, &b);
+	pages_references(&run->bib, e->x.cited, e->x.ncited, &b);
 	ret |= write_page(run, "references.html", "", "References", "",
 			  b.data);
 	buf_reset(&b);
