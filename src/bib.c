@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "bib.h"
+#include "suggest.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -132,4 +133,221 @@ bib_item_html(struct buf *out, const struct bib_entry *e)
 		BUF_ADDLIT(out, "</a>");
 	}
 	BUF_ADDLIT(out, "</li>\n");
+}
+
+/* A key's characters, as table_id() allows them. */
+static int
+key_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The length of a "[key]" marker at s, or 0; *klen is the key's. */
+static size_t
+marker_at(const char *s, size_t *klen)
+{
+	size_t n = 1;
+
+	if (*s != '[')
+		return 0;
+	while (key_char(s[n]))
+		n++;
+	if (n == 1 || s[n] != ']')
+		return 0;
+	*klen = n - 1;
+	return n + 1;
+}
+
+size_t
+bib_marker(const struct bib *r, const char *s, const struct bib_entry **e)
+{
+	struct buf key = BUF_INIT;
+	size_t klen, len = marker_at(s, &klen);
+
+	*e = NULL;
+	if (!len)
+		return 0;
+	buf_add(&key, s + 1, klen);
+	*e = bib_find(r, key.data);
+	buf_release(&key);
+	return len;
+}
+
+int
+bib_check_cell(const struct bib *r, const struct table *t, size_t row,
+	       int col)
+{
+	const char *cell = table_cell(t, row, col), *s = cell;
+	struct buf key = BUF_INIT, hint = BUF_INIT;
+	int ret = 0;
+
+	for (; *s; s++) {
+		const char *near[3];
+		struct suggest sg;
+		size_t klen, len = marker_at(s, &klen), i, n, at;
+
+		if (!len)
+			continue;
+		buf_reset(&key);
+		buf_add(&key, s + 1, klen);
+		s += len - 1;
+		if (bib_find(r, key.data))
+			continue;
+		at = (size_t)(s - cell) - (len - 1);
+		if (!r || !r->n) {
+			ret = table_error_in(t, row, col, at, "unknown "
+					     "reference '[%s]': there is no "
+					     "references.csv in the data "
+					     "folder", key.data);
+			continue;
+		}
+		suggest_init(&sg, key.data, near, 3);
+		for (i = 0; i < r->n; i++)
+			suggest_add(&sg, r->v[i].key);
+		n = suggest_end(&sg);
+		buf_reset(&hint);
+		suggest_hint(&hint, near, n);
+		ret = table_error_in(t, row, col, at, "unknown reference "
+				     "'[%s]' (not a key of %s)%s", key.data,
+				     r->file, hint.data);
+	}
+	buf_release(&key);
+	buf_release(&hint);
+	return ret;
+}
+
+static int
+host_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-' || c == '.';
+}
+
+/* The characters of an address's path: no quotes, brackets, spaces. */
+static int
+path_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || (c && strchr("-._~:/?#@!$&*+,;=%",
+						     c));
+}
+
+/*
+ * The length of a host at s ("www.top500.org"): labels of letters,
+ * digits and '-' between dots, at least two, the last of two or more
+ * letters. 0 if there is none. A full stop after it is not its own.
+ */
+static size_t
+host_at(const char *s)
+{
+	size_t n = 0, i, label = 0, dots = 0, alpha = 0;
+
+	while (host_char(s[n]))
+		n++;
+	if (n && s[n - 1] == '.')
+		n--;
+	for (i = 0; i < n; i++) {
+		if (s[i] == '.') {
+			if (!label || s[i - 1] == '-')
+				return 0;
+			dots++;
+			label = alpha = 0;
+			continue;
+		}
+		if (s[i] == '-' && !label)
+			return 0;
+		label++;
+		alpha += (s[i] >= 'a' && s[i] <= 'z') ||
+			 (s[i] >= 'A' && s[i] <= 'Z');
+	}
+	return dots && label >= 2 && alpha == label ? n : 0;
+}
+
+/*
+ * The length of an address at s, where a word starts: "http://" or
+ * "https://" and a host, or a host and '/' (a bare address, *bare set),
+ * then a path; a full stop, comma, semicolon or colon at its end is the
+ * sentence's. 0 if there is none.
+ */
+static size_t
+url_at(const char *s, int *bare)
+{
+	size_t n = 0, h;
+
+	*bare = 0;
+	if (!strncmp(s, "https://", 8))
+		n = 8;
+	else if (!strncmp(s, "http://", 7))
+		n = 7;
+	if (!(h = host_at(s + n)))
+		return 0;
+	if (!n && s[h] != '/')
+		return 0;
+	*bare = !n;
+	n += h;
+	if (s[n] == '/' || s[n] == '?' || s[n] == '#')
+		while (path_char(s[n]))
+			n++;
+	while (strchr(".,;:!?", s[n - 1]))
+		n--;
+	return n;
+}
+
+/* The address at s (len bytes) as a link; a bare one gets https://. */
+static void
+url_html(struct buf *out, const char *s, size_t len, int bare)
+{
+	struct buf url = BUF_INIT;
+
+	if (bare)
+		BUF_ADDLIT(&url, "https://");
+	buf_add(&url, s, len);
+	BUF_ADDLIT(out, "<a href=\"");
+	html_attr(out, url.data);
+	BUF_ADDLIT(out, "\">");
+	html_text(out, url.data + (bare ? 8 : 0));
+	BUF_ADDLIT(out, "</a>");
+	buf_release(&url);
+}
+
+/* Whether an address may start at s: at the start or after a word. */
+static int
+url_start(const char *text, const char *s)
+{
+	return s == text ||
+	       !(host_char(s[-1]) || s[-1] == '/' || s[-1] == '@');
+}
+
+void
+bib_text_html(struct buf *out, const struct bib *r, const char *text,
+	      const char *root)
+{
+	struct buf chunk = BUF_INIT;
+	const char *s = text;
+
+	while (*s) {
+		const struct bib_entry *e;
+		size_t len;
+		int bare;
+
+		if ((len = bib_marker(r, s, &e)) && e) {
+			html_text(out, chunk.data);
+			buf_reset(&chunk);
+			buf_addf(out, "<a href=\"%sreferences.html#ref-", root);
+			html_attr(out, e->key);
+			BUF_ADDLIT(out, "\">");
+			html_text(out, e->label);
+			BUF_ADDLIT(out, "</a>");
+			s += len;
+		} else if (url_start(text, s) && (len = url_at(s, &bare))) {
+			html_text(out, chunk.data);
+			buf_reset(&chunk);
+			url_html(out, s, len, bare);
+			s += len;
+		} else {
+			buf_addch(&chunk, *s++);
+		}
+	}
+	html_text(out, chunk.data);
+	buf_release(&chunk);
 }

@@ -40,4 +40,29 @@ const struct bib_entry *bib_find(const struct bib *r, const char *key);
  */
 void bib_item_html(struct buf *out, const struct bib_entry *e);
 
+/*
+ * A data row's source cites entries with markers: "[lloyd2000] memory
+ * section". Checks the markers of cell (row, col) of t: an unknown key
+ * is an error at the cell with the closest keys. Returns 0, or -1 after
+ * printing the errors.
+ */
+/*
+ * The length of a "[key]" marker at s, or 0; *e is the entry it names
+ * in r, or NULL (an unknown key).
+ */
+size_t bib_marker(const struct bib *r, const char *s,
+		  const struct bib_entry **e);
+
+int bib_check_cell(const struct bib *r, const struct table *t, size_t row,
+		   int col);
+
+/*
+ * Appends text as HTML, escaped: each known [key] becomes a link to
+ * ROOTreferences.html#ref-KEY showing the entry's label, and each
+ * well-formed http(s) address, or a bare address with a path
+ * ("top500.org/lists/"), a link to it. r may be NULL (no markers).
+ */
+void bib_text_html(struct buf *out, const struct bib *r, const char *text,
+		   const char *root);
+
 #endif

@@ -420,15 +420,40 @@ check_raw_html(cmark_node *doc, const struct expansion *x)
 	return found;
 }
 
+/*
+ * The footnotes that cmark lists at the end of the page get a heading,
+ * so that they do not read as the end of the list before them.
+ */
+static void
+footnotes_heading(char **html, cmark_mem *mem)
+{
+	static const char open[] = "<section class=\"footnotes\" "
+				   "data-footnotes>\n";
+	char *at = strstr(*html, open);
+	struct buf b = BUF_INIT;
+
+	if (!at)
+		return;
+	buf_add(&b, *html, (size_t)(at - *html));
+	BUF_ADDLIT(&b, "<section class=\"footnotes\" data-footnotes "
+		   "aria-labelledby=\"notes\">\n<h2 id=\"notes\">Notes</h2>\n");
+	buf_addstr(&b, at + sizeof(open) - 1);
+	mem->free(*html);
+	*html = mem->calloc(b.len + 1, 1);
+	memcpy(*html, b.data, b.len + 1);
+	buf_release(&b);
+}
+
 int
 html_render(const struct expansion *x, struct rendered *r)
 {
 	/*
 	 * No autolink: text from data stays text, and the templates write
-	 * their links out.
+	 * their links out. Footnotes ([^name]) are a parser option.
 	 */
 	static const char *const exts[] = { "table", "strikethrough" };
-	int opts = CMARK_OPT_SMART | CMARK_OPT_SAFE | CMARK_OPT_VALIDATE_UTF8;
+	int opts = CMARK_OPT_SMART | CMARK_OPT_SAFE | CMARK_OPT_VALIDATE_UTF8 |
+		   CMARK_OPT_FOOTNOTES;
 	struct headings hs = { NULL, 0, 0 };
 	int ret;
 	cmark_parser *parser;
@@ -456,6 +481,7 @@ html_render(const struct expansion *x, struct rendered *r)
 	collect_headings(doc, x, &hs);
 	html = cmark_render_html(doc, opts,
 				 cmark_parser_get_syntax_extensions(parser));
+	footnotes_heading(&html, mem);
 	postprocess(html, hs.h, hs.n, x, r->body);
 	mem->free(html);
 	cmark_node_free(doc);

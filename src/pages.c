@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bib.h"
 #include "buf.h"
 #include "escape.h"
 #include "format.h"
@@ -18,6 +19,13 @@
 
 /* data.html shows at most this many rows of a file, half at each end. */
 #define PAGES_MAX_ROWS 1000
+
+/*
+ * quantities.html folds a group of more quantities than this (it is
+ * long on a phone); a link to a row opens its group.
+ */
+#define PAGES_OPEN_ROWS 50
+#define PAGES_OPEN_ROWS_S "50"
 
 /* "data/devices.csv:4" -> link "data.html#devices.csv-4". */
 static void
@@ -195,13 +203,12 @@ quantity_row(struct buf *out, const struct registry *reg,
 {
 	size_t j;
 
+	/* The row is the target of links; its name links nowhere. */
 	BUF_ADDLIT(out, "<tr id=\"");
 	buf_addstr(out, q->name);
-	BUF_ADDLIT(out, "\"><td><a href=\"#");
+	BUF_ADDLIT(out, "\"><td><code>");
 	buf_addstr(out, q->name);
-	BUF_ADDLIT(out, "\"><code>");
-	buf_addstr(out, q->name);
-	BUF_ADDLIT(out, "</code></a></td><td class=\"num\">");
+	BUF_ADDLIT(out, "</code></td><td class=\"num\">");
 	value_cell(out, q, scratch);
 	if (qp->neditions) {
 		BUF_ADDLIT(out, "</td><td class=\"history\">");
@@ -229,7 +236,7 @@ quantity_row(struct buf *out, const struct registry *reg,
 			BUF_ADDLIT(out, ", ");
 	}
 	BUF_ADDLIT(out, "</td><td>");
-	html_text(out, q->source);
+	bib_text_html(out, qp->bib, q->source, qp->root);
 	if (q->origin) {
 		BUF_ADDLIT(out, " (");
 		origin_link(out, q->origin, qp->root, scratch);
@@ -258,6 +265,7 @@ pages_quantities(const struct registry *reg,
 	size_t i, k, n = registry_count(reg), ngroups = 0;
 	size_t *group = xcalloc(n ? n : 1, sizeof(*group));
 	size_t *first = xcalloc(n ? n : 1, sizeof(*first));
+	size_t *count = xcalloc(n ? n : 1, sizeof(*count));
 	struct buf scratch = BUF_INIT;
 
 	/*
@@ -308,15 +316,43 @@ pages_quantities(const struct registry *reg,
 				 qp->years[0], qp->years[qp->neditions - 1]);
 		BUF_ADDLIT(out, "</p>\n");
 	}
+	for (i = 0; i < n; i++)
+		if (!qp->keep || qp->keep[i])
+			count[group[i]]++;
+	/* The groups' contents, each with its number of quantities. */
+	if (ngroups > 1) {
+		BUF_ADDLIT(out, "<p class=\"groups\">The quantities by the first part "
+			   "of their names; a group of more "
+			   "than " PAGES_OPEN_ROWS_S " quantities is folded "
+			   "(a link to one of them opens it): ");
+		for (k = 0; k < ngroups; k++) {
+			const char *g = registry_at(reg, first[k])->name;
+			size_t len = strcspn(g, ".");
+
+			if (k)
+				BUF_ADDLIT(out, " · ");
+			BUF_ADDLIT(out, "<a href=\"#group-");
+			buf_add(out, g, len);
+			BUF_ADDLIT(out, "\"><code>");
+			buf_add(out, g, len);
+			buf_addf(out, "</code></a>&nbsp;(%zu)", count[k]);
+		}
+		BUF_ADDLIT(out, ".</p>\n");
+	}
 	for (k = 0; k < ngroups; k++) {
 		const char *g = registry_at(reg, first[k])->name;
 		size_t len = strcspn(g, ".");
+		int fold = count[k] > PAGES_OPEN_ROWS;
 
 		BUF_ADDLIT(out, "<h2 id=\"group-");
 		buf_add(out, g, len);
 		BUF_ADDLIT(out, "\"><code>");
 		buf_add(out, g, len);
-		BUF_ADDLIT(out, "</code></h2>\n<div class=\"wide\">"
+		BUF_ADDLIT(out, "</code></h2>\n");
+		if (fold)
+			buf_addf(out, "<details class=\"group\"><summary>The "
+				 "%zu quantities</summary>\n", count[k]);
+		BUF_ADDLIT(out, "<div class=\"wide\">"
 			   "<table class=\"quantities\">\n<thead><tr>"
 			   "<th>Name</th><th>Value</th>");
 		if (qp->neditions)
@@ -328,15 +364,58 @@ pages_quantities(const struct registry *reg,
 				quantity_row(out, reg, registry_at(reg, i), qp,
 					     &scratch);
 		BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
+		if (fold)
+			BUF_ADDLIT(out, "</details>\n");
 	}
 	buf_release(&scratch);
+	free(count);
 	free(group);
 	free(first);
 }
 
+/* Whether column c of t holds a row's sources. */
+static int
+source_column(const struct table *t, size_t c)
+{
+	return !strcmp(table_header(t, c), "source") ||
+	       !strcmp(table_header(t, c), "printed_in");
+}
+
+void
+pages_references(const struct bib *bib,
+		 const struct bib_entry *const *cited, size_t ncited,
+		 struct buf *out)
+{
+	size_t i, k;
+
+	BUF_ADDLIT(out, "<h1 id=\"references\">References</h1>\n<p>Every "
+		   "work the data rows and the report cite (the data folder's "
+		   "references.csv), each with its DOI or address. A source "
+		   "in the <a href=\"data.html\">data</a> that names one "
+		   "links here.</p>\n<ol class=\"references\">\n");
+	for (i = 0; bib && i < bib->n; i++) {
+		struct buf item = BUF_INIT;
+
+		bib_item_html(&item, &bib->v[i]);
+		for (k = 0; k < ncited && cited[k] != &bib->v[i]; k++)
+			;
+		/* "...</li>\n": the report's link goes before the end. */
+		if (k < ncited && item.len > 6) {
+			buf_add(out, item.data, item.len - 6);
+			BUF_ADDLIT(out, " (<a href=\"index.html#ref-");
+			html_attr(out, bib->v[i].key);
+			BUF_ADDLIT(out, "\">cited in the report</a>)</li>\n");
+		} else {
+			buf_add(out, item.data, item.len);
+		}
+		buf_release(&item);
+	}
+	BUF_ADDLIT(out, "</ol>\n");
+}
+
 int
 pages_data(const char *datadir, const char *const *files,
-	   struct tableset *ts, struct buf *out)
+	   struct tableset *ts, const struct bib *bib, struct buf *out)
 {
 	size_t f, r, c;
 	int ret = 0;
@@ -344,7 +423,10 @@ pages_data(const char *datadir, const char *const *files,
 	BUF_ADDLIT(out, "<h1 id=\"data\">Data</h1>\n<p>Every row the report "
 		   "is computed from, with its source. Each file can be "
 		   "downloaded as CSV; a note says where a value is an "
-		   "estimate or could not be verified.</p>\n");
+		   "estimate or could not be verified. A source that names a "
+		   "published work links to it in the <a href=\"references."
+		   "html\">references</a>, and an address in a source links "
+		   "to that address.</p>\n");
 	for (f = 0; files[f]; f++) {
 		struct table *t;
 
@@ -384,8 +466,16 @@ pages_data(const char *datadir, const char *const *files,
 			buf_addf(out, "-%zu\"><td>%zu</td>", table_line(t, r),
 				 table_line(t, r));
 			for (c = 0; c < table_cols(t); c++) {
+				const char *cell = table_cell(t, r, (int)c);
+
 				BUF_ADDLIT(out, "<td>");
-				html_text(out, table_cell(t, r, (int)c));
+				if (!source_column(t, c)) {
+					html_text(out, cell);
+				} else {
+					if (bib_check_cell(bib, t, r, (int)c))
+						ret = -1;
+					bib_text_html(out, bib, cell, "");
+				}
 				BUF_ADDLIT(out, "</td>");
 			}
 			BUF_ADDLIT(out, "</tr>\n");

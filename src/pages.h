@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 
+struct bib;
 struct buf;
 struct registry;
 struct tableset;
@@ -27,15 +28,28 @@ struct quantities_page {
 	const struct registry *const *editions;
 	const int *years;
 	size_t neditions;
+	const struct bib *bib;	/* cited [key]s in sources link to it */
 };
 void pages_quantities(const struct registry *reg,
 		      const struct quantities_page *qp, struct buf *out);
 /*
  * Appends a table for each CSV file named in files (NULL-terminated)
  * under datadir, read through ts (the tables the model already read).
- * Returns 0, or -1 after printing an error.
+ * In the sources (columns "source" and "printed_in"), a [key] of bib
+ * links to references.html and an address to itself; an unknown key is
+ * an error. Returns 0, or -1 after printing an error.
  */
 int pages_data(const char *datadir, const char *const *files,
-	       struct tableset *ts, struct buf *out);
+	       struct tableset *ts, const struct bib *bib, struct buf *out);
+
+/*
+ * Appends every entry of bib as a list, the body of references.html;
+ * those of cited (ncited of them, the report's) link to the report's
+ * own list (index.html#ref-KEY).
+ */
+struct bib_entry;
+void pages_references(const struct bib *bib,
+		      const struct bib_entry *const *cited, size_t ncited,
+		      struct buf *out);
 
 #endif

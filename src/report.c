@@ -217,7 +217,8 @@ write_edition(struct run *run, size_t i)
 	const struct edition *prev = i ? &run->ed[i - 1] : NULL;
 	const struct edition *next = i + 1 < run->n ? &run->ed[i + 1] : NULL;
 	struct buf banner = BUF_INIT, body = BUF_INIT, file = BUF_INIT;
-	struct quantities_page qp = { "../../", NULL, NULL, NULL, NULL, 0 };
+	struct quantities_page qp = { "../../", NULL, NULL, NULL, NULL, 0,
+				      &run->bib };
 	size_t n = registry_count(e->reg), k, j;
 	unsigned char *keep = xcalloc(n ? n : 1, 1);
 	size_t *stack = xcalloc(n ? n : 1, sizeof(*stack)), top = 0;
@@ -331,7 +332,8 @@ write_reference(struct run *run)
 	const struct edition *e = &run->ed[run->n - 1];
 	const struct registry **regs = xcalloc(run->n, sizeof(*regs));
 	int *years = xcalloc(run->n, sizeof(*years));
-	struct quantities_page qp = { "", NULL, NULL, NULL, NULL, 0 };
+	struct quantities_page qp = { "", NULL, NULL, NULL, NULL, 0,
+				      &run->bib };
 	struct buf b = BUF_INIT, path = BUF_INIT;
 	size_t i;
 	int ret = 0;
@@ -349,8 +351,13 @@ write_reference(struct run *run)
 	ret |= write_page(run, "quantities.html", "", "Quantities", "",
 			  b.data);
 	buf_reset(&b);
-	ret |= pages_data(run->opt->datadir, model_data_files, run->ts, &b);
+	ret |= pages_data(run->opt->datadir, model_data_files, run->ts,
+			  &run->bib, &b);
 	ret |= write_page(run, "data.html", "", "Data", "", b.data);
+	buf_reset(&b);
+	pages_references(&run->bib, e->x.cited, e->x.ncited, &b);
+	ret |= write_page(run, "references.html", "", "References", "",
+			  b.data);
 	buf_reset(&b);
 	export_csv(e->reg, &b);
 	ret |= site_write(run->site, "quantities.csv", b.data, b.len);

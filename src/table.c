@@ -717,6 +717,50 @@ table_error(const struct table *t, size_t row, int col, const char *fmt, ...)
 }
 
 int
+table_error_in(const struct table *t, size_t row, int col, size_t within,
+	       const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT;
+	va_list ap;
+	size_t line, c, i, start, k;
+	int quoted;
+
+	va_start(ap, fmt);
+	buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	field_pos(t->data, t->len, t->offs[row + 1], table_line(t, row),
+		  (size_t)col, &line, &c);
+	/* The field's first byte, then within bytes of its text on. */
+	for (start = t->offs[row + 1]; start > 0 &&
+	     t->data[start - 1] != '\n'; start--)
+		;
+	for (k = line; k > table_line(t, row); k--)
+		for (start++; t->data[start - 1] != '\n'; start++)
+			;
+	if (start == 0 && t->len >= 3 && !memcmp(t->data, "\xef\xbb\xbf", 3))
+		start = 3;
+	i = start + c - 1;
+	quoted = i < t->len && t->data[i] == '"';
+	i += quoted;
+	for (k = 0; k < within && i < t->len; k++) {
+		if (quoted && t->data[i] == '"' && i + 1 < t->len &&
+		    t->data[i + 1] == '"') {
+			i += 2;
+			continue;
+		}
+		if (t->data[i] == '\n') {
+			line++;
+			start = i + 1;
+		}
+		i++;
+	}
+	error_at_line(t->name, line, i - start + 1, "column '%s': %s",
+		      table_header(t, (size_t)col), msg.data);
+	buf_release(&msg);
+	return -1;
+}
+
+int
 table_num(const struct table *t, size_t row, int col, unsigned flags,
 	  double *out)
 {

@@ -163,5 +163,8 @@ void tableset_release(struct tableset *ts);
 /* Prints "file:line:col: error: column 'name': message" for a cell. */
 int table_error(const struct table *t, size_t row, int col, const char *fmt,
 		...) __attribute__((format(printf, 4, 5)));
+/* The same at byte within of the cell's text (after its quote). */
+int table_error_in(const struct table *t, size_t row, int col, size_t within,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 #endif

@@ -1409,6 +1409,32 @@ is_cite(const struct expr *e)
 		!strcmp(expr_text(e), "references"));
 }
 
+/* Cites e from node n: a link to its entry, its label in plain text. */
+static void
+cite_entry(struct expander *ex, const struct tnode *n,
+	   const struct bib_entry *e, struct buf *out, int md)
+{
+	struct expansion *x = ex->x;
+	size_t i;
+
+	if (!ex->first_cite)
+		ex->first_cite = n;
+	for (i = 0; i < x->ncited && x->cited[i] != e; i++)
+		;
+	if (i == x->ncited) {
+		x->cited = xgrow(x->cited, &x->cited_cap, x->ncited + 1,
+				 sizeof(*x->cited));
+		x->cited[x->ncited++] = e;
+	}
+	if (!md) {
+		plain_text(out, e->label);
+		return;
+	}
+	BUF_ADDLIT(out, "[");
+	md_escape(out, e->label);
+	buf_addf(out, "](#ref-%s)", e->key);
+}
+
 /*
  * {{ cite(KEY) }}: a link to KEY's entry in the references list (its
  * label as text where links cannot go); {{ references() }}: the list of
@@ -1456,22 +1482,33 @@ expand_cite(struct expander *ex, const struct tnode *n, struct buf *out,
 		buf_release(&have);
 		return;
 	}
-	if (!ex->first_cite)
-		ex->first_cite = n;
-	for (i = 0; i < x->ncited && x->cited[i] != e; i++)
-		;
-	if (i == x->ncited) {
-		x->cited = xgrow(x->cited, &x->cited_cap, x->ncited + 1,
-				 sizeof(*x->cited));
-		x->cited[x->ncited++] = e;
+	cite_entry(ex, n, e, out, md);
+}
+
+/*
+ * A text value (a source from the data): each [key] of the references
+ * list in it is cited as {{ cite(key) }} would; the rest is text.
+ */
+static void
+text_with_cites(struct expander *ex, const struct tnode *n,
+		struct buf *out, int md, const char *text)
+{
+	struct buf chunk = BUF_INIT;
+	const struct bib_entry *e;
+	size_t len;
+
+	for (; *text; text += len) {
+		if ((len = bib_marker(ex->x->bib, text, &e)) && e) {
+			(md ? md_escape : plain_text)(out, chunk.data);
+			buf_reset(&chunk);
+			cite_entry(ex, n, e, out, md);
+			continue;
+		}
+		len = 1;
+		buf_addch(&chunk, *text);
 	}
-	if (!md) {
-		plain_text(out, e->label);
-		return;
-	}
-	BUF_ADDLIT(out, "[");
-	md_escape(out, e->label);
-	buf_addf(out, "](#ref-%s)", e->key);
+	(md ? md_escape : plain_text)(out, chunk.data);
+	buf_release(&chunk);
 }
 
 /* The references list: the cited entries, in the file's order. */
@@ -1557,10 +1594,7 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 			     "text '%s'", v.text);
 			goto out;
 		}
-		if (md)
-			md_escape(out, v.text);
-		else
-			plain_text(out, v.text);
+		text_with_cites(ex, n, out, md, v.text);
 		goto out;
 	}
 	if (numf && numf->kind == F_TEXT) {
