@@ -569,6 +569,7 @@ nav(struct buf *out, const char *current, const char *root)
 		{ "changes.html", "Changes" },
 		{ "quantities.html", "Quantities" },
 		{ "data.html", "Data" },
+		{ "references.html", "References" },
 	};
 	size_t i;
 
