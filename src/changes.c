@@ -715,9 +715,12 @@ changes_html(const struct changes *cs, const char *id, const char *title,
 		goto out;
 	}
 	buf_addf(out, "<div class=\"wide\"><table class=\"changes\">\n"
+		 "<caption>The quantities changed, new or gone from the %d "
+		 "edition to the %d edition, with the data rows that caused "
+		 "each</caption>\n"
 		 "<thead><tr><th>Quantity</th><th>%d</th><th>%d</th>"
 		 "<th>Change</th><th>Caused by</th></tr></thead>\n<tbody>\n",
-		 cs->ya, cs->yb);
+		 cs->ya, cs->yb, cs->ya, cs->yb);
 	for (i = 0; i < cs->n; i++) {
 		const struct change *c = &cs->c[i];
 

@@ -352,9 +352,19 @@ pages_quantities(const struct registry *reg,
 		if (fold)
 			buf_addf(out, "<details class=\"group\"><summary>The "
 				 "%zu quantities</summary>\n", count[k]);
-		BUF_ADDLIT(out, "<div class=\"wide\">"
-			   "<table class=\"quantities\">\n<thead><tr>"
-			   "<th>Name</th><th>Value</th>");
+		BUF_ADDLIT(out, "<div class=\"wide\"><table class=\""
+			   "quantities\">\n<caption>");
+		if (count[k] == 1 && !g[len])
+			BUF_ADDLIT(out, "The quantity <code>");
+		else if (count[k] == 1)
+			BUF_ADDLIT(out, "The quantity named <code>");
+		else
+			buf_addf(out, "The %zu quantities named <code>",
+				 count[k]);
+		buf_add(out, g, len);
+		buf_addstr(out, g[len] ? ".</code>&hellip;" : "</code>");
+		BUF_ADDLIT(out, ", with value, formula, inputs and source"
+			   "</caption>\n<thead><tr><th>Name</th><th>Value</th>");
 		if (qp->neditions)
 			BUF_ADDLIT(out, "<th>Editions</th>");
 		BUF_ADDLIT(out, "<th>Formula</th><th>Inputs</th>"
@@ -442,8 +452,11 @@ pages_data(const char *datadir, const char *const *files,
 		BUF_ADDLIT(out, "</code></h2>\n<p><a href=\"data/");
 		html_attr(out, files[f]);
 		buf_addf(out, "\">Download</a> (%zu rows)</p>\n<div class=\""
-			 "wide\"><table class=\"data\">\n<thead><tr><th>Line"
-			 "</th>", table_rows(t));
+			 "wide\"><table class=\"data\">\n<caption>The rows of "
+			 "<code>", table_rows(t));
+		html_text(out, files[f]);
+		BUF_ADDLIT(out, "</code>, each with its line in the file"
+			   "</caption>\n<thead><tr><th>Line</th>");
 		for (c = 0; c < table_cols(t); c++) {
 			BUF_ADDLIT(out, "<th>");
 			html_text(out, table_header(t, c));

@@ -416,6 +416,58 @@ header_error(const struct srcfile *f, const char *w, const char *we,
 	return -1;
 }
 
+/* The header key that the line text[0, len) starts with: 0, 1 or -1. */
+static int
+header_key(const char *text, size_t len, size_t *keylen)
+{
+	if (len >= 8 && !memcmp(text, "# needs:", 8)) {
+		*keylen = 8;
+		return 0;
+	}
+	if (len >= 7 && !memcmp(text, "# data:", 7)) {
+		*keylen = 7;
+		return 1;
+	}
+	return -1;
+}
+
+int
+plot_header_word(const char *text, size_t len, size_t *pos,
+		 struct plot_word *w)
+{
+	size_t p = *pos;
+
+	while (p < len) {
+		size_t ls = p, le, we, keylen = 0;
+		int data;
+
+		while (ls && text[ls - 1] != '\n')
+			ls--;
+		for (le = p; le < len && text[le] != '\n'; le++)
+			;
+		data = header_key(text + ls, le - ls, &keylen);
+		if (data >= 0) {
+			if (p < ls + keylen)
+				p = ls + keylen;
+			while (p < le && (text[p] == ' ' || text[p] == '\t'))
+				p++;
+			for (we = p; we < le && text[we] != ' ' &&
+			     text[we] != '\t' && text[we] != '\r'; we++)
+				;
+			if (we > p) {
+				w->word = text + p;
+				w->len = we - p;
+				w->data = data;
+				*pos = we;
+				return 1;
+			}
+		}
+		p = le + 1;
+	}
+	*pos = len;
+	return 0;
+}
+
 /*
  * Reads the "# needs:" and "# data:" header lines of a script: variables
  * into j->pre, dataset names into *data (space-separated), each checked
@@ -428,72 +480,46 @@ read_header(struct job *j, const struct registry *reg,
 	    struct buf *data)
 {
 	struct srcfile *f = j->script;
-	const char *p = f->data, *end = f->data + f->len;
-	size_t line = 1;
+	struct plot_word hw;
+	size_t pos = 0;
 	int ret = 0;
 
 	f->show_source = 1;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		const char *w;
-		int needs = !strncmp(p, "# needs:", 8);
-		int isdata = !strncmp(p, "# data:", 7);
+	while (plot_header_word(f->data, f->len, &pos, &hw)) {
+		const char *w = hw.word, *we = hw.word + hw.len;
+		char *word = xstrndup(w, hw.len);
 
-		if (needs || isdata) {
-			for (w = p + (needs ? 8 : 7); w < le;) {
-				const char *we;
-				char *word;
+		if (hw.data) {
+			if (dataset_of(ds, mine, word))
+				buf_addf(data, " %s", word);
+			else
+				ret = header_error(f, w, we, reg, ds, mine,
+						   "dataset");
+		} else {
+			const struct quantity *q = registry_get(reg, word);
+			char *v;
 
-				while (w < le && (*w == ' ' || *w == '\t'))
-					w++;
-				for (we = w; we < le && *we != ' ' &&
-				     *we != '\t' && *we != '\r'; we++)
-					;
-				if (we == w)
-					break;
-				word = xstrndup(w, (size_t)(we - w));
-				if (isdata) {
-					if (dataset_of(ds, mine, word))
-						buf_addf(data, " %s", word);
-					else
-						ret = header_error(f, w, we,
-							reg, ds, mine,
-							"dataset");
-				} else {
-					const struct quantity *q =
-						registry_get(reg, word);
-					char *v;
+			if (!q) {
+				ret = header_error(f, w, we, reg, ds, mine,
+						   "quantity");
+			} else if (q->type != Q_NUMBER) {
+				struct srcloc l = { f, (size_t)(w - f->data),
+						    hw.len };
 
-					if (!q) {
-						ret = header_error(f, w, we,
-							reg, ds, mine,
-							"quantity");
-					} else if (q->type != Q_NUMBER) {
-						struct srcloc l = { f,
-							(size_t)(w - f->data),
-							(size_t)(we - w) };
-
-						ret = error_at(&l, "needs a "
-							"number, got text "
-							"'%s'", word);
-					} else {
-						for (v = word; *v; v++)
-							if (*v == '.')
-								*v = '_';
-						/* Finite: the registry takes no other. */
-						buf_addf(&j->pre, "%s = ", word);
-						format_exact(&j->pre, q->value);
-						buf_addch(&j->pre, '\n');
-					}
-				}
-				free(word);
-				w = we;
+				ret = error_at(&l, "needs a number, got text "
+					       "'%s'", word);
+			} else {
+				for (v = word; *v; v++)
+					if (*v == '.')
+						*v = '_';
+				/* Finite: the registry takes no other. */
+				buf_addf(&j->pre, "%s = ", word);
+				format_exact(&j->pre, q->value);
+				buf_addch(&j->pre, '\n');
 			}
 		}
-		line++;
-		p = le + 1;
+		free(word);
 	}
 	return ret;
 }

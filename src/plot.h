@@ -34,6 +34,26 @@ struct site;
  */
 
 /*
+ * A word of a figure script's header lines: a quantity of "# needs:" or
+ * a dataset of "# data:".
+ */
+struct plot_word {
+	const char *word;	/* into the script's text, not NUL-terminated */
+	size_t len;
+	int data;		/* 1: a dataset of "# data:" */
+};
+
+/*
+ * The one reader of a script's header, for plot_add() and for the links
+ * under each figure (template.c): finds the first header word of
+ * text[0, len) at or after *pos (start at 0), sets *w to it and *pos
+ * past it, and returns 1; returns 0 when no word is left. Checks
+ * nothing: whether the names exist is the caller's business.
+ */
+int plot_header_word(const char *text, size_t len, size_t *pos,
+		     struct plot_word *w);
+
+/*
  * gnuplot started ahead of need (plot_prestart()), waiting for commands,
  * so that its start-up overlaps the work before the figures are known.
  */

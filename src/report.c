@@ -120,6 +120,7 @@ build_edition(struct run *run, struct edition *e)
 			goto out;
 	}
 	e->x.bib = &run->bib;
+	e->x.figdir = run->po.figdir;
 	if (template_expand(run->t, e->reg, &e->x) || diag_interrupted())
 		goto out;
 	/* The newest edition's figures at the top: drawn first. */

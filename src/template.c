@@ -21,6 +21,7 @@
 #include "file.h"
 #include "format.h"
 #include "mathml.h"
+#include "plot.h"
 #include "registry.h"
 #include "template.h"
 #include "units.h"
@@ -1727,6 +1728,54 @@ place_label(struct expander *ex, const struct tnode *n)
 	return l->number;
 }
 
+/*
+ * The line under a figure's caption: links to its SVG at full size and
+ * to the data files (written beside it by plot.c) that its script's
+ * "# data:" lines name, once each. A script that cannot be read gets
+ * the SVG link alone: the plot stage says what is wrong with it.
+ */
+static void
+figure_links(const struct expansion *x, const char *label, struct buf *html)
+{
+	struct buf path = BUF_INIT, script = BUF_INIT, names = BUF_INIT;
+	struct buf key = BUF_INIT;
+	struct plot_word w;
+	size_t pos = 0;
+
+	buf_addf(html, "<p class=\"figure-links\">Full size: <a href=\""
+		 "figures/%s.svg\">SVG</a>", label);
+	if (x->figdir) {
+		buf_addf(&path, "%s/%s.gp", x->figdir, label);
+		if (buf_read_file(&script, path.data))
+			buf_reset(&script);
+	}
+	/* " a b ": the names linked so far, each found as " NAME ". */
+	buf_addch(&names, ' ');
+	while (plot_header_word(script.data, script.len, &pos, &w)) {
+		if (!w.data)
+			continue;
+		buf_reset(&key);
+		buf_addch(&key, ' ');
+		buf_add(&key, w.word, w.len);
+		buf_addch(&key, ' ');
+		if (strstr(names.data, key.data))
+			continue;
+		buf_addstr(html, names.len == 1 ? " \xc2\xb7 Data: " : ", ");
+		buf_add(&names, key.data + 1, key.len - 1);
+		key.data[key.len - 1] = '\0';
+		BUF_ADDLIT(html, "<a href=\"figures/");
+		html_attr(html, key.data + 1);
+		BUF_ADDLIT(html, ".dat\">");
+		html_text(html, key.data + 1);
+		BUF_ADDLIT(html, ".dat</a>");
+	}
+	BUF_ADDLIT(html, "</p>\n");
+	buf_release(&path);
+	buf_release(&script);
+	buf_release(&key);
+	buf_release(&names);
+}
+
 static void
 expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
 {
@@ -1765,7 +1814,10 @@ expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
 	move_spans(ex, &cap, strspn(cap.data, " \n"), out, out->len);
 	buf_add(out, cap.data + strspn(cap.data, " \n"),
 		cap.len - strspn(cap.data, " \n"));
-	add_snippet(ex, out, "</figcaption>\n</figure>");
+	buf_reset(&html);
+	figure_links(x, n->label, &html);
+	BUF_ADDLIT(&html, "</figcaption>\n</figure>");
+	add_snippet(ex, out, html.data);
 	x->figures = xgrow(x->figures, &x->figures_cap, x->nfigures + 1,
 			   sizeof(*x->figures));
 	srcfile_locate(n->loc.file, n->loc.off, &line, &col);

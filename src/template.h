@@ -80,6 +80,13 @@ struct expansion {
 	const struct bib *bib;
 	const struct bib_entry **cited;
 	size_t ncited, cited_cap;
+	/*
+	 * The folder of the figure scripts (templates/figures), set by the
+	 * caller before template_expand(): each figure's caption links to
+	 * the data files its script's "# data:" lines name (NULL: to its
+	 * SVG only). Borrowed.
+	 */
+	const char *figdir;
 };
 
 /*

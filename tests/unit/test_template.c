@@ -686,7 +686,11 @@ test_figure(void **state)
 			    "&quot; &lt;x&gt; &amp; Roadrunner A &lt;b&gt;"
 			    "*bold*&lt;/b&gt; | pipe 9.0 × 10¹⁶ J\">\n"
 			    "<figcaption>");
-	assert_string_equal(x.snippets[1].html, "</figcaption>\n</figure>");
+	/* No figure folder: the full-size SVG alone. */
+	assert_string_equal(x.snippets[1].html,
+			    "<p class=\"figure-links\">Full size: <a href=\""
+			    "figures/top500.svg\">SVG</a></p>\n"
+			    "</figcaption>\n</figure>");
 	assert_int_equal(strlen(x.snippets[0].token), 18);
 	assert_string_not_equal(x.snippets[0].token, x.snippets[1].token);
 	assert_int_equal(x.nfigures, 1);
@@ -1150,6 +1154,49 @@ test_include(void **state)
 	template_free(t);
 	remove_file("top.md");
 	remove_file("part.md");
+}
+
+/*
+ * With the figure folder known, the line under a caption links to each
+ * dataset the script's "# data:" lines name, once, in their order; the
+ * "# needs:" names and other lines are not data.
+ */
+static void
+test_figure_links(void **state)
+{
+	const char *s = "{{#figure f }}\nCap.\n{{#alt}}\nAlt.\n{{/figure}}\n"
+			"{{#figure nofile }}\nCap.\n{{#alt}}\nAlt.\n"
+			"{{/figure}}\n";
+	struct template *t;
+	struct expansion x;
+
+	(void)state;
+	write_file("f.gp", "# Figure.\n# needs: laptop.energy\n"
+		   "# data: top500\tdevices\r\nplot 1\n"
+		   "#  data: not_a_header\n# data: top500 ladder\n");
+	t = parse_in(s);
+	assert_non_null(t);
+	expansion_init(&x);
+	x.figdir = tmpdir;
+	capture_start();
+	assert_int_equal(template_expand(t, reg, &x), 0);
+	assert_captured("");
+	assert_int_equal(x.nsnippets, 4);
+	assert_string_equal(x.snippets[1].html,
+			    "<p class=\"figure-links\">Full size: <a href=\""
+			    "figures/f.svg\">SVG</a> \xc2\xb7 Data: <a href=\""
+			    "figures/top500.dat\">top500.dat</a>, <a href=\""
+			    "figures/devices.dat\">devices.dat</a>, <a href=\""
+			    "figures/ladder.dat\">ladder.dat</a></p>\n"
+			    "</figcaption>\n</figure>");
+	/* No script: the plot stage says so; the SVG link stays. */
+	assert_string_equal(x.snippets[3].html,
+			    "<p class=\"figure-links\">Full size: <a href=\""
+			    "figures/nofile.svg\">SVG</a></p>\n"
+			    "</figcaption>\n</figure>");
+	expansion_release(&x);
+	template_free(t);
+	remove_file("f.gp");
 }
 
 static void
@@ -1723,6 +1770,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_include, setup_dir,
 						teardown_dir),
 		cmocka_unit_test_setup_teardown(test_include_errors, setup_dir,
+						teardown_dir),
+		cmocka_unit_test_setup_teardown(test_figure_links, setup_dir,
 						teardown_dir),
 		cmocka_unit_test_setup_teardown(test_include_errors_in_file,
 						setup_dir, teardown_dir),
