@@ -29,7 +29,7 @@ set logscale y 10
 set format y "10^{%L}"
 set ytics 1e4
 unset xlabel
-set ylabel "Largest drive (bits)"
+set ylabel "Bits in largest drive"
 set xrange [1950:series_disk_record_fit_all_year_entropy + 10]
 set yrange [1e6:laptop_bits_max * 1e3]
 set samples 400
