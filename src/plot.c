@@ -51,8 +51,8 @@ extern char **environ;
 #define PRIMER "set output '/dev/null'\nunset border\nunset tics\n" \
 	"set xrange [0:1]\nset yrange [-1:1]\n" \
 	"unset key\nplot 0 lw 1 lc rgb \"#000000\" notitle\nunset output\n"
-#define TERMINAL "set terminal svg size 800,500 enhanced " \
-	"font \"sans-serif,13\" background rgb \"white\""
+#define TERMINAL "set terminal svg size 600,450 enhanced " \
+	"font \"sans-serif,14\" background rgb \"white\""
 
 /* One figure to draw: its script and the text that goes before it. */
 struct job {
@@ -278,7 +278,7 @@ plot_datasets(const struct registry *reg, struct datasets *all)
 		const char *ops, *bits, *label;
 		double kind;
 	} limits[] = {
-		{ "dust.atomic_ops", "dust.atomic_bits", "smart dust (atoms, 1 µm³)", 2 },
+		{ "dust.atomic_ops", "dust.atomic_bits", "smart dust (1 µm³)", 2 },
 		{ "atomic.ops", "atomic.bits", "atomic-matter laptop", 2 },
 		{ "laptop.ops_max", "laptop.bits_max", "ultimate laptop", 3 },
 		{ "blackhole.ops", "blackhole.bits", "1 kg black hole", 3 },

@@ -18,5 +18,5 @@ set lmargin 18
 set style fill solid 0.85 noborder
 plot 'devices.dat' using ($4 / 2):($0 - 0.19):($4 / 2):(0.17):ytic(6) with boxxyerror lc rgb "#0072B2" title "speed (single-bit ops/s)", \
      'devices.dat' using ($5 / 2):($0 + 0.19):($5 / 2):(0.17) with boxxyerror lc rgb "#E69F00" title "working memory (bits)", \
-     'devices.dat' using ($4 + 0.4):($0 - 0.19):(sprintf("%.1f", $4)) with labels left font ",10" tc rgb "#0072B2" notitle, \
-     'devices.dat' using ($5 + 0.4):($0 + 0.19):(sprintf("%.1f", $5)) with labels left font ",10" tc rgb "#B35806" notitle
+     'devices.dat' using ($4 + 0.4):($0 - 0.19):(sprintf("%.1f", $4)) with labels left tc rgb "#0072B2" notitle, \
+     'devices.dat' using ($5 + 0.4):($0 + 0.19):(sprintf("%.1f", $5)) with labels left tc rgb "#B35806" notitle

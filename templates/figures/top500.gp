@@ -31,11 +31,11 @@ set arrow from graph 0, first atomic_ops to graph 1, first atomic_ops nohead lw 
 set label "1 kg ultimate limit" at graph 0.02, first laptop_ops_max * 40 tc rgb "#D55E00"
 set label "atomic-matter limit" at graph 0.02, first atomic_ops * 40 tc rgb "#CC79A7"
 set arrow from first edition_year, graph 0 to first edition_year, graph 1 nohead lw 1 lc rgb "#777777" dt 3
-# The years stand at the foot of their lines, clear of the limits' labels
-# at the top and of the No. 1 points, which start above 10^13.
-set label sprintf("%d", edition_year) at first edition_year, graph 0.04 offset 0.5,0 tc rgb "#555555"
+# The years stand half-way up their lines, clear of the limits' labels
+# at the top, of the key and the No. 1 points at the foot.
+set label sprintf("%d", edition_year) at first edition_year, graph 0.5 offset 0.5,0 tc rgb "#555555"
 set arrow from first article_year, graph 0 to first article_year, graph 1 nohead lw 1 lc rgb "#777777" dt 3
-set label sprintf("%d", article_year) at first article_year, graph 0.04 offset -4.5,0 tc rgb "#555555"
+set label sprintf("%d", article_year) at first article_year, graph 0.5 offset -4.5,0 tc rgb "#555555"
 # Where the two trends cross a limit, the earlier crossing is labelled
 # above and to its left, the later one below and to its right: the
 # other trend runs below-right of the earlier and above-left of the later.
@@ -45,6 +45,6 @@ set label sprintf("%d", series_top500_fit_since_year_ml) at first series_top500_
 set label sprintf("%d", series_top500_fit_since_year_atomic) at first series_top500_fit_since_year_atomic, first atomic_ops point pt 7 ps 1 lc rgb "#0072B2" offset (se_at ? -5 : 0.8),(se_at ? 1 : -1) tc rgb "#0072B2"
 set label sprintf("%d", series_top500_fit_article_year_ml) at first series_top500_fit_article_year_ml, first laptop_ops_max point pt 5 ps 1 lc rgb "#E69F00" offset (se_ml ? 0.8 : -5),(se_ml ? -1 : 1) tc rgb "#B35806"
 set label sprintf("%d", series_top500_fit_article_year_atomic) at first series_top500_fit_article_year_atomic, first atomic_ops point pt 5 ps 1 lc rgb "#E69F00" offset (se_at ? 0.8 : -5),(se_at ? -1 : 1) tc rgb "#B35806"
-plot fit_art(x) title sprintf("trend to %d: doubling every %.2f years", article_year, 1 / series_top500_fit_article_slope) lw 2 lc rgb "#E69F00" dt 4, \
-     fit_since(x) title sprintf("trend since %d: doubling every %.2f years", article_year, 1 / series_top500_fit_since_slope) lw 2 lc rgb "#0072B2", \
-     'top500.dat' using 1:3 title "No. 1 of each list (Rmax × SBOPS per FLOP)" with points pt 7 ps 0.6 lc rgb "#000000"
+plot fit_art(x) title sprintf("trend to %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_article_slope) lw 2 lc rgb "#E69F00" dt 4, \
+     fit_since(x) title sprintf("since %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_since_slope) lw 2 lc rgb "#0072B2", \
+     'top500.dat' using 1:3 title "No. 1 of each list" with points pt 7 ps 0.6 lc rgb "#000000"
