@@ -15,8 +15,6 @@
 #include "xalloc.h"
 #include "banned.h"
 
-#define BIB_FILE "references.csv"
-
 int
 bib_load(struct bib *r, const char *dir, struct tableset *ts)
 {
@@ -101,6 +99,23 @@ bib_find(const struct bib *r, const char *key)
 	return NULL;
 }
 
+/* The address at s (len bytes) as a link; a bare one gets https://. */
+static void
+url_html(struct buf *out, const char *s, size_t len, int bare)
+{
+	struct buf url = BUF_INIT;
+
+	if (bare)
+		BUF_ADDLIT(&url, "https://");
+	buf_add(&url, s, len);
+	BUF_ADDLIT(out, "<a href=\"");
+	html_attr(out, url.data);
+	BUF_ADDLIT(out, "\">");
+	html_text(out, url.data + (bare ? 8 : 0));
+	BUF_ADDLIT(out, "</a>");
+	buf_release(&url);
+}
+
 void
 bib_item_html(struct buf *out, const struct bib_entry *e)
 {
@@ -126,13 +141,9 @@ bib_item_html(struct buf *out, const struct bib_entry *e)
 		html_text(out, e->doi);
 		BUF_ADDLIT(out, "</a>");
 	} else if (*e->url) {
-		BUF_ADDLIT(out, " <a href=\"");
-		html_attr(out, e->url);
-		BUF_ADDLIT(out, "\">");
-		html_text(out, e->url);
-		BUF_ADDLIT(out, "</a>");
+		BUF_ADDLIT(out, " ");
+		url_html(out, e->url, strlen(e->url), 0);
 	}
-	BUF_ADDLIT(out, "</li>\n");
 }
 
 /* A key's characters, as table_id() allows them. */
@@ -291,23 +302,6 @@ url_at(const char *s, int *bare)
 	while (strchr(".,;:!?", s[n - 1]))
 		n--;
 	return n;
-}
-
-/* The address at s (len bytes) as a link; a bare one gets https://. */
-static void
-url_html(struct buf *out, const char *s, size_t len, int bare)
-{
-	struct buf url = BUF_INIT;
-
-	if (bare)
-		BUF_ADDLIT(&url, "https://");
-	buf_add(&url, s, len);
-	BUF_ADDLIT(out, "<a href=\"");
-	html_attr(out, url.data);
-	BUF_ADDLIT(out, "\">");
-	html_text(out, url.data + (bare ? 8 : 0));
-	BUF_ADDLIT(out, "</a>");
-	buf_release(&url);
 }
 
 /* Whether an address may start at s: at the start or after a word. */

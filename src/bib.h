@@ -13,6 +13,9 @@
  * {{ references() }} (docs/templates.md). Cells are borrowed from the
  * table, which the tableset owns.
  */
+/* The list's file in the data folder; a folder without it cites nothing. */
+#define BIB_FILE "references.csv"
+
 struct bib_entry {
 	const char *key, *label, *authors, *title, *venue, *year;
 	const char *doi, *url;
@@ -35,8 +38,10 @@ void bib_release(struct bib *r);
 const struct bib_entry *bib_find(const struct bib *r, const char *key);
 
 /*
- * Appends the entry as one HTML list item with the id "ref-KEY":
- * authors (year). title. venue. A link to its DOI, else its URL.
+ * Appends the entry as an HTML list item with the id "ref-KEY":
+ * authors (year). title. venue. A link to its DOI, else its URL. The
+ * item is left open: the caller adds what its page needs and writes
+ * "</li>".
  */
 void bib_item_html(struct buf *out, const struct bib_entry *e);
 

@@ -404,21 +404,15 @@ pages_references(const struct bib *bib,
 		   "in the <a href=\"data.html\">data</a> that names one "
 		   "links here.</p>\n<ol class=\"references\">\n");
 	for (i = 0; bib && i < bib->n; i++) {
-		struct buf item = BUF_INIT;
-
-		bib_item_html(&item, &bib->v[i]);
+		bib_item_html(out, &bib->v[i]);
 		for (k = 0; k < ncited && cited[k] != &bib->v[i]; k++)
 			;
-		/* "...</li>\n": the report's link goes before the end. */
-		if (k < ncited && item.len > 6) {
-			buf_add(out, item.data, item.len - 6);
+		if (k < ncited) {
 			BUF_ADDLIT(out, " (<a href=\"index.html#ref-");
 			html_attr(out, bib->v[i].key);
-			BUF_ADDLIT(out, "\">cited in the report</a>)</li>\n");
-		} else {
-			buf_add(out, item.data, item.len);
+			BUF_ADDLIT(out, "\">cited in the report</a>)");
 		}
-		buf_release(&item);
+		BUF_ADDLIT(out, "</li>\n");
 	}
 	BUF_ADDLIT(out, "</ol>\n");
 }

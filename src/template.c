@@ -1530,8 +1530,10 @@ finish_bib(struct expander *ex)
 	BUF_ADDLIT(&html, "<ol class=\"references\">\n");
 	for (i = 0; x->bib && i < x->bib->n; i++)
 		for (k = 0; k < x->ncited; k++)
-			if (x->cited[k] == &x->bib->v[i])
+			if (x->cited[k] == &x->bib->v[i]) {
 				bib_item_html(&html, &x->bib->v[i]);
+				BUF_ADDLIT(&html, "</li>\n");
+			}
 	BUF_ADDLIT(&html, "</ol>");
 	free(x->snippets[ex->bib_snippet - 1].html);
 	x->snippets[ex->bib_snippet - 1].html = buf_detach(&html, NULL);
