@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "audit.h"
+#include "bib.h"
 #include "buf.h"
 #include "changes.h"
 #include "dataset.h"
@@ -335,11 +336,11 @@ inputs_key(const struct options *opt, uint64_t *key)
 	}
 	/* The references list is optional: a missing one is a state too. */
 	buf_reset(&path);
-	buf_addf(&path, "%s/references.csv", opt->datadir);
+	buf_addf(&path, "%s/%s", opt->datadir, BIB_FILE);
 	if (lstat(path.data, &st) == 0)
 		ret |= hash_file(&h, path.data, 0);
 	else
-		h = hash_str(h, "no references.csv");
+		h = hash_str(h, "no " BIB_FILE);
 	tree = hash_tree(&h, opt->templatedir);
 	if (tree == -2) {
 		buf_release(&path);
