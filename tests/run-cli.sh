@@ -14,15 +14,17 @@ pass=0 fail=0
 
 ok() { pass=$((pass + 1)); }
 no() { echo "FAIL: $*"; fail=$((fail + 1)); }
-# expect NAME WANT_RC CMD...: runs CMD in $top, output in $tmp/out, err
-expect() {
-	name=$1 want=$2
-	shift 2
-	(cd "$top" && "$@") >"$tmp/stdout" 2>"$tmp/stderr"
+# expect_in DIR NAME WANT_RC CMD...: runs CMD in DIR, output in
+# $tmp/stdout and $tmp/stderr; expect NAME WANT_RC CMD...: in $top
+expect_in() {
+	dir=$1 name=$2 want=$3
+	shift 3
+	(cd "$dir" && "$@") >"$tmp/stdout" 2>"$tmp/stderr"
 	rc=$?
 	if [ "$rc" = "$want" ]; then ok; else
 		no "$name: exit $rc, want $want"; cat "$tmp/stderr"; fi
 }
+expect() { expect_in "$top" "$@"; }
 has() { # has NAME FILE PATTERN
 	if grep -q -- "$3" "$2"; then ok; else no "$1: no '$3' in $2"; fi
 }
@@ -145,14 +147,7 @@ cp -R "$top/data" "$tmp/alt/data"
 sed 's/^laptop.mass,1,/laptop.mass,2,/' "$top/data/assumptions.csv" \
 	>"$tmp/alt/data/assumptions.csv"
 # in_proj NAME WANT_RC CMD...: as expect, in $tmp/proj
-in_proj() {
-	name=$1 want=$2
-	shift 2
-	(cd "$tmp/proj" && "$@") >"$tmp/stdout" 2>"$tmp/stderr"
-	rc=$?
-	if [ "$rc" = "$want" ]; then ok; else
-		no "$name: exit $rc, want $want"; cat "$tmp/stderr"; fi
-}
+in_proj() { expect_in "$tmp/proj" "$@"; }
 in_proj env-beats-cwd 0 env ULTIMATE_DATA="$top/data" "$ult" get laptop.mass
 has env-beats-cwd "$tmp/stdout" '^1$'
 in_proj flag-beats-env 0 env ULTIMATE_DATA="$top/data" "$ult" \
