@@ -574,12 +574,20 @@ nav(struct buf *out, const char *current, const char *root)
 	size_t i;
 
 	BUF_ADDLIT(out, "<nav class=\"site\" aria-label=\"Site\"><ul>");
-	for (i = 0; i < sizeof(pages) / sizeof(pages[0]); i++)
+	for (i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
+		const char *at = "";
+		size_t len = strlen(pages[i].file) - 5;	/* ".html" */
+
+		if (!strcmp(pages[i].file, current))
+			at = " aria-current=\"page\"";
+		/* quantities/KEY.html is a part of quantities.html. */
+		else if (!strncmp(pages[i].file, current, len) &&
+			 current[len] == '/')
+			at = " aria-current=\"true\"";
 		if (with_editions || (i != 1 && i != 2))
 			buf_addf(out, "<li><a href=\"%s%s\"%s>%s</a></li>",
-				 root, pages[i].file, strcmp(pages[i].file,
-				 current) ? "" : " aria-current=\"page\"",
-				 pages[i].name);
+				 root, pages[i].file, at, pages[i].name);
+	}
 	BUF_ADDLIT(out, "</ul></nav>");
 }
 

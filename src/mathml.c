@@ -209,13 +209,15 @@ mi(const struct writer *w, const char *s, size_t len)
  * title (the quantity's name and unit), which every browser follows and
  * shows on hover, where MathML's own href is ignored by Chromium and
  * MathML elements take no title. A one-letter symbol is italic, a
- * subscript ("E_max") upright below it.
+ * subscript ("E_max") upright below it; a quantity with no symbol is
+ * written as its whole name, upright.
  */
 static void
 linked_symbol(struct writer *w, const char *sym, const struct quantity *q)
 {
 	struct buf *out = w->out;
-	const char *us = strchr(sym, '_');
+	/* A name written for want of a symbol is whole: its '_' is text. */
+	const char *us = q->symbol ? strchr(sym, '_') : NULL;
 	size_t len = us ? (size_t)(us - sym) : strlen(sym);
 	char *t = xstrndup(sym, len);
 
@@ -500,6 +502,21 @@ mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
 	BUF_ADDLIT(out, "</math>");
 }
 
+/* Whether every quantity e names (reg's) has a symbol of its own. */
+static int
+all_symbols(const struct registry *reg, const struct expr *e)
+{
+	const struct quantity *q;
+
+	if (!e)
+		return 1;
+	if (expr_kind(e) == EXPR_NAME)
+		return reg && (q = registry_get(reg, expr_text(e))) &&
+		       q->symbol;
+	return all_symbols(reg, expr_arg(e, 0)) &&
+	       all_symbols(reg, expr_arg(e, 1));
+}
+
 int
 mathml_formula(struct buf *out, const struct registry *reg,
 	       const struct quantity *q, const char *page, unsigned flags)
@@ -507,13 +524,17 @@ mathml_formula(struct buf *out, const struct registry *reg,
 	struct srcfile *f;
 	struct expr *e;
 
-	if (!q->expr)
+	if (!q->expr || ((flags & MATHML_SYMBOLS) && !q->symbol))
 		return -1;
 	f = srcfile_from_mem(q->name, q->expr, strlen(q->expr));
 	e = expr_parse(f, 0, f->len);
 	srcfile_free(f);
 	if (!e)
 		return -1;
+	if ((flags & MATHML_SYMBOLS) && !all_symbols(reg, e)) {
+		expr_free(e);
+		return -1;
+	}
 	mathml_expr(out, e, reg, q, page, flags);
 	expr_free(e);
 	return 0;

@@ -20,6 +20,13 @@ struct registry;
  */
 enum mathml_flags {
 	MATHML_BLOCK = (1 << 0),	/* display="block": an equation */
+	/*
+	 * Only a formula of symbols: -1, nothing written, when q or a
+	 * quantity its formula names has no symbol (typeset, such a
+	 * formula is its names in upright letters, and reads better as
+	 * the code it is).
+	 */
+	MATHML_SYMBOLS = (1 << 1),
 };
 
 /*
@@ -34,8 +41,9 @@ void mathml_expr(struct buf *out, const struct expr *e,
 
 /*
  * Appends the formula of q as "symbol = expression". Returns 0, or -1
- * with nothing written when q has no formula or it does not parse (the
- * formula test, tests/unit/test_formulas.c, sees to it that each does).
+ * with nothing written when q has no formula, it does not parse (the
+ * formula test, tests/unit/test_formulas.c, sees to it that each does)
+ * or, with MATHML_SYMBOLS, a name in it has no symbol.
  */
 int mathml_formula(struct buf *out, const struct registry *reg,
 		   const struct quantity *q, const char *page, unsigned flags);

@@ -196,10 +196,25 @@ history_cell(struct buf *out, const char *name,
 	BUF_ADDLIT(out, "</p></details>");
 }
 
+/* A formula's words, after it. */
+static void
+note_after(struct buf *out, const struct quantity *q)
+{
+	if (!*q->note)
+		return;
+	BUF_ADDLIT(out, " <span class=\"note\">(");
+	html_text(out, q->note);
+	BUF_ADDLIT(out, ")</span>");
+}
+
+/*
+ * page: what links to another quantity start with ("" on a single page,
+ * "quantities.html" for qpages_relink() to resolve).
+ */
 static void
 quantity_row(struct buf *out, const struct registry *reg,
 	     const struct quantity *q, const struct quantities_page *qp,
-	     struct buf *scratch)
+	     const char *page, struct buf *scratch)
 {
 	size_t j;
 
@@ -208,26 +223,35 @@ quantity_row(struct buf *out, const struct registry *reg,
 	buf_addstr(out, q->name);
 	BUF_ADDLIT(out, "\"><td><code>");
 	buf_addstr(out, q->name);
-	BUF_ADDLIT(out, "</code></td><td class=\"num\">");
+	/* data-label: the column's name, shown on a narrow screen. */
+	BUF_ADDLIT(out, "</code></td><td class=\"num\" data-label=\"Value\">");
 	value_cell(out, q, scratch);
 	if (qp->neditions) {
-		BUF_ADDLIT(out, "</td><td class=\"history\">");
+		BUF_ADDLIT(out, "</td><td class=\"history\" "
+			   "data-label=\"Editions\">");
 		history_cell(out, q->name, qp, scratch);
 	}
-	BUF_ADDLIT(out, "</td><td>");
-	/* The formula typeset, its words after it; else the description. */
-	if (!mathml_formula(out, reg, q, "", 0)) {
-		if (*q->note) {
-			BUF_ADDLIT(out, " <span class=\"note\">(");
-			html_text(out, q->note);
-			BUF_ADDLIT(out, ")</span>");
-		}
+	BUF_ADDLIT(out, "</td><td data-label=\"Formula\">");
+	/*
+	 * The formula typeset when it is made of symbols, else as code
+	 * (names in upright letters read no better), its words after it;
+	 * else the description.
+	 */
+	if (!mathml_formula(out, reg, q, page, MATHML_SYMBOLS)) {
+		note_after(out, q);
+	} else if (q->expr) {
+		BUF_ADDLIT(out, "<code class=\"formula\">");
+		html_text(out, q->expr);
+		BUF_ADDLIT(out, "</code>");
+		note_after(out, q);
 	} else {
 		html_text(out, q->formula);
 	}
-	BUF_ADDLIT(out, "</td><td>");
+	BUF_ADDLIT(out, "</td><td data-label=\"Inputs\">");
 	for (j = 0; j < q->ninputs; j++) {
-		BUF_ADDLIT(out, "<a href=\"#");
+		BUF_ADDLIT(out, "<a href=\"");
+		buf_addstr(out, page);
+		buf_addch(out, '#');
 		buf_addstr(out, q->inputs[j]);
 		BUF_ADDLIT(out, "\"><code>");
 		buf_addstr(out, q->inputs[j]);
@@ -235,7 +259,7 @@ quantity_row(struct buf *out, const struct registry *reg,
 		if (j + 1 < q->ninputs)
 			BUF_ADDLIT(out, ", ");
 	}
-	BUF_ADDLIT(out, "</td><td>");
+	BUF_ADDLIT(out, "</td><td data-label=\"Source\">");
 	bib_text_html(out, qp->bib, q->source, qp->root);
 	if (q->origin) {
 		BUF_ADDLIT(out, " (");
@@ -258,6 +282,90 @@ same_group(const struct registry *reg, const size_t *first, size_t n,
 	return !strncmp(g, name, len) && (g[len] == '.' || !g[len]);
 }
 
+/*
+ * The groups of the quantities keep marks (NULL: all): the part of a
+ * name before its first dot, in order of first use. Sets first[k] (the
+ * registry index of group k's first quantity), count[k], group[i] (for
+ * each quantity kept); returns the number of groups. Names mostly come
+ * in runs of one group: the previous name's group is tried first.
+ */
+static size_t
+find_groups(const struct registry *reg, const unsigned char *keep,
+	    size_t *first, size_t *group, size_t *count)
+{
+	size_t i, k, ngroups = 0, n = registry_count(reg);
+
+	for (i = 0, k = 0; i < n; i++) {
+		const char *name = registry_at(reg, i)->name;
+		size_t len = strcspn(name, ".");
+
+		if (keep && !keep[i])
+			continue;
+		if (!same_group(reg, first, ngroups, k, name, len))
+			for (k = 0; k < ngroups; k++)
+				if (same_group(reg, first, ngroups, k, name,
+					       len))
+					break;
+		if (k == ngroups) {
+			first[ngroups] = i;
+			count[ngroups++] = 0;
+		}
+		group[i] = k;
+		count[k]++;
+	}
+	return ngroups;
+}
+
+/*
+ * One table of quantities: the n of registry indices at, all named
+ * key or key.something (keylen bytes of key).
+ */
+static void
+quantity_table(struct buf *out, const struct registry *reg,
+	       const struct quantities_page *qp, const char *key,
+	       size_t keylen, const size_t *at, size_t n, const char *page,
+	       struct buf *scratch)
+{
+	int more = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		more |= registry_at(reg, at[i])->name[keylen] == '.';
+	BUF_ADDLIT(out, "<div class=\"wide\"><table class=\""
+		   "quantities\">\n<caption>");
+	if (n == 1 && !more)
+		BUF_ADDLIT(out, "The quantity <code>");
+	else if (n == 1)
+		BUF_ADDLIT(out, "The quantity named <code>");
+	else
+		buf_addf(out, "The %zu quantities named <code>", n);
+	buf_add(out, key, keylen);
+	buf_addstr(out, more ? ".</code>&hellip;" : "</code>");
+	BUF_ADDLIT(out, ", with value, formula, inputs and source"
+		   "</caption>\n<thead><tr><th>Name</th><th>Value</th>");
+	if (qp->neditions)
+		BUF_ADDLIT(out, "<th>Editions</th>");
+	BUF_ADDLIT(out, "<th>Formula</th><th>Inputs</th>"
+		   "<th>Source</th></tr></thead>\n<tbody>\n");
+	for (i = 0; i < n; i++)
+		quantity_row(out, reg, registry_at(reg, at[i]), qp, page,
+			     scratch);
+	BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
+}
+
+/* The paragraph on what the "Editions" column shows. */
+static void
+editions_words(struct buf *out, const struct quantities_page *qp)
+{
+	if (qp->neditions > 1)
+		buf_addf(out, " The column “Editions” shows how each value "
+			 "moved from the %d edition to the %d edition: a "
+			 "small chart (logarithmic when it spans more than a "
+			 "factor of ten) and, opened, the value of each run "
+			 "of editions.", qp->years[0],
+			 qp->years[qp->neditions - 1]);
+}
+
 void
 pages_quantities(const struct registry *reg,
 		 const struct quantities_page *qp, struct buf *out)
@@ -266,59 +374,20 @@ pages_quantities(const struct registry *reg,
 	size_t *group = xcalloc(n ? n : 1, sizeof(*group));
 	size_t *first = xcalloc(n ? n : 1, sizeof(*first));
 	size_t *count = xcalloc(n ? n : 1, sizeof(*count));
+	size_t *at = xcalloc(n ? n : 1, sizeof(*at));
 	struct buf scratch = BUF_INIT;
 
-	/*
-	 * Groups (the part before the first dot), in order of first use.
-	 * Names mostly come in runs of one group: the previous name's
-	 * group is tried first.
-	 */
-	for (i = 0, k = 0; i < n; i++) {
-		const char *name = registry_at(reg, i)->name;
-		size_t len = strcspn(name, ".");
-
-		if (qp->keep && !qp->keep[i])
-			continue;
-		if (!same_group(reg, first, ngroups, k, name, len))
-			for (k = 0; k < ngroups; k++)
-				if (same_group(reg, first, ngroups, k, name,
-					       len))
-					break;
-		if (k == ngroups)
-			first[ngroups++] = i;
-		group[i] = k;
-	}
-	if (qp->edition) {
-		BUF_ADDLIT(out, "<h1 id=\"quantities\">Quantities of the ");
-		html_text(out, qp->edition);
-		BUF_ADDLIT(out, "</h1>\n<p>The numbers this edition's report "
-			   "shows, and every quantity they are computed from, "
-			   "with formula, inputs (each a link), value and unit "
-			   "(six significant digits), and source. <a href=\"");
-		buf_addstr(out, qp->root);
-		BUF_ADDLIT(out, "quantities.html\">All quantities</a>, with "
-			   "their values in every edition, are on the newest "
-			   "edition's page.</p>\n");
-	} else {
-		BUF_ADDLIT(out, "<h1 id=\"quantities\">Quantities</h1>\n"
-			   "<p>Every number of the report, with the formula "
-			   "that computes it, its inputs (each a link), its "
-			   "value and unit (six significant digits; <a href=\""
-			   "quantities.csv\">quantities.csv</a> and <a href="
-			   "\"quantities.json\">quantities.json</a> hold full "
-			   "precision), and its source.");
-		if (qp->neditions > 1)
-			buf_addf(out, " The column “Editions” shows how each "
-				 "value moved from the %d edition to the %d "
-				 "edition: a small chart (logarithmic when it "
-				 "spans more than a factor of ten) and, opened, "
-				 "the value of each run of editions.",
-				 qp->years[0], qp->years[qp->neditions - 1]);
-		BUF_ADDLIT(out, "</p>\n");
-	}
-	for (i = 0; i < n; i++)
-		if (!qp->keep || qp->keep[i])
-			count[group[i]]++;
+	ngroups = find_groups(reg, qp->keep, first, group, count);
+	BUF_ADDLIT(out, "<h1 id=\"quantities\">Quantities of the ");
+	html_text(out, qp->edition);
+	BUF_ADDLIT(out, "</h1>\n<p>The numbers this edition's report shows, "
+		   "and every quantity they are computed from, with formula, "
+		   "inputs (each a link), value and unit (six significant "
+		   "digits), and source. <a href=\"");
+	buf_addstr(out, qp->root);
+	BUF_ADDLIT(out, "quantities.html\">All quantities</a>, with their "
+		   "values in every edition, are on the newest edition's "
+		   "pages.</p>\n");
 	/* The groups' contents, each with its number of quantities. */
 	if (ngroups > 1) {
 		BUF_ADDLIT(out, "<p class=\"groups\">The quantities by the first part "
@@ -341,7 +410,7 @@ pages_quantities(const struct registry *reg,
 	}
 	for (k = 0; k < ngroups; k++) {
 		const char *g = registry_at(reg, first[k])->name;
-		size_t len = strcspn(g, ".");
+		size_t len = strcspn(g, "."), m = 0;
 		int fold = count[k] > PAGES_OPEN_ROWS;
 
 		BUF_ADDLIT(out, "<h2 id=\"group-");
@@ -352,28 +421,10 @@ pages_quantities(const struct registry *reg,
 		if (fold)
 			buf_addf(out, "<details class=\"group\"><summary>The "
 				 "%zu quantities</summary>\n", count[k]);
-		BUF_ADDLIT(out, "<div class=\"wide\"><table class=\""
-			   "quantities\">\n<caption>");
-		if (count[k] == 1 && !g[len])
-			BUF_ADDLIT(out, "The quantity <code>");
-		else if (count[k] == 1)
-			BUF_ADDLIT(out, "The quantity named <code>");
-		else
-			buf_addf(out, "The %zu quantities named <code>",
-				 count[k]);
-		buf_add(out, g, len);
-		buf_addstr(out, g[len] ? ".</code>&hellip;" : "</code>");
-		BUF_ADDLIT(out, ", with value, formula, inputs and source"
-			   "</caption>\n<thead><tr><th>Name</th><th>Value</th>");
-		if (qp->neditions)
-			BUF_ADDLIT(out, "<th>Editions</th>");
-		BUF_ADDLIT(out, "<th>Formula</th><th>Inputs</th>"
-			   "<th>Source</th></tr></thead>\n<tbody>\n");
 		for (i = first[k]; i < n; i++)
 			if (group[i] == k && (!qp->keep || qp->keep[i]))
-				quantity_row(out, reg, registry_at(reg, i), qp,
-					     &scratch);
-		BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
+				at[m++] = i;
+		quantity_table(out, reg, qp, g, len, at, m, "", &scratch);
 		if (fold)
 			BUF_ADDLIT(out, "</details>\n");
 	}
@@ -381,6 +432,245 @@ pages_quantities(const struct registry *reg,
 	free(count);
 	free(group);
 	free(first);
+	free(at);
+}
+
+/* The page key of name: its first part, or two in a big group. */
+static size_t
+key_len(const char *name, int big)
+{
+	size_t len = strcspn(name, ".");
+
+	if (big && name[len])
+		len += 1 + strcspn(name + len + 1, ".");
+	return len;
+}
+
+void
+qpages_init(struct qpages *p, const struct registry *reg)
+{
+	size_t n = registry_count(reg), i, k, cap = 0;
+	size_t *first = xcalloc(n ? n : 1, sizeof(*first));
+	size_t *count = xcalloc(n ? n : 1, sizeof(*count));
+	size_t *group = xcalloc(n ? n : 1, sizeof(*group));
+
+	p->v = NULL;
+	p->n = 0;
+	find_groups(reg, NULL, first, group, count);
+	/* The pages: a name's key; the previous name's page tried first. */
+	for (i = 0, k = 0; i < n; i++) {
+		const char *name = registry_at(reg, i)->name;
+		size_t len = key_len(name, count[group[i]] > PAGES_SPLIT);
+		struct qpage *pg;
+
+		if (k >= p->n || strncmp(p->v[k].key, name, len) ||
+		    p->v[k].key[len])
+			for (k = 0; k < p->n; k++)
+				if (!strncmp(p->v[k].key, name, len) &&
+				    !p->v[k].key[len])
+					break;
+		if (k == p->n) {
+			p->v = xgrow(p->v, &cap, p->n + 1, sizeof(*p->v));
+			p->v[p->n].key = xstrndup(name, len);
+			p->v[p->n].at = xcalloc(count[group[i]],
+						sizeof(*p->v[p->n].at));
+			p->v[p->n++].n = 0;
+		}
+		pg = &p->v[k];
+		pg->at[pg->n++] = i;
+	}
+	/* A group's parts together: by group, then by first quantity. */
+	for (i = 1; i < p->n; i++) {
+		struct qpage t = p->v[i];
+
+		for (k = i; k > 0 && group[p->v[k - 1].at[0]] > group[t.at[0]];
+		     k--)
+			p->v[k] = p->v[k - 1];
+		p->v[k] = t;
+	}
+	free(first);
+	free(count);
+	free(group);
+}
+
+void
+qpages_release(struct qpages *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		free(p->v[i].key);
+		free(p->v[i].at);
+	}
+	free(p->v);
+	p->v = NULL;
+	p->n = 0;
+}
+
+/* The page whose key is the len bytes of name, or NULL. */
+static const struct qpage *
+find_key(const struct qpages *p, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (!strncmp(p->v[i].key, name, len) && !p->v[i].key[len])
+			return &p->v[i];
+	return NULL;
+}
+
+const struct qpage *
+qpages_find(const struct qpages *p, const char *name)
+{
+	const struct qpage *pg = find_key(p, name, key_len(name, 1));
+
+	/* A small group's two-part prefix is no key: its first part is. */
+	return pg ? pg : find_key(p, name, key_len(name, 0));
+}
+
+void
+qpages_relink(const struct qpages *p, const char *dir,
+	      const struct qpage *self, const char *html, struct buf *out)
+{
+	static const char pat[] = "href=\"quantities.html#";
+	const char *s = html, *at;
+
+	while ((at = strstr(s, pat))) {
+		const char *name = at + sizeof(pat) - 1;
+		const char *q = strchr(name, '"');
+		const struct qpage *pg;
+		char *n;
+
+		if (!q)
+			break;
+		n = xstrndup(name, (size_t)(q - name));
+		pg = qpages_find(p, n);
+		free(n);
+		buf_add(out, s, (size_t)(at - s));
+		BUF_ADDLIT(out, "href=\"");
+		if (pg && pg != self) {
+			buf_addstr(out, dir);
+			buf_addstr(out, pg->key);
+			BUF_ADDLIT(out, ".html");
+		} else if (!pg) {
+			BUF_ADDLIT(out, "quantities.html");
+		}
+		buf_addch(out, '#');
+		s = name;
+	}
+	buf_addstr(out, s);
+}
+
+/* A link to part pg from a page of quantities/. */
+static void
+part_link(struct buf *out, const struct qpage *pg)
+{
+	BUF_ADDLIT(out, "<a href=\"");
+	buf_addstr(out, pg->key);
+	BUF_ADDLIT(out, ".html\"><code>");
+	buf_addstr(out, pg->key);
+	BUF_ADDLIT(out, "</code></a>");
+}
+
+void
+pages_quantities_part(const struct registry *reg,
+		      const struct quantities_page *qp,
+		      const struct qpages *p, const struct qpage *pg,
+		      struct buf *out)
+{
+	struct buf body = BUF_INIT, scratch = BUF_INIT;
+	size_t k = (size_t)(pg - p->v);
+
+	BUF_ADDLIT(out, "<h1 id=\"quantities\">Quantities: <code>");
+	buf_addstr(out, pg->key);
+	BUF_ADDLIT(out, "</code></h1>\n<p class=\"parts\">Part of <a href=\"");
+	buf_addstr(out, qp->root);
+	BUF_ADDLIT(out, "quantities.html\">all quantities</a>");
+	if (k > 0) {
+		BUF_ADDLIT(out, "; previous: ");
+		part_link(out, &p->v[k - 1]);
+	}
+	if (k + 1 < p->n) {
+		BUF_ADDLIT(out, "; next: ");
+		part_link(out, &p->v[k + 1]);
+	}
+	BUF_ADDLIT(out, ".</p>\n<p>Values to six significant digits (<a "
+		   "href=\"");
+	buf_addstr(out, qp->root);
+	BUF_ADDLIT(out, "quantities.csv\">CSV</a> and <a href=\"");
+	buf_addstr(out, qp->root);
+	BUF_ADDLIT(out, "quantities.json\">JSON</a> at full precision); "
+		   "each input links to its row.");
+	if (qp->neditions > 1)
+		buf_addf(out, " “Editions” charts a value from the %d edition "
+			 "to the %d edition (on a log scale when it spans more "
+			 "than a factor of ten) and, opened, gives it for each "
+			 "run of editions.", qp->years[0],
+			 qp->years[qp->neditions - 1]);
+	BUF_ADDLIT(out, "</p>\n");
+	quantity_table(&body, reg, qp, pg->key, strlen(pg->key), pg->at,
+		       pg->n, "quantities.html", &scratch);
+	qpages_relink(p, "", pg, body.data, out);
+	buf_release(&body);
+	buf_release(&scratch);
+}
+
+void
+pages_quantities_index(const struct quantities_page *qp,
+		       const struct qpages *p, struct buf *out)
+{
+	size_t k, total = 0;
+
+	for (k = 0; k < p->n; k++)
+		total += p->v[k].n;
+	buf_addf(out, "<h1 id=\"quantities\">Quantities</h1>\n<p>Every "
+		 "number of the report, %zu quantities in all, with the "
+		 "formula that computes it, its inputs (each a link), its "
+		 "value and unit (six significant digits), and its source. "
+		 "They are listed by the first part of their names, and the "
+		 "largest groups by the first two parts, one page each. "
+		 "<a href=\"quantities.csv\">quantities.csv</a> and <a href="
+		 "\"quantities.json\">quantities.json</a> hold them all at "
+		 "full precision.", total);
+	editions_words(out, qp);
+	BUF_ADDLIT(out, "</p>\n<ul class=\"parts\">\n");
+	for (k = 0; k < p->n;) {
+		const char *key = p->v[k].key;
+		size_t glen = strcspn(key, "."), j = k, n = 0;
+
+		/* A group split in parts: the parts of it in one item. */
+		while (j < p->n && !strncmp(p->v[j].key, key, glen) &&
+		       (p->v[j].key[glen] == '.' || !p->v[j].key[glen]) &&
+		       (j == k || key[glen])) {
+			n += p->v[j].n;
+			j++;
+		}
+		BUF_ADDLIT(out, "<li>");
+		if (!key[glen]) {
+			BUF_ADDLIT(out, "<a href=\"quantities/");
+			buf_addstr(out, key);
+			BUF_ADDLIT(out, ".html\"><code>");
+			buf_addstr(out, key);
+			buf_addf(out, "</code></a> (%zu)", n);
+		} else {
+			BUF_ADDLIT(out, "<code>");
+			buf_add(out, key, glen);
+			buf_addf(out, "</code> (%zu): ", n);
+			for (; k < j; k++) {
+				BUF_ADDLIT(out, "<a href=\"quantities/");
+				buf_addstr(out, p->v[k].key);
+				BUF_ADDLIT(out, ".html\"><code>");
+				buf_addstr(out, p->v[k].key + glen + 1);
+				buf_addf(out, "</code></a>&nbsp;(%zu)",
+					 p->v[k].n);
+				if (k + 1 < j)
+					BUF_ADDLIT(out, " · ");
+			}
+		}
+		BUF_ADDLIT(out, "</li>\n");
+		k = j;
+	}
+	BUF_ADDLIT(out, "</ul>\n");
 }
 
 /* Whether column c of t holds a row's sources. */

@@ -16,7 +16,7 @@ struct tableset;
  * (one row each, its id "<file>-<line>", so origins link to it).
  */
 struct quantities_page {
-	const char *root;	/* the way to the site's top: "" or "../../"
+	const char *root;	/* the way to the site's top: "", "../" or "../../"
 				   (data.html and the exports are there) */
 	const char *edition;	/* "2008 edition" for an edition's page */
 	const unsigned char *keep;	/* NULL: every quantity; else
@@ -30,8 +30,55 @@ struct quantities_page {
 	size_t neditions;
 	const struct bib *bib;	/* cited [key]s in sources link to it */
 };
+/*
+ * An edition's quantities page (qp->edition set): the quantities qp->keep
+ * marks, by group, on one page.
+ */
 void pages_quantities(const struct registry *reg,
 		      const struct quantities_page *qp, struct buf *out);
+
+/*
+ * The site's own quantities, one page each part: quantities/KEY.html,
+ * KEY the part of a name before its first dot ("const"), or, in a group
+ * of more than PAGES_SPLIT quantities, before its second
+ * ("device.macbook_2008"), so that no page is long to open on a phone;
+ * quantities.html lists the parts. Pages come in the order of their
+ * first quantity in the registry.
+ */
+#define PAGES_SPLIT 100
+struct qpage {
+	char *key;
+	size_t *at;		/* its quantities: registry_at() indices */
+	size_t n;
+};
+struct qpages {
+	struct qpage *v;
+	size_t n;
+};
+void qpages_init(struct qpages *p, const struct registry *reg);
+void qpages_release(struct qpages *p);
+/* The page of name (a quantity of the registry p was made from), or NULL. */
+const struct qpage *qpages_find(const struct qpages *p, const char *name);
+/*
+ * Copies html to out with each link to a quantity written
+ * for one page (href="quantities.html#NAME", which pages of a single
+ * quantities page write) made a link to its part:
+ * href="<dir>KEY.html#NAME", or href="#NAME" on self's own page (self
+ * may be NULL). A NAME of no part is left as it is.
+ */
+void qpages_relink(const struct qpages *p, const char *dir,
+		   const struct qpage *self, const char *html,
+		   struct buf *out);
+/*
+ * The body of quantities/KEY.html for part pg (qp->root: "../"), and of
+ * quantities.html, which lists the parts.
+ */
+void pages_quantities_part(const struct registry *reg,
+			   const struct quantities_page *qp,
+			   const struct qpages *p, const struct qpage *pg,
+			   struct buf *out);
+void pages_quantities_index(const struct quantities_page *qp,
+			    const struct qpages *p, struct buf *out);
 /*
  * Appends a table for each CSV file named in files (NULL-terminated)
  * under datadir, read through ts (the tables the model already read).

@@ -68,6 +68,7 @@ struct run {
 	int article_year;
 	/* Rows of model_data_files[f] dated each year (editions index). */
 	unsigned dated[MAX_FILES][YEAR_LAST - YEAR_FIRST + 1];
+	struct qpages parts;	/* the pages of the site's quantities */
 };
 
 /* Writes one page of the site through the shell. */
@@ -81,6 +82,23 @@ write_page(struct run *run, const char *file, const char *root,
 	html_page(&page, run->shell, title, toc, body, file, root);
 	ret = site_write(run->site, file, page.data, page.len);
 	buf_release(&page);
+	return ret;
+}
+
+/*
+ * Writes a page at the site's top whose links to quantities (written
+ * for one quantities page) lead to their parts, quantities/KEY.html.
+ */
+static int
+write_top_page(struct run *run, const char *file, const char *title,
+	       const char *toc, const char *body)
+{
+	struct buf b = BUF_INIT;
+	int ret;
+
+	qpages_relink(&run->parts, "quantities/", NULL, body, &b);
+	ret = write_page(run, file, "", title, toc, b.data);
+	buf_release(&b);
 	return ret;
 }
 
@@ -316,8 +334,8 @@ write_top_report(struct run *run)
 		BUF_ADDLIT(&banner, "</p>\n");
 	}
 	edition_body(&page, body.data, banner.data, prev, NULL, "editions/");
-	ret = write_page(run, "index.html", "", r.title ? r.title : "Report",
-			 toc.data, page.data);
+	ret = write_top_page(run, "index.html", r.title ? r.title : "Report",
+			     toc.data, page.data);
 	free(r.title);
 	buf_release(&body);
 	buf_release(&toc);
@@ -335,7 +353,7 @@ write_reference(struct run *run)
 	int *years = xcalloc(run->n, sizeof(*years));
 	struct quantities_page qp = { "", NULL, NULL, NULL, NULL, 0,
 				      &run->bib };
-	struct buf b = BUF_INIT, path = BUF_INIT;
+	struct buf b = BUF_INIT, path = BUF_INIT, title = BUF_INIT;
 	size_t i;
 	int ret = 0;
 
@@ -348,9 +366,22 @@ write_reference(struct run *run)
 		qp.years = years;
 		qp.neditions = run->n;
 	}
-	pages_quantities(e->reg, &qp, &b);
+	pages_quantities_index(&qp, &run->parts, &b);
 	ret |= write_page(run, "quantities.html", "", "Quantities", "",
 			  b.data);
+	qp.root = "../";
+	for (i = 0; i < run->parts.n; i++) {
+		const struct qpage *pg = &run->parts.v[i];
+
+		buf_reset(&b);
+		pages_quantities_part(e->reg, &qp, &run->parts, pg, &b);
+		buf_reset(&path);
+		buf_addf(&path, "quantities/%s.html", pg->key);
+		buf_reset(&title);
+		buf_addf(&title, "Quantities: %s", pg->key);
+		ret |= write_page(run, path.data, "../", title.data, "",
+				  b.data);
+	}
 	buf_reset(&b);
 	ret |= pages_data(run->opt->datadir, model_data_files, run->ts,
 			  &run->bib, &b);
@@ -385,6 +416,7 @@ write_reference(struct run *run)
 	free(years);
 	buf_release(&b);
 	buf_release(&path);
+	buf_release(&title);
 	return ret ? -1 : 0;
 }
 
@@ -560,8 +592,8 @@ write_changes(struct run *run)
 		changes_html(&cs, "since-article", title.data, &b);
 		changes_release(&cs);
 	}
-	ret = write_page(run, "changes.html", "", "What changed", "",
-			 b.data);
+	ret = write_top_page(run, "changes.html", "What changed", "",
+			     b.data);
 	buf_release(&b);
 	buf_release(&title);
 	return ret;
@@ -658,6 +690,8 @@ report_write(struct site *site, const struct registry *reg,
 	timing_end();
 	timing_begin("pages");
 	if (!r)
+		qpages_init(&run.parts, run.ed[run.n - 1].reg);
+	if (!r)
 		r = write_top_report(&run);
 	for (i = 0; opt->editions && i < run.n && !r; i++)
 		r = write_edition(&run, i);
@@ -693,6 +727,7 @@ out:
 	opt->early = NULL;
 	template_free(run.t);
 	bib_release(&run.bib);
+	qpages_release(&run.parts);
 	release_editions(&run);
 	srcfile_free(shell);
 	srcfile_free(css);

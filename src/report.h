@@ -15,8 +15,9 @@ struct tableset;
  * built from the data rows dated up to its year.
  *
  *   index.html, figures/        the newest edition's report
- *   quantities.html             every quantity, and its value in every
- *                               edition; quantities.csv, .json
+ *   quantities.html             the list of quantities/GROUP.html, every
+ *                               quantity and its value in every edition
+ *                               (pages.h); quantities.csv, .json
  *   data.html, data/NAME.csv    the data
  *   changes.html                what changed since the previous edition
  *                               and since the article's

@@ -292,6 +292,34 @@ else no "broken links"; grep -v '^links:' "$tmp/links"; fi
 if python3 "$top/tests/check-links.py" "$tmp/a" >"$tmp/links"; then ok
 else no "broken links (test report)"; grep -v '^links:' "$tmp/links"; fi
 
+# The site's quantities are in parts, each quantity a row of exactly
+# one of them, each part listed on quantities.html, and no page of
+# quantities large to open on a phone (200 KB; the site-wide page was
+# 2 MB in one piece).
+if python3 - "$tmp/shipped" >"$tmp/parts" 2>&1 <<'PY'
+import json, os, re, sys
+root = sys.argv[1]
+names = [q["name"] for q in json.load(open(os.path.join(root, "quantities.json")))]
+index = open(os.path.join(root, "quantities.html")).read()
+rows = {}
+for f in sorted(os.listdir(os.path.join(root, "quantities"))):
+    page = open(os.path.join(root, "quantities", f)).read()
+    assert 'href="quantities/%s"' % f in index, "%s is not listed" % f
+    assert len(page) < 200000, "%s: %d bytes" % (f, len(page))
+    for n in re.findall(r'<tr id="([^"]+)"', page):
+        assert n not in rows, "%s on %s and %s" % (n, rows[n], f)
+        rows[n] = f
+missing = [n for n in names if n not in rows]
+assert not missing, "not on any part: %s" % missing[:5]
+assert len(rows) == len(names), "%d rows, %d quantities" % (len(rows), len(names))
+for f in ["quantities.html"] + ["editions/" + d + "/quantities.html"
+                                for d in os.listdir(os.path.join(root, "editions"))
+                                if d.isdigit()]:
+    n = os.path.getsize(os.path.join(root, f))
+    assert n < 250000, "%s: %d bytes" % (f, n)
+PY
+then ok; else no "quantities parts"; cat "$tmp/parts"; fi
+
 # The Pages workflow is valid YAML with a build and a deploy job.
 if python3 -c 'import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))

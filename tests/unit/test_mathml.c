@@ -178,6 +178,43 @@ test_symbols(void **state)
 	registry_free(reg);
 }
 
+/*
+ * A linked quantity with no symbol is its whole name: its '_' is not a
+ * subscript. With MATHML_SYMBOLS, only a formula of symbols is typeset.
+ */
+static void
+test_names(void **state)
+{
+	struct registry *reg = registry_new();
+	struct quantity *q;
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	assert_non_null(registry_add_num(reg, "device.air_m5.mass", 1, "kg",
+					 NULL, NULL, NULL, NULL));
+	assert_non_null(registry_add_num(reg, "const.c", 1, "m/s", NULL,
+					 NULL, NULL, NULL));
+	registry_set_symbol(reg, "const.c", "c");
+	typeset("device.air_m5.mass", reg, "",
+		"<mtext class=\"sym\"><a href=\"#device.air_m5.mass\" "
+		"title=\"device.air_m5.mass, kg\"><span>device.air_m5.mass"
+		"</span></a></mtext>");
+	q = registry_add_num(reg, "e.rest", 1, "J", NULL,
+			     "device.air_m5.mass const.c", NULL, NULL);
+	assert_non_null(q);
+	registry_set_expr(q, "device.air_m5.mass * const.c^2", "rest energy");
+	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS), -1);
+	assert_int_equal(b.len, 0);
+	registry_set_symbol(reg, "e.rest", "E");
+	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS), -1);
+	assert_int_equal(b.len, 0);
+	registry_set_symbol(reg, "device.air_m5.mass", "m");
+	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS), 0);
+	assert_non_null(strstr(b.data, "<i>m</i>"));
+	buf_release(&b);
+	registry_free(reg);
+}
+
 int
 main(void)
 {
@@ -188,6 +225,7 @@ main(void)
 		cmocka_unit_test(test_unary_minus),
 		cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_symbols),
+		cmocka_unit_test(test_names),
 	};
 
 	return cmocka_run_group_tests_name("mathml", tests, NULL, NULL);
