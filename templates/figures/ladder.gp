@@ -5,7 +5,8 @@
 # data: ladder
 # The machines' labels stand in a column right of the machines, each
 # joined to its point by a leader line; the dataset places them
-# (label_bits, label_ops: columns 4 and 5) so that none overlaps another.
+# (label_bits, label_ops: columns 4 and 5) so that none overlaps another
+# and no two leader lines cross.
 set style line 100 lc rgb "#bbbbbb" lw 1
 set border 3 lw 1 lc rgb "#555555"
 set tics nomirror textcolor rgb "#333333"
