@@ -21,11 +21,13 @@
 #include "xalloc.h"
 #include "banned.h"
 
-#define LLOYD2000 "S. Lloyd, Ultimate physical limits to computation, " \
-	"Nature 406, 1047-1054 (2000)"
-#define HENSON2008 "V. Henson, The Kernel Hacker's Bookshelf: Ultimate " \
-	"Physical Limits of Computation, LWN.net (2008-06-18)"
-#define CODATA "CODATA 2018 (NIST)"
+/*
+ * Sources of what the code computes, as [key]s of data/references.csv,
+ * which the pages link to its entry (bib.h).
+ */
+#define LLOYD2000 "[lloyd2000]"
+#define HENSON2008 "[henson2008]"
+#define CODATA "[codata2018]"
 #define OURS "derived here"
 /*
  * Rows of devices.csv and assumptions.csv at most: each row makes many
@@ -370,13 +372,13 @@ add_laptop(struct model *m)
 	fx(m, "laptop.bremermann", phys_bremermann(pc, mass), "bit/s",
 	   "laptop.mass * const.c^2 / const.h", "Bremermann",
 	   "laptop.mass const.c const.h",
-	   "H. J. Bremermann, Proc. 5th Berkeley Symp. (1967)");
+	   "[bremermann1962]");
 	fx(m, "laptop.bekenstein_bits",
 	   phys_bekenstein_bits(pc, phys_sphere_radius(V), E), "bit",
 	   "2 * pi * laptop.sphere_radius * laptop.energy / (const.hbar * "
 	   "const.c * ln(2))", "Bekenstein bound, sphere",
 	   "laptop.sphere_radius laptop.energy const.hbar const.c",
-	   "J. D. Bekenstein, Phys. Rev. D 23, 287 (1981)");
+	   "[bekenstein1981]");
 }
 
 /* Radiation entropy in bits of mass M in volume V, as an expression. */
@@ -464,7 +466,7 @@ add_blackhole(struct model *m)
 	   "const.hbar * const.c^3 / (8 * pi * const.G * laptop.mass * "
 	   "const.k)", "Hawking temperature",
 	   "laptop.mass const.hbar const.c const.G const.k",
-	   "S. W. Hawking, Commun. Math. Phys. 43, 199 (1975)");
+	   "[hawking1975]");
 	fx(m, "blackhole.lifetime", phys_hawking_lifetime(pc, mass), "s",
 	   "5120 * pi * const.G^2 * laptop.mass^3 / (const.hbar * const.c^4)",
 	   "photon-only convention", "laptop.mass const.G const.hbar const.c",
@@ -476,9 +478,7 @@ add_blackhole(struct model *m)
 	add_blackhole_species(m);
 }
 
-#define MACGIBBON "J. H. MacGibbon, B. R. Webber, Phys. Rev. D 41, 3052 " \
-	"(1990); J. H. MacGibbon, Phys. Rev. D 44, 376 (1991); D. N. Page, " \
-	"Phys. Rev. D 13, 198 (1976)"
+#define MACGIBBON "[macgibbon1990]; [macgibbon1991]; [page1976]"
 
 /*
  * Which species the black hole radiates, and its lifetime counting them
@@ -608,7 +608,7 @@ add_landauer(struct model *m)
 	   "J/bit", "const.k * landauer.room_temperature * ln(2)",
 	   "Landauer, at room temperature",
 	   "const.k landauer.room_temperature",
-	   "R. Landauer, IBM J. Res. Dev. 5, 183 (1961)");
+	   "[landauer1961]");
 	fx(m, "landauer.energy_laptop",
 	   phys_landauer_energy(pc, get(m, "laptop.temperature")), "J/bit",
 	   "const.k * laptop.temperature * ln(2)",
@@ -712,7 +712,7 @@ add_moore(struct model *m)
 	fx(m, "universe.doublings", log2(get(m, "universe.bits")), "",
 	   "log2(universe.bits)", "bits the universe can process",
 	   "universe.bits",
-	   "L. M. Krauss, G. D. Starkman, astro-ph/0404510 (2004)");
+	   "[krauss2004]");
 	fx(m, "universe.years_18mo", get(m, "universe.doublings") *
 	   get(m, "moore.fast_doubling"), "yr",
 	   "universe.doublings * moore.fast_doubling", "at 18 months",

@@ -55,7 +55,7 @@ has get-bits "$tmp/stdout" '^2\.1329[0-9]*e+31$'
 expect explain 0 "$ult" explain laptop.ops_max
 has explain-formula "$tmp/stdout" 'formula: 2 . laptop.energy / (pi . const.hbar) (Margolus-Levitin)'
 has explain-input "$tmp/stdout" 'laptop.energy = 8.98755'
-has explain-source "$tmp/stdout" 'source: S. Lloyd'
+has explain-source "$tmp/stdout" 'source: \[lloyd2000\]'
 expect explain-assumption 0 "$ult" explain laptop.mass
 has explain-origin "$tmp/stdout" 'defined at: data/assumptions.csv:2'
 expect list 0 "$ult" list

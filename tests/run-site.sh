@@ -293,7 +293,8 @@ if python3 "$top/tests/check-links.py" "$tmp/a" >"$tmp/links"; then ok
 else no "broken links (test report)"; grep -v '^links:' "$tmp/links"; fi
 
 # The site's quantities are in parts, each quantity a row of exactly
-# one of them, each part listed on quantities.html, and no page of
+# one of them, each part listed on quantities.html, every [key] of a
+# source a link to its reference, and no page of
 # quantities large to open on a phone (200 KB; the site-wide page was
 # 2 MB in one piece).
 if python3 - "$tmp/shipped" >"$tmp/parts" 2>&1 <<'PY'
@@ -306,6 +307,8 @@ for f in sorted(os.listdir(os.path.join(root, "quantities"))):
     page = open(os.path.join(root, "quantities", f)).read()
     assert 'href="quantities/%s"' % f in index, "%s is not listed" % f
     assert len(page) < 200000, "%s: %d bytes" % (f, len(page))
+    raw = re.findall(r'data-label="Source">[^<]*(\[[a-z][a-z0-9_]*\])', page)
+    assert not raw, "%s: a source cites %s as text, not as a link" % (f, raw[0])
     for n in re.findall(r'<tr id="([^"]+)"', page):
         assert n not in rows, "%s on %s and %s" % (n, rows[n], f)
         rows[n] = f
