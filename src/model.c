@@ -29,6 +29,8 @@
 #define HENSON2008 "[henson2008]"
 #define CODATA "[codata2018]"
 #define OURS "derived here"
+/* An id (device.<id>, claim.<id>) is a part of quantities' names. */
+_Static_assert(TABLE_ID_MAX <= REGISTRY_PART_MAX, "ids must fit names");
 /*
  * Rows of devices.csv and assumptions.csv at most: each row makes many
  * quantities (a device some sixty), and every quantity is a row of the
@@ -234,6 +236,11 @@ add_assumptions(struct model *m, const char *datadir)
 		    table_num(t, r, cvalue, 0, &v) |
 		    table_text(t, r, csource, &source))
 			continue;
+		if (registry_name_problem(name)) {
+			table_error(t, r, cname, "'%s' is not a valid name: %s",
+				    name, registry_name_problem(name));
+			continue;
+		}
 		for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
 			if (!strcmp(needs[i].name, name))
 				nd = &needs[i], found[i] = 1;

@@ -120,21 +120,31 @@ rehash(struct registry *reg)
 			i + 1;
 }
 
-/*
- * Names go into HTML ids and links unescaped, so the registry holds no
- * other: they are made by the model from checked ids.
- */
-static int
-valid_name(const char *s)
+const char *
+registry_name_problem(const char *s)
 {
+	size_t part = 0;
+
 	if (!*s)
-		return 0;
-	for (; *s; s++)
+		return "a name cannot be empty";
+	for (; *s; s++) {
+		if (*s == '.') {
+			if (!part)
+				return "a name's parts, between its dots, "
+				       "cannot be empty";
+			part = 0;
+			continue;
+		}
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' ||
-		      *s == '-'))
-			return 0;
-	return 1;
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return "a name is letters, digits, '_' and '-', in "
+			       "parts joined by dots";
+		if (++part > REGISTRY_PART_MAX)
+			return "a part of a name, between its dots, is at "
+			       "most " REGISTRY_PART_MAX_S " characters";
+	}
+	return part ? NULL : "a name's parts, between its dots, cannot be "
+			     "empty";
 }
 
 static struct quantity *
@@ -151,8 +161,9 @@ add(struct registry *reg, const char *name, const char *unit,
 		error("quantity '%s' is defined twice", name);
 		return NULL;
 	}
-	if (!valid_name(name))
-		BUG("quantity name '%s' is not [A-Za-z0-9._-]+", name);
+	if (registry_name_problem(name))
+		BUG("quantity name '%s': %s", name,
+		    registry_name_problem(name));
 	q = xcalloc(1, sizeof(*q));
 	q->name = xstrdup(name);
 	q->unit = xstrdup(unit ? unit : "");

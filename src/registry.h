@@ -42,6 +42,16 @@ struct quantity {
 
 struct registry;
 
+/*
+ * What is wrong with a quantity's name, or NULL: a name is parts of
+ * letters, digits, '_' and '-', at most REGISTRY_PART_MAX each, joined
+ * by single dots, so that it can go into HTML ids, links and (its first
+ * parts) file names as it is.
+ */
+#define REGISTRY_PART_MAX 64
+#define REGISTRY_PART_MAX_S "64"
+const char *registry_name_problem(const char *name);
+
 struct registry *registry_new(void);
 /* Frees the registry and every quantity in it; NULL is fine. */
 void registry_free(struct registry *reg);
@@ -50,10 +60,10 @@ void registry_free(struct registry *reg);
  * Adds a number. inputs is a space-separated list of quantity names that
  * must already be in the registry (else BUG); origin may be NULL. Returns
  * the new quantity, or NULL after printing an error when the name is
- * already taken or the value is not finite. All strings are copied. A
- * name is letters, digits, '.', '_' and '-' only (else BUG: names come
- * from the code and from ids checked by table_id()), so that it can go
- * into HTML and URLs as it is.
+ * already taken or the value is not finite. All strings are copied. The
+ * name must have no registry_name_problem() (else BUG: names come from
+ * the code, from ids checked by table_id() and from names the model
+ * checked).
  */
 struct quantity *registry_add_num(struct registry *reg, const char *name,
 				  double value, const char *unit,

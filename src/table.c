@@ -264,7 +264,7 @@ looks_like(const struct table_column *c, const char *cell)
 		return !is_number(cell);
 	case TABLE_KIND_ID:
 		return strspn(cell, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
-		       strlen(cell);
+		       strlen(cell) && strlen(cell) <= TABLE_ID_MAX;
 	case TABLE_KIND_NUMBER:
 		return is_number(cell);
 	case TABLE_KIND_YEAR:
@@ -901,6 +901,10 @@ table_id(const struct table *t, size_t row, int col, const char **out)
 		      *s == '_'))
 			return table_error(t, row, col, "'%s' is not a valid "
 					   "id: use a-z, 0-9 and _", *out);
+	if (s - *out > TABLE_ID_MAX)
+		return table_error(t, row, col, "an id of %zu characters is "
+				   "too long: at most %d", (size_t)(s - *out),
+				   TABLE_ID_MAX);
 	return 0;
 }
 

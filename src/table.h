@@ -127,8 +127,11 @@ int table_max_rows(const struct table *t, size_t max, const char *why);
 int table_text(const struct table *t, size_t row, int col, const char **out);
 /*
  * As table_text(), for an id that names quantities (device.<id>,
- * claim.<id>): a-z, 0-9 and _ only, else an error at the cell.
+ * claim.<id>) and the files of their pages (quantities/device.<id>.html):
+ * a-z, 0-9 and _ only, at most TABLE_ID_MAX of them, else an error at
+ * the cell.
  */
+#define TABLE_ID_MAX 64		/* REGISTRY_PART_MAX at most (model.c) */
 int table_id(const struct table *t, size_t row, int col, const char **out);
 
 /*
