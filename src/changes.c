@@ -4,6 +4,7 @@
  * data rows added between the two years that caused each change.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "escape.h"
 #include "format.h"
 #include "model.h"
+#include "pages.h"
 #include "registry.h"
 #include "table.h"
 #include "xalloc.h"
@@ -620,9 +622,43 @@ changes_csv(const struct changes *cs, struct buf *out)
 	buf_release(&why);
 }
 
-/* "top500.csv:60-68, devices.csv:7" with each run linked to data.html. */
+/*
+ * A file's added rows listed on the page, at most: a history of a
+ * million rows adds a quarter of a million between two editions, all in
+ * its CSV file.
+ */
+#define CHANGES_LIST_ROWS 100
+
+/*
+ * Whether data.html shows the added row of file f (a base name) at
+ * line, so that data.html#f-line leads to it.
+ */
+static int
+shown_on_data_page(const struct changes *cs, const char *f, size_t flen,
+		   long line)
+{
+	size_t i, row;
+
+	for (i = 0; i < cs->nfiles; i++) {
+		const struct table *t = cs->files[i].t;
+		const char *name = base_name(table_name(t));
+
+		if (strlen(name) != flen || strncmp(name, f, flen))
+			continue;
+		row = line > 0 ? table_row_at_line(t, (size_t)line) :
+		      SIZE_MAX;
+		return row != SIZE_MAX && pages_data_shows(t, row);
+	}
+	return 0;
+}
+
+/*
+ * "top500.csv:60-68, devices.csv:7" with each run linked to its first
+ * row on data.html, or to the file there when the page does not show
+ * that row (the middle of a long history).
+ */
 static void
-html_causes(struct buf *out, const char *causes)
+html_causes(struct buf *out, const struct changes *cs, const char *causes)
 {
 	const char *p = causes;
 
@@ -631,9 +667,14 @@ html_causes(struct buf *out, const char *causes)
 		const char *colon = memchr(p, ':', len);
 
 		if (colon) {
+			long line = strtol(colon + 1, NULL, 10);
+
 			BUF_ADDLIT(out, "<a href=\"data.html#");
 			buf_add(out, p, (size_t)(colon - p));
-			buf_addf(out, "-%ld\">", strtol(colon + 1, NULL, 10));
+			if (shown_on_data_page(cs, p, (size_t)(colon - p),
+					       line))
+				buf_addf(out, "-%ld", line);
+			BUF_ADDLIT(out, "\">");
 			buf_add(out, p, len);
 			BUF_ADDLIT(out, "</a>");
 		} else {
@@ -647,18 +688,25 @@ html_causes(struct buf *out, const char *causes)
 	}
 }
 
-/* One added row: where, when, and what it names (its first columns). */
+/*
+ * One added row: where (linked to its row on data.html when the page
+ * shows it), when, and what it names (its first columns).
+ */
 static void
 html_row(struct buf *out, const struct added_row *ar)
 {
 	const char *f = base_name(table_name(ar->t));
 	size_t line = table_line(ar->t, ar->row), c;
+	int link = pages_data_shows(ar->t, ar->row);
 
-	BUF_ADDLIT(out, "<li><a href=\"data.html#");
-	html_attr(out, f);
-	buf_addf(out, "-%zu\">", line);
+	BUF_ADDLIT(out, "<li>");
+	if (link) {
+		BUF_ADDLIT(out, "<a href=\"data.html#");
+		html_attr(out, f);
+		buf_addf(out, "-%zu\">", line);
+	}
 	html_text(out, f);
-	buf_addf(out, ":%zu</a> (%d): ", line, ar->year);
+	buf_addf(out, ":%zu%s (%d): ", line, link ? "</a>" : "", ar->year);
 	/* The columns before the numbers: list, name, model... */
 	for (c = 0; c < 3 && c < table_cols(ar->t); c++) {
 		const char *cell = table_cell(ar->t, ar->row, (int)c);
@@ -674,6 +722,32 @@ html_row(struct buf *out, const struct added_row *ar)
 			BUF_ADDLIT(out, ":");
 	}
 	BUF_ADDLIT(out, "</li>\n");
+}
+
+/* The added rows of each file; past CHANGES_LIST_ROWS, their count. */
+static void
+html_rows(struct buf *out, const struct changes *cs)
+{
+	size_t i, r;
+
+	for (i = 0; i < cs->nfiles; i++) {
+		const struct added_file *af = &cs->files[i];
+		const char *f = base_name(table_name(af->t));
+		size_t shown = af->n > CHANGES_LIST_ROWS ? CHANGES_LIST_ROWS :
+			       af->n;
+
+		for (r = 0; r < shown; r++)
+			html_row(out, &cs->rows[af->first + r]);
+		if (shown == af->n)
+			continue;
+		buf_addf(out, "<li>… and %zu more rows of ", af->n - shown);
+		html_text(out, f);
+		buf_addf(out, ", lines %zu to %zu: all in <a href=\"data/",
+			 cs->rows[af->first + shown].line,
+			 cs->rows[af->first + af->n - 1].line);
+		html_attr(out, f);
+		BUF_ADDLIT(out, "\">its CSV file</a></li>\n");
+	}
 }
 
 void
@@ -706,8 +780,7 @@ changes_html(const struct changes *cs, const char *id, const char *title,
 			buf_addf(out, "<details><summary>The %zu data rows "
 				 "added</summary>\n<ul class=\"rows\">\n",
 				 cs->nrows);
-		for (i = 0; i < cs->nrows; i++)
-			html_row(out, &cs->rows[i]);
+		html_rows(out, cs);
 		BUF_ADDLIT(out, "</ul>\n</details>\n");
 	}
 	if (!cs->n) {
@@ -746,7 +819,7 @@ changes_html(const struct changes *cs, const char *id, const char *title,
 		html_text(out, cl.ch.data);
 		BUF_ADDLIT(out, "</td><td data-label=\"Caused by\">");
 		if (cl.why.len)
-			html_causes(out, cl.why.data);
+			html_causes(out, cs, cl.why.data);
 		else
 			BUF_ADDLIT(out, "—");
 		BUF_ADDLIT(out, "</td></tr>\n");

@@ -817,29 +817,44 @@ load(struct model *m, const char *file)
 }
 
 /*
- * Keeps, of a series in time order, the largest point of each year (the
- * first of equals) when it is at least every point of the years before:
- * the record holders, one a year at most.
+ * Keeps, of the points of from (a series in time order), the largest of
+ * each year (the first of equals) when it is at least every point of the
+ * years before: the record holders, one a year at most. They go into se,
+ * which is from itself (thinned in place) or an empty series (given
+ * arrays of just that size: a copy of a million points that keeps a
+ * hundred holds a hundred).
  */
 static void
-series_keep_records(struct series *se)
+series_keep_records(const struct series *from, struct series *se)
 {
-	size_t i = 0, j, k = 0, best;
-	double top = -INFINITY;
+	size_t i, j, k = 0, best;
+	int pass;
 
-	while (i < se->n) {
-		best = i;
-		for (j = i + 1; j < se->n && floor(se->time[j]) ==
-		     floor(se->time[i]); j++)
-			if (se->value[j] > se->value[best])
-				best = j;
-		if (se->value[best] >= top) {
-			top = se->value[best];
-			se->time[k] = se->time[best];
-			se->value[k] = se->value[best];
-			se->row[k++] = se->row[best];
+	for (pass = 0; pass < 2; pass++) {
+		double top = -INFINITY;
+
+		for (i = 0, k = 0; i < from->n; i = j) {
+			best = i;
+			for (j = i + 1; j < from->n && floor(from->time[j]) ==
+			     floor(from->time[i]); j++)
+				if (from->value[j] > from->value[best])
+					best = j;
+			if (from->value[best] < top)
+				continue;
+			top = from->value[best];
+			/* In place, k <= i: nothing still to read is lost. */
+			if (pass) {
+				se->time[k] = from->time[best];
+				se->value[k] = from->value[best];
+				se->row[k] = from->row[best];
+			}
+			k++;
 		}
-		i = j;
+		if (!pass && se != from) {
+			se->time = xmalloc(sizeof(*se->time) * (k + 1));
+			se->value = xmalloc(sizeof(*se->value) * (k + 1));
+			se->row = xmalloc(sizeof(*se->row) * (k + 1));
+		}
 	}
 	se->n = k;
 }
@@ -919,7 +934,7 @@ series_read(struct model *m, const struct series_spec *sp, struct series *se)
 		se->row[se->n++] = r;
 	}
 	if (sp->record)
-		series_keep_records(se);
+		series_keep_records(se, se);
 	return diag_errors() == before ? 0 : -1;
 }
 
@@ -1042,6 +1057,10 @@ series_copy(const struct series *from, const struct series_spec *sp,
 	memset(se, 0, sizeof(*se));
 	se->spec = sp;
 	se->t = from->t;
+	if (sp->record) {
+		series_keep_records(from, se);
+		return;
+	}
 	se->n = from->n;
 	se->time = xmalloc(sizeof(*se->time) * (from->n + 1));
 	se->value = xmalloc(sizeof(*se->value) * (from->n + 1));
@@ -1051,8 +1070,6 @@ series_copy(const struct series *from, const struct series_spec *sp,
 		memcpy(se->value, from->value, sizeof(*se->value) * from->n);
 		memcpy(se->row, from->row, sizeof(*se->row) * from->n);
 	}
-	if (sp->record)
-		series_keep_records(se);
 }
 
 /*

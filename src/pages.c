@@ -3,6 +3,7 @@
  * data.html body. Everything from data or the registry is escaped here.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,8 +18,6 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* data.html shows at most this many rows of a file, half at each end. */
-#define PAGES_MAX_ROWS 1000
 
 /*
  * quantities.html folds a group of more quantities than this (it is
@@ -27,13 +26,19 @@
 #define PAGES_OPEN_ROWS 50
 #define PAGES_OPEN_ROWS_S "50"
 
-/* "data/devices.csv:4" -> link "data.html#devices.csv-4". */
+/*
+ * "data/devices.csv:4" -> link "data.html#devices.csv-4", or to the
+ * file's table there ("data.html#devices.csv") when the page does not
+ * show that row (the middle of a long history).
+ */
 static void
-origin_link(struct buf *out, const char *origin, const char *root,
-	    struct buf *id)
+origin_link(struct buf *out, const char *origin,
+	    const struct quantities_page *qp, struct buf *id)
 {
 	const char *colon = strrchr(origin, ':');
-	const char *base = strrchr(origin, '/');
+	const char *base = strrchr(origin, '/'), *root = qp->root;
+	const struct table *t;
+	size_t row = SIZE_MAX;
 
 	base = base ? base + 1 : origin;
 	if (!colon || colon < base) {
@@ -41,9 +46,16 @@ origin_link(struct buf *out, const char *origin, const char *root,
 		return;
 	}
 	buf_reset(id);
+	buf_add(id, origin, (size_t)(colon - origin));
+	t = qp->ts ? tableset_find(qp->ts, id->data) : NULL;
+	if (t)
+		row = table_row_at_line(t, strtoul(colon + 1, NULL, 10));
+	buf_reset(id);
 	buf_add(id, base, (size_t)(colon - base));
-	buf_addch(id, '-');
-	buf_addstr(id, colon + 1);
+	if (!t || (row != SIZE_MAX && pages_data_shows(t, row))) {
+		buf_addch(id, '-');
+		buf_addstr(id, colon + 1);
+	}
 	buf_addf(out, "<a href=\"%sdata.html#", root);
 	html_attr(out, id->data);
 	BUF_ADDLIT(out, "\">");
@@ -263,7 +275,7 @@ quantity_row(struct buf *out, const struct registry *reg,
 	bib_text_html(out, qp->bib, q->source, qp->root);
 	if (q->origin) {
 		BUF_ADDLIT(out, " (");
-		origin_link(out, q->origin, qp->root, scratch);
+		origin_link(out, q->origin, qp, scratch);
 		BUF_ADDLIT(out, ")");
 	}
 	BUF_ADDLIT(out, "</td></tr>\n");
@@ -673,6 +685,15 @@ pages_quantities_index(const struct quantities_page *qp,
 	BUF_ADDLIT(out, "</ul>\n");
 }
 
+int
+pages_data_shows(const struct table *t, size_t row)
+{
+	size_t n = table_rows(t);
+
+	return n <= PAGES_MAX_ROWS || row < PAGES_MAX_ROWS / 2 ||
+	       row >= n - PAGES_MAX_ROWS / 2;
+}
+
 /* Whether column c of t holds a row's sources. */
 static int
 source_column(const struct table *t, size_t c)
@@ -749,8 +770,7 @@ pages_data(const char *datadir, const char *const *files,
 		BUF_ADDLIT(out, "</tr></thead>\n<tbody>\n");
 		for (r = 0; r < table_rows(t); r++) {
 			/* A long history: its ends here, all of it in the CSV. */
-			if (table_rows(t) > PAGES_MAX_ROWS &&
-			    r == PAGES_MAX_ROWS / 2) {
+			if (!pages_data_shows(t, r)) {
 				buf_addf(out, "<tr><td colspan=\"%zu\">... %zu "
 					 "more rows: see the CSV file ..."
 					 "</td></tr>\n", table_cols(t) + 1,

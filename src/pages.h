@@ -29,6 +29,11 @@ struct quantities_page {
 	const int *years;
 	size_t neditions;
 	const struct bib *bib;	/* cited [key]s in sources link to it */
+	/*
+	 * The data's tables, so that an origin ("data/devices.csv:4")
+	 * links to its row on data.html only when the page shows it.
+	 */
+	const struct tableset *ts;
 };
 /*
  * An edition's quantities page (qp->edition set): the quantities qp->keep
@@ -79,6 +84,16 @@ void pages_quantities_part(const struct registry *reg,
 			   struct buf *out);
 void pages_quantities_index(const struct quantities_page *qp,
 			    const struct qpages *p, struct buf *out);
+/*
+ * Whether data.html shows row (0-based) of t: a file of more than
+ * PAGES_MAX_ROWS rows shows its first and last PAGES_MAX_ROWS / 2 there
+ * (all of them are in its CSV download), so that a link to
+ * data.html#FILE-LINE leads somewhere only for those.
+ */
+#define PAGES_MAX_ROWS 1000
+struct table;
+int pages_data_shows(const struct table *t, size_t row);
+
 /*
  * Appends a table for each CSV file named in files (NULL-terminated)
  * under datadir, read through ts (the tables the model already read).

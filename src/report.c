@@ -237,7 +237,7 @@ write_edition(struct run *run, size_t i)
 	const struct edition *next = i + 1 < run->n ? &run->ed[i + 1] : NULL;
 	struct buf banner = BUF_INIT, body = BUF_INIT, file = BUF_INIT;
 	struct quantities_page qp = { "../../", NULL, NULL, NULL, NULL, 0,
-				      &run->bib };
+				      &run->bib, run->ts };
 	size_t n = registry_count(e->reg), k, j;
 	unsigned char *keep = xcalloc(n ? n : 1, 1);
 	size_t *stack = xcalloc(n ? n : 1, sizeof(*stack)), top = 0;
@@ -352,7 +352,7 @@ write_reference(struct run *run)
 	const struct registry **regs = xcalloc(run->n, sizeof(*regs));
 	int *years = xcalloc(run->n, sizeof(*years));
 	struct quantities_page qp = { "", NULL, NULL, NULL, NULL, 0,
-				      &run->bib };
+				      &run->bib, run->ts };
 	struct buf b = BUF_INIT, path = BUF_INIT, title = BUF_INIT;
 	size_t i;
 	int ret = 0;

@@ -29,8 +29,8 @@ struct table {
 	char *name;
 	char *data;		/* the file's bytes, for error positions */
 	size_t len;
-	size_t *offs;		/* byte offset where each row starts,
-				   header first */
+	uint32_t *offs;		/* byte offset where each row starts,
+				   header first (32 bits, as cells) */
 	size_t offs_cap;
 	size_t ncols;
 	size_t nrows;
@@ -40,7 +40,7 @@ struct table {
 				   small; text over 4 GiB is refused);
 				   row 0 is the header */
 	size_t cells_cap;
-	size_t *lines;		/* start line of each row, header first */
+	uint32_t *lines;	/* start line of each row, header first */
 	size_t lines_cap;
 	/* table_unique(): for each row, the first row with its cell in col */
 	size_t *first;
@@ -464,14 +464,14 @@ on_record(int c, void *arg)
 	}
 	t->cells = xgrow(t->cells, &t->cells_cap, (row + 1) * t->ncols,
 			 sizeof(*t->cells));
-	if (t->text.len > UINT32_MAX)
+	if (t->text.len > UINT32_MAX || ld->rec_off > UINT32_MAX)
 		die("'%s' holds more than 4 GiB of text", t->name);
 	for (i = 0; i < t->ncols; i++)
 		t->cells[row * t->ncols + i] = (uint32_t)ld->field[i];
 	t->lines = xgrow(t->lines, &t->lines_cap, row + 1, sizeof(*t->lines));
-	t->lines[row] = ld->rec_line;
+	t->lines[row] = (uint32_t)ld->rec_line;	/* <= rec_off + 1 */
 	t->offs = xgrow(t->offs, &t->offs_cap, row + 1, sizeof(*t->offs));
-	t->offs[row] = ld->rec_off;
+	t->offs[row] = (uint32_t)ld->rec_off;
 	if (row)
 		t->nrows++;
 	ld->nfield = 0;
@@ -666,6 +666,23 @@ table_line(const struct table *t, size_t row)
 	if (row >= t->nrows)
 		BUG("row %zu of %zu", row, t->nrows);
 	return t->lines[row + 1];
+}
+
+size_t
+table_row_at_line(const struct table *t, size_t line)
+{
+	size_t lo = 0, hi = t->nrows;
+
+	/* Rows start on increasing lines: the header's, then each row's. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->lines[mid + 1] < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nrows && t->lines[lo + 1] == line ? lo : SIZE_MAX;
 }
 
 int
@@ -906,6 +923,17 @@ table_id(const struct table *t, size_t row, int col, const char **out)
 				   "too long: at most %d", (size_t)(s - *out),
 				   TABLE_ID_MAX);
 	return 0;
+}
+
+const struct table *
+tableset_find(const struct tableset *ts, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ts->n; i++)
+		if (!strcmp(ts->t[i]->name, name))
+			return ts->t[i];
+	return NULL;
 }
 
 struct table *

@@ -89,6 +89,8 @@ size_t table_cols(const struct table *t);
 const char *table_header(const struct table *t, size_t col);
 /* Physical line on which row starts (1-based, the header is line 1). */
 size_t table_line(const struct table *t, size_t row);
+/* The row that starts on line (as table_line() gives it), or SIZE_MAX. */
+size_t table_row_at_line(const struct table *t, size_t line);
 
 /* Index of the column called name, or -1 when there is none. */
 int table_find(const struct table *t, const char *name);
@@ -158,6 +160,9 @@ struct tableset {
  * is tried again, and fails again, on the next call). The table belongs
  * to the set.
  */
+/* The table of the set named name (table_name()), or NULL. */
+const struct table *tableset_find(const struct tableset *ts,
+				  const char *name);
 struct table *tableset_load(struct tableset *ts, const char *dir,
 			    const char *file);
 /* Frees every table of the set; ts is left empty. */

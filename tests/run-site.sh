@@ -274,6 +274,16 @@ rows=$(grep -vc '^#' "$tmp/long-out/figures/disk.dat")
 if [ "$rows" -le 2001 ]; then ok; else no "disk.dat has $rows rows"; fi
 n=$(cd "$top" && "$ult" -d "$tmp/long" get series.disk.fit_all.n)
 if [ "$n" -gt 20000 ]; then ok; else no "the fit used $n rows"; fi
+# The changes page lists 100 added rows of a file, then counts the rest
+# (it was 20,000 list items, most linking to rows data.html leaves out),
+# and every link of the site still leads somewhere.
+listed=$(grep -c '^<li>.*disk_capacity\.csv:' "$tmp/long-out/changes.html")
+if [ "$listed" -le 200 ] &&
+   grep -q '^<li>… and [0-9]* more rows of disk_capacity\.csv, lines' \
+	"$tmp/long-out/changes.html"; then ok; else
+	no "changes.html lists $listed rows of the long history"; fi
+if python3 "$top/tests/check-links.py" "$tmp/long-out" >"$tmp/links"; then ok
+else no "broken links (long history)"; grep -v '^links:' "$tmp/links" | head; fi
 
 # The shipped report places every figure of templates/figures/.
 (cd "$top" && "$ult" -o "$tmp/shipped" report) >/dev/null 2>"$tmp/err"
