@@ -659,6 +659,34 @@ put_body(struct buf *out, const char *body)
 }
 
 /* Copies shell to out, filling its slots. */
+/*
+ * The body. On a narrow screen the contents list cannot stand beside
+ * the text, and before the title it would push the title down, so a
+ * folded copy of its list follows the page's <h1> (style.css shows one
+ * or the other by the width).
+ */
+static void
+put_content(struct buf *out, const char *body, const char *toc)
+{
+	const char *h1 = strstr(body, "</h1>\n"), *ol = strstr(toc, "<ol>");
+	const char *end = strstr(toc, "</nav>");
+	struct buf b = BUF_INIT;
+
+	if (!h1 || !ol || !end || end < ol) {
+		put_body(out, body);
+		return;
+	}
+	h1 += 6;
+	buf_add(&b, body, (size_t)(h1 - body));
+	BUF_ADDLIT(&b, "<details class=\"toc-narrow\"><summary>Contents"
+		   "</summary>\n");
+	buf_add(&b, ol, (size_t)(end - ol));
+	BUF_ADDLIT(&b, "</details>\n");
+	buf_addstr(&b, h1);
+	put_body(out, b.data);
+	buf_release(&b);
+}
+
 void
 html_page(struct buf *out, const char *shell, const char *title,
 	  const char *toc, const char *body, const char *current,
@@ -681,7 +709,7 @@ html_page(struct buf *out, const char *shell, const char *title,
 			buf_addstr(out, toc);
 			p = open + 7;
 		} else if (!strncmp(open, "{{content}}", 11)) {
-			put_body(out, body);
+			put_content(out, body, toc);
 			p = open + 11;
 		} else if (!strncmp(open, "{{nav}}", 7)) {
 			nav(out, current, root);
