@@ -658,7 +658,6 @@ put_body(struct buf *out, const char *body)
 	buf_addstr(out, p);
 }
 
-/* Copies shell to out, filling its slots. */
 /*
  * The body. On a narrow screen the contents list cannot stand beside
  * the text, and before the title it would push the title down, so a
@@ -687,6 +686,7 @@ put_content(struct buf *out, const char *body, const char *toc)
 	buf_release(&b);
 }
 
+/* Copies shell to out, filling its slots. */
 void
 html_page(struct buf *out, const char *shell, const char *title,
 	  const char *toc, const char *body, const char *current,
