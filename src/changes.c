@@ -4,7 +4,6 @@
  * data rows added between the two years that caused each change.
  */
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -629,27 +628,19 @@ changes_csv(const struct changes *cs, struct buf *out)
  */
 #define CHANGES_LIST_ROWS 100
 
-/*
- * Whether data.html shows the added row of file f (a base name) at
- * line, so that data.html#f-line leads to it.
- */
-static int
-shown_on_data_page(const struct changes *cs, const char *f, size_t flen,
-		   long line)
+/* The table of the file with added rows called f (flen bytes), or NULL. */
+static const struct table *
+added_file(const struct changes *cs, const char *f, size_t flen)
 {
-	size_t i, row;
+	size_t i;
 
 	for (i = 0; i < cs->nfiles; i++) {
-		const struct table *t = cs->files[i].t;
-		const char *name = base_name(table_name(t));
+		const char *name = base_name(table_name(cs->files[i].t));
 
-		if (strlen(name) != flen || strncmp(name, f, flen))
-			continue;
-		row = line > 0 ? table_row_at_line(t, (size_t)line) :
-		      SIZE_MAX;
-		return row != SIZE_MAX && pages_data_shows(t, row);
+		if (strlen(name) == flen && !strncmp(name, f, flen))
+			return cs->files[i].t;
 	}
-	return 0;
+	return NULL;
 }
 
 /*
@@ -667,13 +658,15 @@ html_causes(struct buf *out, const struct changes *cs, const char *causes)
 		const char *colon = memchr(p, ':', len);
 
 		if (colon) {
-			long line = strtol(colon + 1, NULL, 10);
+			const struct table *t;
 
+			t = added_file(cs, p, (size_t)(colon - p));
 			BUF_ADDLIT(out, "<a href=\"data.html#");
-			buf_add(out, p, (size_t)(colon - p));
-			if (shown_on_data_page(cs, p, (size_t)(colon - p),
-					       line))
-				buf_addf(out, "-%ld", line);
+			if (t)
+				pages_data_anchor(out, t,
+						  strtoul(colon + 1, NULL, 10));
+			else
+				buf_add(out, p, (size_t)(colon - p));
 			BUF_ADDLIT(out, "\">");
 			buf_add(out, p, len);
 			BUF_ADDLIT(out, "</a>");

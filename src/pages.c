@@ -38,7 +38,6 @@ origin_link(struct buf *out, const char *origin,
 	const char *colon = strrchr(origin, ':');
 	const char *base = strrchr(origin, '/'), *root = qp->root;
 	const struct table *t;
-	size_t row = SIZE_MAX;
 
 	base = base ? base + 1 : origin;
 	if (!colon || colon < base) {
@@ -48,11 +47,11 @@ origin_link(struct buf *out, const char *origin,
 	buf_reset(id);
 	buf_add(id, origin, (size_t)(colon - origin));
 	t = qp->ts ? tableset_find(qp->ts, id->data) : NULL;
-	if (t)
-		row = table_row_at_line(t, strtoul(colon + 1, NULL, 10));
 	buf_reset(id);
-	buf_add(id, base, (size_t)(colon - base));
-	if (!t || (row != SIZE_MAX && pages_data_shows(t, row))) {
+	if (t) {
+		pages_data_anchor(id, t, strtoul(colon + 1, NULL, 10));
+	} else {
+		buf_add(id, base, (size_t)(colon - base));
 		buf_addch(id, '-');
 		buf_addstr(id, colon + 1);
 	}
@@ -365,16 +364,15 @@ quantity_table(struct buf *out, const struct registry *reg,
 	BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
 }
 
-/* The paragraph on what the "Editions" column shows. */
+/* The sentence on what the "Editions" column shows. */
 static void
 editions_words(struct buf *out, const struct quantities_page *qp)
 {
 	if (qp->neditions > 1)
-		buf_addf(out, " The column “Editions” shows how each value "
-			 "moved from the %d edition to the %d edition: a "
-			 "small chart (logarithmic when it spans more than a "
-			 "factor of ten) and, opened, the value of each run "
-			 "of editions.", qp->years[0],
+		buf_addf(out, " “Editions” charts a value from the %d edition "
+			 "to the %d edition (on a log scale when it spans more "
+			 "than a factor of ten) and, opened, gives it for each "
+			 "run of editions.", qp->years[0],
 			 qp->years[qp->neditions - 1]);
 }
 
@@ -458,6 +456,18 @@ key_len(const char *name, int big)
 	return len;
 }
 
+/* The index of the page whose key is the len bytes of name, or p->n. */
+static size_t
+find_key(const struct qpages *p, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (!strncmp(p->v[i].key, name, len) && !p->v[i].key[len])
+			break;
+	return i;
+}
+
 void
 qpages_init(struct qpages *p, const struct registry *reg)
 {
@@ -469,18 +479,13 @@ qpages_init(struct qpages *p, const struct registry *reg)
 	p->v = NULL;
 	p->n = 0;
 	find_groups(reg, NULL, first, group, count);
-	/* The pages: a name's key; the previous name's page tried first. */
-	for (i = 0, k = 0; i < n; i++) {
+	/* The pages: each name's key, a page the first time it is met. */
+	for (i = 0; i < n; i++) {
 		const char *name = registry_at(reg, i)->name;
 		size_t len = key_len(name, count[group[i]] > PAGES_SPLIT);
 		struct qpage *pg;
 
-		if (k >= p->n || strncmp(p->v[k].key, name, len) ||
-		    p->v[k].key[len])
-			for (k = 0; k < p->n; k++)
-				if (!strncmp(p->v[k].key, name, len) &&
-				    !p->v[k].key[len])
-					break;
+		k = find_key(p, name, len);
 		if (k == p->n) {
 			p->v = xgrow(p->v, &cap, p->n + 1, sizeof(*p->v));
 			p->v[p->n].key = xstrndup(name, len);
@@ -519,25 +524,15 @@ qpages_release(struct qpages *p)
 	p->n = 0;
 }
 
-/* The page whose key is the len bytes of name, or NULL. */
-static const struct qpage *
-find_key(const struct qpages *p, const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < p->n; i++)
-		if (!strncmp(p->v[i].key, name, len) && !p->v[i].key[len])
-			return &p->v[i];
-	return NULL;
-}
-
 const struct qpage *
 qpages_find(const struct qpages *p, const char *name)
 {
-	const struct qpage *pg = find_key(p, name, key_len(name, 1));
+	size_t k = find_key(p, name, key_len(name, 1));
 
 	/* A small group's two-part prefix is no key: its first part is. */
-	return pg ? pg : find_key(p, name, key_len(name, 0));
+	if (k == p->n)
+		k = find_key(p, name, key_len(name, 0));
+	return k < p->n ? &p->v[k] : NULL;
 }
 
 void
@@ -573,14 +568,19 @@ qpages_relink(const struct qpages *p, const char *dir,
 	buf_addstr(out, s);
 }
 
-/* A link to part pg from a page of quantities/. */
+/*
+ * A link to part pg, from dir ("" in quantities/, "quantities/" beside
+ * it), shown as its key from byte skip on.
+ */
 static void
-part_link(struct buf *out, const struct qpage *pg)
+part_link(struct buf *out, const char *dir, const struct qpage *pg,
+	  size_t skip)
 {
 	BUF_ADDLIT(out, "<a href=\"");
+	buf_addstr(out, dir);
 	buf_addstr(out, pg->key);
 	BUF_ADDLIT(out, ".html\"><code>");
-	buf_addstr(out, pg->key);
+	buf_addstr(out, pg->key + skip);
 	BUF_ADDLIT(out, "</code></a>");
 }
 
@@ -600,11 +600,11 @@ pages_quantities_part(const struct registry *reg,
 	BUF_ADDLIT(out, "quantities.html\">all quantities</a>");
 	if (k > 0) {
 		BUF_ADDLIT(out, "; previous: ");
-		part_link(out, &p->v[k - 1]);
+		part_link(out, "", &p->v[k - 1], 0);
 	}
 	if (k + 1 < p->n) {
 		BUF_ADDLIT(out, "; next: ");
-		part_link(out, &p->v[k + 1]);
+		part_link(out, "", &p->v[k + 1], 0);
 	}
 	BUF_ADDLIT(out, ".</p>\n<p>Values to six significant digits (<a "
 		   "href=\"");
@@ -613,12 +613,7 @@ pages_quantities_part(const struct registry *reg,
 	buf_addstr(out, qp->root);
 	BUF_ADDLIT(out, "quantities.json\">JSON</a> at full precision); "
 		   "each input links to its row.");
-	if (qp->neditions > 1)
-		buf_addf(out, " “Editions” charts a value from the %d edition "
-			 "to the %d edition (on a log scale when it spans more "
-			 "than a factor of ten) and, opened, gives it for each "
-			 "run of editions.", qp->years[0],
-			 qp->years[qp->neditions - 1]);
+	editions_words(out, qp);
 	BUF_ADDLIT(out, "</p>\n");
 	quantity_table(&body, reg, qp, pg->key, strlen(pg->key), pg->at,
 		       pg->n, "quantities.html", &scratch);
@@ -659,22 +654,16 @@ pages_quantities_index(const struct quantities_page *qp,
 		}
 		BUF_ADDLIT(out, "<li>");
 		if (!key[glen]) {
-			BUF_ADDLIT(out, "<a href=\"quantities/");
-			buf_addstr(out, key);
-			BUF_ADDLIT(out, ".html\"><code>");
-			buf_addstr(out, key);
-			buf_addf(out, "</code></a> (%zu)", n);
+			part_link(out, "quantities/", &p->v[k], 0);
+			buf_addf(out, " (%zu)", n);
 		} else {
 			BUF_ADDLIT(out, "<code>");
 			buf_add(out, key, glen);
 			buf_addf(out, "</code> (%zu): ", n);
 			for (; k < j; k++) {
-				BUF_ADDLIT(out, "<a href=\"quantities/");
-				buf_addstr(out, p->v[k].key);
-				BUF_ADDLIT(out, ".html\"><code>");
-				buf_addstr(out, p->v[k].key + glen + 1);
-				buf_addf(out, "</code></a>&nbsp;(%zu)",
-					 p->v[k].n);
+				part_link(out, "quantities/", &p->v[k],
+					  glen + 1);
+				buf_addf(out, "&nbsp;(%zu)", p->v[k].n);
 				if (k + 1 < j)
 					BUF_ADDLIT(out, " · ");
 			}
@@ -692,6 +681,17 @@ pages_data_shows(const struct table *t, size_t row)
 
 	return n <= PAGES_MAX_ROWS || row < PAGES_MAX_ROWS / 2 ||
 	       row >= n - PAGES_MAX_ROWS / 2;
+}
+
+void
+pages_data_anchor(struct buf *out, const struct table *t, size_t line)
+{
+	const char *name = table_name(t), *base = strrchr(name, '/');
+	size_t row = table_row_at_line(t, line);
+
+	buf_addstr(out, base ? base + 1 : name);
+	if (row != SIZE_MAX && pages_data_shows(t, row))
+		buf_addf(out, "-%zu", line);
 }
 
 /* Whether column c of t holds a row's sources. */

@@ -93,6 +93,12 @@ void pages_quantities_index(const struct quantities_page *qp,
 #define PAGES_MAX_ROWS 1000
 struct table;
 int pages_data_shows(const struct table *t, size_t row);
+/*
+ * Appends the fragment of data.html that shows line of t: "FILE-LINE"
+ * (FILE its base name), or "FILE", the file's table, when the page does
+ * not show the row that starts there.
+ */
+void pages_data_anchor(struct buf *out, const struct table *t, size_t line);
 
 /*
  * Appends a table for each CSV file named in files (NULL-terminated)
