@@ -146,23 +146,18 @@ bib_item_html(struct buf *out, const struct bib_entry *e)
 	}
 }
 
-/* A key's characters, as table_id() allows them. */
-static int
-key_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* The length of a "[key]" marker at s, or 0; *klen is the key's. */
+/*
+ * The length of a "[key]" marker at s, or 0; *klen is the key's (an
+ * id's characters, as table_id() allows them).
+ */
 static size_t
 marker_at(const char *s, size_t *klen)
 {
-	size_t n = 1;
+	size_t n;
 
 	if (*s != '[')
 		return 0;
-	while (key_char(s[n]))
-		n++;
+	n = 1 + strspn(s + 1, TABLE_ID_CHARS);
 	if (n == 1 || s[n] != ']')
 		return 0;
 	*klen = n - 1;

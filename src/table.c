@@ -263,8 +263,8 @@ looks_like(const struct table_column *c, const char *cell)
 	case TABLE_KIND_TEXT:
 		return !is_number(cell);
 	case TABLE_KIND_ID:
-		return strspn(cell, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
-		       strlen(cell) && strlen(cell) <= TABLE_ID_MAX;
+		return strspn(cell, TABLE_ID_CHARS) == strlen(cell) &&
+		       strlen(cell) <= TABLE_ID_MAX;
 	case TABLE_KIND_NUMBER:
 		return is_number(cell);
 	case TABLE_KIND_YEAR:
@@ -913,14 +913,13 @@ table_id(const struct table *t, size_t row, int col, const char **out)
 
 	if (table_text(t, row, col, &s))
 		return -1;
-	for (*out = s; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
-		      *s == '_'))
-			return table_error(t, row, col, "'%s' is not a valid "
-					   "id: use a-z, 0-9 and _", *out);
-	if (s - *out > TABLE_ID_MAX)
+	*out = s;
+	if (s[strspn(s, TABLE_ID_CHARS)])
+		return table_error(t, row, col, "'%s' is not a valid id: use "
+				   "a-z, 0-9 and _", s);
+	if (strlen(s) > TABLE_ID_MAX)
 		return table_error(t, row, col, "an id of %zu characters is "
-				   "too long: at most %d", (size_t)(s - *out),
+				   "too long: at most %d", strlen(s),
 				   TABLE_ID_MAX);
 	return 0;
 }

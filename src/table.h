@@ -134,6 +134,7 @@ int table_text(const struct table *t, size_t row, int col, const char **out);
  * the cell.
  */
 #define TABLE_ID_MAX 64		/* REGISTRY_PART_MAX at most (model.c) */
+#define TABLE_ID_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_"
 int table_id(const struct table *t, size_t row, int col, const char **out);
 
 /*
