@@ -59,8 +59,10 @@ enum fmt_kind {
 
 static const struct {
 	const char *name;
-	int arg;		/* 0 none, 1 optional number, 2 number, 3 string */
+	int arg;		/* 0 none, 1 optional number, 2 number,
+				   3 optional quoted text, 4 quoted text */
 	int lo, hi, def;
+	const char *example;	/* the argument shown in errors (3 and 4) */
 } fmt_info[] = {
 	[F_SCI] = { "sci", 1, 1, 17, 3 },
 	[F_E] = { "e", 1, 1, 17, 3 },
@@ -72,10 +74,10 @@ static const struct {
 	[F_BYTES] = { "bytes", 1, 1, 17, 3 },
 	[F_IBYTES] = { "ibytes", 1, 1, 17, 3 },
 	[F_TEXT] = { "text", 0, 0, 0, 0 },
-	[F_UNIT] = { "unit", 3, 0, 0, 0 },
+	[F_UNIT] = { "unit", 3, 0, 0, 0, "J" },
 	[F_NOLINK] = { "nolink", 0, 0, 0, 0 },
-	[F_OR] = { "or", 3, 0, 0, 0 },
-	[F_IN] = { "in", 3, 0, 0, 0 },
+	[F_OR] = { "or", 4, 0, 0, 0, "—" },
+	[F_IN] = { "in", 4, 0, 0, 0, "J" },
 };
 
 struct fmt {
@@ -375,21 +377,21 @@ parse_fmt(struct parser *p, size_t off, size_t len, struct fmt *f)
 			return perr(p, off, len, "format '%s' needs a number: "
 				    "'%s:N'", fmt_info[i].name,
 				    fmt_info[i].name);
-		if (f->kind == F_OR)
-			return perr(p, off, len, "format 'or' needs the text "
-				    "to write instead: or:\"—\"");
+		if (fmt_info[i].arg == 4)
+			return perr(p, off, len, "format '%s' needs a quoted "
+				    "text: '%s:\"%s\"'", fmt_info[i].name,
+				    fmt_info[i].name, fmt_info[i].example);
 		return 0;
 	}
 	if (fmt_info[i].arg == 0)
 		return perr(p, off, len, "format '%s' takes no argument",
 			    fmt_info[i].name);
-	if (fmt_info[i].arg == 3) {
+	if (fmt_info[i].arg >= 3) {
 		if (len - nlen < 3 || d[nlen + 1] != '"' || d[len - 1] != '"')
 			return perr(p, off + nlen + 1, len - nlen - 1,
 				    "format '%s' takes a quoted text: "
 				    "%s:\"%s\"", fmt_info[i].name,
-				    fmt_info[i].name,
-				    f->kind == F_UNIT ? "J" : "—");
+				    fmt_info[i].name, fmt_info[i].example);
 		f->text = xstrndup(d + nlen + 2, len - nlen - 3);
 		if (f->kind == F_IN) {
 			struct buf err = BUF_INIT;

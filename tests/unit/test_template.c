@@ -519,6 +519,12 @@ test_fallback_errors(void **state)
 		   ERR("1:4", "cannot add m^3 and J",
 		       "{{ laptop.volume + laptop.energy | or:\"x\" }}",
 		       "   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"), 1);
+	/* Found by the fuzzer: 'in' without its unit once reached the
+	 * conversion with no unit text. */
+	parse_err("{{ laptop.volume | in }}",
+		  ERR("1:20", "format 'in' needs a quoted text: 'in:\"J\"'",
+		      "{{ laptop.volume | in }}",
+		      "                   ^^"), 1);
 	expand_err("{{ laptop.volume | in:\"kg\" }}",
 		   ERR("1:20", "cannot convert m^3 to kg",
 		       "{{ laptop.volume | in:\"kg\" }}",
@@ -538,8 +544,7 @@ test_fallback_errors(void **state)
 		       "{{ laptop.nope | or:\"x\" }} {{ laptop.nope }}",
 		       "                              ^^^^^^^^^^^"), 1);
 	parse_err("{{ 1 | or }}{{ 1 | or:x }}{{ 1 | or:\"a\" | or:\"b\" }}",
-		  ERR("1:8", "format 'or' needs the text to write instead: "
-		      "or:\"—\"",
+		  ERR("1:8", "format 'or' needs a quoted text: 'or:\"—\"'",
 		      "{{ 1 | or }}{{ 1 | or:x }}{{ 1 | or:\"a\" | or:\"b\" }}",
 		      "       ^^")
 		  ERR("1:23", "format 'or' takes a quoted text: or:\"—\"",
