@@ -792,12 +792,14 @@ changes_html(const struct changes *cs, const char *id, const char *title,
 
 		cells_of(cs, i, &cl, 1);
 		BUF_ADDLIT(out, "<tr><td>");
-		if (c->b) {
-			buf_addf(out, "<a href=\"quantities.html#%s\"><code>"
-				 "%s</code></a>", c->name, c->name);
-		} else {
-			buf_addf(out, "<code>%s</code>", c->name);
-		}
+		if (c->b)
+			buf_addf(out, "<a href=\"quantities.html#%s\">",
+				 c->name);
+		BUF_ADDLIT(out, "<code>");
+		html_name(out, c->name);
+		BUF_ADDLIT(out, "</code>");
+		if (c->b)
+			BUF_ADDLIT(out, "</a>");
 		/* data-label: the column's name, shown on a narrow screen. */
 		buf_addf(out, "</td><td data-label=\"%d\"%s>", cs->ya,
 			 (c->a ? c->a : c->b)->type == Q_TEXT ? "" :

@@ -2,20 +2,27 @@
  * HTML escaping for the pages the tool writes around cmark-gfm's output:
  * page titles, quantity tables, data tables, figure attributes.
  */
+#include <ctype.h>
+
 #include "buf.h"
 #include "escape.h"
 #include "banned.h"
 
-/* 1 for the bytes escape() looks at: controls (and NUL), & < > ". */
+/* 1 for the bytes escape() looks at: controls (and NUL), & < > " and
+ * the dot (where a name may break). */
 static const unsigned char special[256] = {
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1,
+	['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['.'] = 1,
 };
 
+enum { ESC_ATTR = 1, ESC_BREAK_DOTS = 2 };
+
 static void
-escape(struct buf *out, const char *s, int attr)
+escape(struct buf *out, const char *s, int how)
 {
+	int attr = how & ESC_ATTR;
+
 	for (; *s; s++) {
 		/* Copy the run of bytes that need no escaping at once. */
 		size_t run = 0;
@@ -45,6 +52,14 @@ escape(struct buf *out, const char *s, int attr)
 			else
 				buf_addch(out, c);
 			break;
+		case '.':
+			buf_addch(out, c);
+			/* Before a letter: between a name's parts, never
+			 * inside a number (1.5). */
+			if ((how & ESC_BREAK_DOTS) &&
+			    (isalpha((unsigned char)s[1]) || s[1] == '_'))
+				BUF_ADDLIT(out, "<wbr>");
+			break;
 		default:
 			if (c >= 0x20 || c == '\t' || c == '\n')
 				buf_addch(out, c);
@@ -63,5 +78,11 @@ html_text(struct buf *out, const char *s)
 void
 html_attr(struct buf *out, const char *s)
 {
-	escape(out, s, 1);
+	escape(out, s, ESC_ATTR);
+}
+
+void
+html_name(struct buf *out, const char *s)
+{
+	escape(out, s, ESC_BREAK_DOTS);
 }

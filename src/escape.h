@@ -11,5 +11,11 @@ struct buf;
  */
 void html_text(struct buf *out, const char *s);
 void html_attr(struct buf *out, const char *s);
+/*
+ * As html_text(), with a <wbr> after each dot inside s: a long quantity
+ * name (device.macbook_2008.gap.storage.years_top500_since) may break
+ * between its parts in a narrow table column, not in the middle of one.
+ */
+void html_name(struct buf *out, const char *s);
 
 #endif

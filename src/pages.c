@@ -18,6 +18,14 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/*
+ * A source longer than this is written in full once per table; a later
+ * row with the same source says "as for" the row that holds it.
+ */
+#define SOURCE_SAID_ONCE 60
+
+/* A data cell longer than this is prose: its column keeps some width. */
+#define PROSE_CELL 60
 
 /*
  * quantities.html folds a group of more quantities than this (it is
@@ -62,6 +70,29 @@ origin_link(struct buf *out, const char *origin,
 	BUF_ADDLIT(out, "</a>");
 }
 
+/*
+ * A number to six significant digits and its unit; a calendar year
+ * reads as one (2008, 2145.30), without its unit.
+ */
+static void
+number_text(struct buf *v, const struct quantity *q)
+{
+	if (!strcmp(q->unit, "year")) {
+		int r = q->value == nearbyint(q->value) ?
+			format_year(v, q->value) : format_sig(v, q->value, 6);
+
+		if (!r)
+			return;
+		buf_reset(v);
+	}
+	if (format_sci(v, q->value, 6))
+		format_exact(v, q->value);
+	if (*q->unit) {
+		buf_addch(v, ' ');
+		format_unit(v, q->unit);
+	}
+}
+
 /* The value and unit; v is scratch space. */
 static void
 value_cell(struct buf *out, const struct quantity *q, struct buf *v)
@@ -71,19 +102,10 @@ value_cell(struct buf *out, const struct quantity *q, struct buf *v)
 		return;
 	}
 	buf_reset(v);
-	if (format_sci(v, q->value, 6))
-		format_exact(v, q->value);
-	if (*q->unit) {
-		buf_addch(v, ' ');
-		format_unit(v, q->unit);
-	}
+	number_text(v, q);
 	html_text(out, v->data);
 }
 
-/*
- * Appends one quantity as a table row; scratch is scratch space. Names
- * need no escaping: the registry holds only [A-Za-z0-9._-] names.
- */
 /* A value in a few characters, for the history of a quantity. */
 static void
 short_value(struct buf *out, const struct quantity *q)
@@ -219,13 +241,17 @@ note_after(struct buf *out, const struct quantity *q)
 }
 
 /*
+ * Appends one quantity as a table row; scratch is scratch space. Names
+ * need no escaping: the registry holds only [A-Za-z0-9._-] names.
  * page: what links to another quantity start with ("" on a single page,
- * "quantities.html" for qpages_relink() to resolve).
+ * "quantities.html" for qpages_relink() to resolve). *held: the row
+ * whose long source the table wrote last (NULL: none yet).
  */
 static void
 quantity_row(struct buf *out, const struct registry *reg,
 	     const struct quantity *q, const struct quantities_page *qp,
-	     const char *page, struct buf *scratch)
+	     const char *page, const struct quantity **held,
+	     struct buf *scratch)
 {
 	size_t j;
 
@@ -233,9 +259,12 @@ quantity_row(struct buf *out, const struct registry *reg,
 	BUF_ADDLIT(out, "<tr id=\"");
 	buf_addstr(out, q->name);
 	BUF_ADDLIT(out, "\"><td><code>");
-	buf_addstr(out, q->name);
+	html_name(out, q->name);
 	/* data-label: the column's name, shown on a narrow screen. */
-	BUF_ADDLIT(out, "</code></td><td class=\"num\" data-label=\"Value\">");
+	BUF_ADDLIT(out, "</code></td><td class=\"");
+	/* A number stays on one line; a text (a machine's name) wraps. */
+	buf_addstr(out, q->type == Q_TEXT ? "text" : "num");
+	BUF_ADDLIT(out, "\" data-label=\"Value\">");
 	value_cell(out, q, scratch);
 	if (qp->neditions) {
 		BUF_ADDLIT(out, "</td><td class=\"history\" "
@@ -252,7 +281,7 @@ quantity_row(struct buf *out, const struct registry *reg,
 		note_after(out, q);
 	} else if (q->expr) {
 		BUF_ADDLIT(out, "<code class=\"formula\">");
-		html_text(out, q->expr);
+		html_name(out, q->expr);
 		BUF_ADDLIT(out, "</code>");
 		note_after(out, q);
 	} else {
@@ -265,13 +294,27 @@ quantity_row(struct buf *out, const struct registry *reg,
 		buf_addch(out, '#');
 		buf_addstr(out, q->inputs[j]);
 		BUF_ADDLIT(out, "\"><code>");
-		buf_addstr(out, q->inputs[j]);
+		html_name(out, q->inputs[j]);
 		BUF_ADDLIT(out, "</code></a>");
 		if (j + 1 < q->ninputs)
 			BUF_ADDLIT(out, ", ");
 	}
 	BUF_ADDLIT(out, "</td><td data-label=\"Source\">");
-	bib_text_html(out, qp->bib, q->source, qp->root);
+	/*
+	 * A long source said in full on an earlier row of the table (the
+	 * dozen quantities read from one device's row) points there.
+	 */
+	if (*held && !strcmp((*held)->source, q->source)) {
+		BUF_ADDLIT(out, "as for <a href=\"#");
+		buf_addstr(out, (*held)->name);
+		BUF_ADDLIT(out, "\"><code>");
+		html_name(out, (*held)->name);
+		BUF_ADDLIT(out, "</code></a>");
+	} else {
+		bib_text_html(out, qp->bib, q->source, qp->root);
+		if (strlen(q->source) > SOURCE_SAID_ONCE)
+			*held = q;
+	}
 	if (q->origin) {
 		BUF_ADDLIT(out, " (");
 		origin_link(out, q->origin, qp, scratch);
@@ -337,6 +380,7 @@ quantity_table(struct buf *out, const struct registry *reg,
 	       size_t keylen, const size_t *at, size_t n, const char *page,
 	       struct buf *scratch)
 {
+	const struct quantity *held = NULL;
 	int more = 0;
 	size_t i;
 
@@ -360,7 +404,7 @@ quantity_table(struct buf *out, const struct registry *reg,
 		   "<th>Source</th></tr></thead>\n<tbody>\n");
 	for (i = 0; i < n; i++)
 		quantity_row(out, reg, registry_at(reg, at[i]), qp, page,
-			     scratch);
+			     &held, scratch);
 	BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
 }
 
@@ -702,6 +746,24 @@ source_column(const struct table *t, size_t c)
 	       !strcmp(table_header(t, c), "printed_in");
 }
 
+/*
+ * prose[c]: whether column c of t holds sentences (a cell on the page
+ * longer than PROSE_CELL bytes). Such a column keeps a readable width
+ * when the table is wider than the screen and the others shrink.
+ */
+static void
+prose_columns(const struct table *t, char *prose)
+{
+	size_t r, c;
+
+	for (c = 0; c < table_cols(t); c++) {
+		prose[c] = 0;
+		for (r = 0; r < table_rows(t) && !prose[c]; r++)
+			prose[c] = pages_data_shows(t, r) &&
+				   strlen(table_cell(t, r, (int)c)) > PROSE_CELL;
+	}
+}
+
 void
 pages_references(const struct bib *bib,
 		 const struct bib_entry *const *cited, size_t ncited,
@@ -734,6 +796,7 @@ pages_data(const char *datadir, const char *const *files,
 {
 	size_t f, r, c;
 	int ret = 0;
+	char *prose = NULL;
 
 	BUF_ADDLIT(out, "<h1 id=\"data\">Data</h1>\n<p>Every row the report "
 		   "is computed from, with its source. Each file can be "
@@ -768,6 +831,8 @@ pages_data(const char *datadir, const char *const *files,
 			BUF_ADDLIT(out, "</th>");
 		}
 		BUF_ADDLIT(out, "</tr></thead>\n<tbody>\n");
+		prose = xreallocarray(prose, table_cols(t), sizeof(*prose));
+		prose_columns(t, prose);
 		for (r = 0; r < table_rows(t); r++) {
 			/* A long history: its ends here, all of it in the CSV. */
 			if (!pages_data_shows(t, r)) {
@@ -785,7 +850,10 @@ pages_data(const char *datadir, const char *const *files,
 			for (c = 0; c < table_cols(t); c++) {
 				const char *cell = table_cell(t, r, (int)c);
 
-				BUF_ADDLIT(out, "<td>");
+				if (prose[c])
+					BUF_ADDLIT(out, "<td class=\"prose\">");
+				else
+					BUF_ADDLIT(out, "<td>");
 				if (!source_column(t, c)) {
 					html_text(out, cell);
 				} else {
@@ -799,5 +867,6 @@ pages_data(const char *datadir, const char *const *files,
 		}
 		BUF_ADDLIT(out, "</tbody>\n</table></div>\n");
 	}
+	free(prose);
 	return ret;
 }

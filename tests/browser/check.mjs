@@ -3,8 +3,9 @@
 // anchor exists, nothing requested from another host; and what a
 // screen reader and a keyboard meet: a skip link, one <h1> first and no
 // heading level skipped, every table captioned, every image with alt
-// text, text contrast in both colour schemes. Saves screenshots
-// of index.html in light and dark mode.
+// text, text contrast in both colour schemes; and tables that read at
+// 1280 and at 390 px (no cell squeezed tall, no card table wider than
+// the page). Saves screenshots of index.html in light and dark mode.
 // Usage: node check.mjs SITE_DIR SHOT_DIR
 import { chromium } from "playwright-core";
 import { readdirSync, mkdirSync } from "node:fs";
@@ -15,6 +16,10 @@ const site = resolve(process.argv[2] || "out");
 const shots = resolve(process.argv[3] || "build/browser");
 mkdirSync(shots, { recursive: true });
 let passed = 0, failed = 0;
+// The tallest a table cell may stand, in lines of its text: above it, a
+// column has been squeezed to a word's width (the data page's sources
+// once stood 56 lines tall beside numbers that would not wrap).
+const MAX_LINES = 30;
 const ok = () => passed++;
 const no = (msg) => { console.log("FAIL: " + msg); failed++; };
 
@@ -146,6 +151,34 @@ for (const file of pages) {
       low.length ? no(`${file} (${scheme}): low contrast: ${low.slice(0, 5).join("; ")}`) : ok();
     }
     await page.emulateMedia({ colorScheme: "light" });
+  }
+  // Tables a reader can read, on a desktop and on a phone: no column
+  // squeezed until its cells stand MAX_LINES lines tall, and the card
+  // tables (quantities, changes, editions) never wider than the page.
+  if (!/^editions\/\d/.test(file)) {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const bad = await page.evaluate((maxLines) => {
+        const out = [];
+        for (const td of document.querySelectorAll("td")) {
+          const st = getComputedStyle(td);
+          const lines = td.getBoundingClientRect().height /
+            (parseFloat(st.lineHeight) || 1.2 * parseFloat(st.fontSize));
+          if (lines > maxLines) {
+            out.push(`a cell ${Math.round(lines)} lines tall ("${td.textContent.trim().slice(0, 30)}")`);
+            break;
+          }
+        }
+        for (const t of document.querySelectorAll("table.quantities, table.changes, table.editions")) {
+          const box = t.parentElement;
+          if (box.scrollWidth > box.clientWidth + 1)
+            out.push(`table "${((t.caption || {}).textContent || "").slice(0, 30)}" scrolls sideways (${box.scrollWidth} > ${box.clientWidth} px)`);
+        }
+        return out;
+      }, MAX_LINES);
+      bad.length ? no(`${file} at ${width} px: ${bad.slice(0, 3).join("; ")}`) : ok();
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
   }
   for (const m of report.maths)
     m.ok ? ok() : no(`${file}: formula not rendered: ${m.text}`);

@@ -1,16 +1,20 @@
 /*
  * Unit tests for the parts of the site's quantities (src/pages.h): which
- * page each name is on, their order, and links made to lead to them.
+ * page each name is on, their order, links made to lead to them, and
+ * how their rows read.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
 #include "testutil.h"
 #include "buf.h"
+#include "escape.h"
 #include "pages.h"
 #include "registry.h"
 
@@ -137,6 +141,83 @@ test_relink(void **state)
 	registry_free(r);
 }
 
+/* The body of part key of r, with no editions and no data tables. */
+static char *
+part_html(const struct registry *r, const char *key)
+{
+	struct quantities_page qp = { .root = "../" };
+	struct qpages p;
+	struct buf out = BUF_INIT;
+	char *html;
+
+	qpages_init(&p, r);
+	pages_quantities_part(r, &qp, &p, qpages_find(&p, key), &out);
+	html = strdup(out.data);
+	buf_release(&out);
+	qpages_release(&p);
+	return html;
+}
+
+/*
+ * How a row reads: a text wraps (class "text", not "num"), a calendar
+ * year is a year, names may break after their dots, and a long source
+ * is written once per table, later rows pointing to the row that has it.
+ */
+static void
+test_rows(void **state)
+{
+	static const char src[] = "A review of the machine, its maker's "
+				  "datasheet and a benchmark report (all "
+				  "three agree)";
+	struct registry *r = registry_new();
+	char *html;
+
+	(void)state;
+	assert_non_null(registry_add_text(r, "m.a.name", "A long machine name",
+					  "from m.csv", NULL, src,
+					  "data/m.csv:2"));
+	assert_non_null(registry_add_num(r, "m.a.year", 2008, "year",
+					 "from m.csv", NULL, src,
+					 "data/m.csv:2"));
+	assert_non_null(registry_add_num(r, "m.a.when", 2145.25, "year",
+					 "later", NULL, "derived here", NULL));
+	assert_non_null(registry_add_num(r, "m.a.ram", 2e9, "B", "from m.csv",
+					 NULL, src, "data/m.csv:2"));
+	html = part_html(r, "m");
+	assert_non_null(strstr(html, "<td><code>m.<wbr>a.<wbr>name</code></td>"
+			       "<td class=\"text\" data-label=\"Value\">A "
+			       "long machine name</td>"));
+	assert_non_null(strstr(html, "data-label=\"Value\">2008</td>"));
+	assert_non_null(strstr(html, "data-label=\"Value\">2145.25</td>"));
+	assert_non_null(strstr(html, "data-label=\"Value\">2.00000 × 10⁹ "
+			       "B</td>"));
+	/* The source in full once, on the first row; "as for" it after,
+	 * past a row of another source; each row keeps its origin. */
+	assert_non_null(strstr(html, src));
+	assert_null(strstr(strstr(html, src) + 1, src));
+	assert_non_null(strstr(html, "<tr id=\"m.a.ram\">"));
+	assert_non_null(strstr(strstr(html, "<tr id=\"m.a.ram\">"),
+			       "<td data-label=\"Source\">as for <a href=\""
+			       "#m.a.name\"><code>m.<wbr>a.<wbr>name</code>"
+			       "</a> (<a href=\"../data.html#m.csv-2\">"
+			       "data/m.csv:2</a>)</td>"));
+	free(html);
+	registry_free(r);
+}
+
+/* html_name(): a break after a dot before a letter, never in 1.5. */
+static void
+test_html_name(void **state)
+{
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	html_name(&out, "log10(a.b_c / 1.5) < x._y.");
+	assert_string_equal(out.data, "log10(a.<wbr>b_c / 1.5) &lt; "
+			    "x.<wbr>_y.");
+	buf_release(&out);
+}
+
 int
 main(void)
 {
@@ -144,6 +225,8 @@ main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_small_group),
 		cmocka_unit_test(test_relink),
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_html_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
