@@ -2506,7 +2506,8 @@ static const char *const symbols[][2] = {
 	{ "landauer.room_temperature", "T_room" },
 	{ "landauer.power", "P" }, { "landauer.energy_room", "E_L" },
 	{ "moore.lloyd_period", "\xcf\x84" },
-	{ "moore.lloyd_factor", "f" }, { "universe.bits", "I_U" },
+	{ "moore.lloyd_factor", "f" }, { "moore.lloyd_doubling", "T_d" },
+	{ "universe.bits", "I_U" },
 	{ "universe.doublings", "n_U" },
 };
 
