@@ -9,14 +9,14 @@
 #include "banned.h"
 
 /* 1 for the bytes escape() looks at: controls (and NUL), & < > " and
- * the dot (where a name may break). */
+ * the dot and underscore (where a name may break). */
 static const unsigned char special[256] = {
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['.'] = 1,
+	['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['.'] = 1, ['_'] = 1,
 };
 
-enum { ESC_ATTR = 1, ESC_BREAK_DOTS = 2 };
+enum { ESC_ATTR = 1, ESC_BREAK_DOTS = 2, ESC_BREAK_UNDERSCORES = 4 };
 
 static void
 escape(struct buf *out, const char *s, int how)
@@ -60,6 +60,11 @@ escape(struct buf *out, const char *s, int how)
 			    (isalpha((unsigned char)s[1]) || s[1] == '_'))
 				BUF_ADDLIT(out, "<wbr>");
 			break;
+		case '_':
+			buf_addch(out, c);
+			if ((how & ESC_BREAK_UNDERSCORES) && s[1])
+				BUF_ADDLIT(out, "<wbr>");
+			break;
 		default:
 			if (c >= 0x20 || c == '\t' || c == '\n')
 				buf_addch(out, c);
@@ -85,4 +90,10 @@ void
 html_name(struct buf *out, const char *s)
 {
 	escape(out, s, ESC_BREAK_DOTS);
+}
+
+void
+html_heading(struct buf *out, const char *s)
+{
+	escape(out, s, ESC_BREAK_UNDERSCORES);
 }

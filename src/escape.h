@@ -17,5 +17,7 @@ void html_attr(struct buf *out, const char *s);
  * between its parts in a narrow table column, not in the middle of one.
  */
 void html_name(struct buf *out, const char *s);
+/* As html_text(), with a <wbr> after each underscore inside s. */
+void html_heading(struct buf *out, const char *s);
 
 #endif

@@ -28,6 +28,12 @@
 #define PROSE_CELL 60
 
 /*
+ * A data file of more columns than this does not fit across a printed
+ * page: its rows print as blocks (style.css, table.columns-many).
+ */
+#define PRINT_COLUMNS 6
+
+/*
  * quantities.html folds a group of more quantities than this (it is
  * long on a phone); a link to a row opens its group.
  */
@@ -820,14 +826,16 @@ pages_data(const char *datadir, const char *const *files,
 		BUF_ADDLIT(out, "</code></h2>\n<p><a href=\"data/");
 		html_attr(out, files[f]);
 		buf_addf(out, "\">Download</a> (%zu rows)</p>\n<div class=\""
-			 "wide\"><table class=\"data\">\n<caption>The rows of "
-			 "<code>", table_rows(t));
+			 "wide\"><table class=\"data%s\">\n<caption>The rows "
+			 "of <code>", table_rows(t),
+			 table_cols(t) > PRINT_COLUMNS ? " columns-many" : "");
 		html_text(out, files[f]);
 		BUF_ADDLIT(out, "</code>, each with its line in the file"
 			   "</caption>\n<thead><tr><th>Line</th>");
 		for (c = 0; c < table_cols(t); c++) {
 			BUF_ADDLIT(out, "<th>");
-			html_text(out, table_header(t, c));
+			/* fp64_peak_flops: on paper, a narrow column. */
+			html_heading(out, table_header(t, c));
 			BUF_ADDLIT(out, "</th>");
 		}
 		BUF_ADDLIT(out, "</tr></thead>\n<tbody>\n");
@@ -845,15 +853,19 @@ pages_data(const char *datadir, const char *const *files,
 			}
 			buf_addf(out, "<tr id=\"");
 			html_attr(out, files[f]);
-			buf_addf(out, "-%zu\"><td>%zu</td>", table_line(t, r),
-				 table_line(t, r));
+			/* data-label: the column's name, printed beside the
+			 * cell where the rows print as blocks. */
+			buf_addf(out, "-%zu\"><td data-label=\"Line\">%zu</td>",
+				 table_line(t, r), table_line(t, r));
 			for (c = 0; c < table_cols(t); c++) {
 				const char *cell = table_cell(t, r, (int)c);
 
+				BUF_ADDLIT(out, "<td");
 				if (prose[c])
-					BUF_ADDLIT(out, "<td class=\"prose\">");
-				else
-					BUF_ADDLIT(out, "<td>");
+					BUF_ADDLIT(out, " class=\"prose\"");
+				BUF_ADDLIT(out, " data-label=\"");
+				html_attr(out, table_header(t, c));
+				BUF_ADDLIT(out, "\">");
 				if (!source_column(t, c)) {
 					html_text(out, cell);
 				} else {

@@ -205,7 +205,10 @@ test_rows(void **state)
 	registry_free(r);
 }
 
-/* html_name(): a break after a dot before a letter, never in 1.5. */
+/*
+ * html_name(): a break after a dot before a letter, never in 1.5;
+ * html_heading(): after an underscore.
+ */
 static void
 test_html_name(void **state)
 {
@@ -215,6 +218,10 @@ test_html_name(void **state)
 	html_name(&out, "log10(a.b_c / 1.5) < x._y.");
 	assert_string_equal(out.data, "log10(a.<wbr>b_c / 1.5) &lt; "
 			    "x.<wbr>_y.");
+	buf_reset(&out);
+	/* html_heading(): after an underscore, not at the end. */
+	html_heading(&out, "fp64_peak_<b>_");
+	assert_string_equal(out.data, "fp64_<wbr>peak_<wbr>&lt;b&gt;_");
 	buf_release(&out);
 }
 
