@@ -451,6 +451,13 @@ on_record(int c, void *arg)
 		free(first);
 		if (ld->schema)
 			check_header(ld);
+		/*
+		 * Rows read against a broken header only repeat its error
+		 * on every line (a duplicated column makes each row one
+		 * field short): the header's errors are the file's.
+		 */
+		if (ld->errors)
+			ld->stopped = 1;
 		row = 0;
 	} else if (ld->nfield != t->ncols) {
 		if (ld->nfield > t->ncols)
