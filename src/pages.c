@@ -801,7 +801,7 @@ pages_data(const char *datadir, const char *const *files,
 	   struct tableset *ts, const struct bib *bib, struct buf *out)
 {
 	size_t f, r, c;
-	int ret = 0;
+	int ret = 0, many;
 	char *prose = NULL;
 
 	BUF_ADDLIT(out, "<h1 id=\"data\">Data</h1>\n<p>Every row the report "
@@ -825,10 +825,10 @@ pages_data(const char *datadir, const char *const *files,
 		html_text(out, files[f]);
 		BUF_ADDLIT(out, "</code></h2>\n<p><a href=\"data/");
 		html_attr(out, files[f]);
+		many = table_cols(t) > PRINT_COLUMNS;
 		buf_addf(out, "\">Download</a> (%zu rows)</p>\n<div class=\""
 			 "wide\"><table class=\"data%s\">\n<caption>The rows "
-			 "of <code>", table_rows(t),
-			 table_cols(t) > PRINT_COLUMNS ? " columns-many" : "");
+			 "of <code>", table_rows(t), many ? " columns-many" : "");
 		html_text(out, files[f]);
 		BUF_ADDLIT(out, "</code>, each with its line in the file"
 			   "</caption>\n<thead><tr><th>Line</th>");
@@ -855,17 +855,21 @@ pages_data(const char *datadir, const char *const *files,
 			html_attr(out, files[f]);
 			/* data-label: the column's name, printed beside the
 			 * cell where the rows print as blocks. */
-			buf_addf(out, "-%zu\"><td data-label=\"Line\">%zu</td>",
-				 table_line(t, r), table_line(t, r));
+			buf_addf(out, "-%zu\"><td%s>%zu</td>", table_line(t, r),
+				 many ? " data-label=\"Line\"" : "",
+				 table_line(t, r));
 			for (c = 0; c < table_cols(t); c++) {
 				const char *cell = table_cell(t, r, (int)c);
 
 				BUF_ADDLIT(out, "<td");
 				if (prose[c])
 					BUF_ADDLIT(out, " class=\"prose\"");
-				BUF_ADDLIT(out, " data-label=\"");
-				html_attr(out, table_header(t, c));
-				BUF_ADDLIT(out, "\">");
+				if (many) {
+					BUF_ADDLIT(out, " data-label=\"");
+					html_attr(out, table_header(t, c));
+					BUF_ADDLIT(out, "\"");
+				}
+				BUF_ADDLIT(out, ">");
 				if (!source_column(t, c)) {
 					html_text(out, cell);
 				} else {
