@@ -167,6 +167,8 @@ history_cell(struct buf *out, const char *name,
 	if (same) {
 		if (first == 0 && have == n)
 			BUF_ADDLIT(out, "unchanged");
+		else if (first == n - 1)	/* in the newest edition only */
+			buf_addf(out, "new in %d", qp->years[first]);
 		else
 			buf_addf(out, "unchanged since %d", qp->years[first]);
 		return;

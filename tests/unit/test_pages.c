@@ -206,6 +206,50 @@ test_rows(void **state)
 }
 
 /*
+ * The editions column: "unchanged" over every edition, "new in" for a
+ * quantity of the newest edition only, "unchanged since" for one that
+ * came later and kept its value.
+ */
+static void
+test_history(void **state)
+{
+	static const int years[3] = { 2024, 2025, 2026 };
+	struct registry *e[3];
+	const struct registry *eds[3];
+	struct quantities_page qp = { .root = "../", .years = years,
+				      .neditions = 3, .editions = eds };
+	struct qpages p;
+	struct buf out = BUF_INIT;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		e[i] = registry_new();
+		eds[i] = e[i];
+		assert_non_null(registry_add_num(e[i], "m.old", 1, "", "", NULL,
+						 "", NULL));
+		if (i >= 1)
+			assert_non_null(registry_add_num(e[i], "m.later", 2, "",
+							 "", NULL, "", NULL));
+		if (i == 2)
+			assert_non_null(registry_add_num(e[i], "m.new", 3, "",
+							 "", NULL, "", NULL));
+	}
+	qpages_init(&p, e[2]);
+	pages_quantities_part(e[2], &qp, &p, qpages_find(&p, "m.old"), &out);
+	assert_non_null(strstr(out.data, "data-label=\"Editions\">unchanged"
+			       "</td>"));
+	assert_non_null(strstr(out.data, "data-label=\"Editions\">unchanged "
+			       "since 2025</td>"));
+	assert_non_null(strstr(out.data, "data-label=\"Editions\">new in "
+			       "2026</td>"));
+	buf_release(&out);
+	qpages_release(&p);
+	for (i = 0; i < 3; i++)
+		registry_free(e[i]);
+}
+
+/*
  * html_name(): a break after a dot before a letter, never in 1.5;
  * html_heading(): after an underscore.
  */
@@ -233,6 +277,7 @@ main(void)
 		cmocka_unit_test(test_small_group),
 		cmocka_unit_test(test_relink),
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_html_name),
 	};
 
