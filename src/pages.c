@@ -248,6 +248,19 @@ note_after(struct buf *out, const struct quantity *q)
 	BUF_ADDLIT(out, ")</span>");
 }
 
+/* A link to the row of quantity name, which it names (page: as below). */
+static void
+row_link(struct buf *out, const char *page, const char *name)
+{
+	BUF_ADDLIT(out, "<a href=\"");
+	buf_addstr(out, page);
+	buf_addch(out, '#');
+	buf_addstr(out, name);
+	BUF_ADDLIT(out, "\"><code>");
+	html_name(out, name);
+	BUF_ADDLIT(out, "</code></a>");
+}
+
 /*
  * Appends one quantity as a table row; scratch is scratch space. Names
  * need no escaping: the registry holds only [A-Za-z0-9._-] names.
@@ -297,13 +310,7 @@ quantity_row(struct buf *out, const struct registry *reg,
 	}
 	BUF_ADDLIT(out, "</td><td data-label=\"Inputs\">");
 	for (j = 0; j < q->ninputs; j++) {
-		BUF_ADDLIT(out, "<a href=\"");
-		buf_addstr(out, page);
-		buf_addch(out, '#');
-		buf_addstr(out, q->inputs[j]);
-		BUF_ADDLIT(out, "\"><code>");
-		html_name(out, q->inputs[j]);
-		BUF_ADDLIT(out, "</code></a>");
+		row_link(out, page, q->inputs[j]);
 		if (j + 1 < q->ninputs)
 			BUF_ADDLIT(out, ", ");
 	}
@@ -313,11 +320,8 @@ quantity_row(struct buf *out, const struct registry *reg,
 	 * dozen quantities read from one device's row) points there.
 	 */
 	if (*held && !strcmp((*held)->source, q->source)) {
-		BUF_ADDLIT(out, "as for <a href=\"#");
-		buf_addstr(out, (*held)->name);
-		BUF_ADDLIT(out, "\"><code>");
-		html_name(out, (*held)->name);
-		BUF_ADDLIT(out, "</code></a>");
+		BUF_ADDLIT(out, "as for ");
+		row_link(out, page, (*held)->name);
 	} else {
 		bib_text_html(out, qp->bib, q->source, qp->root);
 		if (strlen(q->source) > SOURCE_SAID_ONCE)
@@ -726,13 +730,20 @@ pages_quantities_index(const struct quantities_page *qp,
 	BUF_ADDLIT(out, "</ul>\n");
 }
 
+/* The first row data.html shows after the middle it leaves out. */
+static size_t
+shown_after_gap(const struct table *t)
+{
+	return table_rows(t) - PAGES_MAX_ROWS / 2;
+}
+
 int
 pages_data_shows(const struct table *t, size_t row)
 {
 	size_t n = table_rows(t);
 
 	return n <= PAGES_MAX_ROWS || row < PAGES_MAX_ROWS / 2 ||
-	       row >= n - PAGES_MAX_ROWS / 2;
+	       row >= shown_after_gap(t);
 }
 
 void
@@ -757,18 +768,21 @@ source_column(const struct table *t, size_t c)
 /*
  * prose[c]: whether column c of t holds sentences (a cell on the page
  * longer than PROSE_CELL bytes). Such a column keeps a readable width
- * when the table is wider than the screen and the others shrink.
+ * when the table is wider than the screen and the others shrink. Looks
+ * only at the rows the page shows (at most PAGES_MAX_ROWS).
  */
 static void
 prose_columns(const struct table *t, char *prose)
 {
 	size_t r, c;
 
-	for (c = 0; c < table_cols(t); c++) {
-		prose[c] = 0;
-		for (r = 0; r < table_rows(t) && !prose[c]; r++)
-			prose[c] = pages_data_shows(t, r) &&
-				   strlen(table_cell(t, r, (int)c)) > PROSE_CELL;
+	memset(prose, 0, table_cols(t));
+	for (r = 0; r < table_rows(t); r++) {
+		if (!pages_data_shows(t, r))
+			r = shown_after_gap(t);
+		for (c = 0; c < table_cols(t); c++)
+			prose[c] |= strlen(table_cell(t, r, (int)c)) >
+				    PROSE_CELL;
 	}
 }
 
@@ -850,7 +864,7 @@ pages_data(const char *datadir, const char *const *files,
 					 "more rows: see the CSV file ..."
 					 "</td></tr>\n", table_cols(t) + 1,
 					 table_rows(t) - PAGES_MAX_ROWS);
-				r = table_rows(t) - PAGES_MAX_ROWS / 2 - 1;
+				r = shown_after_gap(t) - 1;
 				continue;
 			}
 			buf_addf(out, "<tr id=\"");
