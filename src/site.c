@@ -2,11 +2,15 @@
  * The write stage: lock the output folder, stage output files, publish
  * them through a journal, recover what an interrupted run left. Reads
  * only inside outdir (the files it compares, its manifest and journal);
- * writes only inside outdir.
+ * writes only inside outdir and, for an exchange, in one staging folder
+ * beside it (PARENT/.NAME.staging-XXXXXX).
  */
+/* renameat2() and statx() are Linux's, declared under _GNU_SOURCE. */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +52,11 @@ struct site {
 	int readonly;		/* outdir cannot be written: no lock */
 	int published;
 	int failed;		/* a write failed: later ones fail quietly */
+	char *target;		/* outdir resolved; NULL: no exchange */
+	char *parent;		/* the folder that holds target */
+	const char *base;	/* target's own name (points into target) */
+	char *beside;		/* for an exchange: PARENT/.NAME.staging-* */
+	int journaled;		/* a kept journal names staging: it stays */
 	char *staging;		/* NULL before site_begin() */
 	char *root;		/* staging/site: the tree to publish */
 	struct buf dirs;	/* folders made in staging, each + '\0' */
@@ -95,20 +104,25 @@ valid_relpath(const char *p)
 	}
 }
 
+/* Whether p is the six letters or digits that mkdtemp() puts in. */
+static int
+mkdtemp_suffix(const char *p)
+{
+	size_t i;
+
+	for (i = 0; i < 6; i++)
+		if (!((p[i] >= 'a' && p[i] <= 'z') ||
+		      (p[i] >= 'A' && p[i] <= 'Z') ||
+		      (p[i] >= '0' && p[i] <= '9')))
+			return 0;
+	return !p[6];
+}
+
 /* Whether name is a staging folder name: the prefix and six characters. */
 static int
 staging_name(const char *name)
 {
-	size_t i;
-
-	if (strncmp(name, STAGING_PREFIX, 9) || strlen(name) != 15)
-		return 0;
-	for (i = 9; i < 15; i++)
-		if (!((name[i] >= 'a' && name[i] <= 'z') ||
-		      (name[i] >= 'A' && name[i] <= 'Z') ||
-		      (name[i] >= '0' && name[i] <= '9')))
-			return 0;
-	return 1;
+	return !strncmp(name, STAGING_PREFIX, 9) && mkdtemp_suffix(name + 9);
 }
 
 /*
@@ -227,6 +241,113 @@ same_state(const struct stat *a, const struct stat *b)
 	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
+/* ----------------------------------------------------------- exchange */
+
+/*
+ * Whether the folder path is the root of a mount, which cannot be
+ * renamed: statx() says so where the kernel knows (Linux 5.8 on), else
+ * a folder on another device than its parent is one.
+ */
+static int
+mount_root(const char *path, const char *parent)
+{
+	struct stat a, b;
+
+#if defined(__linux__) && defined(STATX_ATTR_MOUNT_ROOT)
+	struct statx sx;
+
+	if (!statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS,
+		   &sx) && (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
+		return !!(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+#endif
+	return lstat(path, &a) || lstat(parent, &b) || a.st_dev != b.st_dev;
+}
+
+/* Exchanges the folders a and b in one step: 0, or -1 with errno set. */
+static int
+exchange(const char *a, const char *b)
+{
+#if defined(__linux__) && defined(RENAME_EXCHANGE)
+	return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+#else
+	(void)a;
+	(void)b;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/*
+ * What an exchange publishes into: the folder outdir resolves to (the
+ * folder itself when outdir is a link to it), its parent and its name.
+ * None for "/", nor for a name too long to carry the staging suffix.
+ */
+static void
+find_target(struct site *s)
+{
+	char *t = file_realpath(s->outdir), *slash;
+
+	if (!t || !(slash = strrchr(t, '/')) || !slash[1] ||
+	    strlen(slash + 1) + sizeof(STAGING_PREFIX) + 7 > NAME_MAX) {
+		free(t);
+		return;
+	}
+	s->target = t;
+	s->base = slash + 1;
+	s->parent = slash == t ? xstrdup("/") :
+		xstrndup(t, (size_t)(slash - t));
+}
+
+/* The staging folders of an exchange: PARENT/.NAME.staging- */
+static void
+sibling_prefix(const struct site *s, struct buf *b)
+{
+	buf_addf(b, "%s/.%s" STAGING_PREFIX,
+		 strcmp(s->parent, "/") ? s->parent : "", s->base);
+}
+
+/*
+ * Makes the folder beside outdir (PARENT/.NAME.staging-XXXXXX) that the
+ * staged tree moves into to be exchanged with outdir, when that can be
+ * done: outdir is no mount point, the parent is writable and on the
+ * same file system, and the file system exchanges folders (tried on two
+ * empty folders in it). Returns 0 when so, else 1 with nothing left
+ * behind. ULTIMATE_PUBLISH=journal says no, for the tests of the other
+ * way.
+ */
+static int
+begin_exchange(struct site *s)
+{
+	const char *how = getenv("ULTIMATE_PUBLISH");
+	struct buf stg = BUF_INIT, a = BUF_INIT, b = BUF_INIT;
+	struct stat out, st;
+	int ret = 1;
+
+	if ((how && !strcmp(how, "journal")) || !s->target ||
+	    mount_root(s->target, s->parent))
+		return 1;
+	sibling_prefix(s, &stg);
+	BUF_ADDLIT(&stg, "XXXXXX");
+	if (!mkdtemp(stg.data))
+		goto out;
+	buf_addf(&a, "%s/a", stg.data);
+	buf_addf(&b, "%s/b", stg.data);
+	if (lstat(s->target, &out) || lstat(stg.data, &st) ||
+	    st.st_dev != out.st_dev || mkdir(a.data, 0777) ||
+	    mkdir(b.data, 0777) || exchange(a.data, b.data) ||
+	    rmdir(a.data) || rmdir(b.data)) {
+		remove_tree(stg.data);
+		goto out;
+	}
+	s->beside = buf_detach(&stg, NULL);
+	ret = 0;
+out:
+	buf_release(&stg);
+	buf_release(&a);
+	buf_release(&b);
+	return ret;
+}
+
 /* ----------------------------------------------------------- manifest */
 
 /*
@@ -308,6 +429,26 @@ site_set_inputs(struct site *s, uint64_t inputs)
 /* ------------------------------------------------------------ journal */
 
 /*
+ * Removes the folders of relpath under base that a removal left empty,
+ * deepest first: folders that no longer belong to the site go with
+ * their last file.
+ */
+static void
+prune_parents(const char *base, const char *relpath)
+{
+	struct buf p = BUF_INIT;
+	char *slash;
+
+	buf_addf(&p, "%s/%s", base, relpath);
+	while ((slash = strrchr(p.data + strlen(base) + 1, '/'))) {
+		*slash = '\0';
+		if (rmdir(p.data))
+			break;
+	}
+	buf_release(&p);
+}
+
+/*
  * Carries out a journal: "ultimate-publish 1", "staging NAME", then
  * "move PATH" and "remove PATH" lines, then "end". Every line is checked
  * before anything is done; a move whose staged file is gone was done
@@ -373,10 +514,13 @@ apply_journal(const char *outdir, const char *text)
 			buf_addf(&to, "%s/%s", outdir, r.data);
 			if (*p == 'r') {
 				/* Through a link, it would be elsewhere. */
-				if (real_parents(outdir, r.data) &&
-				    unlink(to.data) && errno != ENOENT)
+				if (!real_parents(outdir, r.data))
+					;
+				else if (unlink(to.data) && errno != ENOENT)
 					ret = error("cannot remove '%s': %s",
 						    to.data, strerror(errno));
+				else
+					prune_parents(outdir, r.data);
 			} else if (make_parents(&made, outdir, r.data)) {
 				ret = -1;
 			} else if (rename(from.data, to.data) &&
@@ -444,6 +588,28 @@ recover(struct site *s)
 	}
 	if (d)
 		closedir(d);
+	/* And those of their exchanges, beside outdir. */
+	if (!ret && s->target) {
+		size_t plen;
+		const char *name;
+
+		buf_reset(&path);
+		sibling_prefix(s, &path);
+		name = strrchr(path.data, '/') + 1;
+		plen = strlen(name);
+		d = opendir(s->parent);
+		while (d && (e = readdir(d))) {
+			if (strncmp(e->d_name, name, plen) ||
+			    !mkdtemp_suffix(e->d_name + plen))
+				continue;
+			buf_reset(&text);
+			buf_addf(&text, "%.*s%s", (int)(name - path.data),
+				 path.data, e->d_name);
+			remove_tree(text.data);
+		}
+		if (d)
+			closedir(d);
+	}
 	buf_release(&path);
 	buf_release(&text);
 	return ret;
@@ -509,6 +675,16 @@ lock(struct site *s)
 			ret = 0;
 			goto out;
 		}
+		if (fd < 0 && errno != EACCES && errno != EROFS &&
+		    !lstat(path.data, &a)) {
+			/* Something else stands where the lock goes. */
+			error("cannot take the lock '%s': %s; remove it and "
+			      "run again", path.data,
+			      S_ISDIR(a.st_mode) ? "it is a folder" :
+			      S_ISLNK(a.st_mode) ? "it is a symbolic link" :
+			      strerror(errno));
+			goto out;
+		}
 		if (fd < 0) {
 			error("cannot write to output folder '%s': %s",
 			      s->outdir, strerror(errno));
@@ -572,7 +748,10 @@ site_open(const char *outdir)
 		error("output folder name is empty");
 		goto fail;
 	}
-	if (lock(s) || (!s->readonly && recover(s)))
+	if (lock(s))
+		goto fail;
+	find_target(s);
+	if (!s->readonly && recover(s))
 		goto fail;
 	read_manifest(s);
 	return s;
@@ -589,8 +768,11 @@ site_close(struct site *s)
 
 	if (!s)
 		return;
-	if (s->staging)
+	/* A kept journal names its staging folder: the next run needs it. */
+	if (s->staging && !s->journaled)
 		remove_tree(s->staging);
+	if (s->beside)
+		remove_tree(s->beside);
 	if (s->lockfd >= 0) {
 		/* The lock file goes first, while it is still held. */
 		buf_addf(&path, "%s/.lock", s->outdir);
@@ -612,6 +794,9 @@ site_close(struct site *s)
 	buf_release(&path);
 	free(s->staging);
 	free(s->root);
+	free(s->beside);
+	free(s->target);
+	free(s->parent);
 	free(s->outdir);
 	free(s);
 }
@@ -625,6 +810,8 @@ site_begin(struct site *s)
 
 	if (s->staging)
 		BUG("site_begin() twice");
+	if (!s->readonly)
+		begin_exchange(s);
 	buf_addf(&tmpl, "%s/" STAGING_PREFIX "XXXXXX", s->outdir);
 	if (!mkdtemp(tmpl.data)) {
 		error("cannot write to output folder '%s': %s", s->outdir,
@@ -824,14 +1011,24 @@ site_keep(struct site *s, const char *relpath, uint64_t key)
 
 /* ------------------------------------------------------------ publish */
 
-/* qsort() has no context argument: the entries being sorted. */
-static const struct entry *sort_files;
-
 static int
 by_path(const void *a, const void *b)
 {
-	return strcmp(sort_files[*(const size_t *)a].path,
-		      sort_files[*(const size_t *)b].path);
+	return strcmp(((const struct entry *)a)->path,
+		      ((const struct entry *)b)->path);
+}
+
+static int
+path_is(const void *key, const void *e)
+{
+	return strcmp(key, ((const struct entry *)e)->path);
+}
+
+/* Whether path is among the n entries v, sorted by path. */
+static int
+listed(const struct entry *v, size_t n, const char *path)
+{
+	return n && bsearch(path, v, n, sizeof(*v), path_is);
 }
 
 /*
@@ -864,36 +1061,323 @@ check_staged(const struct site *s)
 	return ret;
 }
 
-int
-site_publish(struct site *s)
+/*
+ * The first folder on the way to base/relpath that is something else
+ * (a file, a link), as a length of relpath, or 0 when there is none.
+ */
+static size_t
+blocked_at(const char *base, const char *relpath)
 {
-	struct buf m = BUF_INIT, j = BUF_INIT, path = BUF_INIT;
-	struct buf jpath = BUF_INIT;
+	struct buf p = BUF_INIT;
+	const char *slash = relpath;
+	struct stat st;
+	size_t at = 0;
+
+	while (!at && (slash = strchr(slash, '/'))) {
+		buf_reset(&p);
+		buf_addf(&p, "%s/%.*s", base, (int)(slash - relpath), relpath);
+		if (lstat(p.data, &st)) {
+			if (errno == ENOENT)
+				break;
+			at = (size_t)(slash - relpath);
+		} else if (!S_ISDIR(st.st_mode)) {
+			at = (size_t)(slash - relpath);
+		}
+		slash++;
+	}
+	buf_release(&p);
+	return at;
+}
+
+/*
+ * Makes base/to a copy of from, a file of outdir that is published
+ * unchanged: a hard link (the same file, timestamps and all), or a copy
+ * where the file system cannot link it. 0, or -1 after printing an
+ * error.
+ */
+static int
+link_or_copy(const char *from, const char *to)
+{
+	struct buf data = BUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	if (!link(from, to))
+		return 0;
+	if (lstat(from, &st) || !S_ISREG(st.st_mode)) {
+		/* Under the lock: only another program can do this. */
+		return error("'%s' changed while this run was writing; "
+			     "nothing published", from);
+	}
+	if (buf_read_file_flags(&data, from, FILE_NOFOLLOW) ||
+	    file_write(to, data.data, data.len))
+		ret = error("cannot write '%s': %s", to, strerror(errno));
+	buf_release(&data);
+	return ret;
+}
+
+/*
+ * Puts the files published unchanged into the staged tree, where the
+ * figure stage may have written unpublished copies of them. 0, or -1
+ * after printing an error.
+ */
+static int
+link_unchanged(struct site *s)
+{
+	struct buf from = BUF_INIT, to = BUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < s->nfiles && !ret; i++) {
+		const struct entry *e = &s->files[i];
+
+		if (e->staged)
+			continue;
+		buf_reset(&from);
+		buf_addf(&from, "%s/%s", s->outdir, e->path);
+		buf_reset(&to);
+		buf_addf(&to, "%s/%s", s->root, e->path);
+		remove_tree(to.data);
+		ret = make_parents(&s->dirs, s->root, e->path) ||
+		      link_or_copy(from.data, to.data) ? -1 : 0;
+	}
+	buf_release(&from);
+	buf_release(&to);
+	return ret;
+}
+
+/*
+ * Removes from the staged tree below rel ("" for the top) what is not
+ * to be published: the figure stage's scripts and copies, a figure
+ * script's stray files, and the folders that end empty.
+ */
+static void
+drop_strays(const struct site *s, size_t n, const char *rel)
+{
+	struct buf dir = BUF_INIT, path = BUF_INIT, sub = BUF_INIT;
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+
+	buf_addf(&dir, "%s%s%s", s->root, *rel ? "/" : "", rel);
+	d = opendir(dir.data);
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		buf_reset(&sub);
+		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", dir.data, e->d_name);
+		if (lstat(path.data, &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			drop_strays(s, n, sub.data);
+			rmdir(path.data);
+		} else if (!listed(s->files, n, sub.data) &&
+			   strcmp(sub.data, ".manifest")) {
+			unlink(path.data);
+		}
+	}
+	if (d)
+		closedir(d);
+	buf_release(&dir);
+	buf_release(&path);
+	buf_release(&sub);
+}
+
+/* Whether name, at the top of outdir, is this program's bookkeeping. */
+static int
+bookkeeping(const char *name)
+{
+	return !strcmp(name, ".lock") || !strcmp(name, ".manifest") ||
+	       !strncmp(name, ".publish", 8) || staging_name(name);
+}
+
+/*
+ * Carries into the staged tree, by hard link, what outdir below rel
+ * holds that no run of this program wrote (a file such as out/CNAME or
+ * out/.gitignore): neither this run's files (n sorted entries) nor
+ * those of the manifest of the run before. Folders come only with a
+ * file to hold, so that those of an older site go. A file of this
+ * run's where such a folder is, or a folder where such a file is, stops
+ * the publish. 0, or -1 after printing an error.
+ */
+static int
+carry_over(struct site *s, size_t n, const char *rel)
+{
+	struct buf dir = BUF_INIT, from = BUF_INIT, to = BUF_INIT;
+	struct buf sub = BUF_INIT;
+	struct stat st;
+	struct dirent *e;
+	size_t at;
+	DIR *d;
+	int ret = 0;
+
+	buf_addf(&dir, "%s%s%s", s->outdir, *rel ? "/" : "", rel);
+	d = opendir(dir.data);
+	if (!d && *rel)
+		ret = error("cannot read folder '%s': %s", dir.data,
+			    strerror(errno));
+	while (!ret && d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    (!*rel && bookkeeping(e->d_name)))
+			continue;
+		buf_reset(&sub);
+		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		buf_reset(&from);
+		buf_addf(&from, "%s/%s", dir.data, e->d_name);
+		if (lstat(from.data, &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			ret = carry_over(s, n, sub.data);
+			continue;
+		}
+		if (listed(s->files, n, sub.data) ||
+		    listed(s->old, s->nold, sub.data))
+			continue;
+		buf_reset(&to);
+		buf_addf(&to, "%s/%s", s->root, sub.data);
+		if ((at = blocked_at(s->root, sub.data)))
+			ret = error("cannot publish into '%s': '%s', which "
+				    "this program did not write, stands in "
+				    "a folder where the site now has the "
+				    "file '%.*s'; move it away and run "
+				    "again", s->outdir, from.data, (int)at,
+				    sub.data);
+		else if (!lstat(to.data, &st) && S_ISDIR(st.st_mode))
+			ret = error("cannot publish into '%s': '%s', which "
+				    "this program did not write, stands "
+				    "where the site now has a folder; move "
+				    "it away and run again", s->outdir,
+				    from.data);
+		else if (lstat(to.data, &st) &&
+			 (make_parents(&s->dirs, s->root, sub.data) ||
+			  linkat(AT_FDCWD, from.data, AT_FDCWD, to.data, 0)))
+			ret = error("cannot keep '%s' in the new site: %s",
+				    from.data, strerror(errno));
+	}
+	if (d)
+		closedir(d);
+	buf_release(&dir);
+	buf_release(&from);
+	buf_release(&to);
+	buf_release(&sub);
+	return ret;
+}
+
+/*
+ * Publishes by exchange: completes the staged tree (the unchanged files
+ * linked in, strays out, what the folder held that is not ours carried
+ * over, a lock of its own held), moves it beside outdir (a folder cannot
+ * be exchanged with one inside it), exchanges it with outdir in one
+ * rename, and removes the old tree. The first n files are sorted.
+ */
+static int
+publish_exchange(struct site *s, size_t n)
+{
+	struct buf path = BUF_INIT, tree = BUF_INIT;
+	char pid[32];
 	sigset_t block, old;
-	size_t *order, i, nlisted;
+	ssize_t w;
+	int fd = -1, ret = -1;
+
+	if (link_unchanged(s))
+		goto out;
+	drop_strays(s, n, "");
+	if (carry_over(s, n, ""))
+		goto out;
+	/* Held before the exchange: the next run waits on this one. */
+	buf_addf(&path, "%s/.lock", s->root);
+	fd = open(path.data, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC |
+		  O_NOFOLLOW, 0666);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {
+		error("cannot write '%s': %s", path.data, strerror(errno));
+		goto out;
+	}
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	w = write(fd, pid, strlen(pid));
+	(void)w;	/* who holds it: only informative */
+	buf_addf(&tree, "%s/site", s->beside);
+	sigemptyset(&block);
+	diag_signal_set(&block, 1);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (diag_interrupted()) {
+		/* Said by the caller. */
+	} else if (rename(s->root, tree.data)) {
+		error("cannot move '%s' to '%s': %s; nothing published",
+		      s->root, tree.data, strerror(errno));
+	} else if (exchange(tree.data, s->target)) {
+		error("cannot publish into '%s': %s; nothing published",
+		      s->outdir, strerror(errno));
+	} else {
+		/* The new site is out: its lock is this run's now. */
+		close(s->lockfd);
+		s->lockfd = fd;
+		fd = -1;
+		s->published = 1;
+		ret = 0;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!ret) {
+		/* Beside outdir now: the old site, with the staging folder. */
+		free(s->staging);
+		s->staging = NULL;
+		free(s->root);
+		s->root = NULL;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	buf_release(&path);
+	buf_release(&tree);
+	return ret;
+}
+
+/*
+ * 0 when every staged file can be moved into outdir: no folder where a
+ * file goes, no file or link where a folder goes. Else -1 after printing
+ * an error: nothing has moved yet.
+ */
+static int
+check_destinations(const struct site *s)
+{
+	struct buf to = BUF_INIT;
+	struct stat st;
+	size_t i, at;
+	int ret = 0;
+
+	for (i = 0; i < s->nfiles && !ret; i++) {
+		const struct entry *e = &s->files[i];
+
+		if (!e->staged)
+			continue;
+		buf_reset(&to);
+		buf_addf(&to, "%s/%s", s->outdir, e->path);
+		if ((at = blocked_at(s->outdir, e->path)))
+			ret = error("cannot publish '%s': '%s/%.*s' is not a "
+				    "folder; nothing published", to.data,
+				    s->outdir, (int)at, e->path);
+		else if (!lstat(to.data, &st) && S_ISDIR(st.st_mode))
+			ret = error("cannot publish '%s': a folder is in the "
+				    "way; nothing published", to.data);
+	}
+	buf_release(&to);
+	return ret;
+}
+
+/*
+ * Publishes through a journal, where outdir cannot be exchanged whole:
+ * checks every destination, commits the journal, carries it out.
+ */
+static int
+publish_journal(struct site *s)
+{
+	struct buf j = BUF_INIT, path = BUF_INIT, jpath = BUF_INIT;
+	sigset_t block, old;
+	size_t i;
 	int ret = -1;
 
-	if (!s->staging)
-		BUG("site_publish() before site_begin()");
-	if (diag_interrupted() || s->failed)
-		return -1;
-	/* The manifest, in path order: the same site, the same bytes. */
-	nlisted = s->nfiles;
-	order = xcalloc(nlisted ? nlisted : 1, sizeof(*order));
-	for (i = 0; i < nlisted; i++)
-		order[i] = i;
-	sort_files = s->files;
-	if (nlisted)
-		qsort(order, nlisted, sizeof(*order), by_path);
-	buf_addf(&m, MANIFEST_MAGIC "%016llx\n",
-		 (unsigned long long)s->inputs);
-	for (i = 0; i < nlisted; i++)
-		buf_addf(&m, "%016llx %s\n",
-			 (unsigned long long)s->files[order[i]].key,
-			 s->files[order[i]].path);
-	free(order);
-	/* Bookkeeping: staged and moved like the rest, listed in none. */
-	if (stage(s, ".manifest", m.data, m.len) || check_staged(s))
+	if (check_destinations(s))
 		goto out;
 	/* The journal: what to move, then what the last run left over. */
 	buf_addf(&j, JOURNAL_MAGIC "staging %s\n",
@@ -925,7 +1409,10 @@ site_publish(struct site *s)
 		ret = apply_journal(s->outdir, j.data);
 		if (ret == -2)
 			BUG("the journal written does not parse");
-		if (!ret) {
+		if (ret) {
+			/* The journal names the staging folder: it stays. */
+			s->journaled = 1;
+		} else {
 			unlink(jpath.data);
 			s->published = 1;
 			free(s->staging);
@@ -936,10 +1423,43 @@ site_publish(struct site *s)
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 out:
-	buf_release(&m);
 	buf_release(&j);
 	buf_release(&path);
 	buf_release(&jpath);
+	return ret;
+}
+
+int
+site_publish(struct site *s)
+{
+	struct buf m = BUF_INIT;
+	size_t i, n;
+	int ret = -1;
+
+	if (!s->staging)
+		BUG("site_publish() before site_begin()");
+	if (diag_interrupted() || s->failed)
+		return -1;
+	/*
+	 * The manifest, in path order: the same site, the same bytes. The
+	 * files and the last run's are looked up by path from here on.
+	 */
+	n = s->nfiles;
+	if (n)
+		qsort(s->files, n, sizeof(*s->files), by_path);
+	if (s->nold)
+		qsort(s->old, s->nold, sizeof(*s->old), by_path);
+	buf_addf(&m, MANIFEST_MAGIC "%016llx\n",
+		 (unsigned long long)s->inputs);
+	for (i = 0; i < n; i++)
+		buf_addf(&m, "%016llx %s\n",
+			 (unsigned long long)s->files[i].key,
+			 s->files[i].path);
+	/* Bookkeeping: staged and published like the rest, listed in none. */
+	if (!stage(s, ".manifest", m.data, m.len) && !check_staged(s))
+		ret = s->beside ? publish_exchange(s, n) :
+			publish_journal(s);
+	buf_release(&m);
 	return ret;
 }
 

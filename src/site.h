@@ -6,19 +6,34 @@
 
 /*
  * The write stage: one run at a time writes into an output folder, and
- * a reader of it sees the previous site or the new one.
+ * a reader of it sees the previous site or the new one, never a mix,
+ * whatever fails or is killed, and when.
  *
- * - site_open() takes outdir/.lock (a POSIX record lock, released by the
+ * - site_open() takes outdir/.lock (a flock() lock, released by the
  *   kernel if the process dies); a second run waits for the first.
  * - Every output file is first written into a staging folder inside
- *   outdir (outdir/.staging-XXXXXX, the same file system). Files whose
- *   content did not change are not staged: they keep their timestamps.
- * - site_publish() writes a journal (outdir/.publish: the files to move
- *   into place and the files of the previous run to remove), then moves
- *   and removes, then deletes the journal. A run killed in between
- *   leaves the journal, and the next site_open() carries it out before
- *   anything else; a run killed before the journal is complete leaves
- *   outdir as it was. Staging folders of dead runs are removed.
+ *   outdir (outdir/.staging-XXXXXX/site, the same file system), where
+ *   gnuplot draws too. Files whose content did not change are not
+ *   staged.
+ * - site_publish() by exchange, the way wherever the system allows it:
+ *   the unchanged files are hard-linked into the staged tree (the same
+ *   files: they keep their timestamps), what outdir holds that no run
+ *   of this program wrote is carried over the same way, a folder of an
+ *   older site that holds nothing else is left out; the tree moves to a
+ *   folder beside outdir (PARENT/.NAME.staging-XXXXXX) and is exchanged
+ *   with outdir in one renameat2(RENAME_EXCHANGE), which no reader sees
+ *   half done; the old tree is then removed. Killed at any moment, the
+ *   run leaves outdir the old site or the new one, and the next run
+ *   removes what it left beside it.
+ * - Where no exchange can be done (not Linux, a file system without
+ *   RENAME_EXCHANGE, outdir a mount point or "/", a parent folder that
+ *   cannot be written; ULTIMATE_PUBLISH=journal for the tests), through
+ *   a journal: every destination is checked first, then outdir/.publish
+ *   lists the files to move into place and those of the previous run to
+ *   remove, is carried out and deleted. A run killed or failing in
+ *   between leaves the journal and its staging folder, and the next
+ *   site_open() carries it out before anything else: until then a
+ *   reader may see some files new and some old.
  * - A run that fails before site_publish() leaves outdir exactly as it
  *   was (and removes outdir again if it made it).
  *
@@ -104,11 +119,13 @@ int site_staged(const struct site *s, const char *relpath);
 void site_keep(struct site *s, const char *relpath, uint64_t key);
 
 /*
- * Publishes every staged file, removes the files of the previous run that
+ * Publishes every staged file, drops the files of the previous run that
  * this one did not write, and removes the staging folder (see above).
  * Signals wait until it is done. Returns 0, or -1 after printing an error
- * (a staged file changed since it was written, or a move failed: then the
- * journal stays for the next run to finish).
+ * (a staged file changed since it was written, a folder or file of
+ * someone else's in the way, the exchange failed: nothing published; or
+ * a move of the journal failed: then the journal and its staging folder
+ * stay for the next run to finish).
  */
 int site_publish(struct site *s);
 

@@ -158,6 +158,14 @@ bgrun() {
 	bpid=$!
 }
 child() { pgrep -P "$1" | head -1; }
+await_child() { # await_child PID SECONDS: the child of PID, once there
+	_n=0
+	while [ -z "$(child "$1")" ] && [ "$_n" -lt $(($2 * 100)) ]; do
+		sleep 0.01
+		_n=$((_n + 1))
+	done
+	child "$1"
+}
 
 what() { # what the exit status $rc means
 	if [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ "$ms" -ge $((lim * 1000)) ]; }
@@ -531,9 +539,12 @@ signal_at() {
 	snap
 	t0=$(now)
 	bgrun "$c/err" 8 -d data -t templates -o out report
+	# The run is signalled, not its timeout: wait until it is there.
+	_p=$(await_child "$bpid" 5)
 	msleep "$2"
-	_p=$(child "$bpid")
-	[ -z "$_p" ] || kill -"$1" "$_p" 2>/dev/null
+	if [ -n "$_p" ]; then kill -"$1" "$_p" 2>/dev/null ||
+		bad "the run had ended before SIG$1"
+	else bad "no run to send SIG$1 to within 5 s"; fi
 	t1=$(now)
 	wait "$bpid" 2>/dev/null
 	rc=$?
@@ -635,6 +646,149 @@ figure_writes_beside_site() { # ../../../x.svg: a new file in out/
 	refused 3 'stray\.svg' 20
 }
 run figure-writes-beside-site figure_writes_beside_site
+
+# --- Publishing -------------------------------------------------------
+# is_either A B: out/ is, whole, the site of one of two data sets.
+is_either() {
+	_f=$(fp "$c/out")
+	[ "$_f" = "$(cat "$tmp/fp$1")" ] || [ "$_f" = "$(cat "$tmp/fp$2")" ] ||
+		bad "out/ is a mix of sites $1 and $2 ($3)"
+}
+
+# A folder, holding a file of someone else's, where the new site writes
+# a file: the run stops before anything is published (ULTIMATE_PUBLISH:
+# by exchange, the default, and through the journal).
+folder_in_the_way() { # exchange|journal
+	mkcase B
+	rm "$c/out/figures/top500.svg"
+	mkdir "$c/out/figures/top500.svg"
+	echo mine >"$c/out/figures/top500.svg/notes.txt"
+	snap
+	[ "$1" = journal ] && xenv="ULTIMATE_PUBLISH=journal"
+	rep 20
+	refused 1 'top500\.svg' 20
+	[ "$(grep -c 'error:' "$c/err")" = 1 ] ||
+		bad "$(grep -c 'error:' "$c/err") error lines, want 1"
+}
+run folder-in-the-way-exchange folder_in_the_way exchange
+run folder-in-the-way-journal folder_in_the_way journal
+
+# An empty folder where the new site writes a file is a shell of an older
+# site: the new site takes its place.
+empty_folder_in_the_way() {
+	mkcase B
+	rm "$c/out/figures/top500.svg"
+	mkdir "$c/out/figures/top500.svg"
+	rep 20
+	clean
+	want 0 && is_site B
+	no_staging
+}
+run empty-folder-in-the-way empty_folder_in_the_way
+
+# A file of someone else's in out/ stays, at the top and in a folder of
+# its own; a published file keeps its inode (and so its timestamps) when
+# its content did not change.
+foreign_files_stay() {
+	mkcase B
+	echo example.org >"$c/out/CNAME"
+	mkdir -p "$c/out/mine/deep"
+	echo kept >"$c/out/mine/deep/notes.txt"
+	_i=$(stat -c %i "$c/out/style.css")
+	rep 20
+	clean
+	want 0
+	[ "$(cat "$c/out/CNAME" 2>/dev/null)" = example.org ] ||
+		bad "out/CNAME is gone"
+	[ "$(cat "$c/out/mine/deep/notes.txt" 2>/dev/null)" = kept ] ||
+		bad "out/mine/deep/notes.txt is gone"
+	[ "$(stat -c %i "$c/out/style.css")" = "$_i" ] ||
+		bad "the unchanged style.css was written again"
+	rm -r "$c/out/CNAME" "$c/out/mine"
+	is_site B
+	no_staging
+}
+run foreign-files-stay foreign_files_stay
+
+# A smaller site (one edition after all of them) leaves no empty
+# folders behind: editions/ goes, with every folder in it.
+smaller_site() { # exchange|journal
+	mkcase
+	[ "$1" = journal ] && xenv="ULTIMATE_PUBLISH=journal"
+	rep 20 --no-editions
+	clean
+	want 0
+	[ ! -e "$c/out/editions" ] || bad "out/editions is left: $(cd "$c/out" &&
+		find editions -type d | head -3 | tr '\n' ' ')"
+	no_staging
+}
+run smaller-site-exchange smaller_site exchange
+run smaller-site-journal smaller_site journal
+
+# A rename that fails halfway through the journal: out/ is mixed until
+# the next run, which finishes that publish from the kept journal and
+# staging folder before its own.
+journal_fails_halfway() {
+	mkcase B
+	if [ -z "$slowrename" ]; then
+		bad "cannot build tests/faults/slowrename.c"
+		return
+	fi
+	xenv="ULTIMATE_PUBLISH=journal LD_PRELOAD=$slowrename SLOWRENAME_FAIL=20"
+	rep 20
+	clean
+	want 1
+	names 'cannot move'
+	[ -f "$c/out/.publish" ] || bad "the journal was not kept"
+	[ -n "$(cd "$c/out" && find . -maxdepth 1 -name '.staging-*')" ] ||
+		bad "the journal's staging folder was removed"
+	xenv="ULTIMATE_PUBLISH=journal"
+	mv "$c/data" "$c/dataB"
+	cp -R "$tmp/A" "$c/data"
+	rep 20 -d dataB
+	clean
+	want 0 && is_site B
+	[ ! -e "$c/out/.publish" ] || bad "the journal is left"
+	no_staging
+}
+run journal-fails-halfway journal_fails_halfway
+
+# The exchange fails (the second renameat2() with flags; the first is
+# the probe): nothing is published. Where the probe fails, the file
+# system cannot exchange folders, and the journal publishes.
+exchange_fails() { # probe|publish
+	mkcase B
+	if [ -z "$slowrename" ]; then
+		bad "cannot build tests/faults/slowrename.c"
+		return
+	fi
+	snap
+	if [ "$1" = probe ]; then
+		xenv="LD_PRELOAD=$slowrename SLOWRENAME_FAIL_EXCHANGE=1"
+		rep 20
+		clean
+		want 0 && is_site B
+		no_staging
+	else
+		xenv="LD_PRELOAD=$slowrename SLOWRENAME_FAIL_EXCHANGE=2"
+		rep 20
+		refused 1 "cannot publish into 'out'" 20
+	fi
+}
+run exchange-unsupported exchange_fails probe
+run exchange-fails exchange_fails publish
+
+# out/.lock is not a file: the message names the lock.
+lock_not_a_file() { # folder|link
+	mkcase B
+	if [ "$1" = folder ]; then mkdir "$c/out/.lock"
+	else ln -s "$tmp/nowhere" "$c/out/.lock"; fi
+	snap
+	rep 10
+	refused 1 'out/\.lock' 10
+}
+run lock-is-a-folder lock_not_a_file folder
+run lock-is-a-link lock_not_a_file link
 
 # --- Concurrent runs --------------------------------------------------
 lock_waits() { # flock(1) holds out/.lock for 1.5 s: the run waits
@@ -738,7 +892,7 @@ kill_run() {
 	else
 		msleep "$(rnd 200)"
 	fi
-	_p=$(child "$bpid")
+	_p=$(await_child "$bpid" 5)
 	[ -z "$_p" ] || kill -KILL "$_p" 2>/dev/null
 	wait "$bpid" 2>/dev/null
 	# Its gnuplot, if any, finishes on its own: let it, first.
@@ -747,10 +901,13 @@ kill_run() {
 		sleep 0.1
 		_n=$((_n + 1))
 	done
+	# Publishing is one step: whenever the kill came, out/ is one site.
+	is_either A B "after SIGKILL, before the next run"
 }
 # Each round: one killed run that changes out/ (two in rounds 3, 6, 9,
-# the second back to the data before), then a normal run with data A
-# or B, which must make out/ the site of that data, no staging left.
+# the second back to the data before), after which out/ must be site A
+# or site B whole, then a normal run with data A or B, which must make
+# out/ the site of that data, no staging left.
 kill_during_publish() {
 	roots
 	cp -a "$tmp/refA" "$c/out"
@@ -790,7 +947,7 @@ kill_during_gnuplot() {
 	xenv=""
 	await "$c/gp.started" 10 || bad "gnuplot was not started"
 	sleep 0.1
-	_p=$(child "$bpid")
+	_p=$(await_child "$bpid" 5)
 	[ -z "$_p" ] || kill -KILL "$_p" 2>/dev/null
 	wait "$bpid" 2>/dev/null
 	stop_ours

@@ -4,7 +4,11 @@
  * With SLOWRENAME_MS set, each call first sleeps that many milliseconds;
  * with SLOWRENAME_MARK set, the first call creates that file (the test
  * waits for it to know that publishing has begun). Without SLOWRENAME_MS
- * the calls go straight through.
+ * the calls go straight through. With SLOWRENAME_FAIL=N, the Nth call
+ * fails with EIO instead (a disk that fails halfway through a publish);
+ * with SLOWRENAME_FAIL_EXCHANGE=N, the Nth renameat2() with flags does
+ * (the first is ultimate's probe whether the file system exchanges
+ * folders, the second its publish).
  *
  * Built by the test: cc -shared -fPIC -o slowrename.so slowrename.c
  */
@@ -15,6 +19,19 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+
+/* 1 when this call is the one SLOWRENAME_FAIL names: it fails. */
+static int
+fails(void)
+{
+	static long calls;
+	const char *n = getenv("SLOWRENAME_FAIL");
+
+	if (!n || !*n || ++calls != strtol(n, NULL, 10))
+		return 0;
+	errno = EIO;
+	return 1;
+}
 
 static void
 slow(void)
@@ -50,6 +67,8 @@ rename(const char *from, const char *to)
 
 	if (!real)
 		*(void **)&real = dlsym(RTLD_NEXT, "rename");
+	if (fails())
+		return -1;
 	slow();
 	return real(from, to);
 }
@@ -61,6 +80,8 @@ renameat(int fromfd, const char *from, int tofd, const char *to)
 
 	if (!real)
 		*(void **)&real = dlsym(RTLD_NEXT, "renameat");
+	if (fails())
+		return -1;
 	slow();
 	return real(fromfd, from, tofd, to);
 }
@@ -72,8 +93,17 @@ renameat2(int fromfd, const char *from, int tofd, const char *to,
 	static int (*real)(int, const char *, int, const char *,
 			   unsigned int);
 
+	static long flagged;
+	const char *n = getenv("SLOWRENAME_FAIL_EXCHANGE");
+
 	if (!real)
 		*(void **)&real = dlsym(RTLD_NEXT, "renameat2");
+	if (flags && n && *n && ++flagged == strtol(n, NULL, 10)) {
+		errno = EIO;
+		return -1;
+	}
+	if (fails())
+		return -1;
 	slow();
 	return real(fromfd, from, tofd, to, flags);
 }
