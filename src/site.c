@@ -298,6 +298,22 @@ find_target(struct site *s)
 		xstrndup(t, (size_t)(slash - t));
 }
 
+/*
+ * Whether this process works in outdir or below it (ultimate -o .):
+ * an exchange would move the folder from under it.
+ */
+static int
+inside_target(const struct site *s)
+{
+	char *cwd = file_realpath(".");
+	size_t n = strlen(s->target);
+	int in = !cwd || (!strncmp(cwd, s->target, n) &&
+			  (!cwd[n] || cwd[n] == '/'));
+
+	free(cwd);
+	return in;
+}
+
 /* The staging folders of an exchange: PARENT/.NAME.staging- */
 static void
 sibling_prefix(const struct site *s, struct buf *b)
@@ -324,7 +340,7 @@ begin_exchange(struct site *s)
 	int ret = 1;
 
 	if ((how && !strcmp(how, "journal")) || !s->target ||
-	    mount_root(s->target, s->parent))
+	    mount_root(s->target, s->parent) || inside_target(s))
 		return 1;
 	sibling_prefix(s, &stg);
 	BUF_ADDLIT(&stg, "XXXXXX");
@@ -1276,6 +1292,7 @@ static int
 publish_exchange(struct site *s, size_t n)
 {
 	struct buf path = BUF_INIT, tree = BUF_INIT;
+	struct stat st;
 	char pid[32];
 	sigset_t block, old;
 	ssize_t w;
@@ -1297,6 +1314,15 @@ publish_exchange(struct site *s, size_t n)
 	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 	w = write(fd, pid, strlen(pid));
 	(void)w;	/* who holds it: only informative */
+	/*
+	 * The new folder takes the old one's owner (where this run may set
+	 * it) and permissions, which a web server may depend on.
+	 */
+	if (!lstat(s->target, &st) &&
+	    ((lchown(s->root, st.st_uid, st.st_gid) &&
+	      lchown(s->root, (uid_t)-1, st.st_gid)) |
+	     chmod(s->root, st.st_mode & 07777)))
+		errno = 0;	/* best effort: else it stays this run's */
 	buf_addf(&tree, "%s/site", s->beside);
 	sigemptyset(&block);
 	diag_signal_set(&block, 1);

@@ -778,6 +778,25 @@ exchange_fails() { # probe|publish
 run exchange-unsupported exchange_fails probe
 run exchange-fails exchange_fails publish
 
+# out/ a link to the served folder, which has its own permissions: the
+# link stays a link, the folder it leads to gets the new site, with the
+# same permissions.
+out_is_a_link() {
+	mkcase B
+	mv "$c/out" "$c/served"
+	chmod 2770 "$c/served"
+	ln -s served "$c/out"
+	rep 20
+	clean
+	want 0
+	[ -L "$c/out" ] || bad "out is no longer a link"
+	[ "$(stat -c %a "$c/served")" = 2770 ] ||
+		bad "the served folder's mode is $(stat -c %a "$c/served"), was 2770"
+	is_site B
+	no_staging
+}
+run out-is-a-link out_is_a_link
+
 # out/.lock is not a file: the message names the lock.
 lock_not_a_file() { # folder|link
 	mkcase B
