@@ -894,6 +894,34 @@ concurrent_runs() { # A and B into one out/ at the same time, 10 times
 }
 run concurrent-runs concurrent_runs
 
+# A reader of out/ (tests/faults/reader.py) looks at it again and again,
+# as a web server would, while six runs publish sites B and A in turn
+# (renames slowed down to 20 ms each): every look finds one site.
+reader_sees_one_site() {
+	roots
+	cp -a "$tmp/refA" "$c/out"
+	python3 "$fx/reader.py" "$c/out" "$tmp/refA" "$tmp/refB" 120 \
+		"$c/stop" >"$c/looks" 2>"$c/mixed" &
+	_r=$!
+	for _i in 1 2 3 4 5 6; do
+		at=b
+		[ $((_i % 2)) = 0 ] && at=a
+		[ -n "$slowrename" ] &&
+			xenv="LD_PRELOAD=$slowrename SLOWRENAME_MS=20"
+		u 30 -d data -t templates -o ../out report
+		xenv="" at=""
+		clean
+		want 0
+	done
+	touch "$c/stop"
+	wait "$_r" || bad "a reader saw a mix: $(cat "$c/mixed" "$c/looks")"
+	grep -q '^[1-9][0-9]* looks' "$c/looks" ||
+		bad "the reader looked at nothing: $(cat "$c/looks" "$c/mixed")"
+	is_site A
+	no_staging
+}
+run reader-sees-one-site reader_sees_one_site
+
 # --- Killed runs ------------------------------------------------------
 # kill_run a|b ROUND: a run from data A or B with slow renames (20 ms
 # each), SIGKILLed at a random moment of its publish (rounds 1-7) or of
