@@ -37,6 +37,7 @@
 #define SEND_MS 10000	/* the longest a client may take no byte */
 #define DRAIN_MS 2000	/* for a client to close after its answer */
 #define CHUNK 65536	/* of a file, sent at a time */
+#define TURN 4		/* chunks sent or read from a client in a row */
 
 enum conn_state { FREE, READING, SENDING, DRAINING };
 
@@ -340,16 +341,22 @@ out:
 }
 
 /*
- * Sends what the socket takes of the answer; when all is sent, shuts
- * the sending side and drains. Closes c when the client went away.
+ * Sends what the socket takes of the answer, TURN chunks at most (a
+ * client that reads fast leaves the others their turn); when all is
+ * sent, shuts the sending side and drains. Closes c when the client
+ * went away.
  */
 static void
 sending(struct conn *c)
 {
+	int turn = 0;
+
 	for (;;) {
 		ssize_t n;
 
 		if (c->off == c->out.len && c->file >= 0 && c->left) {
+			if (turn++ == TURN)
+				return;	/* the socket is still writable */
 			buf_reset(&c->out);
 			c->off = 0;
 			buf_grow(&c->out, CHUNK);
@@ -428,16 +435,20 @@ reading(struct serve *s, struct conn *c)
 	sending(c);
 }
 
-/* Reads and drops what the client sends after its answer. */
+/*
+ * Reads and drops what the client sends after its answer, TURN chunks
+ * at most: one that keeps sending does not keep the others waiting.
+ */
 static void
 draining(struct conn *c)
 {
-	char scrap[4096];
-	ssize_t n;
+	char scrap[CHUNK];
+	ssize_t n = 1;
+	int turn;
 
-	while ((n = recv(c->fd, scrap, sizeof(scrap), 0)) > 0)
-		;
-	if (n == 0 || (errno != EINTR && errno != EAGAIN &&
+	for (turn = 0; turn < TURN && n > 0; turn++)
+		n = recv(c->fd, scrap, sizeof(scrap), 0);
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN &&
 		       errno != EWOULDBLOCK))
 		conn_close(c);
 }

@@ -6,7 +6,8 @@
 # build that waits on gnuplot) ending it with status 0, leaving no
 # process, no staging folder and no lock; and --serve (files, types,
 # index.html, 404, no way out of out/ with "..", redirects on the same
-# host, many clients at once: idle, slow, not reading, too many).
+# host, many clients at once: idle, slow, not reading, sending without
+# end, too many).
 # Every wait polls with a time limit: no fixed long sleep.
 # Usage: tests/run-watch.sh path/to/ultimate
 set -u
@@ -386,6 +387,28 @@ if closed < 80 - 64 + 1 or any(not is_open(s) for s in idle[-40:]):
     fail("80 idle connections: %d closed, not the oldest" % closed)
 for s in idle:
     s.close()
+
+# A client that keeps sending after its request holds no one up.
+flood_started = threading.Event()
+def flood():
+    try:
+        s = connect(10)
+        s.sendall(b"POST /index.html HTTP/1.0\r\n\r\n")
+        t = time.monotonic()
+        while time.monotonic() - t < 5:
+            s.sendall(b"x" * 65536)
+            flood_started.set()
+    except OSError:
+        pass
+    flood_started.set()
+th = threading.Thread(target=flood)
+th.start()
+flood_started.wait(5)
+st, _, _, secs = get(b"/index.html", 3)
+if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+    fail("a client sending without end: another GET took %.2f s: %s" %
+         (secs, st))
+th.join(10)
 
 # A client that does not read a large file holds no one up.
 size = 32 << 20
