@@ -264,14 +264,17 @@ content_type(const char *path)
 static const char *
 status_line(int code)
 {
-	switch (code) {
-	case 301: return "301 Moved Permanently";
-	case 400: return "400 Bad Request";
-	case 404: return "404 Not Found";
-	case 405: return "405 Method Not Allowed";
-	case 431: return "431 Request Header Fields Too Large";
-	}
-	return "500 Internal Server Error";
+	static const char *const lines[] = {
+		"301 Moved Permanently", "400 Bad Request", "404 Not Found",
+		"405 Method Not Allowed",
+		"431 Request Header Fields Too Large",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (atoi(lines[i]) == code)
+			return lines[i];
+	BUG("no status line for %d", code);
 }
 
 /* An answer without a file into out: its status line is its text. */
