@@ -17,10 +17,11 @@
  * connections at once: every socket is non-blocking and waited on in
  * the watcher's own pselect(), beside inotify and the signals, so no
  * client (idle, slow, malformed or not reading its answer) delays a
- * rebuild or another client. A connection has SERVE_CONN_MAX peers at
- * most (the oldest still sending its request makes room for a new one)
- * and a deadline: its request head within a few seconds, then progress
- * in reading the answer, or it is closed.
+ * rebuild or another client. There are SERVE_CONN_MAX connections at
+ * most (for a new one, the oldest already answered, else the oldest
+ * still sending its request, is closed), each with a deadline: its
+ * request head within 10 s, then progress in reading its answer every
+ * 10 s, or it is closed.
  */
 
 /* Connections served at once. */
