@@ -42,7 +42,7 @@ SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c fi
       schema.c suggest.c template.c timing.c units.c xalloc.c serve.c watch.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = audit buf expr fit format hash physics registry table template model units \
-       formulas mathml bib pages plot
+       formulas mathml bib pages plot serve
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Dependencies ---------------------------------------------------------
@@ -242,7 +242,7 @@ check: | deps-build deps-test deps-check
 # build/fuzz/. A crashing input goes into tests/fuzz/regressions/<target>/
 # by hand, where check-fuzz-replay runs it with every test.
 FUZZ_TIME ?= 60
-FUZZ_TARGETS = table expr template
+FUZZ_TARGETS = table expr template http
 FUZZ_SRC = $(filter-out main.c,$(SRC))
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	     -fno-sanitize-recover=all

@@ -84,7 +84,7 @@ struct watcher {
 	const struct watch_options *opt; /* borrowed */
 	int ino;		/* inotify descriptor, or -1: polling */
 	int ino_error;		/* errno of a failed inotify_add_watch() */
-	int http;		/* listening socket, or -1 */
+	struct serve *http;	/* the preview server, or NULL */
 	sigset_t oldmask;	/* the caller's signal mask */
 	struct sigaction oldchld; /* the caller's SIGCHLD action */
 	struct snapshot built;	/* the folders as the last build saw them */
@@ -266,10 +266,12 @@ diff(const struct snapshot *a, const struct snapshot *b, struct buf *msg)
 
 /*
  * Waits at most ms milliseconds (< 0: without end) for fd (-1: none) to
- * be readable, answering the browser meanwhile. The run signals and
- * SIGCHLD, blocked elsewhere, arrive only in here, so that none is
- * missed between a check and the wait. Returns 1 when fd is readable,
- * 0 when the time is up, -1 when a signal arrived (or pselect() failed).
+ * be readable, answering the browser meanwhile: its sockets are waited
+ * on here too, and served without blocking, so a client never delays a
+ * build or the watch. The run signals and SIGCHLD, blocked elsewhere,
+ * arrive only in here, so that none is missed between a check and the
+ * wait. Returns 1 when fd is readable, 0 when the time is up, -1 when a
+ * signal arrived (or pselect() failed).
  */
 static int
 wait_for(struct watcher *w, int fd, double ms)
@@ -281,33 +283,35 @@ wait_for(struct watcher *w, int fd, double ms)
 	sigdelset(&mask, SIGCHLD);
 	for (;;) {
 		struct timespec ts, *tp = NULL;
-		fd_set rd;
-		int nfds = 0;
+		fd_set rd, wr;
+		double left = -1;
+		int nfds = 0, r;
 
 		FD_ZERO(&rd);
+		FD_ZERO(&wr);
 		if (fd >= 0) {
 			FD_SET(fd, &rd);
 			nfds = fd + 1;
 		}
-		if (w->http >= 0) {
-			FD_SET(w->http, &rd);
-			if (w->http >= nfds)
-				nfds = w->http + 1;
-		}
 		if (ms >= 0) {
-			double left = end - now_ms();
-
+			left = end - now_ms();
 			if (left <= 0)
 				return 0;
+		}
+		/* Lowers left to the nearest deadline of a connection. */
+		if (w->http)
+			nfds = serve_fds(w->http, &rd, &wr, nfds, &left);
+		if (left >= 0) {
 			ts.tv_sec = (time_t)(left / 1e3);
 			ts.tv_nsec = (long)((left - (double)ts.tv_sec * 1e3) *
 					    1e6);
 			tp = &ts;
 		}
-		if (pselect(nfds, &rd, NULL, NULL, tp, &mask) < 0)
+		r = pselect(nfds, &rd, &wr, NULL, tp, &mask);
+		if (r < 0)
 			return -1;
-		if (w->http >= 0 && FD_ISSET(w->http, &rd))
-			serve_one(w->http, w->opt->outdir);
+		if (w->http)
+			serve_run(w->http, &rd, &wr);
 		if (fd >= 0 && FD_ISSET(fd, &rd))
 			return 1;
 	}
@@ -402,9 +406,9 @@ release(struct watcher *w)
 {
 	if (w->ino >= 0)
 		close(w->ino);
-	if (w->http >= 0)
-		close(w->http);
-	w->ino = w->http = -1;
+	serve_free(w->http);
+	w->http = NULL;
+	w->ino = -1;
 	snapshot_release(&w->built);
 	snapshot_release(&w->now);
 	snapshot_release(&w->prev);
@@ -480,7 +484,7 @@ say(const struct watcher *w, const char *what, int status, double ms)
 int
 watch_run(const struct watch_options *opt)
 {
-	struct watcher w = { .opt = opt, .ino = -1, .http = -1 };
+	struct watcher w = { .opt = opt, .ino = -1, .http = NULL };
 	const char *dirs[2] = { opt->datadir, opt->templatedir };
 	struct buf what = BUF_INIT;
 	struct sigaction sa;
@@ -512,7 +516,8 @@ watch_run(const struct watch_options *opt)
 		}
 		closedir(d);
 	}
-	if (opt->serve >= 0 && (w.http = serve_open(opt->serve, &port)) < 0) {
+	if (opt->serve >= 0 &&
+	    !(w.http = serve_open(opt->serve, &port, opt->outdir))) {
 		ret = 1;
 		goto out;
 	}
@@ -528,7 +533,7 @@ watch_run(const struct watch_options *opt)
 	printf("watch: watching '%s' and '%s' (%s); Ctrl-C stops\n",
 	       opt->datadir, opt->templatedir,
 	       w.ino >= 0 ? "inotify" : "polling");
-	if (w.http >= 0)
+	if (w.http)
 		printf("watch: serving '%s' at http://127.0.0.1:%d/\n",
 		       opt->outdir, port);
 	if (build(&w, &status, &ms) == WATCH_BUILD) {

@@ -5,7 +5,9 @@
 # the fix rebuilt; a new subfolder watched; SIGINT and SIGTERM (during a
 # build that waits on gnuplot) ending it with status 0, leaving no
 # process, no staging folder and no lock; and --serve (files, types,
-# index.html, 404, no way out of out/ with "..").
+# index.html, 404, no way out of out/ with "..", redirects on the same
+# host, many clients at once: idle, slow, not reading, sending without
+# end, too many).
 # Every wait polls with a time limit: no fixed long sleep.
 # Usage: tests/run-watch.sh path/to/ultimate
 set -u
@@ -254,6 +256,178 @@ get("/index.html", 405, None, None, "POST")
 sys.exit(1 if bad else 0)
 EOF
 then ok; else no "serve: requests (port '$port')"; cat "$dir/log"; fi
+# Many clients at once: idle ones (a browser's preconnects), a slow
+# one, one that does not read its answer, more than the server keeps;
+# none delays a rebuild or another client. Redirects stay on the host.
+if [ -n "$port" ] && python3 - "$port" "$dir" <<'EOF'
+import socket, sys, threading, time
+port, d = int(sys.argv[1]), sys.argv[2]
+bad = 0
+def fail(msg):
+    global bad
+    print("FAIL: serve: " + msg)
+    bad += 1
+def connect(timeout=5):
+    return socket.create_connection(("127.0.0.1", port), timeout=timeout)
+def answer(s, data=b""):
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        data += b
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    hdr = dict((k.strip().lower(), v.strip()) for k, _, v in
+               (l.partition(":") for l in lines[1:]))
+    return lines[0], hdr, body
+# request(RAW, TIMEOUT): (status line, headers, body, seconds taken);
+# a status line "error: ..." when no answer came in time.
+def request(raw, timeout=5):
+    t = time.monotonic()
+    try:
+        s = connect(timeout)
+        s.sendall(raw)
+        st, hdr, body = answer(s)
+        s.close()
+    except OSError as e:
+        st, hdr, body = "error: %r" % e, {}, b""
+    return st, hdr, body, time.monotonic() - t
+def get(path, timeout=5):
+    return request(b"GET " + path + b" HTTP/1.0\r\n\r\n", timeout)
+def is_open(s):  # no EOF yet
+    s.setblocking(False)
+    try:
+        return s.recv(1) != b""
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        s.setblocking(True)
+def builds():
+    return sum(1 for l in open(d + "/log") if
+               l.startswith("watch: templates/sections/speed.md changed; rebuilt"))
+
+# Redirects: a path, never "//" (another host to a browser).
+for t in [b"//figures", b"///figures", b"/%2F%2Ffigures", b"/%2f/figures",
+          b"//figures?x=//evil", b"/./figures", b"/figures"]:
+    st, hdr, _, _ = get(t)
+    loc = hdr.get("location")
+    want = None if t == b"/./figures" else "/figures/"
+    if loc != want or (want and not st.startswith("HTTP/1.0 301")):
+        fail("%s: %s, Location %r, want %r" % (t, st, loc, want))
+for t in [b"/\\evil", b"//evil.example", b"//evil.example/", b"/\\/evil",
+          b"/%5C%5Cevil", b"/%2F%2Fevil.example", b"http://evil.example/",
+          b"/%0d%0aLocation:%20//evil", b"/figures%00"]:
+    st, hdr, _, _ = get(t)
+    loc = hdr.get("location")
+    if loc is not None or not st.split()[1:2] in (["404"], ["400"]):
+        fail("%s: %s, Location %r, want 404 or 400" % (t, st, loc))
+
+# 15 idle connections: another client is answered at once, and they
+# stay open meanwhile.
+idle = [connect() for _ in range(15)]
+st, _, body, secs = get(b"/index.html", 3)
+if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+    fail("15 idle connections: GET took %.2f s: %s" % (secs, st))
+if not all(is_open(s) for s in idle):
+    fail("15 idle connections: some closed at once")
+# ... and a rebuild is not waited behind them.
+n = builds()
+t = time.monotonic()
+with open(d + "/templates/sections/speed.md", "a") as f:
+    f.write("\nWatchword idle.\n")
+while builds() == n and time.monotonic() - t < 40:
+    time.sleep(0.05)
+secs = time.monotonic() - t
+print("rebuild with 15 idle connections: %.1f s" % secs)
+if builds() == n or secs > 8:
+    fail("15 idle connections: rebuilt after %.1f s" % secs)
+st, _, _, secs = get(b"/index.html", 3)
+if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+    fail("15 idle connections, after a rebuild: GET took %.2f s: %s" %
+         (secs, st))
+for s in idle:
+    s.close()
+
+# A request sent a byte every 100 ms does not hold another client up,
+# and is answered in the end.
+slow = []
+started = threading.Event()
+def slow_client():
+    try:
+        s = connect(15)
+        for i, c in enumerate(b"GET /style.css HTTP/1.0\r\n\r\n"):
+            s.sendall(bytes([c]))
+            if i == 2:
+                started.set()
+            time.sleep(0.1)
+        slow.append(answer(s)[0])
+        s.close()
+    except OSError as e:
+        slow.append("error: %r" % e)
+    started.set()
+th = threading.Thread(target=slow_client)
+th.start()
+started.wait(5)
+st, _, _, secs = get(b"/index.html", 3)
+if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+    fail("slow client: another GET took %.2f s: %s" % (secs, st))
+th.join(20)
+if slow != ["HTTP/1.0 200 OK"]:
+    fail("slow client: %r" % slow)
+
+# More connections than the server keeps: the oldest idle ones make room.
+idle = [connect() for _ in range(80)]
+st, _, _, secs = get(b"/index.html", 3)
+if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+    fail("80 idle connections: GET took %.2f s: %s" % (secs, st))
+closed = sum(1 for s in idle if not is_open(s))
+if closed < 80 - 64 + 1 or any(not is_open(s) for s in idle[-40:]):
+    fail("80 idle connections: %d closed, not the oldest" % closed)
+for s in idle:
+    s.close()
+
+# A client that keeps sending after its request holds no one up.
+flood_started = threading.Event()
+def flood():
+    try:
+        s = connect(10)
+        s.sendall(b"POST /index.html HTTP/1.0\r\n\r\n")
+        t = time.monotonic()
+        while time.monotonic() - t < 5:
+            s.sendall(b"x" * 65536)
+            flood_started.set()
+    except OSError:
+        pass
+    flood_started.set()
+th = threading.Thread(target=flood)
+th.start()
+flood_started.wait(5)
+st, _, _, secs = get(b"/index.html", 3)
+if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+    fail("a client sending without end: another GET took %.2f s: %s" %
+         (secs, st))
+th.join(10)
+
+# A client that does not read a large file holds no one up.
+size = 32 << 20
+with open(d + "/out/big.dat", "wb") as f:
+    f.write(b"x" * size)
+s = connect(15)
+s.sendall(b"GET /big.dat HTTP/1.0\r\n\r\n")
+first = s.recv(16)
+st, _, _, secs = get(b"/index.html", 3)
+if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+    fail("unread large file: another GET took %.2f s: %s" % (secs, st))
+st, hdr, body = answer(s, first)
+if len(body) != size or hdr.get("content-length") != str(size):
+    fail("large file: %d bytes of %d" % (len(body), size))
+s.close()
+sys.exit(1 if bad else 0)
+EOF
+then ok; else no "serve: many clients (port '$port')"; cat "$dir/log"; fi
+rm -f "$dir/out/big.dat"
 stop INT serve
 
 total=$((pass + fail))
