@@ -13,7 +13,9 @@ struct tableset;
  * a new registry with the constants, the assumptions and every limit and
  * gap computed from them. Returns NULL after printing all errors found.
  * as_of chooses the edition: rows dated after that year are left out
- * (0: the newest year in the data). When ds is not NULL it receives the
+ * (0: the newest year in the data, that of the history series, which
+ * is the newest edition; a row of devices.csv or quantum.csv dated
+ * after it is an error at its date). When ds is not NULL it receives the
  * figure data (series points, sensitivity and scaling curves), to be
  * released with datasets_release() also on failure. When ts is not NULL
  * every table read stays in it (for the data page), else they are freed.
