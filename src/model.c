@@ -2611,7 +2611,8 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 	if (add_assumptions(&m, datadir))
 		goto out;
 	newest_year(&m);
-	if (!m.as_of)
+	/* No edition after the data: main.c says so for --as-of. */
+	if (!m.as_of || (m.newest && m.as_of > m.newest))
 		m.as_of = m.newest;
 	if (diag_errors() != before)
 		goto out;
@@ -2685,4 +2686,28 @@ out:
 		return NULL;
 	}
 	return m.reg;
+}
+
+int
+model_editions(const char *datadir, struct tableset *ts, int *first,
+	       int *newest)
+{
+	struct tableset own = { 0 };
+	struct model m = { .reg = registry_new(), .pc = &phys_codata2018,
+			   .datadir = datadir, .ts = ts ? ts : &own };
+	size_t before = diag_errors();
+	int ret = -1;
+
+	add_constants(&m);
+	if (!add_assumptions(&m, datadir)) {
+		newest_year(&m);
+		if (diag_errors() == before) {
+			*first = (int)get(&m, "article.year");
+			*newest = m.newest;
+			ret = 0;
+		}
+	}
+	registry_free(m.reg);
+	tableset_release(&own);
+	return ret;
 }
