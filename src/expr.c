@@ -758,6 +758,26 @@ want_pure(const struct expr *e, const struct value *a, double *x)
 	return -1;
 }
 
+/*
+ * 1 when u^p has whole exponents, so that only the range of units.h can
+ * refuse it (a calendar year has no power at all).
+ */
+static int
+whole_exponents(const struct unit *u, double p)
+{
+	int i;
+
+	if (u->calendar)
+		return 0;
+	for (i = 0; i < U_NBASE; i++) {
+		double x = u->exp[i] * p;
+
+		if (!(fabs(x - round(x)) <= 1e-9))
+			return 0;
+	}
+	return 1;
+}
+
 /* a ^ p: the number and unit into out; -1 after an error at e. */
 static int
 power(const struct expr *e, const struct value *a, const struct value *b,
@@ -777,7 +797,14 @@ power(const struct expr *e, const struct value *a, const struct value *b,
 	p = b->num * b->unit.scale;
 	if (unit_pow(&u, &a->unit, p)) {
 		value_unit_text(a, &ua);
-		error_at(&e->loc, "%s to the power %g has no unit", ua.data, p);
+		if (whole_exponents(&a->unit, p))
+			error_at(&e->loc, "%s to the power %g is out of the "
+				 "range of units (exponents from -%d to %d, a "
+				 "finite nonzero scale)", ua.data, p,
+				 UNIT_EXP_MAX, UNIT_EXP_MAX);
+		else
+			error_at(&e->loc, "%s to the power %g has no unit",
+				 ua.data, p);
 		buf_release(&ua);
 		return -1;
 	}
