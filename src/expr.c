@@ -696,6 +696,26 @@ unit_error(const struct expr *e, const char *verb, const struct value *a,
 }
 
 /*
+ * "cannot multiply m^90 by m^20: ..." at e: the product or quotient
+ * of two units leaves the range of units.h.
+ */
+static int
+range_error(const struct expr *e, const char *verb, const struct value *a,
+	    const struct value *b)
+{
+	struct buf ua = BUF_INIT, ub = BUF_INIT;
+
+	value_unit_text(a, &ua);
+	value_unit_text(b, &ub);
+	error_at(&e->loc, "cannot %s %s by %s: the unit would be out of range "
+		 "(exponents from -%d to %d, a finite nonzero scale)", verb,
+		 ua.data, ub.data, UNIT_EXP_MAX, UNIT_EXP_MAX);
+	buf_release(&ua);
+	buf_release(&ub);
+	return -1;
+}
+
+/*
  * For a comparison, min() and max(): b's number in a's unit, or a's in
  * b's when a is a literal (out set to the unit of the result). A number
  * written in the template compares with any unit. -1 when the units
@@ -738,6 +758,26 @@ want_pure(const struct expr *e, const struct value *a, double *x)
 	return -1;
 }
 
+/*
+ * 1 when u^p has whole exponents, so that only the range of units.h can
+ * refuse it (a calendar year has no power at all).
+ */
+static int
+whole_exponents(const struct unit *u, double p)
+{
+	int i;
+
+	if (u->calendar)
+		return 0;
+	for (i = 0; i < U_NBASE; i++) {
+		double x = u->exp[i] * p;
+
+		if (!(fabs(x - round(x)) <= 1e-9))
+			return 0;
+	}
+	return 1;
+}
+
 /* a ^ p: the number and unit into out; -1 after an error at e. */
 static int
 power(const struct expr *e, const struct value *a, const struct value *b,
@@ -757,7 +797,14 @@ power(const struct expr *e, const struct value *a, const struct value *b,
 	p = b->num * b->unit.scale;
 	if (unit_pow(&u, &a->unit, p)) {
 		value_unit_text(a, &ua);
-		error_at(&e->loc, "%s to the power %g has no unit", ua.data, p);
+		if (whole_exponents(&a->unit, p))
+			error_at(&e->loc, "%s to the power %g is out of the "
+				 "range of units (exponents from -%d to %d, a "
+				 "finite nonzero scale)", ua.data, p,
+				 UNIT_EXP_MAX, UNIT_EXP_MAX);
+		else
+			error_at(&e->loc, "%s to the power %g has no unit",
+				 ua.data, p);
 		buf_release(&ua);
 		return -1;
 	}
@@ -983,18 +1030,20 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 		break;
 	case OP_MUL:
 	case OP_DIV:
-		if (e->op == OP_MUL)
-			unit_mul(&u, &a.unit, &b.unit);
-		else
-			unit_div(&u, &a.unit, &b.unit);
-		/* x / 8 is still in bit; 1 / x is not. */
-		ut = b.literal ? a.utext : a.literal && e->op == OP_MUL ?
-		     b.utext : NULL;
 		if (a.unit.calendar || b.unit.calendar) {
 			unit_error(e, e->op == OP_MUL ? "multiply" : "divide",
 				   &a, "by", &b);
 			goto out;
 		}
+		if (e->op == OP_MUL ? unit_mul(&u, &a.unit, &b.unit) :
+		    unit_div(&u, &a.unit, &b.unit)) {
+			range_error(e, e->op == OP_MUL ? "multiply" :
+				    "divide", &a, &b);
+			goto out;
+		}
+		/* x / 8 is still in bit; 1 / x is not. */
+		ut = b.literal ? a.utext : a.literal && e->op == OP_MUL ?
+		     b.utext : NULL;
 		break;
 	case OP_POW:
 		if (power(e, &a, &b, out))

@@ -87,7 +87,8 @@ static const char usage_text[] =
 	"                  (data/claims.csv); exit 1 if one drifts\n"
 	"  diff YEAR1 YEAR2  print every quantity that changed from the\n"
 	"                  YEAR1 edition to the YEAR2 edition, and the data\n"
-	"                  rows that caused it\n"
+	"                  rows that caused it (both editions: from the\n"
+	"                  article's year to the newest year of the data)\n"
 	"  watch           write the site as report does, then again each\n"
 	"                  time a file in the data or templates folder\n"
 	"                  changes (one line each); Ctrl-C stops\n"
@@ -107,7 +108,9 @@ static const char usage_text[] =
 	"  -o, --out DIR   output folder for report and watch (default: out)\n"
 	"  --as-of YEAR    the edition of YEAR: leave out data rows dated\n"
 	"                  after it (default: the newest year in the data);\n"
-	"                  report then writes the editions up to YEAR\n"
+	"                  report then writes the editions up to YEAR; no\n"
+	"                  earlier than the article's year, and a year after\n"
+	"                  the data gives their newest edition (with a note)\n"
 	"  --no-editions   report: the one edition only (no editions/,\n"
 	"                  no changes.html)\n"
 	"  --format text|csv  diff: for people (default) or for scripts\n"
@@ -531,6 +534,50 @@ cmd_diff(const struct options *opt, int y1, int y2, struct tableset *ts)
 	return EXIT_OK;
 }
 
+/*
+ * The years of the command line against the editions the data allow
+ * (model_editions()): --as-of or diff before the first edition, the
+ * article's year, is a usage error, named before any error of the data
+ * of such an edition; diff after the newest edition too. An --as-of
+ * after the data gives the newest edition, with a note. Returns EXIT_OK,
+ * EXIT_USAGE, or EXIT_INPUT after errors in the data read.
+ */
+static int
+check_years(struct options *opt, struct tableset *ts)
+{
+	int first, newest, i;
+
+	if (model_editions(opt->datadir, ts, &first, &newest))
+		return EXIT_INPUT;
+	if (opt->as_of && opt->as_of < first) {
+		fprintf(stderr, "ultimate: --as-of %d is before the first "
+			"edition (%d, the article's year)\n", opt->as_of,
+			first);
+		return EXIT_USAGE;
+	}
+	for (i = 0; opt->diff[0] && i < 2; i++) {
+		if (opt->diff[i] < first) {
+			fprintf(stderr, "ultimate: 'diff' %d is before the "
+				"first edition (%d, the article's year)\n",
+				opt->diff[i], first);
+			return EXIT_USAGE;
+		}
+		if (opt->diff[i] > newest) {
+			fprintf(stderr, "ultimate: 'diff' %d is after the "
+				"newest edition (%d, the newest year of the "
+				"data)\n", opt->diff[i], newest);
+			return EXIT_USAGE;
+		}
+	}
+	if (opt->as_of > newest) {
+		fprintf(stderr, "ultimate: note: the data end in %d; --as-of "
+			"%d gives the %d edition\n", newest, opt->as_of,
+			newest);
+		opt->as_of = newest;
+	}
+	return EXIT_OK;
+}
+
 /* Takes the value of option opt from "--opt=v" or the next argument. */
 static const char *
 optarg_of(int argc, char **argv, int *i, const char *arg)
@@ -720,6 +767,14 @@ main(int argc, char **argv)
 	/* Inputs are read from these folders only, links included. */
 	srcfile_confine(opt.datadir);
 	srcfile_confine(opt.templatedir);
+	if ((opt.as_of || opt.diff[0]) && !opt.tables) {
+		ret = check_years(&opt, &ts);
+		if (ret != EXIT_OK) {
+			count = 1;
+			goto out;
+		}
+		ret = EXIT_INPUT;
+	}
 
 	if (report) {
 		/*

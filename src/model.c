@@ -111,6 +111,13 @@ struct model {
 	const char *datadir;
 	int failed;	/* a quantity could not be added: add no more */
 	int as_of;	/* edition: rows after this year are left out */
+	/*
+	 * The newest year of the history series (and the file of the row),
+	 * the newest edition: a row of another file dated after it would
+	 * be in no edition, and is an error.
+	 */
+	int newest;
+	const char *newest_file;
 	struct datasets *ds;	/* figure data, or NULL */
 	struct tableset *ts;	/* every table read, each once */
 	/* Doubling-time quantities that gaps are converted to years with. */
@@ -1592,6 +1599,22 @@ struct devrow {
 	enum fig speed;		/* the figure of its speed gap */
 };
 
+/*
+ * A row of devices.csv or quantum.csv dated after the newest year of the
+ * history series would be in no edition, left out without a word (a
+ * mistyped 2062 for 2026): an error at its date cell. Returns -1 then.
+ */
+static int
+after_newest(struct model *m, const struct table *t, size_t r, int col,
+	     int year)
+{
+	if (!m->newest || year <= m->newest)
+		return 0;
+	return table_error(t, r, col, "dated %d, after the newest year of "
+			   "the data (%d, in %s): no edition would show this "
+			   "row", year, m->newest, m->newest_file);
+}
+
 /* The required columns of devices.csv, in the order of struct devrow. */
 static const char *const device_cols[] = {
 	"id", "name", "year", "kind", "fp64_peak_flops", "fp32_peak_flops",
@@ -2052,6 +2075,7 @@ add_devices(struct model *m)
 		size_t k;
 
 		if (devrow_read(t, ci, r, d) || table_unique(t, r, ci[0]) ||
+		    after_newest(m, t, r, ci[2], d->year) ||
 		    device_physics(m, t, ci, r, d))
 			continue;
 		if (d->year > m->as_of)
@@ -2332,7 +2356,8 @@ add_quantum(struct model *m)
 		    table_num(t, r, ci[6], TABLE_POSITIVE, &t2) |
 		    table_text(t, r, ci[7], &src))
 			continue;
-		if (table_unique(t, r, ci[0]) || year > m->as_of)
+		if (table_unique(t, r, ci[0]) ||
+		    after_newest(m, t, r, ci[2], year) || year > m->as_of)
 			continue;
 		buf_reset(&org);
 		buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
@@ -2540,8 +2565,11 @@ model_row_year(const struct table *t, size_t row, int col)
 	return strspn(cell, "0123456789") >= 4 ? atoi(cell) : 0;
 }
 
-/* Largest year in any data file: the default edition. */
-static int
+/*
+ * The newest year of the history series (m->newest, and the file of
+ * the row in m->newest_file): the default edition, and the newest one.
+ */
+static void
 newest_year(struct model *m)
 {
 	int newest = 0;
@@ -2557,11 +2585,13 @@ newest_year(struct model *m)
 		for (r = 0; c >= 0 && r < table_rows(t); r++) {
 			int y = atoi(table_cell(t, r, c));
 
-			if (y > newest && y <= YEAR_MAX)
+			if (y > newest && y <= YEAR_MAX) {
 				newest = y;
+				m->newest_file = series_specs[i].file;
+			}
 		}
 	}
-	return newest;
+	m->newest = newest;
 }
 
 struct registry *
@@ -2580,8 +2610,10 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 	add_constants(&m);
 	if (add_assumptions(&m, datadir))
 		goto out;
-	if (!m.as_of)
-		m.as_of = newest_year(&m);
+	newest_year(&m);
+	/* No edition after the data: main.c says so for --as-of. */
+	if (!m.as_of || (m.newest && m.as_of > m.newest))
+		m.as_of = m.newest;
 	if (diag_errors() != before)
 		goto out;
 	add_edition(&m);
@@ -2654,4 +2686,28 @@ out:
 		return NULL;
 	}
 	return m.reg;
+}
+
+int
+model_editions(const char *datadir, struct tableset *ts, int *first,
+	       int *newest)
+{
+	struct tableset own = { 0 };
+	struct model m = { .reg = registry_new(), .pc = &phys_codata2018,
+			   .datadir = datadir, .ts = ts ? ts : &own };
+	size_t before = diag_errors();
+	int ret = -1;
+
+	add_constants(&m);
+	if (!add_assumptions(&m, datadir)) {
+		newest_year(&m);
+		if (diag_errors() == before) {
+			*first = (int)get(&m, "article.year");
+			*newest = m.newest;
+			ret = 0;
+		}
+	}
+	registry_free(m.reg);
+	tableset_release(&own);
+	return ret;
 }

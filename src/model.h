@@ -13,7 +13,9 @@ struct tableset;
  * a new registry with the constants, the assumptions and every limit and
  * gap computed from them. Returns NULL after printing all errors found.
  * as_of chooses the edition: rows dated after that year are left out
- * (0: the newest year in the data). When ds is not NULL it receives the
+ * (0, or a year after the data: the newest year of the history series,
+ * which is the newest edition; a row of devices.csv or quantum.csv
+ * dated after it is an error at its date). When ds is not NULL it receives the
  * figure data (series points, sensitivity and scaling curves), to be
  * released with datasets_release() also on failure. When ts is not NULL
  * every table read stays in it (for the data page), else they are freed.
@@ -21,6 +23,17 @@ struct tableset;
  */
 struct registry *model_build(const char *datadir, int as_of,
 			     struct datasets *ds, struct tableset *ts);
+
+/*
+ * The editions the data in datadir allow, for the command line to check
+ * --as-of and diff's years against: *first, the article's year
+ * (article.year of assumptions.csv), and *newest, the newest year of the
+ * history series (top500.csv, disk_capacity.csv, ...). Reads only
+ * assumptions.csv and the series (kept in ts when not NULL). Returns
+ * -1 after printing the errors found in them.
+ */
+int model_editions(const char *datadir, struct tableset *ts, int *first,
+		   int *newest);
 
 /*
  * The column that dates the rows of a data file the model read (its

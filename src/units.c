@@ -13,6 +13,8 @@
 #include "banned.h"
 
 #define JULIAN_YEAR 31557600.0	/* 365.25 d, in s */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 struct named {
 	const char *name;
@@ -138,6 +140,21 @@ fail(struct uparser *up, const char *what, const char *at, size_t len)
 
 static int parse_quot(struct uparser *up, struct unit *u);
 
+/*
+ * A product, quotient or power left the range of units.h: says which
+ * way, given the scale it would have had.
+ */
+static int
+out_of_range(struct uparser *up, double scale)
+{
+	if (!isfinite(scale))
+		return fail(up, "scale overflows", NULL, 0);
+	if (scale == 0)
+		return fail(up, "scale underflows to 0", NULL, 0);
+	return fail(up, "exponent out of range (-" STR(UNIT_EXP_MAX) " to "
+		    STR(UNIT_EXP_MAX) ")", NULL, 0);
+}
+
 static int
 is_alpha(char c)
 {
@@ -192,13 +209,16 @@ parse_factor(struct uparser *up, struct unit *u)
 		up->p++;
 		skip(up);
 		n = strtol(up->p, &end, 10);
-		if (end == up->p || n < -9 || n > 9)
-			return fail(up, "expected a whole exponent from -9 to "
-				    "9 after '^'", NULL, 0);
+		if (end == up->p || n < -UNIT_EXP_MAX || n > UNIT_EXP_MAX)
+			return fail(up, "expected a whole exponent from -"
+				    STR(UNIT_EXP_MAX) " to " STR(UNIT_EXP_MAX)
+				    " after '^'", NULL, 0);
 		up->p = end;
-		if (unit_pow(u, u, (double)n))
+		if (u->calendar && n != 1)
 			return fail(up, "a calendar year has no power", NULL,
 				    0);
+		if (unit_pow(u, u, (double)n))
+			return out_of_range(up, pow(u->scale, (double)n));
 	}
 	return 0;
 }
@@ -222,7 +242,8 @@ parse_prod(struct uparser *up, struct unit *u)
 		if (u->calendar || f.calendar)
 			return fail(up, "a calendar year in a product", NULL,
 				    0);
-		unit_mul(u, u, &f);
+		if (unit_mul(u, u, &f))
+			return out_of_range(up, u->scale * f.scale);
 	}
 }
 
@@ -244,7 +265,8 @@ parse_quot(struct uparser *up, struct unit *u)
 		if (u->calendar || d.calendar)
 			return fail(up, "a calendar year in a quotient", NULL,
 				    0);
-		unit_div(u, u, &d);
+		if (unit_div(u, u, &d))
+			return out_of_range(up, u->scale / d.scale);
 	}
 }
 
@@ -266,37 +288,60 @@ unit_parse(const char *s, struct unit *u, struct buf *err)
 	return 0;
 }
 
-void
-unit_mul(struct unit *r, const struct unit *a, const struct unit *b)
+/*
+ * The invariants of units.h for a result about to be stored: -1 when an
+ * exponent (in int, before the cast to signed char) is out of range or
+ * the scale is not a finite nonzero number.
+ */
+static int
+in_range(double scale, const int *exp)
 {
-	struct unit t;
 	int i;
 
-	unit_one(&t);
-	t.scale = a->scale * b->scale;
+	if (!isfinite(scale) || scale == 0)
+		return -1;
 	for (i = 0; i < U_NBASE; i++)
-		t.exp[i] = (signed char)(a->exp[i] + b->exp[i]);
-	*r = t;
+		if (exp[i] < -UNIT_EXP_MAX || exp[i] > UNIT_EXP_MAX)
+			return -1;
+	return 0;
 }
 
-void
+/* r = a b^sign (sign 1 or -1); -1, r untouched, when out of range. */
+static int
+combine(struct unit *r, const struct unit *a, const struct unit *b,
+	int sign)
+{
+	int exp[U_NBASE], i;
+	double scale = sign > 0 ? a->scale * b->scale : a->scale / b->scale;
+
+	for (i = 0; i < U_NBASE; i++)
+		exp[i] = a->exp[i] + sign * b->exp[i];
+	if (in_range(scale, exp))
+		return -1;
+	unit_one(r);
+	r->scale = scale;
+	for (i = 0; i < U_NBASE; i++)
+		r->exp[i] = (signed char)exp[i];
+	return 0;
+}
+
+int
+unit_mul(struct unit *r, const struct unit *a, const struct unit *b)
+{
+	return combine(r, a, b, 1);
+}
+
+int
 unit_div(struct unit *r, const struct unit *a, const struct unit *b)
 {
-	struct unit t;
-	int i;
-
-	unit_one(&t);
-	t.scale = a->scale / b->scale;
-	for (i = 0; i < U_NBASE; i++)
-		t.exp[i] = (signed char)(a->exp[i] - b->exp[i]);
-	*r = t;
+	return combine(r, a, b, -1);
 }
 
 int
 unit_pow(struct unit *r, const struct unit *a, double p)
 {
-	struct unit t;
-	int i;
+	int exp[U_NBASE], i;
+	double scale;
 
 	if (a->calendar && p != 1)
 		return -1;
@@ -304,16 +349,20 @@ unit_pow(struct unit *r, const struct unit *a, double p)
 		*r = *a;
 		return 0;
 	}
-	unit_one(&t);
-	t.scale = pow(a->scale, p);
+	scale = pow(a->scale, p);
 	for (i = 0; i < U_NBASE; i++) {
 		double e = a->exp[i] * p, n = round(e);
 
-		if (fabs(e - n) > 1e-9 || fabs(n) > 100)
+		if (!(fabs(e - n) <= 1e-9) || !(fabs(n) <= UNIT_EXP_MAX))
 			return -1;
-		t.exp[i] = (signed char)n;
+		exp[i] = (int)n;
 	}
-	*r = t;
+	if (in_range(scale, exp))
+		return -1;
+	unit_one(r);
+	r->scale = scale;
+	for (i = 0; i < U_NBASE; i++)
+		r->exp[i] = (signed char)exp[i];
 	return 0;
 }
 

@@ -29,6 +29,18 @@ enum unit_base {
 	U_NBASE,
 };
 
+/*
+ * The range of every exponent of a unit: m^100 is the most, m^-100 the
+ * least, at every step of a product, quotient or power too.
+ */
+#define UNIT_EXP_MAX 100
+
+/*
+ * Invariants of a unit that parsed or came out of the algebra below:
+ * scale is finite and greater than 0, and each exponent is from
+ * -UNIT_EXP_MAX to UNIT_EXP_MAX (what signed char holds with room to
+ * add two).
+ */
 struct unit {
 	double scale;			/* coherent units per 1 of this */
 	signed char exp[U_NBASE];	/* exponent of each base */
@@ -43,16 +55,23 @@ void unit_one(struct unit *u);
  * an integer exponent, parentheses. Names are the units above plus g,
  * W, J, eV, Hz, B, L, in, min, h, d, month and SI prefixes (km, cm, mm,
  * um, ns, kJ, GB, TB, MiB, ...). "" is dimensionless. Returns 0, or -1
- * with a message in err ("unknown unit 'xyz'").
+ * with a message in err ("unknown unit 'xyz'"), also when a step of the
+ * product leaves an exponent out of range or the scale overflows to
+ * infinity or underflows to 0 ("(Es/s)^9 (Es/s)^9").
  */
 int unit_parse(const char *s, struct unit *u, struct buf *err);
 
-/* r = a b, r = a / b (r may be a or b). */
-void unit_mul(struct unit *r, const struct unit *a, const struct unit *b);
-void unit_div(struct unit *r, const struct unit *a, const struct unit *b);
+/*
+ * r = a b, r = a / b (r may be a or b). Return -1, r untouched, when an
+ * exponent of the result is out of range or its scale is not a finite
+ * nonzero number.
+ */
+int unit_mul(struct unit *r, const struct unit *a, const struct unit *b);
+int unit_div(struct unit *r, const struct unit *a, const struct unit *b);
 /*
  * r = a^p. Returns -1 when a has a dimension and p times an exponent is
- * not a whole number (m^(1/2)) or a is a calendar year.
+ * not a whole number (m^(1/2)), or is out of range, when the scale of
+ * the result is not a finite nonzero number, or a is a calendar year.
  */
 int unit_pow(struct unit *r, const struct unit *a, double p);
 /*

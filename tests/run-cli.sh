@@ -257,6 +257,27 @@ while [ "$y" -le "$newest" ]; do
 	y=$((y + 1))
 done
 has report-as-of-2008-record "$tmp/ed/editions/2008/index.html" 'Roadrunner'
+# Editions stop where the data stop: --as-of after them gives the newest
+# edition and says so once (it wrote 93 editions for --as-of 2100, 74 of
+# years with no data); before the first edition it is a usage error,
+# said before the data of such an edition are read.
+expect report-as-of-2100 0 "$ult" --as-of 2100 -o "$tmp/far" report
+has report-as-of-2100-note "$tmp/stderr" "^ultimate: note: the data end in $newest; --as-of 2100 gives the $newest edition\$"
+if [ "$(wc -l <"$tmp/stderr")" = 1 ]; then ok; else
+	no "report-as-of-2100: more than the note on stderr"; cat "$tmp/stderr"; fi
+if [ -f "$tmp/far/editions/$newest/index.html" ] &&
+	[ "$(ls "$tmp/far/editions" | grep -c '^[0-9]*$')" = $((newest - article + 1)) ]
+then ok; else
+	no "report-as-of-2100: editions/ is not $article to $newest: $(ls "$tmp/far/editions" | tr '\n' ' ')"; fi
+expect get-as-of-2100 0 "$ult" --as-of 2100 get edition.year
+has get-as-of-2100 "$tmp/stdout" "^$newest\$"
+expect get-as-of-newest 0 "$ult" --as-of "$newest" get edition.year
+if [ -s "$tmp/stderr" ]; then no "get-as-of-newest: a note for the newest year"; else ok; fi
+for c in report list check datasets "get record.name" "explain record.name"; do
+	# shellcheck disable=SC2086 # c is a command and its argument
+	expect "as-of-before-article-$c" 2 "$ult" --as-of $((article - 1)) -o "$tmp/early" $c
+	has "as-of-before-article-$c" "$tmp/stderr" "^ultimate: --as-of $((article - 1)) is before the first edition ($article, the article's year)\$"
+done
 # The whole site holds every edition, its index and the changes.
 for f in editions/index.html changes.html "editions/$article/index.html" \
 	"editions/$article/quantities.html" \
@@ -289,6 +310,10 @@ expect diff-order 2 "$ult" diff "$newest" "$article"
 has diff-order "$tmp/stderr" "needs the earlier year first"
 expect diff-one-year 2 "$ult" diff "$article"
 expect diff-bad-format 2 "$ult" --format xml diff "$article" "$newest"
+expect diff-before-article 2 "$ult" diff $((article - 1)) "$newest"
+has diff-before-article "$tmp/stderr" "^ultimate: 'diff' $((article - 1)) is before the first edition ($article, the article's year)\$"
+expect diff-after-data 2 "$ult" diff "$article" $((newest + 1))
+has diff-after-data "$tmp/stderr" "^ultimate: 'diff' $((newest + 1)) is after the newest edition ($newest, the newest year of the data)\$"
 # The new TOP500 row above, dated 2099: the cause of the record's change.
 expect diff-new-row 0 "$ult" -d "$tmp/next" diff "$newest" 2099
 has diff-new-row "$tmp/stdout" "^record.name .*Test Machine \"X\" .*top500.csv:$(wc -l <"$tmp/next/top500.csv")\$"

@@ -92,8 +92,11 @@ test_parse_errors(void **state)
 	(void)state;
 	bad("furlong", "unknown unit 'furlong'");
 	bad("furlong/s", "unknown unit 'furlong' in unit 'furlong/s'");
-	bad("kg^x", "expected a whole exponent from -9 to 9 after '^' in "
-	    "unit 'kg^x'");
+	bad("kg^x", "expected a whole exponent from -100 to 100 after '^' "
+	    "in unit 'kg^x'");
+	/* m^259 was taken for m^3 (a signed char wrapped around). */
+	bad("m^259", "expected a whole exponent from -100 to 100 after '^' "
+	    "in unit 'm^259'");
 	bad("W/(m^2", "unclosed '(' in unit 'W/(m^2'");
 	bad("J/", "expected a unit at the end in unit 'J/'");
 	bad("year^2", "a calendar year has no power in unit 'year^2'");
@@ -137,6 +140,60 @@ test_algebra(void **state)
 	assert_int_equal(unit_add(&r, P("m^3"), P("L"), 0), 0);
 	assert_true(r.scale == 1);
 	assert_int_equal(unit_add(&r, P("bit"), P("ops"), 0), -1);
+}
+
+/*
+ * Exponents stay from -UNIT_EXP_MAX to UNIT_EXP_MAX at every step, and
+ * scales finite and nonzero: m^259 once wrapped around to m^3 in a
+ * signed char, and (Es/s)^18 overflowed to an infinite scale that made
+ * every value in it print as 0.
+ */
+static void
+test_range(void **state)
+{
+	struct unit a, r;
+
+	(void)state;
+	bad("(m^9)^9 (m^9)^9 (m^9)^9 m^9 m^7",
+	    "exponent out of range (-100 to 100) in unit "
+	    "'(m^9)^9 (m^9)^9 (m^9)^9 m^9 m^7'");
+	bad("1/(m^9)^9/(m^9)^9", "exponent out of range (-100 to 100) in "
+	    "unit '1/(m^9)^9/(m^9)^9'");
+	bad("((m^9)^9)^2", "exponent out of range (-100 to 100) in unit "
+	    "'((m^9)^9)^2'");
+	/* Out and back in again is still out: each step is checked. */
+	bad("(m^9)^9 m^9 m^9 m^9 / (m^9)^9", "exponent out of range "
+	    "(-100 to 100) in unit '(m^9)^9 m^9 m^9 m^9 / (m^9)^9'");
+	bad("(Es/s)^9 (Es/s)^9", "scale overflows in unit "
+	    "'(Es/s)^9 (Es/s)^9'");
+	bad("(fs/Es)^9 (fs/Es)^9", "scale underflows to 0 in unit "
+	    "'(fs/Es)^9 (fs/Es)^9'");
+	bad("1/(1e300 1e300)", "scale overflows in unit '1/(1e300 1e300)'");
+	is("(m^9)^9 m^9 m^9 m^1", "m^100", 1);
+	is("1/((m^9)^9 m^9 m^9 m^1)", "1/m^100", 1);
+	is("(Es/s)^9 (Es/s)^8", "1", 1e306);
+
+	/* The algebra refuses too, and leaves r as it was. */
+	a = *P("(m^9)^9 m^9 m^9 m^1");
+	unit_one(&r);
+	assert_int_equal(unit_mul(&r, &a, P("m")), -1);
+	assert_true(unit_dimensionless(&r) && r.scale == 1);
+	assert_int_equal(unit_div(&r, &a, P("1/m")), -1);
+	assert_int_equal(unit_div(&r, P("1/m"), &a), -1);
+	assert_int_equal(unit_mul(&r, &a, P("1/m")), 0);
+	assert_int_equal(r.exp[U_M], 99);
+	assert_int_equal(unit_pow(&r, P("(m^3)^9 (m^3)^8"), 2), -1);
+	assert_int_equal(unit_pow(&r, P("(m^5)^5 (m^5)^5"), 2), 0);
+	assert_int_equal(unit_pow(&r, P("(m^5)^5 (m^5)^5"), -2), 0);
+	assert_int_equal(r.exp[U_M], -100);
+	a = *P("(Es/s)^9");
+	assert_int_equal(unit_mul(&r, &a, &a), -1);
+	assert_int_equal(unit_div(&r, &a, P("(s/Es)^9")), -1);
+	assert_int_equal(unit_pow(&r, &a, 2), -1);
+	assert_int_equal(unit_pow(&r, &a, -2), -1);
+	assert_int_equal(unit_pow(&r, P("m"), 1e300), -1);
+	assert_int_equal(unit_pow(&r, P("2"), 1e300), -1);
+	assert_int_equal(unit_pow(&r, P("1"), 1e300), 0);
 }
 
 static void
@@ -186,6 +243,7 @@ main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_algebra),
+		cmocka_unit_test(test_range),
 		cmocka_unit_test(test_calendar),
 		cmocka_unit_test(test_format),
 	};
