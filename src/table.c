@@ -570,6 +570,75 @@ parse(struct table *t, const struct table_schema *schema)
 	return ld.errors ? -1 : 0;
 }
 
+/*
+ * Checks one cell against what its column holds (column c of the
+ * schema); an empty cell passes where the column may be empty. Returns
+ * 0, or -1 after printing the error the getters print.
+ */
+static int
+check_cell(const struct table *t, size_t row, int col,
+	   const struct table_column *c)
+{
+	const char *s;
+	double v;
+	int y;
+
+	if (!*table_cell(t, row, col) && (c->flags & TABLE_COL_EMPTY))
+		return 0;
+	switch (c->kind) {
+	case TABLE_KIND_TEXT:
+		return table_text(t, row, col, &s);
+	case TABLE_KIND_ID:
+		return table_id(t, row, col, &s);
+	case TABLE_KIND_NUMBER:
+		return table_num(t, row, col, 0, &v);
+	case TABLE_KIND_YEAR:
+		return table_year(t, row, col, TABLE_YEAR_MIN, TABLE_YEAR_MAX,
+				  &y);
+	case TABLE_KIND_MONTH:
+		return table_month(t, row, col, TABLE_YEAR_MIN,
+				   TABLE_YEAR_MAX, &v);
+	}
+	BUG("table kind %d", (int)c->kind);
+}
+
+/*
+ * Checks every cell of every column the schema declares, whether a
+ * loader reads the column or not: schema.c is the one list of what the
+ * columns hold, and a column no loader reads (top500.csv's rpeak_flops)
+ * is still published. What a value means (positive, a year the model
+ * knows) the loaders check. Returns 0, or -1 after printing up to
+ * TABLE_MAX_ERRORS errors.
+ */
+static int
+check_cells(const struct table *t, const struct table_schema *schema)
+{
+	int *col = xcalloc(schema->ncols ? schema->ncols : 1, sizeof(*col));
+	size_t r, k, errors = 0;
+
+	for (k = 0; k < schema->ncols; k++)
+		col[k] = table_find(t, schema->cols[k].name);
+	for (r = 0; r < t->nrows; r++) {
+		/* A million rows: Ctrl-C stops it. */
+		if (r % 4096 == 0 && diag_interrupted()) {
+			errors++;
+			break;
+		}
+		if (errors >= TABLE_MAX_ERRORS) {
+			error_at_line(t->name, table_line(t, r), 1,
+				      "too many errors, stopping");
+			break;
+		}
+		for (k = 0; k < schema->ncols && errors < TABLE_MAX_ERRORS;
+		     k++)
+			if (col[k] >= 0 &&
+			    check_cell(t, r, col[k], &schema->cols[k]))
+				errors++;
+	}
+	free(col);
+	return errors ? -1 : 0;
+}
+
 /* Takes ownership of data (len bytes, NUL-terminated). */
 static struct table *
 table_from(const char *name, char *data, size_t len,
@@ -582,7 +651,7 @@ table_from(const char *name, char *data, size_t len,
 	t->len = len;
 	t->first_col = -1;
 	buf_init(&t->text);
-	if (parse(t, schema)) {
+	if (parse(t, schema) || (schema && check_cells(t, schema))) {
 		table_free(t);
 		return NULL;
 	}
@@ -953,10 +1022,18 @@ tableset_load(struct tableset *ts, const char *dir, const char *file)
 	for (i = 0; i < ts->n && !t; i++)
 		if (!strcmp(ts->t[i]->name, path.data))
 			t = ts->t[i];
+	for (i = 0; i < ts->nfailed && !t; i++)
+		if (!strcmp(ts->failed[i], path.data))
+			goto out;
 	if (!t && (t = table_load(path.data, schema_of(file)))) {
 		ts->t = xgrow(ts->t, &ts->cap, ts->n + 1, sizeof(*ts->t));
 		ts->t[ts->n++] = t;
+	} else if (!t) {
+		ts->failed = xgrow(ts->failed, &ts->failed_cap,
+				   ts->nfailed + 1, sizeof(*ts->failed));
+		ts->failed[ts->nfailed++] = buf_detach(&path, NULL);
 	}
+out:
 	buf_release(&path);
 	return t;
 }
@@ -969,5 +1046,8 @@ tableset_release(struct tableset *ts)
 	for (i = 0; i < ts->n; i++)
 		table_free(ts->t[i]);
 	free(ts->t);
+	for (i = 0; i < ts->nfailed; i++)
+		free(ts->failed[i]);
+	free(ts->failed);
 	memset(ts, 0, sizeof(*ts));
 }
