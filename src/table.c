@@ -91,6 +91,14 @@ report(struct loader *ld, size_t line, size_t col, const char *fmt, ...)
 	return -1;
 }
 
+/* Whether the byte at i ends a line: a LF, or a CR not before a LF. */
+static int
+is_eol(const char *data, size_t len, size_t i)
+{
+	return data[i] == '\n' ||
+	       (data[i] == '\r' && (i + 1 == len || data[i + 1] != '\n'));
+}
+
 /*
  * Finds where field (0-based) of the record at byte off, line line starts:
  * a quote-aware walk, run only when an error is printed. A field past the
@@ -103,7 +111,7 @@ field_pos(const char *data, size_t len, size_t off, size_t line,
 	size_t i, start = off, n = 0;
 	int quoted = 0;
 
-	while (start > 0 && data[start - 1] != '\n')
+	while (start > 0 && !is_eol(data, len, start - 1))
 		start--;
 	/* Columns on the first line do not count a byte-order mark. */
 	if (start == 0 && len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
@@ -115,7 +123,7 @@ field_pos(const char *data, size_t len, size_t off, size_t line,
 			quoted = !quoted;
 		} else if (c == ',' && !quoted) {
 			n++;
-		} else if (c == '\n') {
+		} else if (is_eol(data, len, i)) {
 			if (!quoted)
 				break;
 			line++;
@@ -497,6 +505,29 @@ is_blank_line(const char *s, size_t len)
 }
 
 /*
+ * The end of the physical line that starts at pos: the offset of its
+ * LF, of its CR when a CR ends it alone (old Mac line ends, which libcsv
+ * takes for record ends too), or len.
+ */
+static size_t
+line_end(const char *data, size_t len, size_t pos)
+{
+	while (pos < len && data[pos] != '\n' && data[pos] != '\r')
+		pos++;
+	if (pos + 1 < len && data[pos] == '\r' && data[pos + 1] == '\n')
+		pos++;
+	return pos;
+}
+
+static void
+parser_init(struct csv_parser *p)
+{
+	if (csv_init(p, CSV_STRICT | CSV_STRICT_FINI))
+		die("cannot initialise the CSV parser");
+	csv_set_realloc_func(p, xrealloc);
+}
+
+/*
  * Parses t->data, checked against schema when not NULL; returns 0, or
  * -1 after printing every error.
  */
@@ -513,23 +544,18 @@ parse(struct table *t, const struct table_schema *schema)
 	ld.schema = schema;
 	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
 		pos = 3;
-	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI))
-		die("cannot initialise the CSV parser");
-	csv_set_realloc_func(&p, xrealloc);
+	parser_init(&p);
 	while (pos < len && !ld.stopped) {
-		const char *nl = memchr(data + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - data) + 1 : len;
-		size_t n, body = end - pos - (nl ? 1 : 0);
+		size_t eol = line_end(data, len, pos);
+		size_t end = eol < len ? eol + 1 : len;
+		size_t n;
 
 		ld.line++;
 		/* A million rows take a second: Ctrl-C stops it. */
-		if (diag_interrupted()) {
-			ld.errors++;
-			ld.stopped = 1;
+		if (diag_interrupted())
 			break;
-		}
 		if (!ld.in_record) {
-			if (is_blank_line(data + pos, body)) {
+			if (is_blank_line(data + pos, eol - pos)) {
 				pos = end;
 				continue;
 			}
@@ -539,7 +565,7 @@ parse(struct table *t, const struct table_schema *schema)
 		}
 		n = csv_parse(&p, data + pos, end - pos, on_field, on_record,
 			      &ld);
-		if (n != end - pos) {
+		if (n != end - pos && !ld.stopped) {
 			report(&ld, ld.line, n + 1, "%s",
 			       csv_error(&p) == CSV_EPARSE
 				       ? "malformed quoting: a quote inside "
@@ -548,9 +574,7 @@ parse(struct table *t, const struct table_schema *schema)
 				       : csv_strerror(csv_error(&p)));
 			/* Resynchronise on the next line. */
 			csv_free(&p);
-			if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI))
-				die("cannot initialise the CSV parser");
-			csv_set_realloc_func(&p, xrealloc);
+			parser_init(&p);
 			ld.in_record = 0;
 			ld.nfield = 0;
 			/* Without a header nothing after it can be read. */
@@ -558,6 +582,10 @@ parse(struct table *t, const struct table_schema *schema)
 				break;
 		}
 		pos = end;
+	}
+	if (diag_interrupted()) {
+		ld.errors++;
+		ld.stopped = 1;
 	}
 	if (!ld.stopped && csv_fini(&p, on_field, on_record, &ld))
 		report_field(&ld, data, len, ld.nfield,
@@ -825,10 +853,10 @@ table_error_in(const struct table *t, size_t row, int col, size_t within,
 		  (size_t)col, &line, &c);
 	/* The field's first byte, then within bytes of its text on. */
 	for (start = t->offs[row + 1]; start > 0 &&
-	     t->data[start - 1] != '\n'; start--)
+	     !is_eol(t->data, t->len, start - 1); start--)
 		;
 	for (k = line; k > table_line(t, row); k--)
-		for (start++; t->data[start - 1] != '\n'; start++)
+		for (start++; !is_eol(t->data, t->len, start - 1); start++)
 			;
 	if (start == 0 && t->len >= 3 && !memcmp(t->data, "\xef\xbb\xbf", 3))
 		start = 3;
@@ -841,7 +869,7 @@ table_error_in(const struct table *t, size_t row, int col, size_t within,
 			i += 2;
 			continue;
 		}
-		if (t->data[i] == '\n') {
+		if (is_eol(t->data, t->len, i)) {
 			line++;
 			start = i + 1;
 		}

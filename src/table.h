@@ -10,7 +10,7 @@
  * "file:line:col: error: column 'x': ..." where line and col (1-based,
  * col in bytes) are where the cell starts in the file.
  *
- * Accepted input: UTF-8 (a leading BOM is skipped), LF or CRLF line ends,
+ * Accepted input: UTF-8 (a leading BOM is skipped), LF, CRLF or CR line ends,
  * RFC 4180 quoting (fields may hold commas, doubled quotes and newlines),
  * blank lines between rows ignored. Every row must have as many fields as
  * the header.

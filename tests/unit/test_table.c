@@ -935,6 +935,36 @@ test_text(void **state)
 	table_free(t);
 }
 
+/* Lone CRs end lines as LFs do (libcsv ends records there too). */
+static void
+test_cr(void **state)
+{
+	struct table *t = parse_ok("a,b\r1,2\r\r\"x\ry\",3\r4,5");
+
+	(void)state;
+	assert_int_equal(table_rows(t), 3);
+	assert_string_equal(table_cell(t, 0, 1), "2");
+	assert_string_equal(table_cell(t, 1, 0), "x\ry");
+	assert_string_equal(table_cell(t, 2, 1), "5");
+	assert_int_equal(table_line(t, 0), 2);
+	assert_int_equal(table_line(t, 1), 4);
+	assert_int_equal(table_line(t, 2), 6);
+	capture_start();
+	table_error(t, 2, 1, "bad");
+	table_error_in(t, 1, 0, 2, "bad");
+	assert_captured(ERR("6:3", "column 'b': bad")
+			ERR("5:1", "column 'a': bad"));
+	table_free(t);
+	/* Errors while reading name the line too. */
+	assert_parse_error("a,b\r1,2\r3\r4,5,6\r",
+			   ERR("3:2", "too few fields: expected 2 (a,b), "
+			       "got 1")
+			   ERR("4:5", "too many fields: expected 2, got 3"));
+	assert_parse_error("a,b\r1,2\r3,x\"y\r",
+			   ERR("3:4", "malformed quoting: a quote inside an "
+			       "unquoted field or after a closing quote"));
+}
+
 /* Every column the schema declares is checked, read or not. */
 static void
 test_schema_cells(void **state)
@@ -1128,6 +1158,7 @@ main(void)
 		T(test_require_after_blank_lines),
 		T(test_bom),
 		T(test_crlf),
+		T(test_cr),
 		T(test_quoting),
 		T(test_embedded_newlines),
 		T(test_blank_lines),
