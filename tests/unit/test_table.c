@@ -791,7 +791,7 @@ test_cell_error_position(void **state)
 	assert_int_equal(table_num(t, 0, 0, 0, &v), -1);
 	assert_captured(ERR("6:3", "column 'w': expected a number, got 'n/a'")
 			ERR("2:1", "column 'v': expected a number, got "
-			    "'a\nb\nc'"));
+			    "'a\\nb\\nc'"));
 
 	capture_start();
 	assert_int_equal(table_error(t, 1, 0, "custom %d", 5), -1);
