@@ -1120,6 +1120,40 @@ test_schema_every_column(void **state)
 	assert_true(checked > 100);
 }
 
+/*
+ * A line longer than the pieces libcsv is fed (64 KiB): fields cut
+ * between two pieces, and an error past the first piece at its column.
+ */
+static void
+test_long_line(void **state)
+{
+	struct buf in = BUF_INIT, want = BUF_INIT;
+	struct table *t;
+	size_t i;
+
+	(void)state;
+	buf_addstr(&in, "a,b\n\"");
+	for (i = 0; i < 300000; i++)
+		buf_addstr(&in, i % 1000 == 999 ? "\"\"" : i % 7 ? "x" : ",");
+	buf_addstr(&in, "\",2\n");
+	t = parse_ok(in.data);
+	assert_int_equal(table_rows(t), 1);
+	assert_int_equal(strlen(table_cell(t, 0, 0)), 300000);
+	assert_int_equal(table_cell(t, 0, 0)[999], '"');
+	assert_string_equal(table_cell(t, 0, 1), "2");
+	table_free(t);
+	buf_reset(&in);
+	buf_addstr(&in, "a,b\n");
+	for (i = 0; i < 200000; i++)
+		buf_addch(&in, 'x');
+	buf_addstr(&in, "\"y,2\n");
+	buf_addf(&want, "t.csv:2:%d: error: malformed quoting: a quote inside "
+		 "an unquoted field or after a closing quote\n", 200001);
+	assert_parse_error(in.data, want.data);
+	buf_release(&in);
+	buf_release(&want);
+}
+
 /* A larger table: growth of the cell and line arrays. */
 static void
 test_many_rows(void **state)
@@ -1190,6 +1224,7 @@ main(void)
 		T(test_schema_cells_cap),
 		T(test_schema_every_column),
 		T(test_many_rows),
+		T(test_long_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
