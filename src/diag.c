@@ -56,12 +56,87 @@ diag_set_context(const char *what)
 	context = what;
 }
 
+/*
+ * User text in messages (a cell, a template line, a file name) is shown,
+ * not obeyed: a terminal takes ESC ] 0 ; ... BEL for a window title and
+ * ESC [ 2 J for clearing the screen, and a line break would split a
+ * message's one line. Of the bytes at s[i..len), the first unit as
+ * printed: returns its byte count and leaves in esc its escape, or ""
+ * when it prints as is. LF and CR are \n and \r, the other C0 controls
+ * but the tab, and DEL, \xHH; the C1 controls U+0080 to U+009F \u00HH;
+ * a byte that is not UTF-8 (which some terminals take for a C1 control)
+ * \xHH.
+ */
+static size_t
+unit_at(const char *s, size_t len, size_t i, char esc[8])
+{
+	unsigned char c = (unsigned char)s[i];
+	size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 :
+		   c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+
+	esc[0] = '\0';
+	if (n == 1) {
+		if (c == '\n' || c == '\r')
+			snprintf(esc, 8, "\\%c", c == '\n' ? 'n' : 'r');
+		else if ((c < 0x20 && c != '\t') || c == 0x7f)
+			snprintf(esc, 8, "\\x%02x", c);
+		return 1;
+	}
+	if (!n || len - i < n || utf8_valid_prefix(s + i, n) != n) {
+		snprintf(esc, 8, "\\x%02x", c);
+		return 1;
+	}
+	if (c == 0xc2 && (unsigned char)s[i + 1] <= 0x9f)
+		snprintf(esc, 8, "\\u%04x", (unsigned char)s[i + 1]);
+	return n;
+}
+
+/* Writes the len bytes at s to stderr, escaped as unit_at() says. */
+static void
+put_escaped(const char *s, size_t len)
+{
+	size_t i = 0, n;
+	char esc[8];
+
+	while (i < len) {
+		n = unit_at(s, len, i, esc);
+		if (*esc)
+			fputs(esc, stderr);
+		else
+			fwrite(s + i, 1, n, stderr);
+		i += n;
+	}
+}
+
+static void
+put_escaped_str(const char *s)
+{
+	put_escaped(s, strlen(s));
+}
+
+void
+diag_put_lines(const char *s)
+{
+	size_t n;
+
+	while (*s) {
+		n = strcspn(s, "\n");
+		put_escaped(s, n);
+		if (s[n] == '\n')
+			fputc('\n', stderr);
+		s += n + (s[n] == '\n');
+	}
+}
+
 /* Ends an error's first line: the context, then the line break. */
 static void
 end_line(void)
 {
-	if (context)
-		fprintf(stderr, " (in %s)", context);
+	if (context) {
+		fputs(" (in ", stderr);
+		put_escaped_str(context);
+		fputc(')', stderr);
+	}
 	fputc('\n', stderr);
 }
 
@@ -292,7 +367,8 @@ static void
 show_source(const struct srcloc *loc)
 {
 	const struct srcfile *f = loc->file;
-	size_t line, col, start, end, i, n, ws, we;
+	size_t line, col, start, end, i, n, ws, we, k, w;
+	char esc[8];
 
 	srcfile_locate(f, loc->off, &line, &col);
 	start = loc->off - (col - 1);
@@ -308,17 +384,62 @@ show_source(const struct srcloc *loc)
 		if (end - ws > SHOW_WIDTH)
 			we = char_start(f->data, ws + SHOW_WIDTH, ws);
 	}
-	fprintf(stderr, "    %s%.*s%s\n    %s", ws > start ? "..." : "",
-		(int)(we - ws), f->data + ws, we < end ? "..." : "",
+	fprintf(stderr, "    %s", ws > start ? "..." : "");
+	put_escaped(f->data + ws, we - ws);
+	fprintf(stderr, "%s\n    %s", we < end ? "..." : "",
 		ws > start ? "   " : "");
-	for (i = ws; i < loc->off && i < we; i++)
-		fputc(f->data[i] == '\t' ? '\t' : ' ', stderr);
+	/* As wide as the text above: an escape's width, a tab a tab. */
+	for (i = ws; i < loc->off && i < we; i += k) {
+		k = unit_at(f->data, we, i, esc);
+		for (w = *esc ? strlen(esc) : k; w > 0; w--)
+			fputc(f->data[i] == '\t' ? '\t' : ' ', stderr);
+	}
 	n = loc->len ? loc->len : 1;
 	if (loc->off + n > we && we > loc->off)
 		n = we - loc->off;
-	for (i = 0; i < n; i++)
-		fputc('^', stderr);
+	for (; i < loc->off + n && i < we; i += k) {
+		k = unit_at(f->data, we, i, esc);
+		for (w = *esc ? strlen(esc) : k; w > 0; w--)
+			fputc('^', stderr);
+	}
+	/* At the end of the line (a missing closing brace): one caret. */
+	if (loc->off >= we)
+		for (; n > 0; n--)
+			fputc('^', stderr);
 	fputc('\n', stderr);
+}
+
+/* Prints a message whose values quote user text, escaped. */
+static void
+put_message(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+static void
+put_message(const char *fmt, va_list ap)
+{
+	struct buf msg = BUF_INIT;
+
+	buf_vaddf(&msg, fmt, ap);
+	put_escaped(msg.data, msg.len);
+	buf_release(&msg);
+}
+
+/*
+ * The same without allocating, for die() (which xmalloc() calls when
+ * memory runs out): past 4 KiB the message is cut.
+ */
+static void
+put_message_fixed(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+
+static void
+put_message_fixed(const char *fmt, va_list ap)
+{
+	char msg[4096];
+	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
+
+	if (n > 0)
+		put_escaped(msg, (size_t)n < sizeof(msg) ? (size_t)n :
+			    sizeof(msg) - 1);
 }
 
 static void
@@ -335,12 +456,12 @@ vreport(const struct srcloc *loc, const char *kind, const char *fmt,
 		size_t line, col;
 
 		srcfile_locate(loc->file, loc->off, &line, &col);
-		fprintf(stderr, "%s:%zu:%zu: %s: ", loc->file->name, line, col,
-			kind);
+		put_escaped_str(loc->file->name);
+		fprintf(stderr, ":%zu:%zu: %s: ", line, col, kind);
 	} else {
 		fprintf(stderr, "ultimate: %s: ", kind);
 	}
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	end_line();
 	if (loc && loc->file && loc->file->show_source)
 		show_source(loc);
@@ -366,9 +487,10 @@ error_at_line(const char *file, size_t line, size_t col, const char *fmt, ...)
 
 	if (!count_error())
 		return -1;
-	fprintf(stderr, "%s:%zu:%zu: error: ", file, line, col);
+	put_escaped_str(file);
+	fprintf(stderr, ":%zu:%zu: error: ", line, col);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	va_end(ap);
 	end_line();
 	return -1;
@@ -406,7 +528,7 @@ die(const char *fmt, ...)
 
 	fputs("ultimate: fatal: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message_fixed(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
@@ -420,7 +542,7 @@ die_errno(const char *fmt, ...)
 
 	fputs("ultimate: fatal: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message_fixed(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, ": %s\n", strerror(e));
 	exit(1);
@@ -496,7 +618,7 @@ bug_fl(const char *file, int line, const char *fmt, ...)
 
 	fprintf(stderr, "ultimate: BUG: %s:%d: ", file, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message_fixed(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	abort();

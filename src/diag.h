@@ -88,6 +88,13 @@ void die_errno(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
 /*
+ * Writes text from outside (lines another program printed) to stderr as
+ * messages show user text: line breaks kept, terminal controls escaped
+ * (ESC as \x1b, U+009B as \u009b).
+ */
+void diag_put_lines(const char *s);
+
+/*
  * Quiet mode counts errors but prints nothing: for fuzz targets, which
  * feed millions of bad inputs.
  */

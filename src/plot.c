@@ -729,7 +729,7 @@ report_failure(struct plot *pl, const char *err, int status)
 				  names.data);
 		buf_release(&names);
 	}
-	fputs(ctx.data, stderr);
+	diag_put_lines(ctx.data);
 	buf_release(&m);
 	buf_release(&ctx);
 }

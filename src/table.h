@@ -10,7 +10,7 @@
  * "file:line:col: error: column 'x': ..." where line and col (1-based,
  * col in bytes) are where the cell starts in the file.
  *
- * Accepted input: UTF-8 (a leading BOM is skipped), LF or CRLF line ends,
+ * Accepted input: UTF-8 (a leading BOM is skipped), LF, CRLF or CR line ends,
  * RFC 4180 quoting (fields may hold commas, doubled quotes and newlines),
  * blank lines between rows ignored. Every row must have as many fields as
  * the header.
@@ -30,10 +30,14 @@ enum table_num_flags {
  * TABLE_COL_OPTIONAL, a header column one edit or so from a known
  * column it lacks is taken for a misspelling of it, and a row with one
  * field too few is matched against the kinds of the columns to say
- * which column it leaves out. The cells themselves are checked by the
- * getters below, called by the loaders; the kinds here only guide those
- * messages. Columns the schema does not know are kept (the data page
- * shows them).
+ * which column it leaves out. Every cell of every column the schema
+ * declares is then checked against its kind, whether a loader reads the
+ * column or not, with the getters' messages below: text and ids not
+ * empty unless TABLE_COL_EMPTY, a finite decimal number, a whole year
+ * in [TABLE_YEAR_MIN, TABLE_YEAR_MAX], a month YYYY-MM. What a value
+ * means (positive, a year the model knows) the loaders check with the
+ * getters. Columns the schema does not know are kept as text (the data
+ * page shows them).
  */
 enum table_kind {
 	TABLE_KIND_TEXT,	/* text, not a lone number */
@@ -42,6 +46,10 @@ enum table_kind {
 	TABLE_KIND_YEAR,	/* a whole year */
 	TABLE_KIND_MONTH,	/* YYYY-MM */
 };
+
+/* The years a TABLE_KIND_YEAR or TABLE_KIND_MONTH cell may hold. */
+#define TABLE_YEAR_MIN 1000
+#define TABLE_YEAR_MAX 9999
 
 enum table_column_flags {
 	TABLE_COL_OPTIONAL = (1 << 0),	/* may be absent from the header */
@@ -152,14 +160,16 @@ int table_unique(struct table *t, size_t row, int col);
 struct tableset {
 	struct table **t;
 	size_t n, cap;
+	char **failed;		/* "dir/file" of each file that failed */
+	size_t nfailed, failed_cap;
 };
 
 /*
  * The table of dir/file from the set, loading it on first use (named
  * "dir/file" in messages) and checking it against the schema of file
- * (schema_of()). Returns NULL after printing errors (a file that failed
- * is tried again, and fails again, on the next call). The table belongs
- * to the set.
+ * (schema_of()). Returns NULL after printing errors; a file that failed
+ * gives NULL on later calls without a word (its errors are printed
+ * once). The table belongs to the set.
  */
 /* The table of the set named name (table_name()), or NULL. */
 const struct table *tableset_find(const struct tableset *ts,

@@ -4,7 +4,9 @@
 # files to delete instead), optionally a templates/ folder laid over a
 # copy of templates/, 'expected.err', the exact stderr, and optionally
 # 'args' (default: list) and 'expected.rc' (default: 1). Every case also
-# checks that no output folder or staging folder is left behind.
+# checks that no output folder or staging folder is left behind, and
+# that stderr holds no terminal control (ESC, another C0 control but tab
+# and line feed, DEL, a C1 control): user text in messages is escaped.
 # Usage: tests/run-errors.sh path/to/ultimate [--regen]
 set -u
 ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -42,6 +44,11 @@ for dir in "$top"/tests/errors/*/; do
 	elif ! diff -u "$dir/expected.err" "$tmp/stderr" >"$tmp/diff"; then
 		echo "FAIL $name: stderr differs"
 		cat "$tmp/diff"
+		fail=$((fail + 1))
+	elif LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" \
+		"$tmp/stderr" ||
+		LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$tmp/stderr"; then
+		echo "FAIL $name: a terminal control in stderr, not escaped"
 		fail=$((fail + 1))
 	elif [ "$want_rc" != 0 ] && [ -n "$(ls -A "$tmp/out" 2>/dev/null)" ]; then
 		echo "FAIL $name: a failed run left files in out/"

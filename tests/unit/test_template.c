@@ -497,6 +497,27 @@ test_fallback(void **state)
 		  "\n\n<S0>\n\n**Figure 1.** c\n\n<S1>\n\n");
 }
 
+/*
+ * Terminal controls in a template are shown escaped in messages, the
+ * source line too, and the caret stays under what it points at.
+ */
+static void
+test_error_escapes_controls(void **state)
+{
+	(void)state;
+	parse_err("\x1b]0;t\x07 \xc2\x9b\x7f {{ laptop.ops_max | sc:2 }}",
+		  ERR("1:32", "unknown format 'sc' (formats: sci, e, fixed, "
+		      "sig, int, year, pow10, bytes, ibytes, text, unit, "
+		      "nolink, or, in)",
+		      "\\x1b]0;t\\x07 \\u009b\\x7f "
+		      "{{ laptop.ops_max | sc:2 }}",
+		      "                                            ^^"), 1);
+	/* Not UTF-8: the byte escaped, the caret as wide; a tab stays. */
+	parse_err("\t\xff {{ laptop.nope }}",
+		  ERR("1:2", "invalid UTF-8 byte 0xff",
+		      "\t\\xff {{ laptop.nope }}", "\t^^^^"), 1);
+}
+
 /* The fallback hides a missing quantity, no other error. */
 static void
 test_fallback_errors(void **state)
@@ -1769,6 +1790,7 @@ main(void)
 		T(test_syntax_errors),
 		T(test_format_errors),
 		T(test_expand_errors),
+		T(test_error_escapes_controls),
 		T(test_nesting_limit),
 		T(test_equations),
 		cmocka_unit_test(test_cite),
