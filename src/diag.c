@@ -329,8 +329,9 @@ srcfile_free(struct srcfile *f)
 }
 
 /*
- * Counts lines up to off. Linear, but only run when a message is printed,
- * and messages per file are capped.
+ * Counts lines up to off: a line ends with LF, CR LF or a lone CR, as
+ * the CSV reader counts them. Linear, but only run when a message is
+ * printed, and messages per file are capped.
  */
 void
 srcfile_locate(const struct srcfile *f, size_t off, size_t *line, size_t *col)
@@ -340,7 +341,8 @@ srcfile_locate(const struct srcfile *f, size_t off, size_t *line, size_t *col)
 	if (off > f->len)
 		off = f->len;
 	for (i = 0; i < off; i++)
-		if (f->data[i] == '\n')
+		if (f->data[i] == '\n' || (f->data[i] == '\r' &&
+		    (i + 1 == f->len || f->data[i + 1] != '\n')))
 			n++, start = i + 1;
 	*line = n;
 	*col = off - start + 1;
