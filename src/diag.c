@@ -91,9 +91,9 @@ unit_at(const char *s, size_t len, size_t i, char esc[8])
 	return n;
 }
 
-/* Writes the len bytes at s to stderr, escaped as unit_at() says. */
+/* Writes the len bytes at s to fp, escaped as unit_at() says. */
 static void
-put_escaped(const char *s, size_t len)
+put_escaped_to(FILE *fp, const char *s, size_t len)
 {
 	size_t i = 0, n;
 	char esc[8];
@@ -101,11 +101,23 @@ put_escaped(const char *s, size_t len)
 	while (i < len) {
 		n = unit_at(s, len, i, esc);
 		if (*esc)
-			fputs(esc, stderr);
+			fputs(esc, fp);
 		else
-			fwrite(s + i, 1, n, stderr);
+			fwrite(s + i, 1, n, fp);
 		i += n;
 	}
+}
+
+static void
+put_escaped(const char *s, size_t len)
+{
+	put_escaped_to(stderr, s, len);
+}
+
+void
+diag_fputs(const char *s, FILE *fp)
+{
+	put_escaped_to(fp, s, strlen(s));
 }
 
 static void
@@ -496,6 +508,18 @@ error_at_line(const char *file, size_t line, size_t col, const char *fmt, ...)
 	va_end(ap);
 	end_line();
 	return -1;
+}
+
+void
+diag_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ultimate: ", stderr);
+	va_start(ap, fmt);
+	put_message(fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 int

@@ -3,6 +3,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct buf;
 
@@ -93,6 +94,20 @@ void die_errno(const char *fmt, ...)
  * (ESC as \x1b, U+009B as \u009b).
  */
 void diag_put_lines(const char *s);
+
+/*
+ * Writes s to fp as messages show user text: terminal controls and line
+ * breaks escaped (for a line of the program's own output that quotes a
+ * file name or a path).
+ */
+void diag_fputs(const char *s, FILE *fp);
+
+/*
+ * "ultimate: " and the message on one line of stderr, user text in it
+ * escaped as in every message; counts no error. For usage errors, notes
+ * and warnings that have no location.
+ */
+void diag_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Quiet mode counts errors but prints nothing: for fuzz targets, which

@@ -550,29 +550,28 @@ check_years(struct options *opt, struct tableset *ts)
 	if (model_editions(opt->datadir, ts, &first, &newest))
 		return EXIT_INPUT;
 	if (opt->as_of && opt->as_of < first) {
-		fprintf(stderr, "ultimate: --as-of %d is before the first "
-			"edition (%d, the article's year)\n", opt->as_of,
+		diag_say("--as-of %d is before the first "
+			"edition (%d, the article's year)", opt->as_of,
 			first);
 		return EXIT_USAGE;
 	}
 	for (i = 0; opt->diff[0] && i < 2; i++) {
 		if (opt->diff[i] < first) {
-			fprintf(stderr, "ultimate: 'diff' %d is before the "
-				"first edition (%d, the article's year)\n",
+			diag_say("'diff' %d is before the "
+				"first edition (%d, the article's year)",
 				opt->diff[i], first);
 			return EXIT_USAGE;
 		}
 		if (opt->diff[i] > newest) {
-			fprintf(stderr, "ultimate: 'diff' %d is after the "
+			diag_say("'diff' %d is after the "
 				"newest edition (%d, the newest year of the "
-				"data)\n", opt->diff[i], newest);
+				"data)", opt->diff[i], newest);
 			return EXIT_USAGE;
 		}
 	}
 	if (opt->as_of > newest) {
-		fprintf(stderr, "ultimate: note: the data end in %d; --as-of "
-			"%d gives the %d edition\n", newest, opt->as_of,
-			newest);
+		diag_say("note: the data end in %d; --as-of %d gives the %d "
+			 "edition", newest, opt->as_of, newest);
 		opt->as_of = newest;
 	}
 	return EXIT_OK;
@@ -587,7 +586,7 @@ optarg_of(int argc, char **argv, int *i, const char *arg)
 	if (eq && arg[1] == '-')
 		return eq + 1;
 	if (*i + 1 >= argc) {
-		fprintf(stderr, "ultimate: option '%s' needs a value\n", arg);
+		diag_say("option '%s' needs a value", arg);
 		exit(EXIT_USAGE);
 	}
 	return argv[++*i];
@@ -640,8 +639,8 @@ main(int argc, char **argv)
 			long p = strtol(v, &end, 10);
 
 			if (end == v || *end || p < 0 || p > 65535) {
-				fprintf(stderr, "ultimate: --serve needs a port "
-					"from 0 to 65535, got '%s'\n", v);
+				diag_say("--serve needs a port "
+					"from 0 to 65535, got '%s'", v);
 				return EXIT_USAGE;
 			}
 			opt.serve = (int)p;
@@ -653,8 +652,8 @@ main(int argc, char **argv)
 			const char *v = optarg_of(argc, argv, &i, a);
 
 			if (strcmp(v, "csv") && strcmp(v, "text")) {
-				fprintf(stderr, "ultimate: --format is 'text' "
-					"or 'csv', got '%s'\n", v);
+				diag_say("--format is 'text' "
+					"or 'csv', got '%s'", v);
 				return EXIT_USAGE;
 			}
 			opt.csv = !strcmp(v, "csv");
@@ -664,8 +663,8 @@ main(int argc, char **argv)
 			long y = strtol(v, &end, 10);
 
 			if (end == v || *end || y < 1900 || y > 2100) {
-				fprintf(stderr, "ultimate: --as-of needs a year "
-					"from 1900 to 2100, got '%s'\n", v);
+				diag_say("--as-of needs a year "
+					"from 1900 to 2100, got '%s'", v);
 				return EXIT_USAGE;
 			}
 			opt.as_of = (int)y;
@@ -675,15 +674,15 @@ main(int argc, char **argv)
 			double t = strtod(v, &end);
 
 			if (end == v || *end || !(t > 0 && t <= 86400)) {
-				fprintf(stderr, "ultimate: --figure-timeout "
+				diag_say("--figure-timeout "
 					"needs a number of seconds from 0 to "
-					"86400, got '%s'\n", v);
+					"86400, got '%s'", v);
 				return EXIT_USAGE;
 			}
 			opt.figure_timeout = t;
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "ultimate: unknown option '%s'\n%s", a,
-				usage_text);
+			diag_say("unknown option '%s'", a);
+			fputs(usage_text, stderr);
 			return EXIT_USAGE;
 		} else if (!cmd) {
 			cmd = a;
@@ -692,7 +691,7 @@ main(int argc, char **argv)
 		} else if (!name2 && !strcmp(cmd, "diff")) {
 			name2 = a;
 		} else {
-			fprintf(stderr, "ultimate: unexpected argument '%s'\n",
+			diag_say("unexpected argument '%s'",
 				a);
 			return EXIT_USAGE;
 		}
@@ -705,8 +704,8 @@ main(int argc, char **argv)
 	    strcmp(cmd, "check") && strcmp(cmd, "diff") &&
 	    strcmp(cmd, "get") && strcmp(cmd, "explain") &&
 	    strcmp(cmd, "watch") && strcmp(cmd, "datasets")) {
-		fprintf(stderr, "ultimate: unknown command '%s'\n%s", cmd,
-			usage_text);
+		diag_say("unknown command '%s'", cmd);
+		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
 	report = !strcmp(cmd, "report");
@@ -720,29 +719,29 @@ main(int argc, char **argv)
 
 			if (!v[i] || end == v[i] || *end || n < 1900 ||
 			    n > 2100) {
-				fprintf(stderr, "ultimate: 'diff' needs two "
+				diag_say("'diff' needs two "
 					"years from 1900 to 2100, the earlier "
-					"first%s%s%s\n", v[i] ? ", got '" : "",
+					"first%s%s%s", v[i] ? ", got '" : "",
 					v[i] ? v[i] : "", v[i] ? "'" : "");
 				return EXIT_USAGE;
 			}
 			y[i] = (int)n;
 		}
 		if (y[0] >= y[1]) {
-			fprintf(stderr, "ultimate: 'diff' needs the earlier "
-				"year first, got %d %d\n", y[0], y[1]);
+			diag_say("'diff' needs the earlier "
+				"year first, got %d %d", y[0], y[1]);
 			return EXIT_USAGE;
 		}
 		opt.diff[0] = y[0];
 		opt.diff[1] = y[1];
 	} else if ((!strcmp(cmd, "get") || !strcmp(cmd, "explain")) ?
 		   !name : name && strcmp(cmd, "list")) {
-		fprintf(stderr, "ultimate: '%s' %s\n", cmd,
+		diag_say("'%s' %s", cmd,
 			name ? "takes no argument" : "needs a quantity name");
 		return EXIT_USAGE;
 	}
 	if (opt.tables && strcmp(cmd, "datasets")) {
-		fprintf(stderr, "ultimate: --tables goes with 'datasets'\n");
+		diag_say("--tables goes with 'datasets'");
 		return EXIT_USAGE;
 	}
 	opt.datadir = input_dir(opt.datadir, "-d", "data", "ULTIMATE_DATA",
@@ -760,7 +759,7 @@ main(int argc, char **argv)
 		ret = EXIT_INPUT;
 		report = 1;
 	} else if (opt.poll || opt.serve >= 0) {
-		fprintf(stderr, "ultimate: --%s is an option of 'watch'\n",
+		diag_say("--%s is an option of 'watch'",
 			opt.poll ? "poll" : "serve");
 		return EXIT_USAGE;
 	}
@@ -857,13 +856,13 @@ out:
 	if (diag_interrupted() && ret != EXIT_OK) {
 		int sig = diag_interrupted();
 
-		fprintf(stderr, "ultimate: interrupted by %s; '%s' left as "
-			"it was\n", sig == SIGINT ? "SIGINT" : sig == SIGTERM ?
-			"SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal",
-			opt.outdir);
+		diag_say("interrupted by %s; '%s' left as it was",
+			 sig == SIGINT ? "SIGINT" : sig == SIGTERM ?
+			 "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal",
+			 opt.outdir);
 		ret = 128 + sig;
 	} else if (ret != EXIT_OK && (count || report) && diag_errors()) {
-		fprintf(stderr, "ultimate: %zu error%s\n", diag_errors(),
+		diag_say("%zu error%s", diag_errors(),
 			diag_errors() == 1 ? "" : "s");
 	}
 	plot_stop(opt.early);	/* report_write() was not reached */

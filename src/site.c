@@ -579,8 +579,8 @@ recover(struct site *s)
 	if (!buf_read_file_flags(&text, path.data, FILE_NOFOLLOW)) {
 		r = apply_journal(s->outdir, text.data);
 		if (r == -2)
-			fprintf(stderr, "ultimate: warning: '%s' is damaged; "
-				"ignored\n", path.data);
+			diag_say("warning: '%s' is damaged; ignored",
+				 path.data);
 		if (r == -1)
 			ret = error("cannot finish the publish that an "
 				    "interrupted run began in '%s' (see "
@@ -646,11 +646,11 @@ waiting(int fd, const char *outdir)
 		who = strtol(pid, NULL, 10);
 	}
 	if (who > 0)
-		fprintf(stderr, "ultimate: waiting for another run (process "
-			"%ld) to finish with '%s'\n", who, outdir);
+		diag_say("waiting for another run (process %ld) to finish "
+			 "with '%s'", who, outdir);
 	else
-		fprintf(stderr, "ultimate: waiting for another run to finish "
-			"with '%s'\n", outdir);
+		diag_say("waiting for another run to finish with '%s'",
+			 outdir);
 }
 
 /*

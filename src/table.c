@@ -159,6 +159,27 @@ report_field(struct loader *ld, const char *data, size_t len, size_t field,
 	return -1;
 }
 
+/*
+ * The offset of the first control character in the len bytes of valid
+ * UTF-8 at p (a C0 control but tab, LF and CR; DEL; a C1 control,
+ * U+0080 to U+009F), or len. Such a character has no place in a data
+ * cell, and a terminal would obey it (ESC [ 2 J clears the screen)
+ * wherever the cell is printed: in a message, by 'explain', in a page.
+ */
+static size_t
+control_at(const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((s[i] < 0x20 && s[i] != '\t' && s[i] != '\n' &&
+		     s[i] != '\r') || s[i] == 0x7f ||
+		    (s[i] == 0xc2 && i + 1 < len && s[i + 1] <= 0x9f))
+			return i;
+	return len;
+}
+
 static void
 on_field(void *data, size_t len, void *arg)
 {
@@ -173,6 +194,13 @@ on_field(void *data, size_t len, void *arg)
 	else if (ok < len)
 		report_field(ld, t->data, t->len, ld->nfield,
 			     "invalid UTF-8 byte 0x%02x in field %zu",
+			     ((unsigned char *)data)[ok], ld->nfield + 1);
+	else if ((ok = control_at(data, len)) < len)
+		report_field(ld, t->data, t->len, ld->nfield,
+			     "control character U+%04X in field %zu: a cell "
+			     "is text (a tab and line breaks aside)",
+			     ((unsigned char *)data)[ok] == 0xc2 ?
+			     ((unsigned char *)data)[ok + 1] :
 			     ((unsigned char *)data)[ok], ld->nfield + 1);
 	ld->field = xgrow(ld->field, &ld->field_cap, ld->nfield + 1,
 			  sizeof(*ld->field));

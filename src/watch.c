@@ -464,21 +464,29 @@ say(const struct watcher *w, const char *what, int status, double ms)
 	size_t len = strlen(out);
 	const char *slash = len && out[len - 1] == '/' ? "" : "/";
 
+	struct buf line = BUF_INIT;
+
 	if (diag_interrupted())
 		return;		/* the build said so */
-	printf("watch: %s%s", what ? what : "", what ? "; " : "");
+	buf_addf(&line, "watch: %s%s", what ? what : "", what ? "; " : "");
 	if (status == 0)
-		printf("%s %s%s in %.0f ms\n", what ? "rebuilt" : "built",
-		       out, slash, ms);
+		buf_addf(&line, "%s %s%s in %.0f ms",
+			 what ? "rebuilt" : "built", out, slash, ms);
 	else if (status != -1 && WIFEXITED(status))
-		printf("build failed (exit status %d) in %.0f ms; %s%s left "
-		       "as it was\n", WEXITSTATUS(status), ms, out, slash);
+		buf_addf(&line, "build failed (exit status %d) in %.0f ms; "
+			 "%s%s left as it was", WEXITSTATUS(status), ms, out,
+			 slash);
 	else if (status != -1 && WIFSIGNALED(status))
-		printf("build killed by signal %d after %.0f ms; %s%s left "
-		       "as it was\n", WTERMSIG(status), ms, out, slash);
+		buf_addf(&line, "build killed by signal %d after %.0f ms; "
+			 "%s%s left as it was", WTERMSIG(status), ms, out,
+			 slash);
 	else
-		printf("no build; %s%s left as it was\n", out, slash);
+		buf_addf(&line, "no build; %s%s left as it was", out, slash);
+	/* File names are shown, not obeyed by the terminal. */
+	diag_fputs(line.data, stdout);
+	putchar('\n');
 	fflush(stdout);
+	buf_release(&line);
 }
 
 int
@@ -530,12 +538,19 @@ watch_run(const struct watch_options *opt)
 	}
 #endif
 	scan(&w, &w.built);
-	printf("watch: watching '%s' and '%s' (%s); Ctrl-C stops\n",
-	       opt->datadir, opt->templatedir,
-	       w.ino >= 0 ? "inotify" : "polling");
-	if (w.http)
-		printf("watch: serving '%s' at http://127.0.0.1:%d/\n",
-		       opt->outdir, port);
+	/* Folder names are shown, not obeyed by the terminal. */
+	buf_addf(&what, "watch: watching '%s' and '%s' (%s); Ctrl-C stops",
+		 opt->datadir, opt->templatedir,
+		 w.ino >= 0 ? "inotify" : "polling");
+	diag_fputs(what.data, stdout);
+	putchar('\n');
+	if (w.http) {
+		buf_reset(&what);
+		buf_addf(&what, "watch: serving '%s' at http://127.0.0.1:%d/",
+			 opt->outdir, port);
+		diag_fputs(what.data, stdout);
+		putchar('\n');
+	}
 	if (build(&w, &status, &ms) == WATCH_BUILD) {
 		ret = WATCH_BUILD;
 		goto out;

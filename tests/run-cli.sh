@@ -44,6 +44,21 @@ expect no-command 2 "$ult"
 expect bad-command 2 "$ult" frobnicate
 has bad-command "$tmp/stderr" "unknown command 'frobnicate'"
 expect bad-option 2 "$ult" --frob list
+# Arguments are shown, not obeyed by the terminal: no raw ESC or BEL.
+esc=$(printf '\033]0;owned\007\033[2J')
+raw_controls() { # raw_controls NAME FILE: none in FILE
+	if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$2"
+	then no "$1: a raw terminal control in $2"; else ok; fi
+}
+expect bad-command-escaped 2 "$ult" "frob${esc}"
+has bad-command-escaped "$tmp/stderr" "unknown command 'frob\\\\x1b\]0;owned"
+raw_controls bad-command-escaped "$tmp/stderr"
+expect bad-option-escaped 2 "$ult" "--frob${esc}" list
+raw_controls bad-option-escaped "$tmp/stderr"
+expect bad-year-escaped 2 "$ult" --as-of "20${esc}" list
+raw_controls bad-year-escaped "$tmp/stderr"
+expect out-escaped 1 "$ult" -o "$tmp/no/such${esc}/out" report
+raw_controls out-escaped "$tmp/stderr"
 expect get-needs-name 2 "$ult" get
 expect list-takes-one 2 "$ult" list laptop. extra
 expect check-takes-none 2 "$ult" check extra

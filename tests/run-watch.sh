@@ -186,6 +186,14 @@ Watchword zebra.'
 	n=$(count "$dir/log" '^watch: .*\(rebuilt\|failed\)')
 	if [ "$n" = 5 ]; then ok; else
 		no "$m: $n builds for 5 changes"; cat "$dir/log"; fi
+
+	# A file name is shown, not obeyed by the terminal.
+	echo three >"$dir/templates/sections/extra/x$(printf '\033[2J').md"
+	if waitfor 10 has "$dir/log" \
+		'^watch: templates/sections/extra/x\\x1b\[2J.md added; rebuilt'
+	then ok; else no "$m: a file name with ESC"; cat -v "$dir/log"; fi
+	if LC_ALL=C grep -q "$(printf '\033')" "$dir/log"; then
+		no "$m: a raw ESC in the watch's output"; else ok; fi
 }
 
 scenario inotify
