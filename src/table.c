@@ -447,9 +447,12 @@ too_few(struct loader *ld)
 			     "them)",
 			     t->ncols, ld->nfield, cols.data);
 	} else {
-		for (i = 0; i < t->ncols; i++)
+		/* The header's first names: enough to know the file by. */
+		for (i = 0; i < t->ncols && i < 12; i++)
 			buf_addf(&cols, "%s%s", i ? "," : "",
 				 t->text.data + t->cells[i]);
+		if (i < t->ncols)
+			buf_addf(&cols, ", and %zu more", t->ncols - i);
 		report_field(ld, t->data, t->len, t->ncols, "too few fields: "
 			     "expected %zu (%s), got %zu", t->ncols,
 			     cols.data, ld->nfield);
