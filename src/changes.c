@@ -561,8 +561,9 @@ changes_text(const struct changes *cs, struct buf *out)
 	buf_release(&rows);
 }
 
+/* A value as a CSV field: a text quoted as needed, a number exact. */
 static void
-csv_value(struct buf *out, const struct quantity *q)
+value_field(struct buf *out, const struct quantity *q)
 {
 	if (!q)
 		return;
@@ -588,9 +589,9 @@ changes_csv(const struct changes *cs, struct buf *out)
 		buf_addch(out, ',');
 		export_csv_field(out, q->unit);
 		buf_addch(out, ',');
-		csv_value(out, c->a);
+		value_field(out, c->a);
 		buf_addch(out, ',');
-		csv_value(out, c->b);
+		value_field(out, c->b);
 		buf_addch(out, ',');
 		if (c->a && c->b && c->a->type == Q_NUMBER &&
 		    c->b->type == Q_NUMBER && c->a->value != 0)
