@@ -10,6 +10,7 @@
 #include "buf.h"
 #include "changes.h"
 #include "escape.h"
+#include "export.h"
 #include "format.h"
 #include "model.h"
 #include "pages.h"
@@ -560,30 +561,14 @@ changes_text(const struct changes *cs, struct buf *out)
 	buf_release(&rows);
 }
 
-/* A CSV field: quoted when it holds a comma, a quote or a line break. */
+/* A value as a CSV field: a text quoted as needed, a number exact. */
 static void
-csv_field(struct buf *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		buf_addstr(out, s);
-		return;
-	}
-	buf_addch(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			buf_addch(out, '"');
-		buf_addch(out, *s);
-	}
-	buf_addch(out, '"');
-}
-
-static void
-csv_value(struct buf *out, const struct quantity *q)
+value_field(struct buf *out, const struct quantity *q)
 {
 	if (!q)
 		return;
 	if (q->type == Q_TEXT)
-		csv_field(out, q->text);
+		export_csv_field(out, q->text);
 	else
 		format_exact(out, q->value);
 }
@@ -600,13 +585,13 @@ changes_csv(const struct changes *cs, struct buf *out)
 		const struct change *c = &cs->c[i];
 		const struct quantity *q = c->b ? c->b : c->a;
 
-		buf_addstr(out, c->name);
+		export_csv_field(out, c->name);
 		buf_addch(out, ',');
-		csv_field(out, q->unit);
+		export_csv_field(out, q->unit);
 		buf_addch(out, ',');
-		csv_value(out, c->a);
+		value_field(out, c->a);
 		buf_addch(out, ',');
-		csv_value(out, c->b);
+		value_field(out, c->b);
 		buf_addch(out, ',');
 		if (c->a && c->b && c->a->type == Q_NUMBER &&
 		    c->b->type == Q_NUMBER && c->a->value != 0)
@@ -615,7 +600,7 @@ changes_csv(const struct changes *cs, struct buf *out)
 		buf_addch(out, ',');
 		buf_reset(&why);
 		changes_causes(cs, i, &why);
-		csv_field(out, why.data ? why.data : "");
+		export_csv_field(out, why.data ? why.data : "");
 		buf_addch(out, '\n');
 	}
 	buf_release(&why);

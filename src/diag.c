@@ -542,18 +542,6 @@ error(const char *fmt, ...)
 }
 
 void
-note_at(const struct srcloc *loc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (full)
-		return;
-	va_start(ap, fmt);
-	vreport(loc, "note", fmt, ap);
-	va_end(ap);
-}
-
-void
 die(const char *fmt, ...)
 {
 	va_list ap;
@@ -563,20 +551,6 @@ die(const char *fmt, ...)
 	put_message_fixed(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(1);
-}
-
-void
-die_errno(const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-
-	fputs("ultimate: fatal: ", stderr);
-	va_start(ap, fmt);
-	put_message_fixed(fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ": %s\n", strerror(e));
 	exit(1);
 }
 

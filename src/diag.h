@@ -81,11 +81,7 @@ int error_at_line(const char *file, size_t line, size_t col,
 		  const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void note_at(const struct srcloc *loc, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 void die(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2), noreturn));
-void die_errno(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
 /*

@@ -10,7 +10,7 @@
 #include "banned.h"
 
 void
-csv_addfield(struct buf *out, const char *s)
+export_csv_field(struct buf *out, const char *s)
 {
 	/* strcspn() stops at the NUL too: n is the length when plain. */
 	size_t n = strcspn(s, ",\"\r\n");
@@ -99,26 +99,26 @@ export_csv(const struct registry *reg, struct buf *out)
 	for (i = 0; i < registry_count(reg); i++) {
 		const struct quantity *q = registry_at(reg, i);
 
-		csv_addfield(out, q->name);
+		export_csv_field(out, q->name);
 		buf_addch(out, ',');
 		buf_reset(&field);
 		if (q->type == Q_NUMBER)
 			format_exact(&field, q->value);
 		else
 			buf_addstr(&field, q->text);
-		csv_addfield(out, field.data);
+		export_csv_field(out, field.data);
 		buf_addch(out, ',');
-		csv_addfield(out, q->unit);
+		export_csv_field(out, q->unit);
 		buf_addch(out, ',');
-		csv_addfield(out, q->formula);
+		export_csv_field(out, q->formula);
 		buf_addch(out, ',');
 		buf_reset(&field);
 		inputs_joined(q, &field);
-		csv_addfield(out, field.data);
+		export_csv_field(out, field.data);
 		buf_addch(out, ',');
-		csv_addfield(out, q->source);
+		export_csv_field(out, q->source);
 		buf_addch(out, ',');
-		csv_addfield(out, q->origin ? q->origin : "");
+		export_csv_field(out, q->origin ? q->origin : "");
 		buf_addch(out, '\n');
 	}
 	buf_release(&field);

@@ -15,7 +15,12 @@ void export_csv(const struct registry *reg, struct buf *out);
 void export_json(const struct registry *reg, struct buf *out);
 /* Appends s as a JSON string literal (quoted, escaped). */
 void json_addstr(struct buf *out, const char *s);
-/* Appends s as one CSV field, quoted when it needs to be. */
-void csv_addfield(struct buf *out, const char *s);
+/*
+ * Appends s to out as one CSV field (RFC 4180): as it is, or in double
+ * quotes, each quote doubled, when it holds a comma, a quote, a CR or an
+ * LF, or begins or ends with a space (which some readers trim). For
+ * every CSV that ultimate writes.
+ */
+void export_csv_field(struct buf *out, const char *s);
 
 #endif

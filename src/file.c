@@ -1,8 +1,13 @@
 /*
- * Input files, opened safely: regular files only, bounded in size, and
- * confined to their folder when asked; and a plain file_write(). Used by every stage that reads a
- * file (diag.c for sources, buf.c, hash.c, site.c and plot.c for what
- * they read back from the output folder). Writes nothing.
+ * Files, read safely and written whole. file_open() opens regular files
+ * only, bounded in size: every read goes through it (buf.c's
+ * buf_read_file() for data, templates and figure scripts by way of
+ * diag.c's srcfile_read() and srcfile_load(); hash.c, site.c, plot.c
+ * and serve.c for what they read back from the output folder).
+ * file_confined() and file_realpath() keep reads inside their folders.
+ * file_write() writes a file whole, never through a symbolic link, and
+ * removes it when a write fails: the publish journal and files copied
+ * into the output folder (site.c), gnuplot's batch and data (plot.c).
  */
 /* realpath() is XSI, beyond the POSIX base the Makefile asks for. */
 #define _XOPEN_SOURCE 700

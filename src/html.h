@@ -9,12 +9,14 @@ struct srcfile;
 
 /*
  * The render stage: Markdown -> HTML through cmark-gfm, with the table
- * and strikethrough extensions (no autolink: bare URLs stay text), smart
- * punctuation and safe mode. Raw HTML in a template is an error at its
- * place (safe mode would drop it without a word). Headings get stable
- * ids (a slug of their text, made unique with -2, -3, ...), paragraphs
- * that hold exactly a snippet token become the snippet's trusted HTML,
- * and a table of contents of the level-2 and level-3 headings is built.
+ * and strikethrough extensions (no autolink: bare URLs stay text),
+ * footnotes (listed under a "Notes" heading), smart punctuation and
+ * safe mode. Raw HTML in a template is an error at its place (safe mode
+ * would drop it without a word). Headings get stable ids (a slug of
+ * their text, made unique with -2, -3, ...), paragraphs that hold
+ * exactly a snippet token become the snippet's trusted HTML, link
+ * tokens become links, and a table of contents of the level-2 and
+ * level-3 headings is built.
  */
 struct rendered {
 	struct buf *body;	/* the HTML of the document */
@@ -54,22 +56,26 @@ void html_release(void);
 int html_check_shell(const struct srcfile *shell);
 
 /*
+ * Whether the navigation links the editions and changes pages (on by
+ * default; off for a site of one edition).
+ */
+void html_nav_editions(int on);
+
+/*
  * Fills the page shell: "{{title}}", "{{toc}}", "{{content}}", "{{nav}}"
  * and "{{root}}" in shell are replaced by the escaped title, the toc,
  * the body, the site navigation and the way up to the site's top (root:
  * "" for a page at the top, "../../" for an edition's). current is the
  * page's path from the top ("index.html", "editions/2008/index.html"):
  * the navigation marks it. Other text is copied as is (the shell is the
- * author's). In the body, a {{#table}} caption becomes its table's
- * <caption>, and a table without one is named by the heading above it.
+ * author's). In the body, a folded copy of the toc's list follows the
+ * <h1> (for narrow screens), a {{#table}} caption becomes its table's
+ * <caption> with the table wrapped in a scrolling <div class="wide">,
+ * and a table without one is named by the heading above it
+ * (aria-labelledby). Appends to out.
  */
-/*
- * Whether the navigation links the editions and changes pages (on by
- * default; off for a site of one edition).
- */
-void html_nav_editions(int on);
-
 void html_page(struct buf *out, const char *shell, const char *title,
 	       const char *toc, const char *body, const char *current,
 	       const char *root);
+
 #endif

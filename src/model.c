@@ -1,8 +1,12 @@
 /*
- * The model stage: data tables -> quantity registry. Reads assumptions
- * (through table.c), calls the pure functions of physics.c, and records
- * each result with its unit, formula, inputs and source. Formats no text
- * for the reader: that is the template stage's job.
+ * The model stage: data tables -> quantity registry. Reads the data
+ * files (assumptions, devices, the history series, quantum processors)
+ * from the table set (table.c), calls the pure functions of physics.c,
+ * fits the series' trends (fit.c), and records each result with its
+ * unit, formula, inputs and source; the series' points and the curves
+ * of the figures go to the figure data (dataset.c). Formats no numbers
+ * for the reader, but in error messages: that is the template stage's
+ * job.
  */
 #include <math.h>
 #include <stdio.h>
@@ -752,9 +756,9 @@ struct series_spec {
 	const char *unit;
 	const char *what;	/* "the No. 1 system of each TOP500 list" */
 	int unique_time;	/* one row per time (a list has one No. 1) */
-	/* Limits the trend is extrapolated to, after scaling by factor. */
 	const char *factor;	/* quantity the value is multiplied by, or NULL */
-	const char *scaled_unit;
+	const char *scaled_unit;	/* of the value times factor */
+	/* Limits the trend is extrapolated to, after scaling by factor. */
 	const char *limits[2];
 	const char *limit_names[2];
 	/*
@@ -868,7 +872,9 @@ series_keep_records(const struct series *from, struct series *se)
 
 /*
  * Reads one series: every row checked (time, positive value, label,
- * source), rows newer than the edition skipped. Returns -1 on errors.
+ * source; rows in time order, one per time when the spec says so), rows
+ * newer than the edition skipped, the rest thinned to the records when
+ * the spec asks for them. Returns -1 on errors.
  */
 static int
 series_read(struct model *m, const struct series_spec *sp, struct series *se)

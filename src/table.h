@@ -10,10 +10,10 @@
  * "file:line:col: error: column 'x': ..." where line and col (1-based,
  * col in bytes) are where the cell starts in the file.
  *
- * Accepted input: UTF-8 (a leading BOM is skipped), LF, CRLF or CR line ends,
- * RFC 4180 quoting (fields may hold commas, doubled quotes and newlines),
- * blank lines between rows ignored. Every row must have as many fields as
- * the header.
+ * Accepted input: UTF-8 (a leading BOM is skipped), LF, CRLF or CR line
+ * ends, RFC 4180 quoting (fields may hold commas, doubled quotes and
+ * newlines), blank lines between rows ignored. Every row must have as
+ * many fields as the header.
  */
 struct table;
 
@@ -104,7 +104,8 @@ size_t table_row_at_line(const struct table *t, size_t line);
 int table_find(const struct table *t, const char *name);
 /*
  * Index of the required column name; when it is missing, prints
- * "file:line:1: error: missing required column 'name'" (the header's line) and returns -1.
+ * "file:line:1: error: missing required column 'name'" (line: the
+ * header's) and returns -1.
  */
 int table_require(const struct table *t, const char *name);
 
@@ -164,6 +165,9 @@ struct tableset {
 	size_t nfailed, failed_cap;
 };
 
+/* The table of the set named name (table_name()), or NULL. */
+const struct table *tableset_find(const struct tableset *ts,
+				  const char *name);
 /*
  * The table of dir/file from the set, loading it on first use (named
  * "dir/file" in messages) and checking it against the schema of file
@@ -171,9 +175,6 @@ struct tableset {
  * gives NULL on later calls without a word (its errors are printed
  * once). The table belongs to the set.
  */
-/* The table of the set named name (table_name()), or NULL. */
-const struct table *tableset_find(const struct tableset *ts,
-				  const char *name);
 struct table *tableset_load(struct tableset *ts, const char *dir,
 			    const char *file);
 /* Frees every table of the set; ts is left empty. */

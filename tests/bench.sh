@@ -147,7 +147,7 @@ done
 printf "%-24s %s\n" "make report, no-op" "$(stats "$tmp/make")"
 # The floor: gnuplot alone, drawing the batch of a cold report (caught
 # by a gnuplot on PATH that copies its folder). A cold report cannot
-# take less; the README compares the two.
+# take less; docs/bench.md compares the two.
 mkdir -p "$tmp/catch"
 printf '%s\n' '#!/bin/sh' 'IFS= read -r line' "d=\${line#cd \\'}" \
 	"d=\${d%\\'}" "cp -R \"\$d\" \"$tmp/batch\"" 'exit 1' \

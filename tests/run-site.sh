@@ -340,5 +340,9 @@ assert set(d["jobs"]) == {"build", "deploy"}' \
 	"$top/.github/workflows/pages.yml" 2>"$tmp/yaml"; then ok; else
 	no "pages.yml"; cat "$tmp/yaml"; fi
 
-echo "site: $pass passed, $fail failed"
+if [ "$skip" -gt 0 ]; then
+	echo "site: $pass passed, $fail failed, $skip skipped"
+else
+	echo "site: $pass passed, $fail failed"
+fi
 [ "$fail" = 0 ]
