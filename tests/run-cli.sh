@@ -453,6 +453,38 @@ has check-rounding "$tmp/stdout" '^bits_doublings .*known discrepancy \[rounding
 has check-range "$tmp/stdout" '^storage_range  *50\.\.100 .*outside the printed range'
 expect check-2008 0 "$ult" --as-of 2008 check
 
+# The man page and README's "Command line" name every command and option
+# --help lists (made from main.c's tables).
+"$ult" --help >"$tmp/help"
+awk '/^commands:/ { p = 1; next } /^options:/ { p = 0 }
+	p && /^  [a-z]/ { print $1 }' "$tmp/help" >"$tmp/help-commands"
+awk '/^options:/ { p = 1; next } /^$/ { p = 0 }
+	p && /^  -/ { for (i = 1; i <= 2; i++) if ($i ~ /^--/) print $i }' \
+	"$tmp/help" >"$tmp/help-options"
+awk '/^options:/ { p = 1; next } /^$/ { p = 0 }
+	p && /^  -/ { n = $1 ~ /,$/ ? 2 : 1
+		if ($(n + 1) ~ /^[A-Z]+$|\|/) print $n }' \
+	"$tmp/help" >"$tmp/help-values"
+sed -n '/^\.SH COMMANDS/,/^\.SH OPTIONS/p' "$top/docs/ultimate.1" >"$tmp/man-commands"
+sed -n '/^\.SH OPTIONS/,/^\.SH EXIT STATUS/p' "$top/docs/ultimate.1" >"$tmp/man-options"
+sed -n '/^## Command line/,/^### /p' "$top/README.md" >"$tmp/readme-usage"
+if [ "$(wc -l <"$tmp/help-commands")" -ge 8 ] &&
+	[ "$(wc -l <"$tmp/help-options")" -ge 13 ] &&
+	[ "$(wc -l <"$tmp/help-values")" -ge 7 ]; then ok; else
+	no "help: commands, options or values not found"; fi
+for c in $(cat "$tmp/help-commands"); do
+	if grep -Eq "^\.B[IR]? \"?$c( |\"|\$)" "$tmp/man-commands"; then ok
+	else no "docs/ultimate.1: no command '$c' under COMMANDS"; fi
+	if grep -Eq "^    ultimate .*( |^)$c( |\$)" "$tmp/readme-usage"; then ok
+	else no "README.md: no command '$c' under Command line"; fi
+done
+for o in $(cat "$tmp/help-options"); do
+	if grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" "$tmp/man-options"
+	then ok; else no "docs/ultimate.1: no option '$o' under OPTIONS"; fi
+	if grep -qF -- "$o" "$tmp/readme-usage"; then ok; else
+		no "README.md: no option '$o' under Command line"; fi
+done
+
 # Bash completion (docs/ultimate.bash-completion): commands and options
 # from --help, quantity names from 'list' with the -d on the line.
 if command -v bash >/dev/null; then
@@ -476,8 +508,17 @@ if command -v bash >/dev/null; then
 		fi
 	}
 	complete_line ""
-	for c in report list get explain check diff datasets; do
+	for c in $(cat "$tmp/help-commands"); do
 		comp_has commands "$c"
+	done
+	# The value of each option that takes one (--help: "--opt VALUE")
+	# is not completed as a command, nor taken for one.
+	for o in $(cat "$tmp/help-values"); do
+		complete_line "$o" ""
+		if grep -qx report "$tmp/comp.out"; then
+			no "completion: a command as the value of $o"; else ok; fi
+		complete_line "$o" 1 ""
+		comp_has "after-$o" report
 	done
 	complete_line --fo
 	comp_has options --format
