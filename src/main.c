@@ -969,14 +969,14 @@ bad_option(const char *arg, int c, int key)
 
 	if (c == ':') {
 		diag_say("option '%s' needs a value",
-			 islong ? options[id].name : arg);
+			 islong && id >= 0 ? options[id].name : arg);
 		goto out;
 	}
 	if (id >= 0) {
 		diag_say("option '%s' takes no value", options[id].name);
 		goto out;
 	}
-	for (i = 0; islong && i < O_COUNT; i++)
+	for (i = 0; islong && len > 2 && i < O_COUNT; i++)
 		if (!strncmp(options[i].name, name, len))
 			near[n++] = options[i].name;
 	if (n > 1) {
@@ -990,7 +990,7 @@ bad_option(const char *arg, int c, int key)
 	/* Names are compared without their "--": "--frob" is not "--poll". */
 	n = 0;
 	if (islong) {
-		suggest_init(&s, name + 2, near, ARRAY_SIZE(near));
+		suggest_init(&s, name + 2, near, 3);
 		for (i = 0; i < O_COUNT; i++)
 			suggest_add(&s, options[i].name + 2);
 		n = suggest_end(&s);
@@ -1011,7 +1011,7 @@ out:
  * printing the help or the version, or -1 after a usage error.
  */
 static int
-set_option(struct run *r, int id, const char *v)
+set_option(struct run *r, enum opt_id id, const char *v)
 {
 	struct options *opt = &r->opt;
 	char *end;
@@ -1081,8 +1081,10 @@ set_option(struct run *r, int id, const char *v)
 	case O_VERSION:
 		puts("ultimate " VERSION);
 		return 1;
+	case O_COUNT:
+		break;
 	}
-	BUG("option %d", id);
+	BUG("option %d", (int)id);
 }
 
 /*
@@ -1125,8 +1127,10 @@ parse_options(int argc, char **argv, struct run *r)
 			r->words[r->nwords++] = optarg;
 		else if (c == '?' || c == ':')
 			ret = bad_option(argv[at], c, optopt);
+		else if (id_of(c) >= 0)
+			ret = set_option(r, (enum opt_id)id_of(c), optarg);
 		else
-			ret = set_option(r, id_of(c), optarg);
+			BUG("getopt_long() returned %d", c);
 	}
 	/* Words only after "--". */
 	while (!ret && optind < argc)

@@ -102,6 +102,8 @@ expect abbrev-ambiguous 2 "$ult" --t list
 has abbrev-ambiguous "$tmp/stderr" "^ultimate: option '--t' is ambiguous; could be '--templates', '--tables' or '--timings'\$"
 expect abbrev-needs-value 2 "$ult" list --as
 has abbrev-needs-value "$tmp/stderr" "^ultimate: option '--as-of' needs a value\$"
+expect empty-option-name 2 "$ult" --=2008 list
+has empty-option-name "$tmp/stderr" "^ultimate: unknown option '--'\$"
 expect option-takes-no-value 2 "$ult" --no-editions=yes report
 has option-takes-no-value "$tmp/stderr" "^ultimate: option '--no-editions' takes no value\$"
 # After "--", words only.
