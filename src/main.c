@@ -1,9 +1,14 @@
 /*
  * The command line: parses argv, then runs the pipeline for the command
  * asked: load and model (model.c), then write (export.c, site.c) or
- * print. Holds no logic of its own beyond choosing what to run.
+ * print. Holds no logic of its own beyond choosing what to run: the
+ * commands and the options are tables (commands[], options[]), and the
+ * help is made from them.
  */
+/* getopt_long() is GNU's: declared under _GNU_SOURCE, not POSIX's. */
+#define _GNU_SOURCE
 #include <dirent.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +38,7 @@
 #include "template.h"
 #include "timing.h"
 #include "watch.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #ifndef VERSION
@@ -41,6 +47,8 @@
 #ifndef DATADIR
 #define DATADIR "/usr/local/share/ultimate"
 #endif
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 enum exit_code {
 	EXIT_OK = 0,
@@ -66,71 +74,26 @@ struct options {
 	int serve;		/* watch: --serve PORT, or -1 */
 };
 
-static const char usage_text[] =
-	"usage: ultimate [options] <command> [arguments]\n"
-	"\n"
-	"Recomputes the physical limits to computation (Lloyd 2000) and the\n"
-	"gaps between real machines and them, from the CSV files in the\n"
-	"data folder.\n"
-	"\n"
-	"commands:\n"
-	"  report          write the site: index.html (the report),\n"
-	"                  quantities.html and quantities/, data.html,\n"
-	"                  quantities.csv/json,\n"
-	"                  every edition since the article's year in\n"
-	"                  editions/YEAR/, and changes.html\n"
-	"  list [PREFIX]   print every quantity, or those whose name starts\n"
-	"                  with PREFIX (laptop.): name, value, unit\n"
-	"  get NAME        print the value of NAME alone (for scripts)\n"
-	"  explain NAME    print the formula, inputs, value and source of NAME\n"
-	"  check           audit the article's and the paper's printed figures\n"
-	"                  (data/claims.csv); exit 1 if one drifts\n"
-	"  diff YEAR1 YEAR2  print every quantity that changed from the\n"
-	"                  YEAR1 edition to the YEAR2 edition, and the data\n"
-	"                  rows that caused it (both editions: from the\n"
-	"                  article's year to the newest year of the data)\n"
-	"  watch           write the site as report does, then again each\n"
-	"                  time a file in the data or templates folder\n"
-	"                  changes (one line each); Ctrl-C stops\n"
-	"  datasets        print the datasets a figure script can read\n"
-	"                  ('# data:' in templates/figures/*.gp), each with\n"
-	"                  its columns and their units\n"
-	"  datasets --tables  print the data files' columns, as the loader\n"
-	"                  reads them\n"
-	"\n"
-	"options:\n"
-	"  -d, --data DIR  data folder (default: $ULTIMATE_DATA if set,\n"
-	"                  else ./data if present, else\n"
-	"                  " DATADIR "/data)\n"
-	"  -t, --templates DIR  templates folder (default:\n"
-	"                  $ULTIMATE_TEMPLATES if set, else ./templates if\n"
-	"                  present, else " DATADIR "/templates)\n"
-	"  -o, --out DIR   output folder for report and watch (default: out)\n"
-	"  --as-of YEAR    the edition of YEAR: leave out data rows dated\n"
-	"                  after it (default: the newest year in the data);\n"
-	"                  report then writes the editions up to YEAR; no\n"
-	"                  earlier than the article's year, and a year after\n"
-	"                  the data gives their newest edition (with a note)\n"
-	"  --no-editions   report: the one edition only (no editions/,\n"
-	"                  no changes.html)\n"
-	"  --format text|csv  diff: for people (default) or for scripts\n"
-	"  --figure-timeout SECONDS  stop gnuplot after this long (default 60)\n"
-	"  --poll          watch: look at the files every 300 ms instead of\n"
-	"                  being told of changes by the system (inotify)\n"
-	"  --serve PORT    watch: also serve the output folder at\n"
-	"                  http://127.0.0.1:PORT/ (0: a free port)\n"
-	"  --timings       print the time of each stage, and the program's own\n"
-	"                  time and CPU (gnuplot apart), to stderr\n"
-	"  -h, --help      show this help\n"
-	"  -V, --version   show the version\n"
-	"\n"
-	"exit status:\n"
-	"  0               success\n"
-	"  1               bad input: data, templates or an unknown name;\n"
-	"                  for check, a claim that drifts\n"
-	"  2               bad command line\n"
-	"  3               an external tool (gnuplot) is missing or failed\n"
-	"  128+N           stopped by signal N (130: Ctrl-C)\n";
+/*
+ * One run of a command: the options, the words after the command, and
+ * what the pipeline made for it, released at the end of main().
+ */
+struct run {
+	struct options opt;
+	char **words;		/* the command and its arguments, in order */
+	int nwords;
+	char **args;		/* words + 1: the command's arguments */
+	int nargs;
+	struct registry *reg;
+	struct site *site;
+	struct buf audit;	/* the claims audit, printed by check */
+	int off;		/* claims that drift */
+	struct datasets ds;
+	struct tableset ts;
+	unsigned given;		/* the options given: OPT(O_*) */
+	int count;		/* a failure ends with "N errors" */
+	int watcher;		/* the watch process itself: no timings */
+};
 
 /* The shortest %g form that reads back to the same double. */
 static void
@@ -231,13 +194,106 @@ no_prefix(const struct registry *reg, const char *prefix)
 	return EXIT_INPUT;
 }
 
-/* Every quantity whose name starts with prefix ("": all of them). */
+/*
+ * The years of the command line against the editions the data allow
+ * (model_editions()): --as-of or diff before the first edition, the
+ * article's year, is a usage error, named before any error of the data
+ * of such an edition; diff after the newest edition too. An --as-of
+ * after the data gives the newest edition, with a note. Returns EXIT_OK,
+ * EXIT_USAGE, or EXIT_INPUT after errors in the data read.
+ */
 static int
-cmd_list(const struct registry *reg, const char *prefix)
+check_years(struct options *opt, struct tableset *ts)
 {
+	int first, newest, i;
+
+	if (model_editions(opt->datadir, ts, &first, &newest))
+		return EXIT_INPUT;
+	if (opt->as_of && opt->as_of < first) {
+		diag_say("--as-of %d is before the first "
+			"edition (%d, the article's year)", opt->as_of,
+			first);
+		return EXIT_USAGE;
+	}
+	for (i = 0; opt->diff[0] && i < 2; i++) {
+		if (opt->diff[i] < first) {
+			diag_say("'diff' %d is before the "
+				"first edition (%d, the article's year)",
+				opt->diff[i], first);
+			return EXIT_USAGE;
+		}
+		if (opt->diff[i] > newest) {
+			diag_say("'diff' %d is after the "
+				"newest edition (%d, the newest year of the "
+				"data)", opt->diff[i], newest);
+			return EXIT_USAGE;
+		}
+	}
+	if (opt->as_of > newest) {
+		diag_say("note: the data end in %d; --as-of %d gives the %d "
+			 "edition", newest, opt->as_of, newest);
+		opt->as_of = newest;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * Before a command reads anything: inputs are read from their folders
+ * only, symbolic links included, and the years asked are checked
+ * against the editions of the data (check_years()). Returns EXIT_OK,
+ * EXIT_USAGE or EXIT_INPUT.
+ */
+static int
+setup(struct run *r)
+{
+	int ret = EXIT_OK;
+
+	srcfile_confine(r->opt.datadir);
+	srcfile_confine(r->opt.templatedir);
+	if ((r->opt.as_of || r->opt.diff[0]) && !r->opt.tables) {
+		ret = check_years(&r->opt, &r->ts);
+		if (ret != EXIT_OK)
+			r->count = 1;
+	}
+	return ret;
+}
+
+/*
+ * The model of the edition asked and the claims audit, into r->reg,
+ * r->audit and r->off; the figures' datasets into r->ds too when
+ * datasets is set. Returns 0, or -1 after errors or a signal.
+ */
+static int
+load(struct run *r, int datasets)
+{
+	timing_begin("model");
+	r->reg = model_build(r->opt.datadir, r->opt.as_of,
+			     datasets ? &r->ds : NULL, &r->ts);
+	if (r->reg && (r->off = audit_run(r->opt.datadir, r->reg, &r->audit,
+					  &r->ts)) < 0) {
+		registry_free(r->reg);
+		r->reg = NULL;
+	}
+	timing_end();
+	if (!r->reg || diag_interrupted()) {
+		r->count = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* list [PREFIX]: every quantity whose name starts with PREFIX, or all. */
+static int
+cmd_list(struct run *r)
+{
+	const char *prefix = r->nargs ? r->args[0] : "";
+	const struct registry *reg;
 	struct buf line = BUF_INIT;
 	size_t i, w = 0, plen = strlen(prefix), n = 0;
 
+	if (load(r, 0))
+		return EXIT_INPUT;
+	reg = r->reg;
 	for (i = 0; i < registry_count(reg); i++) {
 		const char *name = registry_at(reg, i)->name;
 		size_t len = strlen(name);
@@ -266,13 +322,14 @@ cmd_list(const struct registry *reg, const char *prefix)
 	return EXIT_OK;
 }
 
+/* get NAME: the value alone, for scripts. */
 static int
-cmd_get(const struct registry *reg, const char *name)
+cmd_get(struct run *r)
 {
-	const struct quantity *q = lookup(reg, name);
+	const struct quantity *q;
 	struct buf b = BUF_INIT;
 
-	if (!q)
+	if (load(r, 0) || !(q = lookup(r->reg, r->args[0])))
 		return EXIT_INPUT;
 	add_value(&b, q);
 	puts(b.data);
@@ -280,14 +337,15 @@ cmd_get(const struct registry *reg, const char *name)
 	return EXIT_OK;
 }
 
+/* explain NAME: the value, formula, inputs and source. */
 static int
-cmd_explain(const struct registry *reg, const char *name)
+cmd_explain(struct run *r)
 {
-	const struct quantity *q = lookup(reg, name);
+	const struct quantity *q;
 	struct buf b = BUF_INIT;
 	size_t i, w = 0;
 
-	if (!q)
+	if (load(r, 0) || !(q = lookup(r->reg, r->args[0])))
 		return EXIT_INPUT;
 	buf_addf(&b, "%s = ", q->name);
 	add_value(&b, q);
@@ -300,7 +358,8 @@ cmd_explain(const struct registry *reg, const char *name)
 		if (strlen(q->inputs[i]) > w)
 			w = strlen(q->inputs[i]);
 	for (i = 0; i < q->ninputs; i++) {
-		const struct quantity *in = registry_get(reg, q->inputs[i]);
+		const struct quantity *in = registry_get(r->reg,
+							 q->inputs[i]);
 
 		buf_addf(&b, "    %-*s = ", (int)w, in->name);
 		add_value(&b, in);
@@ -427,44 +486,12 @@ figures_stale(const struct options *opt)
 }
 
 /*
- * What a figure script can ask for with "# data:": each dataset with
- * what a row is and its columns, numbered as gnuplot's "using" counts
- * them, with their units; the label from data comes last.
- */
-static int
-cmd_datasets(const struct datasets *all)
-{
-	struct buf b = BUF_INIT;
-	size_t i, c, w = 5;	/* "label" */
-
-	for (i = 0; i < all->n; i++)
-		for (c = 0; c < all->d[i]->ncols; c++)
-			if (strlen(all->d[i]->cols[c]) > w)
-				w = strlen(all->d[i]->cols[c]);
-	for (i = 0; i < all->n; i++) {
-		const struct dataset *d = all->d[i];
-
-		buf_addf(&b, "%s%s.dat: %s\n", i ? "\n" : "", d->name,
-			 d->what);
-		for (c = 0; c < d->ncols; c++)
-			buf_addf(&b, "  %2zu  %-*s  %s\n", c + 1, (int)w,
-				 d->cols[c], *d->units[c] ? d->units[c] :
-				 "(a number)");
-		buf_addf(&b, "  %2zu  %-*s  %s\n", c + 1, (int)w, "label",
-			 "(text: a name, or -)");
-	}
-	fputs(b.data, stdout);
-	buf_release(&b);
-	return EXIT_OK;
-}
-
-/*
  * The data files' columns (schema.h), as the loaders read them: each
  * file with what a row is, then each column with its kind and unit,
  * whether it is required, and what it holds.
  */
 static int
-cmd_tables(void)
+print_tables(void)
 {
 	struct buf b = BUF_INIT, kind = BUF_INIT;
 	size_t i, c, w = 0;
@@ -497,22 +524,67 @@ cmd_tables(void)
 	return EXIT_OK;
 }
 
-/* Prints the claims audit; exit 1 when a claim drifts. */
+/*
+ * datasets: what a figure script can ask for with "# data:": each
+ * dataset with what a row is and its columns, numbered as gnuplot's
+ * "using" counts them, with their units; the label from data comes
+ * last. With --tables, the data files' columns instead.
+ */
 static int
-cmd_check(const struct buf *audit, int off)
+cmd_datasets(struct run *r)
 {
-	fputs(audit->data, stdout);
-	return off ? EXIT_INPUT : EXIT_OK;
+	const struct datasets *all = &r->ds;
+	struct buf b = BUF_INIT;
+	size_t i, c, w = 5;	/* "label" */
+
+	if (r->opt.tables)
+		return print_tables();
+	if (load(r, 1))
+		return EXIT_INPUT;
+	plot_datasets(r->reg, &r->ds);
+	for (i = 0; i < all->n; i++)
+		for (c = 0; c < all->d[i]->ncols; c++)
+			if (strlen(all->d[i]->cols[c]) > w)
+				w = strlen(all->d[i]->cols[c]);
+	for (i = 0; i < all->n; i++) {
+		const struct dataset *d = all->d[i];
+
+		buf_addf(&b, "%s%s.dat: %s\n", i ? "\n" : "", d->name,
+			 d->what);
+		for (c = 0; c < d->ncols; c++)
+			buf_addf(&b, "  %2zu  %-*s  %s\n", c + 1, (int)w,
+				 d->cols[c], *d->units[c] ? d->units[c] :
+				 "(a number)");
+		buf_addf(&b, "  %2zu  %-*s  %s\n", c + 1, (int)w, "label",
+			 "(text: a name, or -)");
+	}
+	fputs(b.data, stdout);
+	buf_release(&b);
+	return EXIT_OK;
 }
 
-/* What changed from the y1 edition to the y2 edition, on stdout. */
+/* check: prints the claims audit; exit 1 when a claim drifts. */
 static int
-cmd_diff(const struct options *opt, int y1, int y2, struct tableset *ts)
+cmd_check(struct run *r)
 {
+	if (load(r, 0))
+		return EXIT_INPUT;
+	fputs(r->audit.data, stdout);
+	return r->off ? EXIT_INPUT : EXIT_OK;
+}
+
+/* diff: what changed from the y1 edition to the y2 edition, on stdout. */
+static int
+cmd_diff(struct run *r)
+{
+	const struct options *opt = &r->opt;
+	int y1 = opt->diff[0], y2 = opt->diff[1];
+	struct tableset *ts = &r->ts;
 	struct registry *a, *b = NULL;
 	struct buf out = BUF_INIT;
 	struct changes cs;
 
+	r->count = 1;
 	a = report_registry(opt->datadir, y1, NULL, ts);
 	if (a)
 		b = report_registry(opt->datadir, y2, NULL, ts);
@@ -535,346 +607,644 @@ cmd_diff(const struct options *opt, int y1, int y2, struct tableset *ts)
 }
 
 /*
- * The years of the command line against the editions the data allow
- * (model_editions()): --as-of or diff before the first edition, the
- * article's year, is a usage error, named before any error of the data
- * of such an edition; diff after the newest edition too. An --as-of
- * after the data gives the newest edition, with a note. Returns EXIT_OK,
- * EXIT_USAGE, or EXIT_INPUT after errors in the data read.
+ * report: the site into the output folder, unless nothing it is made
+ * from changed since the last one.
  */
 static int
-check_years(struct options *opt, struct tableset *ts)
+cmd_report(struct run *r)
 {
-	int first, newest, i;
+	struct options *opt = &r->opt;
+	struct report_options ro;
+	int key, stop, fresh;
 
-	if (model_editions(opt->datadir, ts, &first, &newest))
+	r->count = 1;
+	/*
+	 * From here on a signal stops the run cleanly: out/ is left as it
+	 * was and nothing is left behind.
+	 */
+	diag_catch_signals();
+	timing_begin("noop");
+	/*
+	 * gnuplot's start-up (15 to 35 ms of loading libraries) then
+	 * overlaps all the work before the figures are drawn; it is stopped
+	 * if unused. Started only when the figures are known, a cold report
+	 * took 104 ms instead of 86 (make bench, 9 runs, this VM): 17%.
+	 */
+	if (figures_stale(opt))
+		opt->early = plot_prestart("gnuplot");
+	r->site = site_open(opt->outdir);
+	key = r->site ? inputs_key(opt, &opt->inputs) : -2;
+	stop = key == -2 || diag_interrupted();
+	/* Nothing changed since the last report: nothing to do. */
+	fresh = !stop && !key && site_uptodate(r->site, opt->inputs);
+	timing_end();
+	if (stop)
 		return EXIT_INPUT;
-	if (opt->as_of && opt->as_of < first) {
-		diag_say("--as-of %d is before the first "
-			"edition (%d, the article's year)", opt->as_of,
-			first);
-		return EXIT_USAGE;
-	}
-	for (i = 0; opt->diff[0] && i < 2; i++) {
-		if (opt->diff[i] < first) {
-			diag_say("'diff' %d is before the "
-				"first edition (%d, the article's year)",
-				opt->diff[i], first);
-			return EXIT_USAGE;
-		}
-		if (opt->diff[i] > newest) {
-			diag_say("'diff' %d is after the "
-				"newest edition (%d, the newest year of the "
-				"data)", opt->diff[i], newest);
-			return EXIT_USAGE;
-		}
-	}
-	if (opt->as_of > newest) {
-		diag_say("note: the data end in %d; --as-of %d gives the %d "
-			 "edition", newest, opt->as_of, newest);
-		opt->as_of = newest;
-	}
-	return EXIT_OK;
+	if (fresh)
+		return EXIT_OK;
+	if (load(r, 1))
+		return EXIT_INPUT;
+	ro = (struct report_options){ opt->datadir, opt->templatedir,
+				      opt->editions, opt->figure_timeout,
+				      opt->inputs, opt->early };
+	opt->early = NULL;	/* report_write() takes it */
+	return report_write(r->site, r->reg, &r->ds, &r->ts, &ro);
 }
 
-/* Takes the value of option opt from "--opt=v" or the next argument. */
-static const char *
-optarg_of(int argc, char **argv, int *i, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-
-	if (eq && arg[1] == '-')
-		return eq + 1;
-	if (*i + 1 >= argc) {
-		diag_say("option '%s' needs a value", arg);
-		exit(EXIT_USAGE);
-	}
-	return argv[++*i];
-}
-
+/*
+ * watch: the watcher, which returns only at its end, and in each child
+ * that builds: that child then runs report.
+ */
 static int
-opt_is(const char *arg, const char *s, const char *l)
+cmd_watch(struct run *r)
 {
-	size_t n = strlen(l);
+	struct watch_options wo = { r->opt.datadir, r->opt.templatedir,
+				    r->opt.outdir, r->opt.poll, r->opt.serve };
+	int ret = watch_run(&wo);
 
-	return !strcmp(arg, s) || !strcmp(arg, l) ||
-	       (!strncmp(arg, l, n) && arg[n] == '=');
+	if (ret != WATCH_BUILD) {
+		r->watcher = 1;
+		return ret;
+	}
+	ret = setup(r);
+	return ret == EXIT_OK ? cmd_report(r) : ret;
+}
+
+/* diff YEAR1 YEAR2: the two years into r->opt.diff. Returns 0 or -1. */
+static int
+diff_years(struct run *r)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const char *v = r->args[i];
+		char *end;
+		long n = strtol(v, &end, 10);
+
+		if (end == v || *end || n < 1900 || n > 2100) {
+			diag_say("'diff' needs two years from 1900 to 2100, "
+				 "the earlier first, got '%s'", v);
+			return -1;
+		}
+		r->opt.diff[i] = (int)n;
+	}
+	if (r->opt.diff[0] >= r->opt.diff[1]) {
+		diag_say("'diff' needs the earlier year first, got %d %d",
+			 r->opt.diff[0], r->opt.diff[1]);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The options, in the order the help lists them. An option is taken by
+ * every command (OPT_ALL) or by those that list it in their opts; the
+ * others ignore it, or refuse it when it is OPT_ONLY.
+ */
+enum opt_id {
+	O_DATA, O_TEMPLATES, O_OUT, O_AS_OF, O_NO_EDITIONS, O_FORMAT,
+	O_TABLES, O_FIGURE_TIMEOUT, O_POLL, O_SERVE, O_TIMINGS, O_HELP,
+	O_VERSION, O_COUNT
+};
+
+#define OPT(id) (1u << (id))
+
+enum opt_flags {
+	OPT_ALL = (1 << 0),	/* every command takes it */
+	OPT_ONLY = (1 << 1),	/* an error with a command that does not */
+};
+
+static const struct opt {
+	const char *name;	/* "--data" */
+	int shortname;		/* 'd', or 0 */
+	const char *arg;	/* the value's name in the help; NULL: none */
+	unsigned flags;		/* enum opt_flags */
+	const char *help;	/* one line, wrapped by the help */
+} options[O_COUNT] = {
+	[O_DATA] = { "--data", 'd', "DIR", OPT_ALL,
+		"data folder (default: $ULTIMATE_DATA if set, else ./data "
+		"if present, else " DATADIR "/data)" },
+	[O_TEMPLATES] = { "--templates", 't', "DIR", OPT_ALL,
+		"templates folder (default: $ULTIMATE_TEMPLATES if set, else "
+		"./templates if present, else " DATADIR "/templates)" },
+	[O_OUT] = { "--out", 'o', "DIR", 0,
+		"output folder (default: out)" },
+	[O_AS_OF] = { "--as-of", 0, "YEAR", OPT_ALL,
+		"the edition of YEAR: leave out data rows dated after it "
+		"(default: the newest year in the data); report then writes "
+		"the editions up to YEAR; no earlier than the article's year, "
+		"and a year after the data gives their newest edition (with "
+		"a note)" },
+	[O_NO_EDITIONS] = { "--no-editions", 0, NULL, 0,
+		"the one edition only (no editions/, no changes.html)" },
+	[O_FORMAT] = { "--format", 0, "text|csv", 0,
+		"for people (default) or for scripts" },
+	[O_TABLES] = { "--tables", 0, NULL, OPT_ONLY,
+		"print the data files' columns instead, as the loader reads "
+		"them" },
+	[O_FIGURE_TIMEOUT] = { "--figure-timeout", 0, "SECONDS", 0,
+		"stop gnuplot after this long (default 60)" },
+	[O_POLL] = { "--poll", 0, NULL, OPT_ONLY,
+		"look at the files every 300 ms instead of being told of "
+		"changes by the system (inotify)" },
+	[O_SERVE] = { "--serve", 0, "PORT", OPT_ONLY,
+		"also serve the output folder at http://127.0.0.1:PORT/ "
+		"(0: a free port)" },
+	[O_TIMINGS] = { "--timings", 0, NULL, OPT_ALL,
+		"print the time of each stage, and the program's own time "
+		"and CPU (gnuplot apart), to stderr" },
+	[O_HELP] = { "--help", 'h', NULL, OPT_ALL, "show this help" },
+	[O_VERSION] = { "--version", 'V', NULL, OPT_ALL,
+		"show the version" },
+};
+
+enum cmd_flags {
+	RUN_SETUP = (1 << 0),	/* setup() before the handler */
+};
+
+/*
+ * The commands, in the order the help lists them (git.c's commands[]):
+ * a new command is an entry here and its handler. A handler runs once
+ * its arguments and options are checked and the folders chosen, and
+ * returns the exit status.
+ */
+static const struct cmd {
+	const char *name;
+	int (*run)(struct run *r);
+	const char *args;	/* their names in the help, or NULL */
+	int min, max;		/* how many arguments it takes */
+	const char *need;	/* what a missing one is, for the error */
+	int (*check)(struct run *r);	/* the arguments; NULL: any */
+	unsigned opts;		/* its own options: OPT(O_*) */
+	unsigned flags;		/* enum cmd_flags */
+	const char *help;	/* one line, wrapped by the help */
+} commands[] = {
+	{ .name = "report", .run = cmd_report, .flags = RUN_SETUP,
+	  .opts = OPT(O_OUT) | OPT(O_NO_EDITIONS) | OPT(O_FIGURE_TIMEOUT),
+	  .help = "write the site: index.html (the report), quantities.html "
+	  "and quantities/, data.html, quantities.csv/json, every edition "
+	  "since the article's year in editions/YEAR/, and changes.html" },
+	{ .name = "list", .run = cmd_list, .flags = RUN_SETUP,
+	  .args = "[PREFIX]", .max = 1,
+	  .help = "print every quantity, or those whose name starts with "
+	  "PREFIX (laptop.): name, value, unit" },
+	{ .name = "get", .run = cmd_get, .flags = RUN_SETUP,
+	  .args = "NAME", .min = 1, .max = 1, .need = "a quantity name",
+	  .help = "print the value of NAME alone (for scripts)" },
+	{ .name = "explain", .run = cmd_explain, .flags = RUN_SETUP,
+	  .args = "NAME", .min = 1, .max = 1, .need = "a quantity name",
+	  .help = "print the formula, inputs, value and source of NAME" },
+	{ .name = "check", .run = cmd_check, .flags = RUN_SETUP,
+	  .help = "audit the article's and the paper's printed figures "
+	  "(data/claims.csv); exit 1 if one drifts" },
+	{ .name = "diff", .run = cmd_diff, .flags = RUN_SETUP,
+	  .args = "YEAR1 YEAR2", .min = 2, .max = 2,
+	  .need = "two years from 1900 to 2100, the earlier first",
+	  .check = diff_years, .opts = OPT(O_FORMAT),
+	  .help = "print every quantity that changed from the YEAR1 edition "
+	  "to the YEAR2 edition, and the data rows that caused it (both "
+	  "editions: from the article's year to the newest year of the "
+	  "data)" },
+	/* No RUN_SETUP: each build does it, in its own process. */
+	{ .name = "watch", .run = cmd_watch,
+	  .opts = OPT(O_OUT) | OPT(O_NO_EDITIONS) | OPT(O_FIGURE_TIMEOUT) |
+	  OPT(O_POLL) | OPT(O_SERVE),
+	  .help = "write the site as report does, then again each time a "
+	  "file in the data or templates folder changes (one line each); "
+	  "Ctrl-C stops" },
+	{ .name = "datasets", .run = cmd_datasets, .flags = RUN_SETUP,
+	  .opts = OPT(O_TABLES),
+	  .help = "print the datasets a figure script can read ('# data:' "
+	  "in templates/figures/*.gp), each with its columns and their "
+	  "units" },
+};
+
+/* The key getopt_long() returns for option id: its letter, or above. */
+static int
+key_of(size_t id)
+{
+	return options[id].shortname ? options[id].shortname :
+	       256 + (int)id;
+}
+
+/* The option of a key of getopt_long(), or -1. */
+static int
+id_of(int key)
+{
+	size_t i;
+
+	for (i = 0; i < O_COUNT; i++)
+		if (key_of(i) == key)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The commands that take option id, each between quote and quote, joined
+ * by ", " and the last by last.
+ */
+static void
+add_takers(struct buf *b, size_t id, const char *quote, const char *last)
+{
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		n += !!(commands[i].opts & OPT(id));
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (!(commands[i].opts & OPT(id)))
+			continue;
+		if (k++)
+			buf_addstr(b, k == n ? last : ", ");
+		buf_addf(b, "%s%s%s", quote, commands[i].name, quote);
+	}
+}
+
+#define HELP_INDENT 18
+#define HELP_WIDTH 72
+
+/*
+ * One entry of the help: "  left  text", text wrapped at HELP_WIDTH
+ * columns under column HELP_INDENT.
+ */
+static void
+add_item(struct buf *b, const char *left, const char *text)
+{
+	size_t col = 2 + strlen(left), len;
+	int first = 1;
+
+	buf_addf(b, "  %s", left);
+	do
+		buf_addch(b, ' ');
+	while (++col < HELP_INDENT || b->data[b->len - 2] != ' ');
+	while (*text) {
+		len = strcspn(text, " ");
+		if (!first && col + 1 + len > HELP_WIDTH) {
+			buf_addf(b, "\n%*s", HELP_INDENT, "");
+			col = HELP_INDENT;
+		} else if (!first) {
+			buf_addch(b, ' ');
+			col++;
+		}
+		buf_add(b, text, len);
+		col += len;
+		first = 0;
+		text += len;
+		text += strspn(text, " ");
+	}
+	buf_addch(b, '\n');
+}
+
+/* The help, made from commands[] and options[], to fp. */
+static void
+usage(FILE *fp)
+{
+	struct buf b = BUF_INIT, left = BUF_INIT, text = BUF_INIT;
+	size_t i;
+
+	BUF_ADDLIT(&b, "usage: ultimate [options] <command> [arguments]\n"
+		   "\n"
+		   "Recomputes the physical limits to computation (Lloyd "
+		   "2000) and the\n"
+		   "gaps between real machines and them, from the CSV files "
+		   "in the\n"
+		   "data folder.\n"
+		   "\n"
+		   "commands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		buf_reset(&left);
+		buf_addstr(&left, commands[i].name);
+		if (commands[i].args)
+			buf_addf(&left, " %s", commands[i].args);
+		add_item(&b, left.data, commands[i].help);
+	}
+	BUF_ADDLIT(&b, "\noptions:\n");
+	for (i = 0; i < O_COUNT; i++) {
+		const struct opt *o = &options[i];
+
+		buf_reset(&left);
+		buf_reset(&text);
+		if (o->shortname)
+			buf_addf(&left, "-%c, ", o->shortname);
+		buf_addstr(&left, o->name);
+		if (o->arg)
+			buf_addf(&left, " %s", o->arg);
+		if (!(o->flags & OPT_ALL)) {
+			add_takers(&text, i, "", ", ");
+			BUF_ADDLIT(&text, ": ");
+		}
+		buf_addstr(&text, o->help);
+		add_item(&b, left.data, text.data);
+	}
+	BUF_ADDLIT(&b, "\n"
+		   "exit status:\n"
+		   "  0               success\n"
+		   "  1               bad input: data, templates or an unknown "
+		   "name;\n"
+		   "                  for check, a claim that drifts\n"
+		   "  2               bad command line\n"
+		   "  3               an external tool (gnuplot) is missing or "
+		   "failed\n"
+		   "  128+N           stopped by signal N (130: Ctrl-C)\n");
+	fputs(b.data, fp);
+	buf_release(&b);
+	buf_release(&left);
+	buf_release(&text);
+}
+
+/*
+ * The error for arg, an option getopt_long() refused (c: '?' or ':',
+ * key: its optopt): a value missing, or given to an option that takes
+ * none, an ambiguous abbreviation, or an unknown option with the
+ * closest ones and the help. Returns -1.
+ */
+static int
+bad_option(const char *arg, int c, int key)
+{
+	int id = key ? id_of(key) : -1, islong = arg[1] == '-';
+	size_t len = strcspn(arg, "="), i, n = 0;
+	const char *near[O_COUNT];
+	char *name = xstrndup(arg, len);
+	struct buf hint = BUF_INIT;
+	struct suggest s;
+
+	if (c == ':') {
+		diag_say("option '%s' needs a value",
+			 islong && id >= 0 ? options[id].name : arg);
+		goto out;
+	}
+	if (id >= 0) {
+		diag_say("option '%s' takes no value", options[id].name);
+		goto out;
+	}
+	for (i = 0; islong && len > 2 && i < O_COUNT; i++)
+		if (!strncmp(options[i].name, name, len))
+			near[n++] = options[i].name;
+	if (n > 1) {
+		BUF_ADDLIT(&hint, "; could be ");
+		for (i = 0; i < n; i++)
+			buf_addf(&hint, "%s'%s'", i ? (i + 1 == n ? " or " :
+						     ", ") : "", near[i]);
+		diag_say("option '%s' is ambiguous%s", name, hint.data);
+		goto out;
+	}
+	/* Names are compared without their "--": "--frob" is not "--poll". */
+	n = 0;
+	if (islong) {
+		suggest_init(&s, name + 2, near, 3);
+		for (i = 0; i < O_COUNT; i++)
+			suggest_add(&s, options[i].name + 2);
+		n = suggest_end(&s);
+	}
+	for (i = 0; i < n; i++)
+		near[i] -= 2;	/* back to the "--" of options[].name */
+	suggest_hint(&hint, near, n);
+	diag_say("unknown option '%s'%s", islong ? name : arg, hint.data);
+	usage(stderr);
+out:
+	free(name);
+	buf_release(&hint);
+	return -1;
+}
+
+/*
+ * Option id with its value v (NULL: none) into r. Returns 0, 1 after
+ * printing the help or the version, or -1 after a usage error.
+ */
+static int
+set_option(struct run *r, enum opt_id id, const char *v)
+{
+	struct options *opt = &r->opt;
+	char *end;
+	double d;
+	long l;
+
+	r->given |= OPT(id);
+	switch (id) {
+	case O_DATA:
+		opt->datadir = v;
+		return 0;
+	case O_TEMPLATES:
+		opt->templatedir = v;
+		return 0;
+	case O_OUT:
+		opt->outdir = v;
+		return 0;
+	case O_AS_OF:
+		l = strtol(v, &end, 10);
+		if (end == v || *end || l < 1900 || l > 2100) {
+			diag_say("--as-of needs a year from 1900 to 2100, "
+				 "got '%s'", v);
+			return -1;
+		}
+		opt->as_of = (int)l;
+		return 0;
+	case O_NO_EDITIONS:
+		opt->editions = 0;
+		return 0;
+	case O_FORMAT:
+		if (strcmp(v, "csv") && strcmp(v, "text")) {
+			diag_say("--format is 'text' or 'csv', got '%s'", v);
+			return -1;
+		}
+		opt->csv = !strcmp(v, "csv");
+		return 0;
+	case O_TABLES:
+		opt->tables = 1;
+		return 0;
+	case O_FIGURE_TIMEOUT:
+		d = strtod(v, &end);
+		if (end == v || *end || !(d > 0 && d <= 86400)) {
+			diag_say("--figure-timeout needs a number of seconds "
+				 "from 0 to 86400, got '%s'", v);
+			return -1;
+		}
+		opt->figure_timeout = d;
+		return 0;
+	case O_POLL:
+		opt->poll = 1;
+		return 0;
+	case O_SERVE:
+		l = strtol(v, &end, 10);
+		if (end == v || *end || l < 0 || l > 65535) {
+			diag_say("--serve needs a port from 0 to 65535, got "
+				 "'%s'", v);
+			return -1;
+		}
+		opt->serve = (int)l;
+		return 0;
+	case O_TIMINGS:
+		opt->timings = 1;
+		return 0;
+	case O_HELP:
+		usage(stdout);
+		return 1;
+	case O_VERSION:
+		puts("ultimate " VERSION);
+		return 1;
+	case O_COUNT:
+		break;
+	}
+	BUG("option %d", (int)id);
+}
+
+/*
+ * The options, before and after the command, into r->opt, and the
+ * words around them, in order, into r->words. Returns 0, 1 after
+ * printing the help or the version, or -1 after a usage error.
+ */
+static int
+parse_options(int argc, char **argv, struct run *r)
+{
+	struct option longopts[O_COUNT + 1];
+	struct buf shorts = BUF_INIT;
+	size_t i;
+	int c, at, ret = 0;
+
+	memset(longopts, 0, sizeof(longopts));
+	/*
+	 * "-": each word comes back in its place, as option 1, whatever
+	 * POSIXLY_CORRECT says; ":": a missing value is ':', not '?'.
+	 */
+	BUF_ADDLIT(&shorts, "-:");
+	for (i = 0; i < O_COUNT; i++) {
+		longopts[i].name = options[i].name + 2;
+		longopts[i].has_arg = options[i].arg ? required_argument :
+				      no_argument;
+		longopts[i].val = key_of(i);
+		if (options[i].shortname)
+			buf_addf(&shorts, "%c%s", options[i].shortname,
+				 options[i].arg ? ":" : "");
+	}
+	r->words = xcalloc((size_t)argc, sizeof(*r->words));
+	opterr = 0;	/* the messages are ours: bad_option() */
+	while (!ret) {
+		/* The argument looked at: no word is moved ("-"). */
+		at = optind;
+		c = getopt_long(argc, argv, shorts.data, longopts, NULL);
+		if (c == -1)
+			break;
+		if (c == 1)
+			r->words[r->nwords++] = optarg;
+		else if (c == '?' || c == ':')
+			ret = bad_option(argv[at], c, optopt);
+		else if (id_of(c) >= 0)
+			ret = set_option(r, (enum opt_id)id_of(c), optarg);
+		else
+			BUG("getopt_long() returned %d", c);
+	}
+	/* Words only after "--". */
+	while (!ret && optind < argc)
+		r->words[r->nwords++] = argv[optind++];
+	buf_release(&shorts);
+	return ret;
+}
+
+/*
+ * The command the words name, once its arguments and the options given
+ * are checked. Returns NULL after a usage error.
+ */
+static const struct cmd *
+find_command(struct run *r)
+{
+	const struct cmd *cmd = NULL;
+	const char *near[3];
+	struct buf hint = BUF_INIT;
+	struct suggest s;
+	size_t i, n;
+
+	if (!r->nwords) {
+		usage(stderr);
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands) && !cmd; i++)
+		if (!strcmp(commands[i].name, r->words[0]))
+			cmd = &commands[i];
+	if (!cmd) {
+		suggest_init(&s, r->words[0], near, ARRAY_SIZE(near));
+		for (i = 0; i < ARRAY_SIZE(commands); i++)
+			suggest_add(&s, commands[i].name);
+		n = suggest_end(&s);
+		suggest_hint(&hint, near, n);
+		diag_say("unknown command '%s'%s", r->words[0], hint.data);
+		usage(stderr);
+		goto out;
+	}
+	r->args = r->words + 1;
+	r->nargs = r->nwords - 1;
+	if (r->nargs > cmd->max) {
+		if (cmd->max)
+			diag_say("unexpected argument '%s'",
+				 r->args[cmd->max]);
+		else
+			diag_say("'%s' takes no argument", cmd->name);
+		cmd = NULL;
+	} else if (r->nargs < cmd->min) {
+		diag_say("'%s' needs %s", cmd->name, cmd->need);
+		cmd = NULL;
+	} else if (cmd->check && cmd->check(r)) {
+		cmd = NULL;
+	}
+	for (i = 0; cmd && i < O_COUNT; i++) {
+		if (!(options[i].flags & OPT_ONLY) || !(r->given & OPT(i)) ||
+		    cmd->opts & OPT(i))
+			continue;
+		buf_reset(&hint);
+		add_takers(&hint, i, "'", " or ");
+		diag_say("%s is an option of %s", options[i].name, hint.data);
+		cmd = NULL;
+	}
+out:
+	buf_release(&hint);
+	return cmd;
 }
 
 int
 main(int argc, char **argv)
 {
-	struct options opt = { .outdir = "out", .figure_timeout = 60,
-			       .editions = 1, .serve = -1 };
-	const char *cmd = NULL, *name = NULL, *name2 = NULL;
-	struct registry *reg = NULL;
-	struct site *site = NULL;
-	struct buf audit = BUF_INIT;
-	struct datasets ds = { 0 };
-	struct tableset ts = { 0 };
-	int i, ret = EXIT_INPUT, off = 0, report, count = 0, datasets;
+	struct run r = { .opt = { .outdir = "out", .figure_timeout = 60,
+				  .editions = 1, .serve = -1 },
+			 .audit = BUF_INIT };
+	const struct cmd *cmd = NULL;
+	int ret = parse_options(argc, argv, &r);
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			puts("ultimate " VERSION);
-			return EXIT_OK;
-		} else if (opt_is(a, "-d", "--data")) {
-			opt.datadir = optarg_of(argc, argv, &i, a);
-		} else if (opt_is(a, "-t", "--templates")) {
-			opt.templatedir = optarg_of(argc, argv, &i, a);
-		} else if (opt_is(a, "-o", "--out")) {
-			opt.outdir = optarg_of(argc, argv, &i, a);
-		} else if (!strcmp(a, "--timings")) {
-			opt.timings = 1;
-		} else if (!strcmp(a, "--poll")) {
-			opt.poll = 1;
-		} else if (opt_is(a, "--serve", "--serve")) {
-			const char *v = optarg_of(argc, argv, &i, a);
-			char *end;
-			long p = strtol(v, &end, 10);
-
-			if (end == v || *end || p < 0 || p > 65535) {
-				diag_say("--serve needs a port "
-					"from 0 to 65535, got '%s'", v);
-				return EXIT_USAGE;
-			}
-			opt.serve = (int)p;
-		} else if (!strcmp(a, "--no-editions")) {
-			opt.editions = 0;
-		} else if (!strcmp(a, "--tables")) {
-			opt.tables = 1;
-		} else if (opt_is(a, "--format", "--format")) {
-			const char *v = optarg_of(argc, argv, &i, a);
-
-			if (strcmp(v, "csv") && strcmp(v, "text")) {
-				diag_say("--format is 'text' "
-					"or 'csv', got '%s'", v);
-				return EXIT_USAGE;
-			}
-			opt.csv = !strcmp(v, "csv");
-		} else if (opt_is(a, "--as-of", "--as-of")) {
-			const char *v = optarg_of(argc, argv, &i, a);
-			char *end;
-			long y = strtol(v, &end, 10);
-
-			if (end == v || *end || y < 1900 || y > 2100) {
-				diag_say("--as-of needs a year "
-					"from 1900 to 2100, got '%s'", v);
-				return EXIT_USAGE;
-			}
-			opt.as_of = (int)y;
-		} else if (opt_is(a, "--figure-timeout", "--figure-timeout")) {
-			const char *v = optarg_of(argc, argv, &i, a);
-			char *end;
-			double t = strtod(v, &end);
-
-			if (end == v || *end || !(t > 0 && t <= 86400)) {
-				diag_say("--figure-timeout "
-					"needs a number of seconds from 0 to "
-					"86400, got '%s'", v);
-				return EXIT_USAGE;
-			}
-			opt.figure_timeout = t;
-		} else if (a[0] == '-' && a[1]) {
-			diag_say("unknown option '%s'", a);
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		} else if (!cmd) {
-			cmd = a;
-		} else if (!name) {
-			name = a;
-		} else if (!name2 && !strcmp(cmd, "diff")) {
-			name2 = a;
-		} else {
-			diag_say("unexpected argument '%s'",
-				a);
-			return EXIT_USAGE;
-		}
-	}
-	if (!cmd) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
-	if (strcmp(cmd, "report") && strcmp(cmd, "list") &&
-	    strcmp(cmd, "check") && strcmp(cmd, "diff") &&
-	    strcmp(cmd, "get") && strcmp(cmd, "explain") &&
-	    strcmp(cmd, "watch") && strcmp(cmd, "datasets")) {
-		diag_say("unknown command '%s'", cmd);
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
-	report = !strcmp(cmd, "report");
-	if (!strcmp(cmd, "diff")) {
-		int y[2];
-		const char *v[2] = { name, name2 };
-
-		for (i = 0; i < 2; i++) {
-			char *end;
-			long n = v[i] ? strtol(v[i], &end, 10) : 0;
-
-			if (!v[i] || end == v[i] || *end || n < 1900 ||
-			    n > 2100) {
-				diag_say("'diff' needs two "
-					"years from 1900 to 2100, the earlier "
-					"first%s%s%s", v[i] ? ", got '" : "",
-					v[i] ? v[i] : "", v[i] ? "'" : "");
-				return EXIT_USAGE;
-			}
-			y[i] = (int)n;
-		}
-		if (y[0] >= y[1]) {
-			diag_say("'diff' needs the earlier "
-				"year first, got %d %d", y[0], y[1]);
-			return EXIT_USAGE;
-		}
-		opt.diff[0] = y[0];
-		opt.diff[1] = y[1];
-	} else if ((!strcmp(cmd, "get") || !strcmp(cmd, "explain")) ?
-		   !name : name && strcmp(cmd, "list")) {
-		diag_say("'%s' %s", cmd,
-			name ? "takes no argument" : "needs a quantity name");
-		return EXIT_USAGE;
-	}
-	if (opt.tables && strcmp(cmd, "datasets")) {
-		diag_say("--tables goes with 'datasets'");
-		return EXIT_USAGE;
-	}
-	opt.datadir = input_dir(opt.datadir, "-d", "data", "ULTIMATE_DATA",
-				DATADIR "/data");
-	opt.templatedir = input_dir(opt.templatedir, "-t", "templates",
-				    "ULTIMATE_TEMPLATES", DATADIR "/templates");
-	if (!strcmp(cmd, "watch")) {
-		struct watch_options wo = { opt.datadir, opt.templatedir,
-					    opt.outdir, opt.poll, opt.serve };
-
-		/* The watcher returns here in each child that builds. */
-		ret = watch_run(&wo);
-		if (ret != WATCH_BUILD)
-			return ret;
-		ret = EXIT_INPUT;
-		report = 1;
-	} else if (opt.poll || opt.serve >= 0) {
-		diag_say("--%s is an option of 'watch'",
-			opt.poll ? "poll" : "serve");
-		return EXIT_USAGE;
-	}
-	/* Inputs are read from these folders only, links included. */
-	srcfile_confine(opt.datadir);
-	srcfile_confine(opt.templatedir);
-	if ((opt.as_of || opt.diff[0]) && !opt.tables) {
-		ret = check_years(&opt, &ts);
-		if (ret != EXIT_OK) {
-			count = 1;
-			goto out;
-		}
-		ret = EXIT_INPUT;
-	}
-
-	if (report) {
-		/*
-		 * From here on a signal stops the run cleanly: out/ is left
-		 * as it was and nothing is left behind.
-		 */
-		diag_catch_signals();
-		timing_begin("noop");
-		/*
-		 * gnuplot's start-up (15 to 35 ms of loading libraries) then
-		 * overlaps all the work before the figures are drawn; it is
-		 * stopped if unused. Started only when the figures are known,
-		 * a cold report took 104 ms instead of 86 (make bench, 9 runs,
-		 * this VM): 17%.
-		 */
-		if (figures_stale(&opt))
-			opt.early = plot_prestart("gnuplot");
-		site = site_open(opt.outdir);
-		if (!site) {
-			timing_end();
-			goto out;
-		}
-		/* Nothing changed since the last report: nothing to do. */
-		i = inputs_key(&opt, &opt.inputs);
-		if (i == -2 || diag_interrupted()) {
-			timing_end();
-			count = 1;
-			goto out;
-		}
-		if (!i && site_uptodate(site, opt.inputs)) {
-			timing_end();
-			ret = EXIT_OK;
-			goto out;
-		}
-		timing_end();
-	}
-	if (opt.diff[0]) {
-		count = 1;
-		ret = cmd_diff(&opt, opt.diff[0], opt.diff[1], &ts);
+	if (!ret && !(cmd = find_command(&r)))
+		ret = -1;
+	if (ret) {
+		ret = ret < 0 ? EXIT_USAGE : EXIT_OK;
 		goto out;
 	}
-	if (opt.tables) {
-		ret = cmd_tables();
-		goto out;
-	}
-	datasets = !strcmp(cmd, "datasets");
-	timing_begin("model");
-	reg = model_build(opt.datadir, opt.as_of, report || datasets ? &ds :
-			  NULL, &ts);
-	if (reg && (off = audit_run(opt.datadir, reg, &audit, &ts)) < 0) {
-		registry_free(reg);
-		reg = NULL;
-	}
-	timing_end();
-	if (!reg || diag_interrupted()) {
-		count = 1;
-		goto out;
-	}
-	if (report) {
-		struct report_options ro = { opt.datadir, opt.templatedir,
-					     opt.editions, opt.figure_timeout,
-					     opt.inputs, opt.early };
-
-		count = 1;
-		opt.early = NULL;	/* report_write() takes it */
-		ret = report_write(site, reg, &ds, &ts, &ro);
-	} else if (!strcmp(cmd, "list")) {
-		ret = cmd_list(reg, name ? name : "");
-	} else if (datasets) {
-		plot_datasets(reg, &ds);
-		ret = cmd_datasets(&ds);
-	} else if (!strcmp(cmd, "check")) {
-		ret = cmd_check(&audit, off);
-	} else if (!strcmp(cmd, "get")) {
-		ret = cmd_get(reg, name);
-	} else {
-		ret = cmd_explain(reg, name);
-	}
-out:
+	r.opt.datadir = input_dir(r.opt.datadir, "-d", "data",
+				  "ULTIMATE_DATA", DATADIR "/data");
+	r.opt.templatedir = input_dir(r.opt.templatedir, "-t", "templates",
+				      "ULTIMATE_TEMPLATES",
+				      DATADIR "/templates");
+	ret = cmd->flags & RUN_SETUP ? setup(&r) : EXIT_OK;
+	if (ret == EXIT_OK)
+		ret = cmd->run(&r);
 	if (diag_interrupted() && ret != EXIT_OK) {
 		int sig = diag_interrupted();
 
 		diag_say("interrupted by %s; '%s' left as it was",
 			 sig == SIGINT ? "SIGINT" : sig == SIGTERM ?
 			 "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal",
-			 opt.outdir);
+			 r.opt.outdir);
 		ret = 128 + sig;
-	} else if (ret != EXIT_OK && (count || report) && diag_errors()) {
+	} else if (ret != EXIT_OK && r.count && diag_errors()) {
 		diag_say("%zu error%s", diag_errors(),
-			diag_errors() == 1 ? "" : "s");
+			 diag_errors() == 1 ? "" : "s");
 	}
-	plot_stop(opt.early);	/* report_write() was not reached */
-	site_close(site);
-	registry_free(reg);
-	datasets_release(&ds);
-	tableset_release(&ts);
-	buf_release(&audit);
+	if (r.opt.timings && !r.watcher)
+		timing_print();
+out:
+	plot_stop(r.opt.early);	/* report_write() was not reached */
+	site_close(r.site);
+	registry_free(r.reg);
+	datasets_release(&r.ds);
+	tableset_release(&r.ts);
+	buf_release(&r.audit);
+	free(r.words);
 	srcfile_confine_release();
 	html_release();
-	if (opt.timings)
-		timing_print();
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("ultimate: error: cannot write to standard output");
 		ret = EXIT_INPUT;

@@ -57,11 +57,58 @@ expect bad-option-escaped 2 "$ult" "--frob${esc}" list
 raw_controls bad-option-escaped "$tmp/stderr"
 expect bad-year-escaped 2 "$ult" --as-of "20${esc}" list
 raw_controls bad-year-escaped "$tmp/stderr"
+expect bad-short-option-escaped 2 "$ult" "-${esc}" list
+raw_controls bad-short-option-escaped "$tmp/stderr"
+expect near-option-escaped 2 "$ult" "--as-of${esc}=2010" list
+raw_controls near-option-escaped "$tmp/stderr"
+expect near-command-escaped 2 "$ult" "report${esc}"
+raw_controls near-command-escaped "$tmp/stderr"
 expect out-escaped 1 "$ult" -o "$tmp/no/such${esc}/out" report
 raw_controls out-escaped "$tmp/stderr"
 expect get-needs-name 2 "$ult" get
 expect list-takes-one 2 "$ult" list laptop. extra
 expect check-takes-none 2 "$ult" check extra
+
+# The command line is two tables in src/main.c, commands[] and options[]:
+# --help is made from them, each command has its line in it.
+ncmds=0
+for c in $(sed -n 's/^	{ \.name = "\([a-z]*\)", \.run = cmd_[a-z]*,.*/\1/p' "$top/src/main.c"); do
+	ncmds=$((ncmds + 1))
+	"$ult" --help >"$tmp/stdout"
+	has "help-command-$c" "$tmp/stdout" "^  $c\( [A-Z[]\| \{2,\}[a-z]\)"
+done
+if [ "$ncmds" -ge 8 ]; then ok; else
+	no "help: $ncmds commands found in main.c's commands[]"; fi
+# A mistyped command or option gets the closest, then the usage.
+expect did-you-mean-command 2 "$ult" reprot
+has did-you-mean-command "$tmp/stderr" "^ultimate: unknown command 'reprot'; did you mean 'report'?\$"
+has did-you-mean-command-usage "$tmp/stderr" '^usage: ultimate '
+expect did-you-mean-option 2 "$ult" --as-off=2010 list
+has did-you-mean-option "$tmp/stderr" "^ultimate: unknown option '--as-off'; did you mean '--as-of'?\$"
+has did-you-mean-option-usage "$tmp/stderr" '^usage: ultimate '
+expect unknown-option-far 2 "$ult" --frob list
+has unknown-option-far "$tmp/stderr" "^ultimate: unknown option '--frob'\$"
+# --opt=value and --opt value, before or after the command, -dDIR, and
+# an abbreviation that names one option; an ambiguous one is an error.
+expect option-eq-after 0 "$ult" get --as-of=2008 record.name
+has option-eq-after "$tmp/stdout" '^Roadrunner$'
+expect short-attached 0 "$ult" "-d$top/data" get laptop.mass
+has short-attached "$tmp/stdout" '^1$'
+expect abbrev 0 "$ult" --as=2008 get edition.year
+has abbrev "$tmp/stdout" '^2008$'
+expect abbrev-space 0 "$ult" get edition.year --as 2008
+has abbrev-space "$tmp/stdout" '^2008$'
+expect abbrev-ambiguous 2 "$ult" --t list
+has abbrev-ambiguous "$tmp/stderr" "^ultimate: option '--t' is ambiguous; could be '--templates', '--tables' or '--timings'\$"
+expect abbrev-needs-value 2 "$ult" list --as
+has abbrev-needs-value "$tmp/stderr" "^ultimate: option '--as-of' needs a value\$"
+expect empty-option-name 2 "$ult" --=2008 list
+has empty-option-name "$tmp/stderr" "^ultimate: unknown option '--'\$"
+expect option-takes-no-value 2 "$ult" --no-editions=yes report
+has option-takes-no-value "$tmp/stderr" "^ultimate: option '--no-editions' takes no value\$"
+# After "--", words only.
+expect double-dash 0 "$ult" -- get laptop.mass
+has double-dash "$tmp/stdout" '^1$'
 
 expect get 0 "$ult" get laptop.ops_max
 has get "$tmp/stdout" '^5\.42556995[0-9]*e+50$'
@@ -126,6 +173,7 @@ if grep -q '^plot ' "$tmp/ex-templates/figures/ex.gp" &&
 else no "docs/templates.md: the figure script example does not draw"; fi
 expect datasets-takes-none 2 "$ult" datasets top500
 expect tables-only-datasets 2 "$ult" --tables list
+has tables-only-datasets "$tmp/stderr" "^ultimate: --tables is an option of 'datasets'\$"
 
 # The data files' columns, as the loader reads them: README.md lists
 # each file's columns, in order ("\`data/FILE.csv\` (\`a,b,c\`)").
@@ -407,6 +455,38 @@ has check-rounding "$tmp/stdout" '^bits_doublings .*known discrepancy \[rounding
 has check-range "$tmp/stdout" '^storage_range  *50\.\.100 .*outside the printed range'
 expect check-2008 0 "$ult" --as-of 2008 check
 
+# The man page and README's "Command line" name every command and option
+# --help lists (made from main.c's tables).
+"$ult" --help >"$tmp/help"
+awk '/^commands:/ { p = 1; next } /^options:/ { p = 0 }
+	p && /^  [a-z]/ { print $1 }' "$tmp/help" >"$tmp/help-commands"
+awk '/^options:/ { p = 1; next } /^$/ { p = 0 }
+	p && /^  -/ { for (i = 1; i <= 2; i++) if ($i ~ /^--/) print $i }' \
+	"$tmp/help" >"$tmp/help-options"
+awk '/^options:/ { p = 1; next } /^$/ { p = 0 }
+	p && /^  -/ { n = $1 ~ /,$/ ? 2 : 1
+		if ($(n + 1) ~ /^[A-Z]+$|\|/) print $n }' \
+	"$tmp/help" >"$tmp/help-values"
+sed -n '/^\.SH COMMANDS/,/^\.SH OPTIONS/p' "$top/docs/ultimate.1" >"$tmp/man-commands"
+sed -n '/^\.SH OPTIONS/,/^\.SH EXIT STATUS/p' "$top/docs/ultimate.1" >"$tmp/man-options"
+sed -n '/^## Command line/,/^### /p' "$top/README.md" >"$tmp/readme-usage"
+if [ "$(wc -l <"$tmp/help-commands")" -ge 8 ] &&
+	[ "$(wc -l <"$tmp/help-options")" -ge 13 ] &&
+	[ "$(wc -l <"$tmp/help-values")" -ge 7 ]; then ok; else
+	no "help: commands, options or values not found"; fi
+for c in $(cat "$tmp/help-commands"); do
+	if grep -Eq "^\.B[IR]? \"?$c( |\"|\$)" "$tmp/man-commands"; then ok
+	else no "docs/ultimate.1: no command '$c' under COMMANDS"; fi
+	if grep -Eq "^    ultimate .*( |^)$c( |\$)" "$tmp/readme-usage"; then ok
+	else no "README.md: no command '$c' under Command line"; fi
+done
+for o in $(cat "$tmp/help-options"); do
+	if grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" "$tmp/man-options"
+	then ok; else no "docs/ultimate.1: no option '$o' under OPTIONS"; fi
+	if grep -qF -- "$o" "$tmp/readme-usage"; then ok; else
+		no "README.md: no option '$o' under Command line"; fi
+done
+
 # Bash completion (docs/ultimate.bash-completion): commands and options
 # from --help, quantity names from 'list' with the -d on the line.
 if command -v bash >/dev/null; then
@@ -430,8 +510,17 @@ if command -v bash >/dev/null; then
 		fi
 	}
 	complete_line ""
-	for c in report list get explain check diff datasets; do
+	for c in $(cat "$tmp/help-commands"); do
 		comp_has commands "$c"
+	done
+	# The value of each option that takes one (--help: "--opt VALUE")
+	# is not completed as a command, nor taken for one.
+	for o in $(cat "$tmp/help-values"); do
+		complete_line "$o" ""
+		if grep -qx report "$tmp/comp.out"; then
+			no "completion: a command as the value of $o"; else ok; fi
+		complete_line "$o" 1 ""
+		comp_has "after-$o" report
 	done
 	complete_line --fo
 	comp_has options --format
