@@ -67,8 +67,12 @@ DEPS_TEST = libcmocka-dev:cmocka:pc=cmocka,cmocka.h,cmocka \
 	    python3:python:cmd=python3 python3-yaml:pip=pyyaml:py=yaml \
 	    procps:-:cmd=pgrep
 DEPS_CHECK = valgrind:valgrind:cmd=valgrind
+# The layout checks measure text: they run with the Liberation fonts
+# (metric-compatible with Times New Roman and Arial), not whatever the
+# machine has (with DejaVu alone, wider, a table overflows by 8 px).
 DEPS_BROWSER = chromium:chromium:cmd=chromium nodejs:node:cmd=node \
-	       npm:node:cmd=npm default-jre-headless:openjdk:cmd=java
+	       npm:node:cmd=npm default-jre-headless:openjdk:cmd=java \
+	       fonts-liberation2:font-liberation:font=Liberation_Serif
 DEPS_LINT = nodejs:node:cmd=node npm:node:cmd=npm
 DEPS_BENCH = time:gnu-time:cmd=/usr/bin/time
 DEPS_FUZZ = clang:llvm:cmd=clang libclang-rt-14-dev:llvm:fuzz=clang

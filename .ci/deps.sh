@@ -13,6 +13,8 @@
 #   pc=MODULE[,HEADER[,LIB...]]  pkg-config knows MODULE, or else cc=
 #   py=MODULE           python3 imports MODULE
 #   fuzz=CLANG          CLANG links a libFuzzer target
+#   font=FAMILY         fontconfig knows the font family (a '_' in
+#                       FAMILY stands for a space)
 # Compilers and flags come from the environment: CC, CPPFLAGS, CFLAGS,
 # CMARK_CFLAGS, LDFLAGS, PKG_CONFIG.
 #
@@ -69,6 +71,10 @@ check() {
 				try_list "${_arg#*,}"; }
 		;;
 	py) python3 -c "import $_arg" >/dev/null 2>&1 ;;
+	font)
+		fc-list : family 2>/dev/null | tr ',' '\n' |
+			grep -qxF "$(echo "$_arg" | tr _ ' ')"
+		;;
 	fuzz)
 		printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
 			'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
@@ -91,6 +97,7 @@ what() {
 	pc) echo "library '${_arg%%,*}' (pkg-config)" ;;
 	py) echo "python3 module '$_arg'" ;;
 	fuzz) echo "libFuzzer for '$_arg'" ;;
+	font) echo "font '$(echo "$_arg" | tr _ ' ')'" ;;
 	*) echo "'$1'" ;;
 	esac
 }

@@ -7,7 +7,9 @@
 # nothing from other hosts; a skip link, one <h1> first, no heading
 # level skipped, every table captioned, every image with alt text,
 # contrast in both colour schemes; screenshots of index.html, light and dark,
-# kept in build/browser/ as test artifacts).
+# kept in build/browser/ as test artifacts). The layout checks measure
+# text, so they run with the fonts the Makefile's DEPS_BROWSER installs
+# (Liberation), not with whatever fonts the machine happens to have.
 # Usage: tests/run-browser.sh path/to/ultimate
 set -eu
 ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
