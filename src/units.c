@@ -306,6 +306,24 @@ in_range(double scale, const int *exp)
 	return 0;
 }
 
+/*
+ * r = the unit of scale and exponents exp, computed wide; -1, r
+ * untouched, when they are out of range.
+ */
+static int
+set_unit(struct unit *r, double scale, const int exp[U_NBASE])
+{
+	int i;
+
+	if (in_range(scale, exp))
+		return -1;
+	unit_one(r);
+	r->scale = scale;
+	for (i = 0; i < U_NBASE; i++)
+		r->exp[i] = (signed char)exp[i];
+	return 0;
+}
+
 /* r = a b^sign (sign 1 or -1); -1, r untouched, when out of range. */
 static int
 combine(struct unit *r, const struct unit *a, const struct unit *b,
@@ -316,13 +334,7 @@ combine(struct unit *r, const struct unit *a, const struct unit *b,
 
 	for (i = 0; i < U_NBASE; i++)
 		exp[i] = a->exp[i] + sign * b->exp[i];
-	if (in_range(scale, exp))
-		return -1;
-	unit_one(r);
-	r->scale = scale;
-	for (i = 0; i < U_NBASE; i++)
-		r->exp[i] = (signed char)exp[i];
-	return 0;
+	return set_unit(r, scale, exp);
 }
 
 int
@@ -357,13 +369,7 @@ unit_pow(struct unit *r, const struct unit *a, double p)
 			return -1;
 		exp[i] = (int)n;
 	}
-	if (in_range(scale, exp))
-		return -1;
-	unit_one(r);
-	r->scale = scale;
-	for (i = 0; i < U_NBASE; i++)
-		r->exp[i] = (signed char)exp[i];
-	return 0;
+	return set_unit(r, scale, exp);
 }
 
 static int
