@@ -29,6 +29,7 @@
 #include "diag.h"
 #include "file.h"
 #include "serve.h"
+#include "timing.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -60,13 +61,11 @@ struct serve {
 	struct conn c[SERVE_CONN_MAX];
 };
 
+/* Milliseconds on the monotonic clock. */
 static double
 now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	return timing_now() * 1e3;
 }
 
 static int

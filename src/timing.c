@@ -24,8 +24,8 @@ static struct {
 } stack[MAX_DEPTH];
 static size_t depth;
 
-static double
-now(void)
+double
+timing_now(void)
 {
 	struct timespec ts;
 
@@ -50,7 +50,7 @@ stage_index(const char *name)
 void
 timing_begin(const char *stage)
 {
-	double t = now();
+	double t = timing_now();
 
 	if (depth == MAX_DEPTH)
 		return;
@@ -64,7 +64,7 @@ timing_begin(const char *stage)
 void
 timing_end(void)
 {
-	double t = now();
+	double t = timing_now();
 
 	if (!depth)
 		return;

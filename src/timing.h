@@ -7,6 +7,9 @@
  * timing_end() adds the elapsed time to it. Nested stages subtract from
  * their parent, so the stages add up to the whole run.
  */
+/* Seconds on the monotonic clock, for measuring spans of time. */
+double timing_now(void);
+
 void timing_begin(const char *stage);
 void timing_end(void);
 /*

@@ -52,6 +52,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "serve.h"
+#include "timing.h"
 #include "watch.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -98,13 +99,11 @@ on_child(int sig)
 	(void)sig;
 }
 
+/* Milliseconds on the monotonic clock. */
 static double
 now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	return timing_now() * 1e3;
 }
 
 static void
