@@ -1393,10 +1393,11 @@ check_destinations(const struct site *s)
 
 /*
  * Publishes through a journal, where outdir cannot be exchanged whole:
- * checks every destination, commits the journal, carries it out.
+ * checks every destination, commits the journal, carries it out. The
+ * first n files are sorted.
  */
 static int
-publish_journal(struct site *s)
+publish_journal(struct site *s, size_t n)
 {
 	struct buf j = BUF_INIT, path = BUF_INIT, jpath = BUF_INIT;
 	sigset_t block, old;
@@ -1412,7 +1413,7 @@ publish_journal(struct site *s)
 		if (s->files[i].staged)
 			buf_addf(&j, "move %s\n", s->files[i].path);
 	for (i = 0; i < s->nold; i++)
-		if (!find_file(s, s->old[i].path))
+		if (!listed(s->files, n, s->old[i].path))
 			buf_addf(&j, "remove %s\n", s->old[i].path);
 	BUF_ADDLIT(&j, "end\n");
 	buf_addf(&path, "%s/.publish.tmp", s->outdir);
@@ -1484,7 +1485,7 @@ site_publish(struct site *s)
 	/* Bookkeeping: staged and published like the rest, listed in none. */
 	if (!stage(s, ".manifest", m.data, m.len) && !check_staged(s))
 		ret = s->beside ? publish_exchange(s, n) :
-			publish_journal(s);
+			publish_journal(s, n);
 	buf_release(&m);
 	return ret;
 }
