@@ -264,6 +264,27 @@ if [ "$cols_checked" -ge 50 ]; then ok; else
 	no "bad values: only $cols_checked columns tried"; fi
 rm -rf "$tmp/gen"
 
+# README's "Updating for a new year" walk-through: its example row, added
+# to a copy of data/, gives exactly the lines README prints from `ultimate
+# diff` (its "..." lines stand for rows left out), so the figures there
+# (quantities changed, the causes) cannot go stale unnoticed.
+mkdir "$tmp/walk" && cp -R "$top/data" "$tmp/walk/data"
+sed -n 's/^    \(20[0-9][0-9]-[0-9][0-9],Example Machine,.*\)$/\1/p' \
+	"$top/README.md" >"$tmp/walk/row"
+cat "$tmp/walk/row" >>"$tmp/walk/data/top500.csv"
+sed -n '/^    From the [0-9]* edition to/,/^[^ ]/s/^    //p' "$top/README.md" |
+	grep -v '^\.\.\.$' | grep -v '^$' >"$tmp/walk/want"
+years=$(sed -n '1s/^From the \([0-9]*\) edition to the \([0-9]*\) edition.*/\1 \2/p' \
+	"$tmp/walk/want")
+# shellcheck disable=SC2086 # two words: the years
+expect walk-through 0 env ULTIMATE_DATA="$tmp/walk/data" "$ult" diff $years
+grep -vxF -f "$tmp/stdout" "$tmp/walk/want" >"$tmp/walk/missing"
+if [ "$(wc -l <"$tmp/walk/row")" = 1 ] && [ -n "$years" ] &&
+	[ "$(wc -l <"$tmp/walk/want")" -ge 4 ] && ! [ -s "$tmp/walk/missing" ]; then ok
+else
+	no "README.md's new-year walk-through no longer matches 'ultimate diff $years':"
+	cat "$tmp/walk/missing"; fi
+
 expect data-option 0 "$ult" --data="$top/data" get laptop.mass
 has data-option "$tmp/stdout" '^1$'
 
