@@ -191,8 +191,13 @@ for sig in INT TERM; do
 	(PATH="$tmp/fake:$PATH" report "$tmp/a" -d "$tmp/data2"
 	 echo "$rc" >"$tmp/rc") &
 	bg=$!
-	sleep 1
-	pkill -"$sig" -f "^$ult -t $tmp/templates -o $tmp/a"
+	# Signal the run once it is inside gnuplot, not before it has
+	# started: wait (up to 20 s) for the fake gnuplot's sleep.
+	i=0
+	until pgrep -f "sleep $nap" >/dev/null || [ $i -ge 200 ]; do
+		sleep 0.1; i=$((i + 1)); done
+	pkill -"$sig" -f "^$ult -t $tmp/templates -o $tmp/a" ||
+		no "SIG$sig: found no run to signal after $((i / 10)) s"
 	wait "$bg"
 	want=130
 	[ "$sig" = TERM ] && want=143
