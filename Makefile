@@ -199,9 +199,12 @@ check-golden: $(BUILD)/ultimate
 regen-golden: $(BUILD)/ultimate
 	@sh tests/run-golden.sh $(BUILD)/ultimate --regen
 
-# The Nu Html Checker and headless Chromium over the whole site (CI).
-check-browser: $(BUILD)/ultimate | deps-build
-	@sh tests/run-browser.sh $(BUILD)/ultimate
+# The Nu Html Checker and headless Chromium over the whole site (CI):
+# a site built for the check, or with SITE=DIR the one in DIR, as it is
+# (the Pages workflow checks the out/ it then uploads).
+check-browser: $(if $(SITE),,$(BUILD)/ultimate) | deps-build
+	@sh tests/run-browser.sh $(if $(SITE),--site $(call \
+		shq,$(SITE)),$(BUILD)/ultimate)
 
 check-site: $(BUILD)/ultimate
 	@sh tests/run-site.sh $(BUILD)/ultimate
