@@ -118,7 +118,7 @@ NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	 $(if $(filter check-browser,$(MAKECMDGOALS)),DEPS_BROWSER \
 	      DEPS_REPORT)
 
-.PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay \
+.PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
 	fuzz check-browser bench valgrind lint-ci report-site \
 	install uninstall clean deps-build deps-report deps-test deps-check \
 	deps-lint FORCE
@@ -218,6 +218,11 @@ check-faults: $(BUILD)/ultimate
 check-claims: $(BUILD)/ultimate
 	@$(BUILD)/ultimate check
 
+# Every Debian package the build installs has its Ubuntu 24.04 name in
+# .ci/ubuntu-24.04.map, and the map names nothing else.
+check-deps-map:
+	@sh tests/run-deps-map.sh
+
 # `ultimate watch` with inotify and --poll, SIGINT and SIGTERM, --serve.
 check-watch: $(BUILD)/ultimate
 	@sh tests/run-watch.sh $(BUILD)/ultimate
@@ -226,7 +231,7 @@ check-watch: $(BUILD)/ultimate
 # (tests/tally.sh), and make test fails when any suite does.
 test: | deps-build deps-test
 	@sh tests/tally.sh $(MAKE) --no-print-directory -k check-unit check-errors check-golden check-claims check-fuzz-replay \
-		check-site check-cli check-faults check-watch
+		check-site check-cli check-faults check-watch check-deps-map
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \
