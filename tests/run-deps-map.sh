@@ -5,7 +5,8 @@
 # and .github/workflows/*.yml has a line in the map; every line of the
 # map is used, names its package once, and says why when the Ubuntu
 # name differs. Then the same check on a list with one package added,
-# which must fail: the check can fail.
+# which must fail: the check can fail. Last, .ci/deps.sh with a stand-in
+# apt-get: it asks for the map's names on Ubuntu 24.04 only.
 # Usage: tests/run-deps-map.sh
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -111,6 +112,49 @@ if [ "$bad" = $((base + 1)) ] && grep -q 'package not-in-the-map has no line' \
 	pass=$((pass + 1))
 else
 	echo "FAIL: a package missing from the map was not caught:"
+	cat "$tmp/out"
+	fail=$((fail + 1))
+fi
+
+# .ci/deps.sh installs by the map's names on Ubuntu 24.04, by Debian's
+# elsewhere; a package the map says Ubuntu lacks is named, not asked of
+# apt-get. Its checks all fail here (no such commands), and apt-get is a
+# stand-in that keeps its arguments: as root deps.sh calls it, as
+# another user it prints the apt-get line to run.
+mkdir "$tmp/bin"
+printf '%s\n' '#!/bin/sh' 'echo "apt-get $*" >>"$APT_LOG"' \
+	'[ "$1" = update ]' >"$tmp/bin/apt-get"
+chmod +x "$tmp/bin/apt-get"
+printf 'ID=ubuntu\nVERSION_ID="24.04"\n' >"$tmp/ubuntu"
+printf 'ID=debian\nVERSION_ID="12"\n' >"$tmp/debian"
+entries="gcc:-:cmd=ultimate-test-no-1 chromium:-:cmd=ultimate-test-no-2"
+entries="$entries libclang-rt-14-dev:-:cmd=ultimate-test-no-3"
+entries="$entries fonts-liberation2:-:cmd=ultimate-test-no-4"
+# deps OS WANT NOTWANT: WANT is the package list apt-get is given (or
+# told), NOTWANT a name it must not be.
+deps() {
+	: >"$tmp/apt"
+	APT_LOG=$tmp/apt OS_RELEASE=$tmp/$1 PATH="$tmp/bin:$PATH" \
+		sh .ci/deps.sh "$tmp/stamps" G key "$entries" \
+		>"$tmp/out" 2>&1
+	rc=$?
+	got=$(sed -n 's/^apt-get install -y -q --no-install-recommends //p
+		s/.*sudo apt-get install -y //p' "$tmp/apt" "$tmp/out")
+	if [ "$rc" != 0 ] && [ "$got" = "$2" ]; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL: deps.sh on $1: exit $rc, packages '$got', want '$2'"
+		cat "$tmp/out"
+		fail=$((fail + 1))
+	fi
+}
+deps debian "gcc chromium libclang-rt-14-dev fonts-liberation2"
+deps ubuntu "gcc libclang-rt-18-dev fonts-liberation"
+if grep -q '^ultimate: chromium has no package on ubuntu-24.04: Ubuntu ships' \
+	"$tmp/out"; then
+	pass=$((pass + 1))
+else
+	echo "FAIL: deps.sh on ubuntu does not say chromium has no package:"
 	cat "$tmp/out"
 	fail=$((fail + 1))
 fi
