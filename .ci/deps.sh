@@ -115,6 +115,7 @@ libs() { # libs REST ALL: ' and -lA -lB' when ALL names libraries
 # os-release: .ci/ubuntu-24.04.map), packages go by their names there:
 # each line is DEBIAN NAME [REASON], NAME - for none; a package the map
 # lacks keeps its Debian name. OS_RELEASE: another os-release (tests).
+# shellcheck disable=SC1090,SC1091 # the system's file, read to know it
 os=$(. "${OS_RELEASE:-/etc/os-release}" 2>/dev/null &&
 	echo "${ID:-}-${VERSION_ID:-}")
 map=$(dirname "$0")/$os.map

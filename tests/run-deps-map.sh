@@ -122,6 +122,7 @@ fi
 # stand-in that keeps its arguments: as root deps.sh calls it, as
 # another user it prints the apt-get line to run.
 mkdir "$tmp/bin"
+# shellcheck disable=SC2016 # the stand-in's own $*, $1 and $APT_LOG
 printf '%s\n' '#!/bin/sh' 'echo "apt-get $*" >>"$APT_LOG"' \
 	'[ "$1" = update ]' >"$tmp/bin/apt-get"
 chmod +x "$tmp/bin/apt-get"
