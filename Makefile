@@ -118,7 +118,7 @@ NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	 $(if $(filter check-browser,$(MAKECMDGOALS)),DEPS_BROWSER \
 	      DEPS_REPORT)
 
-.PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay \
+.PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
 	fuzz check-browser bench valgrind lint-ci report-site \
 	install uninstall clean deps-build deps-report deps-test deps-check \
 	deps-lint FORCE
@@ -199,9 +199,12 @@ check-golden: $(BUILD)/ultimate
 regen-golden: $(BUILD)/ultimate
 	@sh tests/run-golden.sh $(BUILD)/ultimate --regen
 
-# The Nu Html Checker and headless Chromium over the whole site (CI).
-check-browser: $(BUILD)/ultimate | deps-build
-	@sh tests/run-browser.sh $(BUILD)/ultimate
+# The Nu Html Checker and headless Chromium over the whole site (CI):
+# a site built for the check, or with SITE=DIR the one in DIR, as it is
+# (the Pages workflow checks the out/ it then uploads).
+check-browser: $(if $(SITE),,$(BUILD)/ultimate) | deps-build
+	@sh tests/run-browser.sh $(if $(SITE),--site $(call \
+		shq,$(SITE)),$(BUILD)/ultimate)
 
 check-site: $(BUILD)/ultimate
 	@sh tests/run-site.sh $(BUILD)/ultimate
@@ -215,6 +218,11 @@ check-faults: $(BUILD)/ultimate
 check-claims: $(BUILD)/ultimate
 	@$(BUILD)/ultimate check
 
+# Every Debian package the build installs has its Ubuntu 24.04 name in
+# .ci/ubuntu-24.04.map, and the map names nothing else.
+check-deps-map:
+	@sh tests/run-deps-map.sh
+
 # `ultimate watch` with inotify and --poll, SIGINT and SIGTERM, --serve.
 check-watch: $(BUILD)/ultimate
 	@sh tests/run-watch.sh $(BUILD)/ultimate
@@ -223,7 +231,7 @@ check-watch: $(BUILD)/ultimate
 # (tests/tally.sh), and make test fails when any suite does.
 test: | deps-build deps-test
 	@sh tests/tally.sh $(MAKE) --no-print-directory -k check-unit check-errors check-golden check-claims check-fuzz-replay \
-		check-site check-cli check-faults check-watch
+		check-site check-cli check-faults check-watch check-deps-map
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \

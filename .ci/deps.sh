@@ -111,6 +111,36 @@ libs() { # libs REST ALL: ' and -lA -lB' when ALL names libraries
 	done
 }
 
+# Where a map is kept for this system (.ci/ID-VERSION_ID.map, from
+# os-release: .ci/ubuntu-24.04.map), packages go by their names there:
+# each line is DEBIAN NAME [REASON], NAME - for none; a package the map
+# lacks keeps its Debian name. OS_RELEASE: another os-release (tests).
+# shellcheck disable=SC1090,SC1091 # the system's file, read to know it
+os=$(. "${OS_RELEASE:-/etc/os-release}" 2>/dev/null &&
+	echo "${ID:-}-${VERSION_ID:-}")
+map=$(dirname "$0")/$os.map
+[ -f "$map" ] || map=
+# native DEBIAN: the name here ('-': none), then the map's reason.
+native() {
+	if [ -n "$map" ]; then
+		awk -v p="$1" '{ sub(/#.*/, "") }
+			$1 == p { f = 1; $1 = ""; sub(/^ /, ""); print; exit }
+			END { if (!f) print p }' "$map"
+	else
+		echo "$1"
+	fi
+}
+# nopkg: a line for each missing entry the map has no package for.
+nopkg() {
+	for _e in $missing; do
+		_n=$(native "${_e%%:*}")
+		case $_n in - | "- "*)
+			echo "ultimate: ${_e%%:*} has no package on $os:" \
+				"${_n#- }" >&2 ;;
+		esac
+	done
+}
+
 # Runs the check of every entry once: sets $missing (the entries that
 # failed).
 scan() {
@@ -127,7 +157,11 @@ field() {
 	_out=
 	for _e in $missing; do
 		case $1 in
-		deb) _v=${_e%%:*} ;;
+		deb)
+			_v=$(native "${_e%%:*}")
+			_v=${_v%% *}
+			[ "$_v" != - ] || continue
+			;;
 		brew) _v=${_e#*:}; _v=${_v%%:*} ;;
 		esac
 		case " $_out " in *" $_v "*) ;; *) _out="$_out $_v" ;; esac
@@ -160,15 +194,19 @@ scan
 if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null
 then
 	pkgs=$(field deb)
-	echo "ultimate: installing $pkgs"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >/dev/null
-	# shellcheck disable=SC2086 # package names, as words
-	apt-get install -y -q --no-install-recommends $pkgs >/dev/null ||
-		exit 1
-	scan
+	if [ -n "$pkgs" ]; then
+		echo "ultimate: installing $pkgs"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -q >/dev/null
+		# shellcheck disable=SC2086 # package names, as words
+		apt-get install -y -q --no-install-recommends $pkgs \
+			>/dev/null || { nopkg; exit 1; }
+		scan
+	fi
 	if [ -n "$missing" ]; then
-		echo "ultimate: still not found after apt-get: $(caps)" >&2
+		echo "ultimate: ${pkgs:+still }not found${pkgs:+ after" \
+			"apt-get}: $(caps)" >&2
+		nopkg
 		case " $(field brew) " in *" pip="*)
 			echo "ultimate: python3 is $(command -v python3):" \
 				"python3 -m pip install pyyaml" >&2 ;;
@@ -178,8 +216,10 @@ then
 elif [ -n "$missing" ]; then
 	echo "ultimate: not found: $(caps)" >&2
 	if command -v apt-get >/dev/null; then
-		echo "ultimate: missing packages; install them with:" \
-			"sudo apt-get install -y $(field deb)" >&2
+		pkgs=$(field deb)
+		[ -z "$pkgs" ] || echo "ultimate: missing packages; install" \
+			"them with: sudo apt-get install -y $pkgs" >&2
+		nopkg
 	elif command -v brew >/dev/null; then
 		formulas='' pips='' system=''
 		for b in $(field brew); do

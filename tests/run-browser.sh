@@ -11,9 +11,22 @@
 # text, so they run with the fonts the Makefile's DEPS_BROWSER installs
 # (Liberation), not with whatever fonts the machine happens to have.
 # Usage: tests/run-browser.sh path/to/ultimate
+#        tests/run-browser.sh --site DIR
+# The first builds the site into a temporary folder and checks it; the
+# second checks the site already in DIR (the out/ that CI publishes),
+# and writes nothing into it.
 set -eu
-ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/.." && pwd)
+site=
+if [ "${1-}" = --site ]; then
+	if [ $# -ne 2 ] || [ ! -f "$2/index.html" ]; then
+		echo "run-browser: --site ${2-}: no index.html there" >&2
+		exit 2
+	fi
+	site=$(cd "$2" && pwd)
+else
+	ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -24,19 +37,24 @@ if [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/vnu-jar/build/di
 		{ cat "$tmp/npm.log"; exit 1; }
 fi
 cd "$top"
-"$ult" -o "$tmp/site" report
+if [ -z "$site" ]; then
+	site=$tmp/site
+	"$ult" -o "$site" report
+fi
 fail=0
 # Every page of every edition (editions/YEAR/*.html) too.
-find "$tmp/site" -name '*.html' | sort >"$tmp/pages"
-# shellcheck disable=SC2046 # one path per line, no spaces: mktemp's
+find "$site" -name '*.html' | sort >"$tmp/pages"
+# One argument per path: a --site folder may have spaces in its name.
+set --
+while IFS= read -r p; do set -- "$@" "$p"; done <"$tmp/pages"
 if java -jar tests/browser/node_modules/vnu-jar/build/dist/vnu.jar \
-	--errors-only $(cat "$tmp/pages") 2>"$tmp/vnu"; then
+	--errors-only "$@" 2>"$tmp/vnu"; then
 	echo "html: $(wc -l <"$tmp/pages") passed, 0 failed"
 else
 	cat "$tmp/vnu"
 	echo "html: 0 passed, $(grep -c error "$tmp/vnu") failed"
 	fail=1
 fi
-node tests/browser/check.mjs "$tmp/site" "$top/build/browser" || fail=1
-python3 tests/check-links.py "$tmp/site" || fail=1
+node tests/browser/check.mjs "$site" "$top/build/browser" || fail=1
+python3 tests/check-links.py "$site" || fail=1
 exit $fail

@@ -338,10 +338,17 @@ for f in ["quantities.html"] + ["editions/" + d + "/quantities.html"
 PY
 then ok; else no "quantities parts"; cat "$tmp/parts"; fi
 
-# The Pages workflow is valid YAML with a build and a deploy job.
+# The Pages workflow is valid YAML with a build and a deploy job (and
+# the Ubuntu quick start): the deploy needs the build, whose upload
+# comes after the site is built and checked (.ci/site).
 if python3 -c 'import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
-assert set(d["jobs"]) == {"build", "deploy"}' \
+assert set(d["jobs"]) == {"build", "ubuntu", "deploy"}, set(d["jobs"])
+assert d["jobs"]["deploy"]["needs"] == "build"
+runs = [s.get("run", s.get("uses", "")) for s in d["jobs"]["build"]["steps"]]
+up = [i for i, r in enumerate(runs) if "upload-pages-artifact" in r]
+site = [i for i, r in enumerate(runs) if r == "sh .ci/site"]
+assert up and site and site[0] < up[0], runs' \
 	"$top/.github/workflows/pages.yml" 2>"$tmp/yaml"; then ok; else
 	no "pages.yml"; cat "$tmp/yaml"; fi
 
