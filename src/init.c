@@ -261,29 +261,6 @@ move_tops(const char *tmp, const char *dir)
 	return ret;
 }
 
-/* Prints s for a shell: as it is when it is safe, else in quotes. */
-static void
-put_shell_word(const char *s, FILE *fp)
-{
-	struct buf q = BUF_INIT;
-	const char *c;
-
-	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR"
-			 "STUVWXYZ0123456789._/-+,:@%") == strlen(s)) {
-		diag_fputs(s, fp);
-		return;
-	}
-	BUF_ADDLIT(&q, "'");
-	for (c = s; *c; c++)
-		if (*c == '\'')
-			BUF_ADDLIT(&q, "'\\''");
-		else
-			buf_add(&q, c, 1);
-	BUF_ADDLIT(&q, "'");
-	diag_fputs(q.data, fp);
-	buf_release(&q);
-}
-
 int
 init_project(const char *share, const char *why, const char *dir)
 {
@@ -356,7 +333,9 @@ init_project(const char *share, const char *why, const char *dir)
 	fputs("ultimate: new project in '", stdout);
 	diag_fputs(name.data, stdout);
 	fputs("': data/, templates/, docs/templates.md\n  cd ", stdout);
-	put_shell_word(name.data, stdout);
+	buf_reset(&tmp);
+	buf_add_shellword(&tmp, name.data);
+	diag_fputs(tmp.data, stdout);
 	fputs(" && ultimate report\n", stdout);
 	fflush(stdout);
 out:
