@@ -1249,8 +1249,8 @@ bookkeeping(const char *name)
 
 /*
  * Carries into the staged tree, by hard link, what outdir below rel
- * holds that no run of this program wrote (a file such as out/CNAME or
- * out/.gitignore): neither this run's files (n sorted entries) nor
+ * holds that no run of this program wrote (a file such as out/CNAME,
+ * put there by hand): neither this run's files (n sorted entries) nor
  * those of the manifest of the run before. Folders come only with a
  * file to hold, so that those of an older site go. A file of this
  * run's where such a folder is, or a folder where such a file is, stops
