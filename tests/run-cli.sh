@@ -477,7 +477,7 @@ if [ "$(wc -l <"$tmp/help-commands")" -ge 8 ] &&
 for c in $(cat "$tmp/help-commands"); do
 	if grep -Eq "^\.B[IR]? \"?$c( |\"|\$)" "$tmp/man-commands"; then ok
 	else no "docs/ultimate.1: no command '$c' under COMMANDS"; fi
-	if grep -Eq "^    ultimate .*( |^)$c( |\$)" "$tmp/readme-usage"; then ok
+	if grep -Eq "^    ultimate( .*)? $c( |\$)" "$tmp/readme-usage"; then ok
 	else no "README.md: no command '$c' under Command line"; fi
 done
 for o in $(cat "$tmp/help-options"); do
