@@ -8,6 +8,7 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 DATAROOT ?= $(PREFIX)/share/ultimate
 MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/ultimate
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -22,7 +23,7 @@ WARN += $(if $(WERROR),-Werror)
 SAN = $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
       -fno-omit-frame-pointer)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DVERSION=\"$(VERSION)\" \
-	     -DDATADIR=\"$(DATAROOT)\" $(WARN) $(SAN) $(CMARK_CFLAGS) -MMD -MP \
+	     $(WARN) $(SAN) $(CMARK_CFLAGS) -MMD -MP \
 	     $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN) $(LDFLAGS)
 # libcsv ships no pkg-config file, nor do cmark-gfm's extensions.
@@ -37,6 +38,7 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -lm
 -include config.mk
 
 SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
+      init.c \
       fit.c format.c hash.c html.c plot.c \
       mathml.c model.c pages.c physics.c registry.c report.c site.c table.c \
       schema.c suggest.c template.c timing.c units.c xalloc.c serve.c watch.c
@@ -158,6 +160,16 @@ $(BUILD)/cflags: FORCE | $(BUILD)
 	$(file >$@,$(CFLAGS_NOW))
 endif
 FORCE:
+
+# The share folder is compiled into the two files that name it, so that
+# another PREFIX rebuilds them alone (a stamp like cflags).
+DATADIR_FLAG = -DDATADIR=\"$(DATAROOT)\"
+$(BUILD)/main.o $(BUILD)/init.o: private ALL_CFLAGS += $(DATADIR_FLAG)
+$(BUILD)/main.o $(BUILD)/init.o: $(BUILD)/datadir
+ifneq ($(file <$(BUILD)/datadir),$(DATADIR_FLAG))
+$(BUILD)/datadir: FORCE | $(BUILD)
+	$(file >$@,$(DATADIR_FLAG))
+endif
 
 $(BUILD):
 	mkdir -p $@
@@ -316,21 +328,29 @@ bench: ultimate | deps-build
 	@bash tests/bench.sh ./ultimate $(BENCH_RUNS)
 
 # --- Install --------------------------------------------------------------
-install: ultimate
+# The share folder holds what `ultimate init` copies into a new project:
+# data/, templates/ and docs/templates.md (also beside the man page, in
+# DOCDIR, for reading: Debian's packages may leave /usr/share/doc out,
+# so the program never reads from there).
+install: $(BUILD)/ultimate
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATAROOT)/data \
-		$(DESTDIR)$(DATAROOT)/templates $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(DATAROOT)/templates $(DESTDIR)$(DATAROOT)/docs \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(BASHCOMPDIR)
-	install -m 0755 ultimate $(DESTDIR)$(BINDIR)/ultimate
+	install -m 0755 $(BUILD)/ultimate $(DESTDIR)$(BINDIR)/ultimate
 	install -m 0644 data/*.csv $(DESTDIR)$(DATAROOT)/data/
 	cp -R templates/. $(DESTDIR)$(DATAROOT)/templates/
+	install -m 0644 docs/templates.md $(DESTDIR)$(DATAROOT)/docs/
 	install -m 0644 docs/ultimate.1 $(DESTDIR)$(MANDIR)/man1/ultimate.1
+	install -m 0644 docs/templates.md $(DESTDIR)$(DOCDIR)/templates.md
 	install -m 0644 docs/ultimate.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/ultimate
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ultimate $(DESTDIR)$(MANDIR)/man1/ultimate.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/ultimate
+		$(DESTDIR)$(DOCDIR)/templates.md $(DESTDIR)$(BASHCOMPDIR)/ultimate
 	rm -rf $(DESTDIR)$(DATAROOT)
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
 	rm -rf build ultimate

@@ -92,6 +92,25 @@ buf_vaddf(struct buf *b, const char *fmt, va_list ap)
 }
 
 void
+buf_add_shellword(struct buf *b, const char *s)
+{
+	const char *c;
+
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR"
+			 "STUVWXYZ0123456789._/-+,:@%") == strlen(s)) {
+		buf_addstr(b, s);
+		return;
+	}
+	BUF_ADDLIT(b, "'");
+	for (c = s; *c; c++)
+		if (*c == '\'')
+			BUF_ADDLIT(b, "'\\''");
+		else
+			buf_add(b, c, 1);
+	BUF_ADDLIT(b, "'");
+}
+
+void
 buf_addf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;

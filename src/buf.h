@@ -43,6 +43,12 @@ buf_add(struct buf *b, const void *data, size_t len)
 	b->data[b->len] = '\0';
 }
 void buf_addstr(struct buf *b, const char *s);
+/*
+ * Appends s as one word for a POSIX shell (git's sq_quote_buf): as it is
+ * when it holds only letters, digits and ._/-+,:@%, else in single
+ * quotes, each ' as '\''. For commands a message tells the user to run.
+ */
+void buf_add_shellword(struct buf *b, const char *s);
 /* Inline: the hot path of every escaping loop. */
 static inline void
 buf_addch(struct buf *b, int c)

@@ -26,6 +26,7 @@
 #include "export.h"
 #include "hash.h"
 #include "html.h"
+#include "init.h"
 #include "model.h"
 #include "pages.h"
 #include "plot.h"
@@ -563,6 +564,15 @@ cmd_datasets(struct run *r)
 	return EXIT_OK;
 }
 
+/* init DIR: a new project from the installed share folder (init.c). */
+static int
+cmd_init(struct run *r)
+{
+	const char *why, *share = init_share(&why);
+
+	return init_project(share, why, r->args[0]) ? EXIT_INPUT : EXIT_OK;
+}
+
 /* check: prints the claims audit; exit 1 when a claim drifts. */
 static int
 cmd_check(struct run *r)
@@ -817,6 +827,13 @@ static const struct cmd {
 	  .help = "print the datasets a figure script can read ('# data:' "
 	  "in templates/figures/*.gp), each with its columns and their "
 	  "units" },
+	/* No RUN_SETUP: it reads no data, only the share folder. */
+	{ .name = "init", .run = cmd_init, .args = "DIR", .min = 1,
+	  .max = 1, .need = "a folder for the new project",
+	  .help = "start a new project in DIR (new, or an empty folder): "
+	  "the installed data/, templates/ and docs/templates.md, copied "
+	  "from the share folder ($ULTIMATE_SHARE if set, else " DATADIR
+	  ")" },
 };
 
 /* The key getopt_long() returns for option id: its letter, or above. */

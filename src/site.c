@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -633,6 +634,45 @@ recover(struct site *s)
 
 /* --------------------------------------------------------------- lock */
 
+/*
+ * The error for an output folder this run cannot write, err the reason.
+ * When the folder is someone else's (out/ made by `sudo make report`,
+ * then `make report` as oneself), says whose and the two ways out, not
+ * "Permission denied": the first write refused is the folder itself.
+ * Returns -1.
+ */
+static int
+not_writable(const struct site *s, int err)
+{
+	struct buf cmd = BUF_INIT, me = BUF_INIT, owner = BUF_INIT;
+	struct passwd *pw;
+	struct stat st;
+	int ret;
+
+	if ((err != EACCES && err != EPERM) || stat(s->outdir, &st) ||
+	    st.st_uid == geteuid())
+		return error("cannot write to output folder '%s': %s",
+			     s->outdir, strerror(err));
+	if ((pw = getpwuid(st.st_uid)))
+		buf_addstr(&owner, pw->pw_name);
+	else
+		buf_addf(&owner, "%ld", (long)st.st_uid);
+	if ((pw = getpwuid(geteuid())))
+		buf_addstr(&me, pw->pw_name);
+	else
+		buf_addf(&me, "%ld", (long)geteuid());
+	buf_add_shellword(&cmd, s->outdir);
+	ret = error("cannot write to output folder '%s': it belongs to "
+		    "%s%s, not to %s; remove it with `sudo rm -rf %s` or "
+		    "`sudo chown -R %s %s`", s->outdir, st.st_uid ? "user " :
+		    "root", st.st_uid ? owner.data : " (made by sudo?)",
+		    me.data, cmd.data, me.data, cmd.data);
+	buf_release(&cmd);
+	buf_release(&me);
+	buf_release(&owner);
+	return ret;
+}
+
 /* Says, once, that this run waits for the one that holds fd's lock. */
 static void
 waiting(int fd, const char *outdir)
@@ -702,8 +742,7 @@ lock(struct site *s)
 			goto out;
 		}
 		if (fd < 0) {
-			error("cannot write to output folder '%s': %s",
-			      s->outdir, strerror(errno));
+			not_writable(s, errno);
 			goto out;
 		}
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -830,8 +869,7 @@ site_begin(struct site *s)
 		begin_exchange(s);
 	buf_addf(&tmpl, "%s/" STAGING_PREFIX "XXXXXX", s->outdir);
 	if (!mkdtemp(tmpl.data)) {
-		error("cannot write to output folder '%s': %s", s->outdir,
-		      strerror(errno));
+		not_writable(s, errno);
 		buf_release(&tmpl);
 		return -1;
 	}
@@ -1211,8 +1249,8 @@ bookkeeping(const char *name)
 
 /*
  * Carries into the staged tree, by hard link, what outdir below rel
- * holds that no run of this program wrote (a file such as out/CNAME or
- * out/.gitignore): neither this run's files (n sorted entries) nor
+ * holds that no run of this program wrote (a file such as out/CNAME,
+ * put there by hand): neither this run's files (n sorted entries) nor
  * those of the manifest of the run before. Folders come only with a
  * file to hold, so that those of an older site go. A file of this
  * run's where such a folder is, or a folder where such a file is, stops

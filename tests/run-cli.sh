@@ -498,7 +498,7 @@ if [ "$(wc -l <"$tmp/help-commands")" -ge 8 ] &&
 for c in $(cat "$tmp/help-commands"); do
 	if grep -Eq "^\.B[IR]? \"?$c( |\"|\$)" "$tmp/man-commands"; then ok
 	else no "docs/ultimate.1: no command '$c' under COMMANDS"; fi
-	if grep -Eq "^    ultimate .*( |^)$c( |\$)" "$tmp/readme-usage"; then ok
+	if grep -Eq "^    ultimate( .*)? $c( |\$)" "$tmp/readme-usage"; then ok
 	else no "README.md: no command '$c' under Command line"; fi
 done
 for o in $(cat "$tmp/help-options"); do
@@ -567,6 +567,150 @@ if command -v bash >/dev/null; then
 		no "completion: a second name after get"; fi
 else
 	echo "cli: no bash, completion not tested"
+fi
+
+# --- init, install, uninstall ---------------------------------------------
+# make install (PREFIX, DESTDIR) into $tmp/inst, from a copy of the
+# build's objects: only main.o and init.o, which name the share folder,
+# are compiled again. Under make, MAKEFLAGS carries the build's
+# variables (CC, SANITIZE, ...), so the copy matches; not its jobserver.
+bdir=$(dirname "$ult")
+mkdir "$tmp/ib"
+find "$bdir" -maxdepth 1 -type f \( -name '*.o' -o -name cflags \) \
+	-exec cp -p {} "$tmp/ib/" \;
+imake() {
+	MAKEFLAGS=$(printf '%s' "${MAKEFLAGS-}" |
+		sed 's/--jobserver-[a-z]*=[^ ]*//g') \
+	make --no-print-directory -C "$top" BUILD="$tmp/ib" NO_DEPS=1 \
+		DESTDIR="$tmp/inst" PREFIX=/usr "$@" >"$tmp/make.out" 2>&1
+}
+if imake install; then ok; else
+	no "make install failed"; cat "$tmp/make.out"; fi
+iult=$tmp/inst/usr/bin/ultimate
+share=$tmp/inst/usr/share/ultimate
+for f in usr/bin/ultimate usr/share/man/man1/ultimate.1 \
+	usr/share/doc/ultimate/templates.md \
+	usr/share/ultimate/docs/templates.md \
+	usr/share/ultimate/data/assumptions.csv \
+	usr/share/ultimate/templates/page.html \
+	usr/share/ultimate/templates/style.css \
+	usr/share/ultimate/templates/report.md \
+	usr/share/ultimate/templates/figures/top500.gp \
+	usr/share/ultimate/templates/sections/intro.md \
+	usr/share/bash-completion/completions/ultimate; do
+	if [ -f "$tmp/inst/$f" ]; then ok; else no "make install: no $f"; fi
+done
+# The share folder is compiled in from PREFIX, not DESTDIR.
+expect install-help 0 "$iult" --help
+has install-datadir "$tmp/stdout" 'else /usr/share/ultimate)'
+# init DIR: a project from the share folder, whose report is the repo's.
+mkdir "$tmp/pp"
+expect_in "$tmp/pp" init 0 env ULTIMATE_SHARE="$share" "$iult" init proj
+has init-says "$tmp/stdout" '^  cd proj && ultimate report$'
+for f in data/assumptions.csv templates/page.html templates/style.css \
+	templates/figures/top500.gp templates/sections/intro.md \
+	docs/templates.md; do
+	if cmp -s "$top/$f" "$tmp/pp/proj/$f"; then ok; else
+		no "init: proj/$f is not the repository's"; fi
+done
+if [ "$(ls -A "$tmp/pp")" = proj ]; then ok; else
+	no "init: left beside the project: $(ls -A "$tmp/pp")"; fi
+expect_in "$tmp/pp/proj" init-report 0 env -u ULTIMATE_SHARE "$iult" report
+if [ -f "$tmp/pp/proj/out/index.html" ] &&
+	diff -r -x .manifest "$tmp/first" "$tmp/pp/proj/out" >/dev/null
+then ok; else no "init: the project's report differs from the repository's"; fi
+# Errors: one line, exit 1, nothing written.
+expect_in "$tmp/pp" init-not-empty 1 env ULTIMATE_SHARE="$share" \
+	"$iult" init proj
+has init-not-empty "$tmp/stderr" "^ultimate: error: cannot create project 'proj': it exists and is not empty; choose a new folder\$"
+: >"$tmp/pp/file"
+expect_in "$tmp/pp" init-file 1 env ULTIMATE_SHARE="$share" \
+	"$iult" init file
+has init-file "$tmp/stderr" "'file': it exists and is not a folder"
+expect_in "$tmp/pp" init-no-share 1 env ULTIMATE_SHARE="$tmp/none" \
+	"$iult" init p2
+has init-no-share "$tmp/stderr" "^ultimate: error: cannot start a project: no share folder '$tmp/none' (from ULTIMATE_SHARE; "
+if [ ! -e /usr/share/ultimate ]; then
+	expect_in "$tmp/pp" init-built-in 1 env -u ULTIMATE_SHARE \
+		"$iult" init p2
+	has init-built-in "$tmp/stderr" "no share folder '/usr/share/ultimate' (built in; "
+fi
+cp -R "$share" "$tmp/share2"
+rm "$tmp/share2/docs/templates.md"
+expect_in "$tmp/pp" init-part-missing 1 env ULTIMATE_SHARE="$tmp/share2" \
+	"$iult" init p2
+has init-part-missing "$tmp/stderr" "no 'docs/templates.md' in the share folder '$tmp/share2'"
+# A failure halfway (a FIFO among the templates) leaves no project.
+cp "$share/docs/templates.md" "$tmp/share2/docs/"
+mkfifo "$tmp/share2/templates/sections/zz-fifo"
+expect_in "$tmp/pp" init-halfway 1 env ULTIMATE_SHARE="$tmp/share2" \
+	"$iult" init p2
+has init-halfway "$tmp/stderr" "zz-fifo': not a regular file or folder"
+if [ "$(ls -A "$tmp/pp" | tr '\n' ' ')" = "file proj " ]; then ok; else
+	no "init: a failed init left $(ls -A "$tmp/pp")"; fi
+if [ "$(wc -l <"$tmp/stderr")" = 1 ]; then ok; else
+	no "init-halfway: not one line"; cat "$tmp/stderr"; fi
+# An empty folder, the working directory included, may become one.
+mkdir "$tmp/pp/empty" "$tmp/pp/here"
+expect_in "$tmp/pp" init-empty 0 env ULTIMATE_SHARE="$share" \
+	"$iult" init empty/
+has init-empty "$tmp/stdout" '^  cd empty && ultimate report$'
+if [ "$(ls -A "$tmp/pp/empty" | tr '\n' ' ')" = "data docs templates " ]
+then ok; else no "init into empty/: $(ls -A "$tmp/pp/empty")"; fi
+expect_in "$tmp/pp/here" init-here 0 env ULTIMATE_SHARE="$share" \
+	"$iult" init .
+if [ -f "$tmp/pp/here/templates/page.html" ] &&
+	[ "$(ls -A "$tmp/pp/here" | tr '\n' ' ')" = "data docs templates " ]
+then ok; else no "init .: $(ls -A "$tmp/pp/here")"; fi
+expect init-needs-dir 2 "$iult" init
+# uninstall removes every file install put.
+if imake uninstall; then ok; else
+	no "make uninstall failed"; cat "$tmp/make.out"; fi
+left=$(find "$tmp/inst" ! -type d)
+if [ -z "$left" ]; then ok; else no "make uninstall left: $left"; fi
+
+# out/ is wholly untracked: `rm -rf out` deletes no file of the
+# repository, and git ignores what make report writes there.
+if command -v git >/dev/null &&
+	git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	if [ -z "$(git -C "$top" ls-files -- out)" ]; then ok; else
+		no "tracked under out/: $(git -C "$top" ls-files -- out)"; fi
+	if git -C "$top" check-ignore -q out/index.html; then ok; else
+		no "git does not ignore out/"; fi
+else
+	echo "cli: not a git checkout, out/ tracking not tested"
+fi
+
+# sudo make report, then make report as oneself: out/ belongs to root,
+# and the message says so and how to fix it, not "Permission denied".
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+	id nobody >/dev/null 2>&1; then
+	su=$(mktemp -d)
+	chmod 755 "$su"
+	cp -R "$top/data" "$top/templates" "$su/"
+	cp "$ult" "$su/ultimate"
+	chmod -R a+rX "$su"
+	asnobody() {
+		(cd "$su" && setpriv --reuid=nobody --regid=nogroup \
+			--clear-groups ./ultimate --no-editions report) \
+			>"$tmp/stdout" 2>"$tmp/stderr"
+	}
+	(cd "$su" && ./ultimate --no-editions report) >/dev/null 2>&1
+	# Up to date: nothing to write, so no error.
+	if asnobody; then ok; else no "sudo: a no-op as nobody failed"
+		cat "$tmp/stderr"; fi
+	echo 'Changed.' >>"$su/templates/sections/intro.md"
+	if asnobody; then no "sudo: nobody wrote into root's out/"; else
+		ok; fi
+	has sudo-owner "$tmp/stderr" "^ultimate: error: cannot write to output folder 'out': it belongs to root (made by sudo?), not to nobody; remove it with \`sudo rm -rf out\` or \`sudo chown -R nobody out\`\$"
+	if grep -q 'Permission denied' "$tmp/stderr"; then
+		no "sudo: a raw permission error"; else ok; fi
+	chown -R nobody "$su/out"
+	if asnobody; then ok; else no "sudo: after chown, nobody failed"
+		cat "$tmp/stderr"; fi
+	rm -rf "$su"
+else
+	echo "cli: not root (or no setpriv, no user nobody): out/ of sudo not tested"
 fi
 
 echo "cli: $pass passed, $fail failed"

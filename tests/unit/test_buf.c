@@ -118,6 +118,35 @@ test_addstr(void **state)
 	assert_sane_buf(&b);
 }
 
+/* A word for the shell: plain when safe, else single-quoted. */
+static void
+test_add_shellword(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "out", "out" },
+		{ "../site/out-2026_v1.0", "../site/out-2026_v1.0" },
+		{ "", "''" },
+		{ "my out", "'my out'" },
+		{ "it's", "'it'\\''s'" },
+		{ "$(rm -rf ~)", "'$(rm -rf ~)'" },
+		{ "a\nb", "'a\nb'" },
+	};
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		buf_reset(&b);
+		BUF_ADDLIT(&b, "cd ");
+		buf_add_shellword(&b, cases[i].in);
+		assert_sane_buf(&b);
+		assert_string_equal(b.data + 3, cases[i].want);
+	}
+	buf_release(&b);
+}
+
 static void
 test_addch(void **state)
 {
@@ -610,6 +639,7 @@ main(void)
 		cmocka_unit_test(test_add_nothing_to_empty),
 		cmocka_unit_test(test_add_binary),
 		cmocka_unit_test(test_addstr),
+		cmocka_unit_test(test_add_shellword),
 		cmocka_unit_test(test_addch),
 		cmocka_unit_test(test_addch_many),
 		cmocka_unit_test(test_addlit),
