@@ -22,6 +22,17 @@
  * fork() without exec() is safe here: the watcher has a single thread.
  * It runs no other program (only plot.c spawns one).
  *
+ * With every edition, a change is built in two children: NEWEST, the
+ * newest edition alone published with the rest of the site kept as it
+ * was (report_options.newest), then REST, the whole site. A change seen
+ * while REST runs stops it (SIGTERM: its clean stop) and starts over
+ * with NEWEST. Until a whole site has been published (the first build
+ * failed), a change builds the whole site at once.
+ *
+ * With --serve, a build's stderr is a pipe read here, passed on to the
+ * terminal as it comes and kept: the browser is told of each finished
+ * build (serve_set_state()), with those errors when it failed.
+ *
  * What changed is found by comparing two snapshots of the folders (every
  * file's path, device, inode, size, mode and modification time), which
  * both ways of waiting share: inotify (Linux) only says when to look
@@ -98,6 +109,7 @@ struct watcher {
 	int errfd;		/* a build's stderr, read here, or -1 */
 	struct buf errors;	/* what the build printed there */
 	int restart;		/* a change came during a REST build */
+	int whole;		/* a whole site has been published */
 	sigset_t oldmask;	/* the caller's signal mask */
 	struct sigaction oldchld; /* the caller's SIGCHLD action */
 	struct snapshot built;	/* the folders as the last build saw them */
@@ -638,11 +650,16 @@ rebuild(struct watcher *w, const char *what)
 	double ms;
 	int status, r;
 
-	if (!w->opt->editions) {
+	/*
+	 * The newest edition alone keeps the rest of a whole site: until
+	 * one has been published, the whole site at once.
+	 */
+	if (!w->opt->editions || !w->whole) {
 		r = build(w, WHOLE, &status, &ms);
 		if (r)
 			return r;
 		say(w, what, WHOLE, status, ms);
+		w->whole = status == 0;
 		return 0;
 	}
 	r = build(w, NEWEST, &status, &ms);
@@ -655,6 +672,8 @@ rebuild(struct watcher *w, const char *what)
 	if (r)
 		return r;
 	say(w, NULL, REST, status, ms);
+	if (status == 0)
+		w->whole = 1;
 	return w->restart;
 }
 
@@ -733,6 +752,7 @@ watch_run(const struct watch_options *opt)
 	if (ret)
 		goto out;
 	say(&w, NULL, WHOLE, status, ms);
+	w.whole = status == 0;
 	while (wait_change(&w, pending)) {
 		buf_reset(&what);
 		diff(&w.built, &w.now, &what);
