@@ -33,6 +33,7 @@
 #include "registry.h"
 #include "report.h"
 #include "schema.h"
+#include "serve.h"
 #include "site.h"
 #include "suggest.h"
 #include "table.h"
@@ -73,6 +74,8 @@ struct options {
 	struct gnuplot *early;	/* gnuplot started ahead, or NULL */
 	int poll;		/* watch: --poll */
 	int serve;		/* watch: --serve PORT, or -1 */
+	const char *host;	/* watch: --host ADDR, or NULL: 127.0.0.1 */
+	int newest;		/* a watch build of the newest edition alone */
 };
 
 /*
@@ -413,6 +416,9 @@ inputs_key(const struct options *opt, uint64_t *key)
 	ret |= tree;
 	h = hash_bytes(h, &opt->as_of, sizeof(opt->as_of));
 	h = hash_bytes(h, &opt->editions, sizeof(opt->editions));
+	/* A site of the newest edition alone is not the whole site. */
+	if (opt->newest)
+		h = hash_str(h, "newest edition alone");
 	h = hash_str(h, VERSION);
 	/*
 	 * This program by identity, not content: hashing half a megabyte
@@ -656,7 +662,7 @@ cmd_report(struct run *r)
 		return EXIT_INPUT;
 	ro = (struct report_options){ opt->datadir, opt->templatedir,
 				      opt->editions, opt->figure_timeout,
-				      opt->inputs, opt->early };
+				      opt->inputs, opt->early, opt->newest };
 	opt->early = NULL;	/* report_write() takes it */
 	return report_write(r->site, r->reg, &r->ds, &r->ts, &ro);
 }
@@ -669,13 +675,20 @@ static int
 cmd_watch(struct run *r)
 {
 	struct watch_options wo = { r->opt.datadir, r->opt.templatedir,
-				    r->opt.outdir, r->opt.poll, r->opt.serve };
-	int ret = watch_run(&wo);
+				    r->opt.outdir, r->opt.poll, r->opt.serve,
+				    r->opt.host, r->opt.editions };
+	int ret;
 
-	if (ret != WATCH_BUILD) {
+	if (r->opt.host && r->opt.serve < 0) {
+		diag_say("--host is an option of 'watch --serve'");
+		return EXIT_USAGE;
+	}
+	ret = watch_run(&wo);
+	if (ret != WATCH_BUILD && ret != WATCH_BUILD_NEWEST) {
 		r->watcher = 1;
 		return ret;
 	}
+	r->opt.newest = ret == WATCH_BUILD_NEWEST;
 	ret = setup(r);
 	return ret == EXIT_OK ? cmd_report(r) : ret;
 }
@@ -713,7 +726,7 @@ diff_years(struct run *r)
  */
 enum opt_id {
 	O_DATA, O_TEMPLATES, O_OUT, O_AS_OF, O_NO_EDITIONS, O_FORMAT,
-	O_TABLES, O_FIGURE_TIMEOUT, O_POLL, O_SERVE, O_TIMINGS, O_HELP,
+	O_TABLES, O_FIGURE_TIMEOUT, O_POLL, O_SERVE, O_HOST, O_TIMINGS, O_HELP,
 	O_VERSION, O_COUNT
 };
 
@@ -759,7 +772,12 @@ static const struct opt {
 		"changes by the system (inotify)" },
 	[O_SERVE] = { "--serve", 0, "PORT", OPT_ONLY,
 		"also serve the output folder at http://127.0.0.1:PORT/ "
-		"(0: a free port)" },
+		"(0: a free port); the page reloads itself after each "
+		"build and shows a failed build's errors" },
+	[O_HOST] = { "--host", 0, "ADDR", OPT_ONLY,
+		"with --serve: listen on ADDR (an IPv4 or IPv6 address, or a "
+		"name) instead of 127.0.0.1, for another device on the "
+		"network; anyone who can reach it can read the preview" },
 	[O_TIMINGS] = { "--timings", 0, NULL, OPT_ALL,
 		"print the time of each stage, and the program's own time "
 		"and CPU (gnuplot apart), to stderr" },
@@ -818,7 +836,7 @@ static const struct cmd {
 	/* No RUN_SETUP: each build does it, in its own process. */
 	{ .name = "watch", .run = cmd_watch,
 	  .opts = OPT(O_OUT) | OPT(O_NO_EDITIONS) | OPT(O_FIGURE_TIMEOUT) |
-	  OPT(O_POLL) | OPT(O_SERVE),
+	  OPT(O_POLL) | OPT(O_SERVE) | OPT(O_HOST),
 	  .help = "write the site as report does, then again each time a "
 	  "file in the data or templates folder changes (one line each); "
 	  "Ctrl-C stops" },
@@ -1031,6 +1049,7 @@ static int
 set_option(struct run *r, enum opt_id id, const char *v)
 {
 	struct options *opt = &r->opt;
+	struct buf why = BUF_INIT;
 	char *end;
 	double d;
 	long l;
@@ -1088,6 +1107,16 @@ set_option(struct run *r, enum opt_id id, const char *v)
 			return -1;
 		}
 		opt->serve = (int)l;
+		return 0;
+	case O_HOST:
+		if (serve_check_host(v, &why)) {
+			diag_say("--host needs an address to listen on "
+				 "(127.0.0.1, ::1, 0.0.0.0, a host name), got "
+				 "'%s': %s", v, why.data);
+			buf_release(&why);
+			return -1;
+		}
+		opt->host = v;
 		return 0;
 	case O_TIMINGS:
 		opt->timings = 1;

@@ -148,7 +148,8 @@ build_edition(struct run *run, struct edition *e)
 		goto out;
 	ret = html_render(&e->x, &r);
 	e->title = r.title;
-	if (ret)
+	/* Only the newest: the previous edition's figures are kept. */
+	if (ret || (run->opt->newest && e != &run->ed[run->n - 1]))
 		goto out;
 	buf_addf(&dir, "%s/figures", e->dir);
 	ret = plot_add(run->pl, dir.data, e->what, e->reg, e->dsp,
@@ -677,7 +678,9 @@ report_write(struct site *site, const struct registry *reg,
 	 */
 	timing_begin("editions");
 	r = 0;
-	for (i = run.n; i-- > 0 && !r;) {
+	/* The newest alone: it, and the previous for the links to it. */
+	for (i = run.n; i-- > (opt->newest && run.n > 2 ? run.n - 2 : 0) &&
+	     !r;) {
 		struct edition *e = &run.ed[i];
 
 		if (i + 1 < run.n)
@@ -693,13 +696,14 @@ report_write(struct site *site, const struct registry *reg,
 		qpages_init(&run.parts, run.ed[run.n - 1].reg);
 	if (!r)
 		r = write_top_report(&run);
-	for (i = 0; opt->editions && i < run.n && !r; i++)
+	for (i = opt->newest ? run.n - 1 : 0; opt->editions && i < run.n &&
+	     !r; i++)
 		r = write_edition(&run, i);
-	if (!r)
+	if (!r && !opt->newest)
 		r = write_reference(&run);
-	if (!r && opt->editions)
+	if (!r && opt->editions && !opt->newest)
 		r = write_editions_index(&run);
-	if (!r && opt->editions)
+	if (!r && opt->editions && !opt->newest)
 		r = write_changes(&run);
 	if (!r)
 		r = site_write(site, "style.css", css->data, css->len);
@@ -717,6 +721,8 @@ report_write(struct site *site, const struct registry *reg,
 	if (r == -2)
 		ret = 3;
 	timing_begin("write");
+	if (!r && opt->newest)
+		site_keep_rest(site);
 	if (!r && !site_publish(site))
 		ret = 0;
 	timing_end();

@@ -36,6 +36,14 @@ struct report_options {
 	double figure_timeout;	/* seconds gnuplot may run */
 	uint64_t inputs;	/* key of the inputs, for the manifest */
 	struct gnuplot *early;	/* gnuplot started ahead (taken), or NULL */
+	/*
+	 * 1: the newest edition alone (index.html, figures/ and
+	 * editions/NEWEST/; the previous edition is built too, unpublished,
+	 * for the links between them), every other file of the site kept
+	 * as it was: the quick first publish of `watch` after a change,
+	 * before the whole site.
+	 */
+	int newest;
 };
 
 /*

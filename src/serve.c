@@ -15,11 +15,13 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -27,6 +29,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "escape.h"
 #include "file.h"
 #include "serve.h"
 #include "timing.h"
@@ -39,6 +42,11 @@
 #define DRAIN_MS 2000	/* for a client to close after its answer */
 #define CHUNK 65536	/* of a file, sent at a time */
 #define TURN 4		/* chunks sent or read from a client in a row */
+#define PAGE_MAX ((size_t)64 << 20)	/* a page read whole, to add to */
+#define POLL_MS 500	/* how often a page asks for the status */
+
+/* The reserved path of the status (no file of the site starts "."). */
+#define STATUS_PATH "/.ultimate/status"
 
 enum conn_state { FREE, READING, SENDING, DRAINING };
 
@@ -58,6 +66,8 @@ struct conn {
 struct serve {
 	int fd;			/* the listening socket */
 	const char *root;	/* borrowed */
+	unsigned gen;		/* builds finished */
+	char *errors;		/* of the last build, or NULL: it went well */
 	struct conn c[SERVE_CONN_MAX];
 };
 
@@ -139,9 +149,10 @@ int
 serve_parse(const char *data, size_t len, struct serve_request *req)
 {
 	const char *eol = memchr(data, '\n', len), *sp, *end;
-	size_t line = eol ? (size_t)(eol - data) : len;
+	size_t line = eol ? (size_t)(eol - data) : len, n;
 
 	req->head_only = 0;
+	req->status = 0;
 	buf_reset(&req->path);
 	if (line && data[line - 1] == '\r')
 		line--;
@@ -154,6 +165,13 @@ serve_parse(const char *data, size_t len, struct serve_request *req)
 		return 400;
 	if (!req->head_only && !(sp - data == 3 && !memcmp(data, "GET", 3)))
 		return 405;
+	n = (size_t)(end - sp - 1);
+	if (n >= strlen(STATUS_PATH) && !memcmp(sp + 1, STATUS_PATH,
+						strlen(STATUS_PATH)) &&
+	    (n == strlen(STATUS_PATH) || sp[1 + strlen(STATUS_PATH)] == '?')) {
+		req->status = 1;
+		return 0;
+	}
 	return target_path(sp + 1, (size_t)(end - sp - 1), &req->path);
 }
 
@@ -182,49 +200,197 @@ serve_location(const char *path, struct buf *out)
 	buf_addch(out, '/');
 }
 
-struct serve *
-serve_open(int port, int *bound, const char *root)
+/* The addresses of host (NULL: 127.0.0.1) to listen on at port. */
+static int
+resolve(const char *host, int port, struct addrinfo **res)
 {
-	struct sockaddr_in a;
-	socklen_t len = sizeof(a);
-	struct serve *s = NULL;
-	int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1, i;
+	struct addrinfo hints;
+	char serv[16];
 
-	if (fd < 0) {
-		error("cannot serve: %s", strerror(errno));
-		goto out;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	snprintf(serv, sizeof(serv), "%d", port);
+	return getaddrinfo(host ? host : "127.0.0.1", serv, &hints, res);
+}
+
+int
+serve_check_host(const char *host, struct buf *why)
+{
+	struct addrinfo *res = NULL;
+	int r;
+
+	if (!*host) {
+		buf_addstr(why, "empty");
+		return -1;
 	}
+	r = resolve(host, 0, &res);
+	if (r) {
+		buf_addstr(why, r == EAI_SYSTEM ? strerror(errno) :
+			   gai_strerror(r));
+		return -1;
+	}
+	freeaddrinfo(res);
+	return 0;
+}
+
+/* Listens on a: the socket, or -1 with errno set. */
+static int
+listen_on(const struct addrinfo *a)
+{
+	int fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol), one = 1;
+	int err;
+
+	if (fd < 0)
+		return -1;
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_port = htons((uint16_t)port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    listen(fd, SERVE_CONN_MAX) ||
-	    getsockname(fd, (struct sockaddr *)&a, &len)) {
-		error("cannot serve on 127.0.0.1:%d: %s", port,
-		      strerror(errno));
+	if (bind(fd, a->ai_addr, a->ai_addrlen) ||
+	    listen(fd, SERVE_CONN_MAX)) {
+		err = errno;
 		close(fd);
-		goto out;
+		errno = err;
+		return -1;
 	}
 	if (fd >= FD_SETSIZE) {
-		error("cannot serve: too many open files");
+		close(fd);
+		errno = EMFILE;
+		return -1;
+	}
+	return fd;
+}
+
+struct serve *
+serve_open(const char *host, int port, const char *root, struct buf *url)
+{
+	struct addrinfo *res = NULL, *a;
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	char addr[INET6_ADDRSTRLEN + 64], serv[16];
+	struct serve *s = NULL;
+	int fd = -1, err = 0, r, i;
+
+	r = resolve(host, port, &res);
+	if (r) {
+		error("cannot serve on '%s': %s", host ? host : "127.0.0.1",
+		      r == EAI_SYSTEM ? strerror(errno) : gai_strerror(r));
+		goto out;
+	}
+	/* The first address that works ("localhost": 127.0.0.1 or ::1). */
+	for (a = res; a && fd < 0; a = a->ai_next) {
+		fd = listen_on(a);
+		if (fd < 0 && !err)
+			err = errno;
+	}
+	if (fd < 0) {
+		error("cannot serve on '%s' port %d: %s", host ? host :
+		      "127.0.0.1", port, strerror(err));
+		goto out;
+	}
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) ||
+	    getnameinfo((struct sockaddr *)&ss, len, addr, sizeof(addr), serv,
+			sizeof(serv), NI_NUMERICHOST | NI_NUMERICSERV)) {
+		error("cannot serve: %s", strerror(errno));
 		close(fd);
 		goto out;
 	}
-	*bound = ntohs(a.sin_port);
+	buf_addf(url, strchr(addr, ':') ? "http://[%s]:%s/" :
+		 "http://%s:%s/", addr, serv);
 	s = xmalloc(sizeof(*s));
 	s->fd = fd;
 	s->root = root;
+	s->gen = 0;
+	s->errors = NULL;
 	for (i = 0; i < SERVE_CONN_MAX; i++) {
 		s->c[i].fd = s->c[i].file = -1;
 		s->c[i].state = FREE;
 		buf_init(&s->c[i].out);
 	}
 out:
+	if (res)
+		freeaddrinfo(res);
 	return s;
+}
+
+void
+serve_set_state(struct serve *s, const char *errors)
+{
+	free(s->errors);
+	s->errors = errors ? xstrdup(errors) : NULL;
+	s->gen++;
+}
+
+void
+serve_status(struct buf *out, unsigned gen, const char *errors)
+{
+	const char *p;
+
+	buf_addf(out, "{\"generation\":%u,\"ok\":%s,\"errors\":\"", gen,
+		 errors ? "false" : "true");
+	for (p = errors ? errors : ""; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '"' || c == '\\')
+			buf_addf(out, "\\%c", c);
+		else if (c == '\n')
+			BUF_ADDLIT(out, "\\n");
+		/* No "</script>" or markup, wherever it is pasted. */
+		else if (c < ' ' || c == 0x7f || c == '<' || c == '>' ||
+			 c == '&')
+			buf_addf(out, "\\u%04x", c);
+		else
+			buf_addch(out, c);
+	}
+	BUF_ADDLIT(out, "\"}\n");
+}
+
+/* Where a page ends: at its last "</body>" (any case), else its end. */
+static size_t
+body_end(const char *page, size_t len)
+{
+	size_t i;
+
+	for (i = len; i >= 7; i--)
+		if (page[i - 7] == '<' && page[i - 6] == '/' &&
+		    !strncasecmp(page + i - 5, "body>", 5))
+			return i - 7;
+	return len;
+}
+
+void
+serve_inject(struct buf *out, const char *page, size_t len, unsigned gen,
+	     const char *errors)
+{
+	size_t at = body_end(page, len);
+
+	buf_add(out, page, at);
+	if (errors) {
+		BUF_ADDLIT(out, "<div id=\"ultimate-errors\" role=\"alert\" "
+			   "style=\"position:fixed;left:0;right:0;top:0;"
+			   "z-index:2147483647;max-height:70vh;overflow:auto;"
+			   "margin:0;padding:0.75em 1em;background:#fff0f0;"
+			   "color:#600;border-bottom:3px solid #c00;"
+			   "font:14px/1.4 sans-serif\"><strong>The build "
+			   "failed; this page is the last good one.</strong> "
+			   "It reloads when the build is fixed.<pre style=\""
+			   "margin:0.5em 0 0;white-space:pre-wrap;font:13px/1.4 "
+			   "monospace\">");
+		html_text(out, errors);
+		BUF_ADDLIT(out, "</pre></div>\n");
+	}
+	buf_addf(out, "<script>/* ultimate watch --serve: reloads the page "
+		 "after each build */\n(function () {\n\tvar seen = %u;\n"
+		 "\tfunction ask() {\n\t\tfetch(\"" STATUS_PATH "\", "
+		 "{ cache: \"no-store\" })\n\t\t.then(function (r) { "
+		 "return r.json(); })\n\t\t.then(function (s) {\n\t\t\t"
+		 "if (s.generation !== seen)\n\t\t\t\tlocation.reload();"
+		 "\n\t\t\telse\n\t\t\t\tsetTimeout(ask, %d);\n\t\t},"
+		 " function () { setTimeout(ask, %d); });\n\t}\n\t"
+		 "setTimeout(ask, %d);\n})();\n</script>\n", gen, POLL_MS,
+		 4 * POLL_MS, POLL_MS);
+	buf_add(out, page + at, len - at);
 }
 
 static void
@@ -289,6 +455,24 @@ reply(struct buf *out, int code, const char *extra, int head_only)
 		buf_addf(out, "%s\n", status);
 }
 
+/* Reads the size bytes of fd into page. Returns 0, or -1. */
+static int
+read_whole(int fd, size_t size, struct buf *page)
+{
+	buf_grow(page, size);
+	while (page->len < size) {
+		ssize_t n = read(fd, page->data + page->len, size - page->len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;	/* shorter than it was */
+		page->len += (size_t)n;
+	}
+	page->data[page->len] = '\0';
+	return 0;
+}
+
 /*
  * Makes the answer to the request head of c (code: 431 when it is too
  * long, else 0): its head into c->out, and the file to send after it,
@@ -311,6 +495,16 @@ answer(struct serve *s, struct conn *c, int code)
 		      "", req.head_only && code != 405);
 		goto out;
 	}
+	if (req.status) {
+		serve_status(&extra, s->gen, s->errors);
+		buf_addf(&c->out, "HTTP/1.0 200 OK\r\nContent-Type: "
+			 "application/json\r\nContent-Length: %zu\r\n"
+			 "Cache-Control: no-store\r\nConnection: close\r\n"
+			 "\r\n", extra.len);
+		if (!req.head_only)
+			buf_add(&c->out, extra.data, extra.len);
+		goto out;
+	}
 	buf_addf(&path, "%s/%s", s->root, req.path.data);
 	if (!stat(path.data, &st) && S_ISDIR(st.st_mode)) {
 		if (req.path.len && req.path.data[req.path.len - 1] != '/') {
@@ -326,6 +520,29 @@ answer(struct serve *s, struct conn *c, int code)
 	c->file = file_open(path.data, FILE_NOFOLLOW, &size);
 	if (c->file < 0) {
 		reply(&c->out, 404, "", req.head_only);
+		goto out;
+	}
+	/* A page gets the script that reloads it, and the errors. */
+	if (!strncmp(content_type(path.data), "text/html", 9) &&
+	    size <= PAGE_MAX) {
+		struct buf page = BUF_INIT;
+
+		code = read_whole(c->file, size, &page);
+		close(c->file);
+		c->file = -1;
+		if (code) {
+			buf_release(&page);
+			reply(&c->out, 404, "", req.head_only);
+			goto out;
+		}
+		serve_inject(&extra, page.data, page.len, s->gen, s->errors);
+		buf_release(&page);
+		buf_addf(&c->out, "HTTP/1.0 200 OK\r\nContent-Type: %s\r\n"
+			 "Content-Length: %zu\r\nCache-Control: no-cache\r\n"
+			 "Connection: close\r\n\r\n",
+			 content_type(path.data), extra.len);
+		if (!req.head_only)
+			buf_add(&c->out, extra.data, extra.len);
 		goto out;
 	}
 	buf_addf(&c->out, "HTTP/1.0 200 OK\r\nContent-Type: %s\r\nContent-"
@@ -573,5 +790,6 @@ serve_free(struct serve *s)
 	for (i = 0; i < SERVE_CONN_MAX; i++)
 		conn_close(&s->c[i]);
 	close(s->fd);
+	free(s->errors);
 	free(s);
 }

@@ -7,11 +7,19 @@
 
 /*
  * `ultimate watch --serve PORT`: the output folder over HTTP on
- * 127.0.0.1 only, for a browser to preview the site. GET and HEAD of the
- * files under the folder; a folder gives its index.html; names starting
- * with '.' (the lock, the manifest, staging folders, caches) and
- * anything that is not a regular file are not found; ".." is refused.
- * Pages are sent as they are, with nothing injected.
+ * 127.0.0.1 (or the address of --host), for a browser to preview the
+ * site. GET and HEAD of the files under the folder; a folder gives its
+ * index.html; names starting with '.' (the lock, the manifest, staging
+ * folders, caches) and anything that is not a regular file are not
+ * found; ".." is refused.
+ *
+ * The preview, not the site: every page (text/html) is sent with a
+ * small script added before its "</body>", which asks for the status,
+ * GET /.ultimate/status (a reserved path: no file of the site starts
+ * with '.'), every 500 ms and reloads the page when another build has
+ * finished since it was sent. While the last build failed, each page
+ * also gets an overlay with that build's errors (HTML-escaped, as the
+ * terminal showed them). The files in the folder stay as they are.
  *
  * One request per connection (HTTP/1.0, Connection: close), but many
  * connections at once: every socket is non-blocking and waited on in
@@ -41,8 +49,9 @@ struct serve_request {
 	 * character.
 	 */
 	struct buf path;
+	int status;		/* GET /.ultimate/status; path is "" */
 };
-#define SERVE_REQUEST_INIT { .head_only = 0, .path = BUF_INIT }
+#define SERVE_REQUEST_INIT { .head_only = 0, .path = BUF_INIT, .status = 0 }
 
 /*
  * Parses the request head in data[0, len) (any bytes: only its first
@@ -51,6 +60,7 @@ struct serve_request {
  * line without a method, target and version, a target not starting
  * with '/', a bad %XX, a control character or a ".." segment; 404 for
  * a segment starting with '.'; 405 for a method other than GET or HEAD.
+ * The status path, with or without a query, sets req->status instead.
  * Pure: touches nothing but req. Free req->path with
  * serve_request_release().
  */
@@ -68,12 +78,42 @@ void serve_request_release(struct serve_request *req);
 void serve_location(const char *path, struct buf *out);
 
 /*
- * Listens on 127.0.0.1:port (0: a free port) to serve the files under
- * root (borrowed: it must outlive the server). Returns the server and
- * sets *bound to the port, or returns NULL after printing an error.
- * Free with serve_free().
+ * 0 when host is an address or a name that getaddrinfo() resolves to
+ * one to listen on; else -1 with the reason added to why.
  */
-struct serve *serve_open(int port, int *bound, const char *root);
+int serve_check_host(const char *host, struct buf *why);
+
+/*
+ * Listens on host (NULL: 127.0.0.1; the first of its addresses that
+ * works), port (0: a free port), to serve the files under root
+ * (borrowed: it must outlive the server). Returns the server, its URL
+ * added to url ("http://127.0.0.1:8000/", "http://[::1]:8000/"), or
+ * NULL after printing an error. Free with serve_free().
+ */
+struct serve *serve_open(const char *host, int port, const char *root,
+			 struct buf *url);
+
+/*
+ * A build has finished: errors is what it printed when it failed (the
+ * server keeps a copy), NULL when it went well. Pages sent from now on
+ * show them, and those open reload.
+ */
+void serve_set_state(struct serve *s, const char *errors);
+
+/*
+ * Adds the status to out, as GET /.ultimate/status answers it (JSON):
+ * {"generation":gen,"ok":true|false,"errors":"..."}, errors NULL when
+ * the last build went well; '<', '>' and '&' as \u escapes too.
+ */
+void serve_status(struct buf *out, unsigned gen, const char *errors);
+
+/*
+ * Adds to out page[0, len) as the preview sends it: before its last
+ * "</body>" (else at its end), the overlay of errors (NULL: none) and
+ * the script that reloads it once the generation is no longer gen.
+ */
+void serve_inject(struct buf *out, const char *page, size_t len,
+		  unsigned gen, const char *errors);
 
 /*
  * Adds the server's sockets to rd (waiting to read) and wr (waiting to

@@ -1085,6 +1085,34 @@ listed(const struct entry *v, size_t n, const char *path)
 	return n && bsearch(path, v, n, sizeof(*v), path_is);
 }
 
+void
+site_keep_rest(struct site *s)
+{
+	struct entry *done = NULL;
+	struct buf path = BUF_INIT;
+	size_t i, n = s->nfiles;
+
+	if (n) {
+		done = xcalloc(n, sizeof(*done));
+		memcpy(done, s->files, n * sizeof(*done));
+		qsort(done, n, sizeof(*done), by_path);
+	}
+	for (i = 0; i < s->nold; i++) {
+		uint64_t have = HASH_INIT;
+
+		if (listed(done, n, s->old[i].path))
+			continue;
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", s->outdir, s->old[i].path);
+		/* As it is now: a file gone or not regular is dropped. */
+		if (!hash_file(&have, path.data, 1))
+			add_file(s, s->old[i].path, have, 0, NULL);
+	}
+	free(done);
+	buf_release(&path);
+}
+
+
 /*
  * The staged files are as this run wrote them: a program that wrote
  * into the staging folder since (a figure script's stray output) would

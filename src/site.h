@@ -119,6 +119,14 @@ int site_staged(const struct site *s, const char *relpath);
 void site_keep(struct site *s, const char *relpath, uint64_t key);
 
 /*
+ * Keeps, as site_keep() would, every file of the previous run's manifest
+ * that this run has not written or kept, with the content it has now (a
+ * file gone, or no longer a regular file, is dropped): for a publish of
+ * part of the site that leaves the rest as it was.
+ */
+void site_keep_rest(struct site *s);
+
+/*
  * Publishes every staged file, drops the files of the previous run that
  * this one did not write, and removes the staging folder (see above).
  * Signals wait until it is done. Returns 0, or -1 after printing an error

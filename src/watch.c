@@ -22,6 +22,17 @@
  * fork() without exec() is safe here: the watcher has a single thread.
  * It runs no other program (only plot.c spawns one).
  *
+ * With every edition, a change is built in two children: NEWEST, the
+ * newest edition alone published with the rest of the site kept as it
+ * was (report_options.newest), then REST, the whole site. A change seen
+ * while REST runs stops it (SIGTERM: its clean stop) and starts over
+ * with NEWEST. Until a whole site has been published (the first build
+ * failed), a change builds the whole site at once.
+ *
+ * With --serve, a build's stderr is a pipe read here, passed on to the
+ * terminal as it comes and kept: the browser is told of each finished
+ * build (serve_set_state()), with those errors when it failed.
+ *
  * What changed is found by comparing two snapshots of the folders (every
  * file's path, device, inode, size, mode and modification time), which
  * both ways of waiting share: inotify (Linux) only says when to look
@@ -34,6 +45,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +74,14 @@
 #define BURST_MS 2000	/* the longest wait for a burst to end */
 #define MAX_DEPTH 32	/* folders nested deeper are not watched */
 #define SHOW_NAMES 3	/* files named in a line, then "and N more" */
+#define ERRORS_MAX 65536	/* of a build's stderr, kept for the browser */
+
+/* What a build builds. */
+enum phase {
+	WHOLE,			/* the site */
+	NEWEST,			/* the newest edition, the rest kept */
+	REST,			/* the site, after NEWEST */
+};
 
 #ifdef HAVE_INOTIFY
 /* A file written and closed, made, removed or renamed; a folder gone. */
@@ -86,6 +106,10 @@ struct watcher {
 	int ino;		/* inotify descriptor, or -1: polling */
 	int ino_error;		/* errno of a failed inotify_add_watch() */
 	struct serve *http;	/* the preview server, or NULL */
+	int errfd;		/* a build's stderr, read here, or -1 */
+	struct buf errors;	/* what the build printed there */
+	int restart;		/* a change came during a REST build */
+	int whole;		/* a whole site has been published */
 	sigset_t oldmask;	/* the caller's signal mask */
 	struct sigaction oldchld; /* the caller's SIGCHLD action */
 	struct snapshot built;	/* the folders as the last build saw them */
@@ -264,10 +288,39 @@ diff(const struct snapshot *a, const struct snapshot *b, struct buf *msg)
 }
 
 /*
+ * Reads what the build wrote to its stderr (when the browser is served)
+ * and passes it on to ours: the terminal sees it as it comes, and the
+ * browser once the build is done. At the end of the pipe, closes it.
+ */
+static void
+read_errors(struct watcher *w)
+{
+	char chunk[4096];
+	ssize_t n;
+
+	while (w->errfd >= 0) {
+		n = read(w->errfd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			close(w->errfd);
+			w->errfd = -1;
+			return;
+		}
+		fwrite(chunk, 1, (size_t)n, stderr);
+		fflush(stderr);
+		if (w->errors.len < ERRORS_MAX)
+			buf_add(&w->errors, chunk, (size_t)n);
+	}
+}
+
+/*
  * Waits at most ms milliseconds (< 0: without end) for fd (-1: none) to
  * be readable, answering the browser meanwhile: its sockets are waited
  * on here too, and served without blocking, so a client never delays a
- * build or the watch. The run signals and SIGCHLD, blocked elsewhere,
+ * build or the watch; so is the build's stderr (read_errors()). The run signals and SIGCHLD, blocked elsewhere,
  * arrive only in here, so that none is missed between a check and the
  * wait. Returns 1 when fd is readable, 0 when the time is up, -1 when a
  * signal arrived (or pselect() failed).
@@ -292,6 +345,11 @@ wait_for(struct watcher *w, int fd, double ms)
 			FD_SET(fd, &rd);
 			nfds = fd + 1;
 		}
+		if (w->errfd >= 0) {
+			FD_SET(w->errfd, &rd);
+			if (w->errfd >= nfds)
+				nfds = w->errfd + 1;
+		}
 		if (ms >= 0) {
 			left = end - now_ms();
 			if (left <= 0)
@@ -311,6 +369,8 @@ wait_for(struct watcher *w, int fd, double ms)
 			return -1;
 		if (w->http)
 			serve_run(w->http, &rd, &wr);
+		if (w->errfd >= 0 && FD_ISSET(w->errfd, &rd))
+			read_errors(w);
 		if (fd >= 0 && FD_ISSET(fd, &rd))
 			return 1;
 	}
@@ -350,11 +410,13 @@ drain(int fd)
 #endif
 
 /*
- * Waits until the folders differ from w->built and have settled.
- * Returns 1 with w->now holding them, or 0 when a signal came.
+ * Waits until the folders differ from w->built and have settled; when
+ * pending, a change has been seen already (w->now holds it, polling),
+ * and only the settling is waited for. Returns 1 with w->now holding
+ * them, or 0 when a signal came.
  */
 static int
-wait_change(struct watcher *w)
+wait_change(struct watcher *w, int pending)
 {
 	double start;
 	int r;
@@ -362,8 +424,10 @@ wait_change(struct watcher *w)
 	while (!diag_interrupted()) {
 #ifdef HAVE_INOTIFY
 		if (w->ino >= 0) {
-			if (wait_for(w, w->ino, -1) <= 0 || !drain(w->ino))
+			if (!pending && (wait_for(w, w->ino, -1) <= 0 ||
+					 !drain(w->ino)))
 				continue;
+			pending = 0;
 			start = now_ms();
 			while (now_ms() - start < BURST_MS &&
 			       (r = wait_for(w, w->ino, QUIET_MS)) != 0) {
@@ -378,11 +442,14 @@ wait_change(struct watcher *w)
 			continue;
 		}
 #endif
-		if (wait_for(w, -1, POLL_MS) < 0)
-			continue;
-		scan(w, &w->now);
-		if (!diff(&w->built, &w->now, NULL))
-			continue;
+		if (!pending) {
+			if (wait_for(w, -1, POLL_MS) < 0)
+				continue;
+			scan(w, &w->now);
+			if (!diff(&w->built, &w->now, NULL))
+				continue;
+		}
+		pending = 0;
 		/* Until two snapshots QUIET_MS apart agree. */
 		start = now_ms();
 		do {
@@ -399,12 +466,38 @@ wait_change(struct watcher *w)
 	return 0;
 }
 
+/*
+ * While a REST build runs: waits for an event (inotify) or POLL_MS, and
+ * returns 1 when the folders have changed since w->built (w->now holds
+ * them); else 0 (also when the build ended: SIGCHLD).
+ */
+static int
+changed_meanwhile(struct watcher *w)
+{
+#ifdef HAVE_INOTIFY
+	if (w->ino >= 0) {
+		if (wait_for(w, w->ino, -1) <= 0 || !drain(w->ino))
+			return 0;
+		scan(w, &w->now);
+		return diff(&w->built, &w->now, NULL) != 0;
+	}
+#endif
+	if (wait_for(w, -1, POLL_MS) < 0)
+		return 0;
+	scan(w, &w->now);
+	return diff(&w->built, &w->now, NULL) != 0;
+}
+
 /* Closes, frees and restores all the watcher took; again does nothing. */
 static void
 release(struct watcher *w)
 {
 	if (w->ino >= 0)
 		close(w->ino);
+	if (w->errfd >= 0)
+		close(w->errfd);
+	w->errfd = -1;
+	buf_release(&w->errors);
 	serve_free(w->http);
 	w->http = NULL;
 	w->ino = -1;
@@ -416,30 +509,55 @@ release(struct watcher *w)
 }
 
 /*
- * Builds the site in a child process and waits for it, passing on a
- * signal that ends the watcher. Returns WATCH_BUILD in the child; in
- * the watcher 0, with *status the child's wait status (-1 when it could
- * not be started) and *ms the time it took.
+ * Builds the site (phase) in a child process and waits for it, passing
+ * on a signal that ends the watcher; when serving, the child's stderr
+ * comes through a pipe into w->errors. A REST build is stopped (SIGTERM,
+ * its clean stop) when the folders change meanwhile: then w->restart is
+ * set. Returns WATCH_BUILD or WATCH_BUILD_NEWEST in the child; in the
+ * watcher 0, with *status the child's wait status (-1 when it could not
+ * be started) and *ms the time it took.
  */
 static int
-build(struct watcher *w, int *status, double *ms)
+build(struct watcher *w, enum phase phase, int *status, double *ms)
 {
 	double start = now_ms();
+	int pipefd[2] = { -1, -1 };
 	pid_t pid, r;
 	int passed = 0;
 
 	*status = -1;
 	*ms = 0;
+	w->restart = 0;
+	buf_reset(&w->errors);
+	if (w->http && pipe(pipefd)) {
+		error("cannot start a build: %s", strerror(errno));
+		return 0;
+	}
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
 	if (pid < 0) {
 		error("cannot start a build: %s", strerror(errno));
+		if (pipefd[0] >= 0) {
+			close(pipefd[0]);
+			close(pipefd[1]);
+		}
 		return 0;
 	}
 	if (!pid) {
+		if (pipefd[1] >= 0) {
+			dup2(pipefd[1], STDERR_FILENO);
+			close(pipefd[0]);
+			close(pipefd[1]);
+		}
 		release(w);
-		return WATCH_BUILD;
+		return phase == NEWEST ? WATCH_BUILD_NEWEST : WATCH_BUILD;
+	}
+	if (pipefd[0] >= 0) {
+		close(pipefd[1]);
+		fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
+		fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+		w->errfd = pipefd[0];
 	}
 	for (;;) {
 		r = waitpid(pid, status, WNOHANG);
@@ -449,32 +567,56 @@ build(struct watcher *w, int *status, double *ms)
 			kill(pid, diag_interrupted());
 			passed = 1;
 		}
-		wait_for(w, -1, -1);
+		if (phase == REST && !passed && !w->restart) {
+			if (changed_meanwhile(w)) {
+				w->restart = 1;
+				kill(pid, SIGTERM);
+			}
+		} else {
+			wait_for(w, -1, -1);
+		}
 	}
+	/* What is left in the pipe; a grandchild may hold it: no wait. */
+	read_errors(w);
+	if (w->errfd >= 0)
+		close(w->errfd);
+	w->errfd = -1;
 	*ms = now_ms() - start;
 	return 0;
 }
 
-/* One line on how a build went. */
+/* One line on how a build (of phase) went. */
 static void
-say(const struct watcher *w, const char *what, int status, double ms)
+say(const struct watcher *w, const char *what, enum phase phase, int status,
+    double ms)
 {
 	const char *out = w->opt->outdir;
 	size_t len = strlen(out);
 	const char *slash = len && out[len - 1] == '/' ? "" : "/";
-
 	struct buf line = BUF_INIT;
 
 	if (diag_interrupted())
 		return;		/* the build said so */
 	buf_addf(&line, "watch: %s%s", what ? what : "", what ? "; " : "");
-	if (status == 0)
+	if (phase == REST && w->restart)
+		buf_addf(&line, "the other editions' build stopped after %.0f "
+			 "ms: a newer change, built from the newest edition "
+			 "again", ms);
+	else if (status == 0 && phase == NEWEST)
+		buf_addf(&line, "rebuilt the newest edition in %s%s in %.0f "
+			 "ms; the other editions next", out, slash, ms);
+	else if (status == 0 && phase == REST)
+		buf_addf(&line, "rebuilt the other editions in %s%s in %.0f ms",
+			 out, slash, ms);
+	else if (status == 0)
 		buf_addf(&line, "%s %s%s in %.0f ms",
 			 what ? "rebuilt" : "built", out, slash, ms);
 	else if (status != -1 && WIFEXITED(status))
-		buf_addf(&line, "build failed (exit status %d) in %.0f ms; "
-			 "%s%s left as it was", WEXITSTATUS(status), ms, out,
-			 slash);
+		buf_addf(&line, "%sbuild failed (exit status %d) in %.0f ms; "
+			 "%s%s %s", phase == REST ? "the other editions' " : "",
+			 WEXITSTATUS(status), ms, out, slash, phase == REST ?
+			 "has the newest edition rebuilt, the others as they "
+			 "were" : "left as it was");
 	else if (status != -1 && WIFSIGNALED(status))
 		buf_addf(&line, "build killed by signal %d after %.0f ms; "
 			 "%s%s left as it was", WTERMSIG(status), ms, out,
@@ -485,19 +627,67 @@ say(const struct watcher *w, const char *what, int status, double ms)
 	diag_fputs(line.data, stdout);
 	putchar('\n');
 	fflush(stdout);
+	/* The browser: reloaded, or shown what failed. */
+	if (w->http && !(phase == REST && w->restart)) {
+		if (status == 0)
+			serve_set_state(w->http, NULL);
+		else
+			serve_set_state(w->http, w->errors.len ?
+					w->errors.data : line.data);
+	}
 	buf_release(&line);
+}
+
+/*
+ * Builds what changed (what: which files), in two phases when there
+ * are editions. Returns WATCH_BUILD or WATCH_BUILD_NEWEST in a child;
+ * else 0, or 1 when a change came during the second phase (w->now
+ * holds it, still settling).
+ */
+static int
+rebuild(struct watcher *w, const char *what)
+{
+	double ms;
+	int status, r;
+
+	/*
+	 * The newest edition alone keeps the rest of a whole site: until
+	 * one has been published, the whole site at once.
+	 */
+	if (!w->opt->editions || !w->whole) {
+		r = build(w, WHOLE, &status, &ms);
+		if (r)
+			return r;
+		say(w, what, WHOLE, status, ms);
+		w->whole = status == 0;
+		return 0;
+	}
+	r = build(w, NEWEST, &status, &ms);
+	if (r)
+		return r;
+	say(w, what, NEWEST, status, ms);
+	if (status != 0 || diag_interrupted())
+		return 0;
+	r = build(w, REST, &status, &ms);
+	if (r)
+		return r;
+	say(w, NULL, REST, status, ms);
+	if (status == 0)
+		w->whole = 1;
+	return w->restart;
 }
 
 int
 watch_run(const struct watch_options *opt)
 {
-	struct watcher w = { .opt = opt, .ino = -1, .http = NULL };
+	struct watcher w = { .opt = opt, .ino = -1, .http = NULL,
+			     .errfd = -1, .errors = BUF_INIT };
 	const char *dirs[2] = { opt->datadir, opt->templatedir };
-	struct buf what = BUF_INIT;
+	struct buf what = BUF_INIT, url = BUF_INIT;
 	struct sigaction sa;
 	sigset_t block;
 	double ms;
-	int status, port = 0, ret = 0, i;
+	int status, ret = 0, pending = 0, i;
 
 	/* A signal ends the watch: until then, it is held for pselect(). */
 	diag_catch_signals();
@@ -523,8 +713,8 @@ watch_run(const struct watch_options *opt)
 		}
 		closedir(d);
 	}
-	if (opt->serve >= 0 &&
-	    !(w.http = serve_open(opt->serve, &port, opt->outdir))) {
+	if (opt->serve >= 0 && !(w.http = serve_open(opt->host, opt->serve,
+						     opt->outdir, &url))) {
 		ret = 1;
 		goto out;
 	}
@@ -545,30 +735,39 @@ watch_run(const struct watch_options *opt)
 	putchar('\n');
 	if (w.http) {
 		buf_reset(&what);
-		buf_addf(&what, "watch: serving '%s' at http://127.0.0.1:%d/",
-			 opt->outdir, port);
+		buf_addf(&what, "watch: serving '%s' at %s", opt->outdir,
+			 url.data);
 		diag_fputs(what.data, stdout);
 		putchar('\n');
+		if (opt->host) {
+			buf_reset(&what);
+			buf_addf(&what, "watch: anyone who can reach '%s' can "
+				 "read the preview (no TLS, no password)",
+				 opt->host);
+			diag_fputs(what.data, stdout);
+			putchar('\n');
+		}
 	}
-	if (build(&w, &status, &ms) == WATCH_BUILD) {
-		ret = WATCH_BUILD;
+	ret = build(&w, WHOLE, &status, &ms);
+	if (ret)
 		goto out;
-	}
-	say(&w, NULL, status, ms);
-	while (wait_change(&w)) {
+	say(&w, NULL, WHOLE, status, ms);
+	w.whole = status == 0;
+	while (wait_change(&w, pending)) {
 		buf_reset(&what);
 		diff(&w.built, &w.now, &what);
 		snapshot_swap(&w.built, &w.now);
-		if (build(&w, &status, &ms) == WATCH_BUILD) {
-			ret = WATCH_BUILD;
+		pending = rebuild(&w, what.data);
+		if (pending < 0) {
+			ret = pending;
 			goto out;
 		}
-		say(&w, what.data, status, ms);
 	}
 	printf("watch: stopped\n");
 out:
 	fflush(stdout);
 	buf_release(&what);
+	buf_release(&url);
 	release(&w);
 	return ret;
 }

@@ -7,7 +7,10 @@
 # process, no staging folder and no lock; and --serve (files, types,
 # index.html, 404, no way out of out/ with "..", redirects on the same
 # host, many clients at once: idle, slow, not reading, sending without
-# end, too many).
+# end, too many); the preview's reload script and status (served pages
+# only, not out/), a failed build's located errors in the status and
+# on the page, cleared by the fix; with every edition, the newest
+# published first and a change during the rest starting over; --host.
 # Every wait polls with a time limit: no fixed long sleep.
 # Usage: tests/run-watch.sh path/to/ultimate
 set -u
@@ -51,12 +54,15 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 	echo "watch: 0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
-# gnuplot, logged: one line per start; it waits while $tmp/hang exists.
+# gnuplot, logged: one line per start; it waits while $tmp/hang exists
+# (when it holds a number N, only the starts after the Nth wait).
 mkdir "$tmp/bin"
 cat >"$tmp/bin/gnuplot" <<EOF
 #!/bin/sh
 echo \$\$ >>"$tmp/gnuplot.log"
-while [ -e "$tmp/hang" ]; do sleep 0.05; done
+n=\$(wc -l <"$tmp/gnuplot.log")
+while [ -e "$tmp/hang" ] && { [ -z "\$(cat "$tmp/hang" 2>/dev/null)" ] ||
+	[ "\$n" -gt "\$(cat "$tmp/hang" 2>/dev/null)" ]; }; do sleep 0.05; done
 exec $(command -v gnuplot) "\$@"
 EOF
 chmod +x "$tmp/bin/gnuplot"
@@ -75,6 +81,16 @@ expect_rc poll-not-watch 2 "$ult" --poll list
 if has "$tmp/e" "^ultimate: --poll is an option of 'watch'$"; then ok; else
 	no "poll-not-watch: message"; cat "$tmp/e"; fi
 expect_rc serve-bad-port 2 "$ult" --serve 70000 watch
+for h in "300.1.2.3" "127.0.0.1:80" "[::1]" ""; do
+	expect_rc "host-bad '$h'" 2 "$ult" --serve 0 --host "$h" watch
+	if has "$tmp/e" "^ultimate: --host needs an address to listen on " &&
+		grep -qF -- "got '$h': " "$tmp/e"
+	then ok; else no "host-bad '$h': message"; cat "$tmp/e"; fi
+done
+expect_rc host-no-serve 2 "$ult" --host 127.0.0.1 watch
+if has "$tmp/e" "^ultimate: --host is an option of 'watch --serve'$"; then ok
+else no "host-no-serve: message"; cat "$tmp/e"; fi
+expect_rc host-not-watch 2 "$ult" --host 127.0.0.1 list
 expect_rc watch-no-argument 2 "$ult" watch extra
 expect_rc watch-no-data 1 "$ult" -d "$tmp/nothing" -t "$top/templates" \
 	-o "$tmp/o1" watch
@@ -85,8 +101,9 @@ else ok; fi
 
 # start MODE ARGS...: copies the data and templates into $tmp/MODE and
 # starts watch there in the background ($pid), its output in log. One
-# edition (--no-editions) is enough and quicker: every edition is built
-# by the same code.
+# edition (--no-editions, unless noed is emptied) is enough and quicker:
+# every edition is built by the same code.
+noed=--no-editions
 start() {
 	dir=$tmp/$1
 	shift
@@ -94,7 +111,7 @@ start() {
 	cp -R "$top/data" "$top/templates" "$dir/"
 	: >"$dir/log"
 	(cd "$dir" && exec env WATCH_RUN="$tmp" PATH="$tmp/bin:$PATH" \
-		"$ult" -d data -t templates -o out --no-editions "$@" watch) \
+		"$ult" -d data -t templates -o out $noed "$@" watch) \
 		>>"$dir/log" 2>&1 &
 	pid=$!
 }
@@ -243,6 +260,32 @@ def get(path, want, ctype=None, body=None, method="GET"):
         bad += 1
     c.close()
 page = open(out + "/index.html", "rb").read()
+# A page as served: the file with the preview's script before </body>.
+i = page.rindex(b"</body>")
+script = b"<script>/* ultimate watch --serve: reloads"
+def as_served(data):
+    a = data.find(script)
+    b = data.find(b"</script>\n", a)
+    if a < 0 or b < 0:
+        return b"(no script) " + data
+    return data[:a] + data[b + len(b"</script>\n"):]
+get_ = get
+def get(path, want, ctype=None, body=None, method="GET"):
+    global bad
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    c.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+    c.endheaders()
+    r = c.getresponse()
+    data = r.read()
+    c.close()
+    if ctype == "text/html" and method == "GET":
+        if r.status != want or as_served(data) != body or \
+                data.find(script) != i:
+            print("FAIL: serve: GET %s: %d, the page as served differs"
+                  % (path, r.status))
+            bad += 1
+    else:
+        get_(path, want, ctype, body, method)
 get("/", 200, "text/html", page)
 get("/index.html", 200, "text/html", page)
 get("/index.html?x=1", 200, "text/html", page)
@@ -436,8 +479,209 @@ sys.exit(1 if bad else 0)
 EOF
 then ok; else no "serve: many clients (port '$port')"; cat "$dir/log"; fi
 rm -f "$dir/out/big.dat"
+
+# The preview's script is in the pages served, never in out/.
+if grep -rlq '<script' "$dir/out"; then
+	no "serve: a script in out/: $(grep -rl '<script' "$dir/out")"; else ok; fi
+# The status changes with each build; a failed build's located errors,
+# as stderr printed them, are in the status and on every page served
+# (HTML-escaped), until the fix.
+if [ -n "$port" ] && python3 - "$port" "$dir" <<'EOF'
+import html, http.client, json, os, re, sys, time
+port, d = int(sys.argv[1]), sys.argv[2]
+sec = d + "/templates/sections/speed.md"
+bad = 0
+def fail(msg):
+    global bad
+    print("FAIL: serve: " + msg)
+    bad += 1
+def get(path):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    c.request("GET", path)
+    r = c.getresponse()
+    body = r.read()
+    c.close()
+    return r.status, r.getheader("Content-Type"), body
+def status():
+    st, ctype, body = get("/.ultimate/status")
+    if st != 200 or ctype != "application/json":
+        fail("status: %d %s" % (st, ctype))
+    return json.loads(body)
+def wait_gen(gen):
+    t = time.monotonic()
+    while time.monotonic() - t < 30:
+        s = status()
+        if s["generation"] != gen:
+            return s
+        time.sleep(0.05)
+    fail("no build after generation %d" % gen)
+    return status()
+def edit(text):
+    with open(sec + ".new", "w") as f:
+        f.write(text)
+    os.rename(sec + ".new", sec)
+
+orig = open(sec).read()
+s0 = status()
+if not s0["ok"] or s0["errors"] != "":
+    fail("status after a good build: %r" % s0)
+_, _, page = get("/")
+if b"var seen = %d;" % s0["generation"] not in page or \
+        b"ultimate-errors" in page:
+    fail("page before the error: no script of generation %d, or errors"
+         % s0["generation"])
+
+# A broken template.
+edit(orig + "\n{{ laptop.ops_mx }} <b>&amp; x\n")
+s1 = wait_gen(s0["generation"])
+if s1["ok"]:
+    fail("status after a broken template: ok")
+log = open(d + "/log").read()
+want = re.findall(r"^templates/sections/speed\.md:\d+:4: error: unknown "
+                  r"quantity 'laptop\.ops_mx'.*$", log, re.M)
+if not want:
+    fail("no located error on stderr")
+elif want[-1] not in s1["errors"].split("\n"):
+    fail("status errors %r lack the line %r" % (s1["errors"], want[-1]))
+_, _, page = get("/")
+page = page.decode()
+m = re.search(r'<div id="ultimate-errors"[^>]*>(.*?)</div>', page, re.S)
+if not m:
+    fail("no errors on the page after a broken template")
+else:
+    o = m.group(1)
+    if want and html.escape(want[-1], quote=False) not in o:
+        fail("the page's errors lack the line %r: %r" % (want[-1], o))
+    if "<b>" in o or "&lt;b&gt;&amp;amp; x" not in o:
+        fail("the page's errors are not escaped: %r" % o)
+if "var seen = %d;" % s1["generation"] not in page:
+    fail("page of the failed build: no script of its generation")
+_, _, q = get("/quantities.html")
+if b"ultimate-errors" not in q:
+    fail("no errors on quantities.html")
+
+# The fix clears them.
+edit(orig)
+s2 = wait_gen(s1["generation"])
+if not s2["ok"] or s2["errors"] != "":
+    fail("status after the fix: %r" % s2)
+_, _, page = get("/")
+if b"ultimate-errors" in page or b"var seen = %d;" % s2["generation"] \
+        not in page:
+    fail("page after the fix: errors still shown, or an old script")
+print("watch (serve): status generations %d, %d (failed), %d (fixed)" %
+      (s0["generation"], s1["generation"], s2["generation"]))
+sys.exit(1 if bad else 0)
+EOF
+then ok; else no "serve: reload and errors (port '$port')"; cat "$dir/log"; fi
+if grep -rlq '<script' "$dir/out"; then
+	no "serve: a script in out/ after the builds"; else ok; fi
 stop INT serve
 
+# --host: the address given, and only it.
+host_check() { # host_check MODE ADDR URLHOST
+	start "$1" --serve 0 --host "$2"
+	if waitfor 30 has "$dir/log" '^watch: built out/'; then ok; else
+		no "$1: first build"; cat "$dir/log"; fi
+	hport=$(sed -n "s|^watch: serving 'out' at http://$3:\([0-9]*\)/\$|\1|p" "$dir/log")
+	if [ -n "$hport" ]; then ok; else
+		no "$1: no 'serving' line for $3"; cat "$dir/log"; fi
+	if has "$dir/log" "^watch: anyone who can reach '$2' can read the preview"
+	then ok; else no "$1: no line on who can read it"; fi
+	if [ -n "$hport" ] && python3 - "$2" "$hport" <<'EOF'
+import socket, sys
+host, port = sys.argv[1], int(sys.argv[2])
+fam = socket.AF_INET6 if ":" in host else socket.AF_INET
+s = socket.socket(fam, socket.SOCK_STREAM)
+s.settimeout(5)
+s.connect((host, port))
+s.sendall(b"GET /.ultimate/status HTTP/1.0\r\n\r\n")
+data = b""
+while True:
+    b = s.recv(65536)
+    if not b:
+        break
+    data += b
+if not data.startswith(b"HTTP/1.0 200"):
+    print("FAIL: host: %r" % data[:80])
+    sys.exit(1)
+# Not on the loopback address of the default.
+if fam == socket.AF_INET:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+        print("FAIL: host: 127.0.0.1:%d answers too" % port)
+        sys.exit(1)
+    except OSError:
+        pass
+EOF
+	then ok; else no "$1: requests on $2"; fi
+	stop INT "$1"
+}
+host_check host4 127.0.0.2 127.0.0.2
+if python3 -c 'import socket; s = socket.socket(socket.AF_INET6); s.bind(("::1", 0))' 2>/dev/null
+then host_check host6 ::1 '\[::1\]'
+else echo "watch: no IPv6 loopback here, --host ::1 not tested"; skip=$((skip + 1)); fi
+
+# Every edition: a change is published in the newest edition first, the
+# other editions' pages kept as they were until the rest is built; a
+# change while the rest builds starts over. The rest waits for gnuplot
+# (the hang file lets the newest edition's start through, not the
+# rest's) for as long as the test looks: top500.gp draws each edition's
+# rows, so every edition draws it anew.
+noed=
+start editions --serve 0
+noed=--no-editions
+if waitfor 120 has "$dir/log" '^watch: built out/'; then ok; else
+	no "editions: first build"; cat "$dir/log"; fi
+cp "$dir/out/editions/2008/index.html" "$tmp/old2008.html"
+drawn=$(wc -l <"$tmp/gnuplot.log")
+echo $((drawn + 1)) >"$tmp/hang"
+echo '# touched' >>"$dir/templates/figures/top500.gp"
+if waitfor 60 has "$dir/log" '^watch: templates/figures/top500.gp changed; rebuilt the newest edition in out/ in [0-9]* ms; the other editions next$'
+then ok; else no "editions: no line for the newest edition"; cat "$dir/log"; fi
+if waitfor 30 sh -c "[ \$(wc -l <'$tmp/gnuplot.log') -ge $((drawn + 2)) ]"
+then ok; else no "editions: the rest started no gnuplot"; fi
+save "$dir/templates/sections/speed.md" '$a\
+Watchword newest.'
+if waitfor 30 has "$dir/log" "^watch: the other editions' build stopped after [0-9]* ms: a newer change, built from the newest edition again$"
+then ok; else no "editions: the rest not stopped by a change"; cat "$dir/log"; fi
+if waitfor 60 has "$dir/log" '^watch: templates/sections/speed.md changed; rebuilt the newest edition'
+then ok; else no "editions: the change not built first"; cat "$dir/log"; fi
+# Published: the newest edition; the others as they were.
+if has "$dir/out/index.html" 'Watchword newest' &&
+	has "$dir/out/editions/2026/index.html" 'Watchword newest'; then ok
+else no "editions: the newest edition not published first"; fi
+if cmp -s "$tmp/old2008.html" "$dir/out/editions/2008/index.html"; then ok
+else no "editions: the 2008 edition changed before the rest was built"; fi
+if has "$dir/log" 'rebuilt the other editions'; then
+	no "editions: the rest built while gnuplot waited"; else ok; fi
+rm -f "$tmp/hang"
+if waitfor 120 has "$dir/log" '^watch: rebuilt the other editions in out/ in [0-9]* ms$'
+then ok; else no "editions: the rest not built"; cat "$dir/log"; fi
+if has "$dir/out/editions/2008/index.html" 'Watchword newest'; then ok; else
+	no "editions: the 2008 edition not rebuilt"; fi
+# index.html was published first, and left as it was by the rest.
+if [ "$dir/out/index.html" -ot "$dir/out/editions/2008/index.html" ]; then ok
+else no "editions: index.html not older than the 2008 edition"; fi
+grep '^watch: ' "$dir/log" | sed -n '/top500.gp changed/,$p' >"$tmp/lines"
+cat >"$tmp/want" <<'EOF'
+watch: templates/figures/top500.gp changed; rebuilt the newest edition in out/ in N ms; the other editions next
+watch: the other editions' build stopped after N ms: a newer change, built from the newest edition again
+watch: templates/sections/speed.md changed; rebuilt the newest edition in out/ in N ms; the other editions next
+watch: rebuilt the other editions in out/ in N ms
+EOF
+if sed 's/ [0-9]* ms/ N ms/g' "$tmp/lines" | cmp -s - "$tmp/want"; then ok
+else no "editions: the lines"; cat "$tmp/lines"; fi
+sed 's/^watch: /watch (editions): /' "$tmp/lines"
+# The whole site, as report writes it; no script in it.
+(cd "$dir" && "$ult" -d data -t templates -o out2 report) >/dev/null 2>&1
+if diff -r -x '.*' "$dir/out" "$dir/out2" >/dev/null; then ok; else
+	no "editions: out/ differs from report's"; fi
+if grep -rlq '<script' "$dir/out"; then no "editions: a script in out/"
+else ok; fi
+stop INT editions
+
 total=$((pass + fail))
-echo "watch: $pass passed, $fail failed"
+if [ "$skip" = 0 ]; then echo "watch: $pass passed, $fail failed"
+else echo "watch: $pass passed, $fail failed, $skip skipped"; fi
 [ "$fail" = 0 ]

@@ -2,7 +2,8 @@
  * The preview server's request parser, serve_parse(), and the Location
  * of its redirects, serve_location(): methods, targets decoded and
  * normalised, what is refused (400), not found (404) or not allowed
- * (405), and a redirect that stays on the same host.
+ * (405), and a redirect that stays on the same host; the status path,
+ * the status as JSON, and the script and errors added to a page.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -200,6 +201,134 @@ test_location(void **state)
 	assert_location("a-b_c~d!$&'()*+,;=:@", "/a-b_c~d!$&'()*+,;=:@/");
 }
 
+/* The status path: "status" set, only for that exact path. */
+static void
+test_status_path(void **state)
+{
+	struct serve_request req = SERVE_REQUEST_INIT;
+	static const char *const yes[] = {
+		"GET /.ultimate/status HTTP/1.0\r\n\r\n",
+		"GET /.ultimate/status?t=1 HTTP/1.1\r\n\r\n",
+		"HEAD /.ultimate/status HTTP/1.0\r\n\r\n",
+	};
+	static const char *const no[] = {
+		"GET /.ultimate/statusx HTTP/1.0\r\n\r\n",
+		"GET /.ultimate/status/ HTTP/1.0\r\n\r\n",
+		"GET /.ultimate/ HTTP/1.0\r\n\r\n",
+		"GET /.ultimate/reload.js HTTP/1.0\r\n\r\n",
+		"GET /%2eultimate/status HTTP/1.0\r\n\r\n",
+		"GET /x/.ultimate/status HTTP/1.0\r\n\r\n",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		assert_int_equal(serve_parse(yes[i], strlen(yes[i]), &req), 0);
+		assert_int_equal(req.status, 1);
+		assert_int_equal(req.path.len, 0);
+	}
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		assert_int_equal(serve_parse(no[i], strlen(no[i]), &req), 404);
+		assert_int_equal(req.status, 0);
+	}
+	/* Not a way around the methods allowed. */
+	assert_int_equal(serve_parse("POST /.ultimate/status HTTP/1.0\r\n\r\n",
+				     36, &req), 405);
+	assert_int_equal(req.status, 0);
+	serve_request_release(&req);
+}
+
+static void
+test_status_json(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	serve_status(&b, 3, NULL);
+	assert_sane_buf(&b);
+	assert_string_equal(b.data,
+			    "{\"generation\":3,\"ok\":true,\"errors\":\"\"}\n");
+	buf_reset(&b);
+	serve_status(&b, 4, "t.md:1:2: error: 'a\"b\\c'\n  <b>&\x1b\t^\n");
+	assert_string_equal(b.data, "{\"generation\":4,\"ok\":false,"
+			    "\"errors\":\"t.md:1:2: error: 'a\\\"b\\\\c'\\n  "
+			    "\\u003cb\\u003e\\u0026\\u001b\\u0009^\\n\"}\n");
+	buf_release(&b);
+}
+
+/* serve_inject() of page: the text before the script and after it. */
+static void
+assert_inject(const char *page, const char *errors, const char *before,
+	      const char *after)
+{
+	struct buf b = BUF_INIT;
+	const char *script, *end;
+
+	serve_inject(&b, page, strlen(page), 7, errors);
+	assert_sane_buf(&b);
+	script = strstr(b.data, "<script>");
+	assert_non_null(script);
+	end = strstr(script, "</script>\n");
+	assert_non_null(end);
+	end += strlen("</script>\n");
+	assert_non_null(strstr(script, "var seen = 7;"));
+	assert_non_null(strstr(script, "\"/.ultimate/status\""));
+	if ((size_t)(script - b.data) != strlen(before) ||
+	    strncmp(b.data, before, strlen(before)))
+		fail_msg("before the script: '%.*s', want '%s'",
+			 (int)(script - b.data), b.data, before);
+	assert_string_equal(end, after);
+	buf_release(&b);
+}
+
+static void
+test_inject(void **state)
+{
+	(void)state;
+	assert_inject("<html><body><p>x</p></body></html>\n", NULL,
+		      "<html><body><p>x</p>", "</body></html>\n");
+	/* The last "</body>", any case; none: at the end. */
+	assert_inject("<body><pre></body></pre></BODY>\n", NULL,
+		      "<body><pre></body></pre>", "</BODY>\n");
+	assert_inject("<p>no end", NULL, "<p>no end", "");
+	assert_inject("", NULL, "", "");
+	/* The errors, escaped, before the script. */
+	assert_inject("<body></body>", "a.md:1:2: error: <script>&\n",
+		      "<body><div id=\"ultimate-errors\" role=\"alert\" "
+		      "style=\"position:fixed;left:0;right:0;top:0;"
+		      "z-index:2147483647;max-height:70vh;overflow:auto;"
+		      "margin:0;padding:0.75em 1em;background:#fff0f0;"
+		      "color:#600;border-bottom:3px solid #c00;"
+		      "font:14px/1.4 sans-serif\"><strong>The build "
+		      "failed; this page is the last good one.</strong> "
+		      "It reloads when the build is fixed.<pre style=\""
+		      "margin:0.5em 0 0;white-space:pre-wrap;font:13px/1.4 "
+		      "monospace\">a.md:1:2: error: &lt;script&gt;&amp;\n"
+		      "</pre></div>\n", "</body>");
+}
+
+static void
+test_check_host(void **state)
+{
+	struct buf why = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(serve_check_host("127.0.0.1", &why), 0);
+	assert_int_equal(serve_check_host("0.0.0.0", &why), 0);
+	assert_int_equal(serve_check_host("::1", &why), 0);
+	assert_int_equal(serve_check_host("::", &why), 0);
+	assert_int_equal(why.len, 0);
+	assert_int_equal(serve_check_host("", &why), -1);
+	assert_string_equal(why.data, "empty");
+	buf_reset(&why);
+	assert_int_equal(serve_check_host("127.0.0.1:80", &why), -1);
+	assert_true(why.len > 0);
+	buf_reset(&why);
+	assert_int_equal(serve_check_host("[::1]", &why), -1);
+	assert_true(why.len > 0);
+	buf_release(&why);
+}
+
 int
 main(void)
 {
@@ -211,6 +340,10 @@ main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_dotfiles),
 		cmocka_unit_test(test_location),
+		cmocka_unit_test(test_status_path),
+		cmocka_unit_test(test_status_json),
+		cmocka_unit_test(test_inject),
+		cmocka_unit_test(test_check_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
