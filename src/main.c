@@ -26,6 +26,7 @@
 #include "export.h"
 #include "hash.h"
 #include "html.h"
+#include "import.h"
 #include "model.h"
 #include "pages.h"
 #include "plot.h"
@@ -563,6 +564,24 @@ cmd_datasets(struct run *r)
 	return EXIT_OK;
 }
 
+/*
+ * import-refs FILE: a BibTeX or CSL-JSON export as the rows of
+ * references.csv on stdout; nothing on stdout when FILE has an error.
+ */
+static int
+cmd_import_refs(struct run *r)
+{
+	struct buf b = BUF_INIT;
+	int ret = EXIT_INPUT;
+
+	if (!import_refs(r->args[0], &b)) {
+		fwrite(b.data, 1, b.len, stdout);
+		ret = EXIT_OK;
+	}
+	buf_release(&b);
+	return ret;
+}
+
 /* check: prints the claims audit; exit 1 when a claim drifts. */
 static int
 cmd_check(struct run *r)
@@ -817,6 +836,11 @@ static const struct cmd {
 	  .help = "print the datasets a figure script can read ('# data:' "
 	  "in templates/figures/*.gp), each with its columns and their "
 	  "units" },
+	{ .name = "import-refs", .run = cmd_import_refs, .args = "FILE",
+	  .min = 1, .max = 1, .need = "a BibTeX or CSL-JSON file",
+	  .help = "print FILE, a reference list exported as BibTeX (.bib) "
+	  "or CSL-JSON (.json), as the rows of data/references.csv, "
+	  "checked as that file is" },
 };
 
 /* The key getopt_long() returns for option id: its letter, or above. */
