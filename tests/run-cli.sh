@@ -483,6 +483,44 @@ done
 expect diff-cause-all 0 "$ult" diff --format csv "$article" "$newest"
 no_uncaused diff-cause-all
 
+# import-refs: Zotero's BibTeX and CSL-JSON exports of some of the
+# shipped references become references.csv rows (tests/import/*.csv)...
+for f in zotero.bib zotero.json; do
+	expect "import-refs-$f" 0 "$ult" import-refs "tests/import/$f"
+	if cmp -s "$tmp/stdout" "$top/tests/import/$f.csv" &&
+		[ ! -s "$tmp/stderr" ]; then ok; else
+		no "import-refs $f: output differs from tests/import/$f.csv"
+		diff -u "$top/tests/import/$f.csv" "$tmp/stdout"; fi
+done
+# ... which the report reads in place of those rows of references.csv.
+rm -rf "$tmp/refs"
+cp -R "$top/data" "$tmp/refs"
+keys=$(cut -d, -f1 "$top/tests/import/zotero.bib.csv" | sed 1d | paste -sd'|')
+{ cat "$top/tests/import/zotero.bib.csv"
+  sed 1d "$top/data/references.csv" | grep -Ev "^($keys)," |
+	sed 's/,[^,]*$/,/'; } >"$tmp/refs/references.csv.new"
+mv "$tmp/refs/references.csv.new" "$tmp/refs/references.csv"
+expect import-refs-report 0 "$ult" -d "$tmp/refs" -o "$tmp/refs-out" \
+	--no-editions report
+has import-refs-report "$tmp/refs-out/references.html" 'Nature 406 (6799), 1047–1054'
+has import-refs-report "$tmp/refs-out/references.html" 'Prša et al. 2016\|Andrej Prša, Petr Harmanec, Guillermo Torres et al.'
+# An error prints nothing on stdout; a file cut anywhere is an error or
+# fine, never a crash.
+expect import-refs-error 1 "$ult" import-refs "$top/tests/errors/import-bib-no-title/refs.bib"
+if [ ! -s "$tmp/stdout" ]; then ok; else no "import-refs-error: stdout not empty"; fi
+for f in zotero.bib zotero.json; do
+	size=$(wc -c <"$top/tests/import/$f")
+	n=1 bad=
+	while [ "$n" -lt "$size" ]; do
+		head -c "$n" "$top/tests/import/$f" >"$tmp/cut.${f##*.}"
+		"$ult" import-refs "$tmp/cut.${f##*.}" >/dev/null 2>&1
+		rc=$?
+		[ "$rc" -le 1 ] || bad="$bad $n:$rc"
+		n=$((n + 37))
+	done
+	if [ -z "$bad" ]; then ok; else no "import-refs $f cut at (bytes:exit):$bad"; fi
+done
+
 # The claims audit passes on the shipped data, in both editions.
 expect check 0 "$ult" check
 has check "$tmp/stdout" '^claims: [0-9]* agree, [0-9]* known discrepancies ([0-9]* error, [0-9]* rounding, [0-9]* convention, [0-9]* data-moved), 0 off$'
@@ -513,7 +551,7 @@ if [ "$(wc -l <"$tmp/help-commands")" -ge 8 ] &&
 for c in $(cat "$tmp/help-commands"); do
 	if grep -Eq "^\.B[IR]? \"?$c( |\"|\$)" "$tmp/man-commands"; then ok
 	else no "docs/ultimate.1: no command '$c' under COMMANDS"; fi
-	if grep -Eq "^    ultimate .*( |^)$c( |\$)" "$tmp/readme-usage"; then ok
+	if grep -Eq "^    ultimate (.* )?$c( |\$)" "$tmp/readme-usage"; then ok
 	else no "README.md: no command '$c' under Command line"; fi
 done
 for o in $(cat "$tmp/help-options"); do
