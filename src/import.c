@@ -1187,6 +1187,13 @@ json_spots(const struct srcfile *f, size_t *nspots)
 			sp = xgrow(sp, &cap, ns + 1, sizeof(*sp));
 			memset(&sp[ns], 0, sizeof(sp[ns]));
 			sp[ns++].at = i;
+			/* A number or a literal: one element, however long. */
+			if (c != '"' && c != '{' && c != '[') {
+				while (i < n && s[i] != ',' && s[i] != ']' &&
+				       !is_space(s[i]))
+					i++;
+				continue;
+			}
 		}
 		if (depth == 2 && want_value && ns) {
 			struct spot *e = &sp[ns - 1];
