@@ -33,13 +33,13 @@ CMARK_CFLAGS := $(if $(wildcard /usr/include/cmark-gfm.h),,$(shell \
 	$(PKG_CONFIG) --cflags libcmark-gfm 2>/dev/null))
 CMARK_LIBS := $(if $(wildcard /usr/include/cmark-gfm.h),-lcmark-gfm,$(shell \
 	$(PKG_CONFIG) --libs libcmark-gfm 2>/dev/null || echo -lcmark-gfm))
-LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -lm
+LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -ljansson -lm
 
 -include config.mk
 
 SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
       init.c \
-      fit.c format.c hash.c html.c plot.c \
+      fit.c format.c hash.c html.c import.c plot.c \
       mathml.c model.c pages.c physics.c registry.c report.c site.c table.c \
       schema.c suggest.c template.c timing.c units.c xalloc.c serve.c watch.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
@@ -62,7 +62,8 @@ DEPS_BUILD = gcc:-:cmd=$(firstword $(CC)) libc6-dev:-:cc=stdio.h \
 	     libcmark-gfm-dev:cmark-gfm:pc=libcmark-gfm,cmark-gfm.h,cmark-gfm \
 	     libcmark-gfm-extensions-dev:cmark-gfm:cc=cmark-gfm-core-extensions.h,cmark-gfm-extensions,cmark-gfm \
 	     libxxhash-dev:xxhash:pc=libxxhash,xxhash.h,xxhash \
-	     libexpat1-dev:expat:pc=expat,expat.h,expat
+	     libexpat1-dev:expat:pc=expat,expat.h,expat \
+	     libjansson-dev:jansson:pc=jansson,jansson.h,jansson
 DEPS_REPORT = gnuplot-nox:gnuplot:cmd=gnuplot
 DEPS_TEST = libcmocka-dev:cmocka:pc=cmocka,cmocka.h,cmocka \
 	    gnuplot-nox:gnuplot:cmd=gnuplot libxml2-utils:libxml2:cmd=xmllint \

@@ -216,10 +216,63 @@ struct deps {
 	size_t nseen, cap;
 };
 
+static void walk(const struct registry *reg, const struct quantity *q,
+		 struct deps *d);
+
+/*
+ * The files a source names when it is a list of whole data files
+ * ("data/top500.csv", "disk_capacity.csv, ssd_capacity.csv"), into
+ * d->files; a source in words names none.
+ */
+static void
+source_files(const char *src, struct deps *d)
+{
+	const char *p;
+	size_t len;
+
+	for (p = src; *p; p += len + strspn(p + len, ", ")) {
+		len = strcspn(p, ", ");
+		if (len <= 4 || strncmp(p + len - 4, ".csv", 4) ||
+		    (p[len] && strncmp(p + len, ", ", 2)))
+			return;
+	}
+	for (p = src; *p; p += len + strspn(p + len, ", ")) {
+		size_t k;
+
+		len = strcspn(p, ", ");
+		for (k = len; k && p[k - 1] != '/'; k--)
+			;
+		buf_addch(&d->files, '\n');
+		buf_add(&d->files, p + k, len - k);
+		buf_addch(&d->files, '\n');
+	}
+}
+
+/* Walks the quantities of reg named in q's because (those that exist). */
+static void
+walk_because(const struct registry *reg, const struct quantity *q,
+	     struct deps *d)
+{
+	struct buf name = BUF_INIT;
+	const char *p;
+	size_t len;
+
+	for (p = q->because ? q->because : ""; *p; p += len) {
+		const struct quantity *c;
+
+		p += strspn(p, " ");
+		len = strcspn(p, " ");
+		buf_reset(&name);
+		buf_add(&name, p, len);
+		if (len && (c = registry_get(reg, name.data)))
+			walk(reg, c, d);
+	}
+	buf_release(&name);
+}
+
 static void
 walk(const struct registry *reg, const struct quantity *q, struct deps *d)
 {
-	const char *src;
 	size_t i;
 
 	for (i = 0; i < d->nseen; i++)
@@ -229,16 +282,15 @@ walk(const struct registry *reg, const struct quantity *q, struct deps *d)
 	d->seen[d->nseen++] = q;
 	if (q->origin)
 		buf_addf(&d->rows, "\n%s\n", base_name(q->origin));
-	src = q->source;
-	if (src && !strchr(src, ' ') && strlen(src) > 4 &&
-	    !strcmp(src + strlen(src) - 4, ".csv"))
-		buf_addf(&d->files, "\n%s\n", base_name(src));
+	if (q->source)
+		source_files(q->source, d);
 	for (i = 0; i < q->ninputs; i++) {
 		const struct quantity *in = registry_get(reg, q->inputs[i]);
 
 		if (in)
 			walk(reg, in, d);
 	}
+	walk_because(reg, q, d);
 }
 
 static int
@@ -329,6 +381,15 @@ changes_causes(const struct changes *cs, size_t i, struct buf *out)
 		walk(cs->rb, c->b, &d);
 	else
 		walk_owner(cs->rb, c->name, &d);
+	/*
+	 * A quantity new or gone came or went with what decided that it
+	 * exists: the pick it describes, as the other edition has it.
+	 */
+	d.nseen = 0;
+	if (!c->a)
+		walk_because(cs->ra, c->b, &d);
+	else if (!c->b)
+		walk_because(cs->rb, c->a, &d);
 	for (f = 0; f < cs->nfiles; f++) {
 		const struct added_file *af = &cs->files[f];
 		const char *name = base_name(table_name(af->t)), *p;

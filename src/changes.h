@@ -18,7 +18,10 @@ struct tableset;
  * added row its quantity depends on: a row named as the origin of the
  * quantity or of one of its inputs (the newest laptop, the record
  * holder), or any added row of a file that a fit over the whole file
- * reads (source "data/top500.csv").
+ * reads (source "data/top500.csv"), or of the quantities named in its
+ * because (registry.h: the picks that decided that it exists, the
+ * then-and-now comparison of a kind once it has a newer machine), in
+ * either edition when it is new or gone.
  */
 struct change {
 	const char *name;

@@ -27,6 +27,7 @@
 #include "hash.h"
 #include "html.h"
 #include "init.h"
+#include "import.h"
 #include "model.h"
 #include "pages.h"
 #include "plot.h"
@@ -579,6 +580,24 @@ cmd_init(struct run *r)
 	return init_project(share, why, r->args[0]) ? EXIT_INPUT : EXIT_OK;
 }
 
+/*
+ * import-refs FILE: a BibTeX or CSL-JSON export as the rows of
+ * references.csv on stdout; nothing on stdout when FILE has an error.
+ */
+static int
+cmd_import_refs(struct run *r)
+{
+	struct buf b = BUF_INIT;
+	int ret = EXIT_INPUT;
+
+	if (!import_refs(r->args[0], &b)) {
+		fwrite(b.data, 1, b.len, stdout);
+		ret = EXIT_OK;
+	}
+	buf_release(&b);
+	return ret;
+}
+
 /* check: prints the claims audit; exit 1 when a claim drifts. */
 static int
 cmd_check(struct run *r)
@@ -852,6 +871,11 @@ static const struct cmd {
 	  "the installed data/, templates/ and docs/templates.md, copied "
 	  "from the share folder ($ULTIMATE_SHARE if set, else " DATADIR
 	  ")" },
+	{ .name = "import-refs", .run = cmd_import_refs, .args = "FILE",
+	  .min = 1, .max = 1, .need = "a BibTeX or CSL-JSON file",
+	  .help = "print FILE, a reference list exported as BibTeX (.bib) "
+	  "or CSL-JSON (.json), as the rows of data/references.csv, "
+	  "checked as that file is" },
 };
 
 /* The key getopt_long() returns for option id: its letter, or above. */

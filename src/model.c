@@ -1132,12 +1132,18 @@ add_series(struct model *m, struct series *all)
 			series_dataset(m, se);
 		num(m, SET(name, "series.%s.n", sp->id), (double)se->n, "",
 		    SET(f, "rows of %s in this edition", sp->what), NULL, src);
-		num(m, SET(name, "series.%s.first_year", sp->id),
-		    floor(se->time[0]), "year", "year of the first row", NULL,
-		    point_origin(se, 0, &org));
-		num(m, SET(name, "series.%s.latest.year", sp->id),
-		    floor(se->time[k]), "year", "year of the newest row", NULL,
-		    point_origin(se, k, &org));
+		registry_add_num(m->reg, SET(name, "series.%s.first_year",
+					     sp->id), floor(se->time[0]),
+				 "year", "year of the first row", NULL,
+				 table_cell(se->t, se->row[0],
+					    table_find(se->t, "source")),
+				 point_origin(se, 0, &org));
+		registry_add_num(m->reg, SET(name, "series.%s.latest.year",
+					     sp->id), floor(se->time[k]),
+				 "year", "year of the newest row", NULL,
+				 table_cell(se->t, se->row[k],
+					    table_find(se->t, "source")),
+				 point_origin(se, k, &org));
 		registry_add_num(m->reg, SET(name, "series.%s.latest.value",
 					     sp->id), se->value[k], sp->unit,
 				 SET(f, "%s of the newest row", sp->value_col),
@@ -1490,6 +1496,8 @@ add_energy(struct model *m, const struct series *top)
 					     table_find(t, "source"));
 
 		point_origin(top, a, &org);
+		/* Only while the record has a power figure. */
+		registry_set_because(m->reg, "record.list");
 		registry_add_text(m->reg, "article.record.name",
 				  table_cell(t, top->row[a],
 					     table_find(t, "system")),
@@ -1523,6 +1531,7 @@ add_energy(struct model *m, const struct series *top)
 		   "how many times less energy a FLOP takes now than then",
 		   "article.record.energy_per_flop record.energy_per_flop",
 		   OURS);
+		registry_set_because(m->reg, NULL);
 	}
 out:
 	free(power);
@@ -2002,6 +2011,10 @@ add_compare(struct model *m, const char *kind, const struct devrow *then,
 			break;
 	if (!record && i == NFIG)
 		return;
+	/* They exist because of the two machines picked. */
+	registry_set_because(m->reg, SET(name, "%s then.%s.id", record ?
+					 "record.list" : SET(a, "current.%s.id",
+							     kind), kind));
 	buf_addf(&b, "%s.year", record ? "record" : SET(a, "current.%s",
 							 kind));
 	fx(m, SET(name, "compare.%s.years", kind),
@@ -2039,6 +2052,7 @@ add_compare(struct model *m, const char *kind, const struct devrow *then,
 				   SET(b, "current.%s.storage", kind), "B",
 				   "storage");
 out:
+	registry_set_because(m->reg, NULL);
 	buf_release(&name);
 	buf_release(&a);
 	buf_release(&b);
@@ -2434,9 +2448,19 @@ out:
 static void
 add_edition(struct model *m)
 {
+	struct buf newest = BUF_INIT;
+	size_t i;
+
+	/* The year of the newest rows of the history series. */
+	for (i = 0; i < sizeof(series_specs) / sizeof(series_specs[0]); i++)
+		buf_addf(&newest, "%sseries.%s.latest.year", i ? " " : "",
+			 series_specs[i].id);
+	registry_set_because(m->reg, newest.data);
 	num(m, "edition.year", m->as_of, "year",
 	    "newest year of data used (--as-of, default the newest in data/)",
 	    NULL, OURS);
+	registry_set_because(m->reg, NULL);
+	buf_release(&newest);
 }
 
 /*

@@ -22,6 +22,7 @@ struct registry {
 	size_t n, cap, hcap;
 	size_t *slots;		/* index + 1 into q; 0 is empty */
 	size_t nslots;		/* a power of two */
+	char *because;		/* registry_set_because(), or NULL */
 };
 
 struct registry *
@@ -51,6 +52,7 @@ quantity_free(struct quantity *q)
 	free(q->inputs);
 	free(q->source);
 	free(q->origin);
+	free(q->because);
 	free(q);
 }
 
@@ -66,7 +68,15 @@ registry_free(struct registry *reg)
 	free(reg->q);
 	free(reg->hashes);
 	free(reg->slots);
+	free(reg->because);
 	free(reg);
+}
+
+void
+registry_set_because(struct registry *reg, const char *names)
+{
+	free(reg->because);
+	reg->because = names && *names ? xstrdup(names) : NULL;
 }
 
 /* Names are short and come from our code and checked ids: no adversary. */
@@ -173,6 +183,7 @@ add(struct registry *reg, const char *name, const char *unit,
 	q->dim_ok = !unit_parse(q->unit, &q->dim, NULL);
 	q->source = xstrdup(source ? source : "");
 	q->origin = origin ? xstrdup(origin) : NULL;
+	q->because = reg->because ? xstrdup(reg->because) : NULL;
 	for (p = inputs ? inputs : ""; *p;) {
 		size_t len = strcspn(p, " ");
 

@@ -38,6 +38,10 @@ struct quantity {
 	size_t ninputs;
 	char *source;		/* where the value or formula comes from */
 	char *origin;		/* "data/assumptions.csv:3" or NULL */
+	char *because;		/* space-separated names of the quantities
+				   that decided whether it exists (the pick
+				   it describes: "current.laptop.id"), or
+				   NULL; they need not be in the registry */
 };
 
 struct registry;
@@ -69,6 +73,14 @@ struct quantity *registry_add_num(struct registry *reg, const char *name,
 				  double value, const char *unit,
 				  const char *formula, const char *inputs,
 				  const char *source, const char *origin);
+/*
+ * While names is set (space-separated quantity names; NULL or "" ends
+ * it), every quantity added gets them as its because: what decided
+ * that it exists when no input says so, for the causes of changes.c.
+ * names is copied.
+ */
+void registry_set_because(struct registry *reg, const char *names);
+
 /* Adds a text value, as registry_add_num(). */
 struct quantity *registry_add_text(struct registry *reg, const char *name,
 				   const char *text, const char *formula,

@@ -467,6 +467,80 @@ has diff-after-data "$tmp/stderr" "^ultimate: 'diff' $((newest + 1)) is after th
 # The new TOP500 row above, dated 2099: the cause of the record's change.
 expect diff-new-row 0 "$ult" -d "$tmp/next" diff "$newest" 2099
 has diff-new-row "$tmp/stdout" "^record.name .*Test Machine \"X\" .*top500.csv:$(wc -l <"$tmp/next/top500.csv")\$"
+# Every change names the data rows that caused it: one new row of each
+# data file, dated the newest year, is the cause of some change and no
+# change is without one (a new device's then-and-now comparison, the
+# newest row's year, the edition's year were "caused by -").
+no_uncaused() { # no_uncaused NAME: no row of diff --format csv without one
+	if grep ',$' "$tmp/stdout" >"$tmp/uncaused"; then
+		no "$1: changes without a cause: $(head -3 "$tmp/uncaused")"
+	else ok; fi
+}
+while IFS='|' read -r f row; do
+	rm -rf "$tmp/cause"
+	cp -R "$top/data" "$tmp/cause"
+	printf '%s\n' "$row" | sed "s/NEWEST/$newest/" >>"$tmp/cause/$f"
+	line=$(wc -l <"$tmp/cause/$f")
+	expect "diff-cause-$f" 0 "$ult" -d "$tmp/cause" diff --format csv \
+		$((newest - 1)) "$newest"
+	no_uncaused "diff-cause-$f"
+	if grep -Eq "$f:([0-9]+-)?$line([^0-9]|\$)" "$tmp/stdout"; then ok
+	else no "diff-cause-$f: the new row $f:$line causes nothing"; fi
+done <<'ROWS'
+devices.csv|test_netbook,Test Netbook,Test Netbook,NEWEST,netbook,2e10,4e10,,2147483648,6.4e10,1,1,10,test row,
+quantum.csv|test_qc,Test QC,NEWEST,5e9,3e7,2e-8,4e-8,test row,
+top500.csv|NEWEST-11,Test Machine,Somewhere,Nowhere,3e18,4e18,5e7,test row,
+disk_capacity.csv|NEWEST,Test Disk,Test,5e13,test row,
+ssd_capacity.csv|NEWEST,Test SSD,Test,3e14,test row,
+areal_density.csv|NEWEST,Test Drive,3e12,test row,
+transistors.csv|NEWEST,Test CPU,Test,2e11,test row,
+ROWS
+y=$article
+while [ "$y" -lt "$newest" ]; do
+	expect "diff-cause-$y" 0 "$ult" diff --format csv "$y" $((y + 1))
+	no_uncaused "diff-cause-$y"
+	y=$((y + 1))
+done
+expect diff-cause-all 0 "$ult" diff --format csv "$article" "$newest"
+no_uncaused diff-cause-all
+
+# import-refs: Zotero's BibTeX and CSL-JSON exports of some of the
+# shipped references become references.csv rows (tests/import/*.csv)...
+for f in zotero.bib zotero.json; do
+	expect "import-refs-$f" 0 "$ult" import-refs "tests/import/$f"
+	if cmp -s "$tmp/stdout" "$top/tests/import/$f.csv" &&
+		[ ! -s "$tmp/stderr" ]; then ok; else
+		no "import-refs $f: output differs from tests/import/$f.csv"
+		diff -u "$top/tests/import/$f.csv" "$tmp/stdout"; fi
+done
+# ... which the report reads in place of those rows of references.csv.
+rm -rf "$tmp/refs"
+cp -R "$top/data" "$tmp/refs"
+keys=$(cut -d, -f1 "$top/tests/import/zotero.bib.csv" | sed 1d | paste -sd'|')
+{ cat "$top/tests/import/zotero.bib.csv"
+  sed 1d "$top/data/references.csv" | grep -Ev "^($keys)," |
+	sed 's/,[^,]*$/,/'; } >"$tmp/refs/references.csv.new"
+mv "$tmp/refs/references.csv.new" "$tmp/refs/references.csv"
+expect import-refs-report 0 "$ult" -d "$tmp/refs" -o "$tmp/refs-out" \
+	--no-editions report
+has import-refs-report "$tmp/refs-out/references.html" 'Nature 406 (6799), 1047–1054'
+has import-refs-report "$tmp/refs-out/references.html" 'Prša et al. 2016\|Andrej Prša, Petr Harmanec, Guillermo Torres et al.'
+# An error prints nothing on stdout; a file cut anywhere is an error or
+# fine, never a crash.
+expect import-refs-error 1 "$ult" import-refs "$top/tests/errors/import-bib-no-title/refs.bib"
+if [ ! -s "$tmp/stdout" ]; then ok; else no "import-refs-error: stdout not empty"; fi
+for f in zotero.bib zotero.json; do
+	size=$(wc -c <"$top/tests/import/$f")
+	n=1 bad=
+	while [ "$n" -lt "$size" ]; do
+		head -c "$n" "$top/tests/import/$f" >"$tmp/cut.${f##*.}"
+		"$ult" import-refs "$tmp/cut.${f##*.}" >/dev/null 2>&1
+		rc=$?
+		[ "$rc" -le 1 ] || bad="$bad $n:$rc"
+		n=$((n + 37))
+	done
+	if [ -z "$bad" ]; then ok; else no "import-refs $f cut at (bytes:exit):$bad"; fi
+done
 
 # The claims audit passes on the shipped data, in both editions.
 expect check 0 "$ult" check

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Bad-input tests: each folder tests/errors/<case>/ holds data files that
-# replace the shipped ones in a copy of data/ (a file named 'remove' lists
+# replace the shipped ones in a copy of data/ (or, .bib and .json, join
+# them: for import-refs) (a file named 'remove' lists
 # files to delete instead), optionally a templates/ folder laid over a
 # copy of templates/, 'expected.err', the exact stderr, and optionally
 # 'args' (default: list) and 'expected.rc' (default: 1). Every case also
@@ -21,7 +22,7 @@ for dir in "$top"/tests/errors/*/; do
 	if [ -d "$dir/templates" ]; then
 		cp -R "$dir/templates/." "$tmp/templates/"
 	fi
-	for f in "$dir"*.csv; do
+	for f in "$dir"*.csv "$dir"*.bib "$dir"*.json; do
 		[ -e "$f" ] && cp "$f" "$tmp/data/"
 	done
 	if [ -f "$dir/remove" ]; then
