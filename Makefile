@@ -65,7 +65,7 @@ DEPS_REPORT = gnuplot-nox:gnuplot:cmd=gnuplot
 DEPS_TEST = libcmocka-dev:cmocka:pc=cmocka,cmocka.h,cmocka \
 	    gnuplot-nox:gnuplot:cmd=gnuplot libxml2-utils:libxml2:cmd=xmllint \
 	    python3:python:cmd=python3 python3-yaml:pip=pyyaml:py=yaml \
-	    procps:-:cmd=pgrep
+	    procps:-:cmd=pgrep poppler-utils:poppler:cmd=pdftotext
 DEPS_CHECK = valgrind:valgrind:cmd=valgrind
 # The layout checks measure text: they run with the Liberation fonts
 # (metric-compatible with Times New Roman and Arial), not whatever the
@@ -73,6 +73,8 @@ DEPS_CHECK = valgrind:valgrind:cmd=valgrind
 DEPS_BROWSER = chromium:chromium:cmd=chromium nodejs:node:cmd=node \
 	       npm:node:cmd=npm default-jre-headless:openjdk:cmd=java \
 	       fonts-liberation2:font-liberation:font=Liberation_Serif
+# report --pdf: headless Chromium prints the reports.
+DEPS_PDF = chromium:chromium:cmd=chromium
 DEPS_LINT = nodejs:node:cmd=node npm:node:cmd=npm
 DEPS_BENCH = time:gnu-time:cmd=/usr/bin/time
 DEPS_FUZZ = clang:llvm:cmd=clang libclang-rt-14-dev:llvm:fuzz=clang
@@ -84,7 +86,7 @@ DEPS_FUZZ = clang:llvm:cmd=clang libclang-rt-14-dev:llvm:fuzz=clang
 # deep inside a longer expansion, GNU make 4.3 can return the wrong text.)
 DEPS_STAMPS = build/deps
 DEPS_GROUPS = DEPS_BUILD DEPS_REPORT DEPS_TEST DEPS_CHECK DEPS_BROWSER \
-	      DEPS_LINT DEPS_BENCH DEPS_FUZZ
+	      DEPS_LINT DEPS_BENCH DEPS_FUZZ DEPS_PDF
 $(foreach g,$(DEPS_GROUPS),$(eval \
 	DEPS_SEEN_$(g) := $$(file <$(DEPS_STAMPS)/$(g))))
 deps_key = $(strip $(CC) $(CPPFLAGS) $(CMARK_CFLAGS) $(CFLAGS) $(LDFLAGS) \
@@ -116,12 +118,14 @@ NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	 $(if $(filter bench,$(MAKECMDGOALS)),DEPS_BENCH DEPS_REPORT) \
 	 $(if $(filter lint-ci,$(MAKECMDGOALS)),DEPS_LINT) \
 	 $(if $(filter check-browser,$(MAKECMDGOALS)),DEPS_BROWSER \
-	      DEPS_REPORT)
+	      DEPS_REPORT) \
+	 $(if $(filter pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_REPORT) \
+	 $(if $(filter check-pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_TEST)
 
 .PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay \
 	fuzz check-browser bench valgrind lint-ci report-site \
 	install uninstall clean deps-build deps-report deps-test deps-check \
-	deps-lint FORCE
+	deps-lint pdf pdf-site check-pdf deps-pdf FORCE
 
 all: ultimate
 
@@ -138,6 +142,8 @@ deps-check: deps-build
 	$(call need,$(filter-out $(NEEDED),DEPS_CHECK))
 deps-lint: deps-build
 	$(call need,$(filter-out $(NEEDED),DEPS_LINT))
+deps-pdf: deps-build
+	$(call need,$(filter-out $(NEEDED),DEPS_PDF))
 
 # --- Build ----------------------------------------------------------------
 ultimate: $(BUILD)/ultimate
@@ -170,6 +176,15 @@ report: report-site
 		out/*/*.html out/*/*/*.html)) pages))
 report-site: ultimate | deps-report
 	./ultimate report
+
+# The site with each edition's report as PDF too (report.pdf beside its
+# index.html), printed by headless Chromium. `make report` after it
+# writes the site without them again.
+pdf: pdf-site
+	$(info pdf: out/report.pdf ($(words $(wildcard out/report.pdf \
+		out/editions/*/report.pdf)) PDFs))
+pdf-site: ultimate | deps-report deps-pdf
+	./ultimate --pdf report
 
 # Live preview: writes out/, then again after each change to data/ or
 # templates/, until Ctrl-C. WATCH_FLAGS adds options (--serve 8000).
@@ -206,6 +221,10 @@ check-browser: $(BUILD)/ultimate | deps-build
 check-site: $(BUILD)/ultimate
 	@sh tests/run-site.sh $(BUILD)/ultimate
 
+# report --pdf through headless Chromium and poppler's pdftotext.
+check-pdf: $(BUILD)/ultimate | deps-test
+	@sh tests/run-pdf.sh $(BUILD)/ultimate
+
 # Hostile inputs and faults: FIFOs, links out, bombs, signals, two runs
 # at once, SIGKILL while publishing, gnuplot hanging or misbehaving.
 check-faults: $(BUILD)/ultimate
@@ -223,7 +242,7 @@ check-watch: $(BUILD)/ultimate
 # (tests/tally.sh), and make test fails when any suite does.
 test: | deps-build deps-test
 	@sh tests/tally.sh $(MAKE) --no-print-directory -k check-unit check-errors check-golden check-claims check-fuzz-replay \
-		check-site check-cli check-faults check-watch
+		check-site check-cli check-faults check-watch check-pdf
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \

@@ -22,6 +22,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "file.h"
+#include "hash.h"
 #include "pdf.h"
 #include "site.h"
 #include "timing.h"
@@ -343,6 +344,63 @@ file_url(struct buf *out, const char *path)
 	}
 }
 
+/* Reads path whole into b. Returns 0, or -1 with errno set. */
+static int
+read_whole(const char *path, struct buf *b)
+{
+	char chunk[65536];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(b, chunk, n);
+	fclose(f);
+	return 0;
+}
+
+/*
+ * Whether the PDF of page p is published already and would not change:
+ * the page, the stylesheet and every figure beside it are the same as
+ * published (none staged), and the published PDF is a PDF. Then it is
+ * kept (site_keep()) and 1 returned, so that a run that changed one
+ * edition prints that edition alone.
+ */
+static int
+keep_published(struct site *s, const char *staged, const char *published,
+	       const struct pdf_page *p, const char *dir)
+{
+	struct buf path = BUF_INIT, rel = BUF_INIT, pdf = BUF_INIT;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int same = !site_staged(s, p->html) && !site_staged(s, "style.css");
+
+	buf_addf(&path, "%s/%sfigures", staged, dir);
+	d = same ? opendir(path.data) : NULL;
+	while (d && same && (e = readdir(d))) {
+		buf_reset(&rel);
+		buf_addf(&rel, "%sfigures/%s", dir, e->d_name);
+		if (e->d_name[0] != '.' && site_staged(s, rel.data))
+			same = 0;
+	}
+	if (d)
+		closedir(d);
+	buf_reset(&path);
+	buf_addf(&path, "%s/%s", published, p->pdf);
+	if (same && (lstat(path.data, &st) || !S_ISREG(st.st_mode) ||
+		     read_whole(path.data, &pdf) || pdf.len < 5 ||
+		     memcmp(pdf.data, "%PDF-", 5)))
+		same = 0;
+	if (same)
+		site_keep(s, p->pdf, hash_bytes(HASH_INIT, pdf.data, pdf.len));
+	buf_release(&path);
+	buf_release(&rel);
+	buf_release(&pdf);
+	return same;
+}
+
 /* ------------------------------------------------------------ browser */
 
 struct job {
@@ -351,6 +409,7 @@ struct job {
 	struct buf pdfpath;	/* where the browser writes the PDF */
 	struct buf logpath;	/* its stdout and stderr */
 	pid_t pid;		/* 0: not running */
+	int kept;		/* the published PDF stays */
 	double started, stop_at;	/* stop_at < 0: not told to stop */
 	int killed, timed_out;
 };
@@ -485,22 +544,6 @@ last_line(const char *path, struct buf *line)
 	buf_addstr(line, p ? p + 1 : chunk);
 }
 
-/* Reads path whole into b. Returns 0, or -1 with errno set. */
-static int
-read_whole(const char *path, struct buf *b)
-{
-	char chunk[65536];
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return -1;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(b, chunk, n);
-	fclose(f);
-	return 0;
-}
-
 /*
  * Job j's browser ended with status: its PDF into the site. Returns 0,
  * or -1 after printing an error.
@@ -581,6 +624,10 @@ pdf_write(struct site *s, const struct pdf_page *pages, size_t n,
 		j->dir = folder_of(pages[i].html);
 		buf_init(&j->pdfpath);
 		buf_init(&j->logpath);
+		j->kept = keep_published(s, staged, published, j->page,
+					 j->dir);
+		if (j->kept)
+			continue;
 		buf_addf(&j->pdfpath, "%s/%s", print.data, pages[i].pdf);
 		buf_addf(&j->logpath, "%s/browser-%zu.log", print.data, i);
 		buf_reset(&path);
@@ -605,8 +652,13 @@ pdf_write(struct site *s, const struct pdf_page *pages, size_t n,
 		while (!ret && running < max && next < n &&
 		       !diag_interrupted()) {
 			struct job *j = &jobs[next];
-			int err = start(j, opt, print.data, next);
+			int err;
 
+			if (j->kept) {
+				next++;
+				continue;
+			}
+			err = start(j, opt, print.data, next);
 			next++;
 			if (err == ENOENT)
 				ret = error("cannot run '%s': %s; install "
