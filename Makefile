@@ -242,7 +242,7 @@ check-watch: $(BUILD)/ultimate
 # (tests/tally.sh), and make test fails when any suite does.
 test: | deps-build deps-test
 	@sh tests/tally.sh $(MAKE) --no-print-directory -k check-unit check-errors check-golden check-claims check-fuzz-replay \
-		check-site check-cli check-faults check-watch check-pdf
+		check-site check-cli check-faults check-watch
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \

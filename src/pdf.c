@@ -601,7 +601,7 @@ pdf_write(struct site *s, const struct pdf_page *pages, size_t n,
 	char *published = file_realpath(site_outdir(s));
 	struct buf print = BUF_INIT, prefix = BUF_INIT, path = BUF_INIT;
 	struct job *jobs = xcalloc(n ? n : 1, sizeof(*jobs));
-	size_t i, next = 0, running = 0, max = opt->jobs > 0 ?
+	size_t i, next = 0, running = 0, printed = 0, max = opt->jobs > 0 ?
 		(size_t)opt->jobs : 1;
 	int ret = 0;
 
@@ -628,6 +628,7 @@ pdf_write(struct site *s, const struct pdf_page *pages, size_t n,
 					 j->dir);
 		if (j->kept)
 			continue;
+		printed++;
 		buf_addf(&j->pdfpath, "%s/%s", print.data, pages[i].pdf);
 		buf_addf(&j->logpath, "%s/browser-%zu.log", print.data, i);
 		buf_reset(&path);
@@ -643,7 +644,7 @@ pdf_write(struct site *s, const struct pdf_page *pages, size_t n,
 			ret = link_figures(print.data, staged, published,
 					   staged, j->dir);
 	}
-	if (!ret)
+	if (!ret && printed)
 		ret = link_file(print.data, staged, published, "style.css");
 
 	while (!ret && (next < n || running)) {

@@ -96,6 +96,14 @@ chmod +x "$fake/chromium" "$fake/junk"
 ULTIMATE_CHROMIUM=$fake/chromium report "$tmp/a" --pdf
 if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ]; then ok; else
 	no "the no-op started the browser (exit $rc)"; cat "$tmp/err"; fi
+# The run is not a no-op (another templates folder, with a file more),
+# but no page changed: the published PDF is kept, no browser started.
+cp -R "$top/templates" "$tmp/tpl"
+echo unused >"$tmp/tpl/unused.txt"
+ULTIMATE_CHROMIUM=$fake/chromium report "$tmp/a" --pdf -t "$tmp/tpl"
+if [ "$rc" = 0 ] && cmp -s "$tmp/a/report.pdf" "$tmp/b/report.pdf"; then
+	ok; else no "an unchanged page's PDF was printed again (exit $rc)"
+	cat "$tmp/err"; fi
 cp -R "$tmp/a" "$tmp/before"
 # Another edition: the PDF must be printed again.
 ULTIMATE_CHROMIUM=$fake/chromium report "$tmp/a" --pdf --as-of 2015
