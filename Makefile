@@ -42,7 +42,7 @@ SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c fi
       schema.c suggest.c template.c timing.c units.c xalloc.c serve.c watch.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = audit buf export expr fit format hash physics registry table template model units \
-       formulas mathml bib pages plot serve
+       formulas mathml bib pages plot serve pdf
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Dependencies ---------------------------------------------------------
