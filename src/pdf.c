@@ -485,8 +485,9 @@ start(struct job *j, const struct pdf_options *opt, const char *print,
 }
 
 /*
- * Whether job j ended; its wait status into *status. Whatever it left
- * running in its group is killed first, while its id is still ours.
+ * Whether job j ended; its wait status into *status (-1: it cannot be
+ * waited for). Whatever it left running in its group is killed first,
+ * while its id is still ours.
  */
 static int
 ended(struct job *j, int *status)
@@ -494,8 +495,14 @@ ended(struct job *j, int *status)
 	siginfo_t info;
 
 	memset(&info, 0, sizeof(info));
-	if (waitid(P_PID, (id_t)j->pid, &info, WEXITED | WNOHANG | WNOWAIT))
-		return errno != EINTR;
+	if (waitid(P_PID, (id_t)j->pid, &info, WEXITED | WNOHANG |
+		   WNOWAIT)) {
+		if (errno == EINTR)
+			return 0;
+		*status = -1;
+		j->pid = 0;
+		return 1;
+	}
 	if (info.si_pid != j->pid)
 		return 0;
 	kill(-j->pid, SIGKILL);
@@ -560,6 +567,11 @@ finish(struct site *s, struct job *j, int status, const char *prefix,
 	if (j->timed_out) {
 		error("%s did not print '%s' within %g seconds", opt->browser,
 		      j->page->html, opt->timeout);
+		goto out;
+	}
+	if (status == -1) {
+		error("cannot wait for %s printing '%s'", opt->browser,
+		      j->page->html);
 		goto out;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
