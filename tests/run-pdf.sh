@@ -132,6 +132,39 @@ if diff -r "$tmp/before" "$tmp/a" >/dev/null; then ok; else
 	no "missing or junk browser: out/ changed"; fi
 no_staging "$tmp/a" "missing or junk browser"
 
+# SIGTERM while the browser prints: it and what it started are killed
+# at once, exit 143, out/ untouched.
+printf '#!/bin/sh\nsleep 987 &\necho $! >"%s"\nwait\n' "$tmp/slow.pid" \
+	>"$fake/slow"
+chmod +x "$fake/slow"
+(cd "$top" && ULTIMATE_CHROMIUM=$fake/slow exec "$ult" -o "$tmp/a" \
+	--no-editions --pdf --as-of 2015 report) >/dev/null 2>"$tmp/err" &
+pid=$!
+i=0
+while [ $i -lt 300 ] && ! [ -s "$tmp/slow.pid" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+if [ "$rc" = 143 ]; then ok; else no "SIGTERM while printing: exit $rc"
+	cat "$tmp/err"; fi
+# Alive: listed by ps and not a zombie (which its new parent reaps).
+alive() { ps -o stat= -p "$1" 2>/dev/null | grep -qv Z; }
+child=$(cat "$tmp/slow.pid" 2>/dev/null)
+i=0
+while [ $i -lt 20 ] && [ -n "$child" ] && alive "$child"; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ -z "$child" ] || alive "$child"; then
+	no "SIGTERM while printing: the browser's child is left"
+	[ -z "$child" ] || kill "$child"; else ok; fi
+if diff -r "$tmp/before" "$tmp/a" >/dev/null; then ok; else
+	no "SIGTERM while printing: out/ changed"; fi
+no_staging "$tmp/a" "SIGTERM while printing"
+
 # Without --pdf the PDF goes, and so does the link; nothing else differs
 # from a site that never had one.
 report "$tmp/a"
