@@ -39,12 +39,12 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -ljansson -lm
 
 SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
       init.c \
-      fit.c format.c hash.c html.c import.c plot.c \
+      fit.c format.c hash.c html.c import.c pdf.c plot.c \
       mathml.c model.c pages.c physics.c registry.c report.c site.c table.c \
       schema.c suggest.c template.c timing.c units.c xalloc.c serve.c watch.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = audit buf export expr fit format hash physics registry table template model units \
-       formulas mathml bib pages plot serve
+       formulas mathml bib pages plot serve pdf
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Dependencies ---------------------------------------------------------
@@ -68,7 +68,7 @@ DEPS_REPORT = gnuplot-nox:gnuplot:cmd=gnuplot
 DEPS_TEST = libcmocka-dev:cmocka:pc=cmocka,cmocka.h,cmocka \
 	    gnuplot-nox:gnuplot:cmd=gnuplot libxml2-utils:libxml2:cmd=xmllint \
 	    python3:python:cmd=python3 python3-yaml:pip=pyyaml:py=yaml \
-	    procps:-:cmd=pgrep
+	    procps:-:cmd=pgrep poppler-utils:poppler:cmd=pdftotext
 DEPS_CHECK = valgrind:valgrind:cmd=valgrind
 # The layout checks measure text: they run with the Liberation fonts
 # (metric-compatible with Times New Roman and Arial), not whatever the
@@ -76,6 +76,8 @@ DEPS_CHECK = valgrind:valgrind:cmd=valgrind
 DEPS_BROWSER = chromium:chromium:cmd=chromium nodejs:node:cmd=node \
 	       npm:node:cmd=npm default-jre-headless:openjdk:cmd=java \
 	       fonts-liberation2:font-liberation:font=Liberation_Serif
+# report --pdf: headless Chromium prints the reports.
+DEPS_PDF = chromium:chromium:cmd=chromium
 DEPS_LINT = nodejs:node:cmd=node npm:node:cmd=npm
 DEPS_BENCH = time:gnu-time:cmd=/usr/bin/time
 DEPS_FUZZ = clang:llvm:cmd=clang libclang-rt-14-dev:llvm:fuzz=clang
@@ -87,7 +89,7 @@ DEPS_FUZZ = clang:llvm:cmd=clang libclang-rt-14-dev:llvm:fuzz=clang
 # deep inside a longer expansion, GNU make 4.3 can return the wrong text.)
 DEPS_STAMPS = build/deps
 DEPS_GROUPS = DEPS_BUILD DEPS_REPORT DEPS_TEST DEPS_CHECK DEPS_BROWSER \
-	      DEPS_LINT DEPS_BENCH DEPS_FUZZ
+	      DEPS_LINT DEPS_BENCH DEPS_FUZZ DEPS_PDF
 $(foreach g,$(DEPS_GROUPS),$(eval \
 	DEPS_SEEN_$(g) := $$(file <$(DEPS_STAMPS)/$(g))))
 deps_key = $(strip $(CC) $(CPPFLAGS) $(CMARK_CFLAGS) $(CFLAGS) $(LDFLAGS) \
@@ -119,12 +121,14 @@ NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	 $(if $(filter bench,$(MAKECMDGOALS)),DEPS_BENCH DEPS_REPORT) \
 	 $(if $(filter lint-ci,$(MAKECMDGOALS)),DEPS_LINT) \
 	 $(if $(filter check-browser,$(MAKECMDGOALS)),DEPS_BROWSER \
-	      DEPS_REPORT)
+	      DEPS_REPORT) \
+	 $(if $(filter pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_REPORT) \
+	 $(if $(filter check-pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_TEST)
 
 .PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
 	fuzz check-browser bench valgrind lint-ci report-site \
 	install uninstall clean deps-build deps-report deps-test deps-check \
-	deps-lint FORCE
+	deps-lint pdf pdf-site check-pdf deps-pdf FORCE
 
 all: ultimate
 
@@ -141,6 +145,8 @@ deps-check: deps-build
 	$(call need,$(filter-out $(NEEDED),DEPS_CHECK))
 deps-lint: deps-build
 	$(call need,$(filter-out $(NEEDED),DEPS_LINT))
+deps-pdf: deps-build
+	$(call need,$(filter-out $(NEEDED),DEPS_PDF))
 
 # --- Build ----------------------------------------------------------------
 ultimate: $(BUILD)/ultimate
@@ -184,6 +190,15 @@ report: report-site
 report-site: ultimate | deps-report
 	./ultimate report
 
+# The site with each edition's report as PDF too (report.pdf beside its
+# index.html), printed by headless Chromium. `make report` after it
+# writes the site without them again.
+pdf: pdf-site
+	$(info pdf: out/report.pdf ($(words $(wildcard out/report.pdf \
+		out/editions/*/report.pdf)) PDFs))
+pdf-site: ultimate | deps-report deps-pdf
+	./ultimate --pdf report
+
 # Live preview: writes out/, then again after each change to data/ or
 # templates/, until Ctrl-C. WATCH_FLAGS adds options (--serve 8000).
 watch: ultimate | deps-report
@@ -221,6 +236,10 @@ check-browser: $(if $(SITE),,$(BUILD)/ultimate) | deps-build
 
 check-site: $(BUILD)/ultimate
 	@sh tests/run-site.sh $(BUILD)/ultimate
+
+# report --pdf through headless Chromium and poppler's pdftotext.
+check-pdf: $(BUILD)/ultimate | deps-test
+	@sh tests/run-pdf.sh $(BUILD)/ultimate
 
 # Hostile inputs and faults: FIFOs, links out, bombs, signals, two runs
 # at once, SIGKILL while publishing, gnuplot hanging or misbehaving.

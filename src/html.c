@@ -508,6 +508,7 @@ html_release(void)
 /* The page shell's slots; "{{content}}" must be there, once. */
 static const char *const slots[] = {
 	"{{title}}", "{{toc}}", "{{content}}", "{{nav}}", "{{root}}",
+	"{{pdf}}",
 };
 
 int
@@ -528,7 +529,7 @@ html_check_shell(const struct srcfile *shell)
 				"}\n")] == '}' ? 2 : 0);
 			ret = error_at(&loc, "unknown slot '%.*s' in the page "
 				       "shell (slots: {{title}}, {{toc}}, "
-				       "{{content}}, {{nav}}, {{root}})", (int)loc.len,
+				       "{{content}}, {{nav}}, {{root}}, {{pdf}})", (int)loc.len,
 				       open);
 			p = open + 2;
 			continue;
@@ -690,7 +691,7 @@ put_content(struct buf *out, const char *body, const char *toc)
 void
 html_page(struct buf *out, const char *shell, const char *title,
 	  const char *toc, const char *body, const char *current,
-	  const char *root)
+	  const char *root, const char *pdf)
 {
 	const char *p = shell;
 
@@ -717,6 +718,15 @@ html_page(struct buf *out, const char *shell, const char *title,
 		} else if (!strncmp(open, "{{root}}", 8)) {
 			buf_addstr(out, root);
 			p = open + 8;
+		} else if (!strncmp(open, "{{pdf}}", 7)) {
+			if (pdf) {
+				BUF_ADDLIT(out, "<p class=\"pdf-link\"><a "
+					   "href=\"");
+				html_attr(out, pdf);
+				BUF_ADDLIT(out, "\">This report as PDF</a>"
+					   "</p>");
+			}
+			p = open + 7;
 		} else {
 			buf_add(out, open, 2);
 			p = open + 2;

@@ -72,10 +72,12 @@ void html_nav_editions(int on);
  * <h1> (for narrow screens), a {{#table}} caption becomes its table's
  * <caption> with the table wrapped in a scrolling <div class="wide">,
  * and a table without one is named by the heading above it
- * (aria-labelledby). Appends to out.
+ * (aria-labelledby). "{{pdf}}" becomes a link to pdf, the page's PDF
+ * (a path from the page), when not NULL, and nothing when NULL (a site
+ * without PDFs is the same as before the slot). Appends to out.
  */
 void html_page(struct buf *out, const char *shell, const char *title,
 	       const char *toc, const char *body, const char *current,
-	       const char *root);
+	       const char *root, const char *pdf);
 
 #endif

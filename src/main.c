@@ -51,6 +51,12 @@
 #define DATADIR "/usr/local/share/ultimate"
 #endif
 
+/*
+ * Seconds the browser may take to print one page (report --pdf): a page
+ * took 10 to 17 s at a load average of 8 on a 2-core VM, and over 180 s
+ * at 45.
+ */
+#define PDF_TIMEOUT 600
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 enum exit_code {
@@ -77,6 +83,7 @@ struct options {
 	int serve;		/* watch: --serve PORT, or -1 */
 	const char *host;	/* watch: --host ADDR, or NULL: 127.0.0.1 */
 	int newest;		/* a watch build of the newest edition alone */
+	int pdf;		/* report: --pdf */
 };
 
 /*
@@ -420,6 +427,9 @@ inputs_key(const struct options *opt, uint64_t *key)
 	/* A site of the newest edition alone is not the whole site. */
 	if (opt->newest)
 		h = hash_str(h, "newest edition alone");
+	/* Only with --pdf: a site without PDFs keeps its key. */
+	if (opt->pdf)
+		h = hash_str(h, "--pdf");
 	h = hash_str(h, VERSION);
 	/*
 	 * This program by identity, not content: hashing half a megabyte
@@ -681,7 +691,8 @@ cmd_report(struct run *r)
 		return EXIT_INPUT;
 	ro = (struct report_options){ opt->datadir, opt->templatedir,
 				      opt->editions, opt->figure_timeout,
-				      opt->inputs, opt->early, opt->newest };
+				      opt->inputs, opt->early, opt->newest,
+				      opt->pdf, PDF_TIMEOUT };
 	opt->early = NULL;	/* report_write() takes it */
 	return report_write(r->site, r->reg, &r->ds, &r->ts, &ro);
 }
@@ -745,8 +756,8 @@ diff_years(struct run *r)
  */
 enum opt_id {
 	O_DATA, O_TEMPLATES, O_OUT, O_AS_OF, O_NO_EDITIONS, O_FORMAT,
-	O_TABLES, O_FIGURE_TIMEOUT, O_POLL, O_SERVE, O_HOST, O_TIMINGS, O_HELP,
-	O_VERSION, O_COUNT
+	O_TABLES, O_FIGURE_TIMEOUT, O_PDF, O_POLL, O_SERVE, O_HOST, O_TIMINGS,
+	O_HELP, O_VERSION, O_COUNT
 };
 
 #define OPT(id) (1u << (id))
@@ -786,6 +797,9 @@ static const struct opt {
 		"them" },
 	[O_FIGURE_TIMEOUT] = { "--figure-timeout", 0, "SECONDS", 0,
 		"stop gnuplot after this long (default 60)" },
+	[O_PDF] = { "--pdf", 0, NULL, OPT_ONLY,
+		"also print each edition's report to report.pdf beside it "
+		"(headless Chromium: $ULTIMATE_CHROMIUM, else chromium)" },
 	[O_POLL] = { "--poll", 0, NULL, OPT_ONLY,
 		"look at the files every 300 ms instead of being told of "
 		"changes by the system (inotify)" },
@@ -827,7 +841,8 @@ static const struct cmd {
 	const char *help;	/* one line, wrapped by the help */
 } commands[] = {
 	{ .name = "report", .run = cmd_report, .flags = RUN_SETUP,
-	  .opts = OPT(O_OUT) | OPT(O_NO_EDITIONS) | OPT(O_FIGURE_TIMEOUT),
+	  .opts = OPT(O_OUT) | OPT(O_NO_EDITIONS) | OPT(O_FIGURE_TIMEOUT) |
+	  OPT(O_PDF),
 	  .help = "write the site: index.html (the report), quantities.html "
 	  "and quantities/, data.html, quantities.csv/json, every edition "
 	  "since the article's year in editions/YEAR/, and changes.html" },
@@ -1122,6 +1137,9 @@ set_option(struct run *r, enum opt_id id, const char *v)
 		return 0;
 	case O_POLL:
 		opt->poll = 1;
+		return 0;
+	case O_PDF:
+		opt->pdf = 1;
 		return 0;
 	case O_SERVE:
 		l = strtol(v, &end, 10);

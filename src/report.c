@@ -21,6 +21,7 @@
 #include "html.h"
 #include "model.h"
 #include "pages.h"
+#include "pdf.h"
 #include "plot.h"
 #include "registry.h"
 #include "report.h"
@@ -69,7 +70,24 @@ struct run {
 	/* Rows of model_data_files[f] dated each year (editions index). */
 	unsigned dated[MAX_FILES][YEAR_LAST - YEAR_FIRST + 1];
 	struct qpages parts;	/* the pages of the site's quantities */
+	struct pdf_page *pdfs;	/* with opt->pdf: the reports to print */
+	size_t npdfs;
+	struct buf pdfnames;	/* their paths, NUL-separated */
 };
+
+/* The PDF of page file, as a link from it, or NULL. */
+static const char *
+pdf_link(const struct run *run, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < run->npdfs; i++)
+		if (!strcmp(run->pdfs[i].html, file))
+			return strrchr(run->pdfs[i].pdf, '/') ?
+			       strrchr(run->pdfs[i].pdf, '/') + 1 :
+			       run->pdfs[i].pdf;
+	return NULL;
+}
 
 /* Writes one page of the site through the shell. */
 static int
@@ -79,7 +97,8 @@ write_page(struct run *run, const char *file, const char *root,
 	struct buf page = BUF_INIT;
 	int ret;
 
-	html_page(&page, run->shell, title, toc, body, file, root);
+	html_page(&page, run->shell, title, toc, body, file, root,
+		  pdf_link(run, file));
 	ret = site_write(run->site, file, page.data, page.len);
 	buf_release(&page);
 	return ret;
@@ -618,6 +637,44 @@ release_editions(struct run *run)
 	free(run->ed);
 }
 
+/*
+ * The reports to print: the newest at the top (report.pdf), and each
+ * edition's (editions/YEAR/report.pdf) when there are editions.
+ */
+static void
+list_pdfs(struct run *run)
+{
+	size_t i, k = 0, *at;
+
+	run->npdfs = 1 + (run->opt->editions ? run->n : 0);
+	run->pdfs = xcalloc(run->npdfs, sizeof(*run->pdfs));
+	at = xcalloc(run->npdfs * 2, sizeof(*at));
+	buf_init(&run->pdfnames);
+	/* Paths first: the buffer moves while it grows. */
+	at[0] = run->pdfnames.len;
+	BUF_ADDLIT(&run->pdfnames, "index.html");
+	buf_addch(&run->pdfnames, '\0');
+	at[1] = run->pdfnames.len;
+	BUF_ADDLIT(&run->pdfnames, "report.pdf");
+	buf_addch(&run->pdfnames, '\0');
+	run->pdfs[0].year = run->ed[run->n - 1].year;
+	for (i = 0; i + 1 < run->npdfs; i++) {
+		k = i + 1;
+		at[2 * k] = run->pdfnames.len;
+		buf_addf(&run->pdfnames, "%s/index.html", run->ed[i].dir);
+		buf_addch(&run->pdfnames, '\0');
+		at[2 * k + 1] = run->pdfnames.len;
+		buf_addf(&run->pdfnames, "%s/report.pdf", run->ed[i].dir);
+		buf_addch(&run->pdfnames, '\0');
+		run->pdfs[k].year = run->ed[i].year;
+	}
+	for (i = 0; i < run->npdfs; i++) {
+		run->pdfs[i].html = run->pdfnames.data + at[2 * i];
+		run->pdfs[i].pdf = run->pdfnames.data + at[2 * i + 1];
+	}
+	free(at);
+}
+
 int
 report_write(struct site *site, const struct registry *reg,
 	     const struct datasets *ds, struct tableset *ts,
@@ -646,6 +703,8 @@ report_write(struct site *site, const struct registry *reg,
 	run.ed[run.n - 1].reg = reg;
 	run.ed[run.n - 1].dsp = ds;
 	html_nav_editions(opt->editions);
+	if (opt->pdf)
+		list_pdfs(&run);
 
 	buf_addf(&path, "%s/page.html", opt->templatedir);
 	shell = srcfile_read(path.data);
@@ -718,6 +777,17 @@ report_write(struct site *site, const struct registry *reg,
 		timing_end();
 	}
 	run.pl = NULL;
+	if (!r && opt->pdf) {
+		struct pdf_options po = { getenv("ULTIMATE_CHROMIUM"),
+					  opt->pdf_timeout, 2 };
+
+		if (!po.browser || !*po.browser)
+			po.browser = "chromium";
+		timing_begin("pdf");
+		if (pdf_write(site, run.pdfs, run.npdfs, &po))
+			r = diag_interrupted() ? -1 : -2;
+		timing_end();
+	}
 	if (r == -2)
 		ret = 3;
 	timing_begin("write");
@@ -735,6 +805,8 @@ out:
 	bib_release(&run.bib);
 	qpages_release(&run.parts);
 	release_editions(&run);
+	free(run.pdfs);
+	buf_release(&run.pdfnames);
 	srcfile_free(shell);
 	srcfile_free(css);
 	buf_release(&path);

@@ -24,6 +24,7 @@ struct tableset;
  *   editions/index.html         every edition, with what was new in it
  *   editions/YEAR/index.html    an edition's report, its figures/ and
  *   editions/YEAR/quantities.html   the quantities it shows
+ *   report.pdf, editions/YEAR/report.pdf   with pdf: the reports as PDF
  *
  * One gnuplot draws every edition's figures, while the next edition is
  * built; a figure drawn from the same data as another edition's is drawn
@@ -44,6 +45,12 @@ struct report_options {
 	 * before the whole site.
 	 */
 	int newest;
+	/*
+	 * With pdf, each edition's report is printed to report.pdf beside
+	 * it (pdf.h) before the site is published, and links to it.
+	 */
+	int pdf;
+	double pdf_timeout;	/* seconds the browser may take a page */
 };
 
 /*
@@ -58,7 +65,8 @@ struct registry *report_registry(const char *datadir, int year,
  * Writes the site into site's staging area and publishes it when every
  * part succeeded. reg, ds (the newest edition, with its figure data)
  * and ts (the tables read) come from model_build(). Returns an exit
- * status: 0, 1 (input errors, printed), 3 (gnuplot failed).
+ * status: 0, 1 (input errors, printed), 3 (gnuplot or, with pdf, the
+ * browser failed).
  */
 int report_write(struct site *site, const struct registry *reg,
 		 const struct datasets *ds, struct tableset *ts,
