@@ -5,26 +5,20 @@
 # needs: article.year record.year
 # data: sensitivity_rate sensitivity_sbops
 set multiplot layout 1,2 spacing 0.08
-set style line 100 lc rgb "#bbbbbb" lw 1
-set border 3 lw 1 lc rgb "#555555"
-set tics nomirror textcolor rgb "#333333"
-unset mxtics
-unset mytics
-set grid xtics ytics lc rgb "#dddddd" lw 1 dt 1
 # One key, in the right panel, below its curves: the left one has none.
 unset key
 set xlabel "Doubling time (years)"
 set ylabel "Years to the 1 kg speed limit"
 set xrange [0.5:4]
 set yrange [0:*]
-set arrow 1 from first moore_article_doubling, graph 0 to first moore_article_doubling, graph 1 nohead lc rgb "#777777" dt 3
+set arrow 1 from first moore_article_doubling, graph 0 to first moore_article_doubling, graph 1 nohead ls 101
 set label 1 "24 months" at first moore_article_doubling, graph 0.97 offset 0.4,0
-set arrow 2 from first rate_lloyd, graph 0 to first rate_lloyd, graph 1 nohead lc rgb "#777777" dt 3
+set arrow 2 from first rate_lloyd, graph 0 to first rate_lloyd, graph 1 nohead ls 101
 set label 2 "10^{8} per 50 years" at first rate_lloyd, graph 0.91 offset 0.4,0
-set arrow 3 from first moore_fast_doubling, graph 0 to first moore_fast_doubling, graph 1 nohead lc rgb "#777777" dt 3
+set arrow 3 from first moore_fast_doubling, graph 0 to first moore_fast_doubling, graph 1 nohead ls 101
 set label 3 "18 months" at first moore_fast_doubling, graph 0.80 offset -6.5,0
-plot 'sensitivity_rate.dat' using 1:2 title sprintf("from the %d laptop", article_year) with lines lw 2 lc rgb "#E69F00", \
-     'sensitivity_rate.dat' using 1:3 title sprintf("from the %d record", record_year) with lines lw 2 lc rgb "#0072B2"
+plot 'sensitivity_rate.dat' using 1:2 title sprintf("from the %d laptop", article_year) with lines lw lw_data lc rgb orange, \
+     'sensitivity_rate.dat' using 1:3 title sprintf("from the %d record", record_year) with lines lw lw_data lc rgb blue
 unset arrow
 unset label
 set logscale x 10
@@ -33,11 +27,11 @@ set xlabel "Single-bit operations per FLOP"
 set ylabel "Years at 10^{8} per 50 years"
 set xrange [1:1e6]
 set key bottom right nobox samplen 1
-set arrow 1 from first sbops_per_flop, graph 0 to first sbops_per_flop, graph 1 nohead lc rgb "#777777" dt 3
+set arrow 1 from first sbops_per_flop, graph 0 to first sbops_per_flop, graph 1 nohead ls 101
 # The label stands at the top, clear of the key at the bottom: the
 # curves keep below it, the y axis being given a tenth more room above.
 set offsets 0, 0, graph 0.12, 0
 set label 1 "the article's\nguess" at first sbops_per_flop, graph 0.95 offset 0.4,0
-plot 'sensitivity_sbops.dat' using 1:2 title sprintf("from the %d laptop", article_year) with lines lw 2 lc rgb "#E69F00", \
-     'sensitivity_sbops.dat' using 1:3 title sprintf("from the %d record", record_year) with lines lw 2 lc rgb "#0072B2"
+plot 'sensitivity_sbops.dat' using 1:2 title sprintf("from the %d laptop", article_year) with lines lw lw_data lc rgb orange, \
+     'sensitivity_sbops.dat' using 1:3 title sprintf("from the %d record", record_year) with lines lw lw_data lc rgb blue
 unset multiplot
