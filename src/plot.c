@@ -52,11 +52,11 @@ extern char **environ;
 	"set xrange [0:1]\nset yrange [-1:1]\n" \
 	"unset key\nplot 0 lw 1 lc rgb \"#000000\" notitle\nunset output\n"
 /*
- * Each figure is drawn twice: wide (shown from the page's widest to 30rem)
+ * Each figure is drawn twice: wide (on screens wider than 30rem)
  * and narrow, for phones, on a smaller canvas, so that its text stays
  * readable at 390 px (templates/figures/style.gp sets the fonts, by
- * narrow). The narrow one is NAME-narrow.svg; template.c offers it to
- * narrow screens with <picture>.
+ * narrow). The narrow one is NAME-narrow.svg (plot.h); template.c
+ * offers it to narrow screens with <picture>.
  */
 #define TERMINAL "set terminal svg size %s enhanced " \
 	"font \"sans-serif,14\" background rgb \"white\""
@@ -66,6 +66,7 @@ static const struct variant {
 	const char *what;	/* in error messages, or NULL */
 } variants[] = {
 	{ "", "600,450", NULL },
+	{ PLOT_NARROW_SUFFIX, "380,500", "the narrow rendering" },
 };
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 

@@ -19,6 +19,8 @@ set origin 0, 0.28
 set size 1, 0.72
 # The key stands above the top panel, in two columns.
 set key above vertical maxrows 3 Left reverse samplen 1 width -8
+# On a phone (narrow): the key in one column, fewer tics.
+if (narrow) set key maxrows 5 width -2; set xtics 100; set ytics 1e8
 set logscale y 10
 set format y "10^{%L}"
 set ytics 1e4
@@ -48,12 +50,14 @@ unset label
 set origin 0, 0
 set size 1, 0.28
 unset key
-set label 1 "areal density of the drives in the data" at graph 0.02, graph 0.85 tc rgb green
+set label 1 (narrow ? "areal density" : "areal density of the drives in the data") at graph 0.02, graph 0.85 tc rgb green
 set xrange [1950:edition_year + 5]
 set yrange [*:*]
 set autoscale y
 set ytics autofreq
 set ytics 1e4
+set xtics autofreq
+if (narrow) set xtics 25; set ytics 1e8
 set xlabel "Year" offset 0,0.5
 set ylabel "Areal density\n(bit/in²)" textcolor rgb green
 plot 'areal.dat' using 1:2 notitle with linespoints pt 4 ps 0.6 lw lw_guide lc rgb green

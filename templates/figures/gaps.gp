@@ -6,6 +6,9 @@
 set grid noytics
 set key above
 set xlabel "Orders of magnitude below the limit of a 1 kg, 1 litre computer"
+# On a phone (narrow): the key in one column, the axis label
+# on two lines, fewer tics.
+if (narrow) set key above vertical maxrows 2 Left reverse; set xlabel "Orders of magnitude below\nthe 1 kg, 1 litre limit"; set xtics 10
 set xrange [0:45]
 set yrange [-0.7:*] reverse
 set ytics scale 0 noenhanced

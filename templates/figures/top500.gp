@@ -13,6 +13,9 @@ set format y "10^{%L}"
 set ytics 1e5
 set xlabel "Year (TOP500 list)"
 set ylabel "Single-bit operations per second (SBOPS)"
+# On a phone (narrow): the key above the plot, a shorter axis
+# label.
+if (narrow) set key above vertical maxcols 1 Left reverse; set ylabel "SBOPS"; set ytics 1e10
 last = series_top500_fit_since_year_ml
 if (series_top500_fit_article_year_ml > last) last = series_top500_fit_article_year_ml
 set xrange [1990:last + 10]
