@@ -5,7 +5,7 @@
 # labels, where its key stands, and which of the colours below it uses.
 # It is not a figure: no figure may be called "style".
 #
-# narrow is 1 in the rendering for phones (a 380x420 canvas, shown on a
+# narrow is 1 in the rendering for phones (a 380x500 canvas, shown on a
 # page up to 30rem wide), 0 in the wide one (600x450).
 #
 # Text: sans-serif, 14 px wide, 16 px narrow, so that the smallest text
