@@ -16,11 +16,11 @@ row = narrow ? 0.17 : 0.06
 set xrange [0.5:4]
 set yrange [0:*]
 set arrow 1 from first moore_article_doubling, graph 0 to first moore_article_doubling, graph 1 nohead ls 101
-set label 1 "24 months" at first moore_article_doubling, graph 0.97 offset 0.4,0
+set label 1 sprintf("%g months", moore_article_doubling * 12) at first moore_article_doubling, graph 0.97 offset 0.4,0
 set arrow 2 from first rate_lloyd, graph 0 to first rate_lloyd, graph 1 nohead ls 101
 set label 2 "10^{8} per 50 years" at first rate_lloyd, graph 0.97 - row offset 0.4,0
 set arrow 3 from first moore_fast_doubling, graph 0 to first moore_fast_doubling, graph 1 nohead ls 101
-set label 3 "18 months" at first moore_fast_doubling, graph 0.97 - 2.8 * row offset -6.5,0
+set label 3 sprintf("%g months", moore_fast_doubling * 12) at first moore_fast_doubling, graph 0.97 - 2.8 * row offset -6.5,0
 plot 'sensitivity_rate.dat' using 1:2 title sprintf("from the %d laptop", article_year) with lines lw lw_data lc rgb orange, \
      'sensitivity_rate.dat' using 1:3 title sprintf("from the %d record", record_year) with lines lw lw_data lc rgb blue
 unset arrow
