@@ -51,8 +51,39 @@ extern char **environ;
 #define PRIMER "set output '/dev/null'\nunset border\nunset tics\n" \
 	"set xrange [0:1]\nset yrange [-1:1]\n" \
 	"unset key\nplot 0 lw 1 lc rgb \"#000000\" notitle\nunset output\n"
-#define TERMINAL "set terminal svg size 600,450 enhanced " \
+/*
+ * Each figure is drawn twice: wide (on screens wider than 30rem)
+ * and narrow, for phones, on a smaller canvas, so that its text stays
+ * readable at 390 px (templates/figures/style.gp sets the fonts, by
+ * narrow). The narrow one is NAME-narrow.svg (plot.h); template.c
+ * offers it to narrow screens with <picture>.
+ */
+#define TERMINAL "set terminal svg size %s enhanced " \
 	"font \"sans-serif,14\" background rgb \"white\""
+static const struct variant {
+	const char *suffix;	/* of the SVG's name */
+	const char *size;	/* of the canvas, px */
+	const char *what;	/* in error messages, or NULL */
+} variants[] = {
+	{ "", "600,450", NULL },
+	{ PLOT_NARROW_SUFFIX, "380,500", "the narrow rendering" },
+};
+#define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
+
+/* The house style, loaded before every figure script: figdir/STYLE.gp. */
+#define STYLE "style"
+
+/*
+ * Put into every SVG, after its root's start tag: in dark mode the figure
+ * shows its lightness inverted, hues kept (invert, then the hue turned
+ * back), so that it has no white panel and each colour of the house
+ * style stands out from the dark background as it did from the white one.
+ * White becomes #141414, near the page's dark background. Only on
+ * screen: printed, a figure stays black on white.
+ */
+#define DARK_CSS "\n<style>@media screen and (prefers-color-scheme: dark) " \
+	"{ #gnuplot_canvas { filter: invert(0.92) hue-rotate(180deg); } }" \
+	"</style>"
 
 /* One figure to draw: its script and the text that goes before it. */
 struct job {
@@ -62,8 +93,10 @@ struct job {
 	struct buf pre;		/* reset, output, variables */
 	uint64_t key;		/* of what it is drawn from */
 	uint64_t svgkey;	/* of the SVG drawn or kept */
-	size_t first_line;	/* of the script in its batch file */
-	size_t lines;		/* of pre + script */
+	size_t variant;		/* of variants[] */
+	int own_script;		/* script is freed with this job */
+	size_t first_line;	/* of pre in its batch file */
+	size_t lines;		/* of pre + style + script */
 	int cached;
 	size_t same;		/* drawn as jobs[same] (same label and key),
 				   or SIZE_MAX */
@@ -94,6 +127,9 @@ struct plot {
 	double timeout;
 	struct gnuplot *g;	/* NULL: nothing to draw */
 	int handed;		/* g has the batch: it may have written */
+	struct srcfile *style;	/* the house style, once read */
+	size_t style_lines;
+	int style_failed;	/* and said so */
 };
 
 /*
@@ -553,17 +589,16 @@ plot_header_word(const char *text, size_t len, size_t *pos,
 }
 
 /*
- * Reads the "# needs:" and "# data:" header lines of a script: variables
- * into j->pre, dataset names into *data (space-separated), each checked
+ * Reads the "# needs:" and "# data:" header lines of script f: variables
+ * into vars, dataset names into *data (space-separated), each checked
  * to exist in ds or mine. Returns -1 after printing errors at the
  * script's own file:line:col, with the closest names.
  */
 static int
-read_header(struct job *j, const struct registry *reg,
+read_header(struct srcfile *f, struct buf *vars, const struct registry *reg,
 	    const struct datasets *ds, const struct datasets *mine,
 	    struct buf *data)
 {
-	struct srcfile *f = j->script;
 	struct plot_word hw;
 	size_t pos = 0;
 	int ret = 0;
@@ -598,9 +633,9 @@ read_header(struct job *j, const struct registry *reg,
 					if (*v == '.')
 						*v = '_';
 				/* Finite: the registry takes no other. */
-				buf_addf(&j->pre, "%s = ", word);
-				format_exact(&j->pre, q->value);
-				buf_addch(&j->pre, '\n');
+				buf_addf(vars, "%s = ", word);
+				format_exact(vars, q->value);
+				buf_addch(vars, '\n');
 			}
 		}
 		free(word);
@@ -642,40 +677,56 @@ write_file(const char *path, const struct buf *b)
 }
 
 /*
- * Reports a gnuplot failure under the figure that caused it: gnuplot
- * names the batch file's line, which falls in one job's range. The first
- * line gives the template location, the figure, the script line and
- * gnuplot's message; gnuplot's context lines (the command and its caret)
- * follow, indented.
+ * Where gnuplot's message line [p, p + len) points: the batch file's
+ * number into *batch and its line into *line, and the message after
+ * "line N: " returned; NULL when the line names no batch file.
  */
-static void
-report_failure(struct plot *pl, const char *err, int status)
+static const char *
+batch_place(const char *p, size_t len, size_t *batch, size_t *line)
 {
 	static const char tag[] = "\".batch-";
-	const char *at = strstr(err, tag), *msg = err, *p;
-	size_t line = 0, i, pre = 0, batch = SIZE_MAX;
-	struct job *j = NULL;
-	struct buf m = BUF_INIT, ctx = BUF_INIT;
+	const char *at = NULL, *q, *msg;
 	char *end;
 
-	/* gnuplot names the place: "<batch file>" line N: message. */
-	if (at) {
-		batch = strtoul(at + sizeof(tag) - 1, &end, 10);
-		if (!strncmp(end, ".gp\" line ", 10))
-			line = strtoul(end + 10, NULL, 10);
-		msg = strchr(at, ':');
-		msg = msg ? msg + 1 : at;
-		msg += strspn(msg, " ");
-	}
-	buf_add(&m, msg, strcspn(msg, "\n"));
-	/* Context: gnuplot's lines before the one naming the batch file. */
-	for (p = err; *p && p < (at ? at : err + strlen(err));) {
-		size_t len = strcspn(p, "\n");
+	for (q = p; q + sizeof(tag) - 1 <= p + len; q++)
+		if (!memcmp(q, tag, sizeof(tag) - 1)) {
+			at = q;
+			break;
+		}
+	if (!at)
+		return NULL;
+	*batch = strtoul(at + sizeof(tag) - 1, &end, 10);
+	*line = 0;
+	if (!strncmp(end, ".gp\" line ", 10))
+		*line = strtoul(end + 10, NULL, 10);
+	msg = memchr(at, ':', len - (size_t)(at - p));
+	msg = msg ? msg + 1 : at;
+	return msg + strspn(msg, " ");
+}
 
-		if (len && strspn(p, " ") < len)
-			buf_addf(&ctx, "    %.*s\n", (int)len, p);
-		p += len + (p[len] == '\n');
-	}
+/*
+ * Reports gnuplot's message line [p, p + len) under the figure that
+ * caused it: gnuplot names the batch file's line, which falls in one
+ * job's range, in its variables, the house style or its script. The
+ * first line gives the template location, the figure, the script's (or
+ * the style's) file:line and gnuplot's message; ctx (gnuplot's context
+ * lines: the command and its caret) follows, indented. With no line to
+ * go by, every figure drawn is named.
+ */
+static void
+report_message(struct plot *pl, const char *p, size_t len, const char *ctx,
+	       int status)
+{
+	const char *msg = p;
+	size_t line = 0, i, pre = 0, batch = SIZE_MAX;
+	struct job *j = NULL;
+	struct buf m = BUF_INIT, where = BUF_INIT;
+	const char *q;
+
+	q = batch_place(p, len, &batch, &line);
+	if (q)
+		msg = q;
+	buf_add(&m, msg, len - (size_t)(msg - p));
 	for (i = 0; i < pl->n; i++)
 		if (!pl->jobs[i].cached && pl->jobs[i].same == SIZE_MAX &&
 		    pl->jobs[i].batch == batch &&
@@ -683,21 +734,28 @@ report_failure(struct plot *pl, const char *err, int status)
 		    line < pl->jobs[i].first_line + pl->jobs[i].lines)
 			j = &pl->jobs[i];
 	if (j) {
-		for (p = j->pre.data; *p; p++)
-			pre += *p == '\n';
-		if (line >= j->first_line + pre)
-			use_error(j->use, "gnuplot: %s (%s:%zu%s%s)", m.data,
+		const char *what = pl->batches[j->batch].what;
+		const char *vwhat = variants[j->variant].what;
+
+		if (what)
+			buf_addf(&where, ", %s", what);
+		if (vwhat)
+			buf_addf(&where, ", %s", vwhat);
+		for (q = j->pre.data; *q; q++)
+			pre += *q == '\n';
+		line -= j->first_line;
+		if (line >= pre + pl->style_lines)
+			use_error(j->use, "gnuplot: %s (%s:%zu%s)", m.data,
 				  j->script->name,
-				  line - j->first_line - pre + 1,
-				  pl->batches[j->batch].what ? ", " : "",
-				  pl->batches[j->batch].what ?
-				  pl->batches[j->batch].what : "");
+				  line - pre - pl->style_lines + 1, where.data);
+		else if (line >= pre)
+			use_error(j->use, "gnuplot: %s (%s:%zu, the house "
+				  "style%s)", m.data, pl->style->name,
+				  line - pre + 1, where.data);
 		else
 			use_error(j->use, "gnuplot: %s (in the variables "
-				  "set for %s%s%s)", m.data, j->script->name,
-				  pl->batches[j->batch].what ? ", " : "",
-				  pl->batches[j->batch].what ?
-				  pl->batches[j->batch].what : "");
+				  "set for %s%s)", m.data, j->script->name,
+				  where.data);
 	} else {
 		/* No line to go by: name every figure drawn. */
 		struct buf names = BUF_INIT;
@@ -729,9 +787,93 @@ report_failure(struct plot *pl, const char *err, int status)
 				  names.data);
 		buf_release(&names);
 	}
-	diag_put_lines(ctx.data);
+	if (ctx)
+		diag_put_lines(ctx);
 	buf_release(&m);
+	buf_release(&where);
+}
+
+/*
+ * Reports a gnuplot failure: its last message that names a batch file's
+ * line (it stops at its first error; warnings may come before), with
+ * the lines since the message before it as context; else its first
+ * line, with the rest.
+ */
+static void
+report_failure(struct plot *pl, const char *err, int status)
+{
+	const char *p, *last = NULL, *from = err, *ctx_from = err, *ctx_end;
+	size_t batch, line, len = 0;
+	struct buf ctx = BUF_INIT;
+
+	for (p = err; *p; p += len + (p[len] == '\n')) {
+		len = strcspn(p, "\n");
+		if (batch_place(p, len, &batch, &line)) {
+			ctx_from = from;
+			last = p;
+			from = p + len + (p[len] == '\n');
+		}
+	}
+	if (last) {
+		ctx_end = last;
+	} else {
+		last = err;
+		ctx_from = err + strcspn(err, "\n");
+		ctx_end = err + strlen(err);
+	}
+	len = strcspn(last, "\n");
+	for (p = ctx_from; p < ctx_end;) {
+		size_t n = strcspn(p, "\n");
+
+		if (n && strspn(p, " ") < n)
+			buf_addf(&ctx, "    %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	report_message(pl, last, len, ctx.data, status);
 	buf_release(&ctx);
+}
+
+/*
+ * Reports each warning gnuplot printed (a figure with a wrong column or
+ * no points: "warning: Skipping data file with no valid points") as an
+ * error under its figure, each message of a figure once (the narrow
+ * rendering and other editions repeat it). Returns how many it
+ * reported.
+ */
+static size_t
+report_warnings(struct plot *pl, const char *err)
+{
+	struct buf seen = BUF_INIT, key = BUF_INIT;
+	const char *p, *msg;
+	size_t len, batch, line, i, n = 0;
+
+	for (p = err; *p; p += len + (p[len] == '\n')) {
+		struct job *j = NULL;
+
+		len = strcspn(p, "\n");
+		msg = batch_place(p, len, &batch, &line);
+		if (!msg || strncmp(msg, "warning:", 8))
+			continue;
+		for (i = 0; i < pl->n; i++)
+			if (!pl->jobs[i].cached &&
+			    pl->jobs[i].same == SIZE_MAX &&
+			    pl->jobs[i].batch == batch &&
+			    line >= pl->jobs[i].first_line &&
+			    line < pl->jobs[i].first_line +
+			    pl->jobs[i].lines)
+				j = &pl->jobs[i];
+		buf_reset(&key);
+		buf_addf(&key, "\n%s %.*s\n", j ? j->use->label : "",
+			 (int)(len - (size_t)(msg - p)), msg);
+		if (strstr(seen.data, key.data))
+			continue;
+		buf_add(&seen, key.data, key.len);
+		report_message(pl, p, len, NULL, 0);
+		n++;
+	}
+	buf_release(&seen);
+	buf_release(&key);
+	return n;
 }
 
 /* ------------------------------------------------------------ gnuplot */
@@ -1040,8 +1182,10 @@ hand_over(struct plot *pl, size_t k)
 /* --------------------------------------------------------------- SVG */
 
 struct svg_root {
+	XML_Parser p;
 	int seen;		/* the root element was reached */
 	int svg;		/* and it is SVG's <svg> */
+	size_t end;		/* of the root's start tag, in bytes */
 };
 
 static void XMLCALL
@@ -1050,20 +1194,24 @@ on_element(void *ctx, const XML_Char *name, const XML_Char **attrs)
 	struct svg_root *r = ctx;
 
 	(void)attrs;
-	if (!r->seen++)
+	if (!r->seen++) {
 		r->svg = !strcmp(name, "http://www.w3.org/2000/svg svg");
+		r->end = (size_t)XML_GetCurrentByteIndex(r->p) +
+			 (size_t)XML_GetCurrentByteCount(r->p);
+	}
 }
 
 /*
  * Whether data is a well-formed XML document whose root is SVG's <svg>
  * (namespaces resolved; external entities and DTDs are never loaded).
- * Returns NULL when it is, else what is wrong, in why.
+ * Returns NULL when it is, with where the root's start tag ends in
+ * *root_end, else what is wrong, in why.
  */
 static const char *
-check_svg(const char *data, size_t len, struct buf *why)
+check_svg(const char *data, size_t len, struct buf *why, size_t *root_end)
 {
 	XML_Parser p;
-	struct svg_root r = { 0, 0 };
+	struct svg_root r = { NULL, 0, 0, 0 };
 	const char *ret = NULL;
 
 	if (!len)
@@ -1071,6 +1219,7 @@ check_svg(const char *data, size_t len, struct buf *why)
 	p = XML_ParserCreateNS(NULL, ' ');
 	if (!p)
 		die("out of memory");
+	r.p = p;
 	XML_SetUserData(p, &r);
 	XML_SetStartElementHandler(p, on_element);
 	if (len > INT32_MAX) {
@@ -1082,7 +1231,10 @@ check_svg(const char *data, size_t len, struct buf *why)
 		ret = why->data;
 	} else if (!r.svg) {
 		ret = "its root element is not <svg> (of the SVG namespace)";
+	} else if (r.end > len) {
+		BUG("expat put the root's start tag past the end");
 	}
+	*root_end = r.end;
 	XML_ParserFree(p);
 	return ret;
 }
@@ -1096,9 +1248,11 @@ plot_free(struct plot *pl)
 	size_t i;
 
 	for (i = 0; i < pl->n; i++) {
-		srcfile_free(pl->jobs[i].script);
+		if (pl->jobs[i].own_script)
+			srcfile_free(pl->jobs[i].script);
 		buf_release(&pl->jobs[i].pre);
 	}
+	srcfile_free(pl->style);
 	for (i = 0; i < pl->nbatches; i++) {
 		free(pl->batches[i].dir);
 		free(pl->batches[i].work);
@@ -1117,12 +1271,21 @@ plot_free(struct plot *pl)
 	free(pl);
 }
 
-/* The published path of j's figure, "<dir>/<label>.svg", into path. */
+/* j's figure's name: its label, and "-narrow" for the narrow one. */
+static void
+add_stem(struct buf *out, const struct job *j)
+{
+	buf_addf(out, "%s%s", j->use->label, variants[j->variant].suffix);
+}
+
+/* The published path of j's figure, "<dir>/<stem>.svg", into path. */
 static void
 svg_path(const struct plot *pl, const struct job *j, struct buf *path)
 {
 	buf_reset(path);
-	buf_addf(path, "%s/%s.svg", pl->batches[j->batch].dir, j->use->label);
+	buf_addf(path, "%s/", pl->batches[j->batch].dir);
+	add_stem(path, j);
+	BUF_ADDLIT(path, ".svg");
 }
 
 /*
@@ -1158,7 +1321,9 @@ keep_cached(struct plot *pl, struct job *j, struct buf *path)
 {
 	uint64_t old;
 
-	if (!cached_key(&pl->batches[j->batch].prev, j->use->label, &old,
+	buf_reset(path);
+	add_stem(path, j);
+	if (!cached_key(&pl->batches[j->batch].prev, path->data, &old,
 			&j->svgkey) || old != j->key)
 		return 0;
 	svg_path(pl, j, path);
@@ -1180,10 +1345,11 @@ share_figure(struct plot *pl, struct job *j, struct buf *path)
 	size_t i;
 	int ret = 0;
 
-	for (i = 0; i + 1 < pl->n; i++) {
+	for (i = 0; &pl->jobs[i] != j; i++) {
 		struct job *o = &pl->jobs[i];
 
 		if (o->same != SIZE_MAX || o->key != j->key ||
+		    o->variant != j->variant ||
 		    strcmp(o->use->label, j->use->label))
 			continue;
 		if (!o->cached) {
@@ -1244,6 +1410,37 @@ plot_begin(struct site *site, const struct plot_options *opt)
 	return pl;
 }
 
+/*
+ * Reads the house style, figdir/style.gp, once, for the first figure to
+ * be drawn. Returns 0, or -1 after printing an error under u (once).
+ */
+static int
+load_style(struct plot *pl, const struct figure_use *u)
+{
+	struct buf path = BUF_INIT;
+	size_t i;
+
+	if (pl->style || pl->style_failed)
+		return pl->style ? 0 : -1;
+	buf_addf(&path, "%s/%s.gp", pl->opt->figdir, STYLE);
+	pl->style = srcfile_load(path.data);
+	if (!pl->style) {
+		use_error(u, errno == ENOENT ? "no house style '%s' to draw "
+			  "it with" : "cannot read the house style '%s': %s",
+			  path.data, file_strerror(errno));
+		pl->style_failed = 1;
+	} else {
+		pl->style->show_source = 1;
+		for (i = 0; i < pl->style->len; i++)
+			pl->style_lines += pl->style->data[i] == '\n';
+		if (pl->style->len &&
+		    pl->style->data[pl->style->len - 1] != '\n')
+			pl->style_lines++;
+	}
+	buf_release(&path);
+	return pl->style ? 0 : -1;
+}
+
 /* A dataset written for the batch, with its text, for gnuplot's copy. */
 struct written {
 	char *name;
@@ -1259,7 +1456,7 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	struct site *site = pl->site;
 	struct datasets mine = { 0 };
 	struct buf batch = BUF_INIT, data = BUF_INIT, path = BUF_INIT;
-	struct buf file = BUF_INIT;
+	struct buf file = BUF_INIT, vars = BUF_INIT;
 	struct written *written = NULL;
 	size_t nwritten = 0, wcap = 0, i, k, line = 1, nb = pl->nbatches;
 	struct batch *b;
@@ -1272,23 +1469,37 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	b->dir = xstrdup(dir);
 	b->what = what ? xstrdup(what) : NULL;
 	b->first = pl->n;
-	b->n = n;
+	b->n = n * NVARIANTS;
 	buf_init(&b->prev);
-	pl->jobs = xgrow(pl->jobs, &pl->cap, pl->n + n, sizeof(*pl->jobs));
+	pl->jobs = xgrow(pl->jobs, &pl->cap, pl->n + n * NVARIANTS,
+			 sizeof(*pl->jobs));
 	plot_datasets(reg, &mine);
 	/* The previous run's cache manifest, read once (none: all drawn). */
 	buf_addf(&path, "%s/%s/.cache", site_outdir(site), dir);
 	if (buf_read_file_flags(&b->prev, path.data, FILE_NOFOLLOW))
 		buf_reset(&b->prev);
 	for (i = 0; i < n; i++) {
-		struct job *j = &pl->jobs[pl->n++];
+		struct job *j = &pl->jobs[pl->n];
+		uint64_t dkey = HASH_INIT;
 		const char *w;
+		size_t v;
 
-		memset(j, 0, sizeof(*j));
-		j->use = &uses[i];
-		j->batch = nb;
-		j->same = SIZE_MAX;
-		buf_init(&j->pre);
+		/* One job a rendering, all made before anything can fail. */
+		for (v = 0; v < NVARIANTS; v++) {
+			memset(&j[v], 0, sizeof(*j));
+			j[v].use = &uses[i];
+			j[v].batch = nb;
+			j[v].same = SIZE_MAX;
+			j[v].variant = v;
+			buf_init(&j[v].pre);
+		}
+		pl->n += NVARIANTS;
+		if (!strcmp(uses[i].label, STYLE)) {
+			ret = use_error(&uses[i], "'%s/%s.gp' is the house "
+					"style of the figures, not a figure",
+					opt->figdir, STYLE);
+			continue;
+		}
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s.gp", opt->figdir, uses[i].label);
 		j->script = srcfile_load(path.data);
@@ -1299,23 +1510,14 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 					file_strerror(errno));
 			continue;
 		}
-		/*
-		 * The terminal is set again for every figure: gnuplot's SVG
-		 * terminal carries state (the current colour) from one plot
-		 * to the next, and a figure must not depend on which others
-		 * were drawn before it in the same process.
-		 */
-		buf_addf(&j->pre, "reset\n" TERMINAL "\n" PRIMER
-			 "reset\nset output '%s.svg'\n"
-			 "set datafile separator \"\\t\"\n"
-			 "set datafile missing \"?\"\n", uses[i].label);
+		j->own_script = 1;
+		buf_reset(&vars);
 		buf_reset(&data);
-		if (read_header(j, reg, ds, &mine, &data)) {
+		if (read_header(j->script, &vars, reg, ds, &mine, &data) ||
+		    load_style(pl, &uses[i])) {
 			ret = -1;
 			continue;
 		}
-		j->key = hash_bytes(HASH_INIT, j->pre.data, j->pre.len);
-		j->key = hash_bytes(j->key, j->script->data, j->script->len);
 		/* Each dataset the script reads: written once, keyed in. */
 		for (w = data.data; *w;) {
 			const struct dataset *d;
@@ -1333,8 +1535,8 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 				BUG("dataset '%s' passed read_header()", nm);
 			buf_reset(&file);
 			write_dataset(d, opt->max_points, &file);
-			j->key = hash_bytes(j->key, nm, len + 1);
-			j->key = hash_bytes(j->key, file.data, file.len);
+			dkey = hash_bytes(dkey, nm, len + 1);
+			dkey = hash_bytes(dkey, file.data, file.len);
 			for (k = 0; k < nwritten; k++)
 				if (!strcmp(written[k].name, nm))
 					break;
@@ -1354,19 +1556,43 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 				free(nm);
 			}
 		}
-		/* Unchanged since the last run: the published SVG stays. */
-		if (keep_cached(pl, j, &path)) {
-			site_keep(site, path.data, j->svgkey);
-			j->cached = 1;
-		} else if (share_figure(pl, j, &path)) {
-			ret = -1;
+		for (v = 0; v < NVARIANTS; v++) {
+			j[v].script = j->script;
+			/*
+			 * The terminal is set again for every figure:
+			 * gnuplot's SVG terminal carries state (the current
+			 * colour) from one plot to the next, and a figure
+			 * must not depend on which others were drawn before
+			 * it in the same process.
+			 */
+			buf_addf(&j[v].pre, "reset\n" TERMINAL "\n" PRIMER
+				 "reset\nset output '%s%s.svg'\n"
+				 "set datafile separator \"\\t\"\n"
+				 "set datafile missing \"?\"\n"
+				 "narrow = %zu\n", variants[v].size,
+				 uses[i].label, variants[v].suffix, v);
+			buf_add(&j[v].pre, vars.data, vars.len);
+			j[v].key = hash_bytes(HASH_INIT, j[v].pre.data,
+					      j[v].pre.len);
+			j[v].key = hash_bytes(j[v].key, pl->style->data,
+					      pl->style->len);
+			j[v].key = hash_bytes(j[v].key, j->script->data,
+					      j->script->len);
+			j[v].key = hash_bytes(j[v].key, &dkey, sizeof(dkey));
+			/* Unchanged since the last run: the SVG stays. */
+			if (keep_cached(pl, &j[v], &path)) {
+				site_keep(site, path.data, j[v].svgkey);
+				j[v].cached = 1;
+			} else if (share_figure(pl, &j[v], &path)) {
+				ret = -1;
+			}
 		}
 	}
 	if (ret)
 		goto out;
 
 	/* One batch script for every figure of this call to draw. */
-	for (i = b->first; i < b->first + n; i++) {
+	for (i = b->first; i < b->first + b->n; i++) {
 		struct job *j = &pl->jobs[i];
 		const char *q;
 
@@ -1375,6 +1601,10 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 		b->todo++;
 		j->first_line = line;
 		buf_add(&batch, j->pre.data, j->pre.len);
+		buf_add(&batch, pl->style->data, pl->style->len);
+		if (pl->style->len &&
+		    pl->style->data[pl->style->len - 1] != '\n')
+			buf_addch(&batch, '\n');
 		buf_add(&batch, j->script->data, j->script->len);
 		if (j->script->len && j->script->data[j->script->len - 1] !=
 		    '\n')
@@ -1382,6 +1612,7 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 		BUF_ADDLIT(&batch, "unset output\n");
 		for (q = j->pre.data; *q; q++)
 			line += *q == '\n';
+		line += pl->style_lines;
 		for (q = j->script->data; q < j->script->data +
 		     j->script->len; q++)
 			line += *q == '\n';
@@ -1436,6 +1667,7 @@ out:
 	buf_release(&data);
 	buf_release(&path);
 	buf_release(&file);
+	buf_release(&vars);
 	return ret;
 }
 
@@ -1464,8 +1696,9 @@ stopped_at(struct plot *pl)
 		if (o->cached || o->same != SIZE_MAX)
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s.svg", pl->batches[o->batch].work,
-			 o->use->label);
+		buf_addf(&path, "%s/", pl->batches[o->batch].work);
+		add_stem(&path, o);
+		BUF_ADDLIT(&path, ".svg");
 		if (!j || !lstat(path.data, &st))
 			j = o;
 	}
@@ -1483,7 +1716,7 @@ stage_figures(struct plot *pl)
 {
 	struct buf path = BUF_INIT, svg = BUF_INIT, why = BUF_INIT;
 	const char *bad;
-	size_t i, k;
+	size_t i, k, end;
 	int ret = 0;
 
 	for (i = 0; i < pl->n; i++) {
@@ -1493,8 +1726,9 @@ stage_figures(struct plot *pl)
 		if (j->cached || j->same != SIZE_MAX)
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s.svg", pl->batches[j->batch].work,
-			 j->use->label);
+		buf_addf(&path, "%s/", pl->batches[j->batch].work);
+		add_stem(&path, j);
+		BUF_ADDLIT(&path, ".svg");
 		buf_reset(&svg);
 		buf_reset(&why);
 		if (buf_read_file_flags(&svg, path.data, FILE_NOFOLLOW)) {
@@ -1506,7 +1740,7 @@ stage_figures(struct plot *pl)
 			ret = -2;
 			continue;
 		}
-		bad = check_svg(svg.data, svg.len, &why);
+		bad = check_svg(svg.data, svg.len, &why, &end);
 		if (bad) {
 			use_error(j->use, "%s drew no usable figure%s%s: %s",
 				  j->script->name, what ? " for " : "",
@@ -1514,6 +1748,15 @@ stage_figures(struct plot *pl)
 			ret = -2;
 			continue;
 		}
+		/* Its dark rendering: the page's colour scheme, inside it. */
+		buf_reset(&why);
+		buf_add(&why, svg.data, end);
+		BUF_ADDLIT(&why, DARK_CSS);
+		buf_add(&why, svg.data + end, svg.len - end);
+		buf_reset(&svg);
+		buf_add(&svg, why.data, why.len);
+		if (!ret && write_file(path.data, &svg))
+			ret = -1;
 		svg_path(pl, j, &path);
 		j->svgkey = hash_bytes(HASH_INIT, svg.data, svg.len);
 		if (!ret && site_adopt(pl->site, path.data, svg.data, svg.len))
@@ -1579,6 +1822,9 @@ plot_finish(struct plot *pl)
 		} else if (WEXITSTATUS(status)) {
 			report_failure(pl, err.data, WEXITSTATUS(status));
 			ret = -2;
+		} else if (report_warnings(pl, err.data)) {
+			/* Drawn, but not what the script meant. */
+			ret = -2;
 		}
 		if (!ret)
 			ret = stage_figures(pl);
@@ -1588,11 +1834,12 @@ plot_finish(struct plot *pl)
 		const struct batch *b = &pl->batches[k];
 
 		buf_reset(&cache);
-		for (i = b->first; i < b->first + b->n; i++)
-			buf_addf(&cache, "%s %016llx %016llx\n",
-				 pl->jobs[i].use->label,
+		for (i = b->first; i < b->first + b->n; i++) {
+			add_stem(&cache, &pl->jobs[i]);
+			buf_addf(&cache, " %016llx %016llx\n",
 				 (unsigned long long)pl->jobs[i].key,
 				 (unsigned long long)pl->jobs[i].svgkey);
+		}
 		buf_reset(&path);
 		buf_addf(&path, "%s/.cache", b->dir);
 		if (site_write(pl->site, path.data, cache.data, cache.len))

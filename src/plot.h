@@ -34,6 +34,14 @@ struct site;
  */
 
 /*
+ * Each figure is drawn twice: NAME.svg, and NAME-narrow.svg on a smaller
+ * canvas, for screens up to PLOT_NARROW_MEDIA (a <source> of the figure's
+ * <picture>), whose text stays readable on a phone.
+ */
+#define PLOT_NARROW_SUFFIX "-narrow"
+#define PLOT_NARROW_MEDIA "(max-width: 30rem)"
+
+/*
  * A word of a figure script's header lines: a quantity of "# needs:" or
  * a dataset of "# data:".
  */

@@ -1809,10 +1809,13 @@ expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
 		if (alt.cap)
 			alt.data[o] = '\0';
 	}
-	buf_addf(&html, "<figure id=\"fig-%s\">\n<img src=\"figures/%s.svg\" "
-		 "alt=\"", n->label, n->label);
+	/* A phone gets the narrow rendering (plot.h), larger text. */
+	buf_addf(&html, "<figure id=\"fig-%s\">\n<picture>\n<source media=\""
+		 PLOT_NARROW_MEDIA "\" srcset=\"figures/%s" PLOT_NARROW_SUFFIX
+		 ".svg\">\n<img src=\"figures/%s.svg\" alt=\"", n->label,
+		 n->label, n->label);
 	html_attr(&html, alt.data);
-	BUF_ADDLIT(&html, "\">\n<figcaption>");
+	BUF_ADDLIT(&html, "\">\n</picture>\n<figcaption>");
 	add_snippet(ex, out, html.data);
 	buf_addf(out, "**Figure %d.** ", number);
 	move_spans(ex, &cap, strspn(cap.data, " \n"), out, out->len);

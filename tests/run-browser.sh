@@ -6,7 +6,9 @@
 # no network (tests/browser/check.mjs: images load, anchors resolve,
 # nothing from other hosts; a skip link, one <h1> first, no heading
 # level skipped, every table captioned, every image with alt text,
-# contrast in both colour schemes; screenshots of index.html, light and dark,
+# contrast in both colour schemes, figures dark in dark mode with text of
+# 11 px or more at 1280 and 390 px, table captions not cut off on a
+# phone; screenshots of index.html, light and dark,
 # kept in build/browser/ as test artifacts). The layout checks measure
 # text, so they run with the fonts the Makefile's DEPS_BROWSER installs
 # (Liberation), not with whatever fonts the machine happens to have.

@@ -11,12 +11,6 @@
 # needs: series.disk_record.fit_all.year_atomic
 # data: disk disk_record ssd areal
 set multiplot
-set style line 100 lc rgb "#bbbbbb" lw 1
-set border 3 lw 1 lc rgb "#555555"
-set tics nomirror textcolor rgb "#333333"
-unset mxtics
-unset mytics
-set grid xtics ytics lc rgb "#dddddd" lw 1 dt 1
 set lmargin 12
 set rmargin 3
 # Capacity, from the first drive to the year the record trend reaches the
@@ -24,7 +18,9 @@ set rmargin 3
 set origin 0, 0.28
 set size 1, 0.72
 # The key stands above the top panel, in two columns.
-set key above vertical maxrows 3 Left reverse box ls 100 samplen 1 width -8
+set key above vertical maxrows 3 Left reverse samplen 1 width -8
+# On a phone (narrow): the key in one column, fewer tics.
+if (narrow) set key maxrows 5 width -2; set xtics 100; set ytics 1e8
 set logscale y 10
 set format y "10^{%L}"
 set ytics 1e4
@@ -32,22 +28,21 @@ unset xlabel
 set ylabel "Bits in largest drive"
 set xrange [1950:series_disk_record_fit_all_year_entropy + 10]
 set yrange [1e6:laptop_bits_max * 1e3]
-set samples 400
 fit_all(x) = 2**(series_disk_fit_all_intercept + series_disk_fit_all_slope * x) * 8
 fit_rec(x) = 2**(series_disk_record_fit_all_intercept + series_disk_record_fit_all_slope * x) * 8
-set arrow 1 from graph 0, first laptop_bits_max to graph 1, first laptop_bits_max nohead lw 2 lc rgb "#D55E00" dt 2
-set label 1 "entropy limit of 1 kg in 1 litre" at graph 0.02, first laptop_bits_max * 300 tc rgb "#D55E00"
-set arrow 2 from graph 0, first atomic_bits to graph 1, first atomic_bits nohead lw 2 lc rgb "#CC79A7" dt 2
-set label 2 "atomic-matter limit" at graph 0.02, first atomic_bits * 300 tc rgb "#CC79A7"
-set arrow 3 from first edition_year, graph 0 to first edition_year, graph 1 nohead lw 1 lc rgb "#777777" dt 3
-set label 3 sprintf("%d", edition_year) at first edition_year, graph 0.04 offset 0.5,0 tc rgb "#555555"
-set label 4 sprintf("%d", series_disk_record_fit_all_year_entropy) at first series_disk_record_fit_all_year_entropy, first laptop_bits_max point pt 7 ps 1 lc rgb "#0072B2" offset -5,-1.2 tc rgb "#0072B2"
-set label 5 sprintf("%d", series_disk_record_fit_all_year_atomic) at first series_disk_record_fit_all_year_atomic, first atomic_bits point pt 7 ps 1 lc rgb "#0072B2" offset -5,-1.2 tc rgb "#0072B2"
-plot fit_rec(x) title sprintf("capacity trend: ×2 in %.2f y", 1 / series_disk_record_fit_all_slope) lw 2 lc rgb "#0072B2", \
-     fit_all(x) title sprintf("all disks: ×2 in %.2f y", 1 / series_disk_fit_all_slope) lw 1 dt 2 lc rgb "#56B4E9", \
-     'disk.dat' using 1:3 title "every hard disk" with points pt 6 ps 0.7 lc rgb "#999999", \
-     'disk_record.dat' using 1:3 title "largest of its year" with points pt 7 ps 0.7 lc rgb "#000000", \
-     'ssd.dat' using 1:3 title "largest SSD" with points pt 9 ps 0.9 lc rgb "#D55E00"
+set arrow 1 from graph 0, first laptop_bits_max to graph 1, first laptop_bits_max nohead lw lw_data lc rgb vermilion dt 2
+set label 1 "entropy limit of 1 kg in 1 litre" at graph 0.02, first laptop_bits_max * 300 tc rgb vermilion
+set arrow 2 from graph 0, first atomic_bits to graph 1, first atomic_bits nohead lw lw_data lc rgb purple dt 2
+set label 2 "atomic-matter limit" at graph 0.02, first atomic_bits * 300 tc rgb purple
+set arrow 3 from first edition_year, graph 0 to first edition_year, graph 1 nohead ls 101
+set label 3 sprintf("%d", edition_year) at first edition_year, graph 0.04 offset 0.5,0 tc rgb muted
+set label 4 sprintf("%d", series_disk_record_fit_all_year_entropy) at first series_disk_record_fit_all_year_entropy, first laptop_bits_max point pt 7 ps 1 lc rgb blue offset -5,-1.2 tc rgb blue
+set label 5 sprintf("%d", series_disk_record_fit_all_year_atomic) at first series_disk_record_fit_all_year_atomic, first atomic_bits point pt 7 ps 1 lc rgb blue offset -5,-1.2 tc rgb blue
+plot fit_rec(x) title sprintf("capacity trend: ×2 in %.2f y", 1 / series_disk_record_fit_all_slope) lw lw_data lc rgb blue, \
+     fit_all(x) title sprintf("all disks: ×2 in %.2f y", 1 / series_disk_fit_all_slope) lw lw_guide dt 2 lc rgb sky, \
+     'disk.dat' using 1:3 title "every hard disk" with points pt 6 ps 0.7 lc rgb faint, \
+     'disk_record.dat' using 1:3 title "largest of its year" with points pt 7 ps 0.7 lc rgb ink, \
+     'ssd.dat' using 1:3 title "largest SSD" with points pt 9 ps 0.9 lc rgb vermilion
 # Areal density, over the years of the data only: a quantity of its own,
 # on its own axis, so that no crossing with the capacities is suggested.
 unset arrow
@@ -55,13 +50,15 @@ unset label
 set origin 0, 0
 set size 1, 0.28
 unset key
-set label 1 "areal density of the drives in the data" at graph 0.02, graph 0.85 tc rgb "#009E73"
+set label 1 (narrow ? "areal density" : "areal density of the drives in the data") at graph 0.02, graph 0.85 tc rgb green
 set xrange [1950:edition_year + 5]
 set yrange [*:*]
 set autoscale y
 set ytics autofreq
 set ytics 1e4
+set xtics autofreq
+if (narrow) set xtics 25; set ytics 1e8
 set xlabel "Year" offset 0,0.5
-set ylabel "Areal density\n(bit/in²)" textcolor rgb "#009E73"
-plot 'areal.dat' using 1:2 notitle with linespoints pt 4 ps 0.6 lw 1 lc rgb "#009E73"
+set ylabel "Areal density\n(bit/in²)" textcolor rgb green
+plot 'areal.dat' using 1:2 notitle with linespoints pt 4 ps 0.6 lw lw_guide lc rgb green
 unset multiplot

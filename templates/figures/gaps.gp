@@ -3,20 +3,18 @@
 # and for working memory (its RAM, as device.<id>.ram_bits).
 # needs: edition.year
 # data: devices
-set style line 100 lc rgb "#bbbbbb" lw 1
-set border 3 lw 1 lc rgb "#555555"
-set tics nomirror textcolor rgb "#333333"
-unset mxtics
-unset mytics
-set grid xtics lc rgb "#dddddd" lw 1 dt 1
-set key above box ls 100 samplen 2
+set grid noytics
+set key above
 set xlabel "Orders of magnitude below the limit of a 1 kg, 1 litre computer"
+# On a phone (narrow): the key in one column, the axis label
+# on two lines, fewer tics.
+if (narrow) set key above vertical maxrows 2 Left reverse; set xlabel "Orders of magnitude below\nthe 1 kg, 1 litre limit"; set xtics 10
 set xrange [0:45]
 set yrange [-0.7:*] reverse
 set ytics scale 0 noenhanced
 set lmargin 18
 set style fill solid 0.85 noborder
-plot 'devices.dat' using ($4 / 2):($0 - 0.19):($4 / 2):(0.17):ytic(6) with boxxyerror lc rgb "#0072B2" title "speed (single-bit ops/s)", \
-     'devices.dat' using ($5 / 2):($0 + 0.19):($5 / 2):(0.17) with boxxyerror lc rgb "#E69F00" title "working memory (bits)", \
-     'devices.dat' using ($4 + 0.4):($0 - 0.19):(sprintf("%.1f", $4)) with labels left tc rgb "#0072B2" notitle, \
-     'devices.dat' using ($5 + 0.4):($0 + 0.19):(sprintf("%.1f", $5)) with labels left tc rgb "#B35806" notitle
+plot 'devices.dat' using ($4 / 2):($0 - 0.19):($4 / 2):(0.17):ytic(6) with boxxyerror lc rgb blue title "speed (single-bit ops/s)", \
+     'devices.dat' using ($5 / 2):($0 + 0.19):($5 / 2):(0.17) with boxxyerror lc rgb orange title "working memory (bits)", \
+     'devices.dat' using ($4 + 0.4):($0 - 0.19):(sprintf("%.1f", $4)) with labels left tc rgb blue notitle, \
+     'devices.dat' using ($5 + 0.4):($0 + 0.19):(sprintf("%.1f", $5)) with labels left tc rgb orange_text notitle

@@ -7,13 +7,7 @@
 # joined to its point by a leader line; the dataset places them
 # (label_bits, label_ops: columns 4 and 5) so that none overlaps another
 # and no two leader lines cross.
-set style line 100 lc rgb "#bbbbbb" lw 1
-set border 3 lw 1 lc rgb "#555555"
-set tics nomirror textcolor rgb "#333333"
-unset mxtics
-unset mytics
-set grid xtics ytics lc rgb "#dddddd" lw 1 dt 1
-set key at graph 0.02, graph 0.84 left top Left reverse box ls 100 opaque samplen 1
+set key at graph 0.02, graph 0.84 left top Left reverse samplen 1
 set logscale xy 10
 set format x "10^{%L}"
 set format y "10^{%L}"
@@ -21,12 +15,20 @@ set xtics 1e4
 set ytics 1e5
 set xlabel "Memory (bits)"
 set ylabel "Speed (single-bit operations per second)"
+# On a phone (narrow): the key above the plot, fewer tics, the
+# labels of the machines smaller (still 12 px on a 390 px screen), the
+# limits' labels above or under their points, clear of the machines'.
+label_font = narrow ? ",13" : ""
+if (narrow) set key above vertical maxcols 1 Left reverse; set xtics 1e8; set ytics 1e10; set ylabel "Single-bit operations per second"
 set xrange [1e8:1e36]
 set yrange [1e8:1e54]
-plot 'ladder.dat' using ($3 == 1 ? $2 : 1/0):1:($4 - $2):($5 - $1) with vectors nohead lw 1 lc rgb "#9ab8d0" notitle, \
-     'ladder.dat' using ($3 == 1 ? $2 : 1/0):1 title "machines" with points pt 7 ps 1 lc rgb "#0072B2", \
-     'ladder.dat' using ($3 == 2 ? $2 : 1/0):1 title "ordinary matter (atoms)" with points pt 5 ps 1.2 lc rgb "#009E73", \
-     'ladder.dat' using ($3 == 3 ? $2 : 1/0):1 title "ultimate limits" with points pt 9 ps 1.6 lc rgb "#D55E00", \
-     'ladder.dat' using ($3 == 1 ? $4 : 1/0):5:6 with labels noenhanced left offset 0.3,0 tc rgb "#333333" notitle, \
-     'ladder.dat' using ($3 == 1 || $2 >= 1e30 ? 1/0 : $4):5:6 with labels noenhanced left offset 0.8,0.35 tc rgb "#333333" notitle, \
-     'ladder.dat' using ($3 == 1 || $2 < 1e30 ? 1/0 : $4):5:6 with labels noenhanced right offset -0.8,0.35 tc rgb "#333333" notitle
+plot 'ladder.dat' using ($3 == 1 ? $2 : 1/0):1:($4 - $2):($5 - $1) with vectors nohead lw lw_guide lc rgb leader notitle, \
+     'ladder.dat' using ($3 == 1 ? $2 : 1/0):1 title "machines" with points pt 7 ps 1 lc rgb blue, \
+     'ladder.dat' using ($3 == 2 ? $2 : 1/0):1 title "ordinary matter (atoms)" with points pt 5 ps 1.2 lc rgb green, \
+     'ladder.dat' using ($3 == 3 ? $2 : 1/0):1 title "ultimate limits" with points pt 9 ps 1.6 lc rgb vermilion, \
+     'ladder.dat' using ($3 == 1 ? $4 : 1/0):5:6 with labels noenhanced left offset 0.3,0 font label_font tc rgb ink_soft notitle, \
+     'ladder.dat' using ($3 == 1 || narrow || $2 >= 1e30 ? 1/0 : $4):5:6 with labels noenhanced left offset 0.8,0.35 tc rgb ink_soft notitle, \
+     'ladder.dat' using ($3 == 1 || narrow || $2 < 1e30 ? 1/0 : $4):5:6 with labels noenhanced right offset -0.8,0.35 tc rgb ink_soft notitle, \
+     'ladder.dat' using ($3 != 2 || !narrow || $2 >= 1e20 ? 1/0 : $4):5:6 with labels noenhanced left offset -0.5,4 tc rgb ink_soft notitle, \
+     'ladder.dat' using ($3 != 2 || !narrow || $2 < 1e20 ? 1/0 : $4):5:6 with labels noenhanced right offset -1,1 tc rgb ink_soft notitle, \
+     'ladder.dat' using ($3 != 3 || !narrow ? 1/0 : $4):5:6 with labels noenhanced center offset 0,-1.3 tc rgb ink_soft notitle

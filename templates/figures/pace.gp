@@ -6,30 +6,27 @@
 # needs: series.top500.fit_since.slope series.top500.fit_since.intercept
 # needs: series.top500.fit_article.value_latest series.top500.pace.shortfall
 # data: top500
-set style line 100 lc rgb "#bbbbbb" lw 1
-set border 3 lw 1 lc rgb "#555555"
-set tics nomirror textcolor rgb "#333333"
-unset mxtics
-unset mytics
-set grid xtics ytics lc rgb "#dddddd" lw 1 dt 1
-set key below box ls 100 samplen 2 maxcols 1 width -3
+set key below maxcols 1 width -3
 set rmargin 4
 set logscale y 10
 set format y "10^{%L}"
 set xlabel "Year (TOP500 list)" offset 0,0.3
 set bmargin 7.5
 set ylabel "Rmax of the No. 1 (FLOP/s)"
+# On a phone (narrow): fewer tics, the key above the plot,
+# its words shorter.
+if (narrow) set xtics 10; set key above vertical maxcols 1 Left reverse width 0; set bmargin -1
 set xrange [1992:edition_year + 2]
-set samples 400
 before(x) = 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * x)
 since(x) = 2**(series_top500_fit_since_intercept + series_top500_fit_since_slope * x)
-set arrow from first article_year, graph 0 to first article_year, graph 1 nohead lw 1 lc rgb "#777777" dt 3
-set label sprintf("%d", article_year) at first article_year, graph 0.96 offset 0.5,0 tc rgb "#555555"
+set arrow from first article_year, graph 0 to first article_year, graph 1 nohead ls 101
+set label sprintf("%d", article_year) at first article_year, graph 0.96 offset 0.5,0 tc rgb muted
 # The shortfall is told in the key, by its square, so that its text never
 # lands on the points or the trends near the newest list.
-shortfall = (series_top500_pace_shortfall >= 1 ? sprintf("trend to %d, at the newest list: %.2g × the record", article_year, series_top500_pace_shortfall) : sprintf("trend to %d, at the newest list: the record / %.2g", article_year, 1 / series_top500_pace_shortfall))
-plot (x <= article_year + 1 ? before(x) : 1/0) title sprintf("trend to %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_article_slope) lw 2 lc rgb "#E69F00", \
-     (x > article_year + 1 ? before(x) : 1/0) notitle lw 2 lc rgb "#E69F00" dt 2, \
-     (x >= article_year ? since(x) : 1/0) title sprintf("trend since %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_since_slope) lw 2 lc rgb "#0072B2", \
-     'top500.dat' using 1:2 title "No. 1 of each list (Rmax)" with points pt 7 ps 0.6 lc rgb "#000000", \
-     '+' using (series_top500_latest_time):(series_top500_fit_article_value_latest) every ::0::0 title shortfall with points pt 5 ps 1 lc rgb "#E69F00"
+newest = narrow ? "now" : "at the newest list"
+shortfall = (series_top500_pace_shortfall >= 1 ? sprintf("trend to %d, %s: %.2g × the record", article_year, newest, series_top500_pace_shortfall) : sprintf("trend to %d, %s: the record / %.2g", article_year, newest, 1 / series_top500_pace_shortfall))
+plot (x <= article_year + 1 ? before(x) : 1/0) title sprintf("trend to %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_article_slope) lw lw_data lc rgb orange, \
+     (x > article_year + 1 ? before(x) : 1/0) notitle lw lw_data lc rgb orange dt 2, \
+     (x >= article_year ? since(x) : 1/0) title sprintf("trend since %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_since_slope) lw lw_data lc rgb blue, \
+     'top500.dat' using 1:2 title "No. 1 of each list (Rmax)" with points pt 7 ps 0.6 lc rgb ink, \
+     '+' using (series_top500_latest_time):(series_top500_fit_article_value_latest) every ::0::0 title shortfall with points pt 5 ps 1 lc rgb orange

@@ -7,44 +7,40 @@
 # needs: series.top500.fit_since.year_ml series.top500.fit_since.year_atomic
 # needs: series.top500.fit_article.year_ml series.top500.fit_article.year_atomic
 # data: top500
-set style line 100 lc rgb "#bbbbbb" lw 1
-set border 3 lw 1 lc rgb "#555555"
-set tics nomirror textcolor rgb "#333333"
-unset mxtics
-unset mytics
-set grid xtics ytics lc rgb "#dddddd" lw 1 dt 1
-set key bottom right box ls 100 opaque samplen 2 spacing 1.1
+set key bottom right
 set logscale y 10
 set format y "10^{%L}"
 set ytics 1e5
 set xlabel "Year (TOP500 list)"
 set ylabel "Single-bit operations per second (SBOPS)"
+# On a phone (narrow): the key above the plot, a shorter axis
+# label.
+if (narrow) set key above vertical maxcols 1 Left reverse; set ylabel "SBOPS"; set ytics 1e10
 last = series_top500_fit_since_year_ml
 if (series_top500_fit_article_year_ml > last) last = series_top500_fit_article_year_ml
 set xrange [1990:last + 10]
 set yrange [1e10:1e55]
-set samples 400
 fit_since(x) = sbops_per_flop * 2**(series_top500_fit_since_intercept + series_top500_fit_since_slope * x)
 fit_art(x) = sbops_per_flop * 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * x)
-set arrow from graph 0, first laptop_ops_max to graph 1, first laptop_ops_max nohead lw 2 lc rgb "#D55E00" dt 2
-set arrow from graph 0, first atomic_ops to graph 1, first atomic_ops nohead lw 2 lc rgb "#CC79A7" dt 2
-set label "1 kg ultimate limit" at graph 0.02, first laptop_ops_max * 40 tc rgb "#D55E00"
-set label "atomic-matter limit" at graph 0.02, first atomic_ops * 40 tc rgb "#CC79A7"
-set arrow from first edition_year, graph 0 to first edition_year, graph 1 nohead lw 1 lc rgb "#777777" dt 3
+set arrow from graph 0, first laptop_ops_max to graph 1, first laptop_ops_max nohead lw lw_data lc rgb vermilion dt 2
+set arrow from graph 0, first atomic_ops to graph 1, first atomic_ops nohead lw lw_data lc rgb purple dt 2
+set label "1 kg ultimate limit" at graph 0.02, first laptop_ops_max * 40 tc rgb vermilion
+set label "atomic-matter limit" at graph 0.02, first atomic_ops * 40 tc rgb purple
+set arrow from first edition_year, graph 0 to first edition_year, graph 1 nohead ls 101
 # The years stand half-way up their lines, clear of the limits' labels
 # at the top, of the key and the No. 1 points at the foot.
-set label sprintf("%d", edition_year) at first edition_year, graph 0.5 offset 0.5,0 tc rgb "#555555"
-set arrow from first article_year, graph 0 to first article_year, graph 1 nohead lw 1 lc rgb "#777777" dt 3
-set label sprintf("%d", article_year) at first article_year, graph 0.5 offset -4.5,0 tc rgb "#555555"
+set label sprintf("%d", edition_year) at first edition_year, graph 0.5 offset 0.5,0 tc rgb muted
+set arrow from first article_year, graph 0 to first article_year, graph 1 nohead ls 101
+set label sprintf("%d", article_year) at first article_year, graph 0.5 offset -4.5,0 tc rgb muted
 # Where the two trends cross a limit, the earlier crossing is labelled
 # above and to its left, the later one below and to its right: the
 # other trend runs below-right of the earlier and above-left of the later.
 se_ml = series_top500_fit_since_year_ml <= series_top500_fit_article_year_ml
 se_at = series_top500_fit_since_year_atomic <= series_top500_fit_article_year_atomic
-set label sprintf("%d", series_top500_fit_since_year_ml) at first series_top500_fit_since_year_ml, first laptop_ops_max point pt 7 ps 1 lc rgb "#0072B2" offset (se_ml ? -5 : 0.8),(se_ml ? 1 : -1) tc rgb "#0072B2"
-set label sprintf("%d", series_top500_fit_since_year_atomic) at first series_top500_fit_since_year_atomic, first atomic_ops point pt 7 ps 1 lc rgb "#0072B2" offset (se_at ? -5 : 0.8),(se_at ? 1 : -1) tc rgb "#0072B2"
-set label sprintf("%d", series_top500_fit_article_year_ml) at first series_top500_fit_article_year_ml, first laptop_ops_max point pt 5 ps 1 lc rgb "#E69F00" offset (se_ml ? 0.8 : -5),(se_ml ? -1 : 1) tc rgb "#B35806"
-set label sprintf("%d", series_top500_fit_article_year_atomic) at first series_top500_fit_article_year_atomic, first atomic_ops point pt 5 ps 1 lc rgb "#E69F00" offset (se_at ? 0.8 : -5),(se_at ? -1 : 1) tc rgb "#B35806"
-plot fit_art(x) title sprintf("trend to %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_article_slope) lw 2 lc rgb "#E69F00" dt 4, \
-     fit_since(x) title sprintf("since %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_since_slope) lw 2 lc rgb "#0072B2", \
-     'top500.dat' using 1:3 title "No. 1 of each list" with points pt 7 ps 0.6 lc rgb "#000000"
+set label sprintf("%d", series_top500_fit_since_year_ml) at first series_top500_fit_since_year_ml, first laptop_ops_max point pt 7 ps 1 lc rgb blue offset (se_ml ? -5 : 0.8),(se_ml ? 1 : -1) tc rgb blue
+set label sprintf("%d", series_top500_fit_since_year_atomic) at first series_top500_fit_since_year_atomic, first atomic_ops point pt 7 ps 1 lc rgb blue offset (se_at ? -5 : 0.8),(se_at ? 1 : -1) tc rgb blue
+set label sprintf("%d", series_top500_fit_article_year_ml) at first series_top500_fit_article_year_ml, first laptop_ops_max point pt 5 ps 1 lc rgb orange offset (se_ml ? 0.8 : -5),(se_ml ? -1 : 1) tc rgb orange_text
+set label sprintf("%d", series_top500_fit_article_year_atomic) at first series_top500_fit_article_year_atomic, first atomic_ops point pt 5 ps 1 lc rgb orange offset (se_at ? 0.8 : -5),(se_at ? -1 : 1) tc rgb orange_text
+plot fit_art(x) title sprintf("trend to %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_article_slope) lw lw_data lc rgb orange dt 4, \
+     fit_since(x) title sprintf("since %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_since_slope) lw lw_data lc rgb blue, \
+     'top500.dat' using 1:3 title "No. 1 of each list" with points pt 7 ps 0.6 lc rgb ink

@@ -5,12 +5,16 @@
 // heading level skipped, every table captioned, every image with alt
 // text, text contrast in both colour schemes; and tables that read at
 // 1280 and at 390 px (no cell squeezed tall, no card table wider than
-// the page). Saves screenshots of index.html in light and dark mode.
+// the page, every table caption wrapped inside the visible part of its
+// box); and the figures of index.html: dark in dark mode (no white
+// panel), their text at least 11 px on screen at 1280 and at 390 px (the
+// narrow rendering on a phone). Saves screenshots of index.html in light
+// and dark mode.
 // Usage: node check.mjs SITE_DIR SHOT_DIR
 import { chromium } from "playwright-core";
-import { readdirSync, mkdirSync } from "node:fs";
+import { readdirSync, mkdirSync, readFileSync } from "node:fs";
 import { resolve, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { pathToFileURL, fileURLToPath } from "node:url";
 
 const site = resolve(process.argv[2] || "out");
 const shots = resolve(process.argv[3] || "build/browser");
@@ -169,6 +173,17 @@ for (const file of pages) {
             break;
           }
         }
+        // A caption stays inside the visible part of a box that scrolls
+        // sideways, wrapped, not as wide as the table and cut off.
+        for (const cap of document.querySelectorAll("caption")) {
+          const box = cap.closest(".wide") || cap.parentElement;
+          const b = box.getBoundingClientRect(), c = cap.getBoundingClientRect();
+          if (c.width && (c.left < b.left - 1 || c.right > b.left + box.clientWidth + 1 ||
+                          cap.scrollWidth > cap.clientWidth + 1)) {
+            out.push(`caption "${cap.textContent.trim().slice(0, 30)}" is cut off (${Math.round(c.left - b.left)} to ${Math.round(c.right - b.left)} px of a ${box.clientWidth} px box)`);
+            break;
+          }
+        }
         for (const t of document.querySelectorAll("table.quantities, table.changes, table.editions")) {
           const box = t.parentElement;
           if (box.scrollWidth > box.clientWidth + 1)
@@ -189,6 +204,61 @@ for (const file of pages) {
   report.title ? ok() : no(`${file}: no title`);
   errors.length ? no(`${file}: script errors: ${errors.join("; ")}`) : ok();
   if (file === "index.html") {
+    // The figures follow the colour scheme: sampled from a screenshot of
+    // each, its background (the pixels near its top-left corner) is light
+    // in light mode and dark in dark mode, and in dark mode hardly a
+    // pixel of it is white.
+    const shade = (png) => page.evaluate(async (b64) => {
+      const im = new Image();
+      im.src = "data:image/png;base64," + b64;
+      await im.decode();
+      const c = document.createElement("canvas");
+      c.width = im.width; c.height = im.height;
+      const x = c.getContext("2d");
+      x.drawImage(im, 0, 0);
+      const d = x.getImageData(0, 0, c.width, c.height).data;
+      const lum = (i) => (0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2]) / 255;
+      let white = 0;
+      for (let i = 0; i < d.length; i += 4) if (lum(i) > 0.9) white++;
+      let corner = 0;
+      for (let y = 4; y < 8; y++) for (let xx = 4; xx < 8; xx++) corner += lum((y * c.width + xx) * 4) / 16;
+      return { corner, white: white / (d.length / 4) };
+    }, png.toString("base64"));
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const scheme of ["light", "dark"]) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const fig of await page.$$("figure img")) {
+          await fig.scrollIntoViewIfNeeded();
+          const src = await fig.evaluate((i) => i.currentSrc.split("/").pop());
+          const s = await shade(await fig.screenshot());
+          if (scheme === "dark" ? s.corner < 0.15 && s.white < 0.02 : s.corner > 0.85)
+            ok();
+          else
+            no(`${src} at ${width} px in ${scheme} mode: background ${s.corner.toFixed(2)} light, ${(100 * s.white).toFixed(1)}% of it white`);
+        }
+      }
+      // The smallest text of each figure shown, in CSS pixels: its SVG's
+      // smallest font-size, scaled as the image is.
+      await page.emulateMedia({ colorScheme: "light" });
+      const shown = await page.$$eval("figure img", (imgs) => imgs.map((i) => ({
+        src: i.currentSrc, width: i.getBoundingClientRect().width -
+          parseFloat(getComputedStyle(i).borderLeftWidth) - parseFloat(getComputedStyle(i).borderRightWidth) })));
+      for (const f of shown) {
+        const svg = readFileSync(fileURLToPath(f.src), "utf8");
+        const sizes = [...svg.matchAll(/font-size[=:]\s*["']?([0-9.]+)/g)].map((m) => +m[1]);
+        const px = Math.min(...sizes) * f.width / +svg.match(/<svg[^>]*\swidth="([0-9.]+)"/)[1];
+        const name = f.src.split("/").pop();
+        if (width === 390 && !name.includes("-narrow"))
+          no(`${name} shown at 390 px, not its narrow rendering`);
+        else if (sizes.length && px >= 11)
+          ok();
+        else
+          no(`${name} at ${width} px: text ${px.toFixed(1)} px high, under 11`);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: "light" });
     for (const scheme of ["light", "dark"]) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.screenshot({ path: join(shots, `index-${scheme}.png`), fullPage: false });

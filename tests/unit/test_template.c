@@ -707,11 +707,13 @@ test_figure(void **state)
 	free(md);
 	assert_int_equal(x.nsnippets, 2);
 	assert_string_equal(x.snippets[0].html,
-			    "<figure id=\"fig-top500\">\n"
+			    "<figure id=\"fig-top500\">\n<picture>\n"
+			    "<source media=\"(max-width: 30rem)\" "
+			    "srcset=\"figures/top500-narrow.svg\">\n"
 			    "<img src=\"figures/top500.svg\" alt=\"Alt &quot;q"
 			    "&quot; &lt;x&gt; &amp; Roadrunner A &lt;b&gt;"
 			    "*bold*&lt;/b&gt; | pipe 9.0 × 10¹⁶ J\">\n"
-			    "<figcaption>");
+			    "</picture>\n<figcaption>");
 	/* No figure folder: the full-size SVG alone. */
 	assert_string_equal(x.snippets[1].html,
 			    "<p class=\"figure-links\">Full size: <a href=\""
@@ -734,9 +736,11 @@ test_figure(void **state)
 	assert_string_equal(md, "\n\n<S0>\n\n**Figure 1.** cap\n\n<S1>\n\n");
 	free(md);
 	assert_string_equal(x.snippets[0].html,
-			    "<figure id=\"fig-x\">\n"
+			    "<figure id=\"fig-x\">\n<picture>\n"
+			    "<source media=\"(max-width: 30rem)\" "
+			    "srcset=\"figures/x-narrow.svg\">\n"
 			    "<img src=\"figures/x.svg\" alt=\"alt\">\n"
-			    "<figcaption>");
+			    "</picture>\n<figcaption>");
 	assert_int_equal(x.nfigures, 1);
 	assert_string_equal(x.figures[0].label, "x");
 	assert_int_equal(x.figures[0].line, 1);
