@@ -231,7 +231,8 @@ test_sig(void **state)
 	assert_fmt(format_sig(&out, 1e-6, 2), "0.0000010");
 	assert_fmt(format_sig(&out, 9.996e-7, 3), "0.00000100");
 	assert_fmt(format_sig(&out, 9.99e-7, 3), "9.99" NB X NB "10" SM S7);
-	assert_fmt(format_sig(&out, -1e-20, 2), MINUS "1.0" NB X NB "10" SM S2 S0);
+	assert_fmt(format_sig(&out, -1e-20, 2),
+		   MINUS "1.0" NB X NB "10" SM S2 S0);
 	assert_fmt(format_sig(&out, 5e-324, 2), "4.9" NB X NB "10" SM S3 S2 S4);
 	assert_fmt(format_sig(&out, DBL_MAX, 2), "1.8" NB X NB "10" S3 S0 S8);
 	buf_release(&out);

@@ -244,7 +244,8 @@ test_formats(void **state)
 {
 	(void)state;
 	expand_ok("{{ laptop.ops_max | sci:5 }}",
-		  "[5.4256" NB "×" NB "10⁵⁰](quantities.html#laptop\\.ops\\_max)");
+		  "[5.4256" NB "×" NB "10⁵⁰"
+		  "](quantities.html#laptop\\.ops\\_max)");
 	expand_ok("{{ laptop.ops_max | sci:1 }}",
 		  "[5" NB "×" NB "10⁵⁰](quantities.html#laptop\\.ops\\_max)");
 	expand_ok("{{ laptop.ops_max | e:3 }}",
@@ -279,9 +280,11 @@ test_units_and_links(void **state)
 {
 	(void)state;
 	expand_ok("{{ laptop.energy | sci:5 | unit }}",
-		  "[8.9876" NB "×" NB "10¹⁶](quantities.html#laptop\\.energy)" NB "J");
+		  "[8.9876" NB "×" NB "10¹⁶"
+		  "](quantities.html#laptop\\.energy)" NB "J");
 	expand_ok("{{ laptop.energy | unit | sci:2 }}",
-		  "[9.0" NB "×" NB "10¹⁶](quantities.html#laptop\\.energy)" NB "J");
+		  "[9.0" NB "×" NB "10¹⁶"
+		  "](quantities.html#laptop\\.energy)" NB "J");
 	/* The unit is Markdown-escaped; '^3' becomes a superscript. */
 	expand_ok("{{ laptop.ops_max | unit }}", OPS NB "ops\\/s");
 	expand_ok("{{ laptop.volume | sci:1 | unit }}",
@@ -500,7 +503,8 @@ test_fallback(void **state)
 	/* Present: the value as without the fallback, link and unit. */
 	expand_ok("{{ laptop.ops_max | or:\"—\" }}", OPS);
 	expand_ok("{{ laptop.energy | sci:2 | unit | or:\"n/a\" }}",
-		  "[9.0" NB "×" NB "10¹⁶](quantities.html#laptop\\.energy)" NB "J");
+		  "[9.0" NB "×" NB "10¹⁶"
+		  "](quantities.html#laptop\\.energy)" NB "J");
 	expand_ok("{{ record.name | or:\"—\" }}", "Roadrunner");
 	/* The text is Markdown-escaped like text from data. */
 	expand_ok("{{ laptop.nope | or:\"*n/a* | [x]\" }}",
@@ -683,7 +687,8 @@ test_each_of(void **state)
 		  "- {{ name(q) }}: {{ q | sci:2 | unit }}\n"
 		  "{{/each}}\n",
 		  "- laptop\\.energy: "
-		  "[9.0" NB "×" NB "10¹⁶](quantities.html#laptop\\.energy)" NB "J\n"
+		  "[9.0" NB "×" NB "10¹⁶"
+		  "](quantities.html#laptop\\.energy)" NB "J\n"
 		  "- laptop\\.volume: "
 		  "1.0" NB "×" NB "10⁻³" NB "m³\n");
 	expand_ok("{{#each q of record.name laptop.energy}}"
@@ -718,7 +723,8 @@ test_figure(void **state)
 			    "Before.\n\n"
 			    "\n\n<S0>\n\n"
 			    "**Figure 1.** Doubling every "
-			    "[9.0" NB "×" NB "10¹⁶](quantities.html#laptop\\.energy) "
+			    "[9.0" NB "×" NB "10¹⁶"
+			    "](quantities.html#laptop\\.energy) "
 			    "*years*.\n"
 			    "\n\n<S1>\n\n"
 			    "\n"
@@ -729,7 +735,8 @@ test_figure(void **state)
 			    "<figure id=\"fig-top500\">\n"
 			    "<img src=\"figures/top500.svg\" alt=\"Alt &quot;q"
 			    "&quot; &lt;x&gt; &amp; Roadrunner A &lt;b&gt;"
-			    "*bold*&lt;/b&gt; | pipe 9.0" NB "×" NB "10¹⁶" NB "J\">\n"
+			    "*bold*&lt;/b&gt; | pipe 9.0" NB "×" NB "10¹⁶" NB
+			    "J\">\n"
 			    "<figcaption>");
 	/* No figure folder: the full-size SVG alone. */
 	assert_string_equal(x.snippets[1].html,
@@ -1748,8 +1755,8 @@ test_links_rendered(void **state)
 	/* In a heading: a link there, its text in the id and contents. */
 	html = render("## Speed {{ laptop.ops_max | sci:2 }}\n", &toc);
 	assert_string_equal(html, "<h2 id=\"speed-5-4-10\">Speed <a href=\""
-			    "quantities.html#laptop.ops_max\">5.4" NB "×" NB "10⁵⁰</a>"
-			    "</h2>\n");
+			    "quantities.html#laptop.ops_max\">5.4" NB "×" NB
+			    "10⁵⁰</a></h2>\n");
 	assert_non_null(strstr(toc, ">Speed 5.4" NB "×" NB "10⁵⁰</a>"));
 	free(html);
 	free(toc);
