@@ -22,9 +22,12 @@ WARN = -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
 WARN += $(if $(WERROR),-Werror)
 SAN = $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
       -fno-omit-frame-pointer)
+# The math font every site ships (fonts/math.otf): Debian's fonts-lmodern
+# unless MATH_FONT names another OpenType math font file.
+MATH_FONT ?=
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DVERSION=\"$(VERSION)\" \
 	     $(WARN) $(SAN) $(CMARK_CFLAGS) -MMD -MP \
-	     $(CPPFLAGS) $(CFLAGS)
+	     $(if $(MATH_FONT),-DMATH_FONT=\"$(MATH_FONT)\") $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN) $(LDFLAGS)
 # libcsv ships no pkg-config file, nor do cmark-gfm's extensions.
 # pkg-config is asked only when the headers are not where Debian puts
@@ -64,9 +67,12 @@ DEPS_BUILD = gcc:-:cmd=$(firstword $(CC)) libc6-dev:-:cc=stdio.h \
 	     libxxhash-dev:xxhash:pc=libxxhash,xxhash.h,xxhash \
 	     libexpat1-dev:expat:pc=expat,expat.h,expat \
 	     libjansson-dev:jansson:pc=jansson,jansson.h,jansson
-DEPS_REPORT = gnuplot-nox:gnuplot:cmd=gnuplot
+# The report copies the math font into the site (MATH_FONT above).
+DEPS_FONT = $(if $(MATH_FONT),,fonts-lmodern:font-latin-modern-math:font=Latin_Modern_Math)
+DEPS_REPORT = gnuplot-nox:gnuplot:cmd=gnuplot $(DEPS_FONT)
 DEPS_TEST = libcmocka-dev:cmocka:pc=cmocka,cmocka.h,cmocka \
-	    gnuplot-nox:gnuplot:cmd=gnuplot libxml2-utils:libxml2:cmd=xmllint \
+	    gnuplot-nox:gnuplot:cmd=gnuplot $(DEPS_FONT) \
+	    libxml2-utils:libxml2:cmd=xmllint \
 	    python3:python:cmd=python3 python3-yaml:pip=pyyaml:py=yaml \
 	    procps:-:cmd=pgrep poppler-utils:poppler:cmd=pdftotext
 DEPS_CHECK = valgrind:valgrind:cmd=valgrind

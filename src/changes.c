@@ -443,7 +443,7 @@ show_value(struct buf *out, const struct quantity *q)
 	}
 	format_brief(out, q->value, q->unit);
 	if (*q->unit && strcmp(q->unit, "year")) {
-		buf_addch(out, ' ');
+		BUF_ADDLIT(out, FORMAT_NBSP);
 		format_unit(out, q->unit);
 	}
 }

@@ -23,8 +23,15 @@
 
 #define MINUS "\xe2\x88\x92"	/* U+2212 MINUS SIGN */
 #define TIMES "\xc3\x97"	/* U+00D7 MULTIPLICATION SIGN */
+#define NBSP FORMAT_NBSP
 
 #define MAX_DIGITS 17	/* "%.17g" reads back to the same double */
+/*
+ * Counts are whole numbers below 10^15: every one of them is a double,
+ * and its digits are the number's, not the binary format's. format_sig()
+ * turns to scientific there too.
+ */
+#define COUNT_MAX 1e15
 
 /* U+2070 and friends; 1, 2 and 3 live in Latin-1. */
 static const char *const superscript[10] = {
@@ -130,7 +137,7 @@ put_sci(struct buf *out, const struct dec *dec, int exp)
 		buf_addstr(out, dec->d + 1);
 	}
 	if (exp) {
-		BUF_ADDLIT(out, " " TIMES " 10");
+		BUF_ADDLIT(out, NBSP TIMES NBSP "10");
 		format_superscript(out, exp);
 	}
 }
@@ -323,7 +330,7 @@ put_bytes(struct buf *out, struct dec *dec, double v, double base)
 		/* Under one byte: "0 B" or "1 B". */
 		snprintf(tmp, sizeof(tmp), "%.0f", v);
 		buf_addstr(out, tmp);
-		BUF_ADDLIT(out, " B");
+		BUF_ADDLIT(out, NBSP "B");
 		return 0;
 	}
 	if (dec->exp < dec->n - 1)
@@ -331,7 +338,7 @@ put_bytes(struct buf *out, struct dec *dec, double v, double base)
 	if (dec_value(dec) >= base)
 		return 1;
 	put_plain(out, dec, dec->exp);
-	BUF_ADDLIT(out, " B");
+	BUF_ADDLIT(out, NBSP "B");
 	return 0;
 }
 
@@ -387,7 +394,7 @@ format_bytes(struct buf *out, double v, int digits, int binary)
 		put_sci(out, &dec, exp);
 	else
 		put_plain(out, &dec, exp);
-	buf_addch(out, ' ');
+	BUF_ADDLIT(out, NBSP);
 	buf_addstr(out, prefix[p]);
 	buf_addch(out, 'B');
 	return 0;
@@ -403,6 +410,12 @@ format_unit(struct buf *out, const char *unit)
 	const char *p = unit, *q;
 
 	while (*p) {
+		if (*p == ' ') {
+			/* "J s" stays one word, like "3.60 × 10⁹". */
+			BUF_ADDLIT(out, NBSP);
+			p++;
+			continue;
+		}
 		q = p + 1 + (p[1] == '-');
 		if (*p != '^' || *q < '0' || *q > '9') {
 			buf_addch(out, *p++);
@@ -415,13 +428,31 @@ format_unit(struct buf *out, const char *unit)
 	}
 }
 
+/*
+ * A whole number below COUNT_MAX, grouped as format_int() does it.
+ * Returns -1, out untouched, for anything else.
+ */
+int
+format_count(struct buf *out, double v)
+{
+	if (!isfinite(v) || v != floor(v) || fabs(v) >= COUNT_MAX)
+		return -1;
+	return format_int(out, v);
+}
+
+int
+format_count_unit(const char *unit)
+{
+	return !*unit || !strcmp(unit, "1") || !strcmp(unit, "yr");
+}
+
 void
 format_brief(struct buf *out, double v, const char *unit)
 {
 	if (!strcmp(unit, "year"))
 		format_year(out, v);
-	else if (!*unit && v == floor(v) && fabs(v) < 1e9)
-		format_int(out, v);
+	else if (format_count_unit(unit) && !format_count(out, v))
+		return;
 	else if (fabs(v) >= 1e-3 && fabs(v) < 1e6)
 		format_sig(out, v, 4);
 	else if (format_sci(out, v, 4))

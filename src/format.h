@@ -16,7 +16,16 @@ struct buf;
  * "1.000 × 10⁵⁰", never "10.00 × 10⁴⁹"; 9.9995e49 is "9.999 × 10⁴⁹",
  * since the double nearest it lies just below the half; a value that
  * rounds to zero prints without a minus sign.
+ *
+ * A number never breaks across lines: the spaces a format writes inside
+ * a number ("3.60 × 10⁹"), between a number and its unit ("250 GB") and
+ * inside a unit ("J s") are FORMAT_NBSP, which reads as a space in a
+ * terminal, a CSV cell or an SVG label, and needs no markup. The
+ * examples below show them as plain spaces.
  */
+
+/* U+00A0 NO-BREAK SPACE in UTF-8: what separates a number from its unit. */
+#define FORMAT_NBSP "\xc2\xa0"
 
 /*
  * Scientific with digits significant digits (1 to 17) and a Unicode
@@ -37,6 +46,21 @@ int format_fixed(struct buf *out, double v, int decimals);
 int format_sig(struct buf *out, double v, int digits);
 /* Whole number with comma grouping: 1234567.4 -> "1,234,567". */
 int format_int(struct buf *out, double v);
+/*
+ * A count: a whole number below 10^15 in magnitude, grouped as by
+ * format_int(): 35 -> "35", 1234567 -> "1,234,567". Returns -1 for
+ * anything else (35.5, 1e15, NaN), out untouched. Whether a value is a
+ * count at all (a pure number, not 35 kg) is the caller's to decide.
+ */
+int format_count(struct buf *out, double v);
+/*
+ * 1 when a whole number of unit counts things, and is written by
+ * format_count() where no format is asked for: a pure number ("" or "1":
+ * machines, points, claims) or years ("yr": 15 years between two
+ * editions). A whole number of bits, operations or joules is a physical
+ * amount, not a count: 0.
+ */
+int format_count_unit(const char *unit);
 /* A calendar year: rounded, no grouping: 2145.3 -> "2145". */
 int format_year(struct buf *out, double v);
 /*
@@ -56,13 +80,15 @@ int format_bytes(struct buf *out, double v, int digits, int binary);
  * A unit written for readers: "m^3" -> "m³", "bit/(m^2 s)" ->
  * "bit/(m² s)", "m^3/(kg s^2)" -> "m³/(kg s²)", "W/(m^2 K^4)" ->
  * "W/(m² K⁴)", "1/s" stays, "yr" stays. Any "^" followed by an optional
- * "-" and digits becomes superscripts; everything else is copied.
+ * "-" and digits becomes superscripts, a space FORMAT_NBSP; everything
+ * else is copied.
  */
 void format_unit(struct buf *out, const char *unit);
 /*
  * A number of unit unit in a few characters, for tables that compare
  * values (the changes, a quantity across editions): a calendar year
- * ("year") as a year, a whole dimensionless number with grouping,
+ * ("year") as a year, a count (format_count_unit(), and a value that
+ * format_count() writes) with grouping,
  * anything from 0.001 to a million to four significant digits, the rest
  * scientific with four ("2.198 × 10¹⁸"). The unit is not written.
  */

@@ -387,9 +387,22 @@ cmd_explain(struct run *r)
 	return EXIT_OK;
 }
 
+/* A file by identity: where it is, its size and its time. */
+static uint64_t
+hash_identity(uint64_t h, const struct stat *st)
+{
+	uint64_t id[5] = { (uint64_t)st->st_dev, (uint64_t)st->st_ino,
+			   (uint64_t)st->st_size,
+			   (uint64_t)st->st_mtim.tv_sec,
+			   (uint64_t)st->st_mtim.tv_nsec };
+
+	return hash_bytes(h, id, sizeof(id));
+}
+
 /*
  * The key of everything a report is made from: the data files, every
- * file under the templates folder, the edition, and this program itself.
+ * file under the templates folder, the edition, this program itself and
+ * the math font it copies.
  * Returns 0, -1 when something cannot be read (then no run is
  * skipped), or -2 after printing an error about the templates folder
  * (a symbolic link that leads nowhere, to a folder, or outside it).
@@ -436,16 +449,15 @@ inputs_key(const struct options *opt, uint64_t *key)
 	 * of code took a quarter of a millisecond, and a rebuilt program
 	 * is a new file with a new time.
 	 */
-	if (stat("/proc/self/exe", &st)) {
+	if (stat("/proc/self/exe", &st))
 		ret = -1;
-	} else {
-		uint64_t id[5] = { (uint64_t)st.st_dev, (uint64_t)st.st_ino,
-				   (uint64_t)st.st_size,
-				   (uint64_t)st.st_mtim.tv_sec,
-				   (uint64_t)st.st_mtim.tv_nsec };
-
-		h = hash_bytes(h, id, sizeof(id));
-	}
+	else
+		h = hash_identity(h, &st);
+	/* The math font the site ships, the same way: a new copy is new. */
+	if (stat(MATH_FONT, &st))
+		h = hash_str(h, "no math font");
+	else
+		h = hash_identity(h, &st);
 	buf_release(&path);
 	*key = h;
 	return ret;

@@ -78,7 +78,8 @@ origin_link(struct buf *out, const char *origin,
 
 /*
  * A number to six significant digits and its unit; a calendar year
- * reads as one (2008, 2145.30), without its unit.
+ * reads as one (2008, 2145.30), without its unit, and a count as a
+ * count (35, 15 yr: format_count_unit()).
  */
 static void
 number_text(struct buf *v, const struct quantity *q)
@@ -91,10 +92,12 @@ number_text(struct buf *v, const struct quantity *q)
 			return;
 		buf_reset(v);
 	}
-	if (format_sci(v, q->value, 6))
-		format_exact(v, q->value);
+	if (!format_count_unit(q->unit) || format_count(v, q->value)) {
+		if (format_sci(v, q->value, 6))
+			format_exact(v, q->value);
+	}
 	if (*q->unit) {
-		buf_addch(v, ' ');
+		BUF_ADDLIT(v, FORMAT_NBSP);
 		format_unit(v, q->unit);
 	}
 }

@@ -7,6 +7,7 @@
  * pages that need every edition (the links between editions, the
  * history of each quantity, the changes), then the wait for gnuplot.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "export.h"
+#include "file.h"
 #include "html.h"
 #include "model.h"
 #include "pages.h"
@@ -31,6 +33,31 @@
 #include "timing.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/*
+ * The math font that style.css names (fonts/math.otf), copied from the
+ * file MATH_FONT, which the build may set (by default Debian's
+ * fonts-lmodern, Latin Modern Math, under the GUST Font License): the
+ * formulas are typeset in it whatever fonts the reader's machine has.
+ * Returns 0, or -1 after an error that names the file and the package.
+ */
+static int
+write_math_font(struct site *site)
+{
+	struct buf font = BUF_INIT;
+	int ret;
+
+	if (buf_read_file(&font, MATH_FONT)) {
+		ret = error("cannot read the math font '%s': %s (install the "
+			    "package " MATH_FONT_PACKAGE ", or build with "
+			    "MATH_FONT=FILE)", MATH_FONT,
+			    file_strerror(errno));
+	} else {
+		ret = site_write(site, "fonts/math.otf", font.data, font.len);
+	}
+	buf_release(&font);
+	return ret;
+}
 
 /* An edition's own files: its links to them are not sent to the top. */
 static const char *const own_files[] = {
@@ -766,6 +793,8 @@ report_write(struct site *site, const struct registry *reg,
 		r = write_changes(&run);
 	if (!r)
 		r = site_write(site, "style.css", css->data, css->len);
+	if (!r)
+		r = write_math_font(site);
 	timing_end();
 	if (!r && diag_interrupted())
 		r = -1;

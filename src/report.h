@@ -30,6 +30,17 @@ struct tableset;
  * built; a figure drawn from the same data as another edition's is drawn
  * once.
  */
+/*
+ * The math font's file, copied into every site as fonts/math.otf: the
+ * build sets it (make MATH_FONT=FILE); by default Debian's, from the
+ * package MATH_FONT_PACKAGE.
+ */
+#ifndef MATH_FONT
+#define MATH_FONT \
+	"/usr/share/texmf/fonts/opentype/public/lm-math/latinmodern-math.otf"
+#endif
+#define MATH_FONT_PACKAGE "fonts-lmodern"
+
 struct report_options {
 	const char *datadir;
 	const char *templatedir;

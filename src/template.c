@@ -1273,10 +1273,36 @@ move_spans(struct expander *ex, const struct buf *from, size_t skip,
 	}
 }
 
-/* Writes one formatted number; -1 when the format cannot write it. */
+/*
+ * Whether v's unit counts (format_count_unit()): the unit as written
+ * when there is one, else its dimension: a pure number of scale 1, or
+ * years (what year - year gives).
+ */
 static int
-write_number(struct buf *out, double v, const struct fmt *f)
+counts(const struct value *v)
 {
+	struct unit yr;
+
+	if (v->utext)
+		return format_count_unit(v->utext);
+	if (unit_dimensionless(&v->unit))
+		return v->unit.scale == 1;
+	return !unit_parse("yr", &yr, NULL) && unit_same_dim(&v->unit, &yr) &&
+	       v->unit.scale == yr.scale;
+}
+
+/*
+ * Writes one formatted number; -1 when the format cannot write it.
+ * Without a format, a count (a whole number below 10^15 of a unit that
+ * counts()) is written as one, "35", anything else as sci:3.
+ */
+static int
+write_number(struct buf *out, const struct value *val, const struct fmt *f)
+{
+	double v = val->num;
+
+	if (!f && counts(val) && !format_count(out, v))
+		return 0;
 	switch (f ? f->kind : F_SCI) {
 	case F_SCI: return format_sci(out, v, f ? f->arg : 3);
 	case F_E: return format_e(out, v, f->arg);
@@ -1612,7 +1638,7 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 	if (numf && (numf->kind == F_BYTES || numf->kind == F_IBYTES) &&
 	    bytes_value(ex, &v, numf))
 		goto out;
-	if (write_number(&num, v.num, numf)) {
+	if (write_number(&num, &v, numf)) {
 		xerr(ex, numf ? &numf->loc : &n->loc, "cannot write %.17g as "
 		     "'%s'", v.num, fmt_info[numf ? numf->kind : F_SCI].name);
 		goto out;
@@ -1652,7 +1678,7 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 			buf_release(&dim);
 		}
 		if (u.len) {
-			buf_addch(out, ' ');
+			BUF_ADDLIT(out, FORMAT_NBSP);
 			if (md)
 				md_escape(out, u.data);
 			else

@@ -6,10 +6,12 @@
 // text, text contrast in both colour schemes; and tables that read at
 // 1280 and at 390 px (no cell squeezed tall, no card table wider than
 // the page, every table caption wrapped inside the visible part of its
-// box); and the figures of index.html: dark in dark mode (no white
-// panel), their text at least 11 px on screen at 1280 and at 390 px (the
-// narrow rendering on a phone). Saves screenshots of index.html in light
-// and dark mode.
+// box); numbers that never break across lines at 390 px; formulas
+// typeset in the math font the site ships (fonts/math.otf), each root's
+// radical drawn over its whole radicand; and the figures of index.html:
+// dark in dark mode (no white panel), their text at least 11 px on
+// screen at 1280 and at 390 px (the narrow rendering on a phone). Saves
+// screenshots of index.html in light and dark mode, at 1280 and 390 px.
 // Usage: node check.mjs SITE_DIR SHOT_DIR
 import { chromium } from "playwright-core";
 import { readdirSync, mkdirSync, readFileSync } from "node:fs";
@@ -24,6 +26,13 @@ let passed = 0, failed = 0;
 // column has been squeezed to a word's width (the data page's sources
 // once stood 56 lines tall beside numbers that would not wrap).
 const MAX_LINES = 30;
+// A number as the report prints it: digits, grouping and point, a
+// power of ten ("3.60 × 10⁹", whatever the spaces), and what the
+// formatter joined to it with no-break spaces (its unit: "250 GB");
+// not the digits inside a word or a date's ("macbook_2008", "2005-06").
+const NUMBER = "(?<![\\w.,\u2212-])[\u2212-]?\\d[\\d,.]*(?:[ \u00a0]\u00d7[ \u00a0]10[\u207b\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)?(?:\u00a0[^ \\t\\n\\r\u00a0]+)*";
+// The family of the shipped math font (style.css's @font-face).
+const MATH_FONT = "Ultimate Math";
 const ok = () => passed++;
 const no = (msg) => { console.log("FAIL: " + msg); failed++; };
 
@@ -192,11 +201,112 @@ for (const file of pages) {
         return out;
       }, MAX_LINES);
       bad.length ? no(`${file} at ${width} px: ${bad.slice(0, 3).join("; ")}`) : ok();
+      // No number on two lines: the text of each block (a paragraph, a
+      // cell, a caption), numbers found in it, each one's boxes on one
+      // line. Code (names), formulas and figures are left out.
+      const broken = await page.evaluate((src) => {
+        const re = new RegExp(src, "g");
+        const groups = new Map();
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const el = n.parentElement;
+          if (el.closest("svg, math, code, script, style")) continue;
+          const block = el.closest("p, li, td, th, caption, figcaption, h1, h2, h3, h4, dt, dd, summary, div, main, body");
+          if (!groups.has(block)) groups.set(block, []);
+          groups.get(block).push(n);
+        }
+        const out = [];
+        for (const nodes of groups.values()) {
+          let text = "";
+          const starts = nodes.map((n) => { const at = text.length; text += n.data; return at; });
+          const where = (pos) => {
+            let i = starts.length - 1;
+            while (i > 0 && starts[i] > pos) i--;
+            return [nodes[i], pos - starts[i]];
+          };
+          for (const m of text.matchAll(re)) {
+            const range = document.createRange();
+            range.setStart(...where(m.index));
+            const end = where(m.index + m[0].length - 1);
+            range.setEnd(end[0], end[1] + 1);
+            const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+            if (rects.length < 2) continue;
+            const top = Math.max(...rects.map((r) => r.top));
+            const bottom = Math.min(...rects.map((r) => r.bottom));
+            if (top >= bottom - 1) out.push(m[0].replace(/\u00a0/g, "~"));
+          }
+        }
+        return out;
+      }, NUMBER);
+      broken.length ? no(`${file} at ${width} px: numbers broken across lines: ${broken.slice(0, 5).join(" | ")}`) : ok();
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   }
   for (const m of report.maths)
     m.ok ? ok() : no(`${file}: formula not rendered: ${m.text}`);
+  // The formulas are set in the math font the site ships, loaded from
+  // fonts/math.otf (not a font of this machine's of the same name).
+  if (report.maths.length && !/^editions\/\d/.test(file)) {
+    const font = await page.evaluate(async (family) => {
+      await document.fonts.ready;
+      const faces = [...document.fonts].filter((f) => f.family.replace(/"/g, "") === family);
+      const m = document.querySelector("math");
+      return { faces: faces.map((f) => f.status),
+               first: getComputedStyle(m).fontFamily.split(",")[0].replace(/"/g, "").trim() };
+    }, MATH_FONT);
+    font.first === MATH_FONT && font.faces.length === 1 && font.faces[0] === "loaded" ? ok() :
+      no(`${file}: math font '${MATH_FONT}' not used (font-family starts with '${font.first}', faces: ${font.faces.join(", ") || "none"})`);
+  }
+  // Each root's radical spans its whole radicand, as drawn: in a picture
+  // of the root, the sign left of the radicand stands most of its height
+  // down to its bottom (a sign of one line's height beside a fraction
+  // does not), and a bar above it runs its whole width.
+  if (!/^editions\/\d/.test(file)) {
+    for (const el of await page.$$("msqrt, mroot")) {
+      await el.scrollIntoViewIfNeeded();
+      const inner = await el.evaluate((e) => {
+        const box = e.getBoundingClientRect();
+        const kids = e.localName === "mroot" ? [e.firstElementChild] : [...e.children];
+        const rs = kids.map((k) => k.getBoundingClientRect());
+        return { l: Math.min(...rs.map((r) => r.left)) - box.left, r: Math.max(...rs.map((r) => r.right)) - box.left,
+                 t: Math.min(...rs.map((r) => r.top)) - box.top, b: Math.max(...rs.map((r) => r.bottom)) - box.top,
+                 text: e.textContent.slice(0, 40) };
+      });
+      const png = (await el.screenshot()).toString("base64");
+      const seen = await page.evaluate(async ({ png, inner }) => {
+        const img = new Image();
+        img.src = "data:image/png;base64," + png;
+        await img.decode();
+        const c = document.createElement("canvas");
+        c.width = img.width; c.height = img.height;
+        const g = c.getContext("2d");
+        g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        // Ink: clearly darker than the page (thin strokes are grey).
+        const ink = (x, y) => { const i = 4 * (y * c.width + x); return d[i] + d[i + 1] + d[i + 2] < 3 * 200; };
+        // The sign: the rows with ink left of the radicand.
+        let top = Infinity, bottom = -Infinity;
+        for (let y = 0; y < c.height; y++)
+          for (let x = 0; x < Math.floor(inner.l); x++)
+            if (ink(x, y)) { top = Math.min(top, y); bottom = Math.max(bottom, y); }
+        // The bar: a row above the radicand inked across its width (less
+        // a pixel each side: an italic V's box reaches past its ink).
+        let bar = 0;
+        const l = Math.ceil(inner.l) + 1, r = Math.min(Math.floor(inner.r) - 1, c.width);
+        for (let y = 0; y < Math.floor(inner.t) + 1 && y < c.height; y++) {
+          let n = 0;
+          for (let x = l; x < r; x++) n += ink(x, y);
+          bar = Math.max(bar, n / Math.max(1, r - l));
+        }
+        return { top, bottom, bar };
+      }, { png, inner });
+      // The sign's stroke leaves the bar a little right of where it
+      // starts: its ink left of the radicand need not reach the top.
+      const h = inner.b - inner.t;
+      seen.bottom - seen.top >= 0.75 * h && seen.bottom >= inner.b - 0.15 * h && seen.bar >= 0.95 ? ok() :
+        no(`${file}: the radical of '${inner.text}' does not span its radicand (sign rows ${seen.top}-${seen.bottom}, radicand ${Math.round(inner.t)}-${Math.round(inner.b)}, bar over ${Math.round(seen.bar * 100)}%)`);
+    }
+  }
   for (const img of report.imgs)
     img.ok ? ok() : no(`${file}: image ${img.src} did not load`);
   report.missing.length ? no(`${file}: anchors missing: ${report.missing.slice(0, 5).join(", ")}`) : ok();
@@ -263,6 +373,10 @@ for (const file of pages) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.screenshot({ path: join(shots, `index-${scheme}.png`), fullPage: false });
     }
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.screenshot({ path: join(shots, "index-390.png"), fullPage: false });
+    await page.setViewportSize({ width: 1280, height: 900 });
     console.log(`browser: ${report.imgs.length} images and ${report.maths.length} formulas on index.html; screenshots in ${shots}`);
   }
   await page.close();

@@ -6,7 +6,8 @@
  * untouched for everything that cannot be written.
  *
  * The sources stay ASCII, so the non-ASCII characters are spelled as
- * UTF-8 escapes in the macros below: MINUS is U+2212, X is U+00D7 and
+ * UTF-8 escapes in the macros below: MINUS is U+2212, X is U+00D7, NB is
+ * U+00A0 (the space that keeps a number together) and
  * S0..S9, SM are the superscript digits and minus.
  */
 #include <stdarg.h>
@@ -23,6 +24,7 @@
 
 #define MINUS "\xe2\x88\x92"
 #define X "\xc3\x97"
+#define NB "\xc2\xa0"
 #define S0 "\xe2\x81\xb0"
 #define S1 "\xc2\xb9"
 #define S2 "\xc2\xb2"
@@ -81,34 +83,34 @@ test_sci(void **state)
 
 	(void)state;
 	/* The header's examples. */
-	assert_fmt(format_sci(&out, 5.4256e50, 4), "5.426 " X " 10" S5 S0);
-	assert_fmt(format_sci(&out, 1.5e-35, 3), "1.50 " X " 10" SM S3 S5);
+	assert_fmt(format_sci(&out, 5.4256e50, 4), "5.426" NB X NB "10" S5 S0);
+	assert_fmt(format_sci(&out, 1.5e-35, 3), "1.50" NB X NB "10" SM S3 S5);
 	assert_fmt(format_sci(&out, 2.5, 3), "2.50");
-	assert_fmt(format_sci(&out, -1200, 3), MINUS "1.20 " X " 10" S3);
+	assert_fmt(format_sci(&out, -1200, 3), MINUS "1.20" NB X NB "10" S3);
 	/* The carry into the exponent, and just below it. */
-	assert_fmt(format_sci(&out, 9.99951e49, 4), "1.000 " X " 10" S5 S0);
+	assert_fmt(format_sci(&out, 9.99951e49, 4), "1.000" NB X NB "10" S5 S0);
 	/*
 	 * The double nearest 9.9995e49 is 9.99949999...e49, below the
 	 * half-way point, so correct rounding gives 9.999, not 1.000.
 	 */
-	assert_fmt(format_sci(&out, 9.9995e49, 4), "9.999 " X " 10" S4 S9);
+	assert_fmt(format_sci(&out, 9.9995e49, 4), "9.999" NB X NB "10" S4 S9);
 	/* Exact halves go to even: 999.5 up, 1.25 down. */
-	assert_fmt(format_sci(&out, 999.5, 3), "1.00 " X " 10" S3);
+	assert_fmt(format_sci(&out, 999.5, 3), "1.00" NB X NB "10" S3);
 	assert_fmt(format_sci(&out, 1.25, 2), "1.2");
-	assert_fmt(format_sci(&out, 9.9994e49, 4), "9.999 " X " 10" S4 S9);
-	assert_fmt(format_sci(&out, 9.96, 2), "1.0 " X " 10" S1);
+	assert_fmt(format_sci(&out, 9.9994e49, 4), "9.999" NB X NB "10" S4 S9);
+	assert_fmt(format_sci(&out, 9.96, 2), "1.0" NB X NB "10" S1);
 	/* 0.95 is 0.9499999... in binary: "9", where v / 0.1 would say 10. */
-	assert_fmt(format_sci(&out, 0.95, 1), "9 " X " 10" SM S1);
-	assert_fmt(format_sci(&out, 5.4e50, 1), "5 " X " 10" S5 S0);
+	assert_fmt(format_sci(&out, 0.95, 1), "9" NB X NB "10" SM S1);
+	assert_fmt(format_sci(&out, 5.4e50, 1), "5" NB X NB "10" S5 S0);
 	assert_fmt(format_sci(&out, 0.1, 17),
-		   "1.0000000000000001 " X " 10" SM S1);
+		   "1.0000000000000001" NB X NB "10" SM S1);
 	/* Zero: no exponent, no sign. */
 	assert_fmt(format_sci(&out, 0, 3), "0.00");
 	assert_fmt(format_sci(&out, -0.0, 3), "0.00");
 	assert_fmt(format_sci(&out, -0.0, 1), "0");
 	/* A tiny negative number is not zero in scientific notation. */
 	assert_fmt(format_sci(&out, -1e-20, 3),
-		   MINUS "1.00 " X " 10" SM S2 S0);
+		   MINUS "1.00" NB X NB "10" SM S2 S0);
 	assert_fmt(format_sci(&out, -7, 2), MINUS "7.0");
 	buf_release(&out);
 }
@@ -119,21 +121,21 @@ test_sci_extremes(void **state)
 	struct buf out = BUF_INIT;
 
 	(void)state;
-	assert_fmt(format_sci(&out, 1e300, 3), "1.00 " X " 10" S3 S0 S0);
+	assert_fmt(format_sci(&out, 1e300, 3), "1.00" NB X NB "10" S3 S0 S0);
 	assert_fmt(format_sci(&out, 1e-300, 3),
-		   "1.00 " X " 10" SM S3 S0 S0);
+		   "1.00" NB X NB "10" SM S3 S0 S0);
 	assert_fmt(format_sci(&out, -1e-300, 3),
-		   MINUS "1.00 " X " 10" SM S3 S0 S0);
+		   MINUS "1.00" NB X NB "10" SM S3 S0 S0);
 	/* The smallest denormal. */
 	assert_fmt(format_sci(&out, 5e-324, 3),
-		   "4.94 " X " 10" SM S3 S2 S4);
+		   "4.94" NB X NB "10" SM S3 S2 S4);
 	assert_fmt(format_sci(&out, DBL_MIN, 3),
-		   "2.23 " X " 10" SM S3 S0 S8);
+		   "2.23" NB X NB "10" SM S3 S0 S8);
 	assert_fmt(format_sci(&out, 1.7976931348623157e308, 17),
-		   "1.7976931348623157 " X " 10" S3 S0 S8);
-	assert_fmt(format_sci(&out, DBL_MAX, 3), "1.80 " X " 10" S3 S0 S8);
+		   "1.7976931348623157" NB X NB "10" S3 S0 S8);
+	assert_fmt(format_sci(&out, DBL_MAX, 3), "1.80" NB X NB "10" S3 S0 S8);
 	assert_fmt(format_sci(&out, -DBL_MAX, 1),
-		   MINUS "2 " X " 10" S3 S0 S8);
+		   MINUS "2" NB X NB "10" S3 S0 S8);
 	buf_release(&out);
 }
 
@@ -222,16 +224,17 @@ test_sig(void **state)
 	assert_fmt(format_sig(&out, -0.0, 2), "0.0");
 	/* The fallback to scientific, decided on the rounded value. */
 	assert_fmt(format_sig(&out, 9.99e14, 3), "999000000000000");
-	assert_fmt(format_sig(&out, 1e15, 3), "1.00 " X " 10" S1 S5);
+	assert_fmt(format_sig(&out, 1e15, 3), "1.00" NB X NB "10" S1 S5);
 	assert_fmt(format_sig(&out, 999999999999999.9, 3),
-		   "1.00 " X " 10" S1 S5);
-	assert_fmt(format_sig(&out, -2e20, 2), MINUS "2.0 " X " 10" S2 S0);
+		   "1.00" NB X NB "10" S1 S5);
+	assert_fmt(format_sig(&out, -2e20, 2), MINUS "2.0" NB X NB "10" S2 S0);
 	assert_fmt(format_sig(&out, 1e-6, 2), "0.0000010");
 	assert_fmt(format_sig(&out, 9.996e-7, 3), "0.00000100");
-	assert_fmt(format_sig(&out, 9.99e-7, 3), "9.99 " X " 10" SM S7);
-	assert_fmt(format_sig(&out, -1e-20, 2), MINUS "1.0 " X " 10" SM S2 S0);
-	assert_fmt(format_sig(&out, 5e-324, 2), "4.9 " X " 10" SM S3 S2 S4);
-	assert_fmt(format_sig(&out, DBL_MAX, 2), "1.8 " X " 10" S3 S0 S8);
+	assert_fmt(format_sig(&out, 9.99e-7, 3), "9.99" NB X NB "10" SM S7);
+	assert_fmt(format_sig(&out, -1e-20, 2),
+		   MINUS "1.0" NB X NB "10" SM S2 S0);
+	assert_fmt(format_sig(&out, 5e-324, 2), "4.9" NB X NB "10" SM S3 S2 S4);
+	assert_fmt(format_sig(&out, DBL_MAX, 2), "1.8" NB X NB "10" S3 S0 S8);
 	buf_release(&out);
 }
 
@@ -263,6 +266,37 @@ test_int(void **state)
 		   MINUS "1,000,000,000,000,000,000");
 	assert_rejected(format_int(&out, nextafter(1e18, INFINITY)));
 	assert_rejected(format_int(&out, -1e300));
+	buf_release(&out);
+}
+
+/* format_count(): whole numbers below 10^15 only; format_count_unit(). */
+static void
+test_count(void **state)
+{
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	assert_fmt(format_count(&out, 35), "35");
+	assert_fmt(format_count(&out, 0), "0");
+	assert_fmt(format_count(&out, -0.0), "0");
+	assert_fmt(format_count(&out, -1557), MINUS "1,557");
+	assert_fmt(format_count(&out, 1234567), "1,234,567");
+	assert_fmt(format_count(&out, 999999999999999),
+		   "999,999,999,999,999");
+	assert_rejected(format_count(&out, 1e15));
+	assert_rejected(format_count(&out, -1e15));
+	assert_rejected(format_count(&out, 35.5));
+	assert_rejected(format_count(&out, nextafter(35, 36)));
+	assert_rejected(format_count(&out, 1e-300));
+	assert_rejected(format_count(&out, NAN));
+	assert_rejected(format_count(&out, INFINITY));
+	assert_int_equal(format_count_unit(""), 1);
+	assert_int_equal(format_count_unit("1"), 1);
+	assert_int_equal(format_count_unit("yr"), 1);
+	assert_int_equal(format_count_unit("year"), 0);
+	assert_int_equal(format_count_unit("bit"), 0);
+	assert_int_equal(format_count_unit("ops/s"), 0);
+	assert_int_equal(format_count_unit("kg"), 0);
 	buf_release(&out);
 }
 
@@ -318,34 +352,34 @@ test_bytes_si(void **state)
 	struct buf out = BUF_INIT;
 
 	(void)state;
-	assert_fmt(format_bytes(&out, 2.5e11, 3, 0), "250 GB");
-	assert_fmt(format_bytes(&out, 4.4e13, 3, 0), "44.0 TB");
-	assert_fmt(format_bytes(&out, 512, 3, 0), "512 B");
-	assert_fmt(format_bytes(&out, 1000, 3, 0), "1.00 kB");
-	assert_fmt(format_bytes(&out, 123456789, 2, 0), "120 MB");
-	assert_fmt(format_bytes(&out, 1.5e6, 1, 0), "2 MB");
-	assert_fmt(format_bytes(&out, 1e30, 3, 0), "1.00 QB");
-	assert_fmt(format_bytes(&out, 9.99e32, 3, 0), "999 QB");
+	assert_fmt(format_bytes(&out, 2.5e11, 3, 0), "250" NB "GB");
+	assert_fmt(format_bytes(&out, 4.4e13, 3, 0), "44.0" NB "TB");
+	assert_fmt(format_bytes(&out, 512, 3, 0), "512" NB "B");
+	assert_fmt(format_bytes(&out, 1000, 3, 0), "1.00" NB "kB");
+	assert_fmt(format_bytes(&out, 123456789, 2, 0), "120" NB "MB");
+	assert_fmt(format_bytes(&out, 1.5e6, 1, 0), "2" NB "MB");
+	assert_fmt(format_bytes(&out, 1e30, 3, 0), "1.00" NB "QB");
+	assert_fmt(format_bytes(&out, 9.99e32, 3, 0), "999" NB "QB");
 	/* Rounding carries into the next prefix. */
-	assert_fmt(format_bytes(&out, 999.9, 3, 0), "1.00 kB");
-	assert_fmt(format_bytes(&out, 999.4e6, 3, 0), "999 MB");
-	assert_fmt(format_bytes(&out, 999.6e6, 3, 0), "1.00 GB");
+	assert_fmt(format_bytes(&out, 999.9, 3, 0), "1.00" NB "kB");
+	assert_fmt(format_bytes(&out, 999.4e6, 3, 0), "999" NB "MB");
+	assert_fmt(format_bytes(&out, 999.6e6, 3, 0), "1.00" NB "GB");
 	/* Whole bytes below 1 kB; 999.6 B rounds to 1.00e3 at 3 digits. */
-	assert_fmt(format_bytes(&out, 5, 3, 0), "5 B");
-	assert_fmt(format_bytes(&out, 512.4, 5, 0), "512 B");
-	assert_fmt(format_bytes(&out, 999.6, 4, 0), "1.00 kB");
-	assert_fmt(format_bytes(&out, 0.6, 3, 0), "1 B");
-	assert_fmt(format_bytes(&out, 0.4, 3, 0), "0 B");
-	assert_fmt(format_bytes(&out, 0, 3, 0), "0 B");
-	assert_fmt(format_bytes(&out, -0.0, 3, 0), "0 B");
-	assert_fmt(format_bytes(&out, 5e-324, 3, 0), "0 B");
+	assert_fmt(format_bytes(&out, 5, 3, 0), "5" NB "B");
+	assert_fmt(format_bytes(&out, 512.4, 5, 0), "512" NB "B");
+	assert_fmt(format_bytes(&out, 999.6, 4, 0), "1.00" NB "kB");
+	assert_fmt(format_bytes(&out, 0.6, 3, 0), "1" NB "B");
+	assert_fmt(format_bytes(&out, 0.4, 3, 0), "0" NB "B");
+	assert_fmt(format_bytes(&out, 0, 3, 0), "0" NB "B");
+	assert_fmt(format_bytes(&out, -0.0, 3, 0), "0" NB "B");
+	assert_fmt(format_bytes(&out, 5e-324, 3, 0), "0" NB "B");
 	/* Beyond the largest prefix. */
 	assert_fmt(format_bytes(&out, 1e40, 3, 0),
-		   "1.00 " X " 10" S1 S0 " QB");
+		   "1.00" NB X NB "10" S1 S0 NB "QB");
 	assert_fmt(format_bytes(&out, 9.9996e32, 4, 0),
-		   "1.000 " X " 10" S3 " QB");
+		   "1.000" NB X NB "10" S3 NB "QB");
 	assert_fmt(format_bytes(&out, DBL_MAX, 3, 0),
-		   "1.80 " X " 10" S2 S7 S8 " QB");
+		   "1.80" NB X NB "10" S2 S7 S8 NB "QB");
 	assert_rejected(format_bytes(&out, -1, 3, 0));
 	assert_rejected(format_bytes(&out, -1e-300, 3, 0));
 	buf_release(&out);
@@ -357,25 +391,25 @@ test_bytes_binary(void **state)
 	struct buf out = BUF_INIT;
 
 	(void)state;
-	assert_fmt(format_bytes(&out, 1073741824, 3, 1), "1.00 GiB");
-	assert_fmt(format_bytes(&out, 2.5e11, 4, 1), "232.8 GiB");
-	assert_fmt(format_bytes(&out, 512, 3, 1), "512 B");
-	assert_fmt(format_bytes(&out, 1024, 3, 1), "1.00 KiB");
-	assert_fmt(format_bytes(&out, 1536, 3, 1), "1.50 KiB");
-	assert_fmt(format_bytes(&out, 0, 3, 1), "0 B");
+	assert_fmt(format_bytes(&out, 1073741824, 3, 1), "1.00" NB "GiB");
+	assert_fmt(format_bytes(&out, 2.5e11, 4, 1), "232.8" NB "GiB");
+	assert_fmt(format_bytes(&out, 512, 3, 1), "512" NB "B");
+	assert_fmt(format_bytes(&out, 1024, 3, 1), "1.00" NB "KiB");
+	assert_fmt(format_bytes(&out, 1536, 3, 1), "1.50" NB "KiB");
+	assert_fmt(format_bytes(&out, 0, 3, 1), "0" NB "B");
 	/* 1000 to 1023 of a unit stay in it. */
-	assert_fmt(format_bytes(&out, 1023, 4, 1), "1023 B");
-	assert_fmt(format_bytes(&out, 1023, 3, 1), "1020 B");
-	assert_fmt(format_bytes(&out, 1048575, 3, 1), "1020 KiB");
+	assert_fmt(format_bytes(&out, 1023, 4, 1), "1023" NB "B");
+	assert_fmt(format_bytes(&out, 1023, 3, 1), "1020" NB "B");
+	assert_fmt(format_bytes(&out, 1048575, 3, 1), "1020" NB "KiB");
 	/* Rounding to 1024 carries into the next prefix. */
-	assert_fmt(format_bytes(&out, 1048575, 4, 1), "1.000 MiB");
-	assert_fmt(format_bytes(&out, 1023.7, 5, 1), "1.000 KiB");
-	assert_fmt(format_bytes(&out, ldexp(1, 100), 3, 1), "1.00 QiB");
+	assert_fmt(format_bytes(&out, 1048575, 4, 1), "1.000" NB "MiB");
+	assert_fmt(format_bytes(&out, 1023.7, 5, 1), "1.000" NB "KiB");
+	assert_fmt(format_bytes(&out, ldexp(1, 100), 3, 1), "1.00" NB "QiB");
 	/* Beyond QiB: scientific. */
 	assert_fmt(format_bytes(&out, ldexp(1, 110), 3, 1),
-		   "1.02 " X " 10" S3 " QiB");
+		   "1.02" NB X NB "10" S3 NB "QiB");
 	assert_fmt(format_bytes(&out, 1e40, 3, 1),
-		   "7.89 " X " 10" S9 " QiB");
+		   "7.89" NB X NB "10" S9 NB "QiB");
 	assert_rejected(format_bytes(&out, -1024, 3, 1));
 	buf_release(&out);
 }
@@ -431,8 +465,8 @@ test_negative_zero(void **state)
 		assert_unsigned(out.data);
 		assert_ok(format_sig(&out, -0.0, d));
 		assert_unsigned(out.data);
-		assert_fmt(format_bytes(&out, -0.0, d, 0), "0 B");
-		assert_fmt(format_bytes(&out, -0.0, d, 1), "0 B");
+		assert_fmt(format_bytes(&out, -0.0, d, 0), "0" NB "B");
+		assert_fmt(format_bytes(&out, -0.0, d, 1), "0" NB "B");
 	}
 	for (d = 0; d <= 17; d++) {
 		assert_ok(format_fixed(&out, -0.0, d));
@@ -460,8 +494,8 @@ test_appends(void **state)
 	BUF_ADDLIT(&out, ", ");
 	assert_int_equal(format_bytes(&out, 2.5e11, 3, 0), 0);
 	assert_sane_buf(&out);
-	assert_string_equal(out.data, "E = 8.9876 " X " 10" S1 S6
-				      " J, 1,234, 250 GB");
+	assert_string_equal(out.data, "E = 8.9876" NB X NB "10" S1 S6
+				      " J, 1,234, 250" NB "GB");
 	buf_release(&out);
 }
 
@@ -472,11 +506,13 @@ test_unit(void **state)
 
 	(void)state;
 	assert_fmt((format_unit(&out, "m^3"), 0), "m" S3);
-	assert_fmt((format_unit(&out, "bit/(m^2 s)"), 0), "bit/(m" S2 " s)");
+	/* Spaces are no-break spaces: a unit does not break either. */
+	assert_fmt((format_unit(&out, "bit/(m^2 s)"), 0), "bit/(m" S2 NB "s)");
 	assert_fmt((format_unit(&out, "m^3/(kg s^2)"), 0),
-		   "m" S3 "/(kg s" S2 ")");
+		   "m" S3 "/(kg" NB "s" S2 ")");
 	assert_fmt((format_unit(&out, "W/(m^2 K^4)"), 0),
-		   "W/(m" S2 " K" S4 ")");
+		   "W/(m" S2 NB "K" S4 ")");
+	assert_fmt((format_unit(&out, "J s"), 0), "J" NB "s");
 	assert_fmt((format_unit(&out, "1/s"), 0), "1/s");
 	assert_fmt((format_unit(&out, "yr"), 0), "yr");
 	assert_fmt((format_unit(&out, "J/K"), 0), "J/K");
@@ -484,7 +520,7 @@ test_unit(void **state)
 	assert_fmt((format_unit(&out, "kg"), 0), "kg");
 	assert_fmt((format_unit(&out, "m^-2"), 0), "m" SM S2);
 	assert_fmt((format_unit(&out, "s^10 m^-105"), 0),
-		   "s" S1 S0 " m" SM S1 S0 S5);
+		   "s" S1 S0 NB "m" SM S1 S0 S5);
 	/* A "^" without digits is text. */
 	assert_fmt((format_unit(&out, "^"), 0), "^");
 	assert_fmt((format_unit(&out, "m^"), 0), "m^");
@@ -527,14 +563,21 @@ test_brief(void **state)
 	(void)state;
 #define BRIEF(v, unit) (format_brief(&out, (v), (unit)), 0)
 	assert_fmt(BRIEF(2145.3, "year"), "2145");
+	/* Counts: whole pure numbers and whole years, below 10^15. */
 	assert_fmt(BRIEF(1234567, ""), "1,234,567");
-	assert_fmt(BRIEF(1e9, ""), "1.000 × 10⁹");
-	assert_fmt(BRIEF(67, "yr"), "67.00");
+	assert_fmt(BRIEF(35, "1"), "35");
+	assert_fmt(BRIEF(1e9, ""), "1,000,000,000");
+	assert_fmt(BRIEF(999999999999999, ""), "999,999,999,999,999");
+	assert_fmt(BRIEF(1e15, ""), "1.000" NB X NB "10" S1 S5);
+	assert_fmt(BRIEF(35.5, ""), "35.50");
+	assert_fmt(BRIEF(67, "yr"), "67");
+	assert_fmt(BRIEF(64, "bit"), "64.00");
 	assert_fmt(BRIEF(80.93124, "yr"), "80.93");
 	assert_fmt(BRIEF(0.97814, ""), "0.9781");
 	assert_fmt(BRIEF(-1557.2, ""), MINUS "1557");
-	assert_fmt(BRIEF(2.198e18, "FLOP/s"), "2.198 × 10¹⁸");
-	assert_fmt(BRIEF(4.2e-4, "J"), "4.200 × 10⁻⁴");
+	assert_fmt(BRIEF(-1557, ""), MINUS "1,557");
+	assert_fmt(BRIEF(2.198e18, "FLOP/s"), "2.198" NB X NB "10" S1 S8);
+	assert_fmt(BRIEF(4.2e-4, "J"), "4.200" NB X NB "10" SM S4);
 #undef BRIEF
 	buf_release(&out);
 }
@@ -610,7 +653,7 @@ want_sci(struct buf *want, double v, int digits)
 	buf_addstr(want, m + (m[0] == '-'));
 	if (!exp)
 		return;
-	BUF_ADDLIT(want, " " X " 10");
+	BUF_ADDLIT(want, NB X NB "10");
 	snprintf(tmp, sizeof(tmp), "%d", exp);
 	for (p = tmp; *p; p++)
 		buf_addstr(want, *p == '-' ? SM : superscript[*p - '0']);
@@ -732,6 +775,7 @@ main(void)
 		cmocka_unit_test(test_fixed),
 		cmocka_unit_test(test_sig),
 		cmocka_unit_test(test_int),
+		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_year),
 		cmocka_unit_test(test_pow10),
 		cmocka_unit_test(test_bytes_si),

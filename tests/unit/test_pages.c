@@ -18,6 +18,9 @@
 #include "pages.h"
 #include "registry.h"
 
+/* U+00A0 NO-BREAK SPACE: what keeps a number and its unit together. */
+#define NB "\xc2\xa0"
+
 /*
  * A registry with small groups (const, laptop), a group of more than
  * PAGES_SPLIT names (device: a and b, interleaved with a later name of
@@ -189,8 +192,8 @@ test_rows(void **state)
 			       "long machine name</td>"));
 	assert_non_null(strstr(html, "data-label=\"Value\">2008</td>"));
 	assert_non_null(strstr(html, "data-label=\"Value\">2145.25</td>"));
-	assert_non_null(strstr(html, "data-label=\"Value\">2.00000 × 10⁹ "
-			       "B</td>"));
+	assert_non_null(strstr(html, "data-label=\"Value\">2.00000" NB "×" NB
+			       "10⁹" NB "B</td>"));
 	/* The source in full once, on the first row; "as for" it after,
 	 * past a row of another source; each row keeps its origin. */
 	assert_non_null(strstr(html, src));

@@ -19,6 +19,9 @@
 #include "template.h"
 #include "html.h"
 
+/* U+00A0 NO-BREAK SPACE: what keeps a number and its unit together. */
+#define NB "\xc2\xa0"
+
 static struct registry *reg;
 
 static int
@@ -186,7 +189,7 @@ expand_err(const char *s, const char *want, size_t nerr)
 #define ERR(line_col, msg, line, caret)                                      \
 	"t.md:" line_col ": error: " msg "\n    " line "\n    " caret "\n"
 
-#define OPS "[5.43 × 10⁵⁰](quantities.html#laptop\\.ops\\_max)"
+#define OPS "[5.43" NB "×" NB "10⁵⁰](quantities.html#laptop\\.ops\\_max)"
 
 static void
 test_plain_text(void **state)
@@ -212,14 +215,28 @@ test_value_default(void **state)
 	expand_ok("The laptop does {{ laptop.ops_max }} ops.\n",
 		  "The laptop does " OPS " ops.\n");
 	expand_ok("{{ laptop.volume }}",
-		  "1.00 × 10⁻³");
-	expand_ok("{{ device.a.year }}",
-		  "2.01 × 10³");
+		  "1.00" NB "×" NB "10⁻³");
+	/*
+	 * A count, a whole pure number, is written as one; this year has
+	 * no unit (real ones have "year") and so is counted like any
+	 * number. Explicit formats win.
+	 */
+	expand_ok("{{ device.a.year }}", "2,008");
+	expand_ok("{{ device.a.year | sci:3 }}", "2.01" NB "×" NB "10³");
+	expand_ok("{{ 35 }}", "35");
+	expand_ok("{{ 35 | sci:3 }}", "3.50" NB "×" NB "10¹");
+	expand_ok("{{ 35.5 }}", "3.55" NB "×" NB "10¹");
+	expand_ok("{{ 999999999999999 }}", "999,999,999,999,999");
+	expand_ok("{{ 1e15 }}", "1.00" NB "×" NB "10¹⁵");
+	expand_ok("{{ laptop.volume / laptop.volume * 3 }}", "3");
+	/* A whole number of a unit that does not count is no count. */
+	expand_ok("{{ laptop.volume * 3000 }}", "3.00");
 	/* Expressions are not linked. */
-	expand_ok("{{ laptop.ops_max * 1 }}", "5.43 × 10⁵⁰");
+	expand_ok("{{ laptop.ops_max * 1 }}", "5.43" NB "×" NB "10⁵⁰");
 	expand_ok("{{ 2.5 }}", "2.50");
-	expand_ok("{{ -1200 }}", "−1.20 × 10³");
-	expand_ok("{{ 1 < 2 }}", "1.00");
+	expand_ok("{{ -1200 }}", "−1,200");
+	expand_ok("{{ -1200.5 }}", "−1.20" NB "×" NB "10³");
+	expand_ok("{{ 1 < 2 }}", "1");
 }
 
 static void
@@ -227,9 +244,10 @@ test_formats(void **state)
 {
 	(void)state;
 	expand_ok("{{ laptop.ops_max | sci:5 }}",
-		  "[5.4256 × 10⁵⁰](quantities.html#laptop\\.ops\\_max)");
+		  "[5.4256" NB "×" NB "10⁵⁰"
+		  "](quantities.html#laptop\\.ops\\_max)");
 	expand_ok("{{ laptop.ops_max | sci:1 }}",
-		  "[5 × 10⁵⁰](quantities.html#laptop\\.ops\\_max)");
+		  "[5" NB "×" NB "10⁵⁰](quantities.html#laptop\\.ops\\_max)");
 	expand_ok("{{ laptop.ops_max | e:3 }}",
 		  "[5.43e50](quantities.html#laptop\\.ops\\_max)");
 	expand_ok("{{ laptop.ops_max | e }}",
@@ -246,15 +264,15 @@ test_formats(void **state)
 	expand_ok("{{ 2145.3 | year }}", "2145");
 	expand_ok("{{ laptop.ops_max | pow10 }}",
 		  "[10⁵¹](quantities.html#laptop\\.ops\\_max)");
-	expand_ok("{{ 2.5e11 | bytes }}", "250 GB");
-	expand_ok("{{ 2.5e11 | bytes:2 }}", "250 GB");
-	expand_ok("{{ 4.4e13 | bytes }}", "44.0 TB");
-	expand_ok("{{ 2.5e11 | ibytes:4 }}", "232.8 GiB");
-	expand_ok("{{ 2.5e11 | ibytes }}", "233 GiB");
+	expand_ok("{{ 2.5e11 | bytes }}", "250" NB "GB");
+	expand_ok("{{ 2.5e11 | bytes:2 }}", "250" NB "GB");
+	expand_ok("{{ 4.4e13 | bytes }}", "44.0" NB "TB");
+	expand_ok("{{ 2.5e11 | ibytes:4 }}", "232.8" NB "GiB");
+	expand_ok("{{ 2.5e11 | ibytes }}", "233" NB "GiB");
 	expand_ok("{{ record.name | text }}", "Roadrunner");
-	expand_ok("{{ 9.99951e49 | sci:4 }}", "1.000 × 10⁵⁰");
+	expand_ok("{{ 9.99951e49 | sci:4 }}", "1.000" NB "×" NB "10⁵⁰");
 	expand_ok("{{laptop.ops_max|sci:2}}",
-		  "[5.4 × 10⁵⁰](quantities.html#laptop\\.ops\\_max)");
+		  "[5.4" NB "×" NB "10⁵⁰](quantities.html#laptop\\.ops\\_max)");
 }
 
 static void
@@ -262,26 +280,30 @@ test_units_and_links(void **state)
 {
 	(void)state;
 	expand_ok("{{ laptop.energy | sci:5 | unit }}",
-		  "[8.9876 × 10¹⁶](quantities.html#laptop\\.energy) J");
+		  "[8.9876" NB "×" NB "10¹⁶"
+		  "](quantities.html#laptop\\.energy)" NB "J");
 	expand_ok("{{ laptop.energy | unit | sci:2 }}",
-		  "[9.0 × 10¹⁶](quantities.html#laptop\\.energy) J");
+		  "[9.0" NB "×" NB "10¹⁶"
+		  "](quantities.html#laptop\\.energy)" NB "J");
 	/* The unit is Markdown-escaped; '^3' becomes a superscript. */
-	expand_ok("{{ laptop.ops_max | unit }}", OPS " ops\\/s");
+	expand_ok("{{ laptop.ops_max | unit }}", OPS NB "ops\\/s");
 	expand_ok("{{ laptop.volume | sci:1 | unit }}",
-		  "1 × 10⁻³ m³");
+		  "1" NB "×" NB "10⁻³" NB "m³");
 	/* A dimensionless quantity gets no unit. */
 	expand_ok("{{ device.a.year | year | unit }}",
 		  "2008");
 	expand_ok("{{ laptop.energy / 2 | sci:2 | unit:\"J\" }}",
-		  "4.5 × 10¹⁶ J");
+		  "4.5" NB "×" NB "10¹⁶" NB "J");
 	expand_ok("{{ laptop.volume | unit:\"m^3/s\" }}",
-		  "1.00 × 10⁻³ m³\\/s");
-	expand_ok("{{ 3 | fixed:0 | unit:\"a|b\" }}", "3 a\\|b");
-	expand_ok("{{ laptop.ops_max | nolink }}", "5.43 × 10⁵⁰");
-	expand_ok("{{ laptop.ops_max | nolink | sci:5 }}", "5.4256 × 10⁵⁰");
-	expand_ok("{{ laptop.energy | nolink | unit }}", "8.99 × 10¹⁶ J");
+		  "1.00" NB "×" NB "10⁻³" NB "m³\\/s");
+	expand_ok("{{ 3 | fixed:0 | unit:\"a|b\" }}", "3" NB "a\\|b");
+	expand_ok("{{ laptop.ops_max | nolink }}", "5.43" NB "×" NB "10⁵⁰");
+	expand_ok("{{ laptop.ops_max | nolink | sci:5 }}",
+		  "5.4256" NB "×" NB "10⁵⁰");
+	expand_ok("{{ laptop.energy | nolink | unit }}",
+		  "8.99" NB "×" NB "10¹⁶" NB "J");
 	expand_ok("{{ laptop.energy | sci:2 | unit | nolink }}",
-		  "9.0 × 10¹⁶ J");
+		  "9.0" NB "×" NB "10¹⁶" NB "J");
 }
 
 static void
@@ -481,7 +503,8 @@ test_fallback(void **state)
 	/* Present: the value as without the fallback, link and unit. */
 	expand_ok("{{ laptop.ops_max | or:\"—\" }}", OPS);
 	expand_ok("{{ laptop.energy | sci:2 | unit | or:\"n/a\" }}",
-		  "[9.0 × 10¹⁶](quantities.html#laptop\\.energy) J");
+		  "[9.0" NB "×" NB "10¹⁶"
+		  "](quantities.html#laptop\\.energy)" NB "J");
 	expand_ok("{{ record.name | or:\"—\" }}", "Roadrunner");
 	/* The text is Markdown-escaped like text from data. */
 	expand_ok("{{ laptop.nope | or:\"*n/a* | [x]\" }}",
@@ -664,14 +687,15 @@ test_each_of(void **state)
 		  "- {{ name(q) }}: {{ q | sci:2 | unit }}\n"
 		  "{{/each}}\n",
 		  "- laptop\\.energy: "
-		  "[9.0 × 10¹⁶](quantities.html#laptop\\.energy) J\n"
+		  "[9.0" NB "×" NB "10¹⁶"
+		  "](quantities.html#laptop\\.energy)" NB "J\n"
 		  "- laptop\\.volume: "
-		  "1.0 × 10⁻³ m³\n");
+		  "1.0" NB "×" NB "10⁻³" NB "m³\n");
 	expand_ok("{{#each q of record.name laptop.energy}}"
 		  "{{ unit(q) }}/{{ formula(q) }}/{{ source(q) }};"
 		  "{{/each}}", "//TOP500;J/m c\\^2/Einstein 1905;");
 	expand_ok("{{#each q of laptop.ops_max}}{{ q * 2 | sci:2 }}{{/each}}",
-		  "1.1 × 10⁵¹");
+		  "1.1" NB "×" NB "10⁵¹");
 	expand_ok("{{#each d in device}}{{#each q of laptop.energy}}"
 		  "{{ d }}:{{ name(q) }} {{/each}}{{/each}}",
 		  "a:laptop\\.energy b:laptop\\.energy ");
@@ -699,7 +723,8 @@ test_figure(void **state)
 			    "Before.\n\n"
 			    "\n\n<S0>\n\n"
 			    "**Figure 1.** Doubling every "
-			    "[9.0 × 10¹⁶](quantities.html#laptop\\.energy) "
+			    "[9.0" NB "×" NB "10¹⁶"
+			    "](quantities.html#laptop\\.energy) "
 			    "*years*.\n"
 			    "\n\n<S1>\n\n"
 			    "\n"
@@ -712,7 +737,8 @@ test_figure(void **state)
 			    "srcset=\"figures/top500-narrow.svg\">\n"
 			    "<img src=\"figures/top500.svg\" alt=\"Alt &quot;q"
 			    "&quot; &lt;x&gt; &amp; Roadrunner A &lt;b&gt;"
-			    "*bold*&lt;/b&gt; | pipe 9.0 × 10¹⁶ J\">\n"
+			    "*bold*&lt;/b&gt; | pipe 9.0" NB "×" NB "10¹⁶" NB
+			    "J\">\n"
 			    "</picture>\n<figcaption>");
 	/* No figure folder: the full-size SVG alone. */
 	assert_string_equal(x.snippets[1].html,
@@ -988,7 +1014,9 @@ test_expand_errors(void **state)
 	expand_ok("{{ laptop.energy * 2 | sci:2 | unit }}, "
 		  "{{ laptop.energy / laptop.volume | sci:2 | unit }}, "
 		  "{{ laptop.volume | in:\"L\" | sig:1 | unit | nolink }}",
-		  "1.8 × 10¹⁷ J, 9.0 × 10¹⁹ kg\\/\\(m s²\\), 1 L");
+		  "1.8" NB "×" NB "10¹⁷" NB "J, "
+		  "9.0" NB "×" NB "10¹⁹" NB "kg\\/\\(m" NB "s²\\), "
+		  "1" NB "L");
 	expand_err("{{ laptop.energy * 2 | unit }} and {{ record.name | sci:2 }}",
 		   ERR("1:53", "format 'sci' needs a number, got the text "
 		       "'Roadrunner'",
@@ -1167,7 +1195,7 @@ test_include(void **state)
 	capture_start();
 	assert_int_equal(template_expand(t, reg, &x), 0);
 	assert_captured("");
-	assert_string_equal(x.md.data, "x\nPart 9.0 × 10¹⁶\ny\n");
+	assert_string_equal(x.md.data, "x\nPart 9.0" NB "×" NB "10¹⁶\ny\n");
 	expansion_release(&x);
 	template_free(t);
 
@@ -1179,7 +1207,7 @@ test_include(void **state)
 	assert_non_null(t);
 	expansion_init(&x);
 	assert_int_equal(template_expand(t, reg, &x), 0);
-	assert_string_equal(x.md.data, "A Part 9.0 × 10¹⁶\nB\n");
+	assert_string_equal(x.md.data, "A Part 9.0" NB "×" NB "10¹⁶\nB\n");
 	expansion_release(&x);
 	template_free(t);
 	remove_file("top.md");
@@ -1725,22 +1753,22 @@ test_links_rendered(void **state)
 	(void)state;
 	html = render("Top {{ laptop.ops_max | sci:2 }} ops.\n", &toc);
 	assert_string_equal(html, "<p>Top <a href=\"quantities.html#laptop."
-			    "ops_max\">5.4 × 10⁵⁰</a> ops.</p>\n");
+			    "ops_max\">5.4" NB "×" NB "10⁵⁰</a> ops.</p>\n");
 	free(html);
 	free(toc);
 	/* In a heading: a link there, its text in the id and contents. */
 	html = render("## Speed {{ laptop.ops_max | sci:2 }}\n", &toc);
 	assert_string_equal(html, "<h2 id=\"speed-5-4-10\">Speed <a href=\""
-			    "quantities.html#laptop.ops_max\">5.4 × 10⁵⁰</a>"
-			    "</h2>\n");
-	assert_non_null(strstr(toc, ">Speed 5.4 × 10⁵⁰</a>"));
+			    "quantities.html#laptop.ops_max\">5.4" NB "×" NB
+			    "10⁵⁰</a></h2>\n");
+	assert_non_null(strstr(toc, ">Speed 5.4" NB "×" NB "10⁵⁰</a>"));
 	free(html);
 	free(toc);
 	/* Inside a link's text: no link in a link. */
 	html = render("[see {{ laptop.ops_max | sci:2 }}](https://example.org)"
 		      "\n", &toc);
 	assert_string_equal(html, "<p><a href=\"https://example.org\">see "
-			    "5.4 × 10⁵⁰</a></p>\n");
+			    "5.4" NB "×" NB "10⁵⁰</a></p>\n");
 	free(html);
 	free(toc);
 	/* Inside a URL and in code: the number, never the token. */
