@@ -564,6 +564,36 @@ count_new_gone(const struct changes *cs, size_t *nnew, size_t *ngone)
 	}
 }
 
+/*
+ * A cell for the terminal: its no-break spaces (which keep a number
+ * together on a page) as plain spaces, so that what `diff` prints can be
+ * searched and pasted as typed.
+ */
+static void
+plain_spaces(struct buf *b)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < b->len; i++, j++) {
+		if (i + 1 < b->len && !memcmp(b->data + i, FORMAT_NBSP, 2))
+			b->data[j] = ' ', i++;
+		else
+			b->data[j] = b->data[i];
+	}
+	b->len = j;
+	if (b->data)
+		b->data[j] = '\0';
+}
+
+/* cells_of() for the terminal. */
+static void
+text_cells_of(const struct changes *cs, size_t i, struct cells *c, int causes)
+{
+	cells_of(cs, i, c, causes);
+	plain_spaces(&c->a);
+	plain_spaces(&c->b);
+}
+
 void
 changes_text(const struct changes *cs, struct buf *out)
 {
@@ -584,7 +614,7 @@ changes_text(const struct changes *cs, struct buf *out)
 	buf_addf(out, ": %s.\n", rows.data);
 	/* The widths of the columns, then the table. */
 	for (i = 0; i < cs->n; i++) {
-		cells_of(cs, i, &c, 0);
+		text_cells_of(cs, i, &c, 0);
 		if (strlen(cs->c[i].name) > wn)
 			wn = strlen(cs->c[i].name);
 		if (width(c.a.data) > wa && width(c.a.data) <= 40)
@@ -606,7 +636,7 @@ changes_text(const struct changes *cs, struct buf *out)
 		BUF_ADDLIT(out, "caused by\n");
 	}
 	for (i = 0; i < cs->n; i++) {
-		cells_of(cs, i, &c, 1);
+		text_cells_of(cs, i, &c, 1);
 		pad(out, cs->c[i].name, wn + 2);
 		pad(out, c.a.data, wa + 2);
 		pad(out, c.b.data, wb + 2);
