@@ -1490,10 +1490,10 @@ out:
 	return ret;
 }
 
-int
-import_refs(const char *path, struct buf *out)
+/* import_refs() on f, which it frees. */
+static int
+import_srcfile(struct srcfile *f, struct buf *out)
 {
-	struct srcfile *f = srcfile_read(path);
 	struct refs rs = { f, NULL, 0, 0 };
 	size_t i;
 	int ret;
@@ -1523,4 +1523,17 @@ import_refs(const char *path, struct buf *out)
 	free(rs.v);
 	srcfile_free(f);
 	return ret;
+}
+
+int
+import_refs(const char *path, struct buf *out)
+{
+	return import_srcfile(srcfile_read(path), out);
+}
+
+int
+import_refs_mem(const char *name, const char *data, size_t len,
+		struct buf *out)
+{
+	return import_srcfile(srcfile_from_mem(name, data, len), out);
 }

@@ -1,6 +1,8 @@
 #ifndef IMPORT_H
 #define IMPORT_H
 
+#include <stddef.h>
+
 struct buf;
 
 /*
@@ -18,5 +20,8 @@ struct buf;
  * Returns 0, or -1 after printing every error (out is then unchanged).
  */
 int import_refs(const char *path, struct buf *out);
+/* The same for len bytes at data, named name in its errors (the fuzzer). */
+int import_refs_mem(const char *name, const char *data, size_t len,
+		    struct buf *out);
 
 #endif
