@@ -598,6 +598,25 @@ diag_signal_set(sigset_t *set, int add)
 	}
 }
 
+void
+diag_child_attr(posix_spawnattr_t *at)
+{
+	sigset_t none, dflt;
+
+	sigemptyset(&none);
+	/* Ours are caught or ignored here; in the helper, the defaults. */
+	sigemptyset(&dflt);
+	diag_signal_set(&dflt, 1);
+	sigaddset(&dflt, SIGPIPE);
+	sigaddset(&dflt, SIGCHLD);
+	posix_spawnattr_setsigmask(at, &none);
+	posix_spawnattr_setsigdefault(at, &dflt);
+	posix_spawnattr_setpgroup(at, 0);
+	posix_spawnattr_setflags(at, POSIX_SPAWN_SETPGROUP |
+				 POSIX_SPAWN_SETSIGMASK |
+				 POSIX_SPAWN_SETSIGDEF);
+}
+
 int
 diag_interrupted(void)
 {

@@ -2,6 +2,7 @@
 #define DIAG_H
 
 #include <signal.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -145,6 +146,14 @@ int diag_interrupted(void);
  * (pselect()).
  */
 void diag_signal_set(sigset_t *set, int add);
+/*
+ * Sets up at (initialized by the caller) for a helper program started
+ * with posix_spawn (gnuplot, the PDF browser): no signal blocked, the
+ * signals this program catches or ignores (and SIGPIPE, SIGCHLD) back to
+ * their defaults, and a process group of its own, so that stopping the
+ * group stops the helpers it starts too.
+ */
+void diag_child_attr(posix_spawnattr_t *at);
 
 /* A broken invariant of ours, not the user's. */
 #define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)

@@ -424,7 +424,6 @@ start(struct job *j, const struct pdf_options *opt, const char *print,
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
-	sigset_t none, dflt;
 	struct buf profile = BUF_INIT, out = BUF_INIT, url = BUF_INIT;
 	struct buf page = BUF_INIT;
 	const char *argv[16];
@@ -457,18 +456,8 @@ start(struct job *j, const struct pdf_options *opt, const char *print,
 					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	posix_spawnattr_init(&at);
-	sigemptyset(&none);
-	sigemptyset(&dflt);
-	diag_signal_set(&dflt, 1);
-	sigaddset(&dflt, SIGPIPE);
-	sigaddset(&dflt, SIGCHLD);
-	posix_spawnattr_setsigmask(&at, &none);
-	posix_spawnattr_setsigdefault(&at, &dflt);
 	/* Its own process group: stopping it stops its helpers too. */
-	posix_spawnattr_setpgroup(&at, 0);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
-				 POSIX_SPAWN_SETSIGMASK |
-				 POSIX_SPAWN_SETSIGDEF);
+	diag_child_attr(&at);
 	err = posix_spawnp(&j->pid, opt->browser, &fa, &at,
 			   (char *const *)(void *)argv, environ);
 	posix_spawnattr_destroy(&at);

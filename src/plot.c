@@ -911,7 +911,7 @@ spawn(struct gnuplot *g)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
-	sigset_t chld, none, dflt;
+	sigset_t chld;
 	struct sigaction sa;
 	char *argv[3];
 	int in[2] = { -1, -1 }, err[2] = { -1, -1 };
@@ -945,19 +945,8 @@ spawn(struct gnuplot *g)
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
 	posix_spawnattr_init(&at);
-	sigemptyset(&none);
-	/* Ours are caught or ignored here; in gnuplot, the defaults. */
-	sigemptyset(&dflt);
-	diag_signal_set(&dflt, 1);
-	sigaddset(&dflt, SIGPIPE);
-	sigaddset(&dflt, SIGCHLD);
-	posix_spawnattr_setsigmask(&at, &none);
-	posix_spawnattr_setsigdefault(&at, &dflt);
 	/* Its own process group, so that stopping it stops all. */
-	posix_spawnattr_setpgroup(&at, 0);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
-				 POSIX_SPAWN_SETSIGMASK |
-				 POSIX_SPAWN_SETSIGDEF);
+	diag_child_attr(&at);
 	g->error = posix_spawnp(&g->pid, g->prog, &fa, &at, argv, environ);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
