@@ -2,7 +2,7 @@
 # assumed doubling time and against the SBOPS-per-FLOP factor, with the
 # article's choices marked.
 # needs: moore.article_doubling rate.lloyd moore.fast_doubling sbops_per_flop
-# needs: article.year record.year
+# needs: article.year record.year moore.lloyd_factor moore.lloyd_period
 # data: sensitivity_rate sensitivity_sbops
 # Side by side; on a phone (narrow), one above the other.
 if (narrow) { set multiplot layout 2,1 spacing 0.12 } else { set multiplot layout 1,2 spacing 0.08 }
@@ -18,7 +18,9 @@ set yrange [0:*]
 set arrow 1 from first moore_article_doubling, graph 0 to first moore_article_doubling, graph 1 nohead ls 101
 set label 1 sprintf("%g months", moore_article_doubling * 12) at first moore_article_doubling, graph 0.97 offset 0.4,0
 set arrow 2 from first rate_lloyd, graph 0 to first rate_lloyd, graph 1 nohead ls 101
-set label 2 "10^{8} per 50 years" at first rate_lloyd, graph 0.97 - row offset 0.4,0
+# Lloyd's rate, as the data state it: "10^{8} per 50 years".
+lloyd = sprintf("10^{%d} per %g", floor(log10(moore_lloyd_factor) + 0.5), moore_lloyd_period)
+set label 2 lloyd . " years" at first rate_lloyd, graph 0.97 - row offset 0.4,0
 set arrow 3 from first moore_fast_doubling, graph 0 to first moore_fast_doubling, graph 1 nohead ls 101
 set label 3 sprintf("%g months", moore_fast_doubling * 12) at first moore_fast_doubling, graph 0.97 - 2.8 * row offset -6.5,0
 plot 'sensitivity_rate.dat' using 1:2 title sprintf("from the %d laptop", article_year) with lines lw lw_data lc rgb orange, \
@@ -28,7 +30,7 @@ unset label
 set logscale x 10
 set format x "10^{%L}"
 set xlabel "Single-bit operations per FLOP"
-set ylabel (narrow ? "Years at 10^{8} per 50 y" : "Years at 10^{8} per 50 years")
+set ylabel ("Years at " . lloyd . (narrow ? " y" : " years"))
 set xrange [1:1e6]
 set key bottom right nobox samplen 1
 if (narrow) set key bottom left
