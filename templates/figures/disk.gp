@@ -9,6 +9,7 @@
 # needs: series.disk_record.fit_all.slope series.disk_record.fit_all.intercept
 # needs: series.disk_record.fit_all.year_entropy
 # needs: series.disk_record.fit_all.year_atomic
+# needs: laptop.mass laptop.volume
 # data: disk disk_record ssd areal
 set multiplot
 set lmargin 12
@@ -31,7 +32,7 @@ set yrange [1e6:laptop_bits_max * 1e3]
 fit_all(x) = 2**(series_disk_fit_all_intercept + series_disk_fit_all_slope * x) * 8
 fit_rec(x) = 2**(series_disk_record_fit_all_intercept + series_disk_record_fit_all_slope * x) * 8
 set arrow 1 from graph 0, first laptop_bits_max to graph 1, first laptop_bits_max nohead lw lw_data lc rgb vermilion dt 2
-set label 1 "entropy limit of 1 kg in 1 litre" at graph 0.02, first laptop_bits_max * 300 tc rgb vermilion
+set label 1 sprintf("entropy limit of %g kg in %g litre", laptop_mass, laptop_volume * 1e3) at graph 0.02, first laptop_bits_max * 300 tc rgb vermilion
 set arrow 2 from graph 0, first atomic_bits to graph 1, first atomic_bits nohead lw lw_data lc rgb purple dt 2
 set label 2 "atomic-matter limit" at graph 0.02, first atomic_bits * 300 tc rgb purple
 set arrow 3 from first edition_year, graph 0 to first edition_year, graph 1 nohead ls 101

@@ -17,9 +17,9 @@ set xlabel "Volume (m³)"
 set ylabel "Bits, or operations per second"
 set xrange [dust_volume / 3:laptop_volume * 3]
 set arrow from first dust_volume, graph 0 to first dust_volume, graph 1 nohead ls 101
-set label "1 µm³" at first dust_volume, graph 0.04 offset 0.5,0
+set label sprintf("%g µm³", dust_volume * 1e18) at first dust_volume, graph 0.04 offset 0.5,0
 set arrow from first laptop_volume, graph 0 to first laptop_volume, graph 1 nohead ls 101
-set label "1 litre" at first laptop_volume, graph 0.04 offset -5,0
+set label sprintf("%g litre", laptop_volume * 1e3) at first laptop_volume, graph 0.04 offset -5,0
 plot 'dust.dat' using 1:5 title "ops/s, ultimate limit" with lines lw lw_data lc rgb vermilion, \
      'dust.dat' using 1:3 title "ops/s, atomic matter" with lines lw lw_data lc rgb vermilion dt 2, \
      'dust.dat' using 1:4 title "bits, ultimate limit" with lines lw lw_data lc rgb blue, \

@@ -2,13 +2,14 @@
 # the 1 kg limits, for speed (its highest peak rate, as device.<id>.flops)
 # and for working memory (its RAM, as device.<id>.ram_bits).
 # needs: edition.year
+# needs: laptop.mass laptop.volume
 # data: devices
 set grid noytics
 set key above
-set xlabel "Orders of magnitude below the limit of a 1 kg, 1 litre computer"
+set xlabel sprintf("Orders of magnitude below the limit of a %g kg, %g litre computer", laptop_mass, laptop_volume * 1e3)
 # On a phone (narrow): the key in one column, the axis label
 # on two lines, fewer tics.
-if (narrow) set key above vertical maxrows 2 Left reverse; set xlabel "Orders of magnitude below\nthe 1 kg, 1 litre limit"; set xtics 10
+if (narrow) set key above vertical maxrows 2 Left reverse; set xlabel sprintf("Orders of magnitude below\nthe %g kg, %g litre limit", laptop_mass, laptop_volume * 1e3); set xtics 10
 set xrange [0:45]
 set yrange [-0.7:*] reverse
 set ytics scale 0 noenhanced

@@ -3,13 +3,14 @@
 # article's choices marked.
 # needs: moore.article_doubling rate.lloyd moore.fast_doubling sbops_per_flop
 # needs: article.year record.year moore.lloyd_factor moore.lloyd_period
+# needs: laptop.mass
 # data: sensitivity_rate sensitivity_sbops
 # Side by side; on a phone (narrow), one above the other.
 if (narrow) { set multiplot layout 2,1 spacing 0.12 } else { set multiplot layout 1,2 spacing 0.08 }
 # One key, in the right panel, below its curves: the left one has none.
 unset key
 set xlabel "Doubling time (years)"
-set ylabel (narrow ? "Years to the limit" : "Years to the 1 kg speed limit")
+set ylabel (narrow ? "Years to the limit" : sprintf("Years to the %g kg speed limit", laptop_mass))
 # The marks' labels one above the other, a line apart: on a phone
 # (narrow) the panel is shorter, and they stand further apart in it.
 row = narrow ? 0.17 : 0.06

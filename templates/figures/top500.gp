@@ -6,6 +6,7 @@
 # needs: series.top500.fit_article.slope series.top500.fit_article.intercept
 # needs: series.top500.fit_since.year_ml series.top500.fit_since.year_atomic
 # needs: series.top500.fit_article.year_ml series.top500.fit_article.year_atomic
+# needs: laptop.mass
 # data: top500
 set key bottom right
 set logscale y 10
@@ -24,7 +25,7 @@ fit_since(x) = sbops_per_flop * 2**(series_top500_fit_since_intercept + series_t
 fit_art(x) = sbops_per_flop * 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * x)
 set arrow from graph 0, first laptop_ops_max to graph 1, first laptop_ops_max nohead lw lw_data lc rgb vermilion dt 2
 set arrow from graph 0, first atomic_ops to graph 1, first atomic_ops nohead lw lw_data lc rgb purple dt 2
-set label "1 kg ultimate limit" at graph 0.02, first laptop_ops_max * 40 tc rgb vermilion
+set label sprintf("%g kg ultimate limit", laptop_mass) at graph 0.02, first laptop_ops_max * 40 tc rgb vermilion
 set label "atomic-matter limit" at graph 0.02, first atomic_ops * 40 tc rgb purple
 set arrow from first edition_year, graph 0 to first edition_year, graph 1 nohead ls 101
 # The years stand half-way up their lines, clear of the limits' labels
