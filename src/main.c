@@ -788,10 +788,12 @@ static const struct opt {
 } options[O_COUNT] = {
 	[O_DATA] = { "--data", 'd', "DIR", OPT_ALL,
 		"data folder (default: $ULTIMATE_DATA if set, else ./data "
-		"if present, else " DATADIR "/data)" },
+		"if present, else data/ of the share folder: $ULTIMATE_SHARE "
+		"if set, else " DATADIR ")" },
 	[O_TEMPLATES] = { "--templates", 't', "DIR", OPT_ALL,
 		"templates folder (default: $ULTIMATE_TEMPLATES if set, else "
-		"./templates if present, else " DATADIR "/templates)" },
+		"./templates if present, else templates/ of the share "
+		"folder)" },
 	[O_OUT] = { "--out", 'o', "DIR", 0,
 		"output folder (default: out)" },
 	[O_AS_OF] = { "--as-of", 0, "YEAR", OPT_ALL,
@@ -1305,6 +1307,8 @@ main(int argc, char **argv)
 				  .editions = 1, .serve = -1 },
 			 .audit = BUF_INIT };
 	const struct cmd *cmd = NULL;
+	struct buf installed_data = BUF_INIT, installed_templates = BUF_INIT;
+	const char *share, *why;
 	int ret = parse_options(argc, argv, &r);
 
 	if (!ret && !(cmd = find_command(&r)))
@@ -1313,11 +1317,15 @@ main(int argc, char **argv)
 		ret = ret < 0 ? EXIT_USAGE : EXIT_OK;
 		goto out;
 	}
+	/* The installed copy: the share folder init copies from too. */
+	share = init_share(&why);
+	buf_addf(&installed_data, "%s/data", share);
+	buf_addf(&installed_templates, "%s/templates", share);
 	r.opt.datadir = input_dir(r.opt.datadir, "-d", "data",
-				  "ULTIMATE_DATA", DATADIR "/data");
+				  "ULTIMATE_DATA", installed_data.data);
 	r.opt.templatedir = input_dir(r.opt.templatedir, "-t", "templates",
 				      "ULTIMATE_TEMPLATES",
-				      DATADIR "/templates");
+				      installed_templates.data);
 	ret = cmd->flags & RUN_SETUP ? setup(&r) : EXIT_OK;
 	if (ret == EXIT_OK)
 		ret = cmd->run(&r);
@@ -1343,6 +1351,8 @@ out:
 	tableset_release(&r.ts);
 	buf_release(&r.audit);
 	free(r.words);
+	buf_release(&installed_data);
+	buf_release(&installed_templates);
 	srcfile_confine_release();
 	html_release();
 	if (fflush(stdout) || ferror(stdout)) {

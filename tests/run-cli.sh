@@ -264,6 +264,15 @@ if [ "$cols_checked" -ge 50 ]; then ok; else
 	no "bad values: only $cols_checked columns tried"; fi
 rm -rf "$tmp/gen"
 
+# With no folder given or found, the commands read the share folder's
+# data/ and templates/: $ULTIMATE_SHARE's when set (the one init uses).
+mkdir "$tmp/noproject"
+expect_in "$tmp/noproject" share-data 0 env ULTIMATE_SHARE="$top" "$ult" get laptop.mass
+has share-data "$tmp/stdout" '^1$'
+expect_in "$tmp/noproject" share-missing 1 env ULTIMATE_SHARE="$tmp/none" "$ult" get laptop.mass
+has share-missing "$tmp/stderr" "cannot open '$tmp/none/data/"
+rmdir "$tmp/noproject"
+
 # README's "Updating for a new year" walk-through: its example row, added
 # to a copy of data/, gives exactly the lines README prints from `ultimate
 # diff` (its "..." lines stand for rows left out), so the figures there
