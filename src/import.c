@@ -808,6 +808,29 @@ static const char *const bib_types[] = {
 };
 
 /*
+ * Steps over s[*i] of s[0..len) as BibTeX reads it: a backslash takes the
+ * next character with it, and braces open and close groups (*depth).
+ * Returns 1 when s[*i] stands outside every group and is not a brace.
+ */
+static int
+at_top(const char *s, size_t len, size_t *i, size_t *depth)
+{
+	if (s[*i] == '\\' && *i + 1 < len) {
+		(*i)++;
+		return 0;
+	}
+	if (s[*i] == '{') {
+		(*depth)++;
+		return 0;
+	}
+	if (s[*i] == '}' && *depth) {
+		(*depth)--;
+		return 0;
+	}
+	return !*depth;
+}
+
+/*
  * One BibTeX name, "Family, Given", "Family, Jr, Given" or "Given
  * Family" ("{Particle Data Group}" as it is), at s[0..len) of f (off),
  * added to r.
@@ -820,16 +843,9 @@ bib_name(const struct srcfile *f, size_t off, size_t len, struct ref *r)
 	struct buf fam = BUF_INIT, giv = BUF_INIT, disp = BUF_INIT;
 	int ret = 0;
 
-	for (i = 0; i < len; i++) {
-		if (s[i] == '\\' && i + 1 < len)
-			i++;
-		else if (s[i] == '{')
-			depth++;
-		else if (s[i] == '}' && depth)
-			depth--;
-		else if (s[i] == ',' && !depth && nc < 2)
+	for (i = 0; i < len; i++)
+		if (at_top(s, len, &i, &depth) && s[i] == ',' && nc < 2)
 			comma[nc++] = i;
-	}
 	if (nc) {
 		size_t g = comma[nc - 1] + 1;
 
@@ -841,17 +857,10 @@ bib_name(const struct srcfile *f, size_t off, size_t len, struct ref *r)
 		size_t last = 0;
 
 		depth = 0;
-		for (i = 0; i < len; i++) {
-			if (s[i] == '\\' && i + 1 < len)
-				i++;
-			else if (s[i] == '{')
-				depth++;
-			else if (s[i] == '}' && depth)
-				depth--;
-			else if (is_space(s[i]) && !depth && i + 1 < len &&
-				 !is_space(s[i + 1]))
+		for (i = 0; i < len; i++)
+			if (at_top(s, len, &i, &depth) && is_space(s[i]) &&
+			    i + 1 < len && !is_space(s[i + 1]))
 				last = i + 1;
-		}
 		if (tex_text(f, off + last, len - last, &fam) ||
 		    tex_text(f, off, last, &giv))
 			ret = -1;
@@ -878,20 +887,11 @@ bib_authors(const struct srcfile *f, const struct field *fd, struct ref *r)
 	for (i = 0; i <= len; i++) {
 		size_t a = start, b;
 
-		if (i < len) {
-			if (s[i] == '\\' && i + 1 < len) {
-				i++;
-				continue;
-			}
-			if (s[i] == '{')
-				depth++;
-			else if (s[i] == '}' && depth)
-				depth--;
-			if (depth || !is_space(s[i]) || i + 5 > len ||
-			    strncmp(s + i + 1, "and", 3) ||
-			    !is_space(s[i + 4]))
-				continue;
-		}
+		if (i < len && (!at_top(s, len, &i, &depth) ||
+				!is_space(s[i]) || i + 5 > len ||
+				strncmp(s + i + 1, "and", 3) ||
+				!is_space(s[i + 4])))
+			continue;
 		b = i;
 		while (a < b && is_space(s[a]))
 			a++;
