@@ -1165,6 +1165,14 @@ names_of(const struct expr *e, struct buf *out)
 	names_of(e->b, out);
 }
 
+void
+expr_inputs(const struct expr *e, struct buf *out)
+{
+	if (!out->len || out->data[out->len - 1] != '\n')
+		BUG("expr_inputs() appends after a newline");
+	names_of(e, out);
+}
+
 int
 expr_check_formula(const struct registry *reg, const struct quantity *q)
 {

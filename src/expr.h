@@ -80,6 +80,13 @@ void expr_values(const struct expr *e, const struct expr_env *env,
 		 struct buf *out);
 
 /*
+ * Appends to out, which must end in a newline, each name e reads that
+ * out does not hold yet, followed by a newline, in the order written:
+ * the inputs of a formula.
+ */
+void expr_inputs(const struct expr *e, struct buf *out);
+
+/*
  * The unit of v as text, for messages and the unit format: the unit as
  * written when known, else its dimension (unit_format()), or "a pure
  * number". Appends to out.

@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "fit.h"
 #include "model.h"
+#include "modeldoc.h"
 #include "physics.h"
 #include "registry.h"
 #include "table.h"
@@ -109,6 +110,8 @@ static const struct need needs[] = {
 	{ "proton.radius", "m", 0, "a radius must be positive" },
 };
 
+struct series;
+
 struct model {
 	struct registry *reg;
 	const struct physconst *pc;
@@ -128,6 +131,9 @@ struct model {
 	const char *rates[8];
 	const char *rate_what[8];
 	size_t nrates;
+	struct physconst pcv;		/* the document's constants */
+	struct modeldoc_eval *ev;	/* the model document's run */
+	struct series *all;		/* the history series read */
 };
 
 /*
@@ -175,38 +181,30 @@ fx(struct model *m, const char *name, double v, const char *unit,
 	return v;
 }
 
+/*
+ * The value of a quantity the C part reads: from the registry, or
+ * evaluated now when the model document defines it further down.
+ */
 static double
 get(struct model *m, const char *name)
 {
 	const struct quantity *q = registry_get(m->reg, name);
 
-	if (!q && m->failed)
+	if (!q && m->ev && !m->failed && !modeldoc_need(m->ev, name))
+		q = registry_get(m->reg, name);
+	if (!q) {
+		if (!m->failed && m->ev)
+			error("%s: the model's C part needs '%s', which the "
+			      "model document does not define",
+			      MODEL_DOCUMENT, name);
+		if (!m->failed && !m->ev)
+			BUG("no quantity '%s'", name);
+		m->failed = 1;
 		return NAN;
-	return registry_num(m->reg, name);
-}
-
-static void
-add_constants(struct model *m)
-{
-	const struct physconst *pc = m->pc;
-
-	num(m, "const.c", pc->c, "m/s", "speed of light in vacuum (exact)",
-	    NULL, CODATA);
-	num(m, "const.h", pc->h, "J s", "Planck constant (exact)", NULL,
-	    CODATA);
-	fx(m, "const.hbar", pc->hbar, "J s", "const.h / (2 * pi)",
-	   "reduced Planck constant", "const.h", CODATA);
-	num(m, "const.k", pc->k, "J/K", "Boltzmann constant (exact)", NULL,
-	    CODATA);
-	num(m, "const.G", pc->G, "m^3/(kg s^2)",
-	    "Newtonian constant of gravitation", NULL, CODATA);
-	num(m, "const.eV", pc->eV, "J", "electronvolt = e x 1 V (exact)",
-	    NULL, CODATA);
-	num(m, "bits_per_byte", 8, "bit/B", "8 bits per byte (definition)",
-	    NULL, "ISO/IEC 80000-13");
-	fx(m, "const.sigma", phys_stefan_boltzmann(pc), "W/(m^2 K^4)",
-	   "pi^2 * const.k^4 / (60 * const.hbar^3 * const.c^2)",
-	   "Stefan-Boltzmann constant", "const.k const.hbar const.c", CODATA);
+	}
+	if (q->type != Q_NUMBER)
+		BUG("'%s' is not a number", name);
+	return q->value;
 }
 
 /*
@@ -292,352 +290,11 @@ out:
 	return ret;
 }
 
-/* The ultimate laptop: energy, speed, memory and their ratios. */
-static void
-add_laptop(struct model *m)
-{
-	const struct physconst *pc = m->pc;
-	double mass = get(m, "laptop.mass"), V = get(m, "laptop.volume");
-	double E, T, S, I, ops, flux, area;
-
-	E = fx(m, "laptop.energy", phys_rest_energy(pc, mass), "J",
-	       "laptop.mass * const.c^2", "rest energy",
-	       "laptop.mass const.c", LLOYD2000);
-	ops = fx(m, "laptop.ops_max", phys_ml_ops(pc, E), "ops/s",
-		 "2 * laptop.energy / (pi * const.hbar)", "Margolus-Levitin",
-		 "laptop.energy const.hbar", LLOYD2000);
-	fx(m, "laptop.op_time_min", phys_ml_time(pc, E), "s",
-	   "pi * const.hbar / (2 * laptop.energy)", "Margolus-Levitin",
-	   "laptop.energy const.hbar", LLOYD2000);
-	T = fx(m, "laptop.temperature",
-	       phys_rad_temperature(pc, E, V, get(m, "laptop.modes")), "K",
-	       "(30 * laptop.energy * (const.hbar * const.c)^3 / (pi^2 * "
-	       "laptop.modes * laptop.volume))^(1/4) / const.k",
-	       "radiation of r massless modes holding E in V",
-	       "laptop.energy laptop.volume laptop.modes const.k const.hbar "
-	       "const.c", LLOYD2000);
-	S = fx(m, "laptop.entropy", phys_rad_entropy(E, T), "J/K",
-	       "4 * laptop.energy / (3 * laptop.temperature)",
-	       "entropy of radiation", "laptop.energy laptop.temperature",
-	       LLOYD2000);
-	I = fx(m, "laptop.bits_max", phys_entropy_bits(pc, S), "bit",
-	       "laptop.entropy / (const.k * ln(2))", "entropy in bits",
-	       "laptop.entropy const.k", LLOYD2000);
-	fx(m, "laptop.ops_per_bit", phys_ops_per_bit(ops, I), "1/s",
-	   "laptop.ops_max / laptop.bits_max", "flips of each bit per second",
-	   "laptop.ops_max laptop.bits_max", LLOYD2000);
-	fx(m, "laptop.flip_time", I / ops, "s",
-	   "laptop.bits_max / laptop.ops_max",
-	   "time for one bit to change state",
-	   "laptop.ops_max laptop.bits_max", LLOYD2000);
-	fx(m, "laptop.energy_per_bit", phys_energy_per_bit(E, I), "J/bit",
-	   "laptop.energy / laptop.bits_max", NULL,
-	   "laptop.energy laptop.bits_max", LLOYD2000);
-	fx(m, "laptop.kT", pc->k * T / pc->eV, "eV",
-	   "const.k * laptop.temperature", "thermal energy, in eV",
-	   "const.k laptop.temperature", OURS);
-
-	/* Error rejection through the surface, for two shapes of 1 litre. */
-	flux = fx(m, "laptop.bb_bit_flux", phys_bb_bit_flux(pc, T),
-		  "bit/(m^2 s)", "4 * const.sigma * laptop.temperature^3 / "
-		  "(3 * const.k * ln(2))", "black-body entropy flux in bits",
-		  "const.sigma laptop.temperature const.k", LLOYD2000);
-	fx(m, "laptop.bb_bit_flux_density", pc->c / 4 * I / V, "bit/(m^2 s)",
-	   "const.c / 4 * laptop.bits_max / laptop.volume",
-	   "equals the black-body flux",
-	   "const.c laptop.bits_max laptop.volume", OURS);
-	fx(m, "laptop.sphere_radius", phys_sphere_radius(V), "m",
-	   "(3 * laptop.volume / (4 * pi))^(1/3)", "sphere of volume V",
-	   "laptop.volume", OURS);
-	area = fx(m, "laptop.sphere_area", phys_sphere_area(V), "m^2",
-		  "4 * pi * laptop.sphere_radius^2", NULL,
-		  "laptop.sphere_radius", OURS);
-	fx(m, "laptop.sphere_reject_rate", flux * area, "bit/s",
-	   "laptop.bb_bit_flux * laptop.sphere_area", "sphere",
-	   "laptop.bb_bit_flux laptop.sphere_area", LLOYD2000);
-	fx(m, "laptop.sphere_reject_fraction", flux * area / ops, "",
-	   "laptop.sphere_reject_rate / laptop.ops_max",
-	   "rejected bits per operation (sphere)",
-	   "laptop.sphere_reject_rate laptop.ops_max", OURS);
-	fx(m, "laptop.cube_edge", phys_cube_edge(V), "m",
-	   "laptop.volume^(1/3)", "cube of volume V", "laptop.volume", OURS);
-	area = fx(m, "laptop.cube_area", phys_cube_area(V), "m^2",
-		  "6 * laptop.cube_edge^2", NULL, "laptop.cube_edge", OURS);
-	fx(m, "laptop.cube_reject_rate", flux * area, "bit/s",
-	   "laptop.bb_bit_flux * laptop.cube_area", "cube",
-	   "laptop.bb_bit_flux laptop.cube_area", LLOYD2000);
-	fx(m, "laptop.cube_reject_fraction", flux * area / ops, "",
-	   "laptop.cube_reject_rate / laptop.ops_max",
-	   "rejected bits per operation (cube)",
-	   "laptop.cube_reject_rate laptop.ops_max", OURS);
-
-	/* Serial or parallel: can a signal cross before a bit flips? */
-	fx(m, "laptop.sphere_crossing_time",
-	   phys_light_time(pc, 2 * phys_sphere_radius(V)), "s",
-	   "2 * laptop.sphere_radius / const.c", "light across the sphere",
-	   "laptop.sphere_radius const.c", LLOYD2000);
-	fx(m, "laptop.cube_crossing_time",
-	   phys_light_time(pc, phys_cube_edge(V)), "s",
-	   "laptop.cube_edge / const.c", "light across the cube",
-	   "laptop.cube_edge const.c", LLOYD2000);
-	fx(m, "laptop.crossing_per_flip",
-	   get(m, "laptop.sphere_crossing_time") / get(m, "laptop.flip_time"),
-	   "", "laptop.sphere_crossing_time / laptop.flip_time",
-	   "bit flips during one light crossing (sphere): >> 1 means "
-	   "highly parallel", "laptop.sphere_crossing_time laptop.flip_time",
-	   OURS);
-
-	fx(m, "laptop.bremermann", phys_bremermann(pc, mass), "bit/s",
-	   "laptop.mass * const.c^2 / const.h", "Bremermann",
-	   "laptop.mass const.c const.h",
-	   "[bremermann1962]");
-	fx(m, "laptop.bekenstein_bits",
-	   phys_bekenstein_bits(pc, phys_sphere_radius(V), E), "bit",
-	   "2 * pi * laptop.sphere_radius * laptop.energy / (const.hbar * "
-	   "const.c * ln(2))", "Bekenstein bound, sphere",
-	   "laptop.sphere_radius laptop.energy const.hbar const.c",
-	   "[bekenstein1981]");
-}
-
 /* Radiation entropy in bits of mass M in volume V, as an expression. */
 #define RAD_BITS(M, V) "4 * " M " * const.c^2 / (3 * ln(2) * (30 * " M \
 	" * const.c^2 * (const.hbar * const.c)^3 / (pi^2 * laptop.modes * " \
 	V "))^(1/4))"
 
-/* Ordinary matter and smart dust, by volume scaling. */
-static void
-add_atomic(struct model *m)
-{
-	const struct physconst *pc = m->pc;
-	double e1 = get(m, "atomic.energy_per_op") * pc->eV;
-	double V = get(m, "laptop.volume"), Vd = get(m, "dust.volume");
-	double rate, ops, scale, md;
-
-	rate = fx(m, "atomic.ops_per_bit", phys_ml_ops(pc, e1), "1/s",
-		  "2 * atomic.energy_per_op / (pi * const.hbar)",
-		  "Margolus-Levitin for the energy of one operation",
-		  "atomic.energy_per_op const.hbar", LLOYD2000);
-	ops = fx(m, "atomic.ops", rate * get(m, "atomic.bits"), "ops/s",
-		 "atomic.bits * atomic.ops_per_bit", NULL,
-		 "atomic.bits atomic.ops_per_bit", LLOYD2000);
-	scale = fx(m, "dust.scale", Vd / V, "", "dust.volume / laptop.volume",
-		   NULL, "dust.volume laptop.volume", HENSON2008);
-	fx(m, "dust.atomic_bits", phys_volume_scale(get(m, "atomic.bits"),
-						    Vd, V), "bit",
-	   "atomic.bits * dust.scale", NULL, "atomic.bits dust.scale",
-	   HENSON2008);
-	fx(m, "dust.atomic_bytes", phys_volume_scale(get(m, "atomic.bits"),
-						     Vd, V) / 8, "B",
-	   "dust.atomic_bits / bits_per_byte", NULL,
-	   "dust.atomic_bits bits_per_byte", HENSON2008);
-	fx(m, "dust.atomic_ops", phys_volume_scale(ops, Vd, V), "ops/s",
-	   "atomic.ops * dust.scale", NULL, "atomic.ops dust.scale",
-	   HENSON2008);
-	/* The ultimate limits at the laptop's density, for contrast. */
-	md = fx(m, "dust.mass", get(m, "laptop.mass") * scale, "kg",
-		"laptop.mass * dust.scale", NULL, "laptop.mass dust.scale",
-		OURS);
-	fx(m, "dust.ultimate_ops", phys_ml_ops(pc, phys_rest_energy(pc, md)),
-	   "ops/s", "2 * dust.mass * const.c^2 / (pi * const.hbar)",
-	   "Margolus-Levitin for the dust's mass",
-	   "dust.mass const.c const.hbar", OURS);
-	fx(m, "dust.ultimate_bits",
-	   phys_entropy_bits(pc, phys_rad_entropy(phys_rest_energy(pc, md),
-		phys_rad_temperature(pc, phys_rest_energy(pc, md), Vd,
-				     get(m, "laptop.modes")))), "bit",
-	   RAD_BITS("dust.mass", "dust.volume"),
-	   "radiation entropy of the dust's mass in its volume",
-	   "dust.mass dust.volume laptop.modes const.hbar const.c", OURS);
-}
-
-static void add_blackhole_species(struct model *m);
-
-/* The laptop compressed to a black hole. */
-static void
-add_blackhole(struct model *m)
-{
-	const struct physconst *pc = m->pc;
-	double mass = get(m, "laptop.mass"), ops = get(m, "laptop.ops_max");
-	double R, I;
-
-	R = fx(m, "blackhole.radius", phys_schwarzschild_radius(pc, mass),
-	       "m", "2 * const.G * laptop.mass / const.c^2",
-	       "Schwarzschild radius", "laptop.mass const.G const.c",
-	       LLOYD2000);
-	I = fx(m, "blackhole.bits", phys_bh_bits(pc, mass), "bit",
-	       "4 * pi * const.G * laptop.mass^2 / (ln(2) * const.hbar * "
-	       "const.c)", "Bekenstein-Hawking",
-	       "laptop.mass const.G const.hbar const.c", LLOYD2000);
-	fx(m, "blackhole.ops", ops, "ops/s", "laptop.ops_max",
-	   "the same energy, so the same speed", "laptop.ops_max", LLOYD2000);
-	fx(m, "blackhole.flip_time", I / ops, "s",
-	   "blackhole.bits / laptop.ops_max", NULL,
-	   "blackhole.bits laptop.ops_max", LLOYD2000);
-	fx(m, "blackhole.ops_per_bit", ops / I, "1/s",
-	   "laptop.ops_max / blackhole.bits", NULL,
-	   "laptop.ops_max blackhole.bits", LLOYD2000);
-	fx(m, "blackhole.crossing_time", phys_light_time(pc, 2 * R), "s",
-	   "2 * blackhole.radius / const.c", "light across the horizon",
-	   "blackhole.radius const.c", LLOYD2000);
-	fx(m, "blackhole.hawking_temperature",
-	   phys_hawking_temperature(pc, mass), "K",
-	   "const.hbar * const.c^3 / (8 * pi * const.G * laptop.mass * "
-	   "const.k)", "Hawking temperature",
-	   "laptop.mass const.hbar const.c const.G const.k",
-	   "[hawking1975]");
-	fx(m, "blackhole.lifetime", phys_hawking_lifetime(pc, mass), "s",
-	   "5120 * pi * const.G^2 * laptop.mass^3 / (const.hbar * const.c^4)",
-	   "photon-only convention", "laptop.mass const.G const.hbar const.c",
-	   "Hawking (1975); photon-only evaporation");
-	fx(m, "blackhole.time_scale", phys_hawking_time_scale(pc, mass), "s",
-	   "const.G^2 * laptop.mass^3 / (const.hbar * const.c^4)",
-	   "the scale all conventions share",
-	   "laptop.mass const.G const.hbar const.c", OURS);
-	add_blackhole_species(m);
-}
-
-#define MACGIBBON "[macgibbon1990]; [macgibbon1991]; [page1976]"
-
-/*
- * Which species the black hole radiates, and its lifetime counting them
- * all. The mass-loss rate is dM/dt = -K f / M^2 (MacGibbon 1991), where
- * f adds up, over every species light compared with kT, its degrees of
- * freedom times a greybody-weighted emission per degree of freedom that
- * depends on the spin (Page 1976; MacGibbon and Webber 1990). With f
- * constant, the hole lives M^3 / (3 K f).
- */
-static void
-add_blackhole_species(struct model *m)
-{
-	const struct physconst *pc = m->pc;
-	double T = get(m, "blackhole.hawking_temperature");
-	double mass = get(m, "laptop.mass");
-	double K = get(m, "blackhole.mass_loss_constant");
-	double kT, f_all, f_ph, t_all, t_ph;
-
-	kT = fx(m, "blackhole.kT", pc->k * T / (1e9 * pc->eV), "GeV",
-		"const.k * blackhole.hawking_temperature",
-		"thermal energy at the Hawking temperature, in GeV",
-		"const.k blackhole.hawking_temperature", OURS);
-	fx(m, "blackhole.kT_over_top", kT / get(m, "particle.top_mass"), "",
-	   "blackhole.kT / particle.top_mass",
-	   "kT against the heaviest known particle: far above 1, every "
-	   "Standard Model species radiates as if massless",
-	   "blackhole.kT particle.top_mass", OURS);
-	f_all = fx(m, "blackhole.f_all",
-		   get(m, "blackhole.dof_spin0") * get(m, "blackhole.f_spin0") +
-		   get(m, "blackhole.dof_spin_half_charged") *
-		   get(m, "blackhole.f_spin_half_charged") +
-		   get(m, "blackhole.dof_spin_half_neutral") *
-		   get(m, "blackhole.f_spin_half_neutral") +
-		   get(m, "blackhole.dof_spin1") * get(m, "blackhole.f_spin1") +
-		   get(m, "blackhole.dof_spin2") * get(m, "blackhole.f_spin2"),
-		   "", "blackhole.dof_spin0 * blackhole.f_spin0 + "
-		   "blackhole.dof_spin_half_charged * "
-		   "blackhole.f_spin_half_charged + "
-		   "blackhole.dof_spin_half_neutral * "
-		   "blackhole.f_spin_half_neutral + blackhole.dof_spin1 * "
-		   "blackhole.f_spin1 + blackhole.dof_spin2 * blackhole.f_spin2",
-		   "emission factor f(M) of every Standard Model species and "
-		   "the graviton: degrees of freedom times the emission of "
-		   "each, by spin",
-		   "blackhole.dof_spin0 blackhole.f_spin0 "
-		   "blackhole.dof_spin_half_charged "
-		   "blackhole.f_spin_half_charged "
-		   "blackhole.dof_spin_half_neutral "
-		   "blackhole.f_spin_half_neutral blackhole.dof_spin1 "
-		   "blackhole.f_spin1 blackhole.dof_spin2 blackhole.f_spin2",
-		   MACGIBBON);
-	f_ph = fx(m, "blackhole.f_photon", get(m, "blackhole.dof_photon") *
-		  get(m, "blackhole.f_spin1"), "",
-		  "blackhole.dof_photon * blackhole.f_spin1",
-		  "emission factor f(M) of photons alone",
-		  "blackhole.dof_photon blackhole.f_spin1", MACGIBBON);
-	t_all = fx(m, "blackhole.lifetime_all_species",
-		   mass * mass * mass / (3 * K * f_all), "s",
-		   "laptop.mass^3 / (3 * blackhole.mass_loss_constant * "
-		   "blackhole.f_all)",
-		   "estimate: every Standard Model species radiating as if "
-		   "massless, with its greybody factor; particles beyond the "
-		   "Standard Model, if any, would shorten it further",
-		   "laptop.mass blackhole.mass_loss_constant blackhole.f_all",
-		   MACGIBBON);
-	t_ph = fx(m, "blackhole.lifetime_photons",
-		  mass * mass * mass / (3 * K * f_ph), "s",
-		  "laptop.mass^3 / (3 * blackhole.mass_loss_constant * "
-		  "blackhole.f_photon)",
-		  "photons alone, with their greybody factor",
-		  "laptop.mass blackhole.mass_loss_constant blackhole.f_photon",
-		  MACGIBBON);
-	fx(m, "blackhole.lifetime_ratio", t_ph / t_all, "",
-	   "blackhole.lifetime_photons / blackhole.lifetime_all_species",
-	   "how much sooner the hole is gone when every species radiates, "
-	   "against photons alone (same greybody treatment)",
-	   "blackhole.lifetime_photons blackhole.lifetime_all_species", OURS);
-	fx(m, "blackhole.lifetime_ratio_bb",
-	   get(m, "blackhole.lifetime") / t_all, "",
-	   "blackhole.lifetime / blackhole.lifetime_all_species",
-	   "the photon-only black-body lifetime against the all-species one",
-	   "blackhole.lifetime blackhole.lifetime_all_species", OURS);
-}
-
-/*
- * Scales a reader can feel: the ultimate laptop against the Sun, and
- * the black hole against a proton.
- */
-static void
-add_scale(struct model *m)
-{
-	double T = get(m, "laptop.temperature"), P;
-
-	fx(m, "scale.laptop_over_sun_core",
-	   T / get(m, "sun.core_temperature"), "",
-	   "laptop.temperature / sun.core_temperature",
-	   "the ultimate laptop's temperature against the Sun's core",
-	   "laptop.temperature sun.core_temperature", OURS);
-	P = fx(m, "laptop.radiated_power", get(m, "const.sigma") * T * T * T *
-	       T * get(m, "laptop.sphere_area"), "W",
-	       "const.sigma * laptop.temperature^4 * laptop.sphere_area",
-	       "black-body power through the surface of a sphere of one "
-	       "litre", "const.sigma laptop.temperature laptop.sphere_area",
-	       OURS);
-	fx(m, "scale.laptop_power_over_sun", P / get(m, "sun.luminosity"), "",
-	   "laptop.radiated_power / sun.luminosity",
-	   "the ultimate laptop's glow against the Sun's whole output",
-	   "laptop.radiated_power sun.luminosity", OURS);
-	fx(m, "laptop.radiation_time", get(m, "laptop.energy") / P, "s",
-	   "laptop.energy / laptop.radiated_power",
-	   "time to radiate its whole rest energy at that power",
-	   "laptop.energy laptop.radiated_power", OURS);
-	fx(m, "scale.blackhole_over_proton",
-	   get(m, "blackhole.radius") / get(m, "proton.radius"), "",
-	   "blackhole.radius / proton.radius",
-	   "the 1 kg black hole's horizon against the proton's radius",
-	   "blackhole.radius proton.radius", OURS);
-}
-
-static void
-add_landauer(struct model *m)
-{
-	const struct physconst *pc = m->pc;
-	double Troom = get(m, "landauer.room_temperature");
-
-	fx(m, "landauer.energy_room", phys_landauer_energy(pc, Troom),
-	   "J/bit", "const.k * landauer.room_temperature * ln(2)",
-	   "Landauer, at room temperature",
-	   "const.k landauer.room_temperature",
-	   "[landauer1961]");
-	fx(m, "landauer.energy_laptop",
-	   phys_landauer_energy(pc, get(m, "laptop.temperature")), "J/bit",
-	   "const.k * laptop.temperature * ln(2)",
-	   "Landauer, at the ultimate laptop's temperature",
-	   "const.k laptop.temperature", "Landauer (1961)");
-	fx(m, "landauer.rate_room",
-	   phys_landauer_rate(pc, get(m, "landauer.power"), Troom), "bit/s",
-	   "landauer.power / landauer.energy_room",
-	   "erasures per second the power budget allows",
-	   "landauer.power landauer.energy_room", "Landauer (1961)");
-}
 #define SET(b, ...) (buf_reset(&(b)), buf_addf(&(b), __VA_ARGS__), (b).data)
 
 /*
@@ -692,58 +349,6 @@ add_rate(struct model *m, const char *name, const char *what)
 		BUG("too many rates");
 	m->rates[m->nrates] = name;
 	m->rate_what[m->nrates++] = what;
-}
-
-static void
-add_moore(struct model *m)
-{
-	double sb = get(m, "sbops_per_flop"), bits;
-
-	fx(m, "moore.lloyd_doubling",
-	   phys_doubling_time(get(m, "moore.lloyd_factor"),
-			      get(m, "moore.lloyd_period")), "yr",
-	   "moore.lloyd_period / log2(moore.lloyd_factor)",
-	   "doubling time of growth by a factor over a period",
-	   "moore.lloyd_period moore.lloyd_factor", LLOYD2000);
-	fx(m, "rate.lloyd", get(m, "moore.lloyd_doubling"), "yr",
-	   "moore.lloyd_doubling", "Lloyd's 1e8 per 50 years",
-	   "moore.lloyd_doubling", LLOYD2000);
-	fx(m, "rate.24mo", get(m, "moore.article_doubling"), "yr",
-	   "moore.article_doubling", "the article's 24 months",
-	   "moore.article_doubling", HENSON2008);
-	fx(m, "rate.18mo", get(m, "moore.fast_doubling"), "yr",
-	   "moore.fast_doubling", "18 months", "moore.fast_doubling",
-	   LLOYD2000);
-	add_rate(m, "rate.lloyd", "1e8 per 50 years");
-	add_rate(m, "rate.24mo", "24 months");
-	add_rate(m, "rate.18mo", "18 months");
-
-	fx(m, "article.laptop_sbops", get(m, "article.laptop_flops") * sb,
-	   "ops/s", "article.laptop_flops * sbops_per_flop", "SBOPS",
-	   "article.laptop_flops sbops_per_flop", HENSON2008);
-	bits = fx(m, "article.laptop_bits",
-		  get(m, "article.laptop_storage") * 8, "bit",
-		  "article.laptop_storage * bits_per_byte", NULL,
-		  "article.laptop_storage bits_per_byte", HENSON2008);
-	(void)bits;
-
-	fx(m, "universe.doublings", log2(get(m, "universe.bits")), "",
-	   "log2(universe.bits)", "bits the universe can process",
-	   "universe.bits",
-	   "[krauss2004]");
-	fx(m, "universe.years_18mo", get(m, "universe.doublings") *
-	   get(m, "moore.fast_doubling"), "yr",
-	   "universe.doublings * moore.fast_doubling", "at 18 months",
-	   "universe.doublings moore.fast_doubling", OURS);
-	fx(m, "universe.years_24mo", get(m, "universe.doublings") *
-	   get(m, "moore.article_doubling"), "yr",
-	   "universe.doublings * moore.article_doubling", "at 24 months",
-	   "universe.doublings moore.article_doubling", OURS);
-	fx(m, "universe.years_lloyd", get(m, "universe.doublings") *
-	   get(m, "moore.lloyd_doubling"), "yr",
-	   "universe.doublings * moore.lloyd_doubling",
-	   "at 1e8 per 50 years",
-	   "universe.doublings moore.lloyd_doubling", OURS);
 }
 
 /* How each history series is read and what its trend is held against. */
@@ -2534,38 +2139,6 @@ add_curves(struct model *m)
 	}
 }
 
-/*
- * How formulas write the quantities (mathml.c): as physicists do, with
- * "_" before a subscript. The rest are written as their names.
- */
-static const char *const symbols[][2] = {
-	{ "const.c", "c" }, { "const.h", "h" }, { "const.hbar", "\xc4\xa7" },
-	{ "const.k", "k_B" }, { "const.G", "G" }, { "const.sigma", "\xcf\x83" },
-	{ "const.eV", "eV" }, { "bits_per_byte", "b" },
-	{ "laptop.mass", "m" }, { "laptop.volume", "V" },
-	{ "laptop.modes", "r" }, { "laptop.energy", "E" },
-	{ "laptop.ops_max", "R_max" }, { "laptop.op_time_min", "\xce\x94t" },
-	{ "laptop.temperature", "T" }, { "laptop.entropy", "S" },
-	{ "laptop.bits_max", "I" }, { "laptop.flip_time", "t_flip" },
-	{ "laptop.bb_bit_flux", "\xce\xa6" },
-	{ "laptop.sphere_radius", "R" }, { "laptop.sphere_area", "A" },
-	{ "laptop.cube_edge", "a" }, { "laptop.cube_area", "A_cube" },
-	{ "laptop.sphere_crossing_time", "t_cross" },
-	{ "laptop.sphere_reject_rate", "R_reject" },
-	{ "atomic.energy_per_op", "E_op" }, { "atomic.bits", "I_atom" },
-	{ "atomic.ops_per_bit", "\xce\xbd_op" }, { "atomic.ops", "R_atom" },
-	{ "dust.volume", "V_dust" }, { "dust.mass", "m_dust" },
-	{ "dust.scale", "s" },
-	{ "blackhole.radius", "R_s" }, { "blackhole.bits", "I_BH" },
-	{ "blackhole.hawking_temperature", "T_H" },
-	{ "landauer.room_temperature", "T_room" },
-	{ "landauer.power", "P" }, { "landauer.energy_room", "E_L" },
-	{ "moore.lloyd_period", "\xcf\x84" },
-	{ "moore.lloyd_factor", "f" }, { "moore.lloyd_doubling", "T_d" },
-	{ "universe.bits", "I_U" },
-	{ "universe.doublings", "n_U" },
-};
-
 int
 model_time_column(const struct table *t)
 {
@@ -2624,93 +2197,142 @@ newest_year(struct model *m)
 	m->newest = newest;
 }
 
+/*
+ * The provider "assumptions": data/assumptions.csv, and the edition's
+ * year, which needs the history series' newest year.
+ */
+static int
+provide_assumptions(void *ctx)
+{
+	struct model *m = ctx;
+	size_t before = diag_errors();
+
+	if (add_assumptions(m, m->datadir))
+		return -1;
+	newest_year(m);
+	/* No edition after the data: main.c says so for --as-of. */
+	if (!m->as_of || (m->newest && m->as_of > m->newest))
+		m->as_of = m->newest;
+	if (diag_errors() != before)
+		return -1;
+	add_edition(m);
+	return m->failed ? -1 : 0;
+}
+
+/*
+ * The provider "history": the series and their fits, the gaps of the
+ * article's laptop, the records, energy, the devices, the quantum
+ * processors and the figures' curves. The C arithmetic below takes the
+ * constants the document defines.
+ */
+static int
+provide_history(void *ctx)
+{
+	struct model *m = ctx;
+	struct series *all = m->all;
+
+	m->pcv = (struct physconst){ "model document", get(m, "const.c"),
+		get(m, "const.h"), get(m, "const.hbar"), get(m, "const.k"),
+		get(m, "const.G"), get(m, "const.eV") };
+	m->pc = &m->pcv;
+	if (m->failed || add_series(m, all) || m->failed)
+		return -1;
+	/* The fitted rates join the fixed ones for every gap below. */
+	if (registry_get(m->reg, "series.top500.fit_all.doubling_time")) {
+		fx(m, "rate.top500", get(m,
+		   "series.top500.fit_all.doubling_time"), "yr",
+		   "series.top500.fit_all.doubling_time",
+		   "fitted doubling time of the TOP500 No. 1",
+		   "series.top500.fit_all.doubling_time", OURS);
+		add_rate(m, "rate.top500", "TOP500 No. 1 trend");
+	}
+	add_pace(m, &all[S_TOP500]);
+	if (registry_get(m->reg, "series.top500.fit_since.doubling_time")) {
+		fx(m, "rate.top500_since", get(m,
+		   "series.top500.fit_since.doubling_time"), "yr",
+		   "series.top500.fit_since.doubling_time",
+		   "fitted doubling time of the TOP500 No. 1 since the article",
+		   "series.top500.fit_since.doubling_time", OURS);
+		add_rate(m, "rate.top500_since",
+			 "TOP500 No. 1 trend since the article");
+	}
+	/* The frontier: record drives, not every milestone drive. */
+	if (registry_get(m->reg, "series.disk_record.fit_all.doubling_time")) {
+		fx(m, "rate.disk", get(m,
+		   "series.disk_record.fit_all.doubling_time"), "yr",
+		   "series.disk_record.fit_all.doubling_time",
+		   "fitted doubling time of record hard-disk capacity",
+		   "series.disk_record.fit_all.doubling_time", OURS);
+		add_rate(m, "rate.disk", "disk capacity trend");
+	}
+	add_gap(m, "article.gap.ops", "article.laptop_sbops",
+		"laptop.ops_max", "article.year");
+	add_gap(m, "article.gap.bits", "article.laptop_bits",
+		"laptop.bits_max", "article.year");
+	add_doublings_between(m, &all[S_AREAL], "article.density_from",
+			      "article.density_to");
+	add_areal_pace(m);
+	if (registry_get(m->reg, "rate.top500"))
+		fx(m, "universe.years_top500", get(m, "universe.doublings") *
+		   get(m, "rate.top500"), "yr",
+		   "universe.doublings * rate.top500",
+		   "at the TOP500 No. 1 doubling time",
+		   "universe.doublings rate.top500", OURS);
+	add_record(m, &all[S_TOP500]);
+	add_current_disk(m, &all[S_DISK_RECORD], &all[S_SSD]);
+	if (add_energy(m, &all[S_TOP500]))
+		return -1;
+	if (add_devices(m) || add_quantum(m))
+		return -1;
+	if (m->ds && !m->failed)
+		add_curves(m);
+	return m->failed ? -1 : 0;
+}
+
+static const struct modeldoc_provider providers[] = {
+	{ "assumptions", provide_assumptions },
+	{ "history", provide_history },
+	{ NULL, NULL },
+};
+
+/* A definition of the document with "rate:": a rate of every gap. */
+static void
+doc_rate(void *ctx, const char *name, const char *what)
+{
+	add_rate(ctx, name, what);
+}
+
 struct registry *
-model_build(const char *datadir, int as_of, struct datasets *ds,
-	    struct tableset *ts)
+model_build(const char *datadir, const char *templatedir, int as_of,
+	    struct datasets *ds, struct tableset *ts)
 {
 	struct tableset own = { 0 };
 	struct model m = { .reg = registry_new(), .pc = &phys_codata2018,
 			   .datadir = datadir, .as_of = as_of, .ds = ds,
 			   .ts = ts ? ts : &own };
 	struct series all[sizeof(series_specs) / sizeof(series_specs[0])];
+	struct modeldoc_eval ev = { 0 };
+	struct modeldoc *doc;
+	struct buf path = BUF_INIT;
 	size_t before = diag_errors(), i;
 	int ok = 0;
 
 	memset(all, 0, sizeof(all));
-	add_constants(&m);
-	if (add_assumptions(&m, datadir))
-		goto out;
-	newest_year(&m);
-	/* No edition after the data: main.c says so for --as-of. */
-	if (!m.as_of || (m.newest && m.as_of > m.newest))
-		m.as_of = m.newest;
-	if (diag_errors() != before)
-		goto out;
-	add_edition(&m);
-	add_laptop(&m);
-	add_atomic(&m);
-	add_blackhole(&m);
-	add_landauer(&m);
-	add_scale(&m);
-	add_moore(&m);
-	if (add_series(&m, all) || m.failed)
-		goto out;
-	/* The fitted rates join the fixed ones for every gap below. */
-	if (registry_get(m.reg, "series.top500.fit_all.doubling_time")) {
-		fx(&m, "rate.top500", get(&m,
-		   "series.top500.fit_all.doubling_time"), "yr",
-		   "series.top500.fit_all.doubling_time",
-		   "fitted doubling time of the TOP500 No. 1",
-		   "series.top500.fit_all.doubling_time", OURS);
-		add_rate(&m, "rate.top500", "TOP500 No. 1 trend");
+	m.all = all;
+	buf_addf(&path, "%s/%s", templatedir, MODEL_DOCUMENT);
+	doc = modeldoc_load(path.data);
+	buf_release(&path);
+	if (doc) {
+		ev = (struct modeldoc_eval){ .doc = doc, .reg = m.reg,
+			.providers = providers, .ctx = &m, .rate = doc_rate };
+		m.ev = &ev;
+		ok = !modeldoc_run(&ev) && !m.failed &&
+		     diag_errors() == before;
 	}
-	add_pace(&m, &all[S_TOP500]);
-	if (registry_get(m.reg, "series.top500.fit_since.doubling_time")) {
-		fx(&m, "rate.top500_since", get(&m,
-		   "series.top500.fit_since.doubling_time"), "yr",
-		   "series.top500.fit_since.doubling_time",
-		   "fitted doubling time of the TOP500 No. 1 since the article",
-		   "series.top500.fit_since.doubling_time", OURS);
-		add_rate(&m, "rate.top500_since",
-			 "TOP500 No. 1 trend since the article");
-	}
-	/* The frontier: record drives, not every milestone drive. */
-	if (registry_get(m.reg, "series.disk_record.fit_all.doubling_time")) {
-		fx(&m, "rate.disk", get(&m,
-		   "series.disk_record.fit_all.doubling_time"), "yr",
-		   "series.disk_record.fit_all.doubling_time",
-		   "fitted doubling time of record hard-disk capacity",
-		   "series.disk_record.fit_all.doubling_time", OURS);
-		add_rate(&m, "rate.disk", "disk capacity trend");
-	}
-	add_gap(&m, "article.gap.ops", "article.laptop_sbops",
-		"laptop.ops_max", "article.year");
-	add_gap(&m, "article.gap.bits", "article.laptop_bits",
-		"laptop.bits_max", "article.year");
-	add_doublings_between(&m, &all[S_AREAL], "article.density_from",
-			      "article.density_to");
-	add_areal_pace(&m);
-	if (registry_get(m.reg, "rate.top500"))
-		fx(&m, "universe.years_top500", get(&m, "universe.doublings") *
-		   get(&m, "rate.top500"), "yr",
-		   "universe.doublings * rate.top500",
-		   "at the TOP500 No. 1 doubling time",
-		   "universe.doublings rate.top500", OURS);
-	add_record(&m, &all[S_TOP500]);
-	add_current_disk(&m, &all[S_DISK_RECORD], &all[S_SSD]);
-	if (add_energy(&m, &all[S_TOP500]))
-		goto out;
-	if (add_devices(&m) || add_quantum(&m))
-		goto out;
-	if (ds && !m.failed)
-		add_curves(&m);
-	ok = !m.failed && diag_errors() == before;
-	for (i = 0; i < sizeof(symbols) / sizeof(symbols[0]); i++)
-		registry_set_symbol(m.reg, symbols[i][0], symbols[i][1]);
-out:
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		series_release(&all[i]);
 	tableset_release(&own);
+	modeldoc_free(doc);
 	if (!ok) {
 		registry_free(m.reg);
 		return NULL;
@@ -2728,7 +2350,6 @@ model_editions(const char *datadir, struct tableset *ts, int *first,
 	size_t before = diag_errors();
 	int ret = -1;
 
-	add_constants(&m);
 	if (!add_assumptions(&m, datadir)) {
 		newest_year(&m);
 		if (diag_errors() == before) {

@@ -3,15 +3,20 @@
 
 #include <stddef.h>
 
+/* The model document, in the templates folder (modeldoc.h). */
+#define MODEL_DOCUMENT "model.md"
+
 struct datasets;
 struct registry;
 struct tableset;
 
 /*
- * The model stage: reads data/assumptions.csv from datadir, checks every
- * assumption the physics needs (present, right unit, in range), and fills
- * a new registry with the constants, the assumptions and every limit and
- * gap computed from them. Returns NULL after printing all errors found.
+ * The model stage: evaluates the model document, templatedir/model.md
+ * (modeldoc.h), which defines the constants, the limits and their
+ * ratios, and calls the C providers of this file where it says: reading
+ * data/assumptions.csv from datadir (checking every assumption the
+ * physics needs: present, right unit, in range), the history series and
+ * their fits, the gaps and the devices. Fills a new registry. Returns NULL after printing all errors found.
  * as_of chooses the edition: rows dated after that year are left out
  * (0, or a year after the data: the newest year of the history series,
  * which is the newest edition; a row of devices.csv or quantum.csv
@@ -21,8 +26,9 @@ struct tableset;
  * every table read stays in it (for the data page), else they are freed.
  * The caller frees the result with registry_free().
  */
-struct registry *model_build(const char *datadir, int as_of,
-			     struct datasets *ds, struct tableset *ts);
+struct registry *model_build(const char *datadir, const char *templatedir,
+			     int as_of, struct datasets *ds,
+			     struct tableset *ts);
 
 /*
  * The editions the data in datadir allow, for the command line to check

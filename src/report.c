@@ -149,11 +149,11 @@ write_top_page(struct run *run, const char *file, const char *title,
 }
 
 struct registry *
-report_registry(const char *datadir, int year, struct datasets *ds,
+report_registry(const char *datadir, const char *templatedir, int year, struct datasets *ds,
 		struct tableset *ts)
 {
 	struct buf audit = BUF_INIT;
-	struct registry *reg = model_build(datadir, year, ds, ts);
+	struct registry *reg = model_build(datadir, templatedir, year, ds, ts);
 
 	/* The claims' quantities, which the templates show. */
 	if (reg && audit_run(datadir, reg, &audit, ts) < 0) {
@@ -177,7 +177,7 @@ build_edition(struct run *run, struct edition *e)
 	int ret = -1;
 
 	if (!e->reg) {
-		e->reg = e->own = report_registry(run->opt->datadir, e->year,
+		e->reg = e->own = report_registry(run->opt->datadir, run->opt->templatedir, e->year,
 						  &e->ds, run->ts);
 		e->dsp = &e->ds;
 		if (!e->own)

@@ -1,0 +1,83 @@
+#ifndef MODELDOC_H
+#define MODELDOC_H
+
+#include <stddef.h>
+
+struct buf;
+struct registry;
+
+/*
+ * The model document (templates/model.md, docs/templates.md "The model
+ * document"): Markdown prose around ```define blocks, each of which
+ * states quantities once:
+ *
+ *	laptop.energy = laptop.mass * const.c^2
+ *	  unit: J
+ *	  symbol: E
+ *	  note: rest energy
+ *	  source: [lloyd2000]
+ *
+ * A definition's value is what its expression evaluates to, in its unit
+ * (the dimensions must agree); its inputs are the names the expression
+ * reads. A name alone ("laptop.mass", with unit: and symbol:) declares a
+ * quantity the data give; "call NAME" runs one of the model's C
+ * providers (loading data rows, fits, lookups) at that point.
+ * Definitions are evaluated in the order written, and a definition that
+ * reads one written further down is evaluated first (a loop is an
+ * error naming it).
+ */
+struct modeldoc;
+
+/*
+ * Reads and checks path: the blocks' syntax, each expression, units,
+ * duplicate names. Returns the document, or NULL after printing every
+ * error (file:line:col). Free with modeldoc_free().
+ */
+struct modeldoc *modeldoc_load(const char *path);
+void modeldoc_free(struct modeldoc *doc);
+
+/* A provider: a step of the model written in C (model.c). */
+struct modeldoc_provider {
+	const char *name;
+	/* Returns 0, or -1 after printing the errors. */
+	int (*run)(void *ctx);
+};
+
+struct modeldoc_eval {
+	const struct modeldoc *doc;
+	struct registry *reg;
+	const struct modeldoc_provider *providers;	/* ends with NULL name */
+	void *ctx;				/* for the providers */
+	/* Called for each definition with "rate:": a doubling time every
+	 * gap is counted at, and its words. May be NULL. */
+	void (*rate)(void *ctx, const char *name, const char *what);
+	/* private */
+	unsigned char *state;	/* per item: 0 to do, 1 busy, 2 done */
+	int failed;
+};
+
+/*
+ * Evaluates the document into ev->reg, in order. Returns 0, or -1 after
+ * printing the first error (one bad input gives one error).
+ */
+int modeldoc_run(struct modeldoc_eval *ev);
+
+/*
+ * For a provider that reads a quantity the document defines further
+ * down: evaluates it now when it is a definition not yet evaluated.
+ * Returns 0 when name is then a quantity (or was already), 1 when the
+ * document does not define it, -1 after an error.
+ */
+int modeldoc_need(struct modeldoc_eval *ev, const char *name);
+
+/*
+ * The document as Markdown for the Methods page: its prose as written,
+ * and each ```define block replaced by the HTML of its definitions
+ * (a MathML equation, the value in this edition, the words and the
+ * source), with links to page#name for each quantity.
+ */
+void modeldoc_markdown(const struct modeldoc *doc,
+		       const struct registry *reg, const char *page,
+		       struct buf *out);
+
+#endif
