@@ -566,6 +566,7 @@ nav(struct buf *out, const char *current, const char *root)
 		const char *file, *name;
 	} pages[] = {
 		{ "index.html", "Report" },
+		{ "methods.html", "Methods" },
 		{ "editions/index.html", "Editions" },
 		{ "changes.html", "Changes" },
 		{ "quantities.html", "Quantities" },
@@ -585,7 +586,7 @@ nav(struct buf *out, const char *current, const char *root)
 		else if (!strncmp(pages[i].file, current, len) &&
 			 current[len] == '/')
 			at = " aria-current=\"true\"";
-		if (with_editions || (i != 1 && i != 2))
+		if (with_editions || (i != 2 && i != 3))
 			buf_addf(out, "<li><a href=\"%s%s\"%s>%s</a></li>",
 				 root, pages[i].file, at, pages[i].name);
 	}

@@ -21,9 +21,10 @@
 #include "banned.h"
 
 enum item_kind {
-	ITEM_DEF,	/* name = expression */
-	ITEM_DECL,	/* name alone: a quantity the data give */
-	ITEM_CALL,	/* call provider */
+	ITEM_DEF = MODELDOC_DEF,	/* name = expression */
+	ITEM_DECL = MODELDOC_GIVEN,	/* name alone: a quantity the data
+					   give */
+	ITEM_CALL = MODELDOC_CALL,	/* call provider */
 };
 
 /* An attribute: its text (owned) and where it is, for messages. */
@@ -710,4 +711,35 @@ modeldoc_run(struct modeldoc_eval *ev)
 	free(ev->state);
 	ev->state = NULL;
 	return ret;
+}
+
+size_t
+modeldoc_nparts(const struct modeldoc *doc)
+{
+	return doc->nparts;
+}
+
+void
+modeldoc_part(const struct modeldoc *doc, size_t i, struct modeldoc_part *out)
+{
+	const struct part *p = &doc->parts[i];
+
+	out->block = p->block;
+	out->text = doc->f->data + p->off;
+	out->len = p->len;
+	out->from = p->from;
+	out->to = p->to;
+}
+
+const char *
+modeldoc_item(const struct modeldoc *doc, size_t i, enum modeldoc_kind *kind)
+{
+	*kind = (enum modeldoc_kind)doc->items[i].kind;
+	return doc->items[i].name;
+}
+
+size_t
+modeldoc_nitems(const struct modeldoc *doc)
+{
+	return doc->n;
 }

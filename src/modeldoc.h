@@ -71,13 +71,26 @@ int modeldoc_run(struct modeldoc_eval *ev);
 int modeldoc_need(struct modeldoc_eval *ev, const char *name);
 
 /*
- * The document as Markdown for the Methods page: its prose as written,
- * and each ```define block replaced by the HTML of its definitions
- * (a MathML equation, the value in this edition, the words and the
- * source), with links to page#name for each quantity.
+ * The document read back, for the Methods page (methods.c): its parts
+ * in order, each prose (Markdown, as written) or a define block (the
+ * items from to to, exclusive); and each item's name and kind.
  */
-void modeldoc_markdown(const struct modeldoc *doc,
-		       const struct registry *reg, const char *page,
-		       struct buf *out);
+struct modeldoc_part {
+	int block;
+	const char *text;	/* prose: the bytes, len of them */
+	size_t len;
+	size_t from, to;	/* block: items */
+};
+enum modeldoc_kind {
+	MODELDOC_DEF,		/* name = expression */
+	MODELDOC_GIVEN,		/* a name alone: given by the data */
+	MODELDOC_CALL,		/* call provider */
+};
+size_t modeldoc_nparts(const struct modeldoc *doc);
+size_t modeldoc_nitems(const struct modeldoc *doc);
+void modeldoc_part(const struct modeldoc *doc, size_t i,
+		   struct modeldoc_part *out);
+const char *modeldoc_item(const struct modeldoc *doc, size_t i,
+			  enum modeldoc_kind *kind);
 
 #endif

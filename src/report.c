@@ -21,7 +21,9 @@
 #include "export.h"
 #include "file.h"
 #include "html.h"
+#include "methods.h"
 #include "model.h"
+#include "modeldoc.h"
 #include "pages.h"
 #include "pdf.h"
 #include "plot.h"
@@ -97,6 +99,7 @@ struct run {
 	/* Rows of model_data_files[f] dated each year (editions index). */
 	unsigned dated[MAX_FILES][YEAR_LAST - YEAR_FIRST + 1];
 	struct qpages parts;	/* the pages of the site's quantities */
+	struct modeldoc *doc;	/* the model document, for Methods */
 	struct pdf_page *pdfs;	/* with opt->pdf: the reports to print */
 	size_t npdfs;
 	struct buf pdfnames;	/* their paths, NUL-separated */
@@ -276,6 +279,50 @@ edition_body(struct buf *out, const char *body, const char *banner,
 }
 
 /* editions/YEAR/index.html and its quantities page. */
+/*
+ * The Methods page of edition e: the model document with e's values,
+ * its names linking to the quantities page beside it.
+ */
+static int
+write_methods(struct run *run, const struct edition *e, int top)
+{
+	struct buf body = BUF_INIT, file = BUF_INIT;
+	int ret;
+
+	methods_page(&body, run->doc, e->reg, &run->bib, "quantities.html",
+		     top ? "" : "../../");
+	if (top) {
+		ret = write_top_page(run, "methods.html", "Methods", "",
+				     body.data);
+	} else {
+		buf_addf(&file, "%s/methods.html", e->dir);
+		ret = write_page(run, file.data, "../../", "Methods", "",
+				 body.data);
+	}
+	buf_release(&body);
+	buf_release(&file);
+	return ret;
+}
+
+/* Marks every quantity the model document names, to keep on a page. */
+static void
+keep_documented(const struct run *run, const struct registry *reg,
+		unsigned char *keep, size_t *stack, size_t *top)
+{
+	size_t i, n = run->doc ? modeldoc_nitems(run->doc) : 0;
+
+	for (i = 0; i < n; i++) {
+		enum modeldoc_kind kind;
+		const char *name = modeldoc_item(run->doc, i, &kind);
+		size_t at = registry_index(reg, name);
+
+		if (kind != MODELDOC_CALL && at != SIZE_MAX && !keep[at]) {
+			keep[at] = 1;
+			stack[(*top)++] = at;
+		}
+	}
+}
+
 static int
 write_edition(struct run *run, size_t i)
 {
@@ -322,6 +369,7 @@ write_edition(struct run *run, size_t i)
 			stack[top++] = at;
 		}
 	}
+	keep_documented(run, e->reg, keep, stack, &top);
 	while (top) {
 		const struct quantity *q = registry_at(e->reg, stack[--top]);
 
@@ -343,6 +391,7 @@ write_edition(struct run *run, size_t i)
 	buf_addf(&file, "%s/quantities.html", e->dir);
 	ret |= write_page(run, file.data, "../../", "Quantities", "",
 			  body.data);
+	ret |= write_methods(run, e, 0);
 	free(keep);
 	free(stack);
 	buf_release(&banner);
@@ -746,8 +795,12 @@ report_write(struct site *site, const struct registry *reg,
 	site_set_inputs(site, opt->inputs);
 	timing_begin("templates");
 	run.t = template_load(opt->templatedir, "report.md");
+	buf_reset(&path);
+	buf_addf(&path, "%s/%s", opt->templatedir, MODEL_DOCUMENT);
+	if (run.t)
+		run.doc = modeldoc_load(path.data);
 	timing_end();
-	if (!run.t || bib_load(&run.bib, opt->datadir, run.ts))
+	if (!run.t || !run.doc || bib_load(&run.bib, opt->datadir, run.ts))
 		goto out;
 	run.po = (struct plot_options){ NULL, "gnuplot", 2000,
 					opt->figure_timeout, opt->early };
@@ -782,6 +835,8 @@ report_write(struct site *site, const struct registry *reg,
 		qpages_init(&run.parts, run.ed[run.n - 1].reg);
 	if (!r)
 		r = write_top_report(&run);
+	if (!r)
+		r = write_methods(&run, &run.ed[run.n - 1], 1);
 	for (i = opt->newest ? run.n - 1 : 0; opt->editions && i < run.n &&
 	     !r; i++)
 		r = write_edition(&run, i);
@@ -831,6 +886,7 @@ out:
 	plot_stop(opt->early);
 	opt->early = NULL;
 	template_free(run.t);
+	modeldoc_free(run.doc);
 	bib_release(&run.bib);
 	qpages_release(&run.parts);
 	release_editions(&run);

@@ -1,0 +1,23 @@
+#ifndef METHODS_H
+#define METHODS_H
+
+struct bib;
+struct buf;
+struct modeldoc;
+struct registry;
+
+/*
+ * The Methods page: the model document (modeldoc.h) as the reader sees
+ * it. Its prose is rendered as Markdown; each definition of a define
+ * block becomes an equation typeset in MathML with the quantities'
+ * symbols (mathml.h), its value in the edition of reg, its words and
+ * its source; a given quantity shows its value and where it is read
+ * from; a provider says what it reads. Names link to page#NAME (the
+ * quantities page), references to root + "references.html". Appends the
+ * page's body to out.
+ */
+void methods_page(struct buf *out, const struct modeldoc *doc,
+		  const struct registry *reg, const struct bib *bib,
+		  const char *page, const char *root);
+
+#endif
