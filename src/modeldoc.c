@@ -259,8 +259,11 @@ head_line(struct modeldoc *doc, size_t off, size_t len, struct item **cur)
 		return doc_error(doc, i, 1, "expected '=' or the end of the "
 				 "line after the name");
 	*cur = new_item(doc, ITEM_DEF, s, off, n - off);
-	(*cur)->expr_off = i + 1;
-	(*cur)->expr_len = end - (i + 1);
+	i++;
+	while (i < end && s[i] == ' ')
+		i++;
+	(*cur)->expr_off = i;
+	(*cur)->expr_len = end - i;
 	return 0;
 }
 

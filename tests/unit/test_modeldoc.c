@@ -1,0 +1,223 @@
+/*
+ * The model document (src/modeldoc.c): definitions evaluated in order
+ * with their units, inputs derived from the expression, forward
+ * references evaluated first, providers called where the document
+ * says, and every mistake an author can make located.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "modeldoc.h"
+#include "registry.h"
+
+static char path[64];
+
+/* Loads text as a model document from a temporary file. */
+static struct modeldoc *
+load(const char *text)
+{
+	struct modeldoc *doc;
+
+	strcpy(path, "/tmp/modeldoc-XXXXXX");
+	write_temp(path, text, strlen(text));
+	doc = modeldoc_load(path);
+	return doc;
+}
+
+static int provided;
+
+/* A provider standing for the data: adds m = 2 kg. */
+static int
+give_mass(void *ctx)
+{
+	struct registry *reg = ctx;
+
+	provided++;
+	return registry_add_num(reg, "box.mass", 2, "kg", "assumption",
+				NULL, "test", NULL) ? 0 : -1;
+}
+
+static const struct modeldoc_provider providers[] = {
+	{ "mass", give_mass },
+	{ NULL, NULL },
+};
+
+/* Runs doc into a new registry; *ret gets modeldoc_run()'s result. */
+static struct registry *
+run(struct modeldoc *doc, int *ret)
+{
+	struct registry *reg = registry_new();
+	struct modeldoc_eval ev = { .doc = doc, .reg = reg,
+				    .providers = providers, .ctx = reg };
+
+	*ret = modeldoc_run(&ev);
+	return reg;
+}
+
+static void
+test_evaluates(void **state)
+{
+	struct modeldoc *doc;
+	struct registry *reg;
+	const struct quantity *q;
+	int ret;
+
+	(void)state;
+	provided = 0;
+	doc = load("# A model\n\nProse.\n\n```define\n"
+		   "c = 299792458\n  unit: m/s\n  note: light\n\n"
+		   "call mass\n\n"
+		   "box.energy = box.mass *\n    c^2\n  unit: J\n"
+		   "  symbol: E\n  note: rest energy\n  source: [lloyd2000]\n"
+		   "\nbox.energy_gev = box.energy\n  unit: GeV\n```\n\n"
+		   "More prose.\n\n```define\nbox.mass\n  unit: kg\n"
+		   "  symbol: m\n```\n");
+	assert_non_null(doc);
+	reg = run(doc, &ret);
+	assert_int_equal(ret, 0);
+	assert_int_equal(provided, 1);
+	q = registry_get(reg, "box.energy");
+	assert_non_null(q);
+	assert_near(q->value, 2 * 299792458.0 * 299792458.0, 1e-15);
+	assert_string_equal(q->unit, "J");
+	assert_string_equal(q->expr, "box.mass * c^2");
+	assert_string_equal(q->formula, "box.mass * c^2 (rest energy)");
+	assert_string_equal(q->source, "[lloyd2000]");
+	assert_string_equal(q->symbol, "E");
+	/* Inputs: the names read, in the order read. */
+	assert_int_equal(q->ninputs, 2);
+	assert_string_equal(q->inputs[0], "box.mass");
+	assert_string_equal(q->inputs[1], "c");
+	/* Converted to the unit declared. */
+	q = registry_get(reg, "box.energy_gev");
+	assert_near(q->value, 2 * 299792458.0 * 299792458.0 /
+		    1.602176634e-10, 1e-12);
+	/* A number alone is given: no formula to check, no inputs. */
+	q = registry_get(reg, "c");
+	assert_null(q->expr);
+	assert_int_equal(q->ninputs, 0);
+	assert_string_equal(q->formula, "light");
+	assert_string_equal(registry_get(reg, "box.mass")->symbol, "m");
+	/* The parts for the Methods page: prose, block, prose, block. */
+	assert_int_equal(modeldoc_nparts(doc), 4);
+	registry_free(reg);
+	modeldoc_free(doc);
+	unlink(path);
+}
+
+static void
+test_forward_reference(void **state)
+{
+	struct modeldoc *doc;
+	struct registry *reg;
+	int ret;
+
+	(void)state;
+	/* Written in the order that reads best: b before what it needs. */
+	doc = load("```define\nb = 2 * a\n  unit: m\n\na = 3\n  unit: m\n"
+		   "```\n");
+	assert_non_null(doc);
+	reg = run(doc, &ret);
+	assert_int_equal(ret, 0);
+	assert_near(registry_get(reg, "b")->value, 6, 0);
+	/* a is evaluated first, so it comes first. */
+	assert_string_equal(registry_at(reg, 0)->name, "a");
+	registry_free(reg);
+	modeldoc_free(doc);
+	unlink(path);
+}
+
+/* Loads and runs text; checks stderr, with FILE standing for the path. */
+static void
+expect_error(const char *text, const char *want)
+{
+	struct modeldoc *doc;
+	struct registry *reg = NULL;
+	struct buf w = BUF_INIT;
+	const char *p;
+	char *got;
+	int ret = 0;
+
+	capture_start();
+	doc = load(text);
+	if (doc)
+		reg = run(doc, &ret);
+	got = capture_end();
+	for (p = want; *p; p++) {
+		if (!strncmp(p, "FILE", 4)) {
+			buf_addstr(&w, path);
+			p += 3;
+		} else {
+			buf_addch(&w, *p);
+		}
+	}
+	if (!strstr(got, w.data)) {
+		print_error("stderr was:\n%s\nwanted in it:\n%s\n", got,
+			    w.data);
+		fail();
+	}
+	assert_true(!doc || ret < 0);
+	free(got);
+	buf_release(&w);
+	registry_free(reg);
+	modeldoc_free(doc);
+	unlink(path);
+	diag_reset();
+}
+
+static void
+test_errors(void **state)
+{
+	(void)state;
+	expect_error("```define\nx = 1\n  unit: m\n\ny = x * 2\n  unit: s\n"
+		     "```\n", "FILE:5:5: error: this expression is in m, but "
+		     "the unit given is 's'");
+	expect_error("```define\nx = 1\n  unit: m\n\ny = xx\n  unit: m\n"
+		     "```\n", "FILE:5:5: error: unknown quantity 'xx'; did "
+		     "you mean 'x'?");
+	expect_error("```define\nx = 1\n  unit: m\n\nx = 2\n  unit: m\n"
+		     "```\n", "FILE:5:1: error: 'x' is already defined on "
+		     "line 2");
+	expect_error("```define\na = b\n  unit: m\n\nb = c\n  unit: m\n\n"
+		     "c = a\n  unit: m\n```\n", "error: 'a' depends on "
+		     "itself: a -> b -> c -> a");
+	expect_error("```define\nx = 1\n  units: m\n```\n",
+		     "FILE:3:3: error: unknown attribute 'units'");
+	expect_error("```define\nx = 1\n```\n", "FILE:2:1: error: 'x' has "
+		     "no unit");
+	expect_error("```define\nx = 1\n  unit: furlong\n```\n",
+		     "FILE:3:9: error:");
+	expect_error("```define\ncall mas\n```\n", "FILE:2:6: error: "
+		     "unknown provider 'mas'; did you mean 'mass'?");
+	expect_error("```define\nbox.mass\n  unit: kg\n```\n",
+		     "FILE:2:1: error: 'box.mass' is not a quantity of the "
+		     "data or of a provider called above");
+	expect_error("```define\ncall mass\n\nbox.mass\n  unit: g\n```\n",
+		     "FILE:5:9: error: the unit of 'box.mass' is declared "
+		     "'g', but the data give 'kg'");
+	expect_error("```define\ncall mass\n\nbox.mass = 3\n  unit: kg\n"
+		     "```\n", "FILE:4:1: error: 'box.mass' is already a "
+		     "quantity");
+	expect_error("```define\nx = (1 +\n  unit: m\n```\n", "FILE:2:");
+	expect_error("```define\nx = 1\n  unit: m\n", "FILE:1:1: error: "
+		     "this block has no closing ```");
+	expect_error("```define\nBad name! = 1\n```\n", "FILE:2:");
+	expect_error("```define\nx = \"text\"\n  unit:\n```\n",
+		     "'x' must be a number");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_evaluates),
+		cmocka_unit_test(test_forward_reference),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
