@@ -364,7 +364,7 @@ install: $(BUILD)/ultimate
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(BUILD)/ultimate $(DESTDIR)$(BINDIR)/ultimate
-	install -m 0644 data/*.csv $(DESTDIR)$(DATAROOT)/data/
+	install -m 0644 data/*.csv data/model.md $(DESTDIR)$(DATAROOT)/data/
 	cp -R templates/. $(DESTDIR)$(DATAROOT)/templates/
 	install -m 0644 docs/templates.md $(DESTDIR)$(DATAROOT)/docs/
 	install -m 0644 docs/ultimate.1 $(DESTDIR)$(MANDIR)/man1/ultimate.1

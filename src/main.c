@@ -279,7 +279,7 @@ static int
 load(struct run *r, int datasets)
 {
 	timing_begin("model");
-	r->reg = model_build(r->opt.datadir, r->opt.templatedir, r->opt.as_of,
+	r->reg = model_build(r->opt.datadir, r->opt.as_of,
 			     datasets ? &r->ds : NULL, &r->ts);
 	if (r->reg && (r->off = audit_run(r->opt.datadir, r->reg, &r->audit,
 					  &r->ts)) < 0) {
@@ -642,9 +642,9 @@ cmd_diff(struct run *r)
 	struct changes cs;
 
 	r->count = 1;
-	a = report_registry(opt->datadir, opt->templatedir, y1, NULL, ts);
+	a = report_registry(opt->datadir, y1, NULL, ts);
 	if (a)
-		b = report_registry(opt->datadir, opt->templatedir, y2, NULL, ts);
+		b = report_registry(opt->datadir, y2, NULL, ts);
 	if (!b) {
 		registry_free(a);
 		return EXIT_INPUT;

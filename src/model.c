@@ -2303,8 +2303,8 @@ doc_rate(void *ctx, const char *name, const char *what)
 }
 
 struct registry *
-model_build(const char *datadir, const char *templatedir, int as_of,
-	    struct datasets *ds, struct tableset *ts)
+model_build(const char *datadir, int as_of, struct datasets *ds,
+	    struct tableset *ts)
 {
 	struct tableset own = { 0 };
 	struct model m = { .reg = registry_new(), .pc = &phys_codata2018,
@@ -2319,7 +2319,7 @@ model_build(const char *datadir, const char *templatedir, int as_of,
 
 	memset(all, 0, sizeof(all));
 	m.all = all;
-	buf_addf(&path, "%s/%s", templatedir, MODEL_DOCUMENT);
+	buf_addf(&path, "%s/%s", datadir, MODEL_DOCUMENT);
 	doc = modeldoc_load(path.data);
 	buf_release(&path);
 	if (doc) {

@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-/* The model document, in the templates folder (modeldoc.h). */
+/* The model document, in the data folder (modeldoc.h). */
 #define MODEL_DOCUMENT "model.md"
 
 struct datasets;
@@ -11,7 +11,7 @@ struct registry;
 struct tableset;
 
 /*
- * The model stage: evaluates the model document, templatedir/model.md
+ * The model stage: evaluates the model document, datadir/model.md
  * (modeldoc.h), which defines the constants, the limits and their
  * ratios, and calls the C providers of this file where it says: reading
  * data/assumptions.csv from datadir (checking every assumption the
@@ -26,9 +26,8 @@ struct tableset;
  * every table read stays in it (for the data page), else they are freed.
  * The caller frees the result with registry_free().
  */
-struct registry *model_build(const char *datadir, const char *templatedir,
-			     int as_of, struct datasets *ds,
-			     struct tableset *ts);
+struct registry *model_build(const char *datadir, int as_of,
+			     struct datasets *ds, struct tableset *ts);
 
 /*
  * The editions the data in datadir allow, for the command line to check

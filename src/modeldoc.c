@@ -1,5 +1,5 @@
 /*
- * The model document: reads templates/model.md (modeldoc.h), checks its
+ * The model document: reads data/model.md (modeldoc.h), checks its
  * ```define blocks, and evaluates them into the registry with the
  * expression language of the templates (expr.c) and its units (units.c).
  * Reads the document; writes quantities into the registry, nothing else.

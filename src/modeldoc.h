@@ -7,7 +7,7 @@ struct buf;
 struct registry;
 
 /*
- * The model document (templates/model.md, docs/templates.md "The model
+ * The model document (data/model.md, docs/templates.md "The model
  * document"): Markdown prose around ```define blocks, each of which
  * states quantities once:
  *

@@ -152,11 +152,11 @@ write_top_page(struct run *run, const char *file, const char *title,
 }
 
 struct registry *
-report_registry(const char *datadir, const char *templatedir, int year, struct datasets *ds,
+report_registry(const char *datadir, int year, struct datasets *ds,
 		struct tableset *ts)
 {
 	struct buf audit = BUF_INIT;
-	struct registry *reg = model_build(datadir, templatedir, year, ds, ts);
+	struct registry *reg = model_build(datadir, year, ds, ts);
 
 	/* The claims' quantities, which the templates show. */
 	if (reg && audit_run(datadir, reg, &audit, ts) < 0) {
@@ -180,7 +180,7 @@ build_edition(struct run *run, struct edition *e)
 	int ret = -1;
 
 	if (!e->reg) {
-		e->reg = e->own = report_registry(run->opt->datadir, run->opt->templatedir, e->year,
+		e->reg = e->own = report_registry(run->opt->datadir, e->year,
 						  &e->ds, run->ts);
 		e->dsp = &e->ds;
 		if (!e->own)
@@ -796,7 +796,7 @@ report_write(struct site *site, const struct registry *reg,
 	timing_begin("templates");
 	run.t = template_load(opt->templatedir, "report.md");
 	buf_reset(&path);
-	buf_addf(&path, "%s/%s", opt->templatedir, MODEL_DOCUMENT);
+	buf_addf(&path, "%s/%s", opt->datadir, MODEL_DOCUMENT);
 	if (run.t)
 		run.doc = modeldoc_load(path.data);
 	timing_end();

@@ -69,9 +69,8 @@ struct report_options {
  * figure data into ds when not NULL) and the claims audit's quantities.
  * NULL after printing errors; free with registry_free().
  */
-struct registry *report_registry(const char *datadir,
-				  const char *templatedir, int year,
-				  struct datasets *ds, struct tableset *ts);
+struct registry *report_registry(const char *datadir, int year,
+				 struct datasets *ds, struct tableset *ts);
 
 /*
  * Writes the site into site's staging area and publishes it when every

@@ -273,6 +273,36 @@ expect_in "$tmp/noproject" share-missing 1 env ULTIMATE_SHARE="$tmp/none" "$ult"
 has share-missing "$tmp/stderr" "cannot open '$tmp/none/data/"
 rmdir "$tmp/noproject"
 
+# README's "Adding a limit, without C": its define block, appended to a
+# copy of data/model.md, and a sentence in report.md give the new
+# quantity, typeset on the Methods and quantities pages, with no rebuild;
+# the wrong unit is a located error naming both units.
+mkdir "$tmp/limit" && cp -R "$top/data" "$top/templates" "$tmp/limit/"
+sed -n '/^### Adding a limit, without C/,/^### \|^## /p' "$top/README.md" |
+	sed -n '/^    ```define$/,/^    ```$/s/^    //p' >"$tmp/limit/block"
+lim=$(sed -n '2s/ = .*//p' "$tmp/limit/block")
+{ echo; cat "$tmp/limit/block"; } >>"$tmp/limit/data/model.md"
+printf '\nIt would dissipate {{ %s }}.\n' "$lim" \
+	>>"$tmp/limit/templates/report.md"
+expect_in "$tmp/limit" limit-report 0 "$ult" -o out report
+expect_in "$tmp/limit" limit-get 0 "$ult" get "$lim"
+want=$("$ult" get laptop.ops_max) room=$("$ult" get landauer.energy_room)
+if [ -n "$lim" ] && awk -v g="$(cat "$tmp/stdout")" -v a="$want" \
+	-v b="$room" 'BEGIN { d = g / (a * b) - 1; exit !(d < 1e-12 &&
+	d > -1e-12) }'; then ok; else
+	no "limit: $lim is '$(cat "$tmp/stdout")', not ops_max x energy_room"
+fi
+has limit-methods "$tmp/limit/out/methods.html" \
+	"<math[^>]*alttext=\"$lim = "
+has limit-page "$tmp/limit/out/quantities/landauer.html" \
+	"<tr id=\"$lim\">.*<math"
+has limit-report "$tmp/limit/out/index.html" "It would dissipate"
+line=$(grep -n "^$lim = " "$tmp/limit/data/model.md" | cut -d: -f1)
+sed -i "${line:-1},\$ s/^  unit: W\$/  unit: J/" "$tmp/limit/data/model.md"
+expect_in "$tmp/limit" limit-bad-unit 1 "$ult" get "$lim"
+has limit-bad-unit "$tmp/stderr" "^data/model.md:$line:[0-9]*: error: \
+this expression is in kg m^2 ops/(bit s^3), but the unit given is 'J'$"
+
 # README's "Updating for a new year" walk-through: its example row, added
 # to a copy of data/, gives exactly the lines README prints from `ultimate
 # diff` (its "..." lines stand for rows left out), so the figures there
@@ -317,7 +347,7 @@ has flag-beats-env "$tmp/stdout" '^2$'
 has cwd-without-env "$tmp/stdout" '^2$'
 # Without them, the project's data/ is used, and the error says so.
 in_proj cwd-data-folder 1 "$ult" get laptop.mass
-has cwd-data-folder "$tmp/stderr" "^ultimate: error: cannot open 'data/assumptions.csv': No such file or directory (data folder 'data', found in the working directory; choose another with -d DIR or ULTIMATE_DATA=DIR)\$"
+has cwd-data-folder "$tmp/stderr" "^ultimate: error: cannot open 'data/model.md': No such file or directory (data folder 'data', found in the working directory; choose another with -d DIR or ULTIMATE_DATA=DIR)\$"
 in_proj env-data-folder 1 env ULTIMATE_DATA="$tmp/none" "$ult" list
 has env-data-folder "$tmp/stderr" "(data folder '$tmp/none', from ULTIMATE_DATA; choose another with -d DIR"
 in_proj flag-data-folder 1 "$ult" -d "$tmp/none" list

@@ -23,7 +23,7 @@
 static struct registry *
 edition(int year)
 {
-	struct registry *reg = model_build("data", "templates", year, NULL, NULL);
+	struct registry *reg = model_build("data", year, NULL, NULL);
 	struct buf out = BUF_INIT;
 
 	if (!reg)

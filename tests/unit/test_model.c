@@ -19,7 +19,7 @@
 static int
 setup(void **state)
 {
-	struct registry *reg = model_build("data", "templates", 0, NULL, NULL);
+	struct registry *reg = model_build("data", 0, NULL, NULL);
 
 	if (!reg)
 		return -1;
@@ -277,7 +277,7 @@ num_of(const struct registry *reg, const char *name)
 static void
 test_fixture_pace(void **state)
 {
-	struct registry *reg = model_build(fixdir, "templates", 2014, NULL, NULL);
+	struct registry *reg = model_build(fixdir, 2014, NULL, NULL);
 	/* Up to the article (2008): lists 0-3; since: lists 3-6. */
 	struct line before = fix_line(0, 4, 0), since = fix_line(3, 7, 0);
 	double forecast = line_at(before, fix_time(6));
@@ -308,7 +308,7 @@ test_fixture_pace(void **state)
 static void
 test_fixture_energy(void **state)
 {
-	struct registry *reg = model_build(fixdir, "templates", 2014, NULL, NULL);
+	struct registry *reg = model_build(fixdir, 2014, NULL, NULL);
 	struct line e = fix_line(3, 7, 2), r = fix_line(3, 7, 0);
 	struct line p = fix_line(3, 7, 1);
 	double sb, kt, per_op;
@@ -366,7 +366,7 @@ test_fixture_short_editions(void **state)
 
 	(void)state;
 	/* 2008-06 and 2010-06: two lists two years apart. */
-	reg = model_build(fixdir, "templates", 2010, NULL, NULL);
+	reg = model_build(fixdir, 2010, NULL, NULL);
 	assert_non_null(reg);
 	assert_null(registry_get(reg, "series.top500.fit_since.slope"));
 	assert_null(registry_get(reg, "series.top500.pace.slowdown"));
@@ -378,7 +378,7 @@ test_fixture_short_editions(void **state)
 	assert_near(num_of(reg, "energy.power_ratio"), 2, 1e-15);
 	registry_free(reg);
 	/* Four years: 2008-06 to 2012-06. */
-	reg = model_build(fixdir, "templates", 2012, NULL, NULL);
+	reg = model_build(fixdir, 2012, NULL, NULL);
 	assert_non_null(reg);
 	assert_near(num_of(reg, "series.top500.fit_since.n"), 3, 0);
 	assert_near(num_of(reg, "energy.fit.n"), 3, 0);
@@ -396,7 +396,7 @@ test_fixture_bad_power(void **state)
 	fix_top500("-5");
 	diag_reset();
 	capture_start();
-	reg = model_build(fixdir, "templates", 2014, NULL, NULL);
+	reg = model_build(fixdir, 2014, NULL, NULL);
 	err = capture_end();
 	fix_top500(NULL);
 	assert_null(reg);
@@ -500,7 +500,7 @@ test_devices_like_with_like(void **state)
 		"old_super,Old super,2008,supercomputer,2e15,,1e15,1e14,,s\n"
 		"measured,Measured only,2019,supercomputer,,,3e16,,,s\n";
 	char *dir = data_with_devices(devices);
-	struct registry *reg = model_build(dir, "templates", 0, NULL, NULL), *art;
+	struct registry *reg = model_build(dir, 0, NULL, NULL), *art;
 
 	(void)state;
 	if (!reg)
@@ -551,7 +551,7 @@ test_devices_like_with_like(void **state)
 		    registry_num(reg, "record.rmax"), 0);
 	registry_free(reg);
 	/* In the article's own year there is nothing to compare. */
-	art = model_build(dir, "templates", 2008, NULL, NULL);
+	art = model_build(dir, 2008, NULL, NULL);
 	if (!art)
 		fail_msg("the model of 2008 failed on the test devices");
 	assert_string_equal(text(art, "current.laptop.id"), "old_laptop");
