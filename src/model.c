@@ -1346,16 +1346,16 @@ add_figure(struct model *m, const char *name, double v, const char *unit,
  * Adds one device under prefix (device.<id> or an alias such as
  * current.laptop): its figures as the data give them; the one its speed
  * gap is measured from (its highest peak) and its gaps to the 1 kg
- * limits, for speed, for working memory and for storage; and, when its
- * mass (and volume) is known, the limits of its own mass.
+ * limits, for speed, for working memory and for storage. The model
+ * document's families over devices add the rest (SBOPS, bits, and the
+ * limits of its own mass).
  */
 static void
 add_device_as(struct model *m, const char *prefix, const struct table *t,
 	      size_t r, const char *how)
 {
 	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT, e = BUF_INIT;
-	struct buf org = BUF_INIT, src = BUF_INIT, mn = BUF_INIT, vn = BUF_INIT;
-	const struct physconst *pc = m->pc;
+	struct buf org = BUF_INIT, src = BUF_INIT;
 	struct devrow d;
 	int ci[sizeof(device_cols) / sizeof(device_cols[0])], c;
 	double flops;
@@ -1407,17 +1407,8 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 			  "gap are taken from: the highest of the FP64 and "
 			  "FP32 peaks, else the measured HPL Rmax", NULL,
 			  src.data, org.data);
-	fx(m, SET(name, "%s.sbops", prefix), flops * get(m, "sbops_per_flop"),
-	   "ops/s", SET(e, "%s.flops * sbops_per_flop", prefix), "SBOPS",
-	   SET(in, "%s.flops sbops_per_flop", prefix), HENSON2008);
 	add_gap(m, SET(f, "%s.gap.ops", prefix), SET(in, "%s.sbops", prefix),
 		"laptop.ops_max", SET(name, "%s.year", prefix));
-	if (!isnan(d.fig[FIG_HPL]))
-		fx(m, SET(name, "%s.hpl_sbops", prefix),
-		   d.fig[FIG_HPL] * get(m, "sbops_per_flop"), "ops/s",
-		   SET(e, "%s.hpl_rmax * sbops_per_flop", prefix),
-		   "SBOPS of the measured rate",
-		   SET(in, "%s.hpl_rmax sbops_per_flop", prefix), HENSON2008);
 
 	/* Memory: working memory and storage, each with its own gap. */
 	if (!isnan(d.ram)) {
@@ -1425,10 +1416,6 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 			   "working memory (RAM; on-package HBM or unified "
 			   "memory for GPUs and SoCs)", how, src.data,
 			   org.data);
-		fx(m, SET(name, "%s.ram_bits", prefix), d.ram * 8, "bit",
-		   SET(e, "%s.ram * bits_per_byte", prefix),
-		   "working memory in bits: the memory gap's figure",
-		   SET(in, "%s.ram bits_per_byte", prefix), OURS);
 		add_gap(m, SET(f, "%s.gap.ram", prefix),
 			SET(in, "%s.ram_bits", prefix), "laptop.bits_max",
 			SET(name, "%s.year", prefix));
@@ -1437,10 +1424,6 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 		add_figure(m, SET(name, "%s.storage", prefix), d.storage, "B",
 			   "persistent storage (SSD, disk or flash)", how,
 			   src.data, org.data);
-		fx(m, SET(name, "%s.storage_bits", prefix), d.storage * 8,
-		   "bit", SET(e, "%s.storage * bits_per_byte", prefix),
-		   "storage in bits",
-		   SET(in, "%s.storage bits_per_byte", prefix), OURS);
 		add_gap(m, SET(f, "%s.gap.storage", prefix),
 			SET(in, "%s.storage_bits", prefix), "laptop.bits_max",
 			SET(name, "%s.year", prefix));
@@ -1448,57 +1431,22 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 	if (!isnan(d.power))
 		add_figure(m, SET(name, "%s.power", prefix), d.power, "W",
 			   "power draw", how, src.data, org.data);
-	if (!isnan(d.mass)) {
-		double E = phys_rest_energy(pc, d.mass);
-
+	if (!isnan(d.mass))
 		add_figure(m, SET(name, "%s.mass", prefix), d.mass, "kg",
 			   "mass", how, src.data, org.data);
-		fx(m, SET(name, "%s.ops_limit_own", prefix),
-		   phys_ml_ops(pc, E), "ops/s",
-		   SET(e, "2 * %s.mass * const.c^2 / (pi * const.hbar)",
-		       prefix), "Margolus-Levitin for the device's own mass",
-		   SET(in, "%s.mass const.c const.hbar", prefix), LLOYD2000);
-		fx(m, SET(name, "%s.gap.ops_own.orders", prefix),
-		   phys_orders(flops * get(m, "sbops_per_flop"),
-			       phys_ml_ops(pc, E)), "",
-		   SET(e, "log10(%s.ops_limit_own / %s.sbops)", prefix,
-		       prefix), "orders of magnitude to its own-mass limit",
-		   SET(in, "%s.sbops %s.ops_limit_own", prefix, prefix), OURS);
-	}
-	if (!isnan(d.mass) && !isnan(d.vol)) {
-		double E = phys_rest_energy(pc, d.mass), V = d.vol * 1e-3;
-		double T = phys_rad_temperature(pc, E, V,
-						get(m, "laptop.modes"));
-		double I = phys_entropy_bits(pc, phys_rad_entropy(E, T));
-
-		add_figure(m, SET(name, "%s.volume", prefix), V, "m^3",
-			   "volume", how, src.data, org.data);
-		buf_reset(&mn);
-		buf_addf(&mn, "%s.mass", prefix);
-		buf_reset(&vn);
-		buf_addf(&vn, "%s.volume", prefix);
-		fx(m, SET(name, "%s.bits_limit_own", prefix), I, "bit",
-		   SET(e, RAD_BITS("%s", "%s"), mn.data, mn.data, vn.data),
-		   "radiation entropy of its own mass in its own volume",
-		   SET(in, "%s.mass %s.volume laptop.modes const.hbar "
-		       "const.c", prefix, prefix), LLOYD2000);
-		if (!isnan(d.ram))
-			fx(m, SET(name, "%s.gap.ram_own.orders", prefix),
-			   phys_orders(d.ram * 8, I), "",
-			   SET(e, "log10(%s.bits_limit_own / %s.ram_bits)",
-			       prefix, prefix), "orders of magnitude from its "
-			   "working memory to its own-mass memory limit",
-			   SET(in, "%s.ram_bits %s.bits_limit_own", prefix,
-			       prefix), OURS);
-	}
+	if (!isnan(d.mass) && !isnan(d.vol))
+		add_figure(m, SET(name, "%s.volume", prefix), d.vol * 1e-3,
+			   "m^3", "volume", how, src.data, org.data);
+	/* The document's families over devices: SBOPS, bits, own-mass
+	 * limits. */
+	if (m->ev && modeldoc_row(m->ev, prefix))
+		m->failed = 1;
 	buf_release(&name);
 	buf_release(&f);
 	buf_release(&in);
 	buf_release(&org);
 	buf_release(&src);
 	buf_release(&e);
-	buf_release(&mn);
-	buf_release(&vn);
 }
 
 /*

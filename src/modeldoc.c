@@ -33,9 +33,9 @@ struct attr {
 	size_t off, len;
 };
 
-enum { A_UNIT, A_SYMBOL, A_NOTE, A_SOURCE, A_RATE, NATTR };
+enum { A_UNIT, A_SYMBOL, A_NOTE, A_SOURCE, A_RATE, A_WHEN, NATTR };
 static const char *const attr_names[NATTR] = {
-	"unit", "symbol", "note", "source", "rate",
+	"unit", "symbol", "note", "source", "rate", "when",
 };
 
 struct item {
@@ -47,6 +47,13 @@ struct item {
 	size_t expr_off, expr_len;
 	struct attr a[NATTR];
 	struct unit dim;	/* of a[A_UNIT] */
+	struct expr *when;	/* of a[A_WHEN], or NULL */
+	/*
+	 * A family ("for d in device current"): the variable, and the
+	 * prefixes of the rows it ranges over, space-separated; NULL for a
+	 * single quantity.
+	 */
+	const char *var, *over;
 };
 
 /* A run of the document: prose, or a define block (items [from, to)). */
@@ -58,6 +65,8 @@ struct part {
 
 struct modeldoc {
 	struct srcfile *f;
+	char **fams;		/* the families' texts: var, over, ... */
+	size_t nfams;
 	struct item *items;
 	size_t n, cap;
 	struct part *parts;
@@ -202,7 +211,7 @@ attr_line(struct modeldoc *doc, size_t off, size_t len, size_t *text_off)
 
 		doc_error(doc, off + k, kl, "unknown attribute '%s': a "
 			  "definition has %s", key, "unit, symbol, note, "
-			  "source and rate");
+			  "source, rate and when");
 		free(key);
 		return -1;
 	}
@@ -211,6 +220,18 @@ attr_line(struct modeldoc *doc, size_t off, size_t len, size_t *text_off)
 		i++;
 	*text_off = off + i;
 	return j;
+}
+
+/* Whether an attribute line came after it yet. */
+static int
+has_attr(const struct item *it)
+{
+	int j;
+
+	for (j = 0; j < NATTR; j++)
+		if (it->a[j].text)
+			return 1;
+	return 0;
 }
 
 /* The line at off of a define block, starting with a name. */
@@ -290,6 +311,17 @@ finish(struct modeldoc *doc, struct item *it)
 		ret = doc_error(doc, it->off, it->len, "'%s' is already "
 				"defined on line %s", it->name, where);
 	}
+	if (it->var && (strncmp(it->name, it->var, strlen(it->var)) ||
+			it->name[strlen(it->var)] != '.'))
+		ret = doc_error(doc, it->off, it->len, "in a family over "
+				"'%s', a name starts with '%s.'", it->var,
+				it->var);
+	if (it->a[A_WHEN].text) {
+		it->when = expr_parse(doc->f, it->a[A_WHEN].off,
+				      it->a[A_WHEN].len);
+		if (!it->when)
+			ret = -1;
+	}
 	if (it->kind == ITEM_DEF) {
 		it->expr = expr_parse(doc->f, it->expr_off, it->expr_len);
 		if (!it->expr)
@@ -312,9 +344,65 @@ finish(struct modeldoc *doc, struct item *it)
 	return ret;
 }
 
+/*
+ * "for VAR in PREFIX ...", the first line of a block: its definitions
+ * are a family over the rows PREFIX.X of each prefix (X where PREFIX.X.id
+ * is a quantity), VAR.name standing for PREFIX.X.name.
+ */
+static int
+parse_for(struct modeldoc *doc, size_t off, size_t len, const char **var,
+	  const char **over)
+{
+	const char *s = doc->f->data;
+	size_t i = off + 4, v, end = off + len;
+	struct buf words = BUF_INIT;
+	int ret = 0;
+
+	while (i < end && s[i] == ' ')
+		i++;
+	v = i;
+	while (i < end && is_name_char(s[i]) && s[i] != '.')
+		i++;
+	if (i == v || end - i < 4 || memcmp(s + i, " in ", 4))
+		return doc_error(doc, off, len, "expected 'for VAR in PREFIX "
+				 "...': a name without dots, then the "
+				 "prefixes of the rows");
+	doc->fams = xreallocarray(doc->fams, doc->nfams + 2,
+				  sizeof(*doc->fams));
+	doc->fams[doc->nfams++] = xstrndup(s + v, i - v);
+	*var = doc->fams[doc->nfams - 1];
+	for (i += 4; i < end;) {
+		size_t w;
+		char *word;
+
+		while (i < end && s[i] == ' ')
+			i++;
+		w = i;
+		while (i < end && s[i] != ' ')
+			i++;
+		if (i == w)
+			break;
+		word = xstrndup(s + w, i - w);
+		if (registry_name_problem(word)) {
+			ret = doc_error(doc, w, i - w, "'%s' is not a prefix "
+					"of names: %s", word,
+					registry_name_problem(word));
+		}
+		buf_addf(&words, "%s%s", words.len ? " " : "", word);
+		free(word);
+	}
+	if (!words.len && !ret)
+		ret = doc_error(doc, off, len, "'for %s in' names no prefix "
+				"of rows", *var);
+	doc->fams[doc->nfams++] = buf_detach(&words, NULL);
+	*over = doc->fams[doc->nfams - 1];
+	return ret;
+}
+
 static int
 parse(struct modeldoc *doc)
 {
+	const char *fam_var = NULL, *fam_over = NULL;
 	const char *s = doc->f->data;
 	size_t off = 0, prose = 0;
 	struct item *cur = NULL;
@@ -336,6 +424,7 @@ parse(struct modeldoc *doc)
 				in_block = 1;
 				block_off = off;
 				cur = NULL;
+				fam_var = fam_over = NULL;
 			}
 			off = next;
 			if (!in_block)
@@ -356,11 +445,28 @@ parse(struct modeldoc *doc)
 		}
 		if (!len || strspn(s + off, " \t") == len) {
 			/* A blank line ends a definition. */
+		} else if (len > 4 && !memcmp(s + off, "for ", 4)) {
+			if (cur || doc->n != doc->parts[doc->nparts - 1].from)
+				ret = doc_error(doc, off, len, "'for' is the "
+						"first line of a block: the "
+						"whole block is the family");
+			else if (parse_for(doc, off, len, &fam_var,
+					   &fam_over))
+				ret = -1;
 		} else if (s[off] != ' ' && s[off] != '\t') {
+			size_t had = doc->n;
+
 			if (cur && finish(doc, cur))
 				ret = -1;
 			if (head_line(doc, off, len, &cur))
 				ret = -1;
+			if (cur) {
+				cur->var = fam_var;
+				cur->over = fam_over;
+			} else if (fam_var && doc->n > had) {
+				ret = doc_error(doc, off, len, "a family "
+						"block calls no provider");
+			}
 		} else if (!cur) {
 			ret = doc_error(doc, off, len, "an indented line "
 					"belongs to the definition above it, "
@@ -379,14 +485,12 @@ parse(struct modeldoc *doc)
 				at->len = off + len - toff;
 				at->text = xstrndup(s + toff, at->len);
 			}
-		} else if (cur->kind == ITEM_DEF && !cur->a[0].text &&
-			   !cur->a[1].text && !cur->a[2].text &&
-			   !cur->a[3].text && !cur->a[4].text) {
+		} else if (cur->kind == ITEM_DEF && !has_attr(cur)) {
 			/* The expression goes on. */
 			cur->expr_len = off + len - cur->expr_off;
 		} else {
 			ret = doc_error(doc, off, len, "expected 'key: text' "
-					"(unit, symbol, note, source, rate)");
+					"(unit, symbol, note, source, rate, when)");
 		}
 		off = next;
 	}
@@ -428,17 +532,69 @@ modeldoc_free(struct modeldoc *doc)
 	for (i = 0; i < doc->n; i++) {
 		free(doc->items[i].name);
 		expr_free(doc->items[i].expr);
+		expr_free(doc->items[i].when);
 		free(doc->items[i].expr_text);
 		for (j = 0; j < NATTR; j++)
 			free(doc->items[i].a[j].text);
 	}
 	free(doc->items);
 	free(doc->parts);
+	for (i = 0; i < doc->nfams; i++)
+		free(doc->fams[i]);
+	free(doc->fams);
 	srcfile_free(doc->f);
 	free(doc);
 }
 
+/* The quantities being evaluated, innermost last: for loops. */
+#define DEPTH_MAX 256
+
+/*
+ * What an expression's names mean while one definition is evaluated:
+ * for a family's member, its variable stands for the row ("d.mass" is
+ * "device.eee_pc_2008.mass").
+ */
+struct bind {
+	struct modeldoc_eval *ev;
+	const char *var;	/* NULL: a single quantity */
+	const char *row;	/* "device.eee_pc_2008" */
+};
+
 static int eval_item(struct modeldoc_eval *ev, size_t i);
+static int eval_member(struct modeldoc_eval *ev, size_t i, const char *row);
+
+/* name with a family's variable replaced by the row, into out. */
+static int
+bound_name(const struct bind *b, const char *name, struct buf *out)
+{
+	size_t vl;
+
+	if (!b->var)
+		return -1;
+	vl = strlen(b->var);
+	if (strncmp(name, b->var, vl) || name[vl] != '.')
+		return -1;
+	buf_addstr(out, b->row);
+	buf_addstr(out, name + vl);
+	return 0;
+}
+
+/*
+ * The expression's lookups: the variable of a family is its row; a
+ * name the document defines and that is not evaluated yet is evaluated
+ * first.
+ */
+static int
+resolve_hook(void *ctx, const char *name, struct buf *out)
+{
+	struct bind *b = ctx;
+	size_t at = out->len;
+	int ret = bound_name(b, name, out);
+
+	if (!registry_get(b->ev->reg, ret ? name : out->data + at))
+		modeldoc_need(b->ev, ret ? name : out->data + at);
+	return ret;
+}
 
 /* The definition of name, as an index, or SIZE_MAX. */
 static size_t
@@ -447,86 +603,141 @@ def_index(const struct modeldoc *doc, const char *name)
 	size_t i;
 
 	for (i = 0; i < doc->n; i++)
-		if (doc->items[i].kind == ITEM_DEF &&
+		if (doc->items[i].kind == ITEM_DEF && !doc->items[i].var &&
 		    !strcmp(doc->items[i].name, name))
 			return i;
 	return (size_t)-1;
 }
 
-/*
- * The expression's lookups: a name the document defines and that is not
- * evaluated yet is evaluated first (the name is then looked up as
- * written).
- */
+/* Whether row is "PREFIX.X" of a prefix of over, X one part. */
 static int
-resolve_hook(void *ctx, const char *name, struct buf *out)
+row_of(const char *over, const char *row)
 {
-	struct modeldoc_eval *ev = ctx;
+	const char *p = over, *dot = strrchr(row, '.');
 
-	(void)out;
-	if (!registry_get(ev->reg, name))
-		modeldoc_need(ev, name);
-	return -1;
+	if (!dot || dot == row)
+		return 0;
+	while (*p) {
+		size_t len = strcspn(p, " ");
+
+		if ((size_t)(dot - row) == len && !memcmp(p, row, len))
+			return 1;
+		p += len + (p[len] == ' ');
+	}
+	return 0;
 }
 
 int
 modeldoc_need(struct modeldoc_eval *ev, const char *name)
 {
-	size_t i = def_index(ev->doc, name);
+	const struct modeldoc *doc = ev->doc;
+	struct buf row = BUF_INIT, id = BUF_INIT;
+	size_t i = def_index(doc, name);
+	int ret = 1;
 
 	if (registry_get(ev->reg, name))
 		return 0;
-	if (i == (size_t)-1)
-		return 1;
-	return eval_item(ev, i);
-}
+	if (i != (size_t)-1)
+		return eval_item(ev, i);
+	/* A member of a family: PREFIX.X.rest, defined as VAR.rest. */
+	for (i = 0; i < doc->n && ret == 1; i++) {
+		const struct item *it = &doc->items[i];
+		const char *rest;
+		size_t nl = strlen(name), rl;
 
-/* The loop through item i, for the error: "a -> b -> a". */
-static void
-loop_text(const struct modeldoc_eval *ev, size_t i, struct buf *out)
-{
-	const struct modeldoc *doc = ev->doc;
-	const struct item *it = &doc->items[i];
-	struct buf names = BUF_INIT;
-	size_t guard = 0;
-
-	buf_addstr(out, it->name);
-	/* Follow, from i, an input that is busy, until back at i. */
-	for (;;) {
-		const char *p;
-		size_t j = (size_t)-1;
-
-		buf_reset(&names);
-		buf_addch(&names, '\n');
-		if (it->expr)
-			expr_inputs(it->expr, &names);
-		for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
-			char *n = xstrndup(p, strcspn(p, "\n"));
-			size_t k = def_index(doc, n);
-
-			free(n);
-			if (k != (size_t)-1 && ev->state[k] == 1) {
-				j = k;
-				break;
-			}
-		}
-		if (j == (size_t)-1 || ++guard > doc->n)
-			break;
-		it = &doc->items[j];
-		buf_addf(out, " -> %s", it->name);
-		if (j == i)
-			break;
+		if (it->kind != ITEM_DEF || !it->var)
+			continue;
+		rest = it->name + strlen(it->var);	/* ".rest" */
+		rl = strlen(rest);
+		if (nl <= rl || strcmp(name + nl - rl, rest))
+			continue;
+		buf_reset(&row);
+		buf_add(&row, name, nl - rl);
+		buf_reset(&id);
+		buf_addf(&id, "%s.id", row.data);
+		if (row_of(it->over, row.data) && registry_get(ev->reg, id.data))
+			ret = eval_member(ev, i, row.data);
 	}
-	buf_release(&names);
+	buf_release(&row);
+	buf_release(&id);
+	if (ret == 1)
+		return 1;
+	return registry_get(ev->reg, name) ? 0 : ret < 0 ? -1 : 1;
 }
 
+/*
+ * Pushes name on the stack of quantities being evaluated. Returns 0, or
+ * -1 after the error naming the loop when it is there already.
+ */
 static int
-eval_def(struct modeldoc_eval *ev, const struct item *it)
+push(struct modeldoc_eval *ev, const struct item *it, const char *name)
+{
+	struct buf loop = BUF_INIT;
+	size_t k;
+
+	for (k = 0; k < ev->depth; k++)
+		if (!strcmp(ev->stack[k], name))
+			break;
+	if (k == ev->depth && ev->depth < DEPTH_MAX) {
+		ev->stack[ev->depth++] = xstrdup(name);
+		return 0;
+	}
+	for (; k < ev->depth; k++)
+		buf_addf(&loop, "%s -> ", ev->stack[k]);
+	buf_addstr(&loop, name);
+	doc_error(ev->doc, it->off, it->len, "'%s' depends on itself: %s",
+		  name, k > DEPTH_MAX ? "too deep" : loop.data);
+	buf_release(&loop);
+	return -1;
+}
+
+static void
+pop(struct modeldoc_eval *ev)
+{
+	free(ev->stack[--ev->depth]);
+}
+
+/* Appends e's text with each name a family's variable starts bound. */
+static void
+bound_text(const struct bind *b, const char *text, struct buf *out)
+{
+	size_t vl = b->var ? strlen(b->var) : 0;
+	const char *p = text;
+
+	while (*p) {
+		int start = p == text || !is_name_char(p[-1]);
+
+		if (vl && start && !strncmp(p, b->var, vl) && p[vl] == '.') {
+			buf_addstr(out, b->row);
+			p += vl;
+			continue;
+		}
+		/* Inside a string, nothing is a name. */
+		if (*p == '"') {
+			const char *q = strchr(p + 1, '"');
+			size_t n = q ? (size_t)(q - p) + 1 : strlen(p);
+
+			buf_add(out, p, n);
+			p += n;
+			continue;
+		}
+		buf_addch(out, *p++);
+	}
+}
+
+/*
+ * Evaluates definition it, for row (a member of its family) or alone
+ * (row NULL). Returns 0, 1 when its "when:" is false (no quantity), or
+ * -1 after an error.
+ */
+static int
+eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row)
 {
 	const struct modeldoc *doc = ev->doc;
-	struct expr_env env = { ev->reg, resolve_hook, ev, 0 };
+	struct bind b = { ev, row ? it->var : NULL, row };
+	struct expr_env env = { ev->reg, resolve_hook, &b, 0 };
 	struct buf names = BUF_INIT, inputs = BUF_INIT, formula = BUF_INIT;
-	struct buf ua = BUF_INIT;
+	struct buf ua = BUF_INIT, name = BUF_INIT, text = BUF_INIT;
 	struct value v = { 0 };
 	struct quantity *q;
 	const char *p, *note = it->a[A_NOTE].text;
@@ -535,11 +746,27 @@ eval_def(struct modeldoc_eval *ev, const struct item *it)
 	double x;
 	int ret = -1;
 
-	if (registry_get(ev->reg, it->name)) {
+	if (bound_name(&b, it->name, &name))
+		buf_addstr(&name, it->name);
+	if (registry_get(ev->reg, name.data)) {
 		doc_error(doc, it->off, it->len, "'%s' is already a quantity "
 			  "(of the data or a provider): a definition "
-			  "names a new one", it->name);
+			  "names a new one", name.data);
 		goto out;
+	}
+	if (push(ev, it, name.data))
+		goto out;
+	if (it->when) {
+		env.missing_ok = 1;
+		ret = expr_eval(it->when, &env, &v);
+		env.missing_ok = 0;
+		if (ret < 0)
+			goto popped;
+		ret = ret == 0 && value_truthy(&v) ? -1 : 1;
+		value_release(&v);
+		memset(&v, 0, sizeof(v));
+		if (ret == 1)
+			goto popped;
 	}
 	/*
 	 * A number alone is a value given in the unit declared (the speed
@@ -547,97 +774,140 @@ eval_def(struct modeldoc_eval *ev, const struct item *it)
 	 */
 	if (expr_kind(it->expr) == EXPR_NUM &&
 	    strcmp(expr_text(it->expr), "pi")) {
-		q = registry_add_num(ev->reg, it->name, expr_num(it->expr),
+		q = registry_add_num(ev->reg, name.data, expr_num(it->expr),
 				     it->a[A_UNIT].text, note ? note : "",
 				     NULL, source, NULL);
 		ret = q ? 0 : -1;
 		if (q && it->a[A_SYMBOL].text)
-			registry_set_symbol(ev->reg, it->name,
+			registry_set_symbol(ev->reg, name.data,
 					    it->a[A_SYMBOL].text);
-		goto out;
+		goto popped;
 	}
 	if (expr_eval(it->expr, &env, &v))
-		goto out;
+		goto popped;
 	if (v.type != VALUE_NUMBER) {
 		doc_error(doc, it->expr_off, it->expr_len, "'%s' must be a "
 			  "number, and this expression gives a text",
-			  it->name);
-		goto out;
+			  name.data);
+		goto popped;
 	}
 	if (!unit_same_si(&v.unit, &it->dim)) {
 		value_unit_text(&v, &ua);
 		buf_addf(&formula, "'%s'", it->a[A_UNIT].text);
+		if (row)
+			buf_addf(&formula, " (row %s)", row);
 		doc_error(doc, it->expr_off, it->expr_len, "this expression "
 			  "is in %s, but the unit given is %s", ua.data,
 			  formula.data);
-		goto out;
+		goto popped;
 	}
 	x = v.unit.scale == it->dim.scale ? v.num :
 	    v.num * (v.unit.scale / it->dim.scale);
+	/* Its formula: the expression, a member's with its row's names. */
+	bound_text(&b, it->expr_text, &text);
 	/* Its inputs: the names it reads, in order, that are quantities. */
 	buf_addch(&names, '\n');
 	expr_inputs(it->expr, &names);
 	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
 		char *n = xstrndup(p, strcspn(p, "\n"));
+		size_t at = inputs.len + (inputs.len > 0);
 
-		if (registry_get(ev->reg, n))
-			buf_addf(&inputs, "%s%s", inputs.len ? " " : "", n);
+		if (inputs.len)
+			buf_addch(&inputs, ' ');
+		if (bound_name(&b, n, &inputs))
+			buf_addstr(&inputs, n);
+		if (!registry_get(ev->reg, inputs.data + at))
+			inputs.data[inputs.len = at ? at - 1 : 0] = '\0';
 		free(n);
 	}
-	buf_addstr(&formula, it->expr_text);
+	buf_addstr(&formula, text.data);
 	if (note)
 		buf_addf(&formula, " (%s)", note);
-	q = registry_add_num(ev->reg, it->name, x, it->a[A_UNIT].text,
+	q = registry_add_num(ev->reg, name.data, x, it->a[A_UNIT].text,
 			     formula.data, inputs.data, source, NULL);
 	if (!q) {
 		doc_error(doc, it->off, it->len, "'%s' could not be added "
-			  "(see above)", it->name);
-		goto out;
+			  "(see above)", name.data);
+		goto popped;
 	}
-	registry_set_expr(q, it->expr_text, note);
+	registry_set_expr(q, text.data, note);
 	if (it->a[A_SYMBOL].text)
-		registry_set_symbol(ev->reg, it->name, it->a[A_SYMBOL].text);
+		registry_set_symbol(ev->reg, name.data, it->a[A_SYMBOL].text);
 	if (it->a[A_RATE].text && ev->rate)
-		ev->rate(ev->ctx, it->name, it->a[A_RATE].text);
+		ev->rate(ev->ctx, q->name, it->a[A_RATE].text);
 	ret = 0;
+popped:
+	pop(ev);
 out:
 	value_release(&v);
 	buf_release(&names);
 	buf_release(&inputs);
 	buf_release(&formula);
 	buf_release(&ua);
+	buf_release(&name);
+	buf_release(&text);
+	if (ret < 0)
+		ev->failed = 1;
+	return ret;
+}
+
+/* Evaluates member row of family definition i, unless it is there. */
+static int
+eval_member(struct modeldoc_eval *ev, size_t i, const char *row)
+{
+	const struct item *it = &ev->doc->items[i];
+	struct buf name = BUF_INIT;
+	int ret = 0;
+
+	buf_addf(&name, "%s%s", row, it->name + strlen(it->var));
+	if (!registry_get(ev->reg, name.data) &&
+	    !registry_get(ev->members, name.data)) {
+		/* Evaluated once: a false "when:" is not asked again. */
+		registry_add_num(ev->members, name.data, 0, "", "", NULL, "",
+				 NULL);
+		ret = eval_def(ev, it, row);
+	}
+	buf_release(&name);
 	return ret;
 }
 
 static int
-eval_decl(struct modeldoc_eval *ev, const struct item *it)
+eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 {
-	const struct quantity *q = registry_get(ev->reg, it->name);
+	struct buf name = BUF_INIT, hint = BUF_INIT;
+	struct bind b = { ev, row ? it->var : NULL, row };
+	const struct quantity *q;
 	const char *near[3];
-	struct buf hint = BUF_INIT;
 	size_t n;
+	int ret = -1;
 
-	if (!q) {
-		n = registry_suggest(ev->reg, it->name, near, 3);
+	if (bound_name(&b, it->name, &name))
+		buf_addstr(&name, it->name);
+	q = registry_get(ev->reg, name.data);
+	if (!q && row) {
+		ret = 0;	/* a row without it */
+	} else if (!q) {
+		n = registry_suggest(ev->reg, name.data, near, 3);
 		suggest_hint(&hint, near, n);
 		doc_error(ev->doc, it->off, it->len, "'%s' is not a quantity "
 			  "of the data or of a provider called above%s",
-			  it->name, hint.data);
-		buf_release(&hint);
-		return -1;
-	}
-	if (it->a[A_UNIT].text && strcmp(it->a[A_UNIT].text, q->unit)) {
+			  name.data, hint.data);
+	} else if (it->a[A_UNIT].text && strcmp(it->a[A_UNIT].text,
+						q->unit)) {
 		buf_addf(&hint, "'%s', but the data give '%s'",
 			 it->a[A_UNIT].text, q->unit);
 		doc_error(ev->doc, it->a[A_UNIT].off, it->a[A_UNIT].len,
-			  "the unit of '%s' is declared %s", it->name,
+			  "the unit of '%s' is declared %s", name.data,
 			  hint.data);
-		buf_release(&hint);
-		return -1;
+	} else {
+		if (it->a[A_SYMBOL].text)
+			registry_set_symbol(ev->reg, name.data,
+					    it->a[A_SYMBOL].text);
+		ret = 0;
 	}
-	if (it->a[A_SYMBOL].text)
-		registry_set_symbol(ev->reg, it->name, it->a[A_SYMBOL].text);
-	return 0;
+	buf_release(&name);
+	buf_release(&hint);
+	return ret;
 }
 
 static int
@@ -663,6 +933,56 @@ eval_call(struct modeldoc_eval *ev, const struct item *it)
 	return -1;
 }
 
+/* Whether name is "P.X.id" for a prefix P of over; X into row. */
+static int
+is_row_id(const char *over, const char *name, struct buf *row)
+{
+	size_t len = strlen(name);
+
+	if (len < 4 || strcmp(name + len - 3, ".id"))
+		return 0;
+	buf_reset(row);
+	buf_add(row, name, len - 3);
+	return row_of(over, row->data);
+}
+
+/* Every member of family item i, or of its rows under prefix row. */
+static int
+eval_family(struct modeldoc_eval *ev, size_t i, const char *only)
+{
+	const struct item *it = &ev->doc->items[i];
+	struct buf row = BUF_INIT;
+	size_t k;
+	int ret = 0;
+
+	for (k = 0; k < registry_count(ev->reg) && ret >= 0; k++) {
+		const char *name = registry_at(ev->reg, k)->name;
+
+		if (!is_row_id(it->over, name, &row) ||
+		    (only && strcmp(only, row.data)))
+			continue;
+		ret = it->kind == ITEM_DEF ? eval_member(ev, i, row.data) :
+		      eval_decl(ev, it, row.data);
+	}
+	buf_release(&row);
+	return ret < 0 ? -1 : 0;
+}
+
+int
+modeldoc_row(struct modeldoc_eval *ev, const char *row)
+{
+	size_t i;
+
+	for (i = 0; i < ev->doc->n && !ev->failed; i++) {
+		const struct item *it = &ev->doc->items[i];
+
+		if (it->var && row_of(it->over, row) &&
+		    eval_family(ev, i, row))
+			return -1;
+	}
+	return ev->failed ? -1 : 0;
+}
+
 static int
 eval_item(struct modeldoc_eval *ev, size_t i)
 {
@@ -671,27 +991,15 @@ eval_item(struct modeldoc_eval *ev, size_t i)
 
 	if (ev->state[i] == 2)
 		return 0;
-	if (ev->state[i] == 1) {
-		struct buf loop = BUF_INIT;
-
-		loop_text(ev, i, &loop);
-		doc_error(ev->doc, it->off, it->len, "'%s' depends on itself: "
-			  "%s", it->name, loop.data);
-		buf_release(&loop);
-		return -1;
-	}
 	ev->state[i] = 1;
-	switch (it->kind) {
-	case ITEM_DEF:
-		ret = eval_def(ev, it);
-		break;
-	case ITEM_DECL:
-		ret = eval_decl(ev, it);
-		break;
-	default:
+	if (it->var)
+		ret = eval_family(ev, i, NULL);
+	else if (it->kind == ITEM_DEF)
+		ret = eval_def(ev, it, NULL) < 0 ? -1 : 0;
+	else if (it->kind == ITEM_DECL)
+		ret = eval_decl(ev, it, NULL);
+	else
 		ret = eval_call(ev, it);
-		break;
-	}
 	ev->state[i] = 2;
 	if (ret)
 		ev->failed = 1;
@@ -705,12 +1013,21 @@ modeldoc_run(struct modeldoc_eval *ev)
 	int ret = 0;
 
 	ev->state = xcalloc(ev->doc->n ? ev->doc->n : 1, 1);
+	ev->stack = xcalloc(DEPTH_MAX, sizeof(*ev->stack));
+	ev->members = registry_new();
+	ev->depth = 0;
 	ev->failed = 0;
 	for (i = 0; i < ev->doc->n && !ev->failed; i++)
 		if (eval_item(ev, i))
 			ret = -1;
 	if (ev->failed)
 		ret = -1;
+	while (ev->depth)
+		pop(ev);
+	free(ev->stack);
+	ev->stack = NULL;
+	registry_free(ev->members);
+	ev->members = NULL;
 	free(ev->state);
 	ev->state = NULL;
 	return ret;

@@ -21,7 +21,11 @@ struct registry;
  * (the dimensions must agree); its inputs are the names the expression
  * reads. A name alone ("laptop.mass", with unit: and symbol:) declares a
  * quantity the data give; "call NAME" runs one of the model's C
- * providers (loading data rows, fits, lookups) at that point.
+ * providers (loading data rows, fits, lookups) at that point. A block
+ * that opens with "for d in device current" is a family: each of its
+ * definitions ("d.sbops = d.flops * sbops_per_flop", with "when:" an
+ * expression that must hold) stands for one quantity per row
+ * device.X, current.X (where device.X.id is a quantity).
  * Definitions are evaluated in the order written, and a definition that
  * reads one written further down is evaluated first (a loop is an
  * error naming it).
@@ -53,6 +57,9 @@ struct modeldoc_eval {
 	void (*rate)(void *ctx, const char *name, const char *what);
 	/* private */
 	unsigned char *state;	/* per item: 0 to do, 1 busy, 2 done */
+	char **stack;		/* names being evaluated, for loops */
+	size_t depth;
+	struct registry *members;	/* family members evaluated */
 	int failed;
 };
 
@@ -69,6 +76,14 @@ int modeldoc_run(struct modeldoc_eval *ev);
  * document does not define it, -1 after an error.
  */
 int modeldoc_need(struct modeldoc_eval *ev, const char *name);
+
+/*
+ * For a provider that has added a row ("device.eee_pc_2008", with its
+ * ".id"): evaluates every family of the document over that row's prefix
+ * for it now, so that the row's quantities stay together. Returns 0, or
+ * -1 after an error.
+ */
+int modeldoc_row(struct modeldoc_eval *ev, const char *row);
 
 /*
  * The document read back, for the Methods page (methods.c): its parts

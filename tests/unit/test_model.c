@@ -187,7 +187,8 @@ fix_setup(void **state)
 {
 	static const char *const copies[] = { "assumptions.csv", "devices.csv",
 		"disk_capacity.csv", "areal_density.csv", "transistors.csv",
-		"claims.csv", "ssd_capacity.csv", "quantum.csv" };
+		"claims.csv", "ssd_capacity.csv", "quantum.csv",
+		MODEL_DOCUMENT };
 	size_t i;
 
 	(void)state;
@@ -204,7 +205,8 @@ fix_teardown(void **state)
 {
 	static const char *const files[] = { "assumptions.csv", "devices.csv",
 		"disk_capacity.csv", "areal_density.csv", "transistors.csv",
-		"claims.csv", "ssd_capacity.csv", "quantum.csv", "top500.csv" };
+		"claims.csv", "ssd_capacity.csv", "quantum.csv", "top500.csv",
+		MODEL_DOCUMENT };
 	struct buf path = BUF_INIT;
 	size_t i;
 
@@ -432,20 +434,22 @@ data_with_devices(const char *devices)
 	if (!dir)
 		fail_msg("mkdtemp failed");
 	dir = strdup(dir);
-	for (i = 0; model_data_files[i]; i++) {
+	for (i = 0; !i || model_data_files[i - 1]; i++) {
+		const char *file = model_data_files[i] ? model_data_files[i] :
+				   MODEL_DOCUMENT;
 		struct buf src = BUF_INIT, text = BUF_INIT;
 		char chunk[4096];
 		size_t n;
 		FILE *f;
 
-		buf_addf(&src, "data/%s", model_data_files[i]);
+		buf_addf(&src, "data/%s", file);
 		f = fopen(src.data, "r");
 		if (!f)
 			fail_msg("cannot read '%s'", src.data);
 		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 			buf_add(&text, chunk, n);
 		fclose(f);
-		write_file(dir, model_data_files[i], text.data);
+		write_file(dir, file, text.data);
 		buf_release(&src);
 		buf_release(&text);
 	}
@@ -464,6 +468,9 @@ remove_data(char *dir)
 		buf_addf(&path, "%s/%s", dir, model_data_files[i]);
 		unlink(path.data);
 	}
+	buf_reset(&path);
+	buf_addf(&path, "%s/%s", dir, MODEL_DOCUMENT);
+	unlink(path.data);
 	rmdir(dir);
 	free(dir);
 	buf_release(&path);
