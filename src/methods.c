@@ -10,11 +10,13 @@
 #include "bib.h"
 #include "buf.h"
 #include "escape.h"
+#include "expr.h"
 #include "format.h"
 #include "mathml.h"
 #include "methods.h"
 #include "modeldoc.h"
 #include "registry.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /* What each provider of model.c reads, for the reader. */
@@ -99,6 +101,120 @@ definition(struct buf *out, const struct registry *reg,
 	BUF_ADDLIT(out, ".</p>\n</div>\n");
 }
 
+/* The symbol the family block of item i gives name ("d.mass"), or NULL. */
+static const char *
+family_symbol(const struct modeldoc *doc, size_t from, size_t to,
+	      const char *name)
+{
+	struct modeldoc_def d;
+	size_t k;
+
+	for (k = from; k < to; k++) {
+		modeldoc_def(doc, k, &d);
+		if (!strcmp(d.name, name))
+			return d.symbol;
+	}
+	return NULL;
+}
+
+/* The rows of a family in this edition: X of every PREFIX.X.id. */
+static size_t
+count_rows(const struct registry *reg, const char *over)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < registry_count(reg); k++) {
+		const char *name = registry_at(reg, k)->name, *p = over;
+		const char *dot = strchr(name, '.');
+		size_t len = strlen(name);
+
+		if (!dot || len < 4 || strcmp(name + len - 3, ".id") ||
+		    strchr(dot + 1, '.') != name + len - 3)
+			continue;
+		while (*p) {
+			size_t pl = strcspn(p, " ");
+
+			if ((size_t)(dot - name) == pl && !memcmp(p, name, pl))
+				n++;
+			p += pl + (p[pl] == ' ');
+		}
+	}
+	return n;
+}
+
+/*
+ * A family's definition, typeset once with the family's symbols (m_d for
+ * d.mass) and no links (a member is a row of the quantities page).
+ */
+static void
+family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
+       size_t to, const struct registry *reg, const struct bib *bib,
+       const char *root)
+{
+	struct modeldoc_def d;
+	struct registry *scratch;
+	struct buf names = BUF_INIT;
+	const struct quantity *lhs;
+	const char *p;
+
+	modeldoc_def(doc, i, &d);
+	if (!d.expr)
+		return;
+	/* Every name the formula reads, with the symbol it is shown as. */
+	scratch = registry_new();
+	buf_addch(&names, '\n');
+	buf_addstr(&names, d.name);
+	buf_addch(&names, '\n');
+	expr_inputs(d.expr, &names);
+	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
+		char *n = xstrndup(p, strcspn(p, "\n"));
+		const struct quantity *q = registry_get(reg, n);
+		const char *sym = q ? q->symbol :
+				  family_symbol(doc, from, to, n);
+
+		if (!registry_get(scratch, n) && !registry_name_problem(n)) {
+			registry_add_num(scratch, n, 0, "", "", NULL, "",
+					 NULL);
+			if (sym)
+				registry_set_symbol(scratch, n, sym);
+		}
+		free(n);
+	}
+	lhs = registry_get(scratch, d.name);
+	BUF_ADDLIT(out, "<div class=\"definition family\">\n");
+	mathml_expr(out, d.expr, scratch, lhs, NULL, MATHML_BLOCK);
+	BUF_ADDLIT(out, "\n<p><code>");
+	html_name(out, d.name);
+	buf_addf(out, "</code>, for each of the %zu rows <i>", count_rows(reg,
+		 d.over));
+	html_text(out, d.var);
+	BUF_ADDLIT(out, "</i> of ");
+	for (p = d.over; *p; p += strcspn(p, " ") + (p[strcspn(p, " ")] ==
+						    ' ')) {
+		if (p != d.over)
+			BUF_ADDLIT(out, ", ");
+		BUF_ADDLIT(out, "<code>");
+		buf_add(out, p, strcspn(p, " "));
+		BUF_ADDLIT(out, ".*</code>");
+	}
+	BUF_ADDLIT(out, " that have what it reads");
+	if (d.unit && *d.unit) {
+		BUF_ADDLIT(out, ", in ");
+		format_unit(out, d.unit);
+	}
+	if (d.note) {
+		BUF_ADDLIT(out, ": ");
+		html_text(out, d.note);
+	}
+	if (d.source) {
+		BUF_ADDLIT(out, ". Source: ");
+		bib_text_html(out, bib, d.source, root);
+	}
+	BUF_ADDLIT(out, ".</p>\n</div>\n");
+	registry_free(scratch);
+	buf_release(&names);
+}
+
 static void
 provider(struct buf *out, const char *name)
 {
@@ -142,8 +258,15 @@ methods_page(struct buf *out, const struct modeldoc *doc,
 		for (j = p.from; j < p.to; j++) {
 			enum modeldoc_kind kind;
 			const char *name = modeldoc_item(doc, j, &kind);
+			struct modeldoc_def d;
 
-			if (kind == MODELDOC_CALL)
+			modeldoc_def(doc, j, &d);
+			if (d.var && kind == MODELDOC_DEF)
+				family(out, doc, j, p.from, p.to, reg, bib,
+				       root);
+			else if (d.var)
+				continue;
+			else if (kind == MODELDOC_CALL)
 				provider(out, name);
 			else
 				definition(out, reg, bib, name, kind, page,

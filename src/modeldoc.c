@@ -1063,3 +1063,18 @@ modeldoc_nitems(const struct modeldoc *doc)
 {
 	return doc->n;
 }
+
+void
+modeldoc_def(const struct modeldoc *doc, size_t i, struct modeldoc_def *out)
+{
+	const struct item *it = &doc->items[i];
+
+	out->name = it->name;
+	out->expr = it->expr;
+	out->unit = it->a[A_UNIT].text;
+	out->symbol = it->a[A_SYMBOL].text;
+	out->note = it->a[A_NOTE].text;
+	out->source = it->a[A_SOURCE].text;
+	out->var = it->var;
+	out->over = it->over;
+}

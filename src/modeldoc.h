@@ -101,6 +101,15 @@ enum modeldoc_kind {
 	MODELDOC_GIVEN,		/* a name alone: given by the data */
 	MODELDOC_CALL,		/* call provider */
 };
+/* A definition or declaration as written (family members unbound). */
+struct modeldoc_def {
+	const char *name;		/* "d.sbops" in a family */
+	const struct expr *expr;	/* NULL for a declaration */
+	const char *unit, *symbol, *note, *source;	/* or NULL */
+	const char *var, *over;		/* a family's, or NULL */
+};
+void modeldoc_def(const struct modeldoc *doc, size_t i,
+		  struct modeldoc_def *out);
 size_t modeldoc_nparts(const struct modeldoc *doc);
 size_t modeldoc_nitems(const struct modeldoc *doc);
 void modeldoc_part(const struct modeldoc *doc, size_t i,

@@ -41,8 +41,22 @@ give_mass(void *ctx)
 				NULL, "test", NULL) ? 0 : -1;
 }
 
+/* A provider standing for the devices: rows box.a (2 kg) and box.b. */
+static int
+give_rows(void *ctx)
+{
+	struct registry *reg = ctx;
+
+	registry_add_text(reg, "box.a.id", "a", "row", NULL, "test", NULL);
+	registry_add_num(reg, "box.a.mass", 2, "kg", "data", NULL, "test",
+			 NULL);
+	registry_add_text(reg, "box.b.id", "b", "row", NULL, "test", NULL);
+	return 0;
+}
+
 static const struct modeldoc_provider providers[] = {
 	{ "mass", give_mass },
+	{ "rows", give_rows },
 	{ NULL, NULL },
 };
 
@@ -131,6 +145,42 @@ test_forward_reference(void **state)
 	unlink(path);
 }
 
+static void
+test_family(void **state)
+{
+	static const struct modeldoc_provider rows[] = {
+		{ "rows", give_rows },
+		{ NULL, NULL },
+	};
+	struct registry *reg = registry_new();
+	struct modeldoc_eval ev = { .providers = rows, .ctx = reg };
+	const struct quantity *q;
+	struct modeldoc *doc;
+
+	(void)state;
+	doc = load("```define\nc = 3\n  unit: m/s\n\ncall rows\n```\n\n"
+		   "```define\nfor d in box\nd.mass\n  unit: kg\n"
+		   "  symbol: m_d\n\nd.energy = d.mass * c^2\n"
+		   "  when: has(d.mass)\n  unit: J\n```\n");
+	assert_non_null(doc);
+	ev.doc = doc;
+	ev.reg = reg;
+	assert_int_equal(modeldoc_run(&ev), 0);
+	q = registry_get(reg, "box.a.energy");
+	assert_non_null(q);
+	assert_near(q->value, 18, 1e-15);
+	/* The member's formula and inputs are its row's. */
+	assert_string_equal(q->expr, "box.a.mass * c^2");
+	assert_int_equal(q->ninputs, 2);
+	assert_string_equal(q->inputs[0], "box.a.mass");
+	assert_string_equal(registry_get(reg, "box.a.mass")->symbol, "m_d");
+	/* b has no mass: no energy, and no error. */
+	assert_null(registry_get(reg, "box.b.energy"));
+	registry_free(reg);
+	modeldoc_free(doc);
+	unlink(path);
+}
+
 /* Loads and runs text; checks stderr, with FILE standing for the path. */
 static void
 expect_error(const char *text, const char *want)
@@ -206,6 +256,16 @@ test_errors(void **state)
 	expect_error("```define\nx = 1\n  unit: m\n", "FILE:1:1: error: "
 		     "this block has no closing ```");
 	expect_error("```define\nBad name! = 1\n```\n", "FILE:2:");
+	expect_error("```define\ncall rows\n```\n\n```define\nfor d in "
+		     "box\nd.x = d.mass\n  when: has(d.mass)\n  unit: s\n"
+		     "```\n", "FILE:7:7: error: this expression is in kg, "
+		     "but the unit given is 's' (row box.a)");
+	expect_error("```define\nx = 1\n  unit: m\n\nfor d in box\n"
+		     "```\n", "FILE:5:1: error: 'for' is the first line of "
+		     "a block");
+	expect_error("```define\nfor d in box\nx = 1\n  unit: m\n```\n",
+		     "FILE:3:1: error: in a family over 'd', a name starts "
+		     "with 'd.'");
 	expect_error("```define\nx = \"text\"\n  unit:\n```\n",
 		     "'x' must be a number");
 }
@@ -216,6 +276,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_evaluates),
 		cmocka_unit_test(test_forward_reference),
+		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_errors),
 	};
 
