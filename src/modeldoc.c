@@ -946,9 +946,9 @@ is_row_id(const char *over, const char *name, struct buf *row)
 	return row_of(over, row->data);
 }
 
-/* Every member of family item i, or of its rows under prefix row. */
+/* Every member of family item i, one per row. */
 static int
-eval_family(struct modeldoc_eval *ev, size_t i, const char *only)
+eval_family(struct modeldoc_eval *ev, size_t i)
 {
 	const struct item *it = &ev->doc->items[i];
 	struct buf row = BUF_INIT;
@@ -958,8 +958,7 @@ eval_family(struct modeldoc_eval *ev, size_t i, const char *only)
 	for (k = 0; k < registry_count(ev->reg) && ret >= 0; k++) {
 		const char *name = registry_at(ev->reg, k)->name;
 
-		if (!is_row_id(it->over, name, &row) ||
-		    (only && strcmp(only, row.data)))
+		if (!is_row_id(it->over, name, &row))
 			continue;
 		ret = it->kind == ITEM_DEF ? eval_member(ev, i, row.data) :
 		      eval_decl(ev, it, row.data);
@@ -976,8 +975,10 @@ modeldoc_row(struct modeldoc_eval *ev, const char *row)
 	for (i = 0; i < ev->doc->n && !ev->failed; i++) {
 		const struct item *it = &ev->doc->items[i];
 
-		if (it->var && row_of(it->over, row) &&
-		    eval_family(ev, i, row))
+		if (!it->var || !row_of(it->over, row))
+			continue;
+		if ((it->kind == ITEM_DEF ? eval_member(ev, i, row) :
+		     eval_decl(ev, it, row)) < 0)
 			return -1;
 	}
 	return ev->failed ? -1 : 0;
@@ -993,7 +994,7 @@ eval_item(struct modeldoc_eval *ev, size_t i)
 		return 0;
 	ev->state[i] = 1;
 	if (it->var)
-		ret = eval_family(ev, i, NULL);
+		ret = eval_family(ev, i);
 	else if (it->kind == ITEM_DEF)
 		ret = eval_def(ev, it, NULL) < 0 ? -1 : 0;
 	else if (it->kind == ITEM_DECL)
