@@ -33,15 +33,6 @@ const struct physconst phys_lloyd2000 = {
 };
 
 double
-phys_stefan_boltzmann(const struct physconst *pc)
-{
-	double k2 = pc->k * pc->k;
-
-	return PHYS_PI * PHYS_PI * k2 * k2 /
-	       (60 * pc->hbar * pc->hbar * pc->hbar * pc->c * pc->c);
-}
-
-double
 phys_rest_energy(const struct physconst *pc, double m)
 {
 	return m * pc->c * pc->c;
@@ -81,125 +72,9 @@ phys_entropy_bits(const struct physconst *pc, double S)
 }
 
 double
-phys_ops_per_bit(double ops, double bits)
-{
-	return ops / bits;
-}
-
-double
-phys_energy_per_bit(double E, double bits)
-{
-	return E / bits;
-}
-
-double
-phys_bb_bit_flux(const struct physconst *pc, double T)
-{
-	return 4.0 / 3.0 * phys_stefan_boltzmann(pc) * T * T * T /
-	       (pc->k * PHYS_LN2);
-}
-
-double
-phys_sphere_radius(double V)
-{
-	return cbrt(3 * V / (4 * PHYS_PI));
-}
-
-double
-phys_sphere_area(double V)
-{
-	double R = phys_sphere_radius(V);
-
-	return 4 * PHYS_PI * R * R;
-}
-
-double
-phys_cube_edge(double V)
-{
-	return cbrt(V);
-}
-
-double
-phys_cube_area(double V)
-{
-	double a = cbrt(V);
-
-	return 6 * a * a;
-}
-
-double
-phys_light_time(const struct physconst *pc, double d)
-{
-	return d / pc->c;
-}
-
-double
 phys_volume_scale(double x, double V, double V0)
 {
 	return x * (V / V0);
-}
-
-double
-phys_schwarzschild_radius(const struct physconst *pc, double m)
-{
-	return 2 * pc->G * m / (pc->c * pc->c);
-}
-
-double
-phys_bh_bits(const struct physconst *pc, double m)
-{
-	return 4 * PHYS_PI * pc->G * m * m / (PHYS_LN2 * pc->hbar * pc->c);
-}
-
-double
-phys_hawking_temperature(const struct physconst *pc, double m)
-{
-	return pc->hbar * pc->c * pc->c * pc->c /
-	       (8 * PHYS_PI * pc->G * m * pc->k);
-}
-
-double
-phys_hawking_time_scale(const struct physconst *pc, double m)
-{
-	double c2 = pc->c * pc->c;
-
-	return pc->G * pc->G * m * m * m / (pc->hbar * c2 * c2);
-}
-
-double
-phys_hawking_lifetime(const struct physconst *pc, double m)
-{
-	return 5120 * PHYS_PI * phys_hawking_time_scale(pc, m);
-}
-
-double
-phys_landauer_energy(const struct physconst *pc, double T)
-{
-	return pc->k * T * PHYS_LN2;
-}
-
-double
-phys_landauer_rate(const struct physconst *pc, double P, double T)
-{
-	return P / phys_landauer_energy(pc, T);
-}
-
-double
-phys_bremermann(const struct physconst *pc, double m)
-{
-	return m * pc->c * pc->c / pc->h;
-}
-
-double
-phys_bekenstein_bits(const struct physconst *pc, double R, double E)
-{
-	return 2 * PHYS_PI * R * E / (pc->hbar * pc->c * PHYS_LN2);
-}
-
-double
-phys_doubling_time(double factor, double period)
-{
-	return period / log2(factor);
 }
 
 double
