@@ -25,10 +25,20 @@ static const struct {
 } provider_words[] = {
 	{ "assumptions", "Here the tool reads data/assumptions.csv: one "
 	  "quantity per row, each checked for its unit and range." },
-	{ "history", "Here the tool reads the history series and the "
-	  "machines (data.html lists the files), fits the trends and "
-	  "computes the gaps, in C: these are the quantities whose "
-	  "formulas the quantities pages give." },
+	{ "series", "Here the tool reads the history series and fits "
+	  "their trends (src/model.c)." },
+	{ "pace", "Here the tool holds the newest No. 1 systems against "
+	  "their trend (src/model.c)." },
+	{ "article_gaps", "Here the tool computes the gaps of the "
+	  "article's laptop (src/model.c)." },
+	{ "records", "Here the tool finds the record holder, the largest "
+	  "drives and the energy per operation (src/model.c)." },
+	{ "devices", "Here the tool reads data/devices.csv: every machine, "
+	  "its gaps, and the machines the report picks (src/model.c)." },
+	{ "quantum", "Here the tool reads data/quantum.csv "
+	  "(src/model.c)." },
+	{ "curves", "Here the tool computes the curves of the figures "
+	  "(src/model.c)." },
 };
 
 static void

@@ -2168,70 +2168,94 @@ provide_assumptions(void *ctx)
 }
 
 /*
- * The provider "history": the series and their fits, the gaps of the
- * article's laptop, the records, energy, the devices, the quantum
- * processors and the figures' curves. The C arithmetic below takes the
- * constants the document defines.
+ * The provider "series": the history series (top500.csv, the disks,
+ * flash, areal density, transistors), each read as of the edition and
+ * fitted (fit.c). The C arithmetic from here on takes the constants the
+ * document defines.
  */
 static int
-provide_history(void *ctx)
+provide_series(void *ctx)
 {
 	struct model *m = ctx;
-	struct series *all = m->all;
 
 	m->pcv = (struct physconst){ "model document", get(m, "const.c"),
 		get(m, "const.h"), get(m, "const.hbar"), get(m, "const.k"),
 		get(m, "const.G"), get(m, "const.eV") };
 	m->pc = &m->pcv;
-	if (m->failed || add_series(m, all) || m->failed)
+	if (m->failed || add_series(m, m->all) || m->failed)
 		return -1;
-	/* The fitted rates join the fixed ones for every gap below. */
-	if (registry_get(m->reg, "series.top500.fit_all.doubling_time")) {
-		fx(m, "rate.top500", get(m,
-		   "series.top500.fit_all.doubling_time"), "yr",
-		   "series.top500.fit_all.doubling_time",
-		   "fitted doubling time of the TOP500 No. 1",
-		   "series.top500.fit_all.doubling_time", OURS);
-		add_rate(m, "rate.top500", "TOP500 No. 1 trend");
-	}
-	add_pace(m, &all[S_TOP500]);
-	if (registry_get(m->reg, "series.top500.fit_since.doubling_time")) {
-		fx(m, "rate.top500_since", get(m,
-		   "series.top500.fit_since.doubling_time"), "yr",
-		   "series.top500.fit_since.doubling_time",
-		   "fitted doubling time of the TOP500 No. 1 since the article",
-		   "series.top500.fit_since.doubling_time", OURS);
-		add_rate(m, "rate.top500_since",
-			 "TOP500 No. 1 trend since the article");
-	}
-	/* The frontier: record drives, not every milestone drive. */
-	if (registry_get(m->reg, "series.disk_record.fit_all.doubling_time")) {
-		fx(m, "rate.disk", get(m,
-		   "series.disk_record.fit_all.doubling_time"), "yr",
-		   "series.disk_record.fit_all.doubling_time",
-		   "fitted doubling time of record hard-disk capacity",
-		   "series.disk_record.fit_all.doubling_time", OURS);
-		add_rate(m, "rate.disk", "disk capacity trend");
-	}
+	return 0;
+}
+
+/* The provider "pace": the TOP500 No. 1's pace against its own trend. */
+static int
+provide_pace(void *ctx)
+{
+	struct model *m = ctx;
+
+	add_pace(m, &m->all[S_TOP500]);
+	return m->failed ? -1 : 0;
+}
+
+/*
+ * The provider "article_gaps": the article's 2008 laptop against the
+ * 1 kg limits, and its areal-density doublings.
+ */
+static int
+provide_article_gaps(void *ctx)
+{
+	struct model *m = ctx;
+
 	add_gap(m, "article.gap.ops", "article.laptop_sbops",
 		"laptop.ops_max", "article.year");
 	add_gap(m, "article.gap.bits", "article.laptop_bits",
 		"laptop.bits_max", "article.year");
-	add_doublings_between(m, &all[S_AREAL], "article.density_from",
+	add_doublings_between(m, &m->all[S_AREAL], "article.density_from",
 			      "article.density_to");
 	add_areal_pace(m);
-	if (registry_get(m->reg, "rate.top500"))
-		fx(m, "universe.years_top500", get(m, "universe.doublings") *
-		   get(m, "rate.top500"), "yr",
-		   "universe.doublings * rate.top500",
-		   "at the TOP500 No. 1 doubling time",
-		   "universe.doublings rate.top500", OURS);
-	add_record(m, &all[S_TOP500]);
-	add_current_disk(m, &all[S_DISK_RECORD], &all[S_SSD]);
-	if (add_energy(m, &all[S_TOP500]))
+	return m->failed ? -1 : 0;
+}
+
+/*
+ * The provider "records": the record TOP500 No. 1 of the edition, the
+ * largest drives, and the energy per operation of the No. 1 systems.
+ */
+static int
+provide_records(void *ctx)
+{
+	struct model *m = ctx;
+
+	add_record(m, &m->all[S_TOP500]);
+	add_current_disk(m, &m->all[S_DISK_RECORD], &m->all[S_SSD]);
+	if (add_energy(m, &m->all[S_TOP500]))
 		return -1;
-	if (add_devices(m) || add_quantum(m))
-		return -1;
+	return m->failed ? -1 : 0;
+}
+
+/* The provider "devices": devices.csv, each machine and the picks. */
+static int
+provide_devices(void *ctx)
+{
+	struct model *m = ctx;
+
+	return add_devices(m) || m->failed ? -1 : 0;
+}
+
+/* The provider "quantum": quantum.csv. */
+static int
+provide_quantum(void *ctx)
+{
+	struct model *m = ctx;
+
+	return add_quantum(m) || m->failed ? -1 : 0;
+}
+
+/* The provider "curves": the figures' curves (only for a report). */
+static int
+provide_curves(void *ctx)
+{
+	struct model *m = ctx;
+
 	if (m->ds && !m->failed)
 		add_curves(m);
 	return m->failed ? -1 : 0;
@@ -2239,7 +2263,13 @@ provide_history(void *ctx)
 
 static const struct modeldoc_provider providers[] = {
 	{ "assumptions", provide_assumptions },
-	{ "history", provide_history },
+	{ "series", provide_series },
+	{ "pace", provide_pace },
+	{ "article_gaps", provide_article_gaps },
+	{ "records", provide_records },
+	{ "devices", provide_devices },
+	{ "quantum", provide_quantum },
+	{ "curves", provide_curves },
 	{ NULL, NULL },
 };
 
