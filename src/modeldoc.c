@@ -506,19 +506,32 @@ parse(struct modeldoc *doc)
 	return ret;
 }
 
-struct modeldoc *
-modeldoc_load(const char *path)
+/* Takes f: checks and parses it into a new document, or NULL. */
+static struct modeldoc *
+load(struct srcfile *f)
 {
-	struct modeldoc *doc;
+	struct modeldoc *doc = xcalloc(1, sizeof(*doc));
 
-	doc = xcalloc(1, sizeof(*doc));
-	doc->f = srcfile_read(path);
+	doc->f = f;
+	if (f)
+		f->show_source = 1;
 	if (!doc->f || srcfile_check_text(doc->f) || parse(doc)) {
 		modeldoc_free(doc);
 		return NULL;
 	}
-	doc->f->show_source = 1;
 	return doc;
+}
+
+struct modeldoc *
+modeldoc_load(const char *path)
+{
+	return load(srcfile_read(path));
+}
+
+struct modeldoc *
+modeldoc_from_mem(const char *name, const char *data, size_t len)
+{
+	return load(srcfile_from_mem(name, data, len));
 }
 
 void

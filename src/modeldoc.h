@@ -38,6 +38,9 @@ struct modeldoc;
  * error (file:line:col). Free with modeldoc_free().
  */
 struct modeldoc *modeldoc_load(const char *path);
+/* The same from len bytes of data, named name in messages (tests). */
+struct modeldoc *modeldoc_from_mem(const char *name, const char *data,
+				   size_t len);
 void modeldoc_free(struct modeldoc *doc);
 
 /* A provider: a step of the model written in C (model.c). */
