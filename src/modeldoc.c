@@ -648,6 +648,8 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 	size_t i = def_index(doc, name);
 	int ret = 1;
 
+	if (!ev->state)
+		BUG("modeldoc_need() outside modeldoc_run()");
 	if (registry_get(ev->reg, name))
 		return 0;
 	if (i != (size_t)-1)
@@ -984,6 +986,9 @@ int
 modeldoc_row(struct modeldoc_eval *ev, const char *row)
 {
 	size_t i;
+
+	if (!ev->state)
+		BUG("modeldoc_row() outside modeldoc_run()");
 
 	for (i = 0; i < ev->doc->n && !ev->failed; i++) {
 		const struct item *it = &ev->doc->items[i];

@@ -73,16 +73,16 @@ struct modeldoc_eval {
 int modeldoc_run(struct modeldoc_eval *ev);
 
 /*
- * For a provider that reads a quantity the document defines further
- * down: evaluates it now when it is a definition not yet evaluated.
+ * For a provider (during modeldoc_run() only) that reads a quantity the
+ * document defines further down: evaluates it now when it is a definition not yet evaluated.
  * Returns 0 when name is then a quantity (or was already), 1 when the
  * document does not define it, -1 after an error.
  */
 int modeldoc_need(struct modeldoc_eval *ev, const char *name);
 
 /*
- * For a provider that has added a row ("device.eee_pc_2008", with its
- * ".id"): evaluates every family of the document over that row's prefix
+ * For a provider (during modeldoc_run() only) that has added a row
+ * ("device.eee_pc_2008", with its ".id"): evaluates every family of the document over that row's prefix
  * for it now, so that the row's quantities stay together. Returns 0, or
  * -1 after an error.
  */
