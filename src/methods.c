@@ -2,6 +2,7 @@
  * The Methods page (methods.h): reads the model document and the
  * registry of one edition; writes HTML into a buffer, nothing else.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +62,11 @@ value_words(struct buf *out, const struct quantity *q)
 		html_text(out, q->text);
 		return;
 	}
-	format_brief(&v, q->value, q->unit);
+	/* A whole number as one: 8 bits per byte, not 8.000. */
+	if (q->value == (double)(long)q->value && fabs(q->value) < 1e6)
+		format_count(&v, q->value);
+	else
+		format_brief(&v, q->value, q->unit);
 	if (*q->unit && strcmp(q->unit, "year")) {
 		buf_addstr(&v, "\xc2\xa0");
 		format_unit(&v, q->unit);
@@ -96,7 +101,7 @@ definition(struct buf *out, const struct registry *reg,
 			BUF_ADDLIT(out, ")");
 		}
 	}
-	if (q->note && *q->note) {
+	if (kind != MODELDOC_GIVEN && q->note && *q->note) {
 		BUF_ADDLIT(out, ": ");
 		html_text(out, q->note);
 	} else if (kind != MODELDOC_GIVEN && !q->expr && q->formula &&
