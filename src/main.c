@@ -400,7 +400,52 @@ hash_identity(uint64_t h, const struct stat *st)
 }
 
 /*
- * The key of everything a report is made from: the data files, every
+ * scandir() filter: a .csv file of the data folder that is not one of
+ * the model's nor the references list: schema.csv and the files it
+ * declares (rows.h).
+ */
+static int
+declared_csv(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name), i;
+
+	if (n < 5 || strcmp(e->d_name + n - 4, ".csv") ||
+	    !strcmp(e->d_name, BIB_FILE))
+		return 0;
+	for (i = 0; model_data_files[i]; i++)
+		if (!strcmp(e->d_name, model_data_files[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Adds to *h the name and bytes of each declared_csv() file of dir, in
+ * name order (none: *h as it was). Returns -1 when one cannot be read.
+ */
+static int
+hash_declared(uint64_t *h, const char *dir)
+{
+	struct dirent **names;
+	struct buf path = BUF_INIT;
+	int n, i, ret = 0;
+
+	n = scandir(dir, &names, declared_csv, alphasort);
+	for (i = 0; i < n; i++) {
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", dir, names[i]->d_name);
+		*h = hash_str(*h, names[i]->d_name);
+		ret |= hash_file(h, path.data, 0);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	buf_release(&path);
+	return ret;
+}
+
+/*
+ * The key of everything a report is made from: the data files (those
+ * data/schema.csv declares too), every
  * file under the templates folder, the edition, this program itself and
  * the math font it copies.
  * Returns 0, -1 when something cannot be read (then no run is
@@ -429,6 +474,7 @@ inputs_key(const struct options *opt, uint64_t *key)
 		ret |= hash_file(&h, path.data, 0);
 	else
 		h = hash_str(h, "no " BIB_FILE);
+	ret |= hash_declared(&h, opt->datadir);
 	tree = hash_tree(&h, opt->templatedir);
 	if (tree == -2) {
 		buf_release(&path);
