@@ -976,7 +976,7 @@ series_dataset(struct model *m, const struct series *se)
 	struct dataset *ds = dataset_add(m->ds, sp->id, sp->what, cols, units,
 					 sp->factor ? 3 : 2);
 	double f = sp->factor ? get(m, sp->factor) : 1;
-	int cl = table_find(se->t, sp->label_col);
+	int cl = table_col(se->t, sp->label_col);
 	size_t i, step = 1;
 
 	/* A plot shows no more than this: every k-th point and the last. */
@@ -1139,27 +1139,27 @@ add_series(struct model *m, struct series *all)
 					     sp->id), floor(se->time[0]),
 				 "year", "year of the first row", NULL,
 				 table_cell(se->t, se->row[0],
-					    table_find(se->t, "source")),
+					    table_col(se->t, "source")),
 				 point_origin(se, 0, &org));
 		registry_add_num(m->reg, SET(name, "series.%s.latest.year",
 					     sp->id), floor(se->time[k]),
 				 "year", "year of the newest row", NULL,
 				 table_cell(se->t, se->row[k],
-					    table_find(se->t, "source")),
+					    table_col(se->t, "source")),
 				 point_origin(se, k, &org));
 		registry_add_num(m->reg, SET(name, "series.%s.latest.value",
 					     sp->id), se->value[k], sp->unit,
 				 SET(f, "%s of the newest row", sp->value_col),
 				 NULL, table_cell(se->t, se->row[k],
-						  table_find(se->t, "source")),
+						  table_col(se->t, "source")),
 				 point_origin(se, k, &org));
 		registry_add_text(m->reg, SET(name, "series.%s.latest.label",
 					      sp->id),
 				  table_cell(se->t, se->row[k],
-					     table_find(se->t, sp->label_col)),
+					     table_col(se->t, sp->label_col)),
 				  SET(f, "%s of the newest row", sp->label_col),
 				  NULL, table_cell(se->t, se->row[k],
-						   table_find(se->t, "source")),
+						   table_col(se->t, "source")),
 				  point_origin(se, k, &org));
 		add_fit(m, se, "article", "up to the article's year", -INFINITY,
 			art + 0.999);
@@ -1259,7 +1259,7 @@ add_pace(struct model *m, const struct series *top)
 	registry_add_num(m->reg, "series.top500.latest.time", top->time[k],
 			 "year", "date of the newest list as a decimal year "
 			 "(mid-month)", NULL, table_cell(top->t, top->row[k],
-			 table_find(top->t, "source")),
+			 table_col(top->t, "source")),
 			 point_origin(top, k, &org));
 	if (!long_enough(top->time, top->value, top->n, art, hi) ||
 	    !registry_get(m->reg, "series.top500.fit_article.value_to"))
@@ -1311,7 +1311,7 @@ add_energy(struct model *m, const struct series *top)
 {
 	const struct physconst *pc = m->pc;
 	const struct table *t = top->t;
-	int cp = table_find(t, "power_w");
+	int cp = table_col(t, "power_w");
 	size_t r, i, n = 0, k = top->n - 1, before = diag_errors();
 	size_t first_art = top->n;
 	double *tt = NULL, *ej = NULL, *pw = NULL, *rx = NULL;
@@ -1370,7 +1370,7 @@ add_energy(struct model *m, const struct series *top)
 					  ej[n] / get(m, "sbops_per_flop") };
 
 			dataset_row(ds, row, table_cell(t, top->row[i],
-				    table_find(t, "system")));
+				    table_col(t, "system")));
 		}
 		n++;
 	}
@@ -1438,7 +1438,7 @@ add_energy(struct model *m, const struct series *top)
 	/* The record holder of the edition, when its list gives power. */
 	if (!isnan(power[k])) {
 		const char *src = table_cell(t, top->row[k],
-					     table_find(t, "source"));
+					     table_col(t, "source"));
 
 		point_origin(top, k, &org);
 		registry_add_num(m->reg, "record.power", power[k], "W",
@@ -1496,19 +1496,19 @@ add_energy(struct model *m, const struct series *top)
 	    registry_get(m->reg, "record.power")) {
 		size_t a = first_art;
 		const char *src = table_cell(t, top->row[a],
-					     table_find(t, "source"));
+					     table_col(t, "source"));
 
 		point_origin(top, a, &org);
 		/* Only while the record has a power figure. */
 		registry_set_because(m->reg, "record.list");
 		registry_add_text(m->reg, "article.record.name",
 				  table_cell(t, top->row[a],
-					     table_find(t, "system")),
+					     table_col(t, "system")),
 				  "No. 1 of the first TOP500 list of the "
 				  "article's year", NULL, src, org.data);
 		registry_add_text(m->reg, "article.record.list",
 				  table_cell(t, top->row[a],
-					     table_find(t, "list")),
+					     table_col(t, "list")),
 				  "date of that list", NULL, src, org.data);
 		registry_add_num(m->reg, "article.record.rmax", top->value[a],
 				 "FLOP/s", "Rmax of that No. 1", NULL, src,
@@ -2198,12 +2198,12 @@ add_largest_drive(struct model *m, const char *prefix, const char *what,
 	for (i = 1; i < se->n; i++)
 		if (se->value[i] > se->value[k])
 			k = i;
-	src = table_cell(t, se->row[k], table_find(t, "source"));
+	src = table_cell(t, se->row[k], table_col(t, "source"));
 	point_origin(se, k, &org);
 	buf_addf(&how, "the largest %s in %s of the edition", what,
 		 table_name(t));
 	registry_add_text(m->reg, SET(name, "%s.name", prefix),
-			  table_cell(t, se->row[k], table_find(t, "model")),
+			  table_cell(t, se->row[k], table_col(t, "model")),
 			  how.data, NULL, src, org.data);
 	registry_add_num(m->reg, SET(name, "%s.year", prefix),
 			 floor(se->time[k]), "year", "year of that drive", NULL,
@@ -2261,11 +2261,11 @@ add_current_disk(struct model *m, const struct series *hdd,
 	}
 	win = ssd_leads ? ssd : hdd;
 	i = ssd_leads ? ks : kh;
-	src = table_cell(win->t, win->row[i], table_find(win->t, "source"));
+	src = table_cell(win->t, win->row[i], table_col(win->t, "source"));
 	point_origin(win, i, &org);
 	registry_add_text(m->reg, "current.disk.name",
 			  table_cell(win->t, win->row[i],
-				     table_find(win->t, "model")),
+				     table_col(win->t, "model")),
 			  "the largest drive of the edition, hard disk or "
 			  "solid-state (disk_capacity.csv, ssd_capacity.csv)",
 			  NULL, src, org.data);
@@ -2315,18 +2315,18 @@ add_record(struct model *m, const struct series *top)
 	struct buf org = BUF_INIT;
 	size_t k = top->n - 1, r = top->row[k];
 	const struct table *t = top->t;
-	const char *src = table_cell(t, r, table_find(t, "source"));
+	const char *src = table_cell(t, r, table_col(t, "source"));
 
 	point_origin(top, k, &org);
 	registry_add_text(m->reg, "record.name",
-			  table_cell(t, r, table_find(t, "system")),
+			  table_cell(t, r, table_col(t, "system")),
 			  "No. 1 of the newest TOP500 list of the edition",
 			  NULL, src, org.data);
 	registry_add_text(m->reg, "record.list",
-			  table_cell(t, r, table_find(t, "list")),
+			  table_cell(t, r, table_col(t, "list")),
 			  "date of that list", NULL, src, org.data);
 	registry_add_text(m->reg, "record.site",
-			  table_cell(t, r, table_find(t, "site")),
+			  table_cell(t, r, table_col(t, "site")),
 			  "site of the record holder", NULL, src, org.data);
 	registry_add_num(m->reg, "record.year", floor(top->time[k]), "year",
 			 "year of that list", NULL, src, org.data);
