@@ -33,6 +33,7 @@
 #include "plot.h"
 #include "registry.h"
 #include "report.h"
+#include "rows.h"
 #include "schema.h"
 #include "serve.h"
 #include "site.h"
@@ -686,6 +687,7 @@ cmd_diff(struct run *r)
 	struct registry *a, *b = NULL;
 	struct buf out = BUF_INIT;
 	struct changes cs;
+	const char **files;
 
 	r->count = 1;
 	a = report_registry(opt->datadir, y1, NULL, ts);
@@ -695,8 +697,10 @@ cmd_diff(struct run *r)
 		registry_free(a);
 		return EXIT_INPUT;
 	}
-	changes_compare(&cs, a, y1, b, y2, ts, opt->datadir,
-			model_data_files);
+	/* Rows added to a file data/schema.csv declares are causes too. */
+	files = rows_files(ts, opt->datadir, model_data_files);
+	changes_compare(&cs, a, y1, b, y2, ts, opt->datadir, files);
+	free(files);
 	if (opt->csv)
 		changes_csv(&cs, &out);
 	else

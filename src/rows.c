@@ -13,6 +13,7 @@
 #include "rows.h"
 #include "schema.h"
 #include "table.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /*
@@ -174,4 +175,24 @@ rows_add(struct registry *reg, struct tableset *ts, const char *datadir,
 		ret |= add_file(reg, ts, datadir, &sc[i], as_of, newest,
 				newest_file);
 	return ret;
+}
+
+const char **
+rows_files(struct tableset *ts, const char *datadir,
+	   const char *const *builtin)
+{
+	const struct table_schema *sc;
+	const char **v;
+	size_t n = 0, nb, i;
+
+	for (nb = 0; builtin[nb]; nb++)
+		;
+	if (schema_declared(ts, datadir, &sc, &n))
+		n = 0;
+	v = xcalloc(nb + n + 1, sizeof(*v));
+	for (i = 0; i < nb; i++)
+		v[i] = builtin[i];
+	for (i = 0; i < n; i++)
+		v[nb + i] = sc[i].file;
+	return v;
 }

@@ -33,4 +33,15 @@ struct tableset;
 int rows_add(struct registry *reg, struct tableset *ts, const char *datadir,
 	     int as_of, int newest, const char *newest_file);
 
+/*
+ * The data files of datadir for the pages that show or compare them
+ * (data.html and out/data/, the editions' rows, the changes): builtin
+ * (NULL-terminated), then the files schema.csv declares (none when it
+ * failed), read through ts. Returns a NULL-terminated array that the
+ * caller frees with free(); its strings are borrowed from builtin and
+ * from ts.
+ */
+const char **rows_files(struct tableset *ts, const char *datadir,
+			const char *const *builtin);
+
 #endif

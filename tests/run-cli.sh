@@ -296,6 +296,10 @@ printf 'id,clock\nz80,4\nm68k,16\n' >"$tmp/own/data/clocks.csv"
 expect_in "$tmp/own" own-file-changed 0 "$ult" -d data -t templates \
 	-o out report
 has own-file-changed "$tmp/own/out/quantities.csv" '^clocks\.m68k\.clock,16,MHz,'
+# Shown and published as the built-in files are.
+if cmp -s "$tmp/own/data/clocks.csv" "$tmp/own/out/data/clocks.csv"; then ok
+else no "own-file: out/data/clocks.csv is not data/clocks.csv"; fi
+has own-file-data-page "$tmp/own/out/data.html" 'id="clocks.csv"'
 # A declaration that does not parse: located, and nothing is written.
 printf 'clocks.csv,speed,number,furlong,no,\n' >>"$tmp/own/data/schema.csv"
 rm -rf "$tmp/own/out"
