@@ -565,20 +565,29 @@ figures_stale(const struct options *opt)
 /*
  * The data files' columns (schema.h), as the loaders read them: each
  * file with what a row is, then each column with its kind and unit,
- * whether it is required, and what it holds.
+ * whether it is required, and what it holds; after the built-in files,
+ * those data/schema.csv declares.
  */
 static int
-print_tables(void)
+print_tables(struct run *r)
 {
 	struct buf b = BUF_INIT, kind = BUF_INIT;
-	size_t i, c, w = 0;
+	const struct table_schema *decl, **all;
+	size_t i, c, n, ndecl, w = 0;
 
-	for (i = 0; i < schema_count(); i++)
-		for (c = 0; c < schema_at(i)->ncols; c++)
-			if (strlen(schema_at(i)->cols[c].name) > w)
-				w = strlen(schema_at(i)->cols[c].name);
-	for (i = 0; i < schema_count(); i++) {
-		const struct table_schema *sc = schema_at(i);
+	if (schema_declared(&r->ts, r->opt.datadir, &decl, &ndecl))
+		return EXIT_INPUT;
+	n = schema_count() + ndecl;
+	all = xcalloc(n, sizeof(*all));
+	for (i = 0; i < n; i++)
+		all[i] = i < schema_count() ? schema_at(i) :
+			 &decl[i - schema_count()];
+	for (i = 0; i < n; i++)
+		for (c = 0; c < all[i]->ncols; c++)
+			if (strlen(all[i]->cols[c].name) > w)
+				w = strlen(all[i]->cols[c].name);
+	for (i = 0; i < n; i++) {
+		const struct table_schema *sc = all[i];
 
 		buf_addf(&b, "%s%s: %s\n", i ? "\n" : "", sc->file, sc->what);
 		for (c = 0; c < sc->ncols; c++) {
@@ -596,6 +605,7 @@ print_tables(void)
 		}
 	}
 	fputs(b.data, stdout);
+	free(all);
 	buf_release(&b);
 	buf_release(&kind);
 	return EXIT_OK;
@@ -615,7 +625,7 @@ cmd_datasets(struct run *r)
 	size_t i, c, w = 5;	/* "label" */
 
 	if (r->opt.tables)
-		return print_tables();
+		return print_tables(r);
 	if (load(r, 1))
 		return EXIT_INPUT;
 	plot_datasets(r->reg, &r->ds);

@@ -408,7 +408,7 @@ decls_read(const struct table *t, struct schema_decls *d)
 			c->flags |= TABLE_COL_ID;
 		if (c->kind == TABLE_KIND_YEAR || c->kind == TABLE_KIND_MONTH)
 			c->flags |= TABLE_COL_DATE;
-		c->unit = c->kind == TABLE_KIND_NUMBER ? unit : NULL;
+		c->unit = c->kind == TABLE_KIND_NUMBER && *unit ? unit : NULL;
 		c->what = cd >= 0 ? table_cell(t, r, cd) : "";
 		lines[i][sc->ncols++] = table_line(t, r);
 	}

@@ -284,12 +284,20 @@ printf '%s\n' 'file,column,kind,unit,required,description' \
 	'clocks.csv,clock,number,MHz,yes,its clock rate' \
 	>"$tmp/own/data/schema.csv"
 printf 'id,clock\nz80,4\nm68k,8\n' >"$tmp/own/data/clocks.csv"
+printf '%s\n' 'clocks.csv: a row of a file declared in schema.csv' \
+	'id id required the processor' \
+	'clock number (MHz) required its clock rate' >"$tmp/own/want-tables"
 expect_in "$tmp/own" own-file 0 "$ult" -d data -t templates list clocks.
 printf '%s\n' 'clocks.z80.id z80' 'clocks.z80.clock 4 MHz' \
 	'clocks.m68k.id m68k' 'clocks.m68k.clock 8 MHz' >"$tmp/own/want"
 if awk '{ $1 = $1; print }' "$tmp/stdout" | diff -u "$tmp/own/want" - \
 	>"$tmp/own/diff"; then ok
 else no "own-file: 'list clocks.' differs:"; cat "$tmp/own/diff"; fi
+# 'datasets --tables' lists its columns after the built-in files'.
+expect_in "$tmp/own" own-file-tables 0 "$ult" -d data datasets --tables
+if tail -3 "$tmp/stdout" | awk '{ $1 = $1; print }' |
+	diff -u - "$tmp/own/want-tables" >"$tmp/own/diff" 2>&1; then ok; else
+	no "own-file-tables: the declared columns differ:"; cat "$tmp/own/diff"; fi
 expect_in "$tmp/own" own-file-report 0 "$ult" -d data -t templates -o out \
 	report
 printf 'id,clock\nz80,4\nm68k,16\n' >"$tmp/own/data/clocks.csv"

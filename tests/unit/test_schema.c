@@ -320,6 +320,14 @@ test_taken_prefix(void **state)
 	assert_null(registry_get(reg, "bench.a.id"));
 	registry_free(reg);
 	tableset_release(&ts);
+	/* The audit's claim.* come after the model: taken all the same. */
+	put("schema.csv", "file,column,kind,unit,required\n"
+	    "claim.csv,id,id,,yes\n");
+	buf_reset(&want);
+	err(&want, "schema.csv", "2:1", "column 'file': 'claim.csv' would "
+	    "name its rows claim.<id>.*, and the model has quantities "
+	    "called claim.* already: name the file otherwise");
+	load_fails(want.data);
 	buf_release(&want);
 }
 
