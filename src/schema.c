@@ -412,10 +412,17 @@ decls_read(const struct table *t, struct schema_decls *d)
 		c->what = cd >= 0 ? table_cell(t, r, cd) : "";
 		lines[i][sc->ncols++] = table_line(t, r);
 	}
-	/* Each file's rows are named by its id: "id" and "year" are taken. */
+	/*
+	 * Each file's rows are named by their id: a column called "id"
+	 * that is not the id, or "year" that is not the date of a file
+	 * that has one, would name the quantity they do.
+	 */
 	for (i = 0; i < d->n; i++) {
 		const struct table_schema *sc = &d->v[i];
+		int dated = 0;
 
+		for (k = 0; k < sc->ncols; k++)
+			dated |= !!(sc->cols[k].flags & TABLE_COL_DATE);
 		for (k = 0; k < sc->ncols && !(sc->cols[k].flags &
 					       TABLE_COL_ID); k++)
 			;
@@ -432,16 +439,15 @@ decls_read(const struct table *t, struct schema_decls *d)
 			if (!strcmp(c->name, "id") &&
 			    !(c->flags & TABLE_COL_ID))
 				taken = "row's id";
-			if (!strcmp(c->name, "year") &&
-			    (c->kind != TABLE_KIND_YEAR ||
-			     !(c->flags & TABLE_COL_DATE)))
-				taken = "row's year";
+			if (!strcmp(c->name, "year") && dated &&
+			    !(c->flags & TABLE_COL_DATE))
+				taken = "row's year, of its date";
 			if (taken)
-				bad = error_at_line(table_name(t), lines[i][k],
-						    1, "column '%s' of '%s' "
-						    "would name the same "
-						    "quantity as the %s",
-						    c->name, sc->file, taken);
+				bad = table_error(t, table_row_at_line(t,
+						  lines[i][k]), cc, "'%s' of "
+						  "'%s' would name the same "
+						  "quantity as the %s",
+						  c->name, sc->file, taken);
 		}
 	}
 	for (i = 0; i < d->n; i++)

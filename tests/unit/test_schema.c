@@ -249,7 +249,10 @@ test_bad_declarations(void **state)
 	    "Bench.csv,x,text,,yes\n"
 	    "devices.csv,x,text,,yes\n"
 	    "other.csv,x,text,,yes\n"
-	    "bench.csv,key,id,,yes\n");
+	    "bench.csv,key,id,,yes\n"
+	    "other.csv,year,number,,yes\n"
+	    "bench.csv,year,number,yr,no\n"
+	    "bench.csv,date,year,,yes\n");
 	err(&want, "schema.csv", "3:24", "column 'unit': unknown unit "
 	    "'furlong'");
 	err(&want, "schema.csv", "4:21", "column 'unit': a unit is for a "
@@ -267,6 +270,9 @@ test_bad_declarations(void **state)
 	    "datasets --tables)");
 	err(&want, "schema.csv", "11:15", "column 'kind': 'bench.csv' has an "
 	    "id column already ('id', line 2): one at most");
+	err(&want, "schema.csv", "13:11", "column 'column': 'year' of "
+	    "'bench.csv' would name the same quantity as the row's year, "
+	    "of its date");
 	err(&want, "schema.csv", "10:1", "column 'file': 'other.csv' "
 	    "declares no column of kind 'id': one column names its rows");
 	load_fails(want.data);
