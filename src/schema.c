@@ -1,8 +1,11 @@
 /*
  * The load stage's knowledge of the data files: for each, its columns,
- * their kinds and units, and which the loaders need. Data, not code:
- * table.c checks a file against its schema when it is read; the
- * meaning of the values is the model's (model.c) and the audit's.
+ * their kinds and units, which the loaders need, and which is the id
+ * and which the date. Data, not code: table.c checks a file against
+ * its schema when it is read; the meaning of the values is the model's
+ * (model.c) and the audit's. The built-in files are listed here; more
+ * are read from data/schema.csv (schema_declared()) and loaded by
+ * rows.c.
  */
 #include <errno.h>
 #include <stdlib.h>

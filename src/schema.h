@@ -7,15 +7,18 @@ struct table_schema;
 struct tableset;
 
 /*
- * The data files' columns (the CSV files in data/, references.csv too):
- * which columns each file must and may hold, the kind of each column's
- * cells (text, id, number, year, month) and their unit. When a file is
- * read (tableset_load(), table_load()), table.c checks every cell of
- * every column declared here against its kind, whether a loader
- * (model.c, audit.c, bib.c) reads that column or not; what a value
- * means (positive, a year the model knows) the loaders check.
- * `ultimate datasets --tables` prints the schemas, and the README's
- * column lists are tested against that listing.
+ * The catalogue of the data files (the CSV files in data/,
+ * references.csv too): which columns each file must and may hold, the
+ * kind of each column's cells (text, id, number, year, month), their
+ * unit, and which column is the row's id (TABLE_COL_ID: it names the
+ * row's quantities) and which its date (TABLE_COL_DATE: editions leave
+ * out later rows). When tableset_load() reads a file, table.c checks
+ * every cell of every column declared here against its kind, whether a
+ * loader (model.c, audit.c, bib.c, rows.c) reads that column or not;
+ * the loaders find their columns by name through it (table_col(),
+ * table_role()), and check what a value means (positive, a year the
+ * model knows). `ultimate datasets --tables` prints the schemas, and
+ * the README's column lists are tested against that listing.
  */
 
 /* The schema of the data file called file ("devices.csv"), or NULL. */
