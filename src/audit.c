@@ -128,6 +128,15 @@ listed(const char *const *list, int n, struct buf *b)
 	return b->data;
 }
 
+/*
+ * The columns of claims.csv the audit reads, found by name in the
+ * catalogue (schema.c); -1: an optional column the file leaves out.
+ */
+struct claimcols {
+	int id, published, quantity, tolerance, status, explanation;
+	int printed_in, claim, reason, category;
+};
+
 /* One claim row, checked and read. */
 struct claim {
 	const char *id, *qname, *where, *pub_s, *tol_s, *expl;
@@ -145,7 +154,7 @@ struct claim {
  * errors (at the cell).
  */
 static int
-claim_read(struct table *t, size_t r, const int *ci,
+claim_read(struct table *t, size_t r, const struct claimcols *ci,
 	   const struct registry *reg, struct claim *c, struct buf *hint)
 {
 	const char *status, *rs, *cat, *colon;
@@ -153,33 +162,37 @@ claim_read(struct table *t, size_t r, const int *ci,
 	int k, bad = 0;
 
 	memset(c, 0, sizeof(*c));
-	if (table_id(t, r, ci[0], &c->id) |
-	    table_text(t, r, ci[2], &c->qname) |
-	    table_text(t, r, ci[4], &status) |
-	    table_text(t, r, ci[6], &c->where) |
-	    table_text(t, r, ci[8], &rs))
+	if (table_id(t, r, ci->id, &c->id) |
+	    table_text(t, r, ci->quantity, &c->qname) |
+	    table_text(t, r, ci->status, &status) |
+	    table_text(t, r, ci->printed_in, &c->where) |
+	    table_text(t, r, ci->reason, &rs))
 		return -1;
-	if (table_unique(t, r, ci[0]))
+	if (table_unique(t, r, ci->id))
 		return -1;
-	c->pub_s = table_cell(t, r, ci[1]);
+	c->pub_s = table_cell(t, r, ci->published);
 	k = audit_parse_range(c->pub_s, &c->lo, &c->hi);
 	if (k < 0)
-		return table_error(t, r, ci[1], "expected a range 'LO..HI' "
+		return table_error(t, r, ci->published,
+				   "expected a range 'LO..HI' "
 				   "of two numbers, LO below HI, got '%s'",
 				   c->pub_s);
 	c->range = k == 0;
-	if (!c->range && table_num(t, r, ci[1], 0, &c->pub))
+	if (!c->range && table_num(t, r, ci->published, 0, &c->pub))
 		return -1;
 	c->q = registry_get(reg, c->qname);
 	if (!c->q)
-		return table_error(t, r, ci[2], "unknown quantity '%s'%s",
+		return table_error(t, r, ci->quantity,
+				   "unknown quantity '%s'%s",
 				   c->qname, suggest(reg, c->qname, hint));
 	if (c->q->type != Q_NUMBER)
-		return table_error(t, r, ci[2], "quantity '%s' is text, not a "
+		return table_error(t, r, ci->quantity,
+				   "quantity '%s' is text, not a "
 				   "number", c->qname);
 	c->discrepancy = !strcmp(status, "discrepancy");
 	if (!c->discrepancy && strcmp(status, "reproducible"))
-		return table_error(t, r, ci[4], "expected 'reproducible' or "
+		return table_error(t, r, ci->status,
+				   "expected 'reproducible' or "
 				   "'discrepancy', got '%s'", status);
 	/* The reason: a keyword, then (after a colon) the words why. */
 	colon = strchr(rs, ':');
@@ -189,49 +202,54 @@ claim_read(struct table *t, size_t r, const int *ci,
 	k = lookup(reasons, (int)(sizeof(reasons) / sizeof(*reasons)), rs,
 		   klen);
 	if (k < 0)
-		return table_error(t, r, ci[8], "unknown tolerance reason "
+		return table_error(t, r, ci->reason, "unknown tolerance reason "
 				   "'%.*s': expected %s", (int)klen, rs,
 				   listed(reasons, (int)(sizeof(reasons) /
 					  sizeof(*reasons)), hint));
 	c->reason = (enum reason)k;
 	c->why = colon ? colon + 1 + strspn(colon + 1, " ") : "";
-	c->tol_s = table_cell(t, r, ci[3]);
+	c->tol_s = table_cell(t, r, ci->tolerance);
 	if (c->reason == R_CONSTANTS || c->reason == R_ABOUT) {
-		if (table_num(t, r, ci[3], TABLE_POSITIVE, &c->tol))
+		if (table_num(t, r, ci->tolerance, TABLE_POSITIVE, &c->tol))
 			bad = -1;
 		else if (!*c->why)
-			bad = table_error(t, r, ci[8], "reason '%s' needs the "
+			bad = table_error(t, r, ci->reason,
+					  "reason '%s' needs the "
 					  "words why after a colon: how much, "
 					  "and why", reasons[k]);
 	} else if (*c->tol_s) {
-		bad = table_error(t, r, ci[3], "a tolerance for the reason "
+		bad = table_error(t, r, ci->tolerance,
+				  "a tolerance for the reason "
 				  "'%s' is computed, not given: leave the "
 				  "cell empty", reasons[k]);
 	}
 	if (c->range != (c->reason == R_RANGE))
-		bad = table_error(t, r, ci[1], c->range ?
+		bad = table_error(t, r, ci->published, c->range ?
 				  "a published range needs the tolerance "
 				  "reason 'range'" : "the reason 'range' needs "
 				  "a published range 'LO..HI'");
-	cat = table_cell(t, r, ci[9]);
+	cat = table_cell(t, r, ci->category);
 	c->category = -1;
 	if (c->discrepancy) {
 		c->category = lookup(categories, (int)(sizeof(categories) /
 				     sizeof(*categories)), cat, strlen(cat));
 		if (c->category < 0)
-			bad = table_error(t, r, ci[9], "a discrepancy needs a "
+			bad = table_error(t, r, ci->category,
+					  "a discrepancy needs a "
 					  "category, %s; got '%s'",
 					  listed(categories,
 						 (int)(sizeof(categories) /
 						       sizeof(*categories)),
 						 hint), cat);
 	} else if (*cat) {
-		bad = table_error(t, r, ci[9], "a reproducible claim has no "
+		bad = table_error(t, r, ci->category,
+				  "a reproducible claim has no "
 				  "category, got '%s'", cat);
 	}
-	c->expl = table_cell(t, r, ci[5]);
+	c->expl = table_cell(t, r, ci->explanation);
 	if (c->discrepancy && !*c->expl)
-		bad = table_error(t, r, ci[5], "a discrepancy needs an "
+		bad = table_error(t, r, ci->explanation,
+				  "a discrepancy needs an "
 				  "explanation");
 	return bad;
 }
@@ -278,13 +296,10 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	  struct tableset *ts)
 {
 	struct tableset own = { 0 };
-	static const char *const cols[] = { "id", "published", "quantity",
-		"tolerance", "status", "explanation", "printed_in", "claim",
-		"tolerance_reason", "category" };
 	struct buf hint = BUF_INIT, tol = BUF_INIT, verdict = BUF_INIT;
 	struct buf name = BUF_INIT, org = BUF_INIT, in = BUF_INIT;
 	struct table *t;
-	int ci[sizeof(cols) / sizeof(cols[0])];
+	struct claimcols cc;
 	int bycat[sizeof(categories) / sizeof(categories[0])] = { 0 };
 	size_t r, i, before = diag_errors();
 	int bad = 0, agree = 0, known = 0;
@@ -293,9 +308,17 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	if (!t || table_max_rows(t, 10000, "each claim is a row of the "
 				 "report's audit"))
 		goto out;
-	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		if ((ci[i] = table_require(t, cols[i])) < 0)
-			goto out;
+	/* By name, from the catalogue: the header was checked. */
+	cc.id = table_col(t, "id");
+	cc.published = table_col(t, "published");
+	cc.quantity = table_col(t, "quantity");
+	cc.tolerance = table_col(t, "tolerance");
+	cc.status = table_col(t, "status");
+	cc.explanation = table_col(t, "explanation");
+	cc.printed_in = table_col(t, "printed_in");
+	cc.claim = table_col(t, "claim");
+	cc.reason = table_col(t, "tolerance_reason");
+	cc.category = table_col(t, "category");
 	buf_addf(out, "%-18s %-11s %-12s %-8s %s\n", "claim", "published",
 		 "recomputed", "ratio", "verdict");
 	for (r = 0; r < table_rows(t); r++) {
@@ -306,7 +329,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		double got;
 		int ok;
 
-		if (claim_read(t, r, ci, reg, &c, &hint))
+		if (claim_read(t, r, &cc, reg, &c, &hint))
 			continue;
 		q = c.q;
 		got = q->value;
@@ -357,7 +380,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		buf_addf(&name, "claim.%s.id", c.id);
 		registry_add_text(reg, name.data, c.id, "from claims.csv", NULL,
 				  "data/claims.csv", org.data);
-		claim_text(reg, c.id, "claim", table_cell(t, r, ci[7]),
+		claim_text(reg, c.id, "claim", table_cell(t, r, cc.claim),
 			   org.data);
 		claim_text(reg, c.id, "where", c.where, org.data);
 		claim_text(reg, c.id, "quantity", c.qname, org.data);
@@ -365,7 +388,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		claim_text(reg, c.id, "category", cat, org.data);
 		claim_text(reg, c.id, "tolerance", tol.data, org.data);
 		claim_text(reg, c.id, "tolerance_reason",
-			   table_cell(t, r, ci[8]), org.data);
+			   table_cell(t, r, cc.reason), org.data);
 		claim_text(reg, c.id, "explanation", c.expl, org.data);
 		claim_text(reg, c.id, "printed", c.pub_s, org.data);
 		if (c.range) {

@@ -18,15 +18,13 @@
 int
 bib_load(struct bib *r, const char *dir, struct tableset *ts)
 {
-	static const char *const cols[] = { "key", "label", "authors",
-		"title", "venue", "year", "doi", "url" };
 	enum { C_KEY, C_LABEL, C_AUTHORS, C_TITLE, C_VENUE, C_YEAR, C_DOI,
 	       C_URL, NCOLS };
 	int ci[NCOLS];
 	struct buf path = BUF_INIT;
 	struct stat st;
 	struct table *t;
-	size_t row, i, before = diag_errors();
+	size_t row, before = diag_errors();
 
 	memset(r, 0, sizeof(*r));
 	buf_addf(&path, "%s/%s", dir, BIB_FILE);
@@ -41,9 +39,15 @@ bib_load(struct bib *r, const char *dir, struct tableset *ts)
 				 "the report's references list"))
 		return -1;
 	r->file = table_name(t);
-	for (i = 0; i < NCOLS; i++)
-		if ((ci[i] = table_require(t, cols[i])) < 0)
-			return -1;
+	/* By name, from the catalogue (schema.c): the header was checked. */
+	ci[C_KEY] = table_col(t, "key");
+	ci[C_LABEL] = table_col(t, "label");
+	ci[C_AUTHORS] = table_col(t, "authors");
+	ci[C_TITLE] = table_col(t, "title");
+	ci[C_VENUE] = table_col(t, "venue");
+	ci[C_YEAR] = table_col(t, "year");
+	ci[C_DOI] = table_col(t, "doi");
+	ci[C_URL] = table_col(t, "url");
 	r->v = xcalloc(table_rows(t) ? table_rows(t) : 1, sizeof(*r->v));
 	for (row = 0; row < table_rows(t); row++) {
 		struct bib_entry *e = &r->v[r->n];

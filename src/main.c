@@ -33,6 +33,7 @@
 #include "plot.h"
 #include "registry.h"
 #include "report.h"
+#include "rows.h"
 #include "schema.h"
 #include "serve.h"
 #include "site.h"
@@ -400,7 +401,52 @@ hash_identity(uint64_t h, const struct stat *st)
 }
 
 /*
- * The key of everything a report is made from: the data files, every
+ * scandir() filter: a .csv file of the data folder that is not one of
+ * the model's nor the references list: schema.csv and the files it
+ * declares (rows.h).
+ */
+static int
+declared_csv(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name), i;
+
+	if (n < 5 || strcmp(e->d_name + n - 4, ".csv") ||
+	    !strcmp(e->d_name, BIB_FILE))
+		return 0;
+	for (i = 0; model_data_files[i]; i++)
+		if (!strcmp(e->d_name, model_data_files[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Adds to *h the name and bytes of each declared_csv() file of dir, in
+ * name order (none: *h as it was). Returns -1 when one cannot be read.
+ */
+static int
+hash_declared(uint64_t *h, const char *dir)
+{
+	struct dirent **names;
+	struct buf path = BUF_INIT;
+	int n, i, ret = 0;
+
+	n = scandir(dir, &names, declared_csv, alphasort);
+	for (i = 0; i < n; i++) {
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", dir, names[i]->d_name);
+		*h = hash_str(*h, names[i]->d_name);
+		ret |= hash_file(h, path.data, 0);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	buf_release(&path);
+	return ret;
+}
+
+/*
+ * The key of everything a report is made from: the data files (those
+ * data/schema.csv declares too), every
  * file under the templates folder, the edition, this program itself and
  * the math font it copies.
  * Returns 0, -1 when something cannot be read (then no run is
@@ -429,6 +475,7 @@ inputs_key(const struct options *opt, uint64_t *key)
 		ret |= hash_file(&h, path.data, 0);
 	else
 		h = hash_str(h, "no " BIB_FILE);
+	ret |= hash_declared(&h, opt->datadir);
 	tree = hash_tree(&h, opt->templatedir);
 	if (tree == -2) {
 		buf_release(&path);
@@ -518,20 +565,29 @@ figures_stale(const struct options *opt)
 /*
  * The data files' columns (schema.h), as the loaders read them: each
  * file with what a row is, then each column with its kind and unit,
- * whether it is required, and what it holds.
+ * whether it is required, and what it holds; after the built-in files,
+ * those data/schema.csv declares.
  */
 static int
-print_tables(void)
+print_tables(struct run *r)
 {
 	struct buf b = BUF_INIT, kind = BUF_INIT;
-	size_t i, c, w = 0;
+	const struct table_schema *decl, **all;
+	size_t i, c, n, ndecl, w = 0;
 
-	for (i = 0; i < schema_count(); i++)
-		for (c = 0; c < schema_at(i)->ncols; c++)
-			if (strlen(schema_at(i)->cols[c].name) > w)
-				w = strlen(schema_at(i)->cols[c].name);
-	for (i = 0; i < schema_count(); i++) {
-		const struct table_schema *sc = schema_at(i);
+	if (schema_declared(&r->ts, r->opt.datadir, &decl, &ndecl))
+		return EXIT_INPUT;
+	n = schema_count() + ndecl;
+	all = xcalloc(n, sizeof(*all));
+	for (i = 0; i < n; i++)
+		all[i] = i < schema_count() ? schema_at(i) :
+			 &decl[i - schema_count()];
+	for (i = 0; i < n; i++)
+		for (c = 0; c < all[i]->ncols; c++)
+			if (strlen(all[i]->cols[c].name) > w)
+				w = strlen(all[i]->cols[c].name);
+	for (i = 0; i < n; i++) {
+		const struct table_schema *sc = all[i];
 
 		buf_addf(&b, "%s%s: %s\n", i ? "\n" : "", sc->file, sc->what);
 		for (c = 0; c < sc->ncols; c++) {
@@ -549,6 +605,7 @@ print_tables(void)
 		}
 	}
 	fputs(b.data, stdout);
+	free(all);
 	buf_release(&b);
 	buf_release(&kind);
 	return EXIT_OK;
@@ -568,7 +625,7 @@ cmd_datasets(struct run *r)
 	size_t i, c, w = 5;	/* "label" */
 
 	if (r->opt.tables)
-		return print_tables();
+		return print_tables(r);
 	if (load(r, 1))
 		return EXIT_INPUT;
 	plot_datasets(r->reg, &r->ds);
@@ -640,6 +697,7 @@ cmd_diff(struct run *r)
 	struct registry *a, *b = NULL;
 	struct buf out = BUF_INIT;
 	struct changes cs;
+	const char **files;
 
 	r->count = 1;
 	a = report_registry(opt->datadir, y1, NULL, ts);
@@ -649,8 +707,10 @@ cmd_diff(struct run *r)
 		registry_free(a);
 		return EXIT_INPUT;
 	}
-	changes_compare(&cs, a, y1, b, y2, ts, opt->datadir,
-			model_data_files);
+	/* Rows added to a file data/schema.csv declares are causes too. */
+	files = rows_files(ts, opt->datadir, model_data_files);
+	changes_compare(&cs, a, y1, b, y2, ts, opt->datadir, files);
+	free(files);
 	if (opt->csv)
 		changes_csv(&cs, &out);
 	else

@@ -38,6 +38,8 @@ static const struct {
 	  "its gaps, and the machines the report picks (src/model.c)." },
 	{ "quantum", "Here the tool reads data/quantum.csv "
 	  "(src/model.c)." },
+	{ "rows", "Here the tool reads the data files data/schema.csv "
+	  "declares: each row as quantities PREFIX.ID.COLUMN (src/rows.c)." },
 	{ "curves", "Here the tool computes the curves of the figures "
 	  "(src/model.c)." },
 };

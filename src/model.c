@@ -21,6 +21,7 @@
 #include "modeldoc.h"
 #include "physics.h"
 #include "registry.h"
+#include "rows.h"
 #include "table.h"
 #include "units.h"
 #include "xalloc.h"
@@ -354,8 +355,7 @@ add_rate(struct model *m, const char *name, const char *what)
 /* How each history series is read and what its trend is held against. */
 struct series_spec {
 	const char *id;		/* registry prefix: series.<id> */
-	const char *file;
-	const char *time_col;	/* "list" (YYYY-MM) or "year" */
+	const char *file;	/* its time is the catalogue's date column */
 	const char *value_col;
 	const char *label_col;
 	const char *unit;
@@ -377,23 +377,23 @@ struct series_spec {
 };
 
 static const struct series_spec series_specs[] = {
-	{ "top500", "top500.csv", "list", "rmax_flops", "system", "FLOP/s",
+	{ "top500", "top500.csv", "rmax_flops", "system", "FLOP/s",
 	  "No. 1 system of each TOP500 list (Rmax)", 1, "sbops_per_flop",
 	  "ops/s", { "laptop.ops_max", "atomic.ops" }, { "ml", "atomic" }, 0, 0 },
-	{ "disk", "disk_capacity.csv", "year", "capacity_bytes", "model", "B",
+	{ "disk", "disk_capacity.csv", "capacity_bytes", "model", "B",
 	  "largest hard disk of its year", 0, "bits_per_byte", "bit",
 	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 0, 0 },
-	{ "areal", "areal_density.csv", "year", "density_bit_per_in2",
+	{ "areal", "areal_density.csv", "density_bit_per_in2",
 	  "product", "bit/in^2", "hard-disk areal density", 0, NULL, NULL,
 	  { NULL, NULL }, { NULL, NULL }, 0, 0 },
-	{ "transistors", "transistors.csv", "year", "transistors",
+	{ "transistors", "transistors.csv", "transistors",
 	  "processor", "", "transistors per microprocessor", 0, NULL, NULL,
 	  { NULL, NULL }, { NULL, NULL }, 0, 0 },
-	{ "disk_record", "disk_capacity.csv", "year", "capacity_bytes", "model",
+	{ "disk_record", "disk_capacity.csv", "capacity_bytes", "model",
 	  "B", "record hard disks (the largest of each year, when no earlier "
 	  "drive was larger)", 0, "bits_per_byte", "bit",
 	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 1, 0 },
-	{ "ssd", "ssd_capacity.csv", "year", "capacity_bytes", "model", "B",
+	{ "ssd", "ssd_capacity.csv", "capacity_bytes", "model", "B",
 	  "record solid-state drives (the largest of each year, when no "
 	  "earlier drive was larger)", 0, "bits_per_byte", "bit",
 	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 1, 1 },
@@ -484,21 +484,24 @@ series_keep_records(const struct series *from, struct series *se)
 static int
 series_read(struct model *m, const struct series_spec *sp, struct series *se)
 {
-	int ct, cv, cl, cs;
+	int ct, cv, cl, cs, monthly;
 	size_t r, cap = 0, before = diag_errors();
-	int monthly = !strcmp(sp->time_col, "list");
+	const char *time_col;
 
 	memset(se, 0, sizeof(*se));
 	se->spec = sp;
 	se->t = load(m, sp->file);
 	if (!se->t)
 		return -1;
-	ct = table_require(se->t, sp->time_col);
-	cv = table_require(se->t, sp->value_col);
-	cl = table_require(se->t, sp->label_col);
-	cs = table_require(se->t, "source");
-	if (ct < 0 || cv < 0 || cl < 0 || cs < 0)
-		return -1;
+	/* By name, from the catalogue (schema.c): the header was checked. */
+	ct = table_role(se->t, TABLE_COL_DATE);
+	if (ct < 0)
+		BUG("%s: the catalogue gives the series no date", sp->file);
+	time_col = table_header(se->t, ct);
+	monthly = table_column_of(se->t, ct)->kind == TABLE_KIND_MONTH;
+	cv = table_col(se->t, sp->value_col);
+	cl = table_col(se->t, sp->label_col);
+	cs = table_col(se->t, "source");
 	if (!table_rows(se->t))
 		return error("%s: no rows in '%s'", table_name(se->t),
 			     sp->file);
@@ -524,8 +527,8 @@ series_read(struct model *m, const struct series_spec *sp, struct series *se)
 			continue;
 		if (sp->unique_time && se->n && t == se->time[se->n - 1]) {
 			table_error(se->t, r, ct, "duplicate %s '%s' (one row "
-				    "per %s)", sp->time_col,
-				    table_cell(se->t, r, ct), sp->time_col);
+				    "per %s)", time_col,
+				    table_cell(se->t, r, ct), time_col);
 			continue;
 		}
 		if (se->n && t < se->time[se->n - 1] - 1e-9) {
@@ -578,7 +581,7 @@ series_dataset(struct model *m, const struct series *se)
 	struct dataset *ds = dataset_add(m->ds, sp->id, sp->what, cols, units,
 					 sp->factor ? 3 : 2);
 	double f = sp->factor ? get(m, sp->factor) : 1;
-	int cl = table_find(se->t, sp->label_col);
+	int cl = table_col(se->t, sp->label_col);
 	size_t i, step = 1;
 
 	/* A plot shows no more than this: every k-th point and the last. */
@@ -741,27 +744,27 @@ add_series(struct model *m, struct series *all)
 					     sp->id), floor(se->time[0]),
 				 "year", "year of the first row", NULL,
 				 table_cell(se->t, se->row[0],
-					    table_find(se->t, "source")),
+					    table_col(se->t, "source")),
 				 point_origin(se, 0, &org));
 		registry_add_num(m->reg, SET(name, "series.%s.latest.year",
 					     sp->id), floor(se->time[k]),
 				 "year", "year of the newest row", NULL,
 				 table_cell(se->t, se->row[k],
-					    table_find(se->t, "source")),
+					    table_col(se->t, "source")),
 				 point_origin(se, k, &org));
 		registry_add_num(m->reg, SET(name, "series.%s.latest.value",
 					     sp->id), se->value[k], sp->unit,
 				 SET(f, "%s of the newest row", sp->value_col),
 				 NULL, table_cell(se->t, se->row[k],
-						  table_find(se->t, "source")),
+						  table_col(se->t, "source")),
 				 point_origin(se, k, &org));
 		registry_add_text(m->reg, SET(name, "series.%s.latest.label",
 					      sp->id),
 				  table_cell(se->t, se->row[k],
-					     table_find(se->t, sp->label_col)),
+					     table_col(se->t, sp->label_col)),
 				  SET(f, "%s of the newest row", sp->label_col),
 				  NULL, table_cell(se->t, se->row[k],
-						   table_find(se->t, "source")),
+						   table_col(se->t, "source")),
 				  point_origin(se, k, &org));
 		add_fit(m, se, "article", "up to the article's year", -INFINITY,
 			art + 0.999);
@@ -861,7 +864,7 @@ add_pace(struct model *m, const struct series *top)
 	registry_add_num(m->reg, "series.top500.latest.time", top->time[k],
 			 "year", "date of the newest list as a decimal year "
 			 "(mid-month)", NULL, table_cell(top->t, top->row[k],
-			 table_find(top->t, "source")),
+			 table_col(top->t, "source")),
 			 point_origin(top, k, &org));
 	if (!long_enough(top->time, top->value, top->n, art, hi) ||
 	    !registry_get(m->reg, "series.top500.fit_article.value_to"))
@@ -913,7 +916,7 @@ add_energy(struct model *m, const struct series *top)
 {
 	const struct physconst *pc = m->pc;
 	const struct table *t = top->t;
-	int cp = table_find(t, "power_w");
+	int cp = table_col(t, "power_w");
 	size_t r, i, n = 0, k = top->n - 1, before = diag_errors();
 	size_t first_art = top->n;
 	double *tt = NULL, *ej = NULL, *pw = NULL, *rx = NULL;
@@ -972,7 +975,7 @@ add_energy(struct model *m, const struct series *top)
 					  ej[n] / get(m, "sbops_per_flop") };
 
 			dataset_row(ds, row, table_cell(t, top->row[i],
-				    table_find(t, "system")));
+				    table_col(t, "system")));
 		}
 		n++;
 	}
@@ -1040,7 +1043,7 @@ add_energy(struct model *m, const struct series *top)
 	/* The record holder of the edition, when its list gives power. */
 	if (!isnan(power[k])) {
 		const char *src = table_cell(t, top->row[k],
-					     table_find(t, "source"));
+					     table_col(t, "source"));
 
 		point_origin(top, k, &org);
 		registry_add_num(m->reg, "record.power", power[k], "W",
@@ -1098,19 +1101,19 @@ add_energy(struct model *m, const struct series *top)
 	    registry_get(m->reg, "record.power")) {
 		size_t a = first_art;
 		const char *src = table_cell(t, top->row[a],
-					     table_find(t, "source"));
+					     table_col(t, "source"));
 
 		point_origin(top, a, &org);
 		/* Only while the record has a power figure. */
 		registry_set_because(m->reg, "record.list");
 		registry_add_text(m->reg, "article.record.name",
 				  table_cell(t, top->row[a],
-					     table_find(t, "system")),
+					     table_col(t, "system")),
 				  "No. 1 of the first TOP500 list of the "
 				  "article's year", NULL, src, org.data);
 		registry_add_text(m->reg, "article.record.list",
 				  table_cell(t, top->row[a],
-					     table_find(t, "list")),
+					     table_col(t, "list")),
 				  "date of that list", NULL, src, org.data);
 		registry_add_num(m->reg, "article.record.rmax", top->value[a],
 				 "FLOP/s", "Rmax of that No. 1", NULL, src,
@@ -1235,10 +1238,14 @@ after_newest(struct model *m, const struct table *t, size_t r, int col,
 			   "row", year, m->newest, m->newest_file);
 }
 
-/* The required columns of devices.csv, in the order of struct devrow. */
-static const char *const device_cols[] = {
-	"id", "name", "year", "kind", "fp64_peak_flops", "fp32_peak_flops",
-	"hpl_rmax_flops", "ram_bytes", "storage_bytes", "source",
+/*
+ * The columns of devices.csv the loader reads, found by name in the
+ * catalogue (schema.c, which says what each holds); -1: an optional
+ * column the file leaves out.
+ */
+struct devcols {
+	int id, name, label, year, kind, fig[NFIG], ram, storage, source;
+	int mass, vol, power;
 };
 
 /*
@@ -1256,10 +1263,10 @@ speed_figure(const double *fig)
 	return isnan(fig[FIG_HPL]) ? NFIG : FIG_HPL;
 }
 
+/* A positive number of column c, NAN when it is empty or absent. */
 static double
-optional_num(const struct table *t, size_t r, const char *col, int *bad)
+optional_num(const struct table *t, size_t r, int c, int *bad)
 {
-	int c = table_find(t, col);
 	double v = NAN;
 
 	if (c >= 0)
@@ -1269,64 +1276,70 @@ optional_num(const struct table *t, size_t r, const char *col, int *bad)
 }
 
 /*
- * Reads row r of devices.csv (whose required columns are ci[]) into d,
- * checking every cell. Returns -1 after printing the row's errors.
+ * Reads row r of devices.csv (its columns in dc) into d, checking every
+ * cell. Returns -1 after printing the row's errors.
  */
 static int
-devrow_read(const struct table *t, const int *ci, size_t r,
+devrow_read(const struct table *t, const struct devcols *dc, size_t r,
 	    struct devrow *d)
 {
 	int bad = 0;
 	size_t i;
 
-	bad |= table_id(t, r, ci[0], &d->id);
-	bad |= table_text(t, r, ci[1], &d->name);
-	bad |= table_year(t, r, ci[2], YEAR_MIN, YEAR_MAX, &d->year);
-	bad |= table_text(t, r, ci[3], &d->kind);
+	bad |= table_id(t, r, dc->id, &d->id);
+	bad |= table_text(t, r, dc->name, &d->name);
+	bad |= table_year(t, r, dc->year, YEAR_MIN, YEAR_MAX, &d->year);
+	bad |= table_text(t, r, dc->kind, &d->kind);
 	for (i = 0; i < NFIG; i++)
-		bad |= table_num(t, r, ci[4 + i], TABLE_POSITIVE |
-				 TABLE_OPTIONAL, &d->fig[i]);
-	bad |= table_num(t, r, ci[7], TABLE_POSITIVE | TABLE_OPTIONAL,
-			 &d->ram);
-	bad |= table_num(t, r, ci[8], TABLE_POSITIVE | TABLE_OPTIONAL,
-			 &d->storage);
-	bad |= table_text(t, r, ci[9], &d->source);
-	d->mass = optional_num(t, r, "mass_kg", &bad);
-	d->vol = optional_num(t, r, "volume_l", &bad);
-	d->power = optional_num(t, r, "power_w", &bad);
+		d->fig[i] = optional_num(t, r, dc->fig[i], &bad);
+	d->ram = optional_num(t, r, dc->ram, &bad);
+	d->storage = optional_num(t, r, dc->storage, &bad);
+	bad |= table_text(t, r, dc->source, &d->source);
+	d->mass = optional_num(t, r, dc->mass, &bad);
+	d->vol = optional_num(t, r, dc->vol, &bad);
+	d->power = optional_num(t, r, dc->power, &bad);
 	if (bad)
 		return -1;
 	for (d->kindi = 0; d->kindi < NKINDS; d->kindi++)
 		if (!strcmp(device_kinds[d->kindi], d->kind))
 			break;
 	if (d->kindi == NKINDS)
-		return table_error(t, r, ci[3], "unknown kind '%s': expected "
-				   "laptop, netbook, supercomputer, gpu or "
-				   "phone", d->kind);
+		return table_error(t, r, dc->kind, "unknown kind '%s': "
+				   "expected laptop, netbook, supercomputer, "
+				   "gpu or phone", d->kind);
 	d->speed = speed_figure(d->fig);
 	if (d->speed == NFIG)
-		return table_error(t, r, ci[4], "no speed figure: give "
+		return table_error(t, r, dc->fig[FIG_FP64], "no speed figure: "
+				   "give "
 				   "fp64_peak_flops, fp32_peak_flops or "
 				   "hpl_rmax_flops");
 	if (d->fig[FIG_HPL] > d->fig[FIG_FP64])
-		return table_error(t, r, ci[6], "a measured rate of %s FLOP/s "
-				   "beats the FP64 peak of %s",
-				   table_cell(t, r, ci[6]),
-				   table_cell(t, r, ci[4]));
+		return table_error(t, r, dc->fig[FIG_HPL], "a measured rate "
+				   "of %s FLOP/s beats the FP64 peak of %s",
+				   table_cell(t, r, dc->fig[FIG_HPL]),
+				   table_cell(t, r, dc->fig[FIG_FP64]));
 	return 0;
 }
 
-/* Columns of devices.csv: the required ones into ci[]; -1 if missing. */
-static int
-device_columns(const struct table *t, int *ci)
+/* The columns of devices.csv, by name (its header was checked). */
+static void
+device_columns(const struct table *t, struct devcols *dc)
 {
 	size_t i;
-	int ret = 0;
 
-	for (i = 0; i < sizeof(device_cols) / sizeof(device_cols[0]); i++)
-		if ((ci[i] = table_require(t, device_cols[i])) < 0)
-			ret = -1;
-	return ret;
+	dc->id = table_col(t, "id");
+	dc->name = table_col(t, "name");
+	dc->label = table_col(t, "label");
+	dc->year = table_col(t, "year");
+	dc->kind = table_col(t, "kind");
+	for (i = 0; i < NFIG; i++)
+		dc->fig[i] = table_col(t, figs[i].col);
+	dc->ram = table_col(t, "ram_bytes");
+	dc->storage = table_col(t, "storage_bytes");
+	dc->source = table_col(t, "source");
+	dc->mass = table_col(t, "mass_kg");
+	dc->vol = table_col(t, "volume_l");
+	dc->power = table_col(t, "power_w");
 }
 
 /* Adds NAME, a data figure of the row, with what it is and how picked. */
@@ -1357,22 +1370,22 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT, e = BUF_INIT;
 	struct buf org = BUF_INIT, src = BUF_INIT;
 	struct devrow d;
-	int ci[sizeof(device_cols) / sizeof(device_cols[0])], c;
+	struct devcols dc;
 	double flops;
 	size_t i;
 
 	/* The row was read and checked by add_devices(). */
-	if (device_columns(t, ci) || devrow_read(t, ci, r, &d))
+	device_columns(t, &dc);
+	if (devrow_read(t, &dc, r, &d))
 		BUG("device row %zu was not checked", r);
 	buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
 	buf_addstr(&src, d.source);
 
 	registry_add_text(m->reg, SET(name, "%s.name", prefix), d.name, how,
 			  NULL, src.data, org.data);
-	c = table_find(t, "label");
 	registry_add_text(m->reg, SET(name, "%s.label", prefix),
-			  c >= 0 && *table_cell(t, r, c) ?
-			  table_cell(t, r, c) : d.name,
+			  dc.label >= 0 && *table_cell(t, r, dc.label) ?
+			  table_cell(t, r, dc.label) : d.name,
 			  "short name for figures (the name when no label)",
 			  NULL, src.data, org.data);
 	registry_add_text(m->reg, SET(name, "%s.id", prefix), d.id, how,
@@ -1456,8 +1469,8 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
  * its own mass in its own volume. Returns -1 after printing the error.
  */
 static int
-device_physics(struct model *m, const struct table *t, const int *ci,
-	       size_t r, const struct devrow *d)
+device_physics(struct model *m, const struct table *t,
+	       const struct devcols *dc, size_t r, const struct devrow *d)
 {
 	const struct physconst *pc = m->pc;
 	double sb = get(m, "sbops_per_flop"), E, I, bits;
@@ -1466,10 +1479,10 @@ device_physics(struct model *m, const struct table *t, const int *ci,
 		return 0;
 	E = phys_rest_energy(pc, d->mass);
 	if (d->fig[d->speed] * sb > phys_ml_ops(pc, E))
-		return table_error(t, r, ci[4 + d->speed], "%s FLOP/s x %g "
+		return table_error(t, r, dc->fig[d->speed], "%s FLOP/s x %g "
 				   "SBOPS per FLOP beats the Margolus-Levitin "
 				   "limit of %.4g ops/s for its %g kg",
-				   table_cell(t, r, ci[4 + d->speed]), sb,
+				   table_cell(t, r, dc->fig[d->speed]), sb,
 				   phys_ml_ops(pc, E), d->mass);
 	if (isnan(d->vol) || (isnan(d->ram) && isnan(d->storage)))
 		return 0;
@@ -1478,7 +1491,8 @@ device_physics(struct model *m, const struct table *t, const int *ci,
 	bits = ((isnan(d->ram) ? 0 : d->ram) +
 		(isnan(d->storage) ? 0 : d->storage)) * 8;
 	if (bits > I)
-		return table_error(t, r, ci[isnan(d->storage) ? 7 : 8],
+		return table_error(t, r, isnan(d->storage) ? dc->ram :
+				   dc->storage,
 				   "%.4g bytes of memory and storage beat the "
 				   "entropy limit of %.4g bits for %g kg in "
 				   "%g litres", bits / 8, I, d->mass, d->vol);
@@ -1629,7 +1643,7 @@ add_devices(struct model *m)
 	size_t fast = (size_t)-1, big = (size_t)-1;
 	struct devrow *rows = NULL;
 	struct buf name = BUF_INIT, how = BUF_INIT;
-	int ci[sizeof(device_cols) / sizeof(device_cols[0])];
+	struct devcols dc;
 	int art = (int)get(m, "article.year");
 
 	if (!t)
@@ -1638,8 +1652,7 @@ add_devices(struct model *m)
 	if (table_max_rows(t, MAX_ROWS, "the report compares machines, "
 			   "it is no catalogue"))
 		goto out;
-	if (device_columns(t, ci))
-		goto out;
+	device_columns(t, &dc);
 	rows = xcalloc(table_rows(t) ? table_rows(t) : 1, sizeof(*rows));
 	for (i = 0; i < NKINDS; i++)
 		pick[i] = then[i] = (size_t)-1;
@@ -1647,9 +1660,9 @@ add_devices(struct model *m)
 		struct devrow *d = &rows[r];
 		size_t k;
 
-		if (devrow_read(t, ci, r, d) || table_unique(t, r, ci[0]) ||
-		    after_newest(m, t, r, ci[2], d->year) ||
-		    device_physics(m, t, ci, r, d))
+		if (devrow_read(t, &dc, r, d) || table_unique(t, r, dc.id) ||
+		    after_newest(m, t, r, dc.year, d->year) ||
+		    device_physics(m, t, &dc, r, d))
 			continue;
 		if (d->year > m->as_of)
 			continue;
@@ -1738,12 +1751,12 @@ add_largest_drive(struct model *m, const char *prefix, const char *what,
 	for (i = 1; i < se->n; i++)
 		if (se->value[i] > se->value[k])
 			k = i;
-	src = table_cell(t, se->row[k], table_find(t, "source"));
+	src = table_cell(t, se->row[k], table_col(t, "source"));
 	point_origin(se, k, &org);
 	buf_addf(&how, "the largest %s in %s of the edition", what,
 		 table_name(t));
 	registry_add_text(m->reg, SET(name, "%s.name", prefix),
-			  table_cell(t, se->row[k], table_find(t, "model")),
+			  table_cell(t, se->row[k], table_col(t, "model")),
 			  how.data, NULL, src, org.data);
 	registry_add_num(m->reg, SET(name, "%s.year", prefix),
 			 floor(se->time[k]), "year", "year of that drive", NULL,
@@ -1801,11 +1814,11 @@ add_current_disk(struct model *m, const struct series *hdd,
 	}
 	win = ssd_leads ? ssd : hdd;
 	i = ssd_leads ? ks : kh;
-	src = table_cell(win->t, win->row[i], table_find(win->t, "source"));
+	src = table_cell(win->t, win->row[i], table_col(win->t, "source"));
 	point_origin(win, i, &org);
 	registry_add_text(m->reg, "current.disk.name",
 			  table_cell(win->t, win->row[i],
-				     table_find(win->t, "model")),
+				     table_col(win->t, "model")),
 			  "the largest drive of the edition, hard disk or "
 			  "solid-state (disk_capacity.csv, ssd_capacity.csv)",
 			  NULL, src, org.data);
@@ -1855,18 +1868,18 @@ add_record(struct model *m, const struct series *top)
 	struct buf org = BUF_INIT;
 	size_t k = top->n - 1, r = top->row[k];
 	const struct table *t = top->t;
-	const char *src = table_cell(t, r, table_find(t, "source"));
+	const char *src = table_cell(t, r, table_col(t, "source"));
 
 	point_origin(top, k, &org);
 	registry_add_text(m->reg, "record.name",
-			  table_cell(t, r, table_find(t, "system")),
+			  table_cell(t, r, table_col(t, "system")),
 			  "No. 1 of the newest TOP500 list of the edition",
 			  NULL, src, org.data);
 	registry_add_text(m->reg, "record.list",
-			  table_cell(t, r, table_find(t, "list")),
+			  table_cell(t, r, table_col(t, "list")),
 			  "date of that list", NULL, src, org.data);
 	registry_add_text(m->reg, "record.site",
-			  table_cell(t, r, table_find(t, "site")),
+			  table_cell(t, r, table_col(t, "site")),
 			  "site of the record holder", NULL, src, org.data);
 	registry_add_num(m->reg, "record.year", floor(top->time[k]), "year",
 			 "year of that list", NULL, src, org.data);
@@ -1898,39 +1911,42 @@ add_record(struct model *m, const struct series *top)
 static int
 add_quantum(struct model *m)
 {
-	static const char *const cols[] = { "id", "name", "year",
-		"qubit_frequency_hz", "coupling_hz", "gate_1q_s", "gate_2q_s",
-		"source" };
 	struct table *t = load(m, "quantum.csv");
 	struct buf name = BUF_INIT, e = BUF_INIT, in = BUF_INIT;
 	struct buf org = BUF_INIT, pre = BUF_INIT;
-	int ci[sizeof(cols) / sizeof(cols[0])];
-	size_t r, i, before = diag_errors();
+	size_t r, before = diag_errors();
 	const struct physconst *pc = m->pc;
+	int cid, cname, cyear, cf, cg, c1, c2, csrc;
 
 	if (!t)
 		return -1;
 	if (table_max_rows(t, MAX_ROWS, "the report shows a few devices"))
 		goto out;
-	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		if ((ci[i] = table_require(t, cols[i])) < 0)
-			goto out;
+	/* By name, from the catalogue (schema.c): the header was checked. */
+	cid = table_col(t, "id");
+	cname = table_col(t, "name");
+	cyear = table_col(t, "year");
+	cf = table_col(t, "qubit_frequency_hz");
+	cg = table_col(t, "coupling_hz");
+	c1 = table_col(t, "gate_1q_s");
+	c2 = table_col(t, "gate_2q_s");
+	csrc = table_col(t, "source");
 	for (r = 0; r < table_rows(t); r++) {
 		const char *id, *nm, *src;
 		double f, g, t1, t2, E, Eg, ml1, ml2;
 		int year;
 		const char *p;
 
-		if (table_id(t, r, ci[0], &id) | table_text(t, r, ci[1], &nm) |
-		    table_year(t, r, ci[2], YEAR_MIN, YEAR_MAX, &year) |
-		    table_num(t, r, ci[3], TABLE_POSITIVE, &f) |
-		    table_num(t, r, ci[4], TABLE_POSITIVE, &g) |
-		    table_num(t, r, ci[5], TABLE_POSITIVE, &t1) |
-		    table_num(t, r, ci[6], TABLE_POSITIVE, &t2) |
-		    table_text(t, r, ci[7], &src))
+		if (table_id(t, r, cid, &id) | table_text(t, r, cname, &nm) |
+		    table_year(t, r, cyear, YEAR_MIN, YEAR_MAX, &year) |
+		    table_num(t, r, cf, TABLE_POSITIVE, &f) |
+		    table_num(t, r, cg, TABLE_POSITIVE, &g) |
+		    table_num(t, r, c1, TABLE_POSITIVE, &t1) |
+		    table_num(t, r, c2, TABLE_POSITIVE, &t2) |
+		    table_text(t, r, csrc, &src))
 			continue;
-		if (table_unique(t, r, ci[0]) ||
-		    after_newest(m, t, r, ci[2], year) || year > m->as_of)
+		if (table_unique(t, r, cid) ||
+		    after_newest(m, t, r, cyear, year) || year > m->as_of)
 			continue;
 		buf_reset(&org);
 		buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
@@ -2090,18 +2106,7 @@ add_curves(struct model *m)
 int
 model_time_column(const struct table *t)
 {
-	const char *base = strrchr(table_name(t), '/');
-	const char *col = NULL;
-	size_t i;
-
-	base = base ? base + 1 : table_name(t);
-	if (!strcmp(base, "devices.csv") || !strcmp(base, "quantum.csv"))
-		col = "year";
-	for (i = 0; !col && i < sizeof(series_specs) / sizeof(series_specs[0]);
-	     i++)
-		if (!strcmp(base, series_specs[i].file))
-			col = series_specs[i].time_col;
-	return col ? table_find(t, col) : -1;
+	return table_role(t, TABLE_COL_DATE);
 }
 
 int
@@ -2132,7 +2137,7 @@ newest_year(struct model *m)
 
 		if (!t)
 			continue;
-		c = table_find(t, series_specs[i].time_col);
+		c = table_role(t, TABLE_COL_DATE);
 		for (r = 0; c >= 0 && r < table_rows(t); r++) {
 			int y = atoi(table_cell(t, r, c));
 
@@ -2250,6 +2255,19 @@ provide_quantum(void *ctx)
 	return add_quantum(m) || m->failed ? -1 : 0;
 }
 
+/*
+ * The provider "rows": the files data/schema.csv declares, each row as
+ * quantities PREFIX.ID.COLUMN (rows.c), for the document's families.
+ */
+static int
+provide_rows(void *ctx)
+{
+	struct model *m = ctx;
+
+	return rows_add(m->reg, m->ts, m->datadir, m->as_of, m->newest,
+			m->newest_file) || m->failed ? -1 : 0;
+}
+
 /* The provider "curves": the figures' curves (only for a report). */
 static int
 provide_curves(void *ctx)
@@ -2269,6 +2287,7 @@ static const struct modeldoc_provider providers[] = {
 	{ "records", provide_records },
 	{ "devices", provide_devices },
 	{ "quantum", provide_quantum },
+	{ "rows", provide_rows },
 	{ "curves", provide_curves },
 	{ NULL, NULL },
 };

@@ -41,10 +41,11 @@ int model_editions(const char *datadir, struct tableset *ts, int *first,
 		   int *newest);
 
 /*
- * The column that dates the rows of a data file the model read (its
- * rows count from the edition of that year on), or -1 for a file whose
- * rows are not dated (assumptions.csv, claims.csv); and the year of a
- * row by that column (0 when col is -1 or the cell holds no year).
+ * The column that dates the rows of a data file (its rows count from
+ * the edition of that year on): the catalogue's date column (schema.h),
+ * or -1 for a file whose rows are not dated (assumptions.csv,
+ * claims.csv); and the year of a row by that column (0 when col is -1
+ * or the cell holds no year).
  */
 struct table;
 int model_time_column(const struct table *t);

@@ -29,6 +29,7 @@
 #include "plot.h"
 #include "registry.h"
 #include "report.h"
+#include "rows.h"
 #include "site.h"
 #include "table.h"
 #include "template.h"
@@ -96,7 +97,9 @@ struct run {
 	struct edition *ed;	/* oldest first */
 	size_t n;
 	int article_year;
-	/* Rows of model_data_files[f] dated each year (editions index). */
+	/* The data files: the model's, then data/schema.csv's (rows.h). */
+	const char **files;
+	/* Rows of files[f] dated each year (editions index). */
 	unsigned dated[MAX_FILES][YEAR_LAST - YEAR_FIRST + 1];
 	struct qpages parts;	/* the pages of the site's quantities */
 	struct modeldoc *doc;	/* the model document, for Methods */
@@ -479,7 +482,7 @@ write_reference(struct run *run)
 				  b.data);
 	}
 	buf_reset(&b);
-	ret |= pages_data(run->opt->datadir, model_data_files, run->ts,
+	ret |= pages_data(run->opt->datadir, run->files, run->ts,
 			  &run->bib, &b);
 	ret |= write_page(run, "data.html", "", "Data", "", b.data);
 	buf_reset(&b);
@@ -492,20 +495,19 @@ write_reference(struct run *run)
 	buf_reset(&b);
 	export_json(e->reg, &b);
 	ret |= site_write(run->site, "quantities.json", b.data, b.len);
-	for (i = 0; model_data_files[i] && !ret; i++) {
+	for (i = 0; run->files[i] && !ret; i++) {
 		const struct table *t;
 		const char *bytes;
 		size_t len;
 
-		t = tableset_load(run->ts, run->opt->datadir,
-				  model_data_files[i]);
+		t = tableset_load(run->ts, run->opt->datadir, run->files[i]);
 		if (!t) {
 			ret = -1;
 			break;
 		}
 		bytes = table_source(t, &len);
 		buf_reset(&path);
-		buf_addf(&path, "data/%s", model_data_files[i]);
+		buf_addf(&path, "data/%s", run->files[i]);
 		ret |= site_write(run->site, path.data, bytes, len);
 	}
 	free(regs);
@@ -522,12 +524,11 @@ count_dated(struct run *run)
 {
 	size_t f, r;
 
-	for (f = 0; model_data_files[f] && f < MAX_FILES; f++) {
+	for (f = 0; run->files[f] && f < MAX_FILES; f++) {
 		const struct table *t;
 		int col;
 
-		t = tableset_load(run->ts, run->opt->datadir,
-				  model_data_files[f]);
+		t = tableset_load(run->ts, run->opt->datadir, run->files[f]);
 		col = t ? model_time_column(t) : -1;
 		for (r = 0; col >= 0 && r < table_rows(t); r++) {
 			int y = model_row_year(t, r, col);
@@ -545,7 +546,7 @@ rows_dated(const struct run *run, int year, int upto, struct buf *out)
 	size_t f;
 	int any = 0, y;
 
-	for (f = 0; model_data_files[f] && f < MAX_FILES; f++) {
+	for (f = 0; run->files[f] && f < MAX_FILES; f++) {
 		size_t n = 0;
 
 		for (y = upto ? YEAR_FIRST : year; y <= year; y++)
@@ -554,9 +555,9 @@ rows_dated(const struct run *run, int year, int upto, struct buf *out)
 			continue;
 		buf_addf(out, "%s%zu in <a href=\"../data.html#", any ? ", " :
 			 "", n);
-		html_attr(out, model_data_files[f]);
+		html_attr(out, run->files[f]);
 		BUF_ADDLIT(out, "\"><code>");
-		html_text(out, model_data_files[f]);
+		html_text(out, run->files[f]);
 		BUF_ADDLIT(out, "</code></a>");
 		any = 1;
 	}
@@ -672,7 +673,7 @@ write_changes(struct run *run)
 		changes_compare(&cs, run->ed[run->n - 2].reg,
 				run->ed[run->n - 2].year, last->reg,
 				last->year, run->ts, run->opt->datadir,
-				model_data_files);
+				run->files);
 		buf_addf(&title, "Since the %d edition",
 			 run->ed[run->n - 2].year);
 		changes_html(&cs, "since-previous", title.data, &b);
@@ -681,7 +682,7 @@ write_changes(struct run *run)
 	if (run->n > 2) {
 		changes_compare(&cs, run->ed[0].reg, run->ed[0].year,
 				last->reg, last->year, run->ts,
-				run->opt->datadir, model_data_files);
+				run->opt->datadir, run->files);
 		buf_reset(&title);
 		buf_addf(&title, "Since the article's edition (%d)",
 			 run->ed[0].year);
@@ -762,6 +763,7 @@ report_write(struct site *site, const struct registry *reg,
 	int ret = 1, r = -1, newest = (int)registry_num(reg, "edition.year");
 	size_t i;
 
+	run.files = rows_files(ts, opt->datadir, model_data_files);
 	run.article_year = (int)registry_num(reg, "article.year");
 	run.n = opt->editions && run.article_year < newest ?
 		(size_t)(newest - run.article_year) + 1 : 1;
@@ -891,6 +893,7 @@ out:
 	qpages_release(&run.parts);
 	release_editions(&run);
 	free(run.pdfs);
+	free(run.files);
 	buf_release(&run.pdfnames);
 	srcfile_free(shell);
 	srcfile_free(css);

@@ -34,6 +34,7 @@ struct table {
 	size_t offs_cap;
 	size_t ncols;
 	size_t nrows;
+	const struct table_schema *schema;	/* borrowed, or NULL */
 	struct buf text;	/* every cell, NUL-terminated, back to back */
 	uint32_t *cells;	/* (nrows + 1) * ncols offsets into text
 				   (32 bits: a million-row history stays
@@ -748,11 +749,56 @@ table_from(const char *name, char *data, size_t len,
 	t->len = len;
 	t->first_col = -1;
 	buf_init(&t->text);
+	t->schema = schema;
 	if (parse(t, schema) || (schema && check_cells(t, schema))) {
 		table_free(t);
 		return NULL;
 	}
 	return t;
+}
+
+int
+table_col(const struct table *t, const char *name)
+{
+	size_t k;
+
+	if (!t->schema)
+		BUG("%s: no schema to find column '%s' in", t->name, name);
+	for (k = 0; k < t->schema->ncols; k++)
+		if (!strcmp(t->schema->cols[k].name, name))
+			return table_find(t, name);
+	BUG("%s: column '%s' is not in the catalogue (schema.c)", t->name,
+	    name);
+}
+
+int
+table_role(const struct table *t, unsigned flag)
+{
+	size_t k;
+
+	for (k = 0; t->schema && k < t->schema->ncols; k++)
+		if (t->schema->cols[k].flags & flag)
+			return table_find(t, t->schema->cols[k].name);
+	return -1;
+}
+
+const struct table_column *
+table_column_of(const struct table *t, int col)
+{
+	size_t k;
+
+	if (!t->schema || col < 0 || (size_t)col >= t->ncols)
+		return NULL;
+	for (k = 0; k < t->schema->ncols; k++)
+		if (!strcmp(t->schema->cols[k].name, table_header(t, col)))
+			return &t->schema->cols[k];
+	return NULL;
+}
+
+const struct table_schema *
+table_schema_of(const struct table *t)
+{
+	return t->schema;
 }
 
 struct table *
@@ -1111,6 +1157,13 @@ tableset_find(const struct tableset *ts, const char *name)
 struct table *
 tableset_load(struct tableset *ts, const char *dir, const char *file)
 {
+	return tableset_load_as(ts, dir, file, schema_of(file));
+}
+
+struct table *
+tableset_load_as(struct tableset *ts, const char *dir, const char *file,
+		 const struct table_schema *schema)
+{
 	struct buf path = BUF_INIT;
 	struct table *t = NULL;
 	size_t i;
@@ -1122,7 +1175,7 @@ tableset_load(struct tableset *ts, const char *dir, const char *file)
 	for (i = 0; i < ts->nfailed && !t; i++)
 		if (!strcmp(ts->failed[i], path.data))
 			goto out;
-	if (!t && (t = table_load(path.data, schema_of(file)))) {
+	if (!t && (t = table_load(path.data, schema))) {
 		ts->t = xgrow(ts->t, &ts->cap, ts->n + 1, sizeof(*ts->t));
 		ts->t[ts->n++] = t;
 	} else if (!t) {
@@ -1146,5 +1199,6 @@ tableset_release(struct tableset *ts)
 	for (i = 0; i < ts->nfailed; i++)
 		free(ts->failed[i]);
 	free(ts->failed);
+	schema_decls_free(ts->decls);
 	memset(ts, 0, sizeof(*ts));
 }

@@ -54,6 +54,16 @@ enum table_kind {
 enum table_column_flags {
 	TABLE_COL_OPTIONAL = (1 << 0),	/* may be absent from the header */
 	TABLE_COL_EMPTY = (1 << 1),	/* a cell may be empty */
+	/*
+	 * The row's id, which names its quantities (device.<id>.*): one
+	 * column of a file at most, of kind TABLE_KIND_ID.
+	 */
+	TABLE_COL_ID = (1 << 2),
+	/*
+	 * The row's date, a year or a month: an edition leaves out the
+	 * rows dated after its year. One column of a file at most.
+	 */
+	TABLE_COL_DATE = (1 << 3),
 };
 
 struct table_column {
@@ -70,6 +80,25 @@ struct table_schema {
 	const struct table_column *cols;	/* in the shipped files' order */
 	size_t ncols;
 };
+
+/*
+ * The column called name of t, whose schema (the one it was loaded
+ * with) must declare it: a loader reading a column the catalogue
+ * (schema.c) does not know is a bug, BUG(). Returns its index, or -1
+ * when it is an optional column the file leaves out (a required one is
+ * always there: the header was checked when the file was read).
+ */
+int table_col(const struct table *t, const char *name);
+/*
+ * The column of t whose schema column has flag (TABLE_COL_ID or
+ * TABLE_COL_DATE), or -1 when t has no schema, the schema declares no
+ * such column or the file leaves it out.
+ */
+int table_role(const struct table *t, unsigned flag);
+/* The schema's column of t's column col, or NULL when it has none. */
+const struct table_column *table_column_of(const struct table *t, int col);
+/* The schema t was loaded with, or NULL. */
+const struct table_schema *table_schema_of(const struct table *t);
 
 /* At most this many errors are printed for one file before it stops. */
 #define TABLE_MAX_ERRORS 20
@@ -163,6 +192,11 @@ struct tableset {
 	size_t n, cap;
 	char **failed;		/* "dir/file" of each file that failed */
 	size_t nfailed, failed_cap;
+	/*
+	 * The files data/schema.csv declares, read once per data folder
+	 * (schema_declared()); the set owns them.
+	 */
+	struct schema_decls *decls;
 };
 
 /* The table of the set named name (table_name()), or NULL. */
@@ -177,6 +211,13 @@ const struct table *tableset_find(const struct tableset *ts,
  */
 struct table *tableset_load(struct tableset *ts, const char *dir,
 			    const char *file);
+/*
+ * As tableset_load(), checked against schema (which must outlive the
+ * set: a table keeps it) instead of schema_of(file)'s.
+ */
+struct table *tableset_load_as(struct tableset *ts, const char *dir,
+			       const char *file,
+			       const struct table_schema *schema);
 /* Frees every table of the set; ts is left empty. */
 void tableset_release(struct tableset *ts);
 

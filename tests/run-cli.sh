@@ -303,6 +303,52 @@ expect_in "$tmp/limit" limit-bad-unit 1 "$ult" get "$lim"
 has limit-bad-unit "$tmp/stderr" "^data/model.md:$line:[0-9]*: error: \
 this expression is in kg m^2 ops/(bit s^3), but the unit given is 'J'$"
 
+# A data file of one's own, declared without C (docs/templates.md, "A
+# data file of your own"): in a copy of the project, a two-column file
+# and its two lines of data/schema.csv; `list` shows each row's
+# quantities with their units, and a report after the file changed
+# shows the change (the run is not skipped as unchanged).
+mkdir "$tmp/own" && cp -R "$top/data" "$top/templates" "$tmp/own/"
+printf '%s\n' 'file,column,kind,unit,required,description' \
+	'clocks.csv,id,id,,yes,the processor' \
+	'clocks.csv,clock,number,MHz,yes,its clock rate' \
+	>"$tmp/own/data/schema.csv"
+printf 'id,clock\nz80,4\nm68k,8\n' >"$tmp/own/data/clocks.csv"
+printf '%s\n' 'clocks.csv: a row of a file declared in schema.csv' \
+	'id id required the processor' \
+	'clock number (MHz) required its clock rate' >"$tmp/own/want-tables"
+expect_in "$tmp/own" own-file 0 "$ult" -d data -t templates list clocks.
+printf '%s\n' 'clocks.z80.id z80' 'clocks.z80.clock 4 MHz' \
+	'clocks.m68k.id m68k' 'clocks.m68k.clock 8 MHz' >"$tmp/own/want"
+if awk '{ $1 = $1; print }' "$tmp/stdout" | diff -u "$tmp/own/want" - \
+	>"$tmp/own/diff"; then ok
+else no "own-file: 'list clocks.' differs:"; cat "$tmp/own/diff"; fi
+# 'datasets --tables' lists its columns after the built-in files'.
+expect_in "$tmp/own" own-file-tables 0 "$ult" -d data datasets --tables
+if tail -3 "$tmp/stdout" | awk '{ $1 = $1; print }' |
+	diff -u - "$tmp/own/want-tables" >"$tmp/own/diff" 2>&1; then ok; else
+	no "own-file-tables: the declared columns differ:"; cat "$tmp/own/diff"; fi
+expect_in "$tmp/own" own-file-report 0 "$ult" -d data -t templates -o out \
+	report
+printf 'id,clock\nz80,4\nm68k,16\n' >"$tmp/own/data/clocks.csv"
+expect_in "$tmp/own" own-file-changed 0 "$ult" -d data -t templates \
+	-o out report
+has own-file-changed "$tmp/own/out/quantities.csv" '^clocks\.m68k\.clock,16,MHz,'
+# Shown and published as the built-in files are.
+if cmp -s "$tmp/own/data/clocks.csv" "$tmp/own/out/data/clocks.csv"; then ok
+else no "own-file: out/data/clocks.csv is not data/clocks.csv"; fi
+has own-file-data-page "$tmp/own/out/data.html" 'id="clocks.csv"'
+# A declaration that does not parse: located, and nothing is written.
+printf 'clocks.csv,speed,number,furlong,no,\n' >>"$tmp/own/data/schema.csv"
+rm -rf "$tmp/own/out"
+expect_in "$tmp/own" own-file-bad-unit 1 "$ult" -d data -t templates \
+	-o out report
+has own-file-bad-unit "$tmp/stderr" \
+	"^data/schema.csv:4:25: error: column 'unit': unknown unit 'furlong'\$"
+if [ -e "$tmp/own/out" ]; then no "own-file-bad-unit: out/ written"
+else ok; fi
+rm -rf "$tmp/own"
+
 # README's "Updating for a new year" walk-through: its example row, added
 # to a copy of data/, gives exactly the lines README prints from `ultimate
 # diff` (its "..." lines stand for rows left out), so the figures there
