@@ -446,7 +446,7 @@ hash_declared(uint64_t *h, const char *dir)
 
 /*
  * The key of everything a report is made from: the data files (those
- * data/schema.csv declares too), every
+ * data/schema.csv declares too), the model document, every
  * file under the templates folder, the edition, this program itself and
  * the math font it copies.
  * Returns 0, -1 when something cannot be read (then no run is
@@ -468,6 +468,11 @@ inputs_key(const struct options *opt, uint64_t *key)
 		h = hash_str(h, model_data_files[i]);
 		ret |= hash_file(&h, path.data, 0);
 	}
+	/* The model document: every formula. */
+	buf_reset(&path);
+	buf_addf(&path, "%s/%s", opt->datadir, MODEL_DOCUMENT);
+	h = hash_str(h, MODEL_DOCUMENT);
+	ret |= hash_file(&h, path.data, 0);
 	/* The references list is optional: a missing one is a state too. */
 	buf_reset(&path);
 	buf_addf(&path, "%s/%s", opt->datadir, BIB_FILE);

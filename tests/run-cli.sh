@@ -338,6 +338,21 @@ has own-file-changed "$tmp/own/out/quantities.csv" '^clocks\.m68k\.clock,16,MHz,
 if cmp -s "$tmp/own/data/clocks.csv" "$tmp/own/out/data/clocks.csv"; then ok
 else no "own-file: out/data/clocks.csv is not data/clocks.csv"; fi
 has own-file-data-page "$tmp/own/out/data.html" 'id="clocks.csv"'
+# A family over its rows in the model document, with no C: one cycle
+# time per processor, typeset once on the Methods page; the report after
+# the document changed is not skipped as unchanged.
+printf '%s\n' '' '```define' 'for p in clocks' 'p.clock' '  unit: MHz' \
+	'  symbol: f_p' '' 'p.cycle = 1 / p.clock' '  unit: ns' \
+	'  symbol: t_p' '  note: one clock cycle' '```' \
+	>>"$tmp/own/data/model.md"
+expect_in "$tmp/own" own-family 0 "$ult" -d data get clocks.m68k.cycle
+has own-family "$tmp/stdout" '^62\.[45]'
+expect_in "$tmp/own" own-family-report 0 "$ult" -d data -t templates -o out \
+	report
+has own-family-methods "$tmp/own/out/methods.html" \
+	'<p><code>p\.<wbr>cycle</code>, for each of the 2 rows'
+has own-family-page "$tmp/own/out/quantities/clocks.html" \
+	'<tr id="clocks.z80.cycle">'
 # A declaration that does not parse: located, and nothing is written.
 printf 'clocks.csv,speed,number,furlong,no,\n' >>"$tmp/own/data/schema.csv"
 rm -rf "$tmp/own/out"
