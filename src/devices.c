@@ -1,0 +1,713 @@
+/*
+ * The model's machines: reads devices.csv and quantum.csv through the
+ * table set, as of the edition; writes each machine's figures and its
+ * gaps to the 1 kg limits, the report's picks (the newest of each kind,
+ * the one of the article's year, the nearest to each limit) and their
+ * comparisons, and each quantum processor, as quantities. The model
+ * document's families over the machines add their SBOPS, bits and
+ * own-mass limits (data/model.md), row by row.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "dataset.h"
+#include "diag.h"
+#include "fit.h"
+#include "model.h"
+#include "modeldoc.h"
+#include "modelint.h"
+#include "physics.h"
+#include "registry.h"
+#include "table.h"
+#include "units.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* Device kinds, each with a "current" and a "then" pick. */
+static const char *const device_kinds[] = {
+	"laptop", "netbook", "supercomputer", "gpu", "phone",
+};
+#define NKINDS (sizeof(device_kinds) / sizeof(device_kinds[0]))
+
+/*
+ * The speed figures a row of devices.csv may give, each optional: what
+ * each is (precision, peak or measured) is in its column's name. The
+ * order is the order of preference when two machines are compared: FP64
+ * with FP64 where both give it, else FP32 with FP32, else measured with
+ * measured.
+ */
+enum fig { FIG_FP64, FIG_FP32, FIG_HPL, NFIG };
+static const struct {
+	const char *col;	/* column of devices.csv */
+	const char *name;	/* quantity: <prefix>.<name> */
+	const char *what;	/* for the reader */
+} figs[NFIG] = {
+	{ "fp64_peak_flops", "fp64_peak", "FP64 peak" },
+	{ "fp32_peak_flops", "fp32_peak", "FP32 peak" },
+	{ "hpl_rmax_flops", "hpl_rmax", "measured HPL Rmax" },
+};
+
+/* One row of devices.csv as read; NAN where a cell is empty. */
+struct devrow {
+	const char *id, *name, *kind, *source;
+	int year;
+	size_t kindi;		/* index into device_kinds */
+	double fig[NFIG];
+	double ram, storage;	/* bytes: working memory, persistent */
+	double mass, vol, power;	/* kg, litres, W */
+	enum fig speed;		/* the figure of its speed gap */
+};
+
+/*
+ * A row of devices.csv or quantum.csv dated after the newest year of the
+ * history series would be in no edition, left out without a word (a
+ * mistyped 2062 for 2026): an error at its date cell. Returns -1 then.
+ */
+int
+model_after_newest(struct model *m, const struct table *t, size_t r, int col,
+	     int year)
+{
+	if (!m->newest || year <= m->newest)
+		return 0;
+	return table_error(t, r, col, "dated %d, after the newest year of "
+			   "the data (%d, in %s): no edition would show this "
+			   "row", year, m->newest, m->newest_file);
+}
+
+/*
+ * The columns of devices.csv the loader reads, found by name in the
+ * catalogue (schema.c, which says what each holds); -1: an optional
+ * column the file leaves out.
+ */
+struct devcols {
+	int id, name, label, year, kind, fig[NFIG], ram, storage, source;
+	int mass, vol, power;
+};
+
+/*
+ * Which figure a device's speed gap is measured from: its highest peak
+ * rate at 64 or 32 bits (FP64 when the two are equal), or, when it
+ * gives no peak, its measured rate. Returns NFIG when it gives none.
+ */
+static enum fig
+speed_figure(const double *fig)
+{
+	if (!isnan(fig[FIG_FP64]) && !(fig[FIG_FP32] > fig[FIG_FP64]))
+		return FIG_FP64;
+	if (!isnan(fig[FIG_FP32]))
+		return FIG_FP32;
+	return isnan(fig[FIG_HPL]) ? NFIG : FIG_HPL;
+}
+
+/* A positive number of column c, NAN when it is empty or absent. */
+static double
+optional_num(const struct table *t, size_t r, int c, int *bad)
+{
+	double v = NAN;
+
+	if (c >= 0)
+		*bad |= table_num(t, r, c, TABLE_POSITIVE | TABLE_OPTIONAL,
+				  &v);
+	return v;
+}
+
+/*
+ * Reads row r of devices.csv (its columns in dc) into d, checking every
+ * cell. Returns -1 after printing the row's errors.
+ */
+static int
+devrow_read(const struct table *t, const struct devcols *dc, size_t r,
+	    struct devrow *d)
+{
+	int bad = 0;
+	size_t i;
+
+	bad |= table_id(t, r, dc->id, &d->id);
+	bad |= table_text(t, r, dc->name, &d->name);
+	bad |= table_year(t, r, dc->year, YEAR_MIN, YEAR_MAX, &d->year);
+	bad |= table_text(t, r, dc->kind, &d->kind);
+	for (i = 0; i < NFIG; i++)
+		d->fig[i] = optional_num(t, r, dc->fig[i], &bad);
+	d->ram = optional_num(t, r, dc->ram, &bad);
+	d->storage = optional_num(t, r, dc->storage, &bad);
+	bad |= table_text(t, r, dc->source, &d->source);
+	d->mass = optional_num(t, r, dc->mass, &bad);
+	d->vol = optional_num(t, r, dc->vol, &bad);
+	d->power = optional_num(t, r, dc->power, &bad);
+	if (bad)
+		return -1;
+	for (d->kindi = 0; d->kindi < NKINDS; d->kindi++)
+		if (!strcmp(device_kinds[d->kindi], d->kind))
+			break;
+	if (d->kindi == NKINDS)
+		return table_error(t, r, dc->kind, "unknown kind '%s': "
+				   "expected laptop, netbook, supercomputer, "
+				   "gpu or phone", d->kind);
+	d->speed = speed_figure(d->fig);
+	if (d->speed == NFIG)
+		return table_error(t, r, dc->fig[FIG_FP64], "no speed figure: "
+				   "give "
+				   "fp64_peak_flops, fp32_peak_flops or "
+				   "hpl_rmax_flops");
+	if (d->fig[FIG_HPL] > d->fig[FIG_FP64])
+		return table_error(t, r, dc->fig[FIG_HPL], "a measured rate "
+				   "of %s FLOP/s beats the FP64 peak of %s",
+				   table_cell(t, r, dc->fig[FIG_HPL]),
+				   table_cell(t, r, dc->fig[FIG_FP64]));
+	return 0;
+}
+
+/* The columns of devices.csv, by name (its header was checked). */
+static void
+device_columns(const struct table *t, struct devcols *dc)
+{
+	size_t i;
+
+	dc->id = table_col(t, "id");
+	dc->name = table_col(t, "name");
+	dc->label = table_col(t, "label");
+	dc->year = table_col(t, "year");
+	dc->kind = table_col(t, "kind");
+	for (i = 0; i < NFIG; i++)
+		dc->fig[i] = table_col(t, figs[i].col);
+	dc->ram = table_col(t, "ram_bytes");
+	dc->storage = table_col(t, "storage_bytes");
+	dc->source = table_col(t, "source");
+	dc->mass = table_col(t, "mass_kg");
+	dc->vol = table_col(t, "volume_l");
+	dc->power = table_col(t, "power_w");
+}
+
+/* Adds NAME, a data figure of the row, with what it is and how picked. */
+static void
+add_figure(struct model *m, const char *name, double v, const char *unit,
+	   const char *what, const char *how, const char *src,
+	   const char *org)
+{
+	struct buf d = BUF_INIT;
+
+	buf_addf(&d, "%s; %s", what, how);
+	registry_add_num(m->reg, name, v, unit, d.data, NULL, src, org);
+	buf_release(&d);
+}
+
+/*
+ * Adds one device under prefix (device.<id> or an alias such as
+ * current.laptop): its figures as the data give them; the one its speed
+ * gap is measured from (its highest peak) and its gaps to the 1 kg
+ * limits, for speed, for working memory and for storage. The model
+ * document's families over devices add the rest (SBOPS, bits, and the
+ * limits of its own mass).
+ */
+static void
+add_device_as(struct model *m, const char *prefix, const struct table *t,
+	      size_t r, const char *how)
+{
+	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT, e = BUF_INIT;
+	struct buf org = BUF_INIT, src = BUF_INIT;
+	struct devrow d;
+	struct devcols dc;
+	double flops;
+	size_t i;
+
+	/* The row was read and checked by add_devices(). */
+	device_columns(t, &dc);
+	if (devrow_read(t, &dc, r, &d))
+		BUG("device row %zu was not checked", r);
+	buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
+	buf_addstr(&src, d.source);
+
+	registry_add_text(m->reg, SET(name, "%s.name", prefix), d.name, how,
+			  NULL, src.data, org.data);
+	registry_add_text(m->reg, SET(name, "%s.label", prefix),
+			  dc.label >= 0 && *table_cell(t, r, dc.label) ?
+			  table_cell(t, r, dc.label) : d.name,
+			  "short name for figures (the name when no label)",
+			  NULL, src.data, org.data);
+	registry_add_text(m->reg, SET(name, "%s.id", prefix), d.id, how,
+			  NULL, src.data, org.data);
+	registry_add_num(m->reg, SET(name, "%s.year", prefix), d.year, "year",
+			 how, NULL, src.data, org.data);
+
+	/* Speed: every figure given, then the one the gap is taken from. */
+	for (i = 0; i < NFIG; i++)
+		if (!isnan(d.fig[i]))
+			add_figure(m, SET(name, "%s.%s", prefix, figs[i].name),
+				   d.fig[i], "FLOP/s", figs[i].what, how,
+				   src.data, org.data);
+	flops = d.fig[d.speed];
+	if (d.speed == FIG_HPL)
+		model_fx(m, SET(name, "%s.flops", prefix), flops, "FLOP/s",
+		   SET(e, "%s.hpl_rmax", prefix),
+		   "no peak figure: the measured rate",
+		   SET(in, "%s.hpl_rmax", prefix), OURS);
+	else if (!isnan(d.fig[FIG_FP64]) && !isnan(d.fig[FIG_FP32]))
+		model_fx(m, SET(name, "%s.flops", prefix), flops, "FLOP/s",
+		   SET(e, "max(%s.fp64_peak, %s.fp32_peak)", prefix, prefix),
+		   "the highest peak rate, at 64 or 32 bits",
+		   SET(in, "%s.fp64_peak %s.fp32_peak", prefix, prefix), OURS);
+	else
+		model_fx(m, SET(name, "%s.flops", prefix), flops, "FLOP/s",
+		   SET(e, "%s.%s", prefix, figs[d.speed].name),
+		   "the only peak rate given",
+		   SET(in, "%s.%s", prefix, figs[d.speed].name), OURS);
+	registry_add_text(m->reg, SET(name, "%s.flops_figure", prefix),
+			  figs[d.speed].what, "which figure the speed and its "
+			  "gap are taken from: the highest of the FP64 and "
+			  "FP32 peaks, else the measured HPL Rmax", NULL,
+			  src.data, org.data);
+	model_add_gap(m, SET(f, "%s.gap.ops", prefix), SET(in, "%s.sbops", prefix),
+		"laptop.ops_max", SET(name, "%s.year", prefix));
+
+	/* Memory: working memory and storage, each with its own gap. */
+	if (!isnan(d.ram)) {
+		add_figure(m, SET(name, "%s.ram", prefix), d.ram, "B",
+			   "working memory (RAM; on-package HBM or unified "
+			   "memory for GPUs and SoCs)", how, src.data,
+			   org.data);
+		model_add_gap(m, SET(f, "%s.gap.ram", prefix),
+			SET(in, "%s.ram_bits", prefix), "laptop.bits_max",
+			SET(name, "%s.year", prefix));
+	}
+	if (!isnan(d.storage)) {
+		add_figure(m, SET(name, "%s.storage", prefix), d.storage, "B",
+			   "persistent storage (SSD, disk or flash)", how,
+			   src.data, org.data);
+		model_add_gap(m, SET(f, "%s.gap.storage", prefix),
+			SET(in, "%s.storage_bits", prefix), "laptop.bits_max",
+			SET(name, "%s.year", prefix));
+	}
+	if (!isnan(d.power))
+		add_figure(m, SET(name, "%s.power", prefix), d.power, "W",
+			   "power draw", how, src.data, org.data);
+	if (!isnan(d.mass))
+		add_figure(m, SET(name, "%s.mass", prefix), d.mass, "kg",
+			   "mass", how, src.data, org.data);
+	if (!isnan(d.mass) && !isnan(d.vol))
+		add_figure(m, SET(name, "%s.volume", prefix), d.vol * 1e-3,
+			   "m^3", "volume", how, src.data, org.data);
+	/* The document's families over devices: SBOPS, bits, own-mass
+	 * limits. */
+	if (m->ev && modeldoc_row(m->ev, prefix))
+		m->failed = 1;
+	buf_release(&name);
+	buf_release(&f);
+	buf_release(&in);
+	buf_release(&org);
+	buf_release(&src);
+	buf_release(&e);
+}
+
+/*
+ * The physics checks the data: no device may compute faster than the
+ * Margolus-Levitin limit of its own mass (at its highest rate), nor hold
+ * more bits, working memory and storage together, than the entropy of
+ * its own mass in its own volume. Returns -1 after printing the error.
+ */
+static int
+device_physics(struct model *m, const struct table *t,
+	       const struct devcols *dc, size_t r, const struct devrow *d)
+{
+	const struct physconst *pc = m->pc;
+	double sb = model_get(m, "sbops_per_flop"), E, I, bits;
+
+	if (isnan(d->mass))
+		return 0;
+	E = phys_rest_energy(pc, d->mass);
+	if (d->fig[d->speed] * sb > phys_ml_ops(pc, E))
+		return table_error(t, r, dc->fig[d->speed], "%s FLOP/s x %g "
+				   "SBOPS per FLOP beats the Margolus-Levitin "
+				   "limit of %.4g ops/s for its %g kg",
+				   table_cell(t, r, dc->fig[d->speed]), sb,
+				   phys_ml_ops(pc, E), d->mass);
+	if (isnan(d->vol) || (isnan(d->ram) && isnan(d->storage)))
+		return 0;
+	I = phys_entropy_bits(pc, phys_rad_entropy(E, phys_rad_temperature(
+		pc, E, d->vol * 1e-3, model_get(m, "laptop.modes"))));
+	bits = ((isnan(d->ram) ? 0 : d->ram) +
+		(isnan(d->storage) ? 0 : d->storage)) * 8;
+	if (bits > I)
+		return table_error(t, r, isnan(d->storage) ? dc->ram :
+				   dc->storage,
+				   "%.4g bytes of memory and storage beat the "
+				   "entropy limit of %.4g bits for %g kg in "
+				   "%g litres", bits / 8, I, d->mass, d->vol);
+	return 0;
+}
+
+/* Whether row a is picked over row b: newer, then faster, then later. */
+static int
+newer(const struct devrow *a, size_t ra, const struct devrow *b, size_t rb)
+{
+	if (a->year != b->year)
+		return a->year > b->year;
+	if (a->fig[a->speed] != b->fig[b->speed])
+		return a->fig[a->speed] > b->fig[b->speed];
+	return ra > rb;
+}
+
+/*
+ * One like-with-like comparison of a figure between the machine of the
+ * article's year and today's: compare.<kind>.<what>.then and .now (the
+ * same figure of both), how many orders of magnitude and doublings it
+ * grew, and the doubling time over the years between them.
+ */
+static void
+add_compare_figure(struct model *m, const char *kind, const char *what,
+		   const char *then_name, const char *now_name,
+		   const char *unit, const char *note)
+{
+	struct buf name = BUF_INIT, e = BUF_INIT, in = BUF_INIT;
+	struct buf p = BUF_INIT;
+	double a = model_get(m, then_name), b = model_get(m, now_name), years;
+
+	buf_addf(&p, "compare.%s.%s", kind, what);
+	model_fx(m, SET(name, "%s.then", p.data), a, unit, then_name, note,
+	   then_name, OURS);
+	model_fx(m, SET(name, "%s.now", p.data), b, unit, now_name, note, now_name,
+	   OURS);
+	model_fx(m, SET(name, "%s.orders", p.data), log10(b / a), "",
+	   SET(e, "log10(%s.now / %s.then)", p.data, p.data),
+	   "orders of magnitude gained",
+	   SET(in, "%s.now %s.then", p.data, p.data), OURS);
+	model_fx(m, SET(name, "%s.doublings", p.data), log2(b / a), "",
+	   SET(e, "log2(%s.now / %s.then)", p.data, p.data),
+	   "doublings gained", SET(in, "%s.now %s.then", p.data, p.data),
+	   OURS);
+	years = model_get(m, SET(name, "compare.%s.years", kind));
+	if (b > a)
+		model_fx(m, SET(name, "%s.doubling_time", p.data),
+		   years / log2(b / a), "yr",
+		   SET(e, "compare.%s.years / %s.doublings", kind, p.data),
+		   "years per doubling between the two",
+		   SET(in, "compare.%s.years %s.doublings", kind, p.data),
+		   OURS);
+	buf_release(&name);
+	buf_release(&e);
+	buf_release(&in);
+	buf_release(&p);
+}
+
+/*
+ * Then and now, like with like: for each kind with a machine of the
+ * article's year (then.<kind>) and a later one (current.<kind>), the
+ * speed by the first figure both give (FP64 peak, FP32 peak, measured),
+ * named in compare.<kind>.speed.figure; working memory with working
+ * memory; storage with storage. Supercomputers are compared by their
+ * measured HPL Rmax with the TOP500 No. 1 of the edition (record.*).
+ */
+static void
+add_compare(struct model *m, const char *kind, const struct devrow *then,
+	    const struct devrow *now)
+{
+	struct buf name = BUF_INIT, a = BUF_INIT, b = BUF_INIT;
+	struct buf in = BUF_INIT;
+	int record = now == NULL;
+	size_t i;
+
+	if (record && (isnan(then->fig[FIG_HPL]) ||
+		       !registry_get(m->reg, "record.rmax") ||
+		       !(model_get(m, "record.year") > then->year)))
+		return;
+	for (i = 0; !record && i < NFIG; i++)
+		if (!isnan(then->fig[i]) && !isnan(now->fig[i]))
+			break;
+	if (!record && i == NFIG)
+		return;
+	/* They exist because of the two machines picked. */
+	registry_set_because(m->reg, SET(name, "%s then.%s.id", record ?
+					 "record.list" : SET(a, "current.%s.id",
+							     kind), kind));
+	buf_addf(&b, "%s.year", record ? "record" : SET(a, "current.%s",
+							 kind));
+	model_fx(m, SET(name, "compare.%s.years", kind),
+	   model_get(m, b.data) - then->year, "yr",
+	   SET(in, "%s - then.%s.year", b.data, kind),
+	   "years between the two machines",
+	   SET(a, "%s then.%s.year", b.data, kind), OURS);
+	if (record) {
+		registry_add_text(m->reg, SET(name, "compare.%s.speed.figure",
+					      kind), figs[FIG_HPL].what,
+				  "the figure both speeds are: TOP500 Rmax, "
+				  "measured with HPL at FP64", NULL, OURS,
+				  NULL);
+		add_compare_figure(m, kind, "speed",
+				   SET(a, "then.%s.hpl_rmax", kind),
+				   "record.rmax", "FLOP/s", figs[FIG_HPL].what);
+		goto out;
+	}
+	registry_add_text(m->reg, SET(name, "compare.%s.speed.figure", kind),
+			  figs[i].what, "the figure both speeds are: FP64 "
+			  "peak where both give it, else FP32 peak, else "
+			  "measured", NULL, OURS, NULL);
+	add_compare_figure(m, kind, "speed",
+			   SET(a, "then.%s.%s", kind, figs[i].name),
+			   SET(b, "current.%s.%s", kind, figs[i].name),
+			   "FLOP/s", figs[i].what);
+	if (!isnan(then->ram) && !isnan(now->ram))
+		add_compare_figure(m, kind, "ram",
+				   SET(a, "then.%s.ram", kind),
+				   SET(b, "current.%s.ram", kind), "B",
+				   "working memory");
+	if (!isnan(then->storage) && !isnan(now->storage))
+		add_compare_figure(m, kind, "storage",
+				   SET(a, "then.%s.storage", kind),
+				   SET(b, "current.%s.storage", kind), "B",
+				   "storage");
+out:
+	registry_set_because(m->reg, NULL);
+	buf_release(&name);
+	buf_release(&a);
+	buf_release(&b);
+	buf_release(&in);
+}
+
+/*
+ * Reads data/devices.csv: every row checked, including against physics
+ * (no device may beat the limits of its own mass); rows newer than the
+ * edition are skipped. Adds each device; the current pick per kind (the
+ * newest, then the fastest of its year); the pick of the article's year
+ * per kind (then.<kind>); the machines nearest each limit; and the
+ * like-with-like comparisons of then and now.
+ */
+static int
+add_devices(struct model *m)
+{
+	struct table *t = model_load(m, "devices.csv");
+	size_t r, i, before = diag_errors();
+	size_t pick[NKINDS], then[NKINDS];
+	size_t fast = (size_t)-1, big = (size_t)-1;
+	struct devrow *rows = NULL;
+	struct buf name = BUF_INIT, how = BUF_INIT;
+	struct devcols dc;
+	int art = (int)model_get(m, "article.year");
+
+	if (!t)
+		return -1;
+	/* Each device becomes some sixty quantities on every page. */
+	if (table_max_rows(t, MAX_ROWS, "the report compares machines, "
+			   "it is no catalogue"))
+		goto out;
+	device_columns(t, &dc);
+	rows = xcalloc(table_rows(t) ? table_rows(t) : 1, sizeof(*rows));
+	for (i = 0; i < NKINDS; i++)
+		pick[i] = then[i] = (size_t)-1;
+	for (r = 0; r < table_rows(t); r++) {
+		struct devrow *d = &rows[r];
+		size_t k;
+
+		if (devrow_read(t, &dc, r, d) || table_unique(t, r, dc.id) ||
+		    model_after_newest(m, t, r, dc.year, d->year) ||
+		    device_physics(m, t, &dc, r, d))
+			continue;
+		if (d->year > m->as_of)
+			continue;
+		k = d->kindi;
+		if (pick[k] == (size_t)-1 || newer(d, r, &rows[pick[k]],
+						   pick[k]))
+			pick[k] = r;
+		if (d->year <= art && (then[k] == (size_t)-1 ||
+				       newer(d, r, &rows[then[k]], then[k])))
+			then[k] = r;
+		if (fast == (size_t)-1 ||
+		    d->fig[d->speed] > rows[fast].fig[rows[fast].speed])
+			fast = r;
+		if (!isnan(d->ram) && (big == (size_t)-1 ||
+				       d->ram > rows[big].ram))
+			big = r;
+		buf_reset(&name);
+		buf_addf(&name, "device.%s", d->id);
+		add_device_as(m, name.data, t, r, "from devices.csv");
+	}
+	if (diag_errors() != before)
+		goto out;
+	/* The machines nearest the limits, whatever the data hold. */
+	if (fast != (size_t)-1) {
+		buf_reset(&how);
+		buf_addf(&how, "the device with the highest speed figure in "
+			 "devices.csv as of %d", m->as_of);
+		add_device_as(m, "closest.speed", t, fast, how.data);
+	}
+	if (big != (size_t)-1) {
+		buf_reset(&how);
+		buf_addf(&how, "the device with the most working memory in "
+			 "devices.csv as of %d", m->as_of);
+		add_device_as(m, "closest.memory", t, big, how.data);
+	}
+	for (i = 0; i < NKINDS; i++) {
+		if (pick[i] == (size_t)-1)
+			continue;
+		buf_reset(&name);
+		buf_addf(&name, "current.%s", device_kinds[i]);
+		buf_reset(&how);
+		buf_addf(&how, "the newest %s in devices.csv as of %d (the "
+			 "fastest of its year)", device_kinds[i], m->as_of);
+		add_device_as(m, name.data, t, pick[i], how.data);
+	}
+	for (i = 0; i < NKINDS; i++) {
+		if (then[i] == (size_t)-1)
+			continue;
+		buf_reset(&name);
+		buf_addf(&name, "then.%s", device_kinds[i]);
+		buf_reset(&how);
+		buf_addf(&how, "the newest %s in devices.csv as of the "
+			 "article's year, %d (the fastest of its year)",
+			 device_kinds[i], art);
+		add_device_as(m, name.data, t, then[i], how.data);
+	}
+	for (i = 0; i < NKINDS; i++) {
+		if (then[i] == (size_t)-1)
+			continue;
+		if (!strcmp(device_kinds[i], "supercomputer"))
+			add_compare(m, device_kinds[i], &rows[then[i]], NULL);
+		else if (pick[i] != then[i])
+			add_compare(m, device_kinds[i], &rows[then[i]],
+				    &rows[pick[i]]);
+	}
+out:
+	free(rows);
+	buf_release(&name);
+	buf_release(&how);
+	return diag_errors() == before ? 0 : -1;
+}
+
+/*
+ * Quantum gates against the Margolus-Levitin time of the energy each
+ * one uses. A two-qubit gate is driven by the coupling between the
+ * qubits: the exchange Hamiltonian hg (|01><10| + |10><01|) gives the
+ * state |01> a mean energy hg above the ground state of the pair, so
+ * no gate it drives can turn |01> into an orthogonal state faster than
+ * pi hbar / (2 h g) = 1 / (4 g); an iSWAP at constant coupling takes
+ * exactly that long. A single-qubit flip could at most use the qubit's
+ * whole excitation energy hf, which bounds it by 1 / (4 f); real flips
+ * use a far weaker microwave drive, and their distance from this bound
+ * says how little of the qubit's energy does the computing. Rows dated
+ * after the edition are left out. Returns -1 after errors.
+ */
+static int
+add_quantum(struct model *m)
+{
+	struct table *t = model_load(m, "quantum.csv");
+	struct buf name = BUF_INIT, e = BUF_INIT, in = BUF_INIT;
+	struct buf org = BUF_INIT, pre = BUF_INIT;
+	size_t r, before = diag_errors();
+	const struct physconst *pc = m->pc;
+	int cid, cname, cyear, cf, cg, c1, c2, csrc;
+
+	if (!t)
+		return -1;
+	if (table_max_rows(t, MAX_ROWS, "the report shows a few devices"))
+		goto out;
+	/* By name, from the catalogue (schema.c): the header was checked. */
+	cid = table_col(t, "id");
+	cname = table_col(t, "name");
+	cyear = table_col(t, "year");
+	cf = table_col(t, "qubit_frequency_hz");
+	cg = table_col(t, "coupling_hz");
+	c1 = table_col(t, "gate_1q_s");
+	c2 = table_col(t, "gate_2q_s");
+	csrc = table_col(t, "source");
+	for (r = 0; r < table_rows(t); r++) {
+		const char *id, *nm, *src;
+		double f, g, t1, t2, E, Eg, ml1, ml2;
+		int year;
+		const char *p;
+
+		if (table_id(t, r, cid, &id) | table_text(t, r, cname, &nm) |
+		    table_year(t, r, cyear, YEAR_MIN, YEAR_MAX, &year) |
+		    table_num(t, r, cf, TABLE_POSITIVE, &f) |
+		    table_num(t, r, cg, TABLE_POSITIVE, &g) |
+		    table_num(t, r, c1, TABLE_POSITIVE, &t1) |
+		    table_num(t, r, c2, TABLE_POSITIVE, &t2) |
+		    table_text(t, r, csrc, &src))
+			continue;
+		if (table_unique(t, r, cid) ||
+		    model_after_newest(m, t, r, cyear, year) || year > m->as_of)
+			continue;
+		buf_reset(&org);
+		buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
+		buf_reset(&pre);
+		buf_addf(&pre, "quantum.%s", id);
+		p = pre.data;
+		registry_add_text(m->reg, SET(name, "%s.name", p), nm,
+				  "from quantum.csv", NULL, src, org.data);
+		registry_add_num(m->reg, SET(name, "%s.year", p), year, "year",
+				 "year of the published figures", NULL, src,
+				 org.data);
+		registry_add_num(m->reg, SET(name, "%s.qubit_frequency", p), f,
+				 "Hz", "qubit frequency", NULL, src, org.data);
+		registry_add_num(m->reg, SET(name, "%s.coupling", p), g, "Hz",
+				 "qubit-qubit coupling g/2pi", NULL, src,
+				 org.data);
+		registry_add_num(m->reg, SET(name, "%s.gate_1q", p), t1, "s",
+				 "single-qubit gate time", NULL, src, org.data);
+		registry_add_num(m->reg, SET(name, "%s.gate_2q", p), t2, "s",
+				 "two-qubit gate time", NULL, src, org.data);
+		E = pc->h * f;
+		Eg = pc->h * g;
+		ml1 = phys_ml_time(pc, E);
+		ml2 = phys_ml_time(pc, Eg);
+		model_fx(m, SET(name, "%s.qubit_energy", p), E / pc->eV, "eV",
+		   SET(e, "const.h * %s.qubit_frequency", p),
+		   "energy of the qubit's excited state above its ground state",
+		   SET(in, "const.h %s.qubit_frequency", p), OURS);
+		model_fx(m, SET(name, "%s.coupling_energy", p), Eg / pc->eV, "eV",
+		   SET(e, "const.h * %s.coupling", p),
+		   "the exchange energy that drives a two-qubit gate",
+		   SET(in, "const.h %s.coupling", p), OURS);
+		model_fx(m, SET(name, "%s.ml_time_qubit", p), ml1, "s",
+		   SET(e, "pi * const.hbar / (2 * %s.qubit_energy)", p),
+		   "Margolus-Levitin time of the qubit's whole excitation "
+		   "energy: the fastest any flip of it could be",
+		   SET(in, "const.hbar %s.qubit_energy", p), LLOYD2000);
+		model_fx(m, SET(name, "%s.ml_time_coupling", p), ml2, "s",
+		   SET(e, "pi * const.hbar / (2 * %s.coupling_energy)", p),
+		   "Margolus-Levitin time of the coupling energy: the fastest "
+		   "two-qubit gate that coupling can drive",
+		   SET(in, "const.hbar %s.coupling_energy", p), LLOYD2000);
+		model_fx(m, SET(name, "%s.gate_1q_over_limit", p), t1 / ml1, "",
+		   SET(e, "%s.gate_1q / %s.ml_time_qubit", p, p),
+		   "single-qubit gate time against the limit of the qubit's "
+		   "energy", SET(in, "%s.gate_1q %s.ml_time_qubit", p, p),
+		   OURS);
+		model_fx(m, SET(name, "%s.gate_2q_over_limit", p), t2 / ml2, "",
+		   SET(e, "%s.gate_2q / %s.ml_time_coupling", p, p),
+		   "two-qubit gate time against the limit of its coupling "
+		   "energy: near 1, the gate runs at the speed limit",
+		   SET(in, "%s.gate_2q %s.ml_time_coupling", p, p), OURS);
+		model_fx(m, SET(name, "%s.gate_1q_orders", p), log10(t1 / ml1), "",
+		   SET(e, "log10(%s.gate_1q_over_limit)", p),
+		   "orders of magnitude the single-qubit gate is slower than "
+		   "the limit of the qubit's energy",
+		   SET(in, "%s.gate_1q_over_limit", p), OURS);
+	}
+out:
+	buf_release(&name);
+	buf_release(&e);
+	buf_release(&in);
+	buf_release(&org);
+	buf_release(&pre);
+	return diag_errors() == before ? 0 : -1;
+}
+
+
+/* The provider "devices": devices.csv, each machine and the picks. */
+int
+provide_devices(void *ctx)
+{
+	struct model *m = ctx;
+
+	return add_devices(m) || m->failed ? -1 : 0;
+}
+
+/* The provider "quantum": quantum.csv. */
+int
+provide_quantum(void *ctx)
+{
+	struct model *m = ctx;
+
+	return add_quantum(m) || m->failed ? -1 : 0;
+}

@@ -1,0 +1,1234 @@
+/*
+ * The model's history series: reads top500.csv, disk_capacity.csv,
+ * areal_density.csv, transistors.csv and ssd_capacity.csv through the
+ * table set, as of the edition; writes each series' points and
+ * least-squares trends (fit.c), the pace of the TOP500 No. 1 against its
+ * trend, its energy per operation, the record holder, the largest drives,
+ * the article's gaps and the figures' curves, as quantities (with their
+ * formulas) and figure data (dataset.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "dataset.h"
+#include "diag.h"
+#include "fit.h"
+#include "model.h"
+#include "modeldoc.h"
+#include "modelint.h"
+#include "physics.h"
+#include "registry.h"
+#include "table.h"
+#include "units.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* How each history series is read and what its trend is held against. */
+struct series_spec {
+	const char *id;		/* registry prefix: series.<id> */
+	const char *file;	/* its time is the catalogue's date column */
+	const char *value_col;
+	const char *label_col;
+	const char *unit;
+	const char *what;	/* "the No. 1 system of each TOP500 list" */
+	int unique_time;	/* one row per time (a list has one No. 1) */
+	const char *factor;	/* quantity the value is multiplied by, or NULL */
+	const char *scaled_unit;	/* of the value times factor */
+	/* Limits the trend is extrapolated to, after scaling by factor. */
+	const char *limits[2];
+	const char *limit_names[2];
+	/*
+	 * Records only: of each year the largest row, and only when it is
+	 * at least the largest of every year before (the frontier a trend
+	 * of "the largest drive" is about; milestones of form factor or
+	 * technology that were never the largest of their year drop out).
+	 */
+	int record;
+	int optional;	/* an edition may have no rows: no quantities then */
+};
+
+static const struct series_spec series_specs[] = {
+	{ "top500", "top500.csv", "rmax_flops", "system", "FLOP/s",
+	  "No. 1 system of each TOP500 list (Rmax)", 1, "sbops_per_flop",
+	  "ops/s", { "laptop.ops_max", "atomic.ops" }, { "ml", "atomic" }, 0, 0 },
+	{ "disk", "disk_capacity.csv", "capacity_bytes", "model", "B",
+	  "largest hard disk of its year", 0, "bits_per_byte", "bit",
+	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 0, 0 },
+	{ "areal", "areal_density.csv", "density_bit_per_in2",
+	  "product", "bit/in^2", "hard-disk areal density", 0, NULL, NULL,
+	  { NULL, NULL }, { NULL, NULL }, 0, 0 },
+	{ "transistors", "transistors.csv", "transistors",
+	  "processor", "", "transistors per microprocessor", 0, NULL, NULL,
+	  { NULL, NULL }, { NULL, NULL }, 0, 0 },
+	{ "disk_record", "disk_capacity.csv", "capacity_bytes", "model",
+	  "B", "record hard disks (the largest of each year, when no earlier "
+	  "drive was larger)", 0, "bits_per_byte", "bit",
+	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 1, 0 },
+	{ "ssd", "ssd_capacity.csv", "capacity_bytes", "model", "B",
+	  "record solid-state drives (the largest of each year, when no "
+	  "earlier drive was larger)", 0, "bits_per_byte", "bit",
+	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 1, 1 },
+};
+
+/* Indices into series_specs[] (and the series model_build() reads). */
+enum { S_TOP500, S_DISK, S_AREAL, S_TRANSISTORS, S_DISK_RECORD, S_SSD };
+
+/* Series are thinned to this many points for figures (fits use all). */
+#define MODEL_PLOT_POINTS 2000
+
+
+/* One series in memory, in file order, rows after the edition left out. */
+struct series {
+	const struct series_spec *spec;
+	struct table *t;
+	double *time;		/* decimal year (mid-month or mid-year) */
+	double *value;
+	size_t *row;		/* table row of each point */
+	size_t n;
+};
+
+static void
+series_release(struct series *se)
+{
+	free(se->time);
+	free(se->value);
+	free(se->row);
+}
+
+struct table *
+model_load(struct model *m, const char *file)
+{
+	return tableset_load(m->ts, m->datadir, file);
+}
+
+/*
+ * Keeps, of the points of from (a series in time order), the largest of
+ * each year (the first of equals) when it is at least every point of the
+ * years before: the record holders, one a year at most. They go into se,
+ * which is from itself (thinned in place) or an empty series (given
+ * arrays of just that size: a copy of a million points that keeps a
+ * hundred holds a hundred).
+ */
+static void
+series_keep_records(const struct series *from, struct series *se)
+{
+	size_t i, j, k = 0, best;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		double top = -INFINITY;
+
+		for (i = 0, k = 0; i < from->n; i = j) {
+			best = i;
+			for (j = i + 1; j < from->n && floor(from->time[j]) ==
+			     floor(from->time[i]); j++)
+				if (from->value[j] > from->value[best])
+					best = j;
+			if (from->value[best] < top)
+				continue;
+			top = from->value[best];
+			/* In place, k <= i: nothing still to read is lost. */
+			if (pass) {
+				se->time[k] = from->time[best];
+				se->value[k] = from->value[best];
+				se->row[k] = from->row[best];
+			}
+			k++;
+		}
+		if (!pass && se != from) {
+			se->time = xmalloc(sizeof(*se->time) * (k + 1));
+			se->value = xmalloc(sizeof(*se->value) * (k + 1));
+			se->row = xmalloc(sizeof(*se->row) * (k + 1));
+		}
+	}
+	se->n = k;
+}
+
+/*
+ * Reads one series: every row checked (time, positive value, label,
+ * source; rows in time order, one per time when the spec says so), rows
+ * newer than the edition skipped, the rest thinned to the records when
+ * the spec asks for them. Returns -1 on errors.
+ */
+static int
+series_read(struct model *m, const struct series_spec *sp, struct series *se)
+{
+	int ct, cv, cl, cs, monthly;
+	size_t r, cap = 0, before = diag_errors();
+	const char *time_col;
+
+	memset(se, 0, sizeof(*se));
+	se->spec = sp;
+	se->t = model_load(m, sp->file);
+	if (!se->t)
+		return -1;
+	/* By name, from the catalogue (schema.c): the header was checked. */
+	ct = table_role(se->t, TABLE_COL_DATE);
+	if (ct < 0)
+		BUG("%s: the catalogue gives the series no date", sp->file);
+	time_col = table_header(se->t, ct);
+	monthly = table_column_of(se->t, ct)->kind == TABLE_KIND_MONTH;
+	cv = table_col(se->t, sp->value_col);
+	cl = table_col(se->t, sp->label_col);
+	cs = table_col(se->t, "source");
+	if (!table_rows(se->t))
+		return error("%s: no rows in '%s'", table_name(se->t),
+			     sp->file);
+	for (r = 0; r < table_rows(se->t); r++) {
+		const char *label, *src;
+		double t, v;
+		int y;
+
+		/* A million rows take a while: Ctrl-C stops them. */
+		if (diag_interrupted())
+			return -1;
+		if (monthly) {
+			if (table_month(se->t, r, ct, YEAR_MIN, YEAR_MAX, &t))
+				continue;
+		} else {
+			if (table_year(se->t, r, ct, YEAR_MIN, YEAR_MAX, &y))
+				continue;
+			t = y + 0.5;
+		}
+		if (table_num(se->t, r, cv, TABLE_POSITIVE, &v) |
+		    table_text(se->t, r, cl, &label) |
+		    table_text(se->t, r, cs, &src))
+			continue;
+		if (sp->unique_time && se->n && t == se->time[se->n - 1]) {
+			table_error(se->t, r, ct, "duplicate %s '%s' (one row "
+				    "per %s)", time_col,
+				    table_cell(se->t, r, ct), time_col);
+			continue;
+		}
+		if (se->n && t < se->time[se->n - 1] - 1e-9) {
+			table_error(se->t, r, ct, "'%s' is earlier than the "
+				    "row before it: keep rows in time order",
+				    table_cell(se->t, r, ct));
+			continue;
+		}
+		if (floor(t) > m->as_of)
+			continue;
+		if (se->n == cap) {
+			size_t c = cap;
+
+			se->time = xgrow(se->time, &c, se->n + 1,
+					 sizeof(*se->time));
+			c = cap;
+			se->value = xgrow(se->value, &c, se->n + 1,
+					  sizeof(*se->value));
+			se->row = xgrow(se->row, &cap, se->n + 1,
+					sizeof(*se->row));
+		}
+		se->time[se->n] = t;
+		se->value[se->n] = v;
+		se->row[se->n++] = r;
+	}
+	if (sp->record)
+		series_keep_records(se, se);
+	return diag_errors() == before ? 0 : -1;
+}
+
+/* Origin "file:line" of point i of a series, into b. */
+static const char *
+point_origin(const struct series *se, size_t i, struct buf *b)
+{
+	buf_reset(b);
+	buf_addf(b, "%s:%zu", table_name(se->t), table_line(se->t, se->row[i]));
+	return b->data;
+}
+
+/*
+ * The points of a series for its figure: time, value and, when the spec
+ * scales it, the scaled value; labels from the label column.
+ */
+static void
+series_dataset(struct model *m, const struct series *se)
+{
+	const struct series_spec *sp = se->spec;
+	const char *cols[] = { "year", sp->value_col, "scaled" };
+	const char *units[] = { "year", sp->unit, sp->scaled_unit };
+	struct dataset *ds = dataset_add(m->ds, sp->id, sp->what, cols, units,
+					 sp->factor ? 3 : 2);
+	double f = sp->factor ? model_get(m, sp->factor) : 1;
+	int cl = table_col(se->t, sp->label_col);
+	size_t i, step = 1;
+
+	/* A plot shows no more than this: every k-th point and the last. */
+	if (se->n > MODEL_PLOT_POINTS)
+		step = (se->n + MODEL_PLOT_POINTS - 1) / MODEL_PLOT_POINTS;
+	for (i = 0; i < se->n; i++) {
+		double row[3] = { se->time[i], se->value[i],
+				  se->value[i] * f };
+
+		if (i % step && i + 1 != se->n)
+			continue;
+		dataset_row(ds, row, table_cell(se->t, se->row[i], cl));
+	}
+}
+
+/* The least-squares trend over [lo, hi] and where it meets the limits. */
+static void
+add_fit(struct model *m, const struct series *se, const char *window,
+	const char *what, double lo, double hi)
+{
+	const struct series_spec *sp = se->spec;
+	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT;
+	struct fit fit;
+	const char *src = table_name(se->t);
+	size_t k;
+
+	if (fit_log2(se->time, se->value, se->n, lo, hi, &fit)) {
+		/* An edition with too few points has no trend to show. */
+		goto out;
+	}
+	model_num(m, SET(name, "series.%s.fit_%s.n", sp->id, window), (double)fit.n,
+	    "", SET(f, "points of %s in the window (%s)", sp->id, what), NULL,
+	    src);
+	model_num(m, SET(name, "series.%s.fit_%s.from", sp->id, window),
+	    floor(fit.t0), "year", "first year in the window", NULL, src);
+	model_num(m, SET(name, "series.%s.fit_%s.to", sp->id, window),
+	    floor(fit.t1), "year", "last year in the window", NULL, src);
+	model_num(m, SET(name, "series.%s.fit_%s.slope", sp->id, window), fit.b,
+	    "1/yr", SET(f, "least-squares slope of log2(%s) against time "
+			"(%s)", sp->value_col, what), NULL, src);
+	model_num(m, SET(name, "series.%s.fit_%s.intercept", sp->id, window), fit.a,
+	    "", "log2(value) at year 0 on the fitted line: log2(v) = "
+	    "intercept + slope x year", NULL, src);
+	model_fx(m, SET(name, "series.%s.fit_%s.doubling_time", sp->id, window),
+	   fit_doubling_time(&fit), "yr",
+	   SET(f, "1 / series.%s.fit_%s.slope", sp->id, window),
+	   "the fitted doubling time",
+	   SET(in, "series.%s.fit_%s.slope", sp->id, window), OURS);
+	model_num(m, SET(name, "series.%s.fit_%s.r2", sp->id, window), fit.r2, "",
+	    "coefficient of determination of the fit", NULL, src);
+	if (!sp->limits[0])
+		goto out;
+	/*
+	 * Where the line is at its last year: the point the years below
+	 * count from, so that each is a formula over named quantities.
+	 */
+	model_num(m, SET(name, "series.%s.fit_%s.value_to", sp->id, window),
+	    fit_value_at(&fit, floor(fit.t1)), sp->unit,
+	    "value of the fitted line at the last year of the window", NULL,
+	    src);
+	for (k = 0; k < 2 && sp->limits[k]; k++) {
+		/* As the formula reads, operation for operation. */
+		double lim = model_get(m, sp->limits[k]) / model_get(m, sp->factor);
+		double t = floor(fit.t1) + log2(lim / fit_value_at(&fit,
+			   floor(fit.t1))) / fit.b;
+
+		model_fx(m, SET(name, "series.%s.fit_%s.year_%s", sp->id, window,
+			  sp->limit_names[k]),
+		   fit.b > 0 ? floor(t) : NAN, "year",
+		   SET(f, "floor(series.%s.fit_%s.to + log2(%s / %s / "
+		       "series.%s.fit_%s.value_to) / series.%s.fit_%s.slope)",
+		       sp->id, window, sp->limits[k], sp->factor, sp->id,
+		       window, sp->id, window),
+		   "the year the fitted line reaches the limit",
+		   SET(in, "series.%s.fit_%s.to %s %s series.%s.fit_%s.value_to "
+		       "series.%s.fit_%s.slope", sp->id, window, sp->limits[k],
+		       sp->factor, sp->id, window, sp->id, window), OURS);
+	}
+out:
+	buf_release(&name);
+	buf_release(&f);
+	buf_release(&in);
+}
+
+/*
+ * A series read from the same file as one read before (its rows checked
+ * and reported once): a copy of its points, thinned to records if sp
+ * asks for them.
+ */
+static void
+series_copy(const struct series *from, const struct series_spec *sp,
+	    struct series *se)
+{
+	memset(se, 0, sizeof(*se));
+	se->spec = sp;
+	se->t = from->t;
+	if (sp->record) {
+		series_keep_records(from, se);
+		return;
+	}
+	se->n = from->n;
+	se->time = xmalloc(sizeof(*se->time) * (from->n + 1));
+	se->value = xmalloc(sizeof(*se->value) * (from->n + 1));
+	se->row = xmalloc(sizeof(*se->row) * (from->n + 1));
+	if (from->n) {
+		memcpy(se->time, from->time, sizeof(*se->time) * from->n);
+		memcpy(se->value, from->value, sizeof(*se->value) * from->n);
+		memcpy(se->row, from->row, sizeof(*se->row) * from->n);
+	}
+}
+
+/*
+ * Adds every series: its extent, its newest point, its trend over the
+ * article's window (up to the article's year) and over the whole edition.
+ */
+static int
+add_series(struct model *m, struct series *all)
+{
+	struct buf name = BUF_INIT, f = BUF_INIT, org = BUF_INIT;
+	double art = model_get(m, "article.year");
+	char bad[sizeof(series_specs) / sizeof(series_specs[0])] = { 0 };
+	size_t i, k;
+	int ret = 0;
+
+	for (i = 0; i < sizeof(series_specs) / sizeof(series_specs[0]); i++) {
+		const struct series_spec *sp = &series_specs[i];
+		struct series *se = &all[i];
+		const char *src;
+		size_t j;
+
+		for (j = 0; j < i && strcmp(series_specs[j].file, sp->file);
+		     j++)
+			;
+		if (j < i) {
+			/* Its rows were checked, and any error told, once. */
+			if (bad[j]) {
+				bad[i] = 1;
+				continue;
+			}
+			series_copy(&all[j], sp, se);
+		} else if (series_read(m, sp, se)) {
+			bad[i] = 1;
+			ret = -1;
+			continue;
+		}
+		if (!se->n) {
+			bad[i] = 1;
+			if (!sp->optional)
+				ret = error("%s: no rows in or before %d",
+					    table_name(se->t), m->as_of);
+			continue;
+		}
+		src = table_name(se->t);
+		k = se->n - 1;
+		if (m->ds)
+			series_dataset(m, se);
+		model_num(m, SET(name, "series.%s.n", sp->id), (double)se->n, "",
+		    SET(f, "rows of %s in this edition", sp->what), NULL, src);
+		registry_add_num(m->reg, SET(name, "series.%s.first_year",
+					     sp->id), floor(se->time[0]),
+				 "year", "year of the first row", NULL,
+				 table_cell(se->t, se->row[0],
+					    table_col(se->t, "source")),
+				 point_origin(se, 0, &org));
+		registry_add_num(m->reg, SET(name, "series.%s.latest.year",
+					     sp->id), floor(se->time[k]),
+				 "year", "year of the newest row", NULL,
+				 table_cell(se->t, se->row[k],
+					    table_col(se->t, "source")),
+				 point_origin(se, k, &org));
+		registry_add_num(m->reg, SET(name, "series.%s.latest.value",
+					     sp->id), se->value[k], sp->unit,
+				 SET(f, "%s of the newest row", sp->value_col),
+				 NULL, table_cell(se->t, se->row[k],
+						  table_col(se->t, "source")),
+				 point_origin(se, k, &org));
+		registry_add_text(m->reg, SET(name, "series.%s.latest.label",
+					      sp->id),
+				  table_cell(se->t, se->row[k],
+					     table_col(se->t, sp->label_col)),
+				  SET(f, "%s of the newest row", sp->label_col),
+				  NULL, table_cell(se->t, se->row[k],
+						   table_col(se->t, "source")),
+				  point_origin(se, k, &org));
+		add_fit(m, se, "article", "up to the article's year", -INFINITY,
+			art + 0.999);
+		add_fit(m, se, "all", "the whole edition", -INFINITY,
+			m->as_of + 0.999);
+	}
+	buf_release(&name);
+	buf_release(&f);
+	buf_release(&org);
+	return ret;
+}
+
+/* Calendar-year interval [y0, y1] of a series: log2 of the value change. */
+static void
+add_doublings_between(struct model *m, const struct series *se,
+		      const char *from, const char *to)
+{
+	double y0 = model_get(m, from), y1 = model_get(m, to);
+	size_t i, a = se->n, b = se->n;
+	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT;
+
+	for (i = 0; i < se->n; i++) {
+		if (a == se->n && floor(se->time[i]) >= y0)
+			a = i;
+		if (floor(se->time[i]) <= y1)
+			b = i;
+	}
+	if (a == se->n || b == se->n || b <= a)
+		goto out;
+	model_num(m, SET(name, "series.%s.factor_window", se->spec->id),
+	    se->value[b] / se->value[a], "",
+	    SET(f, "%s of its last row in ..%s / its first in %s..",
+		se->spec->value_col, to, from),
+	    SET(in, "%s %s", from, to), table_name(se->t));
+	model_fx(m, SET(name, "series.%s.doublings_window", se->spec->id),
+	   log2(se->value[b] / se->value[a]), "",
+	   SET(f, "log2(series.%s.factor_window)", se->spec->id),
+	   "doublings between the two rows",
+	   SET(in, "series.%s.factor_window", se->spec->id), OURS);
+	{
+		struct fit fit;
+
+		if (fit_log2(se->time, se->value, se->n, y0, y1 + 0.999,
+			     &fit))
+			goto out;
+		model_num(m, SET(name, "series.%s.fit_window.slope", se->spec->id),
+		    fit.b, "1/yr",
+		    SET(f, "least-squares slope of log2(%s) against time "
+			"(%s..%s)", se->spec->value_col, from, to),
+		    SET(in, "%s %s", from, to), table_name(se->t));
+		model_fx(m, SET(name, "series.%s.doublings_window_fit",
+			  se->spec->id), fit.b * (y1 - y0), "",
+		   SET(f, "series.%s.fit_window.slope * (%s - %s)",
+		       se->spec->id, to, from),
+		   "doublings of the fitted line between the two years",
+		   SET(in, "series.%s.fit_window.slope %s %s", se->spec->id,
+		       to, from), OURS);
+	}
+out:
+	buf_release(&name);
+	buf_release(&f);
+	buf_release(&in);
+}
+
+/*
+ * A trend is fitted only to lists spanning at least this many years: over
+ * a shorter window the line follows the noise of single lists (the two
+ * lists of 2008 alone give Roadrunner's rerun a doubling time of years).
+ */
+#define TREND_MIN_YEARS 3.0
+
+/* 1 when the n points (t, v) in [lo, hi] span TREND_MIN_YEARS or more. */
+static int
+long_enough(const double *t, const double *v, size_t n, double lo,
+	    double hi)
+{
+	struct fit f;
+
+	return !fit_log2(t, v, n, lo, hi, &f) && f.t1 - f.t0 >= TREND_MIN_YEARS;
+}
+
+/*
+ * The TOP500 No. 1 since the article: its trend from the article's year
+ * on, with the years it reaches each limit (add_fit()), and how much the
+ * pace changed against the trend up to the article's year: the ratio of
+ * the doubling times, and what that earlier trend predicts for the
+ * newest list against the record actually set. Editions with too short a
+ * window after the article have none of these.
+ */
+static void
+add_pace(struct model *m, const struct series *top)
+{
+	struct buf org = BUF_INIT;
+	double art = model_get(m, "article.year"), hi = m->as_of + 0.999;
+	size_t k = top->n - 1;
+
+	registry_add_num(m->reg, "series.top500.latest.time", top->time[k],
+			 "year", "date of the newest list as a decimal year "
+			 "(mid-month)", NULL, table_cell(top->t, top->row[k],
+			 table_col(top->t, "source")),
+			 point_origin(top, k, &org));
+	if (!long_enough(top->time, top->value, top->n, art, hi) ||
+	    !registry_get(m->reg, "series.top500.fit_article.value_to"))
+		goto out;
+	add_fit(m, top, "since", "from the article's year on", art, hi);
+	model_fx(m, "series.top500.pace.slowdown",
+	   model_get(m, "series.top500.fit_since.doubling_time") /
+	   model_get(m, "series.top500.fit_article.doubling_time"), "",
+	   "series.top500.fit_since.doubling_time / "
+	   "series.top500.fit_article.doubling_time",
+	   "how many times longer a doubling takes since the article than "
+	   "before it",
+	   "series.top500.fit_since.doubling_time "
+	   "series.top500.fit_article.doubling_time", OURS);
+	model_fx(m, "series.top500.fit_article.value_latest",
+	   model_get(m, "series.top500.fit_article.value_to") *
+	   pow(2, model_get(m, "series.top500.fit_article.slope") *
+	       (top->time[k] - model_get(m, "series.top500.fit_article.to"))),
+	   "FLOP/s", "series.top500.fit_article.value_to * "
+	   "2^(series.top500.fit_article.slope * (series.top500.latest.time - "
+	   "series.top500.fit_article.to))",
+	   "the trend up to the article's year, extended to the newest list",
+	   "series.top500.fit_article.value_to series.top500.fit_article.slope "
+	   "series.top500.latest.time series.top500.fit_article.to", OURS);
+	model_fx(m, "series.top500.pace.shortfall",
+	   model_get(m, "series.top500.fit_article.value_latest") / top->value[k],
+	   "", "series.top500.fit_article.value_latest / "
+	   "series.top500.latest.value",
+	   "how many times faster the newest No. 1 would be had the pace "
+	   "before the article held",
+	   "series.top500.fit_article.value_latest series.top500.latest.value",
+	   OURS);
+out:
+	buf_release(&org);
+}
+
+/*
+ * Energy per operation of the TOP500 No. 1, from the power published with
+ * each list (the optional column power_w; every cell is checked, empty
+ * cells are lists without a figure): the record's energy per FLOP and per
+ * single-bit operation, its distance above Landauer's kT ln 2 at room
+ * temperature, the trend of the energy per FLOP over the lists with power
+ * (halving time, the year it reaches Landauer) beside the trends of Rmax
+ * and power over the same lists, and the article's No. 1 against the
+ * newest. Returns -1 after printing errors in the column.
+ */
+static int
+add_energy(struct model *m, const struct series *top)
+{
+	const struct physconst *pc = m->pc;
+	const struct table *t = top->t;
+	int cp = table_col(t, "power_w");
+	size_t r, i, n = 0, k = top->n - 1, before = diag_errors();
+	size_t first_art = top->n;
+	double *tt = NULL, *ej = NULL, *pw = NULL, *rx = NULL;
+	double *power = NULL, art = model_get(m, "article.year");
+	struct buf org = BUF_INIT;
+	struct dataset *ds = NULL;
+	struct fit fe, fr, fp;
+	int ret = 0;
+
+	/* What one operation holds in the ultimate laptop: no data needed. */
+	model_fx(m, "laptop.op_energy",
+	   PHYS_PI * pc->hbar / (2 * model_get(m, "laptop.flip_time")), "J/op",
+	   "pi * const.hbar / (2 * laptop.flip_time)",
+	   "Margolus-Levitin energy of one operation that lasts the laptop's "
+	   "flip time; equals its energy per bit, held, not dissipated",
+	   "const.hbar laptop.flip_time", LLOYD2000);
+	if (cp < 0)
+		goto out;
+	for (r = 0; r < table_rows(t); r++) {
+		double w;
+
+		table_num(t, r, cp, TABLE_POSITIVE | TABLE_OPTIONAL, &w);
+	}
+	if (diag_errors() != before) {
+		ret = -1;
+		goto out;
+	}
+	power = xcalloc(top->n, sizeof(*power));
+	tt = xcalloc(top->n, sizeof(*tt));
+	ej = xcalloc(top->n, sizeof(*ej));
+	pw = xcalloc(top->n, sizeof(*pw));
+	rx = xcalloc(top->n, sizeof(*rx));
+	if (m->ds) {
+		static const char *const cols[] = { "year", "power_w",
+			"j_per_flop", "j_per_op" };
+		static const char *const units[] = { "year", "W", "J/FLOP",
+			"J/op" };
+
+		ds = dataset_add(m->ds, "energy", "the TOP500 No. 1 of each "
+				 "list with a published power: power, energy "
+				 "per FLOP and per single-bit operation", cols,
+				 units, 4);
+	}
+	for (i = 0; i < top->n; i++) {
+		table_num(t, top->row[i], cp, TABLE_OPTIONAL, &power[i]);
+		if (first_art == top->n && floor(top->time[i]) >= art)
+			first_art = i;
+		if (isnan(power[i]))
+			continue;
+		tt[n] = top->time[i];
+		pw[n] = power[i];
+		rx[n] = top->value[i];
+		ej[n] = power[i] / top->value[i];
+		if (ds) {
+			double row[4] = { tt[n], pw[n], ej[n],
+					  ej[n] / model_get(m, "sbops_per_flop") };
+
+			dataset_row(ds, row, table_cell(t, top->row[i],
+				    table_col(t, "system")));
+		}
+		n++;
+	}
+
+	/* The trend of the energy per FLOP, and of Rmax and power with it. */
+	if (n >= 2 && long_enough(tt, ej, n, -INFINITY, INFINITY) &&
+	    !fit_log2(tt, ej, n, -INFINITY, INFINITY, &fe) &&
+	    !fit_log2(tt, rx, n, -INFINITY, INFINITY, &fr) &&
+	    !fit_log2(tt, pw, n, -INFINITY, INFINITY, &fp) && fe.b < 0 &&
+	    fr.b > 0) {
+		const char *src = table_name(t);
+
+		model_num(m, "energy.fit.n", (double)fe.n, "", "lists whose No. 1 "
+		    "has a published power, in this edition", NULL, src);
+		model_num(m, "energy.fit.from", floor(fe.t0), "year",
+		    "first year with a published power", NULL, src);
+		model_num(m, "energy.fit.to", floor(fe.t1), "year",
+		    "last year with a published power", NULL, src);
+		model_num(m, "energy.fit.slope", fe.b, "1/yr", "least-squares slope "
+		    "of log2(power / Rmax) of the No. 1 against time", NULL,
+		    src);
+		model_num(m, "energy.fit.intercept", fe.a, "", "log2(J per FLOP) at "
+		    "year 0 on the fitted line: log2(e) = intercept + slope x "
+		    "year", NULL, src);
+		model_num(m, "energy.fit.r2", fe.r2, "", "coefficient of "
+		    "determination of the fit", NULL, src);
+		model_fx(m, "energy.fit.halving_time", -1 / fe.b, "yr",
+		   "-1 / energy.fit.slope", "halving time of the energy per "
+		   "FLOP: the doubling time of FLOP/s per watt",
+		   "energy.fit.slope", OURS);
+		model_num(m, "energy.fit.value_to", fit_value_at(&fe, floor(fe.t1)),
+		    "J/FLOP", "energy per FLOP on the fitted line at its last "
+		    "year", NULL, src);
+		model_fx(m, "energy.fit.year_landauer",
+		   floor(floor(fe.t1) + log2(model_get(m, "landauer.energy_room") *
+		   model_get(m, "sbops_per_flop") / fit_value_at(&fe,
+		   floor(fe.t1))) / fe.b), "year",
+		   "floor(energy.fit.to + log2(landauer.energy_room * "
+		   "sbops_per_flop / energy.fit.value_to) / energy.fit.slope)",
+		   "the year the fitted line reaches kT ln 2 at room "
+		   "temperature for each single-bit operation",
+		   "energy.fit.to landauer.energy_room sbops_per_flop "
+		   "energy.fit.value_to energy.fit.slope", OURS);
+		model_num(m, "energy.fit_rmax.slope", fr.b, "1/yr", "least-squares "
+		    "slope of log2(Rmax) over the same lists", NULL, src);
+		model_fx(m, "energy.fit_rmax.doubling_time", 1 / fr.b, "yr",
+		   "1 / energy.fit_rmax.slope", "doubling time of Rmax over "
+		   "the lists with a published power",
+		   "energy.fit_rmax.slope", OURS);
+		model_num(m, "energy.fit_power.slope", fp.b, "1/yr", "least-squares "
+		    "slope of log2(power) over the same lists (the slope of "
+		    "Rmax plus that of the energy per FLOP)", NULL, src);
+		if (fp.b > 0)
+			model_fx(m, "energy.fit_power.doubling_time", 1 / fp.b, "yr",
+			   "1 / energy.fit_power.slope", "doubling time of "
+			   "the No. 1's power", "energy.fit_power.slope",
+			   OURS);
+		model_fx(m, "energy.efficiency_lag", (-1 / fe.b) / (1 / fr.b), "",
+		   "energy.fit.halving_time / energy.fit_rmax.doubling_time",
+		   "how many times longer FLOP/s per watt takes to double "
+		   "than FLOP/s", "energy.fit.halving_time "
+		   "energy.fit_rmax.doubling_time", OURS);
+	}
+
+	/* The record holder of the edition, when its list gives power. */
+	if (!isnan(power[k])) {
+		const char *src = table_cell(t, top->row[k],
+					     table_col(t, "source"));
+
+		point_origin(top, k, &org);
+		registry_add_num(m->reg, "record.power", power[k], "W",
+				 "power of the record holder during its run",
+				 NULL, src, org.data);
+		model_fx(m, "record.energy_per_flop", power[k] / top->value[k],
+		   "J/FLOP", "record.power / record.rmax", NULL,
+		   "record.power record.rmax", OURS);
+		model_fx(m, "record.energy_per_op", power[k] / top->value[k] /
+		   model_get(m, "sbops_per_flop"), "J/op",
+		   "record.energy_per_flop / sbops_per_flop",
+		   "per single-bit operation",
+		   "record.energy_per_flop sbops_per_flop", HENSON2008);
+		model_fx(m, "record.gap.landauer.orders",
+		   log10(model_get(m, "record.energy_per_op") /
+			 model_get(m, "landauer.energy_room")), "",
+		   "log10(record.energy_per_op / landauer.energy_room)",
+		   "orders of magnitude above kT ln 2 at room temperature, "
+		   "counting one bit erased per single-bit operation",
+		   "record.energy_per_op landauer.energy_room", OURS);
+		model_fx(m, "record.gap.landauer.halvings",
+		   log2(model_get(m, "record.energy_per_op") /
+			model_get(m, "landauer.energy_room")), "",
+		   "log2(record.energy_per_op / landauer.energy_room)",
+		   "halvings of the energy per operation to kT ln 2",
+		   "record.energy_per_op landauer.energy_room", OURS);
+		if (registry_get(m->reg, "energy.fit.halving_time")) {
+			model_fx(m, "record.gap.landauer.years",
+			   model_get(m, "record.gap.landauer.halvings") *
+			   model_get(m, "energy.fit.halving_time"), "yr",
+			   "record.gap.landauer.halvings * "
+			   "energy.fit.halving_time",
+			   "at the fitted halving time of the energy per FLOP",
+			   "record.gap.landauer.halvings "
+			   "energy.fit.halving_time", OURS);
+			model_fx(m, "record.gap.landauer.year",
+			   model_get(m, "record.year") +
+			   model_get(m, "record.gap.landauer.years"), "year",
+			   "record.year + record.gap.landauer.years",
+			   "the year the record's energy per operation would "
+			   "reach kT ln 2 at that pace",
+			   "record.year record.gap.landauer.years", OURS);
+		}
+		model_fx(m, "record.gap.laptop_op.ratio",
+		   model_get(m, "record.energy_per_op") /
+		   model_get(m, "laptop.op_energy"), "",
+		   "record.energy_per_op / laptop.op_energy",
+		   "energy the record dissipates per single-bit operation, "
+		   "over the energy one operation holds in the ultimate laptop",
+		   "record.energy_per_op laptop.op_energy", OURS);
+	}
+
+	/* Then and now: the No. 1 of the article's first list against it. */
+	if (first_art < top->n && !isnan(power[first_art]) &&
+	    registry_get(m->reg, "record.power")) {
+		size_t a = first_art;
+		const char *src = table_cell(t, top->row[a],
+					     table_col(t, "source"));
+
+		point_origin(top, a, &org);
+		/* Only while the record has a power figure. */
+		registry_set_because(m->reg, "record.list");
+		registry_add_text(m->reg, "article.record.name",
+				  table_cell(t, top->row[a],
+					     table_col(t, "system")),
+				  "No. 1 of the first TOP500 list of the "
+				  "article's year", NULL, src, org.data);
+		registry_add_text(m->reg, "article.record.list",
+				  table_cell(t, top->row[a],
+					     table_col(t, "list")),
+				  "date of that list", NULL, src, org.data);
+		registry_add_num(m->reg, "article.record.rmax", top->value[a],
+				 "FLOP/s", "Rmax of that No. 1", NULL, src,
+				 org.data);
+		registry_add_num(m->reg, "article.record.power", power[a], "W",
+				 "power of that No. 1 during its run", NULL,
+				 src, org.data);
+		model_fx(m, "article.record.energy_per_flop",
+		   power[a] / top->value[a], "J/FLOP",
+		   "article.record.power / article.record.rmax", NULL,
+		   "article.record.power article.record.rmax", OURS);
+		model_fx(m, "energy.power_ratio", power[k] / power[a], "",
+		   "record.power / article.record.power",
+		   "the No. 1's power now over then",
+		   "record.power article.record.power", OURS);
+		model_fx(m, "energy.speed_ratio", top->value[k] / top->value[a], "",
+		   "record.rmax / article.record.rmax",
+		   "the No. 1's Rmax now over then",
+		   "record.rmax article.record.rmax", OURS);
+		model_fx(m, "energy.efficiency_ratio",
+		   (power[a] / top->value[a]) / (power[k] / top->value[k]), "",
+		   "article.record.energy_per_flop / record.energy_per_flop",
+		   "how many times less energy a FLOP takes now than then",
+		   "article.record.energy_per_flop record.energy_per_flop",
+		   OURS);
+		registry_set_because(m->reg, NULL);
+	}
+out:
+	free(power);
+	free(tt);
+	free(ej);
+	free(pw);
+	free(rx);
+	buf_release(&org);
+	return ret;
+}
+
+/*
+ * The article's "64 more doublings ... at this historical rate": the
+ * memory gap in years at the pace of areal density over the article's
+ * window, as the data give it and as the article counts it.
+ */
+static void
+add_areal_pace(struct model *m)
+{
+	double span = model_get(m, "article.density_to") -
+		model_get(m, "article.density_from");
+	double n = model_get(m, "article.gap.bits.doublings");
+
+	if (!registry_get(m->reg, "series.areal.doublings_window"))
+		return;
+	model_fx(m, "series.areal.years_per_doubling_window",
+	   span / model_get(m, "series.areal.doublings_window"), "yr",
+	   "(article.density_to - article.density_from) / "
+	   "series.areal.doublings_window",
+	   "years per doubling of areal density over the article's window",
+	   "article.density_to article.density_from "
+	   "series.areal.doublings_window", OURS);
+	model_fx(m, "article.gap.bits.years_areal",
+	   n * model_get(m, "series.areal.years_per_doubling_window"), "yr",
+	   "article.gap.bits.doublings * series.areal.years_per_doubling_window",
+	   "the article's memory gap at the historical pace of areal density",
+	   "article.gap.bits.doublings series.areal.years_per_doubling_window",
+	   OURS);
+	model_fx(m, "article.gap.bits.years_article_pace",
+	   n * span / model_get(m, "article.areal_doublings"), "yr",
+	   "article.gap.bits.doublings * (article.density_to - "
+	   "article.density_from) / article.areal_doublings",
+	   "the same gap at the article's own count of areal doublings",
+	   "article.gap.bits.doublings article.density_to "
+	   "article.density_from article.areal_doublings", OURS);
+}
+
+/*
+ * The largest drive of a series in the edition (not always the newest
+ * row) under prefix: name, year and capacity. Returns its index.
+ */
+static size_t
+add_largest_drive(struct model *m, const char *prefix, const char *what,
+		  const struct series *se)
+{
+	struct buf org = BUF_INIT, name = BUF_INIT, how = BUF_INIT;
+	const struct table *t = se->t;
+	size_t i, k = 0;
+	const char *src;
+
+	for (i = 1; i < se->n; i++)
+		if (se->value[i] > se->value[k])
+			k = i;
+	src = table_cell(t, se->row[k], table_col(t, "source"));
+	point_origin(se, k, &org);
+	buf_addf(&how, "the largest %s in %s of the edition", what,
+		 table_name(t));
+	registry_add_text(m->reg, SET(name, "%s.name", prefix),
+			  table_cell(t, se->row[k], table_col(t, "model")),
+			  how.data, NULL, src, org.data);
+	registry_add_num(m->reg, SET(name, "%s.year", prefix),
+			 floor(se->time[k]), "year", "year of that drive", NULL,
+			 src, org.data);
+	registry_add_num(m->reg, SET(name, "%s.storage", prefix),
+			 se->value[k], "B", "capacity of that drive", NULL, src,
+			 org.data);
+	buf_release(&org);
+	buf_release(&name);
+	buf_release(&how);
+	return k;
+}
+
+/*
+ * Which technology holds the per-drive record: the largest hard disk
+ * (current.hdd), the largest solid-state drive (current.ssd), and the
+ * larger of the two (current.disk, the drive the memory gap is measured
+ * with; on a tie the hard disk, which got there first).
+ * storage.ssd_record_since is the first year of the unbroken run of
+ * years up to the edition in which the largest solid-state drive so far
+ * was larger than every hard disk so far, when there is such a run.
+ */
+static void
+add_current_disk(struct model *m, const struct series *hdd,
+		 const struct series *ssd)
+{
+	struct buf org = BUF_INIT;
+	size_t kh, ks, i = 0, j = 0;
+	const struct series *win;
+	const char *src;
+	double hmax = 0, smax = 0, since = NAN;
+	int ssd_leads, y, y0;
+
+	kh = add_largest_drive(m, "current.hdd", "hard disk", hdd);
+	if (!ssd->n) {
+		/* No solid-state drive in the data of this edition. */
+		ks = 0;
+		ssd_leads = 0;
+		model_num(m, "current.disk.is_ssd", 0, "", "no solid-state drive "
+		    "in ssd_capacity.csv of the edition: the hard disk holds "
+		    "the record", NULL, OURS);
+	} else {
+		ks = add_largest_drive(m, "current.ssd", "solid-state drive",
+				       ssd);
+		ssd_leads = ssd->value[ks] > hdd->value[kh];
+		model_fx(m, "current.disk.is_ssd", ssd_leads, "",
+		   "current.ssd.storage > current.hdd.storage",
+		   "1 when a solid-state drive holds the per-drive record, "
+		   "else 0", "current.ssd.storage current.hdd.storage", OURS);
+		model_fx(m, "current.disk.ssd_over_hdd",
+		   ssd->value[ks] / hdd->value[kh], "",
+		   "current.ssd.storage / current.hdd.storage",
+		   "the largest solid-state drive against the largest hard "
+		   "disk", "current.ssd.storage current.hdd.storage", OURS);
+	}
+	win = ssd_leads ? ssd : hdd;
+	i = ssd_leads ? ks : kh;
+	src = table_cell(win->t, win->row[i], table_col(win->t, "source"));
+	point_origin(win, i, &org);
+	registry_add_text(m->reg, "current.disk.name",
+			  table_cell(win->t, win->row[i],
+				     table_col(win->t, "model")),
+			  "the largest drive of the edition, hard disk or "
+			  "solid-state (disk_capacity.csv, ssd_capacity.csv)",
+			  NULL, src, org.data);
+	registry_add_text(m->reg, "current.disk.technology",
+			  ssd_leads ? "solid-state drive" : "hard disk",
+			  "technology of the largest drive of the edition",
+			  NULL, src, org.data);
+	registry_add_num(m->reg, "current.disk.year", floor(win->time[i]),
+			 "year", "year of that drive", NULL, src, org.data);
+	registry_add_num(m->reg, "current.disk.storage", win->value[i], "B",
+			 "capacity of that drive", NULL, src, org.data);
+	model_fx(m, "current.disk.bits", win->value[i] * 8, "bit",
+	   "current.disk.storage * bits_per_byte", NULL,
+	   "current.disk.storage bits_per_byte", OURS);
+	model_add_gap(m, "current.disk.gap.bits", "current.disk.bits",
+		"laptop.bits_max", "current.disk.year");
+	/* Year by year: who held the record, and since when the SSD. */
+	y0 = (int)floor(ssd->n ? fmin(hdd->time[0], ssd->time[0]) :
+			      hdd->time[0]);
+	i = j = 0;
+	for (y = y0; y <= m->as_of; y++) {
+		for (; i < hdd->n && floor(hdd->time[i]) <= y; i++)
+			hmax = fmax(hmax, hdd->value[i]);
+		for (; j < ssd->n && floor(ssd->time[j]) <= y; j++)
+			smax = fmax(smax, ssd->value[j]);
+		if (smax > hmax) {
+			if (isnan(since))
+				since = y;
+		} else {
+			since = NAN;
+		}
+	}
+	if (!isnan(since))
+		registry_add_num(m->reg, "storage.ssd_record_since", since,
+				 "year", "first year of the unbroken run up to "
+				 "the edition in which the largest solid-state "
+				 "drive so far held more than every hard disk "
+				 "so far", NULL, "disk_capacity.csv, "
+				 "ssd_capacity.csv", NULL);
+	buf_release(&org);
+}
+
+/* The record holder: the newest TOP500 No. 1 of the edition. */
+static void
+add_record(struct model *m, const struct series *top)
+{
+	struct buf org = BUF_INIT;
+	size_t k = top->n - 1, r = top->row[k];
+	const struct table *t = top->t;
+	const char *src = table_cell(t, r, table_col(t, "source"));
+
+	point_origin(top, k, &org);
+	registry_add_text(m->reg, "record.name",
+			  table_cell(t, r, table_col(t, "system")),
+			  "No. 1 of the newest TOP500 list of the edition",
+			  NULL, src, org.data);
+	registry_add_text(m->reg, "record.list",
+			  table_cell(t, r, table_col(t, "list")),
+			  "date of that list", NULL, src, org.data);
+	registry_add_text(m->reg, "record.site",
+			  table_cell(t, r, table_col(t, "site")),
+			  "site of the record holder", NULL, src, org.data);
+	registry_add_num(m->reg, "record.year", floor(top->time[k]), "year",
+			 "year of that list", NULL, src, org.data);
+	registry_add_num(m->reg, "record.rmax", top->value[k], "FLOP/s",
+			 "Rmax of the record holder", NULL, src, org.data);
+	model_fx(m, "record.sbops", top->value[k] * model_get(m, "sbops_per_flop"),
+	   "ops/s", "record.rmax * sbops_per_flop", "SBOPS",
+	   "record.rmax sbops_per_flop", HENSON2008);
+	model_add_gap(m, "record.gap.ops", "record.sbops", "laptop.ops_max",
+		"record.year");
+	model_add_gap(m, "record.gap.atomic_ops", "record.sbops", "atomic.ops",
+		"record.year");
+	buf_release(&org);
+}
+
+/*
+ * Curves for the sensitivity and scaling figures, computed from the same
+ * physics as the quantities: years to the 1 kg speed limit as the
+ * doubling time and the SBOPS-per-FLOP factor vary, and the limits of a
+ * computer as its volume shrinks from a litre to a cubic micrometre.
+ */
+static void
+add_curves(struct model *m)
+{
+	static const char *const rate_cols[] = { "doubling_time",
+		"years_article_laptop", "years_record" };
+	static const char *const sb_cols[] = { "sbops_per_flop",
+		"years_article_laptop", "years_record" };
+	static const char *const dust_cols[] = { "volume", "atomic_bits",
+		"atomic_ops", "ultimate_bits", "ultimate_ops" };
+	static const char *const rate_units[] = { "yr", "yr", "yr" };
+	static const char *const sb_units[] = { "", "yr", "yr" };
+	static const char *const dust_units[] = { "m^3", "bit", "ops/s",
+		"bit", "ops/s" };
+	const struct physconst *pc = m->pc;
+	struct dataset *ds;
+	double lim = model_get(m, "laptop.ops_max"), sb = model_get(m, "sbops_per_flop");
+	double lap = model_get(m, "article.laptop_flops");
+	double rec = model_get(m, "record.rmax");
+	double rho = model_get(m, "laptop.mass") / model_get(m, "laptop.volume");
+	double V0 = model_get(m, "laptop.volume");
+	int i;
+
+	ds = dataset_add(m->ds, "sensitivity_rate", "years to the 1 kg "
+			 "speed limit against the doubling time", rate_cols,
+			 rate_units, 3);
+	for (i = 0; i <= 70; i++) {
+		double td = 0.5 + 0.05 * i;
+		double row[3] = { td, phys_years_to(lap * sb, lim, td),
+				  phys_years_to(rec * sb, lim, td) };
+
+		dataset_row(ds, row, NULL);
+	}
+	ds = dataset_add(m->ds, "sensitivity_sbops", "years to the 1 kg "
+			 "speed limit against SBOPS per FLOP", sb_cols,
+			 sb_units, 3);
+	for (i = 0; i <= 60; i++) {
+		double f = pow(10, 0.1 * i);
+		double td = model_get(m, "rate.lloyd");
+		double row[3] = { f, phys_years_to(lap * f, lim, td),
+				  phys_years_to(rec * f, lim, td) };
+
+		dataset_row(ds, row, NULL);
+	}
+	ds = dataset_add(m->ds, "dust", "bits and operations per second "
+			 "against volume, from the smart dust's to a litre",
+			 dust_cols, dust_units, 5);
+	for (i = 0; i <= 75; i++) {
+		double V = model_get(m, "dust.volume") * pow(10, 0.2 * i);
+		double E = phys_rest_energy(pc, rho * V);
+		double T = phys_rad_temperature(pc, E, V,
+						model_get(m, "laptop.modes"));
+		double row[5] = {
+			V,
+			phys_volume_scale(model_get(m, "atomic.bits"), V, V0),
+			phys_volume_scale(model_get(m, "atomic.ops"), V, V0),
+			phys_entropy_bits(pc, phys_rad_entropy(E, T)),
+			phys_ml_ops(pc, E),
+		};
+
+		if (V > V0 * 1.0001)
+			break;
+		dataset_row(ds, row, NULL);
+	}
+}
+
+void
+model_add_edition(struct model *m)
+{
+	struct buf newest = BUF_INIT;
+	size_t i;
+
+	/* The year of the newest rows of the history series. */
+	for (i = 0; i < sizeof(series_specs) / sizeof(series_specs[0]); i++)
+		buf_addf(&newest, "%sseries.%s.latest.year", i ? " " : "",
+			 series_specs[i].id);
+	registry_set_because(m->reg, newest.data);
+	model_num(m, "edition.year", m->as_of, "year",
+	    "newest year of data used (--as-of, default the newest in data/)",
+	    NULL, OURS);
+	registry_set_because(m->reg, NULL);
+	buf_release(&newest);
+}
+
+/*
+ * The newest year of the history series (m->newest, and the file of
+ * the row in m->newest_file): the default edition, and the newest one.
+ */
+void
+model_newest_year(struct model *m)
+{
+	int newest = 0;
+	size_t i, r;
+
+	for (i = 0; i < sizeof(series_specs) / sizeof(series_specs[0]); i++) {
+		struct table *t = model_load(m, series_specs[i].file);
+		int c;
+
+		if (!t)
+			continue;
+		c = table_role(t, TABLE_COL_DATE);
+		for (r = 0; c >= 0 && r < table_rows(t); r++) {
+			int y = atoi(table_cell(t, r, c));
+
+			if (y > newest && y <= YEAR_MAX) {
+				newest = y;
+				m->newest_file = series_specs[i].file;
+			}
+		}
+	}
+	m->newest = newest;
+}
+
+
+/*
+ * The provider "series": the history series (top500.csv, the disks,
+ * flash, areal density, transistors), each read as of the edition and
+ * fitted (fit.c). The C arithmetic from here on takes the constants the
+ * document defines.
+ */
+int
+provide_series(void *ctx)
+{
+	struct model *m = ctx;
+
+	m->pcv = (struct physconst){ "model document", model_get(m, "const.c"),
+		model_get(m, "const.h"), model_get(m, "const.hbar"), model_get(m, "const.k"),
+		model_get(m, "const.G"), model_get(m, "const.eV") };
+	m->pc = &m->pcv;
+	if (m->failed || add_series(m, m->all) || m->failed)
+		return -1;
+	return 0;
+}
+
+/* The provider "pace": the TOP500 No. 1's pace against its own trend. */
+int
+provide_pace(void *ctx)
+{
+	struct model *m = ctx;
+
+	add_pace(m, &m->all[S_TOP500]);
+	return m->failed ? -1 : 0;
+}
+
+/*
+ * The provider "article_gaps": the article's 2008 laptop against the
+ * 1 kg limits, and its areal-density doublings.
+ */
+int
+provide_article_gaps(void *ctx)
+{
+	struct model *m = ctx;
+
+	model_add_gap(m, "article.gap.ops", "article.laptop_sbops",
+		"laptop.ops_max", "article.year");
+	model_add_gap(m, "article.gap.bits", "article.laptop_bits",
+		"laptop.bits_max", "article.year");
+	add_doublings_between(m, &m->all[S_AREAL], "article.density_from",
+			      "article.density_to");
+	add_areal_pace(m);
+	return m->failed ? -1 : 0;
+}
+
+/*
+ * The provider "records": the record TOP500 No. 1 of the edition, the
+ * largest drives, and the energy per operation of the No. 1 systems.
+ */
+int
+provide_records(void *ctx)
+{
+	struct model *m = ctx;
+
+	add_record(m, &m->all[S_TOP500]);
+	add_current_disk(m, &m->all[S_DISK_RECORD], &m->all[S_SSD]);
+	if (add_energy(m, &m->all[S_TOP500]))
+		return -1;
+	return m->failed ? -1 : 0;
+}
+
+/* The provider "curves": the figures' curves (only for a report). */
+int
+provide_curves(void *ctx)
+{
+	struct model *m = ctx;
+
+	if (m->ds && !m->failed)
+		add_curves(m);
+	return m->failed ? -1 : 0;
+}
+
+/* The series model_build() reads, one per entry of series_specs[]. */
+struct series *
+model_series_new(void)
+{
+	return xcalloc(sizeof(series_specs) / sizeof(series_specs[0]),
+		       sizeof(struct series));
+}
+
+void
+model_series_free(struct series *all)
+{
+	size_t i;
+
+	for (i = 0; all && i < sizeof(series_specs) / sizeof(series_specs[0]);
+	     i++)
+		series_release(&all[i]);
+	free(all);
+}
