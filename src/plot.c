@@ -1,5 +1,7 @@
 /*
- * The plot stage: registry and datasets -> data files and one gnuplot
+ * The plot stage: figures as the template stage described them
+ * (figure.h: each script read once, with its header words), registry
+ * and datasets -> data files and one gnuplot
  * script -> figures/NAME.svg in the staging area. The only module that
  * starts another program. gnuplot runs without a shell (posix_spawnp),
  * in figures/ of the staged tree, on a script assembled
@@ -27,6 +29,7 @@
 #include "buf.h"
 #include "dataset.h"
 #include "diag.h"
+#include "figure.h"
 #include "file.h"
 #include "format.h"
 #include "hash.h"
@@ -34,7 +37,6 @@
 #include "registry.h"
 #include "site.h"
 #include "suggest.h"
-#include "template.h"
 #include "timing.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -55,7 +57,7 @@ extern char **environ;
  * Each figure is drawn twice: wide (on screens wider than 30rem)
  * and narrow, for phones, on a smaller canvas, so that its text stays
  * readable at 390 px (templates/figures/style.gp sets the fonts, by
- * narrow). The narrow one is NAME-narrow.svg (plot.h); template.c
+ * narrow). The narrow one is NAME-narrow.svg (figure.h); template.c
  * offers it to narrow screens with <picture>.
  */
 #define TERMINAL "set terminal svg size %s enhanced " \
@@ -66,7 +68,7 @@ static const struct variant {
 	const char *what;	/* in error messages, or NULL */
 } variants[] = {
 	{ "", "600,450", NULL },
-	{ PLOT_NARROW_SUFFIX, "380,500", "the narrow rendering" },
+	{ FIGURE_NARROW_SUFFIX, "380,500", "the narrow rendering" },
 };
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 
@@ -87,14 +89,13 @@ static const struct variant {
 
 /* One figure to draw: its script and the text that goes before it. */
 struct job {
-	const struct figure_use *use;
+	const struct figure *use;
 	size_t batch;		/* of the plot_add() call that made it */
-	struct srcfile *script;
+	const struct srcfile *script;	/* use->script */
 	struct buf pre;		/* reset, output, variables */
 	uint64_t key;		/* of what it is drawn from */
 	uint64_t svgkey;	/* of the SVG drawn or kept */
 	size_t variant;		/* of variants[] */
-	int own_script;		/* script is freed with this job */
 	size_t first_line;	/* of pre in its batch file */
 	size_t lines;		/* of pre + style + script */
 	int cached;
@@ -472,11 +473,11 @@ plot_datasets(const struct registry *reg, struct datasets *all)
 }
 
 static int
-use_error(const struct figure_use *u, const char *fmt, ...)
+use_error(const struct figure *u, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 static int
-use_error(const struct figure_use *u, const char *fmt, ...)
+use_error(const struct figure *u, const char *fmt, ...)
 {
 	struct buf msg = BUF_INIT;
 	va_list ap;
@@ -536,80 +537,27 @@ header_error(const struct srcfile *f, const char *w, const char *we,
 	return -1;
 }
 
-/* The header key that the line text[0, len) starts with: 0, 1 or -1. */
-static int
-header_key(const char *text, size_t len, size_t *keylen)
-{
-	if (len >= 8 && !memcmp(text, "# needs:", 8)) {
-		*keylen = 8;
-		return 0;
-	}
-	if (len >= 7 && !memcmp(text, "# data:", 7)) {
-		*keylen = 7;
-		return 1;
-	}
-	return -1;
-}
-
-int
-plot_header_word(const char *text, size_t len, size_t *pos,
-		 struct plot_word *w)
-{
-	size_t p = *pos;
-
-	while (p < len) {
-		size_t ls = p, le, we, keylen = 0;
-		int data;
-
-		while (ls && text[ls - 1] != '\n')
-			ls--;
-		for (le = p; le < len && text[le] != '\n'; le++)
-			;
-		data = header_key(text + ls, le - ls, &keylen);
-		if (data >= 0) {
-			if (p < ls + keylen)
-				p = ls + keylen;
-			while (p < le && (text[p] == ' ' || text[p] == '\t'))
-				p++;
-			for (we = p; we < le && text[we] != ' ' &&
-			     text[we] != '\t' && text[we] != '\r'; we++)
-				;
-			if (we > p) {
-				w->word = text + p;
-				w->len = we - p;
-				w->data = data;
-				*pos = we;
-				return 1;
-			}
-		}
-		p = le + 1;
-	}
-	*pos = len;
-	return 0;
-}
-
 /*
- * Reads the "# needs:" and "# data:" header lines of script f: variables
- * into vars, dataset names into *data (space-separated), each checked
- * to exist in ds or mine. Returns -1 after printing errors at the
- * script's own file:line:col, with the closest names.
+ * Checks the "# needs:" and "# data:" header words of figure u's script:
+ * variables into vars, dataset names into *data (space-separated), each
+ * checked to exist in ds or mine. Returns -1 after printing errors at
+ * the script's own file:line:col, with the closest names.
  */
 static int
-read_header(struct srcfile *f, struct buf *vars, const struct registry *reg,
-	    const struct datasets *ds, const struct datasets *mine,
-	    struct buf *data)
+read_header(const struct figure *u, struct buf *vars,
+	    const struct registry *reg, const struct datasets *ds,
+	    const struct datasets *mine, struct buf *data)
 {
-	struct plot_word hw;
-	size_t pos = 0;
+	const struct srcfile *f = u->script;
+	size_t i;
 	int ret = 0;
 
-	f->show_source = 1;
+	for (i = 0; i < u->nwords; i++) {
+		const struct figure_word *hw = &u->words[i];
+		const char *w = f->data + hw->off, *we = w + hw->len;
+		char *word = xstrndup(w, hw->len);
 
-	while (plot_header_word(f->data, f->len, &pos, &hw)) {
-		const char *w = hw.word, *we = hw.word + hw.len;
-		char *word = xstrndup(w, hw.len);
-
-		if (hw.data) {
+		if (hw->data) {
 			if (dataset_of(ds, mine, word))
 				buf_addf(data, " %s", word);
 			else
@@ -623,8 +571,7 @@ read_header(struct srcfile *f, struct buf *vars, const struct registry *reg,
 				ret = header_error(f, w, we, reg, ds, mine,
 						   "quantity");
 			} else if (q->type != Q_NUMBER) {
-				struct srcloc l = { f, (size_t)(w - f->data),
-						    hw.len };
+				struct srcloc l = { f, hw->off, hw->len };
 
 				ret = error_at(&l, "needs a number, got text "
 					       "'%s'", word);
@@ -1237,8 +1184,6 @@ plot_free(struct plot *pl)
 	size_t i;
 
 	for (i = 0; i < pl->n; i++) {
-		if (pl->jobs[i].own_script)
-			srcfile_free(pl->jobs[i].script);
 		buf_release(&pl->jobs[i].pre);
 	}
 	srcfile_free(pl->style);
@@ -1404,7 +1349,7 @@ plot_begin(struct site *site, const struct plot_options *opt)
  * be drawn. Returns 0, or -1 after printing an error under u (once).
  */
 static int
-load_style(struct plot *pl, const struct figure_use *u)
+load_style(struct plot *pl, const struct figure *u)
 {
 	struct buf path = BUF_INIT;
 	size_t i;
@@ -1439,7 +1384,7 @@ struct written {
 int
 plot_add(struct plot *pl, const char *dir, const char *what,
 	 const struct registry *reg, const struct datasets *ds,
-	 const struct figure_use *uses, size_t n)
+	 const struct figure *uses, size_t n)
 {
 	const struct plot_options *opt = pl->opt;
 	struct site *site = pl->site;
@@ -1489,20 +1434,20 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 					opt->figdir, STYLE);
 			continue;
 		}
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s.gp", opt->figdir, uses[i].label);
-		j->script = srcfile_load(path.data);
+		/* Read once, by the template stage (figure.h). */
+		j->script = uses[i].script;
 		if (!j->script) {
-			ret = use_error(&uses[i], errno == ENOENT ?
+			buf_reset(&path);
+			buf_addf(&path, "%s/%s.gp", opt->figdir, uses[i].label);
+			ret = use_error(&uses[i], uses[i].error == ENOENT ?
 					"no script '%s' to draw it" :
 					"cannot read '%s': %s", path.data,
-					file_strerror(errno));
+					file_strerror(uses[i].error));
 			continue;
 		}
-		j->own_script = 1;
 		buf_reset(&vars);
 		buf_reset(&data);
-		if (read_header(j->script, &vars, reg, ds, &mine, &data) ||
+		if (read_header(&uses[i], &vars, reg, ds, &mine, &data) ||
 		    load_style(pl, &uses[i])) {
 			ret = -1;
 			continue;

@@ -5,14 +5,15 @@
 
 struct buf;
 struct datasets;
-struct figure_use;
+struct figure;
 struct registry;
 struct site;
 
 /*
  * The plot stage: draws every figure the report placed, as SVG, with
- * gnuplot. Each figure has a script, figdir/<label>.gp (the author's),
- * whose header lines declare what it reads:
+ * gnuplot. Each figure comes described by the template stage (figure.h):
+ * its label, where it was placed, and its script, figdir/<label>.gp (the
+ * author's), whose header lines declare what it reads:
  *
  *   # needs: laptop.ops_max series.top500.fit_all.slope
  *   # data: top500 devices
@@ -32,34 +33,6 @@ struct site;
  * published output) is kept instead of drawn; one drawn from the same
  * as another edition's is drawn once.
  */
-
-/*
- * Each figure is drawn twice: NAME.svg, and NAME-narrow.svg on a smaller
- * canvas, for screens up to PLOT_NARROW_MEDIA (a <source> of the figure's
- * <picture>), whose text stays readable on a phone.
- */
-#define PLOT_NARROW_SUFFIX "-narrow"
-#define PLOT_NARROW_MEDIA "(max-width: 30rem)"
-
-/*
- * A word of a figure script's header lines: a quantity of "# needs:" or
- * a dataset of "# data:".
- */
-struct plot_word {
-	const char *word;	/* into the script's text, not NUL-terminated */
-	size_t len;
-	int data;		/* 1: a dataset of "# data:" */
-};
-
-/*
- * The one reader of a script's header, for plot_add() and for the links
- * under each figure (template.c): finds the first header word of
- * text[0, len) at or after *pos (start at 0), sets *w to it and *pos
- * past it, and returns 1; returns 0 when no word is left. Checks
- * nothing: whether the names exist is the caller's business.
- */
-int plot_header_word(const char *text, size_t len, size_t *pos,
-		     struct plot_word *w);
 
 /*
  * gnuplot started ahead of need (plot_prestart()), waiting for commands,
@@ -114,7 +87,7 @@ struct plot *plot_begin(struct site *site, const struct plot_options *opt);
  */
 int plot_add(struct plot *pl, const char *dir, const char *what,
 	     const struct registry *reg, const struct datasets *ds,
-	     const struct figure_use *uses, size_t n);
+	     const struct figure *uses, size_t n);
 
 /* Stops gnuplot, undoes what it wrote, frees pl; NULL does nothing. */
 void plot_cancel(struct plot *pl);
