@@ -3,7 +3,6 @@
 
 #include <stddef.h>
 
-struct buf;
 struct datasets;
 struct figure;
 struct registry;
@@ -20,12 +19,12 @@ struct site;
  *
  * "needs" quantities reach the script as numeric variables (dots become
  * underscores: laptop_ops_max); "data" datasets are written as
- * tab-separated files <name>.dat (labels from data in the last column,
- * "?" for a missing value) that the script plots. Text from data never
- * enters a gnuplot command.
+ * tab-separated files <name>.dat (figdata.h: labels from data in the
+ * last column, "?" for a missing value) that the script plots. Text from
+ * data never enters a gnuplot command.
  *
- * Figures are drawn by one gnuplot process per run (started ahead of
- * need or by plot_add(), with posix_spawnp(), no shell), in each
+ * Figures are drawn by one gnuplot process per run (gnuplot.h: started
+ * ahead of need or by plot_add(), no shell), in each
  * edition's figure folder of the staged tree (site_root()). Its run is
  * bounded in time, and each figure it draws must be a well-formed SVG
  * before it is staged. A figure whose script, variables and data did
@@ -34,10 +33,6 @@ struct site;
  * as another edition's is drawn once.
  */
 
-/*
- * gnuplot started ahead of need (plot_prestart()), waiting for commands,
- * so that its start-up overlaps the work before the figures are known.
- */
 struct gnuplot;
 
 struct plot_options {
@@ -45,20 +40,12 @@ struct plot_options {
 	const char *gnuplot;	/* program name or path ("gnuplot") */
 	size_t max_points;	/* series longer than this are thinned */
 	double timeout;		/* seconds gnuplot may take to draw */
-	/* Prestarted gnuplot or NULL; plot_begin() takes it, always. */
+	/*
+	 * gnuplot started ahead of need (gnuplot_start()) or NULL;
+	 * plot_begin() takes it, always.
+	 */
 	struct gnuplot *early;
 };
-
-/*
- * Starts prog (gnuplot) waiting for its commands and returns at once:
- * loading its libraries takes it some 15 ms, which then overlap the
- * model and the templates. Never NULL: when prog cannot be started,
- * plot_add() says so if a figure is to be drawn. Hand it to
- * plot_begin() or plot_stop().
- */
-struct gnuplot *plot_prestart(const char *prog);
-/* Stops a gnuplot that is not needed and frees it; NULL does nothing. */
-void plot_stop(struct gnuplot *g);
 
 /*
  * The figures of a run being drawn, from plot_begin() to plot_finish()
@@ -103,20 +90,5 @@ void plot_cancel(struct plot *pl);
  * of the figure.
  */
 int plot_finish(struct plot *pl);
-
-/*
- * Adds to all the datasets drawn from the registry rather than from the
- * model's tables: "devices" (every device with its speed and memory, and
- * its gaps) and "ladder" (every machine and limit as operations per
- * second and bits). A figure script reads them as it reads the model's.
- */
-void plot_datasets(const struct registry *reg, struct datasets *all);
-
-/*
- * Appends one dataset row's label to out as a data-file field: tabs, line
- * breaks and other control characters become spaces, '"' becomes U+201D
- * (gnuplot has no escape for it in data files), an empty label "-".
- */
-void plot_label(struct buf *out, const char *label);
 
 #endif

@@ -20,6 +20,7 @@
 #include "escape.h"
 #include "export.h"
 #include "file.h"
+#include "gnuplot.h"
 #include "html.h"
 #include "model.h"
 #include "pages.h"
@@ -828,7 +829,7 @@ report_write(struct site *site, const struct registry *reg,
 out:
 	if (run.pl)
 		plot_cancel(run.pl);
-	plot_stop(opt->early);
+	gnuplot_stop(opt->early);
 	opt->early = NULL;
 	template_free(run.t);
 	bib_release(&run.bib);
