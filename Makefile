@@ -43,12 +43,13 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -ljansson -lm
 SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
       init.c \
       fit.c format.c hash.c html.c import.c pdf.c plot.c \
+      figdata.c figure.c gnuplot.c ladder.c \
       mathml.c methods.c model.c modeldoc.c pages.c physics.c registry.c report.c site.c table.c \
       rows.c schema.c series.c devices.c suggest.c template.c timing.c units.c xalloc.c serve.c watch.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = audit buf export expr fit format hash physics registry table template model modeldoc units \
        schema \
-       formulas mathml bib pages plot serve pdf
+       formulas mathml bib pages figdata figure serve pdf
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Dependencies ---------------------------------------------------------

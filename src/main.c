@@ -24,13 +24,14 @@
 #include "dataset.h"
 #include "diag.h"
 #include "export.h"
+#include "figdata.h"
+#include "gnuplot.h"
 #include "hash.h"
 #include "html.h"
 #include "init.h"
 #include "import.h"
 #include "model.h"
 #include "pages.h"
-#include "plot.h"
 #include "registry.h"
 #include "report.h"
 #include "rows.h"
@@ -633,7 +634,7 @@ cmd_datasets(struct run *r)
 		return print_tables(r);
 	if (load(r, 1))
 		return EXIT_INPUT;
-	plot_datasets(r->reg, &r->ds);
+	figdata_add(r->reg, &r->ds);
 	for (i = 0; i < all->n; i++)
 		for (c = 0; c < all->d[i]->ncols; c++)
 			if (strlen(all->d[i]->cols[c]) > w)
@@ -753,7 +754,7 @@ cmd_report(struct run *r)
 	 * took 104 ms instead of 86 (make bench, 9 runs, this VM): 17%.
 	 */
 	if (figures_stale(opt))
-		opt->early = plot_prestart("gnuplot");
+		opt->early = gnuplot_start("gnuplot");
 	r->site = site_open(opt->outdir);
 	key = r->site ? inputs_key(opt, &opt->inputs) : -2;
 	stop = key == -2 || diag_interrupted();
@@ -1409,7 +1410,7 @@ main(int argc, char **argv)
 	if (r.opt.timings && !r.watcher)
 		timing_print();
 out:
-	plot_stop(r.opt.early);	/* report_write() was not reached */
+	gnuplot_stop(r.opt.early);	/* report_write() was not reached */
 	site_close(r.site);
 	registry_free(r.reg);
 	datasets_release(&r.ds);

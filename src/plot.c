@@ -1,46 +1,40 @@
 /*
- * The plot stage: registry and datasets -> data files and one gnuplot
- * script -> figures/NAME.svg in the staging area. The only module that
- * starts another program. gnuplot runs without a shell (posix_spawnp),
- * in figures/ of the staged tree, on a script assembled
- * from the author's figure scripts and numeric variables; text from data
- * reaches gnuplot only inside data files. Its run is bounded in time,
- * and what it draws is parsed (expat) before it is staged.
+ * The plot stage: reads the figures the template stage described
+ * (figure.h: each script read once, with its header words), the registry
+ * and the datasets; writes the data files (figdata.h) and one batch
+ * script per figure folder, has gnuplot (gnuplot.h) draw
+ * figures/NAME.svg in the staging area, and stages them with the figure
+ * cache. The batch is assembled from the author's figure scripts and
+ * numeric variables; text from data reaches gnuplot only inside data
+ * files. What gnuplot draws is parsed (expat) before it is staged, and
+ * its messages are reported under the figure that caused them.
  */
 #include <errno.h>
 #include <expat.h>
-#include <fcntl.h>
-#include <math.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "dataset.h"
 #include "diag.h"
+#include "figdata.h"
+#include "figure.h"
 #include "file.h"
 #include "format.h"
+#include "gnuplot.h"
 #include "hash.h"
 #include "plot.h"
 #include "registry.h"
 #include "site.h"
 #include "suggest.h"
-#include "template.h"
 #include "timing.h"
 #include "xalloc.h"
 #include "banned.h"
-
-/* POSIX: the application declares it. */
-extern char **environ;
 
 /*
  * A throwaway plot before every figure: it leaves the SVG terminal in the
@@ -55,7 +49,7 @@ extern char **environ;
  * Each figure is drawn twice: wide (on screens wider than 30rem)
  * and narrow, for phones, on a smaller canvas, so that its text stays
  * readable at 390 px (templates/figures/style.gp sets the fonts, by
- * narrow). The narrow one is NAME-narrow.svg (plot.h); template.c
+ * narrow). The narrow one is NAME-narrow.svg (figure.h); template.c
  * offers it to narrow screens with <picture>.
  */
 #define TERMINAL "set terminal svg size %s enhanced " \
@@ -66,7 +60,7 @@ static const struct variant {
 	const char *what;	/* in error messages, or NULL */
 } variants[] = {
 	{ "", "600,450", NULL },
-	{ PLOT_NARROW_SUFFIX, "380,500", "the narrow rendering" },
+	{ FIGURE_NARROW_SUFFIX, "380,500", "the narrow rendering" },
 };
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 
@@ -87,14 +81,13 @@ static const struct variant {
 
 /* One figure to draw: its script and the text that goes before it. */
 struct job {
-	const struct figure_use *use;
+	const struct figure *use;
 	size_t batch;		/* of the plot_add() call that made it */
-	struct srcfile *script;
+	const struct srcfile *script;	/* use->script */
 	struct buf pre;		/* reset, output, variables */
 	uint64_t key;		/* of what it is drawn from */
 	uint64_t svgkey;	/* of the SVG drawn or kept */
 	size_t variant;		/* of variants[] */
-	int own_script;		/* script is freed with this job */
 	size_t first_line;	/* of pre in its batch file */
 	size_t lines;		/* of pre + style + script */
 	int cached;
@@ -112,10 +105,6 @@ struct batch {
 	size_t todo;		/* of them, to be drawn */
 };
 
-/* Kept of gnuplot's messages; the rest is read and dropped. */
-#define ERR_KEEP 65536
-/* From SIGTERM to SIGKILL, when gnuplot has to be stopped. */
-#define GRACE_SECONDS 2.0
 
 struct plot {
 	struct site *site;	/* borrowed */
@@ -132,351 +121,13 @@ struct plot {
 	int style_failed;	/* and said so */
 };
 
-/*
- * gnuplot waiting for its commands on a pipe, from spawn() (early: its
- * start-up, some 15 ms of loading eighty libraries, then overlaps the
- * model and the templates) to wait_gnuplot().
- */
-struct gnuplot {
-	const char *prog;
-	int error;		/* errno of starting it, or 0 */
-	pid_t pid;		/* 0: not running */
-	int infd;		/* its stdin */
-	int errfd;		/* its stderr */
-	struct timespec started;	/* when it was given the batch */
-	sigset_t mask;		/* the mask before spawn() */
-	struct sigaction old_chld;
-};
-
-void
-plot_label(struct buf *out, const char *label)
-{
-	const char *s = label ? label : "";
-
-	if (!*s)
-		buf_addch(out, '-');
-	for (; *s; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			buf_addch(out, ' ');
-		else if (*s == '"')
-			/*
-			 * gnuplot reads a double quote in a data file as the
-			 * start of a quoted string and has no escape for it:
-			 * a right double quotation mark keeps the label whole.
-			 */
-			BUF_ADDLIT(out, "\xe2\x80\x9d");
-		else
-			buf_addch(out, *s);
-	}
-}
-
-static void
-add_value(struct buf *out, double v)
-{
-	if (isfinite(v))
-		format_exact(out, v);
-	else
-		buf_addch(out, '?');
-}
-
-/*
- * Writes a dataset as a tab-separated file: a "#" header naming the
- * columns, then rows, thinned to at most max rows (every k-th row and
- * the last: the fits still used every point).
- */
-static void
-write_dataset(const struct dataset *ds, size_t max, struct buf *out)
-{
-	size_t r, c, step = 1;
-
-	if (max && ds->nrows > max)
-		step = (ds->nrows + max - 1) / max;
-	BUF_ADDLIT(out, "#");
-	for (c = 0; c < ds->ncols; c++)
-		buf_addf(out, "%s\t", ds->cols[c]);
-	BUF_ADDLIT(out, "label\n");
-	for (r = 0; r < ds->nrows; r++) {
-		if (r % step && r + 1 != ds->nrows)
-			continue;
-		for (c = 0; c < ds->ncols; c++) {
-			add_value(out, ds->vals[r * ds->ncols + c]);
-			buf_addch(out, '\t');
-		}
-		plot_label(out, ds->labels ? ds->labels[r] : NULL);
-		buf_addch(out, '\n');
-	}
-}
-
-/* The registry value of name, or NAN when it is missing or text. */
-static double
-num_or_nan(const struct registry *reg, const char *name)
-{
-	const struct quantity *q = registry_get(reg, name);
-
-	return q && q->type == Q_NUMBER ? q->value : NAN;
-}
-
-/*
- * A row of the "devices" dataset before it is sorted: by year, then in
- * the registry's order (the data's), so that the gaps figure reads down
- * in time.
- */
-struct device_row {
-	double v[5];
-	const char *label;
-	size_t seq;
-};
 
 static int
-by_year(const void *a, const void *b)
-{
-	const struct device_row *x = a, *y = b;
-
-	if (x->v[0] != y->v[0] && !(isnan(x->v[0]) && isnan(y->v[0]))) {
-		if (isnan(x->v[0]))
-			return 1;
-		if (isnan(y->v[0]))
-			return -1;
-		return x->v[0] < y->v[0] ? -1 : 1;
-	}
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* A machine of the ladder figure before its label is placed. */
-struct ladder_dev {
-	double ops, bits;
-	const char *label;
-	size_t seq;		/* the registry's order, for ties */
-};
-
-static int
-by_ops(const void *a, const void *b)
-{
-	const struct ladder_dev *x = a, *y = b;
-
-	if (x->ops != y->ops)
-		return x->ops < y->ops ? -1 : 1;
-	if (x->bits != y->bits)
-		return x->bits < y->bits ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* > 0 when c is left of the line a -> b, < 0 right of it, 0 on it. */
-static double
-turn(const double *a, const double *b, const double *c)
-{
-	return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-}
-
-/*
- * Whether the segments ab and cd meet, touching included. (It would take
- * all four ends on one line for this to be wrong, which two leader lines
- * ending at different heights of one column never are.)
- */
-static int
-segments_meet(const double *a, const double *b, const double *c,
-	      const double *d)
-{
-	return turn(a, b, c) * turn(a, b, d) <= 0 &&
-	       turn(c, d, a) * turn(c, d, b) <= 0;
-}
-
-static double
-dist(const double *a, const double *b)
-{
-	return hypot(a[0] - b[0], a[1] - b[1]);
-}
-
-/*
- * The machines' labels of the ladder figure, in a column to the right of
- * the rightmost machine (LADDER_GAP decades of bits past it), one per
- * line: the slots, from the bottom, at max(the i-th slowest machine's
- * speed / 10^LADDER_DROP, the slot below x 10^LADDER_LINE), so that no
- * label sits on another or on a point. The figure's y axis spans 46
- * decades in about 340 px: 2 decades are one line of its 10-point
- * labels.
- *
- * A leader line runs from each machine to its label. Given the i-th
- * slowest the i-th slot, two lines cross when the machines' bits differ
- * enough, so the slots are dealt out again: for each pair of machines
- * whose lines meet, in a fixed order (by speed, then bits, then the
- * data's order), the two swap their slots, pass after pass until a pass
- * swaps none. Where p1-s1 and p2-s2 cross at X, |p1 s2| + |p2 s1| <
- * |p1 X| + |X s2| + |p2 X| + |X s1|, their length before the swap (the
- * triangle inequality; strict unless p1 = p2, as no machine is on a line
- * through two slots of the column): each swap shortens the lines' total
- * length, measured in the figure's pixels (LADDER_XPX, LADDER_YPX;
- * whether lines cross does not depend on the scale), and one that would
- * not (two machines at one point) is not made. So no assignment comes
- * back; there are finitely many, so the passes end, when no two lines
- * meet. n^2 passes bound them all the same (80 random machines take
- * about 10).
- *
- * Adds the rows to lad, sorted by speed (devs is reordered).
- */
-#define LADDER_GAP 2.5
-#define LADDER_DROP 2.0
-#define LADDER_LINE 2.0
-#define LADDER_XPX (485.0 / 28)	/* pixels per decade of bits */
-#define LADDER_YPX (340.0 / 46)	/* pixels per decade of ops/s */
-static void
-place_ladder_labels(struct ladder_dev *devs, size_t n, struct dataset *lad)
-{
-	double col = -INFINITY, below = -INFINITY;
-	double *lift = xcalloc(n ? n : 1, sizeof(*lift));
-	double (*pt)[2] = xcalloc(n ? n : 1, sizeof(*pt));
-	double (*slot)[2] = xcalloc(n ? n : 1, sizeof(*slot));
-	size_t *to = xcalloc(n ? n : 1, sizeof(*to));
-	size_t i, j, pass;
-	int swapped = 1;
-
-	for (i = 0; i < n; i++)
-		if (log10(devs[i].bits) > col)
-			col = log10(devs[i].bits);
-	col += LADDER_GAP;
-	qsort(devs, n, sizeof(*devs), by_ops);
-	for (i = 0; i < n; i++) {
-		double at = log10(devs[i].ops) - LADDER_DROP;
-
-		if (at < below + LADDER_LINE)
-			at = below + LADDER_LINE;
-		below = lift[i] = at;
-		pt[i][0] = log10(devs[i].bits) * LADDER_XPX;
-		pt[i][1] = log10(devs[i].ops) * LADDER_YPX;
-		slot[i][0] = col * LADDER_XPX;
-		slot[i][1] = at * LADDER_YPX;
-		to[i] = i;
-	}
-	for (pass = 0; swapped && pass < n * n; pass++) {
-		swapped = 0;
-		for (i = 0; i < n; i++)
-			for (j = i + 1; j < n; j++) {
-				const double *a = slot[to[i]], *b = slot[to[j]];
-				size_t t = to[i];
-
-				if (!segments_meet(pt[i], a, pt[j], b) ||
-				    !(dist(pt[i], b) + dist(pt[j], a) <
-				      dist(pt[i], a) + dist(pt[j], b)))
-					continue;
-				to[i] = to[j];
-				to[j] = t;
-				swapped = 1;
-			}
-	}
-	for (i = 0; i < n; i++) {
-		double row[5];
-
-		row[0] = devs[i].ops;
-		row[1] = devs[i].bits;
-		row[2] = 1;
-		row[3] = pow(10, col);
-		row[4] = pow(10, lift[to[i]]);
-		dataset_row(lad, row, devs[i].label);
-	}
-	free(lift);
-	free(pt);
-	free(slot);
-	free(to);
-}
-
-/*
- * Datasets drawn from the registry rather than from the model's tables:
- * "devices" (every device with its speed and working memory, and their
- * gaps: the figures device.<id>.sbops and .ram_bits measure them by) and
- * "ladder" (every machine and limit as operations per second and bits,
- * with where its label goes: see place_ladder_labels).
- */
-void
-plot_datasets(const struct registry *reg, struct datasets *all)
-{
-	static const char *const dev_cols[] = { "year", "sbops", "ram_bits",
-		"ops_orders", "ram_orders" };
-	static const char *const lad_cols[] = { "ops", "bits", "kind",
-		"label_bits", "label_ops" };
-	static const struct {
-		const char *ops, *bits, *label;
-		double kind;
-	} limits[] = {
-		{ "dust.atomic_ops", "dust.atomic_bits", "smart dust (1 µm³)", 2 },
-		{ "atomic.ops", "atomic.bits", "atomic-matter laptop", 2 },
-		{ "laptop.ops_max", "laptop.bits_max", "ultimate laptop", 3 },
-		{ "blackhole.ops", "blackhole.bits", "1 kg black hole", 3 },
-	};
-	static const char *const dev_units[] = { "year", "ops/s", "bit", "",
-		"" };
-	static const char *const lad_units[] = { "ops/s", "bit", "", "bit",
-		"ops/s" };
-	struct dataset *dev = dataset_add(all, "devices", "every device, by "
-		"year: speed, memory, and orders of magnitude below the 1 kg "
-		"limits",
-		dev_cols, dev_units, 5);
-	struct dataset *lad = dataset_add(all, "ladder", "every device (kind "
-		"1), the atomic-matter limits (2) and the ultimate ones (3), "
-		"with where the label goes",
-		lad_cols, lad_units, 5);
-	struct buf name = BUF_INIT;
-	struct ladder_dev *devs;
-	struct device_row *rows;
-	size_t i, ndev = 0, ndevrow = 0, n = registry_count(reg);
-
-	devs = xcalloc(n ? n : 1, sizeof(*devs));
-	rows = xcalloc(n ? n : 1, sizeof(*rows));
-
-	for (i = 0; i < n; i++) {
-		const struct quantity *q = registry_at(reg, i);
-		const char *nm = q->name;
-		size_t len = strlen(nm);
-		double row[5];
-		const struct quantity *label;
-
-		if (strncmp(nm, "device.", 7) || len < 11 ||
-		    strcmp(nm + len - 3, ".id") ||
-		    memchr(nm + 7, '.', len - 10))
-			continue;
-#define FIELD(f) (buf_reset(&name), buf_add(&name, nm, len - 3), \
-		  buf_addstr(&name, f), name.data)
-		label = registry_get(reg, FIELD(".label"));
-		row[0] = num_or_nan(reg, FIELD(".year"));
-		row[1] = num_or_nan(reg, FIELD(".sbops"));
-		row[2] = num_or_nan(reg, FIELD(".ram_bits"));
-		row[3] = num_or_nan(reg, FIELD(".gap.ops.orders"));
-		row[4] = num_or_nan(reg, FIELD(".gap.ram.orders"));
-#undef FIELD
-		memcpy(rows[ndevrow].v, row, sizeof(row));
-		rows[ndevrow].seq = ndevrow;
-		rows[ndevrow++].label = label ? label->text : q->text;
-		if (isfinite(row[1]) && isfinite(row[2])) {
-			devs[ndev].ops = row[1];
-			devs[ndev].bits = row[2];
-			devs[ndev].seq = ndev;
-			devs[ndev++].label = label ? label->text : q->text;
-		}
-	}
-	qsort(rows, ndevrow, sizeof(*rows), by_year);
-	for (i = 0; i < ndevrow; i++)
-		dataset_row(dev, rows[i].v, rows[i].label);
-	free(rows);
-	place_ladder_labels(devs, ndev, lad);
-	free(devs);
-	for (i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
-		double l[5] = { num_or_nan(reg, limits[i].ops),
-				num_or_nan(reg, limits[i].bits),
-				limits[i].kind, 0, 0 };
-
-		l[3] = l[1];
-		l[4] = l[0];
-
-		dataset_row(lad, l, limits[i].label);
-	}
-	buf_release(&name);
-}
-
-static int
-use_error(const struct figure_use *u, const char *fmt, ...)
+use_error(const struct figure *u, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 static int
-use_error(const struct figure_use *u, const char *fmt, ...)
+use_error(const struct figure *u, const char *fmt, ...)
 {
 	struct buf msg = BUF_INIT;
 	va_list ap;
@@ -536,80 +187,27 @@ header_error(const struct srcfile *f, const char *w, const char *we,
 	return -1;
 }
 
-/* The header key that the line text[0, len) starts with: 0, 1 or -1. */
-static int
-header_key(const char *text, size_t len, size_t *keylen)
-{
-	if (len >= 8 && !memcmp(text, "# needs:", 8)) {
-		*keylen = 8;
-		return 0;
-	}
-	if (len >= 7 && !memcmp(text, "# data:", 7)) {
-		*keylen = 7;
-		return 1;
-	}
-	return -1;
-}
-
-int
-plot_header_word(const char *text, size_t len, size_t *pos,
-		 struct plot_word *w)
-{
-	size_t p = *pos;
-
-	while (p < len) {
-		size_t ls = p, le, we, keylen = 0;
-		int data;
-
-		while (ls && text[ls - 1] != '\n')
-			ls--;
-		for (le = p; le < len && text[le] != '\n'; le++)
-			;
-		data = header_key(text + ls, le - ls, &keylen);
-		if (data >= 0) {
-			if (p < ls + keylen)
-				p = ls + keylen;
-			while (p < le && (text[p] == ' ' || text[p] == '\t'))
-				p++;
-			for (we = p; we < le && text[we] != ' ' &&
-			     text[we] != '\t' && text[we] != '\r'; we++)
-				;
-			if (we > p) {
-				w->word = text + p;
-				w->len = we - p;
-				w->data = data;
-				*pos = we;
-				return 1;
-			}
-		}
-		p = le + 1;
-	}
-	*pos = len;
-	return 0;
-}
-
 /*
- * Reads the "# needs:" and "# data:" header lines of script f: variables
- * into vars, dataset names into *data (space-separated), each checked
- * to exist in ds or mine. Returns -1 after printing errors at the
- * script's own file:line:col, with the closest names.
+ * Checks the "# needs:" and "# data:" header words of figure u's script:
+ * variables into vars, dataset names into *data (space-separated), each
+ * checked to exist in ds or mine. Returns -1 after printing errors at
+ * the script's own file:line:col, with the closest names.
  */
 static int
-read_header(struct srcfile *f, struct buf *vars, const struct registry *reg,
-	    const struct datasets *ds, const struct datasets *mine,
-	    struct buf *data)
+read_header(const struct figure *u, struct buf *vars,
+	    const struct registry *reg, const struct datasets *ds,
+	    const struct datasets *mine, struct buf *data)
 {
-	struct plot_word hw;
-	size_t pos = 0;
+	const struct srcfile *f = u->script;
+	size_t i;
 	int ret = 0;
 
-	f->show_source = 1;
+	for (i = 0; i < u->nwords; i++) {
+		const struct figure_word *hw = &u->words[i];
+		const char *w = f->data + hw->off, *we = w + hw->len;
+		char *word = xstrndup(w, hw->len);
 
-	while (plot_header_word(f->data, f->len, &pos, &hw)) {
-		const char *w = hw.word, *we = hw.word + hw.len;
-		char *word = xstrndup(w, hw.len);
-
-		if (hw.data) {
+		if (hw->data) {
 			if (dataset_of(ds, mine, word))
 				buf_addf(data, " %s", word);
 			else
@@ -623,8 +221,7 @@ read_header(struct srcfile *f, struct buf *vars, const struct registry *reg,
 				ret = header_error(f, w, we, reg, ds, mine,
 						   "quantity");
 			} else if (q->type != Q_NUMBER) {
-				struct srcloc l = { f, (size_t)(w - f->data),
-						    hw.len };
+				struct srcloc l = { f, hw->off, hw->len };
 
 				ret = error_at(&l, "needs a number, got text "
 					       "'%s'", word);
@@ -878,240 +475,6 @@ report_warnings(struct plot *pl, const char *err)
 
 /* ------------------------------------------------------------ gnuplot */
 
-/* POSIX: the application declares it. */
-extern char **environ;
-
-/* Only to wake pselect() in wait_gnuplot(). */
-static void
-on_child(int sig)
-{
-	(void)sig;
-}
-
-static double
-seconds_since(const struct timespec *t)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t->tv_sec) +
-	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
-}
-
-/*
- * Starts prog on "/dev/stdin" (a file argument, so that its messages are
- * worded as for a script file): no shell, stdin on a pipe, stdout on
- * /dev/null, stderr on a pipe, its own process group, default signal
- * handling. From here SIGCHLD is blocked (and caught) until
- * wait_gnuplot() waits for it. Sets g->error (ENOENT: gnuplot is not
- * installed) when it cannot be started.
- */
-static void
-spawn(struct gnuplot *g)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t chld;
-	struct sigaction sa;
-	char *argv[3];
-	int in[2] = { -1, -1 }, err[2] = { -1, -1 };
-	size_t i;
-
-	g->infd = g->errfd = -1;
-	if (pipe(in) || pipe(err)) {
-		g->error = errno;
-		goto out;
-	}
-	/* Only the duplicates made for the child survive its exec. */
-	for (i = 0; i < 2; i++) {
-		fcntl(in[i], F_SETFD, FD_CLOEXEC);
-		fcntl(err[i], F_SETFD, FD_CLOEXEC);
-	}
-	fcntl(err[0], F_SETFL, O_NONBLOCK);
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &g->mask);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGCHLD, &sa, &g->old_chld);
-
-	argv[0] = xstrdup(g->prog);
-	argv[1] = xstrdup("/dev/stdin");
-	argv[2] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-	posix_spawnattr_init(&at);
-	/* Its own process group, so that stopping it stops all. */
-	diag_child_attr(&at);
-	g->error = posix_spawnp(&g->pid, g->prog, &fa, &at, argv, environ);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
-	free(argv[0]);
-	free(argv[1]);
-	if (g->error) {
-		g->pid = 0;
-		sigaction(SIGCHLD, &g->old_chld, NULL);
-		sigprocmask(SIG_SETMASK, &g->mask, NULL);
-	}
-out:
-	if (in[0] >= 0)
-		close(in[0]);
-	if (err[1] >= 0)
-		close(err[1]);
-	if (g->error) {
-		if (in[1] >= 0)
-			close(in[1]);
-		if (err[0] >= 0)
-			close(err[0]);
-	} else {
-		g->infd = in[1];
-		g->errfd = err[0];
-	}
-}
-
-struct gnuplot *
-plot_prestart(const char *prog)
-{
-	struct gnuplot *g = xcalloc(1, sizeof(*g));
-
-	g->prog = prog;
-	spawn(g);
-	return g;
-}
-
-/* Reads what gnuplot's stderr holds now, keeping the first ERR_KEEP bytes. */
-static void
-drain(struct gnuplot *g, struct buf *err)
-{
-	char chunk[4096];
-	ssize_t n;
-
-	while (g->errfd >= 0) {
-		n = read(g->errfd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;	/* EAGAIN: nothing more for now */
-		if (n == 0) {
-			close(g->errfd);
-			g->errfd = -1;
-			break;
-		}
-		if (err->len < ERR_KEEP)
-			buf_add(err, chunk, (size_t)n < ERR_KEEP - err->len ?
-				(size_t)n : ERR_KEEP - err->len);
-	}
-}
-
-/*
- * Waits for gnuplot to end, reading its stderr into err meanwhile, but
- * not for the end of its stderr (a child of gnuplot may keep it open).
- * When timeout seconds have passed since it was given the batch, its
- * process group gets SIGTERM, and SIGKILL GRACE_SECONDS later; when the
- * run is interrupted, or when timeout is 0, SIGKILL at once. Whatever
- * gnuplot leaves running in its group is killed. Returns gnuplot's wait
- * status, or -1 when waiting fails; *why is 0, 'T' when it ran out of
- * time, or the signal that interrupted the run.
- */
-static int
-wait_gnuplot(struct gnuplot *g, double timeout, struct buf *err, int *why)
-{
-	sigset_t block, waitmask;
-	siginfo_t info;
-	double t, stop_at = -1, next;
-	int status = -1, killed = 0;
-
-	if (g->infd >= 0)
-		close(g->infd);
-	g->infd = -1;
-	if (!timeout) {
-		kill(-g->pid, SIGKILL);
-		killed = 1;
-	}
-	/* Signals arrive only inside pselect(): none is missed. */
-	sigemptyset(&block);
-	diag_signal_set(&block, 1);
-	sigprocmask(SIG_BLOCK, &block, NULL);
-	waitmask = g->mask;
-	sigdelset(&waitmask, SIGCHLD);
-	diag_signal_set(&waitmask, 0);
-	*why = 0;
-	for (;;) {
-		struct timespec ts;
-		fd_set rd;
-		int nfds = 0;
-
-		/* Ended? Seen without reaping: its group id stays ours. */
-		memset(&info, 0, sizeof(info));
-		if (waitid(P_PID, (id_t)g->pid, &info, WEXITED | WNOHANG |
-			   WNOWAIT) && errno != EINTR)
-			break;
-		if (info.si_pid == g->pid)
-			break;
-		t = seconds_since(&g->started);
-		if (!killed && diag_interrupted()) {
-			*why = diag_interrupted();
-			kill(-g->pid, SIGKILL);
-			killed = 1;
-		} else if (!killed && stop_at < 0 && t >= timeout) {
-			*why = 'T';
-			kill(-g->pid, SIGTERM);
-			stop_at = t;
-		} else if (stop_at >= 0 && !killed &&
-			   t >= stop_at + GRACE_SECONDS) {
-			kill(-g->pid, SIGKILL);
-			killed = 1;
-		}
-		if (killed)
-			next = 1;
-		else if (stop_at >= 0)
-			next = stop_at + GRACE_SECONDS - t;
-		else
-			next = timeout - t;
-		if (next < 0.001)
-			next = 0.001;
-		ts.tv_sec = (time_t)next;
-		ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
-		FD_ZERO(&rd);
-		if (g->errfd >= 0) {
-			FD_SET(g->errfd, &rd);
-			nfds = g->errfd + 1;
-		}
-		if (pselect(nfds, &rd, NULL, NULL, &ts, &waitmask) > 0)
-			drain(g, err);
-	}
-	drain(g, err);
-	if (g->errfd >= 0)
-		close(g->errfd);
-	g->errfd = -1;
-	/* Whatever it left running in its group goes with it. */
-	kill(-g->pid, SIGKILL);
-	while (waitpid(g->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	sigaction(SIGCHLD, &g->old_chld, NULL);
-	sigprocmask(SIG_SETMASK, &g->mask, NULL);
-	g->pid = 0;
-	return status;
-}
-
-void
-plot_stop(struct gnuplot *g)
-{
-	struct buf err = BUF_INIT;
-	int why;
-
-	if (!g)
-		return;
-	if (g->pid)
-		wait_gnuplot(g, 0, &err, &why);
-	buf_release(&err);
-	free(g);
-}
-
 /*
  * Gives gnuplot batch k: it changes to the batch's folder and loads its
  * file (.batch-K.gp, so that gnuplot's messages name the batch and the
@@ -1122,20 +485,11 @@ plot_stop(struct gnuplot *g)
 static int
 hand_over(struct plot *pl, size_t k)
 {
-	struct gnuplot *g = pl->g;
 	const char *work = pl->batches[k].work, *p;
 	struct buf cmd = BUF_INIT;
-	struct sigaction ign, old;
-	size_t off = 0;
-	ssize_t n;
 
-	if (g->error == ENOENT)
-		return error("cannot run '%s': %s; install gnuplot with: "
-			     "sudo apt-get install -y gnuplot-nox", g->prog,
-			     strerror(g->error));
-	if (g->error)
-		return error("cannot start '%s': %s", g->prog,
-			     strerror(g->error));
+	if (gnuplot_check(pl->g))
+		return -1;
 	if (strpbrk(work, "\n\r"))
 		return error("cannot draw figures in '%s': gnuplot takes no "
 			     "line break in a folder name", work);
@@ -1147,22 +501,7 @@ hand_over(struct plot *pl, size_t k)
 		buf_addch(&cmd, *p);
 	}
 	buf_addf(&cmd, "'\nload '.batch-%zu.gp'\n", k);
-	/* A dead reader is an error to read in its status, not a signal. */
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGPIPE, &ign, &old);
-	while (off < cmd.len) {
-		n = write(g->infd, cmd.data + off, cmd.len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-	sigaction(SIGPIPE, &old, NULL);
-	if (!pl->handed)
-		clock_gettime(CLOCK_MONOTONIC, &g->started);
+	gnuplot_send(pl->g, cmd.data, cmd.len);
 	pl->handed = 1;
 	buf_release(&cmd);
 	return 0;
@@ -1237,8 +576,6 @@ plot_free(struct plot *pl)
 	size_t i;
 
 	for (i = 0; i < pl->n; i++) {
-		if (pl->jobs[i].own_script)
-			srcfile_free(pl->jobs[i].script);
 		buf_release(&pl->jobs[i].pre);
 	}
 	srcfile_free(pl->style);
@@ -1250,12 +587,12 @@ plot_free(struct plot *pl)
 	}
 	free(pl->batches);
 	free(pl->jobs);
-	if (pl->handed && pl->g && pl->g->pid) {
+	if (pl->handed && gnuplot_running(pl->g)) {
 		/* Failed after the hand-over: what it wrote must not stay. */
-		plot_stop(pl->g);
+		gnuplot_stop(pl->g);
 		site_verify(pl->site, "gnuplot");
 	} else {
-		plot_stop(pl->g);
+		gnuplot_stop(pl->g);
 	}
 	free(pl);
 }
@@ -1404,7 +741,7 @@ plot_begin(struct site *site, const struct plot_options *opt)
  * be drawn. Returns 0, or -1 after printing an error under u (once).
  */
 static int
-load_style(struct plot *pl, const struct figure_use *u)
+load_style(struct plot *pl, const struct figure *u)
 {
 	struct buf path = BUF_INIT;
 	size_t i;
@@ -1439,7 +776,7 @@ struct written {
 int
 plot_add(struct plot *pl, const char *dir, const char *what,
 	 const struct registry *reg, const struct datasets *ds,
-	 const struct figure_use *uses, size_t n)
+	 const struct figure *uses, size_t n)
 {
 	const struct plot_options *opt = pl->opt;
 	struct site *site = pl->site;
@@ -1462,7 +799,7 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	buf_init(&b->prev);
 	pl->jobs = xgrow(pl->jobs, &pl->cap, pl->n + n * NVARIANTS,
 			 sizeof(*pl->jobs));
-	plot_datasets(reg, &mine);
+	figdata_add(reg, &mine);
 	/* The previous run's cache manifest, read once (none: all drawn). */
 	buf_addf(&path, "%s/%s/.cache", site_outdir(site), dir);
 	if (buf_read_file_flags(&b->prev, path.data, FILE_NOFOLLOW))
@@ -1489,20 +826,20 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 					opt->figdir, STYLE);
 			continue;
 		}
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s.gp", opt->figdir, uses[i].label);
-		j->script = srcfile_load(path.data);
+		/* Read once, by the template stage (figure.h). */
+		j->script = uses[i].script;
 		if (!j->script) {
-			ret = use_error(&uses[i], errno == ENOENT ?
+			buf_reset(&path);
+			buf_addf(&path, "%s/%s.gp", opt->figdir, uses[i].label);
+			ret = use_error(&uses[i], uses[i].error == ENOENT ?
 					"no script '%s' to draw it" :
 					"cannot read '%s': %s", path.data,
-					file_strerror(errno));
+					file_strerror(uses[i].error));
 			continue;
 		}
-		j->own_script = 1;
 		buf_reset(&vars);
 		buf_reset(&data);
-		if (read_header(j->script, &vars, reg, ds, &mine, &data) ||
+		if (read_header(&uses[i], &vars, reg, ds, &mine, &data) ||
 		    load_style(pl, &uses[i])) {
 			ret = -1;
 			continue;
@@ -1523,7 +860,7 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 			if (!d)
 				BUG("dataset '%s' passed read_header()", nm);
 			buf_reset(&file);
-			write_dataset(d, opt->max_points, &file);
+			figdata_write(d, opt->max_points, &file);
 			dkey = hash_bytes(dkey, nm, len + 1);
 			dkey = hash_bytes(dkey, file.data, file.len);
 			for (k = 0; k < nwritten; k++)
@@ -1639,7 +976,7 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	if (ret)
 		goto out;
 	if (!pl->g)
-		pl->g = plot_prestart(opt->gnuplot);
+		pl->g = gnuplot_start(opt->gnuplot);
 	/* What gnuplot may write outside its folders, it must not. */
 	if (!pl->handed)
 		site_watch(site);
@@ -1779,12 +1116,12 @@ plot_finish(struct plot *pl)
 		return 0;
 	if (!pl->todo) {
 		/* Started ahead of need, and not needed after all. */
-		plot_stop(pl->g);
+		gnuplot_stop(pl->g);
 		pl->g = NULL;
 	}
 	if (pl->g) {
 		timing_begin("gnuplot");
-		status = wait_gnuplot(pl->g, pl->timeout, &err, &why);
+		status = gnuplot_wait(pl->g, pl->timeout, &err, &why);
 		timing_end();
 		if (site_verify(pl->site, "gnuplot"))
 			ret = -2;

@@ -3,28 +3,28 @@
 
 #include <stddef.h>
 
-struct buf;
 struct datasets;
-struct figure_use;
+struct figure;
 struct registry;
 struct site;
 
 /*
  * The plot stage: draws every figure the report placed, as SVG, with
- * gnuplot. Each figure has a script, figdir/<label>.gp (the author's),
- * whose header lines declare what it reads:
+ * gnuplot. Each figure comes described by the template stage (figure.h):
+ * its label, where it was placed, and its script, figdir/<label>.gp (the
+ * author's), whose header lines declare what it reads:
  *
  *   # needs: laptop.ops_max series.top500.fit_all.slope
  *   # data: top500 devices
  *
  * "needs" quantities reach the script as numeric variables (dots become
  * underscores: laptop_ops_max); "data" datasets are written as
- * tab-separated files <name>.dat (labels from data in the last column,
- * "?" for a missing value) that the script plots. Text from data never
- * enters a gnuplot command.
+ * tab-separated files <name>.dat (figdata.h: labels from data in the
+ * last column, "?" for a missing value) that the script plots. Text from
+ * data never enters a gnuplot command.
  *
- * Figures are drawn by one gnuplot process per run (started ahead of
- * need or by plot_add(), with posix_spawnp(), no shell), in each
+ * Figures are drawn by one gnuplot process per run (gnuplot.h: started
+ * ahead of need or by plot_add(), no shell), in each
  * edition's figure folder of the staged tree (site_root()). Its run is
  * bounded in time, and each figure it draws must be a well-formed SVG
  * before it is staged. A figure whose script, variables and data did
@@ -33,38 +33,6 @@ struct site;
  * as another edition's is drawn once.
  */
 
-/*
- * Each figure is drawn twice: NAME.svg, and NAME-narrow.svg on a smaller
- * canvas, for screens up to PLOT_NARROW_MEDIA (a <source> of the figure's
- * <picture>), whose text stays readable on a phone.
- */
-#define PLOT_NARROW_SUFFIX "-narrow"
-#define PLOT_NARROW_MEDIA "(max-width: 30rem)"
-
-/*
- * A word of a figure script's header lines: a quantity of "# needs:" or
- * a dataset of "# data:".
- */
-struct plot_word {
-	const char *word;	/* into the script's text, not NUL-terminated */
-	size_t len;
-	int data;		/* 1: a dataset of "# data:" */
-};
-
-/*
- * The one reader of a script's header, for plot_add() and for the links
- * under each figure (template.c): finds the first header word of
- * text[0, len) at or after *pos (start at 0), sets *w to it and *pos
- * past it, and returns 1; returns 0 when no word is left. Checks
- * nothing: whether the names exist is the caller's business.
- */
-int plot_header_word(const char *text, size_t len, size_t *pos,
-		     struct plot_word *w);
-
-/*
- * gnuplot started ahead of need (plot_prestart()), waiting for commands,
- * so that its start-up overlaps the work before the figures are known.
- */
 struct gnuplot;
 
 struct plot_options {
@@ -72,20 +40,12 @@ struct plot_options {
 	const char *gnuplot;	/* program name or path ("gnuplot") */
 	size_t max_points;	/* series longer than this are thinned */
 	double timeout;		/* seconds gnuplot may take to draw */
-	/* Prestarted gnuplot or NULL; plot_begin() takes it, always. */
+	/*
+	 * gnuplot started ahead of need (gnuplot_start()) or NULL;
+	 * plot_begin() takes it, always.
+	 */
 	struct gnuplot *early;
 };
-
-/*
- * Starts prog (gnuplot) waiting for its commands and returns at once:
- * loading its libraries takes it some 15 ms, which then overlap the
- * model and the templates. Never NULL: when prog cannot be started,
- * plot_add() says so if a figure is to be drawn. Hand it to
- * plot_begin() or plot_stop().
- */
-struct gnuplot *plot_prestart(const char *prog);
-/* Stops a gnuplot that is not needed and frees it; NULL does nothing. */
-void plot_stop(struct gnuplot *g);
 
 /*
  * The figures of a run being drawn, from plot_begin() to plot_finish()
@@ -114,7 +74,7 @@ struct plot *plot_begin(struct site *site, const struct plot_options *opt);
  */
 int plot_add(struct plot *pl, const char *dir, const char *what,
 	     const struct registry *reg, const struct datasets *ds,
-	     const struct figure_use *uses, size_t n);
+	     const struct figure *uses, size_t n);
 
 /* Stops gnuplot, undoes what it wrote, frees pl; NULL does nothing. */
 void plot_cancel(struct plot *pl);
@@ -130,20 +90,5 @@ void plot_cancel(struct plot *pl);
  * of the figure.
  */
 int plot_finish(struct plot *pl);
-
-/*
- * Adds to all the datasets drawn from the registry rather than from the
- * model's tables: "devices" (every device with its speed and memory, and
- * its gaps) and "ladder" (every machine and limit as operations per
- * second and bits). A figure script reads them as it reads the model's.
- */
-void plot_datasets(const struct registry *reg, struct datasets *all);
-
-/*
- * Appends one dataset row's label to out as a data-file field: tabs, line
- * breaks and other control characters become spaces, '"' becomes U+201D
- * (gnuplot has no escape for it in data files), an empty label "-".
- */
-void plot_label(struct buf *out, const char *label);
 
 #endif

@@ -20,6 +20,7 @@
 #include "escape.h"
 #include "export.h"
 #include "file.h"
+#include "gnuplot.h"
 #include "html.h"
 #include "methods.h"
 #include "model.h"
@@ -885,7 +886,7 @@ report_write(struct site *site, const struct registry *reg,
 out:
 	if (run.pl)
 		plot_cancel(run.pl);
-	plot_stop(opt->early);
+	gnuplot_stop(opt->early);
 	opt->early = NULL;
 	template_free(run.t);
 	modeldoc_free(run.doc);

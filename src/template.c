@@ -3,7 +3,8 @@
  * blocks (template_load) -> Markdown with every value filled in from the
  * quantity registry (template_expand). Reads template files; prints
  * errors with their location; writes nothing else. Figures are only
- * placed here: drawing them is the plot stage's job.
+ * placed here, each described for the plot stage (figure.h: its script
+ * read once); drawing them is the plot stage's job.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,10 +19,10 @@
 #include "diag.h"
 #include "escape.h"
 #include "expr.h"
+#include "figure.h"
 #include "file.h"
 #include "format.h"
 #include "mathml.h"
-#include "plot.h"
 #include "registry.h"
 #include "template.h"
 #include "units.h"
@@ -1760,33 +1761,29 @@ place_label(struct expander *ex, const struct tnode *n)
 
 /*
  * The line under a figure's caption: links to its SVG at full size and
- * to the data files (written beside it by plot.c) that its script's
- * "# data:" lines name, once each. A script that cannot be read gets
- * the SVG link alone: the plot stage says what is wrong with it.
+ * to the data files (written beside it by the plot stage) that its
+ * script's "# data:" lines name, once each. A script that could not be
+ * read gets the SVG link alone: the plot stage says what is wrong with
+ * it.
  */
 static void
-figure_links(const struct expansion *x, const char *label, struct buf *html)
+figure_links(const struct figure *f, struct buf *html)
 {
-	struct buf path = BUF_INIT, script = BUF_INIT, names = BUF_INIT;
-	struct buf key = BUF_INIT;
-	struct plot_word w;
-	size_t pos = 0;
+	struct buf names = BUF_INIT, key = BUF_INIT;
+	size_t i;
 
 	buf_addf(html, "<p class=\"figure-links\">Full size: <a href=\""
-		 "figures/%s.svg\">SVG</a>", label);
-	if (x->figdir) {
-		buf_addf(&path, "%s/%s.gp", x->figdir, label);
-		if (buf_read_file(&script, path.data))
-			buf_reset(&script);
-	}
+		 "figures/%s.svg\">SVG</a>", f->label);
 	/* " a b ": the names linked so far, each found as " NAME ". */
 	buf_addch(&names, ' ');
-	while (plot_header_word(script.data, script.len, &pos, &w)) {
-		if (!w.data)
+	for (i = 0; i < f->nwords; i++) {
+		const struct figure_word *w = &f->words[i];
+
+		if (!w->data)
 			continue;
 		buf_reset(&key);
 		buf_addch(&key, ' ');
-		buf_add(&key, w.word, w.len);
+		buf_add(&key, f->script->data + w->off, w->len);
 		buf_addch(&key, ' ');
 		if (strstr(names.data, key.data))
 			continue;
@@ -1800,8 +1797,6 @@ figure_links(const struct expansion *x, const char *label, struct buf *html)
 		BUF_ADDLIT(html, ".dat</a>");
 	}
 	BUF_ADDLIT(html, "</p>\n");
-	buf_release(&path);
-	buf_release(&script);
 	buf_release(&key);
 	buf_release(&names);
 }
@@ -1812,6 +1807,7 @@ expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
 	int number = place_label(ex, n);
 	struct buf cap = BUF_INIT, alt = BUF_INIT, html = BUF_INIT;
 	struct expansion *x = ex->x;
+	struct figure *f;
 	size_t line, col;
 
 	if (!number)
@@ -1835,9 +1831,10 @@ expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
 		if (alt.cap)
 			alt.data[o] = '\0';
 	}
-	/* A phone gets the narrow rendering (plot.h), larger text. */
+	/* A phone gets the narrow rendering (figure.h), larger text. */
 	buf_addf(&html, "<figure id=\"fig-%s\">\n<picture>\n<source media=\""
-		 PLOT_NARROW_MEDIA "\" srcset=\"figures/%s" PLOT_NARROW_SUFFIX
+		 FIGURE_NARROW_MEDIA "\" srcset=\"figures/%s"
+		 FIGURE_NARROW_SUFFIX
 		 ".svg\">\n<img src=\"figures/%s.svg\" alt=\"", n->label,
 		 n->label, n->label);
 	html_attr(&html, alt.data);
@@ -1847,18 +1844,17 @@ expand_figure(struct expander *ex, const struct tnode *n, struct buf *out)
 	move_spans(ex, &cap, strspn(cap.data, " \n"), out, out->len);
 	buf_add(out, cap.data + strspn(cap.data, " \n"),
 		cap.len - strspn(cap.data, " \n"));
-	buf_reset(&html);
-	figure_links(x, n->label, &html);
-	BUF_ADDLIT(&html, "</figcaption>\n</figure>");
-	add_snippet(ex, out, html.data);
+	/* Described once, here, for the caption's links and the plot stage. */
 	x->figures = xgrow(x->figures, &x->figures_cap, x->nfigures + 1,
 			   sizeof(*x->figures));
 	srcfile_locate(n->loc.file, n->loc.off, &line, &col);
-	x->figures[x->nfigures].label = xstrdup(n->label);
-	x->figures[x->nfigures].number = number;
-	x->figures[x->nfigures].file = n->loc.file->name;
-	x->figures[x->nfigures].line = line;
-	x->figures[x->nfigures++].col = col;
+	f = &x->figures[x->nfigures++];
+	figure_init(f, x->figdir, n->label, number, n->loc.file->name, line,
+		    col);
+	buf_reset(&html);
+	figure_links(f, &html);
+	BUF_ADDLIT(&html, "</figcaption>\n</figure>");
+	add_snippet(ex, out, html.data);
 	buf_release(&cap);
 	buf_release(&alt);
 	buf_release(&html);
@@ -2074,7 +2070,7 @@ expansion_release(struct expansion *x)
 	}
 	free(x->links);
 	for (i = 0; i < x->nfigures; i++)
-		free(x->figures[i].label);
+		figure_release(&x->figures[i]);
 	free(x->figures);
 	free(x->cited);
 	free(x->spans);

@@ -6,6 +6,7 @@
 #include "bib.h"
 #include "buf.h"
 #include "diag.h"
+#include "figure.h"
 
 struct registry;
 
@@ -44,13 +45,6 @@ struct qlink {
 				   its place (text where no markup goes) */
 };
 
-struct figure_use {
-	char *label;		/* "top500": figures/top500.svg */
-	int number;
-	const char *file;	/* template that placed it (borrowed) */
-	size_t line, col;
-};
-
 /*
  * A stretch of md copied from a template's own text, for errors found
  * once md is read as Markdown (raw HTML): md[off, off + len) is the
@@ -70,7 +64,8 @@ struct expansion {
 	size_t nsnippets, snippets_cap;
 	struct qlink *links;	/* token i is links[i] */
 	size_t nlinks, links_cap;
-	struct figure_use *figures;
+	/* The figures placed, in order, for the plot stage (figure.h). */
+	struct figure *figures;
 	size_t nfigures, figures_cap;
 	/*
 	 * The references list that {{ cite(key) }} resolves against: set by
@@ -82,9 +77,10 @@ struct expansion {
 	size_t ncited, cited_cap;
 	/*
 	 * The folder of the figure scripts (templates/figures), set by the
-	 * caller before template_expand(): each figure's caption links to
-	 * the data files its script's "# data:" lines name (NULL: to its
-	 * SVG only). Borrowed.
+	 * caller before template_expand(): each figure's script is read
+	 * from there into its description, and its caption links to the
+	 * data files its "# data:" lines name (NULL: no script, a link to
+	 * its SVG only). Borrowed.
 	 */
 	const char *figdir;
 };

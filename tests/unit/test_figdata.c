@@ -1,5 +1,5 @@
 /*
- * Unit tests for src/plot.h's datasets drawn from the registry: where
+ * Unit tests for src/figdata.h's datasets drawn from the registry: where
  * the "ladder" dataset puts the machines' labels. Each label goes into
  * a slot of one column, and the leader line from a machine to its label
  * must cross no other, whatever the machines' speeds and memories.
@@ -12,7 +12,7 @@
 
 #include "testutil.h"
 #include "dataset.h"
-#include "plot.h"
+#include "figdata.h"
 #include "registry.h"
 
 #define MAXDEV 24
@@ -104,7 +104,7 @@ check_ladder(const struct machine *m, size_t n)
 	size_t i, k = 0, before;
 
 	assert_true(n <= MAXDEV);
-	plot_datasets(reg, &all);
+	figdata_add(reg, &all);
 	lad = datasets_get(&all, "ladder");
 	assert_non_null(lad);
 	assert_int_equal(lad->ncols, 5);
@@ -211,5 +211,5 @@ main(void)
 		cmocka_unit_test(test_ladder_random),
 	};
 
-	return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("figdata", tests, NULL, NULL);
 }

@@ -1,0 +1,206 @@
+/*
+ * The figure datasets (a part of the plot stage): reads the registry
+ * and the model's datasets; writes the datasets drawn from the registry
+ * ("devices", "ladder", whose labels ladder.c places) and the text of
+ * the data files gnuplot reads (<name>.dat). Writes no file itself: the
+ * plot stage stages the text.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "dataset.h"
+#include "figdata.h"
+#include "format.h"
+#include "ladder.h"
+#include "registry.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* Appends one row's label as a data-file field (see figdata_write()). */
+static void
+add_label(struct buf *out, const char *label)
+{
+	const char *s = label ? label : "";
+
+	if (!*s)
+		buf_addch(out, '-');
+	for (; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			buf_addch(out, ' ');
+		else if (*s == '"')
+			/*
+			 * gnuplot reads a double quote in a data file as the
+			 * start of a quoted string and has no escape for it:
+			 * a right double quotation mark keeps the label whole.
+			 */
+			BUF_ADDLIT(out, "\xe2\x80\x9d");
+		else
+			buf_addch(out, *s);
+	}
+}
+
+static void
+add_value(struct buf *out, double v)
+{
+	if (isfinite(v))
+		format_exact(out, v);
+	else
+		buf_addch(out, '?');
+}
+
+/*
+ * Writes a dataset as a tab-separated file: a "#" header naming the
+ * columns, then rows, thinned to at most max rows (every k-th row and
+ * the last: the fits still used every point).
+ */
+void
+figdata_write(const struct dataset *ds, size_t max, struct buf *out)
+{
+	size_t r, c, step = 1;
+
+	if (max && ds->nrows > max)
+		step = (ds->nrows + max - 1) / max;
+	BUF_ADDLIT(out, "#");
+	for (c = 0; c < ds->ncols; c++)
+		buf_addf(out, "%s\t", ds->cols[c]);
+	BUF_ADDLIT(out, "label\n");
+	for (r = 0; r < ds->nrows; r++) {
+		if (r % step && r + 1 != ds->nrows)
+			continue;
+		for (c = 0; c < ds->ncols; c++) {
+			add_value(out, ds->vals[r * ds->ncols + c]);
+			buf_addch(out, '\t');
+		}
+		add_label(out, ds->labels ? ds->labels[r] : NULL);
+		buf_addch(out, '\n');
+	}
+}
+
+/* The registry value of name, or NAN when it is missing or text. */
+static double
+num_or_nan(const struct registry *reg, const char *name)
+{
+	const struct quantity *q = registry_get(reg, name);
+
+	return q && q->type == Q_NUMBER ? q->value : NAN;
+}
+
+/*
+ * A row of the "devices" dataset before it is sorted: by year, then in
+ * the registry's order (the data's), so that the gaps figure reads down
+ * in time.
+ */
+struct device_row {
+	double v[5];
+	const char *label;
+	size_t seq;
+};
+
+static int
+by_year(const void *a, const void *b)
+{
+	const struct device_row *x = a, *y = b;
+
+	if (x->v[0] != y->v[0] && !(isnan(x->v[0]) && isnan(y->v[0]))) {
+		if (isnan(x->v[0]))
+			return 1;
+		if (isnan(y->v[0]))
+			return -1;
+		return x->v[0] < y->v[0] ? -1 : 1;
+	}
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * Datasets drawn from the registry rather than from the model's tables:
+ * "devices" (every device with its speed and working memory, and their
+ * gaps: the figures device.<id>.sbops and .ram_bits measure them by) and
+ * "ladder" (every machine and limit as operations per second and bits,
+ * with where its label goes: see ladder.h).
+ */
+void
+figdata_add(const struct registry *reg, struct datasets *all)
+{
+	static const char *const dev_cols[] = { "year", "sbops", "ram_bits",
+		"ops_orders", "ram_orders" };
+	static const char *const lad_cols[] = { "ops", "bits", "kind",
+		"label_bits", "label_ops" };
+	static const struct {
+		const char *ops, *bits, *label;
+		double kind;
+	} limits[] = {
+		{ "dust.atomic_ops", "dust.atomic_bits", "smart dust (1 µm³)", 2 },
+		{ "atomic.ops", "atomic.bits", "atomic-matter laptop", 2 },
+		{ "laptop.ops_max", "laptop.bits_max", "ultimate laptop", 3 },
+		{ "blackhole.ops", "blackhole.bits", "1 kg black hole", 3 },
+	};
+	static const char *const dev_units[] = { "year", "ops/s", "bit", "",
+		"" };
+	static const char *const lad_units[] = { "ops/s", "bit", "", "bit",
+		"ops/s" };
+	struct dataset *dev = dataset_add(all, "devices", "every device, by "
+		"year: speed, memory, and orders of magnitude below the 1 kg "
+		"limits",
+		dev_cols, dev_units, 5);
+	struct dataset *lad = dataset_add(all, "ladder", "every device (kind "
+		"1), the atomic-matter limits (2) and the ultimate ones (3), "
+		"with where the label goes",
+		lad_cols, lad_units, 5);
+	struct buf name = BUF_INIT;
+	struct ladder_machine *devs;
+	struct device_row *rows;
+	size_t i, ndev = 0, ndevrow = 0, n = registry_count(reg);
+
+	devs = xcalloc(n ? n : 1, sizeof(*devs));
+	rows = xcalloc(n ? n : 1, sizeof(*rows));
+
+	for (i = 0; i < n; i++) {
+		const struct quantity *q = registry_at(reg, i);
+		const char *nm = q->name;
+		size_t len = strlen(nm);
+		double row[5];
+		const struct quantity *label;
+
+		if (strncmp(nm, "device.", 7) || len < 11 ||
+		    strcmp(nm + len - 3, ".id") ||
+		    memchr(nm + 7, '.', len - 10))
+			continue;
+#define FIELD(f) (buf_reset(&name), buf_add(&name, nm, len - 3), \
+		  buf_addstr(&name, f), name.data)
+		label = registry_get(reg, FIELD(".label"));
+		row[0] = num_or_nan(reg, FIELD(".year"));
+		row[1] = num_or_nan(reg, FIELD(".sbops"));
+		row[2] = num_or_nan(reg, FIELD(".ram_bits"));
+		row[3] = num_or_nan(reg, FIELD(".gap.ops.orders"));
+		row[4] = num_or_nan(reg, FIELD(".gap.ram.orders"));
+#undef FIELD
+		memcpy(rows[ndevrow].v, row, sizeof(row));
+		rows[ndevrow].seq = ndevrow;
+		rows[ndevrow++].label = label ? label->text : q->text;
+		if (isfinite(row[1]) && isfinite(row[2])) {
+			devs[ndev].ops = row[1];
+			devs[ndev].bits = row[2];
+			devs[ndev].seq = ndev;
+			devs[ndev++].label = label ? label->text : q->text;
+		}
+	}
+	qsort(rows, ndevrow, sizeof(*rows), by_year);
+	for (i = 0; i < ndevrow; i++)
+		dataset_row(dev, rows[i].v, rows[i].label);
+	free(rows);
+	ladder_place(devs, ndev, lad);
+	free(devs);
+	for (i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		double l[5] = { num_or_nan(reg, limits[i].ops),
+				num_or_nan(reg, limits[i].bits),
+				limits[i].kind, 0, 0 };
+
+		l[3] = l[1];
+		l[4] = l[0];
+
+		dataset_row(lad, l, limits[i].label);
+	}
+	buf_release(&name);
+}

@@ -1,0 +1,37 @@
+#ifndef FIGDATA_H
+#define FIGDATA_H
+
+#include <stddef.h>
+
+struct buf;
+struct dataset;
+struct datasets;
+struct registry;
+
+/*
+ * The figure datasets written for gnuplot: the datasets drawn from the
+ * registry rather than from the model's tables, and the tab-separated
+ * text of any dataset as a figure script reads it (<name>.dat). Text
+ * from data goes into data files only, never into a gnuplot command.
+ */
+
+/*
+ * Adds to all the datasets drawn from the registry rather than from the
+ * model's tables: "devices" (every device with its speed and memory, and
+ * its gaps) and "ladder" (every machine and limit as operations per
+ * second and bits). A figure script reads them as it reads the model's.
+ */
+void figdata_add(const struct registry *reg, struct datasets *all);
+
+/*
+ * Appends ds to out as a tab-separated data file: a "#" header naming
+ * the columns, then its rows (numbers as format_exact() writes them, "?"
+ * for a missing value, the row's label last), thinned to at most max
+ * rows (0: all) by keeping every k-th row and the last. A label has
+ * tabs, line breaks and other control characters as spaces, '"' as
+ * U+201D (gnuplot has no escape for it in data files), and is "-" when
+ * empty.
+ */
+void figdata_write(const struct dataset *ds, size_t max, struct buf *out);
+
+#endif
