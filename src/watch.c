@@ -20,7 +20,7 @@
  *   publishes), and its lock dies with it; the watcher ends only after
  *   reaping it.
  * fork() without exec() is safe here: the watcher has a single thread.
- * It runs no other program (only plot.c spawns one).
+ * It runs no other program (gnuplot.c and pdf.c spawn theirs).
  *
  * With every edition, a change is built in two children: NEWEST, the
  * newest edition alone published with the rest of the site kept as it
