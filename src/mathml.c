@@ -15,10 +15,27 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/*
+ * A family's index in one formula ("d" of "m_d") and the row it stands
+ * for there ("macbook_2008"), when every member of the formula with
+ * that index has that row: then the members keep their family's
+ * symbols, and the formula ends in "d = macbook_2008".
+ */
+struct binding {
+	const char *index;	/* borrowed from a symbol; not NUL-ended */
+	size_t len;
+	const char *row;	/* borrowed from a quantity */
+	int clash;		/* two rows: each member writes its own */
+};
+
+#define MAX_BINDINGS 8
+
 struct writer {
 	struct buf *out;
 	const struct registry *reg;
 	const char *page;	/* symbols link to page#name; NULL: no links */
+	struct binding bind[MAX_BINDINGS];
+	size_t nbind;
 };
 
 /* Binding strength: what an operand must exceed to go without parens. */
@@ -205,23 +222,99 @@ mi(const struct writer *w, const char *s, size_t len)
 }
 
 /*
+ * A symbol cut for writing: its base ("E" of "E_max") and its
+ * subscript. A family member's row (q->row) takes the place of the
+ * subscript's last item, the family's index: "m_d" of
+ * device.macbook_2008.mass is m with macbook_2008 below, "t_ops,d" is
+ * t with "ops," and the row below. A name written for want of a symbol
+ * is whole: its '_' is text.
+ */
+struct symparts {
+	char *base;
+	char *sub;		/* "" when none; the row follows it */
+	const char *row;	/* borrowed from q; NULL when none */
+};
+
+/* The index of a member's symbol: its subscript's last item, or NULL. */
+static const char *
+symbol_index(const struct quantity *q, size_t *len)
+{
+	const char *us, *comma;
+
+	if (!q || !q->symbol || !q->row || !(us = strchr(q->symbol, '_')))
+		return NULL;
+	comma = strrchr(us + 1, ',');
+	us = comma ? comma + 1 : us + 1;
+	*len = strlen(us);
+	return *len ? us : NULL;
+}
+
+/* The binding of q's index in w, or NULL (none, or a clash). */
+static const struct binding *
+bound(const struct writer *w, const struct quantity *q)
+{
+	const char *idx;
+	size_t len, i;
+
+	if (!(idx = symbol_index(q, &len)))
+		return NULL;
+	for (i = 0; i < w->nbind; i++)
+		if (w->bind[i].len == len &&
+		    !memcmp(w->bind[i].index, idx, len))
+			return w->bind[i].clash ? NULL : &w->bind[i];
+	return NULL;
+}
+
+static void
+symparts_init(struct symparts *sp, const struct writer *w, const char *sym,
+	      const struct quantity *q)
+{
+	const char *us = q && q->symbol ? strchr(sym, '_') : NULL;
+	size_t sublen = us ? strlen(us + 1) : 0;
+
+	/* A bound index is written as it is: "d", said once at the end. */
+	sp->row = q && q->symbol && !bound(w, q) ? q->row : NULL;
+	sp->base = xstrndup(sym, us ? (size_t)(us - sym) : strlen(sym));
+	if (sp->row && us) {
+		const char *comma = strrchr(us + 1, ',');
+
+		/* The index goes; a comma before it stays. */
+		sublen = comma ? (size_t)(comma + 1 - (us + 1)) : 0;
+	}
+	sp->sub = xstrndup(us ? us + 1 : "", sublen);
+}
+
+static void
+symparts_release(struct symparts *sp)
+{
+	free(sp->base);
+	free(sp->sub);
+}
+
+/*
  * A linked quantity's symbol, as HTML inside <mtext>: a link with a
  * title (the quantity's name and unit), which every browser follows and
  * shows on hover, where MathML's own href is ignored by Chromium and
  * MathML elements take no title. A one-letter symbol is italic, a
- * subscript ("E_max") upright below it; a quantity with no symbol is
- * written as its whole name, upright.
+ * subscript ("E_max") upright below it, a member's row in it set apart
+ * (class "row"); a quantity with no symbol is written as its whole
+ * name, upright.
  */
 static void
 linked_symbol(struct writer *w, const char *sym, const struct quantity *q)
 {
 	struct buf *out = w->out;
-	/* A name written for want of a symbol is whole: its '_' is text. */
-	const char *us = q->symbol ? strchr(sym, '_') : NULL;
-	size_t len = us ? (size_t)(us - sym) : strlen(sym);
-	char *t = xstrndup(sym, len);
+	struct symparts sp;
+	int one;
 
-	BUF_ADDLIT(out, "<mtext class=\"sym\"><a href=\"");
+	symparts_init(&sp, w, sym, q);
+	one = one_char(sp.base, strlen(sp.base));
+	/*
+	 * In an <mrow> with an empty <mi>: an <mtext> alone is space-like
+	 * (MathML Core), and "a + b" of two of them would make the "+" an
+	 * embellished operator, spaced outside the sum instead of inside.
+	 */
+	BUF_ADDLIT(out, "<mrow><mtext class=\"sym\"><a href=\"");
 	html_attr(out, w->page);
 	buf_addch(out, '#');
 	html_attr(out, q->name);
@@ -232,41 +325,55 @@ linked_symbol(struct writer *w, const char *sym, const struct quantity *q)
 		html_attr(out, q->unit);
 	}
 	BUF_ADDLIT(out, "\">");
-	buf_addstr(out, one_char(t, len) ? "<i>" : "<span>");
-	html_text(out, t);
-	buf_addstr(out, one_char(t, len) ? "</i>" : "</span>");
-	if (us) {
+	buf_addstr(out, one ? "<i>" : "<span>");
+	html_text(out, sp.base);
+	buf_addstr(out, one ? "</i>" : "</span>");
+	if (*sp.sub || sp.row) {
 		BUF_ADDLIT(out, "<sub>");
-		html_text(out, us + 1);
+		html_text(out, sp.sub);
+		if (sp.row) {
+			BUF_ADDLIT(out, "<span class=\"row\">");
+			html_text(out, sp.row);
+			BUF_ADDLIT(out, "</span>");
+		}
 		BUF_ADDLIT(out, "</sub>");
 	}
-	BUF_ADDLIT(out, "</a></mtext>");
-	free(t);
+	BUF_ADDLIT(out, "</a></mtext><mi></mi></mrow>");
+	symparts_release(&sp);
 }
 
 /*
- * A quantity: its symbol ("E", "E_max": E with max below, upright) or
- * its name, upright; linked to its entry on the quantities page when
- * the writer links.
+ * A quantity: its symbol ("E", "E_max": E with max below, upright; a
+ * member's row in the subscript) or its name, upright; linked to its
+ * entry on the quantities page when the writer links.
  */
 static void
 symbol(struct writer *w, const char *name, const struct quantity *q)
 {
-	const char *sym = q && q->symbol ? q->symbol : NULL, *us;
+	const char *sym = q && q->symbol ? q->symbol : NULL;
+	struct symparts sp;
 
 	if (q && w->page) {
 		linked_symbol(w, sym ? sym : name, q);
-	} else if (!sym) {
+		return;
+	}
+	if (!sym) {
 		mi(w, name, strlen(name));
-	} else if (!(us = strchr(sym, '_'))) {
-		mi(w, sym, strlen(sym));
+		return;
+	}
+	symparts_init(&sp, w, sym, q);
+	if (!*sp.sub && !sp.row) {
+		mi(w, sp.base, strlen(sp.base));
 	} else {
 		BUF_ADDLIT(w->out, "<msub>");
-		mi(w, sym, (size_t)(us - sym));
+		mi(w, sp.base, strlen(sp.base));
 		BUF_ADDLIT(w->out, "<mi mathvariant=\"normal\">");
-		html_text(w->out, us + 1);
+		html_text(w->out, sp.sub);
+		if (sp.row)
+			html_text(w->out, sp.row);
 		BUF_ADDLIT(w->out, "</mi></msub>");
 	}
+	symparts_release(&sp);
 }
 
 static void
@@ -473,11 +580,79 @@ node(struct writer *w, const struct expr *e)
 	BUG("expression kind %d", (int)expr_kind(e));
 }
 
+/* Notes q's index and row in w's bindings (a second row: a clash). */
+static void
+bind(struct writer *w, const struct quantity *q)
+{
+	const char *idx;
+	size_t len, i;
+
+	if (!(idx = symbol_index(q, &len)))
+		return;
+	for (i = 0; i < w->nbind; i++) {
+		struct binding *b = &w->bind[i];
+
+		if (b->len == len && !memcmp(b->index, idx, len)) {
+			if (strcmp(b->row, q->row))
+				b->clash = 1;
+			return;
+		}
+	}
+	if (w->nbind < MAX_BINDINGS) {
+		w->bind[w->nbind].index = idx;
+		w->bind[w->nbind].len = len;
+		w->bind[w->nbind].row = q->row;
+		w->bind[w->nbind++].clash = 0;
+	}
+}
+
+/* The bindings of every name e reads. */
+static void
+bind_names(struct writer *w, const struct expr *e)
+{
+	if (!e || !w->reg)
+		return;
+	if (expr_kind(e) == EXPR_NAME) {
+		bind(w, registry_get(w->reg, expr_text(e)));
+		return;
+	}
+	bind_names(w, expr_arg(e, 0));
+	bind_names(w, expr_arg(e, 1));
+}
+
+/*
+ * After the formula: ", d = macbook_2008" for each index bound to one
+ * row (a clash is written in the members).
+ */
+static void
+bindings(struct writer *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nbind; i++) {
+		const struct binding *b = &w->bind[i];
+
+		if (b->clash)
+			continue;
+		BUF_ADDLIT(w->out, "<mo separator=\"true\">,</mo>"
+			   "<mspace width=\"0.5em\"></mspace><mrow>");
+		mi(w, b->index, b->len);
+		mo(w, "=");
+		BUF_ADDLIT(w->out, "<mtext class=\"row\">");
+		html_text(w->out, b->row);
+		BUF_ADDLIT(w->out, "</mtext></mrow>");
+	}
+}
+
 void
 mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
 	    const struct quantity *lhs, const char *page, unsigned flags)
 {
-	struct writer w = { out, reg, page };
+	struct writer w = { .out = out, .reg = reg, .page = page };
+
+	if (lhs)
+		bind(&w, lhs);
+	bind_names(&w, e);
 
 	BUF_ADDLIT(out, "<math");
 	if (flags & MATHML_BLOCK)
@@ -497,6 +672,7 @@ mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
 		mo(&w, "=");
 	}
 	node(&w, e);
+	bindings(&w);
 	if (lhs)
 		BUF_ADDLIT(out, "</mrow>");
 	BUF_ADDLIT(out, "</math>");
