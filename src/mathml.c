@@ -36,6 +36,7 @@ struct writer {
 	const char *page;	/* symbols link to page#name; NULL: no links */
 	struct binding bind[MAX_BINDINGS];
 	size_t nbind;
+	int solid;		/* the next linked symbol: not space-like */
 };
 
 /* Binding strength: what an operand must exceed to go without parens. */
@@ -310,11 +311,15 @@ linked_symbol(struct writer *w, const char *sym, const struct quantity *q)
 	symparts_init(&sp, w, sym, q);
 	one = one_char(sp.base, strlen(sp.base));
 	/*
-	 * In an <mrow> with an empty <mi>: an <mtext> alone is space-like
-	 * (MathML Core), and "a + b" of two of them would make the "+" an
-	 * embellished operator, spaced outside the sum instead of inside.
+	 * Beside a spaced operator, in an <mrow> with an empty <mi>: an
+	 * <mtext> alone is space-like (MathML Core), and "a + b" of two of
+	 * them would make the "+" an embellished operator, spaced outside
+	 * the sum instead of inside (a product's invisible times has no
+	 * space to lose).
 	 */
-	BUF_ADDLIT(out, "<mrow><mtext class=\"sym\"><a href=\"");
+	if (w->solid)
+		BUF_ADDLIT(out, "<mrow>");
+	BUF_ADDLIT(out, "<mtext class=\"sym\"><a href=\"");
 	html_attr(out, w->page);
 	buf_addch(out, '#');
 	html_attr(out, q->name);
@@ -338,7 +343,9 @@ linked_symbol(struct writer *w, const char *sym, const struct quantity *q)
 		}
 		BUF_ADDLIT(out, "</sub>");
 	}
-	BUF_ADDLIT(out, "</a></mtext><mi></mi></mrow>");
+	BUF_ADDLIT(out, "</a></mtext>");
+	if (w->solid)
+		BUF_ADDLIT(out, "<mi></mi></mrow>");
 	symparts_release(&sp);
 }
 
@@ -481,6 +488,15 @@ call(struct writer *w, const struct expr *e)
 	}
 }
 
+/* An operand of a spaced operator (+, =, <): a name not space-like. */
+static void
+spaced_operand(struct writer *w, const struct expr *e, int min)
+{
+	w->solid = expr_kind(e) == EXPR_NAME;
+	operand(w, e, min);
+	w->solid = 0;
+}
+
 static void
 binary(struct writer *w, const struct expr *e)
 {
@@ -541,10 +557,10 @@ binary(struct writer *w, const struct expr *e)
 		break;
 	}
 	BUF_ADDLIT(w->out, "<mrow>");
-	operand(w, a, p);
+	spaced_operand(w, a, p);
 	mo(w, ops[op]);
 	/* a - (b + c), a - (-b), a < (b < c): the right side binds more. */
-	operand(w, b, expr_kind(b) == EXPR_NEG ? P_ATOM : p + 1);
+	spaced_operand(w, b, expr_kind(b) == EXPR_NEG ? P_ATOM : p + 1);
 	BUF_ADDLIT(w->out, "</mrow>");
 }
 
@@ -622,10 +638,12 @@ bind_names(struct writer *w, const struct expr *e)
 
 /*
  * After the formula: ", d = macbook_2008" for each index bound to one
- * row (a clash is written in the members).
+ * row (a clash is written in the members). Inside an equation's <math>;
+ * after an inline formula, each a <math> of its own, so that a line can
+ * break before it (a table's cell is no wider than the formula).
  */
 static void
-bindings(struct writer *w)
+bindings(struct writer *w, int block)
 {
 	size_t i;
 
@@ -634,13 +652,17 @@ bindings(struct writer *w)
 
 		if (b->clash)
 			continue;
-		BUF_ADDLIT(w->out, "<mo separator=\"true\">,</mo>"
-			   "<mspace width=\"0.5em\"></mspace><mrow>");
+		if (block)
+			BUF_ADDLIT(w->out, "<mo separator=\"true\">,</mo>"
+				   "<mspace width=\"0.5em\"></mspace><mrow>");
+		else
+			BUF_ADDLIT(w->out, ", <math>");
 		mi(w, b->index, b->len);
 		mo(w, "=");
 		BUF_ADDLIT(w->out, "<mtext class=\"row\">");
 		html_text(w->out, b->row);
-		BUF_ADDLIT(w->out, "</mtext></mrow>");
+		BUF_ADDLIT(w->out, "</mtext>");
+		buf_addstr(w->out, block ? "</mrow>" : "</math>");
 	}
 }
 
@@ -668,14 +690,20 @@ mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
 	BUF_ADDLIT(out, ">");
 	if (lhs) {
 		BUF_ADDLIT(out, "<mrow>");
+		w.solid = 1;
 		symbol(&w, lhs->name, lhs);
+		w.solid = expr_kind(e) == EXPR_NAME;
 		mo(&w, "=");
 	}
 	node(&w, e);
-	bindings(&w);
+	w.solid = 0;
+	if (flags & MATHML_BLOCK)
+		bindings(&w, 1);
 	if (lhs)
 		BUF_ADDLIT(out, "</mrow>");
 	BUF_ADDLIT(out, "</math>");
+	if (!(flags & MATHML_BLOCK))
+		bindings(&w, 0);
 }
 
 /* Whether every quantity e names (reg's) has a symbol of its own. */

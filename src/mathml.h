@@ -30,7 +30,9 @@ enum mathml_flags {
 };
 
 /*
- * Appends <math>e</math>; with lhs, "lhs = e" (lhs's symbol). reg may be
+ * Appends <math>e</math>; with lhs, "lhs = e" (lhs's symbol); then, for
+ * a family's index that stands for one row in it, ", d = macbook_2008"
+ * (in the <math> of a MATHML_BLOCK, else a <math> of its own). reg may be
  * NULL (no symbols, names as written). Symbols of quantities link to
  * page#name ("quantities.html", "" for the page itself); page NULL: no
  * links.

@@ -45,9 +45,10 @@ is(const char *s, const char *want)
 #define ROW(x) "<mrow>" x "</mrow>"
 #define PAREN(x) ROW(MO("(") x MO(")"))
 #define TIMES MO("&#x2062;")
-/* A linked symbol: HTML in <mtext>, which an empty <mi> keeps from
-   being space-like. */
-#define SYM(x) "<mrow><mtext class=\"sym\">" x "</mtext><mi></mi></mrow>"
+/* A linked symbol: HTML in <mtext>; beside a spaced operator, an empty
+   <mi> keeps it from being space-like. */
+#define SYM(x) "<mtext class=\"sym\">" x "</mtext>"
+#define SOLID(x) "<mrow>" SYM(x) "<mi></mi></mrow>"
 #define MINUS MO("\xe2\x88\x92")
 
 static void
@@ -264,25 +265,34 @@ test_members(void **state)
 	assert_string_equal(b.data,
 		"<math alttext=\"device.macbook_2008.gap.ops.years_lloyd = "
 		"2 * rate.lloyd\">" ROW(
-		SYM("<a href=\"#device.macbook_2008.gap.ops.years_lloyd\" "
+		SOLID("<a href=\"#device.macbook_2008.gap.ops.years_lloyd\" "
 		    "title=\"device.macbook_2008.gap.ops.years_lloyd, yr\">"
 		    "<i>t</i><sub>R,L,d</sub></a>") MO("=")
 		ROW(MN("2") TIMES
 		SYM("<a href=\"#rate.lloyd\" title=\"rate.lloyd, yr\">"
-		    "<i>T</i><sub>r</sub></a>"))
+		    "<i>T</i><sub>r</sub></a>"))) "</math>"
+		/* Inline, each a <math> of its own: a line breaks there. */
+		", <math>" MI("d") MO("=")
+		"<mtext class=\"row\">macbook_2008</mtext></math>"
+		", <math>" MI("r") MO("=")
+		"<mtext class=\"row\">lloyd</mtext></math>");
+	/* An equation holds them. */
+	buf_reset(&b);
+	assert_int_equal(mathml_formula(&b, reg, q, NULL, MATHML_BLOCK), 0);
+	assert_non_null(strstr(b.data, "</msub></mrow>"
 		"<mo separator=\"true\">,</mo><mspace width=\"0.5em\">"
 		"</mspace>" ROW(MI("d") MO("=")
 		"<mtext class=\"row\">macbook_2008</mtext>")
 		"<mo separator=\"true\">,</mo><mspace width=\"0.5em\">"
 		"</mspace>" ROW(MI("r") MO("=")
-		"<mtext class=\"row\">lloyd</mtext>")) "</math>");
+		"<mtext class=\"row\">lloyd</mtext>") "</mrow></math>"));
 	/* Two laptops: each row where its member stands, none after. */
 	typeset("current.laptop.year - then.laptop.year", reg, "",
-		ROW(SYM("<a href=\"#current.laptop.year\" "
+		ROW(SOLID("<a href=\"#current.laptop.year\" "
 			"title=\"current.laptop.year, yr\"><i>y</i><sub>"
 			"<span class=\"row\">current laptop</span></sub></a>")
 		    MINUS
-		    SYM("<a href=\"#then.laptop.year\" "
+		    SOLID("<a href=\"#then.laptop.year\" "
 			"title=\"then.laptop.year, yr\"><i>y</i><sub>"
 			"<span class=\"row\">then laptop</span></sub></a>")));
 	/* Not linked: the same in MathML's own letters. */
