@@ -13,7 +13,9 @@ struct registry;
  * <msub> for subscripted symbols and functions (log with base 10), and
  * parentheses only where precedence needs them. Names are written as
  * their quantity's symbol (registry.h, q->symbol: "E_max" is E with
- * max below), or as the name itself; each links to the quantity it
+ * max below; a family's member, q->row, with its row in place of the
+ * index, or the index bound once after the formula: "m_d, d =
+ * macbook_2008"), or as the name itself; each links to the quantity it
  * stands for (MathML's href: HTML allows no title inside <math>), and
  * the <math> of a formula carries its plain text as alttext. Writes into
  * out only.
