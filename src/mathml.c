@@ -15,10 +15,28 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/*
+ * A family's index in one formula ("d" of "m_d") and the row it stands
+ * for there ("macbook_2008"), when every member of the formula with
+ * that index has that row: then the members keep their family's
+ * symbols, and the formula ends in "d = macbook_2008".
+ */
+struct binding {
+	const char *index;	/* borrowed from a symbol; not NUL-ended */
+	size_t len;
+	const char *row;	/* borrowed from a quantity */
+	int clash;		/* two rows: each member writes its own */
+};
+
+#define MAX_BINDINGS 8
+
 struct writer {
 	struct buf *out;
 	const struct registry *reg;
 	const char *page;	/* symbols link to page#name; NULL: no links */
+	struct binding bind[MAX_BINDINGS];
+	size_t nbind;
+	int solid;		/* the next linked symbol: not space-like */
 };
 
 /* Binding strength: what an operand must exceed to go without parens. */
@@ -205,22 +223,102 @@ mi(const struct writer *w, const char *s, size_t len)
 }
 
 /*
+ * A symbol cut for writing: its base ("E" of "E_max") and its
+ * subscript. A family member's row (q->row) takes the place of the
+ * subscript's last item, the family's index: "m_d" of
+ * device.macbook_2008.mass is m with macbook_2008 below, "t_ops,d" is
+ * t with "ops," and the row below. A name written for want of a symbol
+ * is whole: its '_' is text.
+ */
+struct symparts {
+	char *base;
+	char *sub;		/* "" when none; the row follows it */
+	const char *row;	/* borrowed from q; NULL when none */
+};
+
+/* The index of a member's symbol: its subscript's last item, or NULL. */
+static const char *
+symbol_index(const struct quantity *q, size_t *len)
+{
+	const char *us, *comma;
+
+	if (!q || !q->symbol || !q->row || !(us = strchr(q->symbol, '_')))
+		return NULL;
+	comma = strrchr(us + 1, ',');
+	us = comma ? comma + 1 : us + 1;
+	*len = strlen(us);
+	return *len ? us : NULL;
+}
+
+/* The binding of q's index in w, or NULL (none, or a clash). */
+static const struct binding *
+bound(const struct writer *w, const struct quantity *q)
+{
+	const char *idx;
+	size_t len, i;
+
+	if (!(idx = symbol_index(q, &len)))
+		return NULL;
+	for (i = 0; i < w->nbind; i++)
+		if (w->bind[i].len == len &&
+		    !memcmp(w->bind[i].index, idx, len))
+			return w->bind[i].clash ? NULL : &w->bind[i];
+	return NULL;
+}
+
+static void
+symparts_init(struct symparts *sp, const struct writer *w, const char *sym,
+	      const struct quantity *q)
+{
+	const char *us = q && q->symbol ? strchr(sym, '_') : NULL;
+	size_t sublen = us ? strlen(us + 1) : 0;
+
+	/* A bound index is written as it is: "d", said once at the end. */
+	sp->row = q && q->symbol && !bound(w, q) ? q->row : NULL;
+	sp->base = xstrndup(sym, us ? (size_t)(us - sym) : strlen(sym));
+	if (sp->row && us) {
+		const char *comma = strrchr(us + 1, ',');
+
+		/* The index goes; a comma before it stays. */
+		sublen = comma ? (size_t)(comma + 1 - (us + 1)) : 0;
+	}
+	sp->sub = xstrndup(us ? us + 1 : "", sublen);
+}
+
+static void
+symparts_release(struct symparts *sp)
+{
+	free(sp->base);
+	free(sp->sub);
+}
+
+/*
  * A linked quantity's symbol, as HTML inside <mtext>: a link with a
  * title (the quantity's name and unit), which every browser follows and
  * shows on hover, where MathML's own href is ignored by Chromium and
  * MathML elements take no title. A one-letter symbol is italic, a
- * subscript ("E_max") upright below it; a quantity with no symbol is
- * written as its whole name, upright.
+ * subscript ("E_max") upright below it, a member's row in it set apart
+ * (class "row"); a quantity with no symbol is written as its whole
+ * name, upright.
  */
 static void
 linked_symbol(struct writer *w, const char *sym, const struct quantity *q)
 {
 	struct buf *out = w->out;
-	/* A name written for want of a symbol is whole: its '_' is text. */
-	const char *us = q->symbol ? strchr(sym, '_') : NULL;
-	size_t len = us ? (size_t)(us - sym) : strlen(sym);
-	char *t = xstrndup(sym, len);
+	struct symparts sp;
+	int one;
 
+	symparts_init(&sp, w, sym, q);
+	one = one_char(sp.base, strlen(sp.base));
+	/*
+	 * Beside a spaced operator, in an <mrow> with an empty <mi>: an
+	 * <mtext> alone is space-like (MathML Core), and "a + b" of two of
+	 * them would make the "+" an embellished operator, spaced outside
+	 * the sum instead of inside (a product's invisible times has no
+	 * space to lose).
+	 */
+	if (w->solid)
+		BUF_ADDLIT(out, "<mrow>");
 	BUF_ADDLIT(out, "<mtext class=\"sym\"><a href=\"");
 	html_attr(out, w->page);
 	buf_addch(out, '#');
@@ -232,41 +330,57 @@ linked_symbol(struct writer *w, const char *sym, const struct quantity *q)
 		html_attr(out, q->unit);
 	}
 	BUF_ADDLIT(out, "\">");
-	buf_addstr(out, one_char(t, len) ? "<i>" : "<span>");
-	html_text(out, t);
-	buf_addstr(out, one_char(t, len) ? "</i>" : "</span>");
-	if (us) {
+	buf_addstr(out, one ? "<i>" : "<span>");
+	html_text(out, sp.base);
+	buf_addstr(out, one ? "</i>" : "</span>");
+	if (*sp.sub || sp.row) {
 		BUF_ADDLIT(out, "<sub>");
-		html_text(out, us + 1);
+		html_text(out, sp.sub);
+		if (sp.row) {
+			BUF_ADDLIT(out, "<span class=\"row\">");
+			html_text(out, sp.row);
+			BUF_ADDLIT(out, "</span>");
+		}
 		BUF_ADDLIT(out, "</sub>");
 	}
 	BUF_ADDLIT(out, "</a></mtext>");
-	free(t);
+	if (w->solid)
+		BUF_ADDLIT(out, "<mi></mi></mrow>");
+	symparts_release(&sp);
 }
 
 /*
- * A quantity: its symbol ("E", "E_max": E with max below, upright) or
- * its name, upright; linked to its entry on the quantities page when
- * the writer links.
+ * A quantity: its symbol ("E", "E_max": E with max below, upright; a
+ * member's row in the subscript) or its name, upright; linked to its
+ * entry on the quantities page when the writer links.
  */
 static void
 symbol(struct writer *w, const char *name, const struct quantity *q)
 {
-	const char *sym = q && q->symbol ? q->symbol : NULL, *us;
+	const char *sym = q && q->symbol ? q->symbol : NULL;
+	struct symparts sp;
 
 	if (q && w->page) {
 		linked_symbol(w, sym ? sym : name, q);
-	} else if (!sym) {
+		return;
+	}
+	if (!sym) {
 		mi(w, name, strlen(name));
-	} else if (!(us = strchr(sym, '_'))) {
-		mi(w, sym, strlen(sym));
+		return;
+	}
+	symparts_init(&sp, w, sym, q);
+	if (!*sp.sub && !sp.row) {
+		mi(w, sp.base, strlen(sp.base));
 	} else {
 		BUF_ADDLIT(w->out, "<msub>");
-		mi(w, sym, (size_t)(us - sym));
+		mi(w, sp.base, strlen(sp.base));
 		BUF_ADDLIT(w->out, "<mi mathvariant=\"normal\">");
-		html_text(w->out, us + 1);
+		html_text(w->out, sp.sub);
+		if (sp.row)
+			html_text(w->out, sp.row);
 		BUF_ADDLIT(w->out, "</mi></msub>");
 	}
+	symparts_release(&sp);
 }
 
 static void
@@ -374,6 +488,15 @@ call(struct writer *w, const struct expr *e)
 	}
 }
 
+/* An operand of a spaced operator (+, =, <): a name not space-like. */
+static void
+spaced_operand(struct writer *w, const struct expr *e, int min)
+{
+	w->solid = expr_kind(e) == EXPR_NAME;
+	operand(w, e, min);
+	w->solid = 0;
+}
+
 static void
 binary(struct writer *w, const struct expr *e)
 {
@@ -434,10 +557,10 @@ binary(struct writer *w, const struct expr *e)
 		break;
 	}
 	BUF_ADDLIT(w->out, "<mrow>");
-	operand(w, a, p);
+	spaced_operand(w, a, p);
 	mo(w, ops[op]);
 	/* a - (b + c), a - (-b), a < (b < c): the right side binds more. */
-	operand(w, b, expr_kind(b) == EXPR_NEG ? P_ATOM : p + 1);
+	spaced_operand(w, b, expr_kind(b) == EXPR_NEG ? P_ATOM : p + 1);
 	BUF_ADDLIT(w->out, "</mrow>");
 }
 
@@ -473,11 +596,85 @@ node(struct writer *w, const struct expr *e)
 	BUG("expression kind %d", (int)expr_kind(e));
 }
 
+/* Notes q's index and row in w's bindings (a second row: a clash). */
+static void
+bind(struct writer *w, const struct quantity *q)
+{
+	const char *idx;
+	size_t len, i;
+
+	if (!(idx = symbol_index(q, &len)))
+		return;
+	for (i = 0; i < w->nbind; i++) {
+		struct binding *b = &w->bind[i];
+
+		if (b->len == len && !memcmp(b->index, idx, len)) {
+			if (strcmp(b->row, q->row))
+				b->clash = 1;
+			return;
+		}
+	}
+	if (w->nbind < MAX_BINDINGS) {
+		w->bind[w->nbind].index = idx;
+		w->bind[w->nbind].len = len;
+		w->bind[w->nbind].row = q->row;
+		w->bind[w->nbind++].clash = 0;
+	}
+}
+
+/* The bindings of every name e reads. */
+static void
+bind_names(struct writer *w, const struct expr *e)
+{
+	if (!e || !w->reg)
+		return;
+	if (expr_kind(e) == EXPR_NAME) {
+		bind(w, registry_get(w->reg, expr_text(e)));
+		return;
+	}
+	bind_names(w, expr_arg(e, 0));
+	bind_names(w, expr_arg(e, 1));
+}
+
+/*
+ * After the formula: ", d = macbook_2008" for each index bound to one
+ * row (a clash is written in the members). Inside an equation's <math>;
+ * after an inline formula, each a <math> of its own, so that a line can
+ * break before it (a table's cell is no wider than the formula).
+ */
+static void
+bindings(struct writer *w, int block)
+{
+	size_t i;
+
+	for (i = 0; i < w->nbind; i++) {
+		const struct binding *b = &w->bind[i];
+
+		if (b->clash)
+			continue;
+		if (block)
+			BUF_ADDLIT(w->out, "<mo separator=\"true\">,</mo>"
+				   "<mspace width=\"0.5em\"></mspace><mrow>");
+		else
+			BUF_ADDLIT(w->out, ", <math>");
+		mi(w, b->index, b->len);
+		mo(w, "=");
+		BUF_ADDLIT(w->out, "<mtext class=\"row\">");
+		html_text(w->out, b->row);
+		BUF_ADDLIT(w->out, "</mtext>");
+		buf_addstr(w->out, block ? "</mrow>" : "</math>");
+	}
+}
+
 void
 mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
 	    const struct quantity *lhs, const char *page, unsigned flags)
 {
-	struct writer w = { out, reg, page };
+	struct writer w = { .out = out, .reg = reg, .page = page };
+
+	if (lhs)
+		bind(&w, lhs);
+	bind_names(&w, e);
 
 	BUF_ADDLIT(out, "<math");
 	if (flags & MATHML_BLOCK)
@@ -493,13 +690,20 @@ mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
 	BUF_ADDLIT(out, ">");
 	if (lhs) {
 		BUF_ADDLIT(out, "<mrow>");
+		w.solid = 1;
 		symbol(&w, lhs->name, lhs);
+		w.solid = expr_kind(e) == EXPR_NAME;
 		mo(&w, "=");
 	}
 	node(&w, e);
+	w.solid = 0;
+	if (flags & MATHML_BLOCK)
+		bindings(&w, 1);
 	if (lhs)
 		BUF_ADDLIT(out, "</mrow>");
 	BUF_ADDLIT(out, "</math>");
+	if (!(flags & MATHML_BLOCK))
+		bindings(&w, 0);
 }
 
 /* Whether every quantity e names (reg's) has a symbol of its own. */

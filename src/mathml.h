@@ -13,7 +13,9 @@ struct registry;
  * <msub> for subscripted symbols and functions (log with base 10), and
  * parentheses only where precedence needs them. Names are written as
  * their quantity's symbol (registry.h, q->symbol: "E_max" is E with
- * max below), or as the name itself; each links to the quantity it
+ * max below; a family's member, q->row, with its row in place of the
+ * index, or the index bound once after the formula: "m_d, d =
+ * macbook_2008"), or as the name itself; each links to the quantity it
  * stands for (MathML's href: HTML allows no title inside <math>), and
  * the <math> of a formula carries its plain text as alttext. Writes into
  * out only.
@@ -30,7 +32,9 @@ enum mathml_flags {
 };
 
 /*
- * Appends <math>e</math>; with lhs, "lhs = e" (lhs's symbol). reg may be
+ * Appends <math>e</math>; with lhs, "lhs = e" (lhs's symbol); then, for
+ * a family's index that stands for one row in it, ", d = macbook_2008"
+ * (in the <math> of a MATHML_BLOCK, else a <math> of its own). reg may be
  * NULL (no symbols, names as written). Symbols of quantities link to
  * page#name ("quantities.html", "" for the page itself); page NULL: no
  * links.

@@ -404,6 +404,8 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 		ok = !modeldoc_run(&ev) && !m.failed &&
 		     diag_errors() == before;
 	}
+	if (ok)
+		model_set_symbols(m.reg);
 	model_series_free(all);
 	tableset_release(&own);
 	modeldoc_free(doc);

@@ -54,4 +54,11 @@ int model_row_year(const struct table *t, size_t row, int col);
 /* The data files the model reads, NULL-terminated (for data.html). */
 extern const char *const model_data_files[];
 
+/*
+ * Gives the quantities of reg that the C providers add their symbols
+ * (symbols.c), the model document's having theirs already; a quantity
+ * added later (the claims) takes them too.
+ */
+void model_set_symbols(struct registry *reg);
+
 #endif

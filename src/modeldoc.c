@@ -741,6 +741,42 @@ bound_text(const struct bind *b, const char *text, struct buf *out)
 }
 
 /*
+ * How a member's row is written after its formula: the row's last part
+ * for the family's first prefix ("macbook_2008" of device.macbook_2008),
+ * else its parts as words ("current laptop" of current.laptop).
+ */
+static void
+row_words(const char *over, const char *row, struct buf *out)
+{
+	const char *dot = strrchr(row, '.');
+	size_t first = strcspn(over, " ");
+	const char *p;
+
+	if ((size_t)(dot - row) == first && !memcmp(over, row, first)) {
+		buf_addstr(out, dot + 1);
+		return;
+	}
+	for (p = row; *p; p++)
+		buf_addch(out, *p == '.' ? ' ' : *p);
+}
+
+/* Sets name's symbol; for a member of a family, with its row. */
+static void
+set_symbol(struct modeldoc_eval *ev, const struct item *it, const char *name,
+	   const char *row)
+{
+	struct buf words = BUF_INIT;
+
+	if (!it->a[A_SYMBOL].text)
+		return;
+	if (row)
+		row_words(it->over, row, &words);
+	registry_set_member_symbol(ev->reg, name, it->a[A_SYMBOL].text,
+				   row ? words.data : NULL);
+	buf_release(&words);
+}
+
+/*
  * Evaluates definition it, for row (a member of its family) or alone
  * (row NULL). Returns 0, 1 when its "when:" is false (no quantity), or
  * -1 after an error.
@@ -793,9 +829,8 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row)
 				     it->a[A_UNIT].text, note ? note : "",
 				     NULL, source, NULL);
 		ret = q ? 0 : -1;
-		if (q && it->a[A_SYMBOL].text)
-			registry_set_symbol(ev->reg, name.data,
-					    it->a[A_SYMBOL].text);
+		if (q)
+			set_symbol(ev, it, name.data, row);
 		goto popped;
 	}
 	if (expr_eval(it->expr, &env, &v))
@@ -846,8 +881,7 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row)
 		goto popped;
 	}
 	registry_set_expr(q, text.data, note);
-	if (it->a[A_SYMBOL].text)
-		registry_set_symbol(ev->reg, name.data, it->a[A_SYMBOL].text);
+	set_symbol(ev, it, name.data, row);
 	if (it->a[A_RATE].text && ev->rate)
 		ev->rate(ev->ctx, q->name, it->a[A_RATE].text);
 	ret = 0;
@@ -915,9 +949,7 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 			  "the unit of '%s' is declared %s", name.data,
 			  hint.data);
 	} else {
-		if (it->a[A_SYMBOL].text)
-			registry_set_symbol(ev->reg, name.data,
-					    it->a[A_SYMBOL].text);
+		set_symbol(ev, it, name.data, row);
 		ret = 0;
 	}
 	buf_release(&name);

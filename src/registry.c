@@ -23,7 +23,15 @@ struct registry {
 	size_t *slots;		/* index + 1 into q; 0 is empty */
 	size_t nslots;		/* a power of two */
 	char *because;		/* registry_set_because(), or NULL */
+	/* registry_set_symbols()'s tables (borrowed), for later adds too */
+	const char *const (*sym_table)[2];
+	size_t nsym;
+	const char *const (*sym_aliases)[2];
+	size_t nsym_aliases;
 };
+
+static void set_symbol_by_table(const struct registry *reg,
+				struct quantity *q);
 
 struct registry *
 registry_new(void)
@@ -47,6 +55,7 @@ quantity_free(struct quantity *q)
 	free(q->expr);
 	free(q->note);
 	free(q->symbol);
+	free(q->row);
 	for (i = 0; i < q->ninputs; i++)
 		free(q->inputs[i]);
 	free(q->inputs);
@@ -205,6 +214,7 @@ add(struct registry *reg, const char *name, const char *unit,
 	reg->hashes[reg->n] = h;
 	reg->q[reg->n++] = q;
 	reg->slots[slot] = reg->n;
+	set_symbol_by_table(reg, q);
 	/* Half full at most: probes stay short. */
 	if (reg->n * 2 > reg->nslots)
 		rehash(reg);
@@ -267,6 +277,13 @@ void
 registry_set_symbol(struct registry *reg, const char *name,
 		    const char *symbol)
 {
+	registry_set_member_symbol(reg, name, symbol, NULL);
+}
+
+void
+registry_set_member_symbol(struct registry *reg, const char *name,
+			   const char *symbol, const char *row)
+{
 	size_t slot = find_slot(reg, name, hash(name));
 
 	if (reg->slots[slot]) {
@@ -274,7 +291,160 @@ registry_set_symbol(struct registry *reg, const char *name,
 
 		free(q->symbol);
 		q->symbol = xstrdup(symbol);
+		free(q->row);
+		q->row = row ? xstrdup(row) : NULL;
 	}
+}
+
+/* The length of the part that starts s: up to its dot or its end. */
+static size_t
+part_len(const char *s)
+{
+	return strcspn(s, ".");
+}
+
+int
+registry_pattern_match(const char *pattern, const char *name,
+		       const char **row, size_t *rowlen)
+{
+	const char *p = pattern, *s = name;
+
+	*row = NULL;
+	*rowlen = 0;
+	for (;;) {
+		size_t pl = part_len(p), sl = part_len(s);
+
+		if (pl == 1 && *p == '*' && !*row) {
+			if (!sl)
+				return 0;
+			*row = s;
+			*rowlen = sl;
+		} else if (pl != sl || memcmp(p, s, pl)) {
+			return 0;
+		}
+		p += pl;
+		s += sl;
+		if (!*p || !*s)
+			return !*p && !*s;
+		p++;
+		s++;
+	}
+}
+
+/*
+ * The first entry of table that name matches, or SIZE_MAX; its row in
+ * *row, *rowlen.
+ */
+static size_t
+match_table(const char *const table[][2], size_t n, const char *name,
+	    const char **row, size_t *rowlen)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (registry_pattern_match(table[i][0], name, row, rowlen))
+			return i;
+	return SIZE_MAX;
+}
+
+/*
+ * The number of leading parts of name that alias (a pattern) matches,
+ * or 0: "current.*" matches 2 of "current.laptop.mass".
+ */
+static size_t
+alias_parts(const char *alias, const char *name)
+{
+	const char *p = alias, *s = name;
+	size_t n = 0;
+
+	for (;;) {
+		size_t pl = part_len(p), sl = part_len(s);
+
+		if (!sl || (!(pl == 1 && *p == '*') &&
+			    (pl != sl || memcmp(p, s, pl))))
+			return 0;
+		n++;
+		p += pl;
+		s += sl;
+		if (!*p)
+			return *s ? n : 0;	/* the family's part follows */
+		if (!*s)
+			return 0;
+		p++;
+		s++;
+	}
+}
+
+/* Matches q through the alias {alias, family}; 1 when it took a symbol. */
+static int
+set_by_alias(struct quantity *q, const char *alias, const char *family,
+	     const char *const table[][2], size_t n)
+{
+	struct buf as = BUF_INIT, words = BUF_INIT;
+	const char *rest = q->name, *row, *star;
+	size_t k = alias_parts(alias, q->name), i, rowlen;
+	int ret = 0;
+
+	if (!k || !(star = strchr(family, '*')))
+		return 0;
+	for (i = 0; i < k; i++) {
+		size_t l = part_len(rest);
+
+		if (i)
+			buf_addch(&words, ' ');
+		buf_add(&words, rest, l);
+		rest += l + 1;
+	}
+	/* "device.*" + "." + the rest: the row stands where '*' was. */
+	buf_add(&as, family, (size_t)(star - family));
+	buf_addch(&as, '*');
+	buf_addf(&as, "%s.%s", star + 1, rest);
+	i = match_table(table, n, as.data, &row, &rowlen);
+	if (i != SIZE_MAX && row && row == as.data + (star - family)) {
+		q->symbol = xstrdup(table[i][1]);
+		q->row = buf_detach(&words, NULL);
+		ret = 1;
+	}
+	buf_release(&as);
+	buf_release(&words);
+	return ret;
+}
+
+/* q's symbol from the tables of registry_set_symbols(), if it has none. */
+static void
+set_symbol_by_table(const struct registry *reg, struct quantity *q)
+{
+	const char *row;
+	size_t j, t, rowlen;
+
+	if (q->symbol || !reg->sym_table)
+		return;
+	t = match_table(reg->sym_table, reg->nsym, q->name, &row, &rowlen);
+	if (t != SIZE_MAX) {
+		q->symbol = xstrdup(reg->sym_table[t][1]);
+		q->row = row ? xstrndup(row, rowlen) : NULL;
+		return;
+	}
+	for (j = 0; j < reg->nsym_aliases; j++)
+		if (set_by_alias(q, reg->sym_aliases[j][0],
+				 reg->sym_aliases[j][1], reg->sym_table,
+				 reg->nsym))
+			return;
+}
+
+void
+registry_set_symbols(struct registry *reg, const char *const table[][2],
+		     size_t n, const char *const aliases[][2],
+		     size_t naliases)
+{
+	size_t i;
+
+	reg->sym_table = table;
+	reg->nsym = n;
+	reg->sym_aliases = aliases;
+	reg->nsym_aliases = naliases;
+	for (i = 0; i < reg->n; i++)
+		set_symbol_by_table(reg, reg->q[i]);
 }
 
 const struct quantity *

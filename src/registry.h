@@ -34,6 +34,9 @@ struct quantity {
 				   description when there is no expr */
 	char *symbol;		/* how formulas write it: "E", "\u0127",
 				   "E_max"; NULL: the name */
+	char *row;		/* a family member's row ("macbook_2008"),
+				   written in place of the last item of
+				   its symbol's subscript ("m_d"); NULL */
 	char **inputs;		/* names of the quantities it came from */
 	size_t ninputs;
 	char *source;		/* where the value or formula comes from */
@@ -98,6 +101,39 @@ void registry_set_expr(struct quantity *q, const char *expr,
 /* Sets the symbol formulas write for name, when it is a quantity. */
 void registry_set_symbol(struct registry *reg, const char *name,
 			 const char *symbol);
+/*
+ * The same for a member of a family: row, written in place of the last
+ * item of the symbol's subscript ("macbook_2008" for the d of "m_d"),
+ * or NULL.
+ */
+void registry_set_member_symbol(struct registry *reg, const char *name,
+				const char *symbol, const char *row);
+
+/*
+ * Whether name matches pattern: dotted parts, each one equal, but for
+ * at most one part "*" that stands for any one part (a family's row:
+ * "device.*.mass"). Returns 1 and the part "*" stood for in *row,
+ * *rowlen (borrowed from name; NULL, 0 for a pattern with no "*"), or
+ * 0 when it does not match.
+ */
+int registry_pattern_match(const char *pattern, const char *name,
+			   const char **row, size_t *rowlen);
+
+/*
+ * Gives symbols by name and by family: table[i][0] is a name or a
+ * pattern (registry_pattern_match()), table[i][1] its symbol. A
+ * quantity that has no symbol yet takes the first entry it matches, in
+ * table order; a member of a family also takes its row (q->row).
+ * aliases[i] = { "current.*", "device.*" }: a name that begins with
+ * the alias's parts ("current.laptop.mass") is matched as if it began
+ * with the family's ("device.*.mass"), and its row is the alias's parts
+ * as words ("current laptop"). Names are tried as they are first.
+ * The tables are borrowed and kept: a quantity added later takes its
+ * symbol from them too (the claims the audit adds).
+ */
+void registry_set_symbols(struct registry *reg, const char *const table[][2],
+			  size_t n, const char *const aliases[][2],
+			  size_t naliases);
 
 /* The quantity called name, or NULL. */
 const struct quantity *registry_get(const struct registry *reg,

@@ -313,7 +313,8 @@ else no "broken links (test report)"; grep -v '^links:' "$tmp/links"; fi
 # one of them, each part listed on quantities.html, every [key] of a
 # source a link to its reference, and no page of
 # quantities large to open on a phone (200 KB; the site-wide page was
-# 2 MB in one piece).
+# 2 MB in one piece; an edition's page, whose formulas are typeset,
+# 400 KB: about 35 KB compressed).
 if python3 - "$tmp/shipped" >"$tmp/parts" 2>&1 <<'PY'
 import json, os, re, sys
 root = sys.argv[1]
@@ -336,9 +337,32 @@ for f in ["quantities.html"] + ["editions/" + d + "/quantities.html"
                                 for d in os.listdir(os.path.join(root, "editions"))
                                 if d.isdigit()]:
     n = os.path.getsize(os.path.join(root, f))
-    assert n < 250000, "%s: %d bytes" % (f, n)
+    assert n < 400000, "%s: %d bytes" % (f, n)
 PY
 then ok; else no "quantities parts"; cat "$tmp/parts"; fi
+
+# Every formula on the quantities pages, each edition's too, is typeset:
+# none left as code (a name with no symbol did that), and the formulas
+# are there.
+if python3 - "$tmp/shipped" >"$tmp/typeset" 2>&1 <<'PY'
+import os, re, sys
+root = sys.argv[1]
+pages = [os.path.join("quantities", f)
+         for f in os.listdir(os.path.join(root, "quantities"))]
+pages += [os.path.join("editions", d, "quantities.html")
+          for d in os.listdir(os.path.join(root, "editions")) if d.isdigit()]
+typeset = 0
+for f in sorted(pages):
+    page = open(os.path.join(root, f)).read()
+    code = re.findall(r'<tr id="([^"]+)">(?:(?!</tr>).)*<code class="formula">',
+                      page, re.S)
+    assert not code, "%s: %d formulas as code, the first of %s" % (
+        f, len(code), code[0])
+    typeset += len(re.findall(r'data-label="Formula"><math ', page))
+assert typeset > 0, "no formula typeset"
+print("typeset: %d formulas on %d pages" % (typeset, len(pages)))
+PY
+then ok; else no "formulas left as code"; cat "$tmp/typeset"; fi
 
 # The Pages workflow is valid YAML with a build and a deploy job (and
 # the Ubuntu quick start): the deploy needs the build, whose upload

@@ -290,10 +290,14 @@ for (const file of pages) {
           for (let x = 0; x < Math.floor(inner.l); x++)
             if (ink(x, y)) { top = Math.min(top, y); bottom = Math.max(bottom, y); }
         // The bar: a row above the radicand inked across its width (less
-        // a pixel each side: an italic V's box reaches past its ink).
+        // a pixel each side: an italic V's box reaches past its ink), or
+        // in the row of its top: the picture starts where the box's top
+        // is rounded to, up to a pixel off (a bar 0.4 px above a
+        // radicand's top at y = 1.9 fell in row 2 when the box stood at
+        // y = 757.56 on the page).
         let bar = 0;
         const l = Math.ceil(inner.l) + 1, r = Math.min(Math.floor(inner.r) - 1, c.width);
-        for (let y = 0; y < Math.floor(inner.t) + 1 && y < c.height; y++) {
+        for (let y = 0; y < Math.floor(inner.t) + 2 && y < c.height; y++) {
           let n = 0;
           for (let x = l; x < r; x++) n += ink(x, y);
           bar = Math.max(bar, n / Math.max(1, r - l));

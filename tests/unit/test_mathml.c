@@ -45,6 +45,10 @@ is(const char *s, const char *want)
 #define ROW(x) "<mrow>" x "</mrow>"
 #define PAREN(x) ROW(MO("(") x MO(")"))
 #define TIMES MO("&#x2062;")
+/* A linked symbol: HTML in <mtext>; beside a spaced operator, an empty
+   <mi> keeps it from being space-like. */
+#define SYM(x) "<mtext class=\"sym\">" x "</mtext>"
+#define SOLID(x) "<mrow>" SYM(x) "<mi></mi></mrow>"
 #define MINUS MO("\xe2\x88\x92")
 
 static void
@@ -159,15 +163,15 @@ test_symbols(void **state)
 	typeset("2 * laptop.energy / (pi * const.hbar)", reg,
 		"quantities.html",
 		"<mfrac>" ROW(ROW(MN("2") TIMES
-		"<mtext class=\"sym\"><a href=\"quantities.html#laptop.energy\" "
-		"title=\"laptop.energy, J\"><i>E</i></a></mtext>"))
+		SYM("<a href=\"quantities.html#laptop.energy\" "
+		"title=\"laptop.energy, J\"><i>E</i></a>")))
 		ROW(ROW(MI("\xcf\x80") TIMES
-		"<mtext class=\"sym\"><a href=\"quantities.html#const.hbar\" "
-		"title=\"const.hbar, J s\"><i>\xc4\xa7</i></a></mtext>"))
+		SYM("<a href=\"quantities.html#const.hbar\" "
+		"title=\"const.hbar, J s\"><i>\xc4\xa7</i></a>")))
 		"</mfrac>");
 	typeset("x.ops_max", reg, "",
-		"<mtext class=\"sym\"><a href=\"#x.ops_max\" title=\"x.ops_max, "
-		"ops/s\"><i>R</i><sub>max</sub></a></mtext>");
+		SYM("<a href=\"#x.ops_max\" title=\"x.ops_max, "
+		"ops/s\"><i>R</i><sub>max</sub></a>"));
 	/* Not linked: MathML's own letters, the subscript upright. */
 	typeset("x.ops_max", reg, NULL,
 		"<msub>" MI("R") "<mi mathvariant=\"normal\">max</mi></msub>");
@@ -196,9 +200,9 @@ test_names(void **state)
 					 NULL, NULL, NULL));
 	registry_set_symbol(reg, "const.c", "c");
 	typeset("device.air_m5.mass", reg, "",
-		"<mtext class=\"sym\"><a href=\"#device.air_m5.mass\" "
+		SYM("<a href=\"#device.air_m5.mass\" "
 		"title=\"device.air_m5.mass, kg\"><span>device.air_m5.mass"
-		"</span></a></mtext>");
+		"</span></a>"));
 	q = registry_add_num(reg, "e.rest", 1, "J", NULL,
 			     "device.air_m5.mass const.c", NULL, NULL);
 	assert_non_null(q);
@@ -215,6 +219,100 @@ test_names(void **state)
 	registry_free(reg);
 }
 
+static const char *const families[][2] = {
+	{ "device.*.year", "y_d" },
+	{ "device.*.gap.ops.years_lloyd", "t_R,L,d" },
+	{ "rate.*", "T_r" },
+};
+
+static const char *const family_aliases[][2] = {
+	{ "current.*", "device.*" }, { "then.*", "device.*" },
+};
+
+/* A member of a family, linked: its family's symbol, its row below. */
+static void
+member(struct registry *reg, const char *name)
+{
+	assert_non_null(registry_add_num(reg, name, 1, "yr", NULL, NULL,
+					 NULL, NULL));
+}
+
+/*
+ * A family's members: where every member with an index has one row, the
+ * index stays ("d") and the formula ends in "d = macbook_2008"; two rows
+ * of one index are each written in their members.
+ */
+static void
+test_members(void **state)
+{
+	struct registry *reg = registry_new();
+	struct buf b = BUF_INIT;
+	struct quantity *q;
+
+	(void)state;
+	member(reg, "device.macbook_2008.year");
+	member(reg, "current.laptop.year");
+	member(reg, "then.laptop.year");
+	member(reg, "rate.lloyd");
+	q = registry_add_num(reg, "device.macbook_2008.gap.ops.years_lloyd",
+			     1, "yr", NULL, "rate.lloyd", NULL, NULL);
+	registry_set_expr(q, "2 * rate.lloyd", NULL);
+	registry_set_symbols(reg, families,
+			     sizeof(families) / sizeof(families[0]),
+			     family_aliases,
+			     sizeof(family_aliases) / sizeof(family_aliases[0]));
+	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS), 0);
+	assert_string_equal(b.data,
+		"<math alttext=\"device.macbook_2008.gap.ops.years_lloyd = "
+		"2 * rate.lloyd\">" ROW(
+		SOLID("<a href=\"#device.macbook_2008.gap.ops.years_lloyd\" "
+		    "title=\"device.macbook_2008.gap.ops.years_lloyd, yr\">"
+		    "<i>t</i><sub>R,L,d</sub></a>") MO("=")
+		ROW(MN("2") TIMES
+		SYM("<a href=\"#rate.lloyd\" title=\"rate.lloyd, yr\">"
+		    "<i>T</i><sub>r</sub></a>"))) "</math>"
+		/* Inline, each a <math> of its own: a line breaks there. */
+		", <math>" MI("d") MO("=")
+		"<mtext class=\"row\">macbook_2008</mtext></math>"
+		", <math>" MI("r") MO("=")
+		"<mtext class=\"row\">lloyd</mtext></math>");
+	/* An equation holds them. */
+	buf_reset(&b);
+	assert_int_equal(mathml_formula(&b, reg, q, NULL, MATHML_BLOCK), 0);
+	assert_non_null(strstr(b.data, "</msub></mrow>"
+		"<mo separator=\"true\">,</mo><mspace width=\"0.5em\">"
+		"</mspace>" ROW(MI("d") MO("=")
+		"<mtext class=\"row\">macbook_2008</mtext>")
+		"<mo separator=\"true\">,</mo><mspace width=\"0.5em\">"
+		"</mspace>" ROW(MI("r") MO("=")
+		"<mtext class=\"row\">lloyd</mtext>") "</mrow></math>"));
+	/* Two laptops: each row where its member stands, none after. */
+	typeset("current.laptop.year - then.laptop.year", reg, "",
+		ROW(SOLID("<a href=\"#current.laptop.year\" "
+			"title=\"current.laptop.year, yr\"><i>y</i><sub>"
+			"<span class=\"row\">current laptop</span></sub></a>")
+		    MINUS
+		    SOLID("<a href=\"#then.laptop.year\" "
+			"title=\"then.laptop.year, yr\"><i>y</i><sub>"
+			"<span class=\"row\">then laptop</span></sub></a>")));
+	/* Not linked: the same in MathML's own letters. */
+	typeset("current.laptop.year - then.laptop.year", reg, NULL,
+		ROW("<msub>" MI("y") "<mi mathvariant=\"normal\">current laptop"
+		    "</mi></msub>" MINUS "<msub>" MI("y") "<mi mathvariant="
+		    "\"normal\">then laptop</mi></msub>"));
+	/* A subscript's other items stay before the row. */
+	q = registry_add_num(reg, "current.laptop.gap.ops.years_lloyd", 1,
+			     "yr", NULL, NULL, NULL, NULL);
+	assert_non_null(q);
+	typeset("current.laptop.gap.ops.years_lloyd + then.laptop.year", reg,
+		NULL,
+		ROW("<msub>" MI("t") "<mi mathvariant=\"normal\">R,L,current "
+		    "laptop</mi></msub>" MO("+") "<msub>" MI("y")
+		    "<mi mathvariant=\"normal\">then laptop</mi></msub>"));
+	buf_release(&b);
+	registry_free(reg);
+}
+
 int
 main(void)
 {
@@ -226,6 +324,7 @@ main(void)
 		cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_members),
 	};
 
 	return cmocka_run_group_tests_name("mathml", tests, NULL, NULL);

@@ -458,6 +458,121 @@ test_suggest_any(void **state)
 	buf_release(&b);
 }
 
+/* Whether pattern matches name, and the row it gives ("" for none). */
+static void
+match(const char *pattern, const char *name, int want, const char *row)
+{
+	const char *r;
+	size_t len;
+
+	assert_int_equal(registry_pattern_match(pattern, name, &r, &len),
+			 want);
+	if (!want)
+		return;
+	if (!*row) {
+		assert_null(r);
+		assert_int_equal(len, 0);
+		return;
+	}
+	assert_non_null(r);
+	assert_int_equal(len, strlen(row));
+	assert_memory_equal(r, row, len);
+}
+
+/* '*' stands for one whole part, anywhere; every other part is equal. */
+static void
+test_pattern_match(void **state)
+{
+	(void)state;
+	match("device.*.mass", "device.macbook_2008.mass", 1, "macbook_2008");
+	match("device.*.gap.ops.doublings", "device.x.gap.ops.doublings", 1,
+	      "x");
+	match("rate.*", "rate.24mo", 1, "24mo");
+	match("*.gap", "record.gap", 1, "record");
+	match("laptop.mass", "laptop.mass", 1, "");
+	/* One part, not two or none; the rest whole, not a prefix. */
+	match("device.*.mass", "device.a.b.mass", 0, NULL);
+	match("device.*.mass", "device.mass", 0, NULL);
+	match("device.*.mass", "device.x.mass_own", 0, NULL);
+	match("device.*.mass", "device.x.mas", 0, NULL);
+	match("device.*.mass", "device.x.mass.y", 0, NULL);
+	match("device.*.mass", "devices.x.mass", 0, NULL);
+	match("rate.*", "rate", 0, NULL);
+	match("rate.*", "rate.a.b", 0, NULL);
+	match("laptop.mass", "laptop.massive", 0, NULL);
+	match("laptop.mass", "laptop", 0, NULL);
+	/* A second '*' is a part like any other. */
+	match("a.*.*", "a.b.*", 1, "b");
+	match("a.*.*", "a.b.c", 0, NULL);
+}
+
+static const char *const test_table[][2] = {
+	{ "device.*.mass", "m_d" },
+	{ "device.*.gap.ops.doublings", "n_d" },
+	{ "device.*.year", "y_d" },
+	{ "*.year", "Y_x" },		/* never reached by device.*.year */
+	{ "claim.*.ratio", "\xcf\x81_c" },
+};
+
+static const char *const test_aliases[][2] = {
+	{ "current.*", "device.*" },
+	{ "record", "device.*" },
+};
+
+static const struct quantity *
+add_get(struct registry *reg, const char *name)
+{
+	assert_non_null(registry_add_num(reg, name, 1, "", NULL, NULL, NULL,
+					 NULL));
+	return registry_get(reg, name);
+}
+
+/*
+ * Symbols by family: the first entry a name matches, its row; a name of
+ * its own keeps its symbol; an alias's words are the row; a quantity
+ * added later takes its symbol too.
+ */
+static void
+test_set_symbols(void **state)
+{
+	struct registry *reg = *state;
+	const struct quantity *mass, *year, *alias, *rec, *own, *none, *late;
+
+	mass = add_get(reg, "device.macbook_2008.mass");
+	year = add_get(reg, "device.macbook_2008.year");
+	alias = add_get(reg, "current.laptop.gap.ops.doublings");
+	rec = add_get(reg, "record.year");
+	own = add_get(reg, "laptop.mass");
+	none = add_get(reg, "current.laptop.name");
+	registry_set_symbol(reg, "laptop.mass", "m");
+	registry_set_symbols(reg, test_table,
+			     sizeof(test_table) / sizeof(test_table[0]),
+			     test_aliases,
+			     sizeof(test_aliases) / sizeof(test_aliases[0]));
+	assert_string_equal(mass->symbol, "m_d");
+	assert_string_equal(mass->row, "macbook_2008");
+	assert_string_equal(year->symbol, "y_d");
+	assert_string_equal(alias->symbol, "n_d");
+	assert_string_equal(alias->row, "current laptop");
+	/* record.year is "*.year" as it is, before any alias. */
+	assert_string_equal(rec->symbol, "Y_x");
+	assert_string_equal(rec->row, "record");
+	assert_string_equal(own->symbol, "m");
+	assert_null(own->row);
+	assert_null(none->symbol);
+	assert_null(none->row);
+	late = add_get(reg, "claim.bits_max.ratio");
+	assert_string_equal(late->symbol, "\xcf\x81_c");
+	assert_string_equal(late->row, "bits_max");
+	late = add_get(reg, "record.gap.ops.doublings");
+	assert_string_equal(late->symbol, "n_d");
+	assert_string_equal(late->row, "record");
+	/* A name's own symbol, set later, takes the family's place. */
+	registry_set_symbol(reg, "device.macbook_2008.mass", "M");
+	assert_string_equal(mass->symbol, "M");
+	assert_null(mass->row);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int
@@ -477,6 +592,8 @@ main(void)
 		T(test_suggest_prefix),
 		T(test_has),
 		T(test_many),
+		T(test_pattern_match),
+		T(test_set_symbols),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

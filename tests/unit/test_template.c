@@ -1458,7 +1458,7 @@ test_equations(void **state)
 		      "{{ equation(laptop.ops_max) }}\n", &toc);
 	assert_non_null(strstr(html, "<p>Speed <math alttext=\"laptop.ops_max "
 			       "= 2 * laptop.energy / (pi * laptop.volume)\">"
-			       "<mrow><mtext class=\"sym\"><a href=\""
+			       "<mrow><mrow><mtext class=\"sym\"><a href=\""
 			       "quantities.html#laptop.ops_max\" title=\""
 			       "laptop.ops_max, ops/s\"><span>"));
 	assert_non_null(strstr(html, "</math> here.</p>\n<math display=\""
