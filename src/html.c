@@ -44,47 +44,89 @@ token_at(const struct expansion *x, const char *s, size_t len)
 	return k < x->nlinks ? &x->links[k] : NULL;
 }
 
+/* The snippet whose token is the whole of s, or NULL. */
+static const struct snippet *
+snippet_of(const struct expansion *x, const char *s)
+{
+	size_t nlen = strlen(x->nonce), k = 0;
+	const char *p = s + nlen;
+
+	/* "%zu": digits, no leading zero. */
+	if (strncmp(s, x->nonce, nlen) || !*p || (*p == '0' && p[1]))
+		return NULL;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || k > x->nsnippets)
+			return NULL;
+		k = k * 10 + (size_t)(*p - '0');
+	}
+	return k < x->nsnippets ? &x->snippets[k] : NULL;
+}
+
 /*
- * Copies len bytes of s, writing each link token as its link (linked
- * set: text outside any <a> element) or as its number (escaped for an
- * attribute when attr). Other bytes are copied as they are.
+ * Where a token lands decides what it becomes: in a link's text a
+ * number stays a number (a link there would nest links and break the
+ * outer one), in an attribute (a URL, a title, alt text, a code block's
+ * language) it is its text, elsewhere it is its link.
+ */
+enum place { IN_TEXT, IN_LINK, IN_ATTR };
+
+/*
+ * Copies len bytes of s, the literal text of a code span or block, as
+ * cmark-gfm would escape it (& < > "), writing each link token as the
+ * HTML for its place. Returns nothing; appends to out.
  */
 static void
-put_tokens(struct buf *out, const struct expansion *x, const char *s,
-	   size_t len, int linked, int attr)
+put_literal(struct buf *out, const struct expansion *x, const char *s,
+	    size_t len, enum place at)
 {
-	const char *end = s + len, *u;
-	char first = x->nonce[0];
+	const char *end = s + len;
+	size_t nlen = strlen(x->nonce);
 
 	while (s < end) {
-		const struct qlink *l;
+		const struct qlink *l = token_at(x, s, (size_t)(end - s));
+		size_t run = 0;
 
-		u = first ? memchr(s, first, (size_t)(end - s)) : NULL;
-		if (!u) {
-			buf_add(out, s, (size_t)(end - s));
-			break;
-		}
-		buf_add(out, s, (size_t)(u - s));
-		l = token_at(x, u, (size_t)(end - u));
-		if (!l) {
-			buf_addch(out, *u);
-			s = u + 1;
+		if (l) {
+			if (at == IN_ATTR) {
+				html_attr(out, l->text);
+			} else if (at == IN_LINK) {
+				html_text(out, l->text);
+			} else if (l->html) {
+				buf_addstr(out, l->html);
+			} else {
+				BUF_ADDLIT(out, "<a href=\"quantities.html#");
+				buf_addstr(out, l->name);
+				BUF_ADDLIT(out, "\">");
+				html_text(out, l->text);
+				BUF_ADDLIT(out, "</a>");
+			}
+			s += nlen + 8;
 			continue;
 		}
-		if (linked && l->html) {
-			buf_addstr(out, l->html);
-		} else if (linked) {
-			BUF_ADDLIT(out, "<a href=\"quantities.html#");
-			buf_addstr(out, l->name);
-			BUF_ADDLIT(out, "\">");
-			html_text(out, l->text);
-			BUF_ADDLIT(out, "</a>");
-		} else if (attr) {
-			html_attr(out, l->text);
-		} else {
-			html_text(out, l->text);
+		while (s + run < end && !strchr("&<>\"", s[run]) &&
+		       (!run || s[run] != x->nonce[0]))
+			run++;
+		if (run) {
+			buf_add(out, s, run);
+			s += run;
+			continue;
 		}
-		s = u + TOKEN_LEN(x);
+		switch (*s++) {
+		case '&':
+			BUF_ADDLIT(out, "&amp;");
+			break;
+		case '<':
+			BUF_ADDLIT(out, "&lt;");
+			break;
+		case '>':
+			BUF_ADDLIT(out, "&gt;");
+			break;
+		case '"':
+			BUF_ADDLIT(out, "&quot;");
+			break;
+		default:
+			buf_addch(out, s[-1]);
+		}
 	}
 }
 
@@ -106,6 +148,31 @@ node_text(cmark_node *n, struct buf *out)
 			node_text(c, out);
 		}
 	}
+}
+
+/*
+ * Copies len bytes of s, a heading's plain text, with each link token
+ * as its number's text (escaped for HTML text, as the contents list has
+ * always had it).
+ */
+static void
+token_text(struct buf *out, const struct expansion *x, const char *s,
+	   size_t len)
+{
+	const char *end = s + len, *u;
+
+	while (s < end && (u = memchr(s, x->nonce[0], (size_t)(end - s)))) {
+		const struct qlink *l = token_at(x, u, (size_t)(end - u));
+
+		buf_add(out, s, (size_t)(u - s) + !l);
+		s = u + 1;
+		if (l) {
+			html_text(out, l->text);
+			s = u + TOKEN_LEN(x);
+		}
+	}
+	if (s < end)
+		buf_add(out, s, (size_t)(end - s));
 }
 
 /* A slug: ASCII letters and digits lowercased, runs of others as '-'. */
@@ -158,8 +225,7 @@ collect_headings(cmark_node *doc, const struct expansion *x,
 			continue;
 		node_text(node, &raw);
 		/* Numbers in a heading: their text, for the slug and TOC. */
-		buf_reset(&text);
-		put_tokens(&text, x, raw.data, raw.len, 0, 0);
+		token_text(&text, x, raw.data, raw.len);
 		buf_reset(&raw);
 		slugify(text.data, &base);
 		buf_addstr(&id, base.data);
@@ -181,61 +247,341 @@ collect_headings(cmark_node *doc, const struct expansion *x,
 }
 
 /*
- * Copies html to out, adding ids to heading tags (in document order),
- * swapping snippet paragraphs for their HTML and link tokens for links.
- * cmark escapes '<' in text, so every '<' in its output opens a tag, and
- * every "<hN>" is a heading it opened. A token inside a link's text or
- * inside a tag (a URL) becomes its number alone.
+ * Where the text of n goes: alt text (an attribute) when an image holds
+ * it, else a link's text when a link does, else the page's text.
+ */
+static enum place
+place_of(cmark_node *n)
+{
+	enum place at = IN_TEXT;
+
+	for (n = cmark_node_parent(n); n; n = cmark_node_parent(n)) {
+		cmark_node_type t = cmark_node_get_type(n);
+
+		if (t == CMARK_NODE_IMAGE)
+			return IN_ATTR;
+		if (t == CMARK_NODE_LINK)
+			at = IN_LINK;
+	}
+	return at;
+}
+
+/*
+ * Puts a node of type (a custom block or inline) that the renderer
+ * writes as html before n. Returns 0, or -1 when n's parent cannot hold
+ * one (a table cell holds only the inline nodes it knows).
+ */
+static int
+html_before(cmark_node *n, cmark_node_type type, const char *html)
+{
+	cmark_node *c = cmark_node_new(type);
+
+	cmark_node_set_on_enter(c, html);
+	if (cmark_node_insert_before(n, c))
+		return 0;
+	cmark_node_free(c);
+	return -1;
+}
+
+/* Puts a text node of s (not escaped: the renderer escapes it) before n. */
+static void
+text_before(cmark_node *n, struct buf *s)
+{
+	cmark_node *t;
+
+	if (!s->len)
+		return;
+	t = cmark_node_new(CMARK_NODE_TEXT);
+	cmark_node_set_literal(t, s->data);
+	if (!cmark_node_insert_before(n, t))
+		BUG("a text node cannot go where a text node was");
+	buf_reset(s);
+}
+
+/*
+ * Puts the link of l before n: a link node to its quantity's row on
+ * quantities.html, its text the number (written as html_text() writes
+ * it). Returns 0, or -1 when n's parent cannot hold a link.
+ */
+static int
+link_before(cmark_node *n, const struct qlink *l, struct buf *scratch)
+{
+	cmark_node *a = cmark_node_new(CMARK_NODE_LINK);
+	cmark_node *c = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
+
+	buf_reset(scratch);
+	BUF_ADDLIT(scratch, "quantities.html#");
+	buf_addstr(scratch, l->name);
+	cmark_node_set_url(a, scratch->data);
+	buf_reset(scratch);
+	html_text(scratch, l->text);
+	cmark_node_set_on_enter(c, scratch->data);
+	if (!cmark_node_append_child(a, c))
+		BUG("a link cannot hold a custom inline node");
+	if (cmark_node_insert_before(n, a))
+		return 0;
+	cmark_node_free(a);
+	return -1;
+}
+
+/*
+ * s with every link token as its number's text (for a URL, a title or
+ * alt text, which the renderer escapes). Appends to out.
  */
 static void
-postprocess(const char *html, const struct heading *h, size_t nh,
-	    const struct expansion *x, struct buf *out)
+tokens_as_text(struct buf *out, const struct expansion *x, const char *s)
 {
-	const char *p = html, *gt;
-	size_t next = 0, i;
-	int in_a = 0;
+	const char *u;
 
-	while (*p) {
-		const char *lt = strchr(p, '<');
+	while ((u = strstr(s, x->nonce))) {
+		const struct qlink *l = token_at(x, u, strlen(u));
 
-		if (!lt) {
-			put_tokens(out, x, p, strlen(p), !in_a, 0);
-			break;
+		buf_add(out, s, (size_t)(u - s) + !l);
+		s = u + 1;
+		if (l) {
+			buf_addstr(out, l->text);
+			s = u + TOKEN_LEN(x);
 		}
-		put_tokens(out, x, p, (size_t)(lt - p), !in_a, 0);
-		p = lt;
-		if (p[1] == 'h' && p[2] >= '1' && p[2] <= '6' && p[3] == '>' &&
-		    next < nh) {
-			buf_addf(out, "<h%c id=\"", p[2]);
-			html_attr(out, h[next++].id);
-			BUF_ADDLIT(out, "\">");
-			p += 4;
+	}
+	buf_addstr(out, s);
+}
+
+/*
+ * Text node n, which holds the nonce: each link token in it becomes the
+ * nodes for its place (place_of()), the text around it text nodes.
+ */
+static void
+resolve_text(cmark_node *n, const struct expansion *x, struct buf *scratch)
+{
+	const char *s = cmark_node_get_literal(n), *end = s + strlen(s), *u;
+	enum place at = place_of(n);
+	struct buf piece = BUF_INIT;
+
+	if (at == IN_ATTR) {
+		tokens_as_text(&piece, x, s);
+		cmark_node_set_literal(n, piece.data);
+		buf_release(&piece);
+		return;
+	}
+	while ((u = strstr(s, x->nonce))) {
+		const struct qlink *l = token_at(x, u, (size_t)(end - u));
+
+		buf_add(&piece, s, (size_t)(u - s) + !l);
+		s = u + 1;
+		if (!l)
+			continue;
+		s = u + TOKEN_LEN(x);
+		text_before(n, &piece);
+		if (at == IN_TEXT && !l->html) {
+			if (link_before(n, l, scratch))
+				BUG("a link cannot go where text was");
 			continue;
 		}
-		if (!strncmp(p, "<p>", 3)) {
-			for (i = 0; i < x->nsnippets; i++) {
-				size_t tl = strlen(x->snippets[i].token);
-
-				if (!strncmp(p + 3, x->snippets[i].token, tl) &&
-				    !strncmp(p + 3 + tl, "</p>", 4))
-					break;
-			}
-			if (i < x->nsnippets) {
-				buf_addstr(out, x->snippets[i].html);
-				p += 3 + strlen(x->snippets[i].token) + 4;
-				continue;
-			}
-		}
-		if (!strncmp(p, "<a ", 3) || !strncmp(p, "<a>", 3))
-			in_a = 1;
-		else if (!strncmp(p, "</a>", 4))
-			in_a = 0;
-		/* The tag itself, a token in an attribute as its number. */
-		gt = strchr(p, '>');
-		gt = gt ? gt + 1 : p + strlen(p);
-		put_tokens(out, x, p, (size_t)(gt - p), 0, 1);
-		p = gt;
+		buf_reset(scratch);
+		put_literal(scratch, x, u, TOKEN_LEN(x), at);
+		if (!html_before(n, CMARK_NODE_CUSTOM_INLINE, scratch->data))
+			continue;
+		/*
+		 * A table cell holds no HTML of ours: a formula there is
+		 * its text, linked (in a link, a number is its text).
+		 */
+		if (at == IN_LINK)
+			buf_addstr(&piece, l->text);
+		else if (link_before(n, l, scratch))
+			BUG("a link cannot go where text was");
 	}
+	buf_addstr(&piece, s);
+	text_before(n, &piece);
+	cmark_node_free(n);
+	buf_release(&piece);
+}
+
+/*
+ * Code span n, which holds the nonce: the <code> element written with
+ * its tokens as their place has them. In a table cell, which holds no
+ * HTML of ours, and in alt text, the numbers are their text.
+ */
+static void
+resolve_code(cmark_node *n, const struct expansion *x, struct buf *scratch)
+{
+	const char *s = cmark_node_get_literal(n);
+	enum place at = place_of(n);
+
+	buf_reset(scratch);
+	if (at != IN_ATTR) {
+		BUF_ADDLIT(scratch, "<code>");
+		put_literal(scratch, x, s, strlen(s), at);
+		BUF_ADDLIT(scratch, "</code>");
+		if (!html_before(n, CMARK_NODE_CUSTOM_INLINE, scratch->data)) {
+			cmark_node_free(n);
+			return;
+		}
+		buf_reset(scratch);
+	}
+	tokens_as_text(scratch, x, s);
+	cmark_node_set_literal(n, scratch->data);
+}
+
+/*
+ * Code block n, which holds the nonce: written as the renderer writes
+ * one (its language the first word of the info string), with its
+ * tokens as links (in the language, as their text).
+ */
+static void
+resolve_code_block(cmark_node *n, const struct expansion *x,
+		   struct buf *scratch)
+{
+	const char *info = cmark_node_get_fence_info(n);
+	const char *s = cmark_node_get_literal(n);
+
+	buf_reset(scratch);
+	BUF_ADDLIT(scratch, "<pre><code");
+	if (info && *info) {
+		BUF_ADDLIT(scratch, " class=\"language-");
+		put_literal(scratch, x, info, strcspn(info, " \t\n\v\f\r"),
+			    IN_ATTR);
+		buf_addch(scratch, '"');
+	}
+	buf_addch(scratch, '>');
+	put_literal(scratch, x, s, strlen(s), IN_TEXT);
+	BUF_ADDLIT(scratch, "</code></pre>\n");
+	if (html_before(n, CMARK_NODE_CUSTOM_BLOCK, scratch->data))
+		BUG("a custom block cannot go where a code block was");
+	cmark_node_free(n);
+}
+
+/* The snippet paragraph p (its one text node the token): its HTML. */
+static void
+resolve_snippet(cmark_node *p, const struct snippet *sn, struct buf *scratch)
+{
+	/* As a paragraph was: its HTML, then a line break. */
+	buf_reset(scratch);
+	buf_addstr(scratch, sn->html);
+	buf_addch(scratch, '\n');
+	if (html_before(p, CMARK_NODE_CUSTOM_BLOCK, scratch->data))
+		BUG("a custom block cannot go where a paragraph was");
+	cmark_node_free(p);
+}
+
+/*
+ * Heading h gets its id: a custom block (which writes nothing itself)
+ * holding a custom inline node that writes the tags, around the
+ * heading's own inline content, which moves there.
+ */
+static void
+resolve_heading(cmark_node *h, const char *id, struct buf *scratch)
+{
+	cmark_node *block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+	cmark_node *tag = cmark_node_new(CMARK_NODE_CUSTOM_INLINE), *c;
+	int level = cmark_node_get_heading_level(h);
+
+	buf_reset(scratch);
+	buf_addf(scratch, "<h%d id=\"", level);
+	html_attr(scratch, id);
+	BUF_ADDLIT(scratch, "\">");
+	cmark_node_set_on_enter(tag, scratch->data);
+	buf_reset(scratch);
+	buf_addf(scratch, "</h%d>\n", level);
+	cmark_node_set_on_exit(tag, scratch->data);
+	while ((c = cmark_node_first_child(h)))
+		if (!cmark_node_append_child(tag, c))
+			BUG("a heading's inline content cannot move");
+	if (!cmark_node_append_child(block, tag) ||
+	    !cmark_node_insert_before(h, block))
+		BUG("a custom block cannot go where a heading was");
+	cmark_node_free(h);
+}
+
+/*
+ * Makes the tree say everything the page shows, so that the renderer
+ * writes the finished HTML: paragraphs that are exactly a snippet token
+ * become the snippet's trusted HTML (custom blocks, which safe mode
+ * writes as they are), link tokens become links to the quantities page
+ * (or their MathML, or their text, by place_of()), and headings carry
+ * the ids of h (nh of them, in document order). Tokens have no
+ * punctuation but the '-' that smart punctuation splits text at, so the
+ * text nodes are joined first.
+ */
+static void
+resolve(cmark_node *doc, const struct expansion *x, const struct heading *h,
+	size_t nh)
+{
+	cmark_iter *it;
+	cmark_event_type ev;
+	cmark_node **todo = NULL, **heads = NULL;
+	size_t ntodo = 0, todo_cap = 0, nheads = 0, heads_cap = 0, i;
+	struct buf scratch = BUF_INIT;
+
+	cmark_consolidate_text_nodes(doc);
+	/* Nodes first, changes after: the iterator walks a fixed tree. */
+	it = cmark_iter_new(doc);
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
+		const char *s = NULL, *s2 = NULL;
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (t == CMARK_NODE_HEADING) {
+			heads = xgrow(heads, &heads_cap, nheads + 1,
+				      sizeof(*heads));
+			heads[nheads++] = n;
+			continue;
+		}
+		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE ||
+		    t == CMARK_NODE_CODE_BLOCK)
+			s = cmark_node_get_literal(n);
+		if (t == CMARK_NODE_CODE_BLOCK)
+			s2 = cmark_node_get_fence_info(n);
+		if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
+			s = cmark_node_get_url(n);
+			s2 = cmark_node_get_title(n);
+		}
+		if ((s && strstr(s, x->nonce)) || (s2 && strstr(s2, x->nonce))) {
+			todo = xgrow(todo, &todo_cap, ntodo + 1,
+				     sizeof(*todo));
+			todo[ntodo++] = n;
+		}
+	}
+	cmark_iter_free(it);
+	if (nheads != nh)
+		BUG("%zu headings, %zu ids", nheads, nh);
+	for (i = 0; i < ntodo; i++) {
+		cmark_node *n = todo[i], *p = cmark_node_parent(n);
+		const struct snippet *sn = NULL;
+
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_TEXT:
+			if (cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH &&
+			    !cmark_node_previous(n) && !cmark_node_next(n))
+				sn = snippet_of(x, cmark_node_get_literal(n));
+			if (sn)
+				resolve_snippet(p, sn, &scratch);
+			else
+				resolve_text(n, x, &scratch);
+			break;
+		case CMARK_NODE_CODE:
+			resolve_code(n, x, &scratch);
+			break;
+		case CMARK_NODE_CODE_BLOCK:
+			resolve_code_block(n, x, &scratch);
+			break;
+		default:
+			/* A link or an image: its URL and title. */
+			buf_reset(&scratch);
+			tokens_as_text(&scratch, x, cmark_node_get_url(n));
+			cmark_node_set_url(n, scratch.data);
+			buf_reset(&scratch);
+			tokens_as_text(&scratch, x, cmark_node_get_title(n));
+			cmark_node_set_title(n, scratch.data);
+			break;
+		}
+	}
+	for (i = 0; i < nheads; i++)
+		resolve_heading(heads[i], h[i].id, &scratch);
+	free(todo);
+	free(heads);
+	buf_release(&scratch);
 }
 
 static void
@@ -479,10 +825,11 @@ html_render(const struct expansion *x, struct rendered *r)
 	if (r->root)
 		reroot_links(doc, r);
 	collect_headings(doc, x, &hs);
+	resolve(doc, x, hs.h, hs.n);
 	html = cmark_render_html(doc, opts,
 				 cmark_parser_get_syntax_extensions(parser));
 	footnotes_heading(&html, mem);
-	postprocess(html, hs.h, hs.n, x, r->body);
+	buf_addstr(r->body, html);
 	mem->free(html);
 	cmark_node_free(doc);
 	cmark_parser_free(parser);

@@ -16,7 +16,9 @@ struct srcfile;
  * their text, made unique with -2, -3, ...), paragraphs that hold
  * exactly a snippet token become the snippet's trusted HTML, link
  * tokens become links, and a table of contents of the level-2 and
- * level-3 headings is built.
+ * level-3 headings is built. All of it is done in cmark-gfm's tree
+ * before it is rendered (custom nodes for trusted HTML, link nodes for
+ * links), so that the renderer writes the finished body.
  */
 struct rendered {
 	struct buf *body;	/* the HTML of the document */

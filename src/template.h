@@ -21,7 +21,8 @@ struct template;
 /*
  * Trusted HTML that cmark-gfm's safe mode would drop (figure and table
  * captions): the Markdown holds a paragraph made of a placeholder token,
- * and html.c swaps the paragraph for the snippet. Tokens carry a random
+ * and html.c puts the snippet in the paragraph's place in cmark-gfm's
+ * tree. Tokens carry a random
  * nonce, so text from data cannot forge one.
  */
 struct snippet {
@@ -32,7 +33,7 @@ struct snippet {
 /*
  * A number linked to its entry on the quantities page. The Markdown
  * holds a token, the nonce then "-q" and six digits, where the link
- * goes, and html.c writes the link after rendering, knowing where it
+ * goes, and html.c makes the link in cmark-gfm's tree, knowing where it
  * lands: inside a link's text or a URL a number stays a number (a
  * Markdown link there would nest links and break the outer one), and a
  * heading's id and the contents use the number's text.

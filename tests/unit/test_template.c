@@ -1791,6 +1791,57 @@ test_links_rendered(void **state)
 	free(toc2);
 }
 
+/*
+ * Every place a linked number can land, as the renderer writes it from
+ * the tree (no HTML is edited after cmark-gfm): a link in code spans,
+ * code blocks and table cells, its text in alt text, titles and a code
+ * block's language. A table cell holds only the inline nodes cmark-gfm's
+ * table extension knows, none of ours: a code span there keeps its
+ * number as text (it was linked when tokens were swapped in the HTML).
+ */
+static void
+test_links_everywhere(void **state)
+{
+	char *html, *toc;
+
+	(void)state;
+	html = render("`n = {{ laptop.ops_max | sci:2 }} & more`\n", &toc);
+	assert_string_equal(html, "<p><code>n = <a href=\"quantities.html#"
+			    "laptop.ops_max\">5.4" NB "×" NB "10⁵⁰</a> &amp; "
+			    "more</code></p>\n");
+	free(html);
+	free(toc);
+	html = render("[`{{ laptop.ops_max | sci:2 }}`](https://e.org)\n",
+		      &toc);
+	assert_string_equal(html, "<p><a href=\"https://e.org\"><code>5.4"
+			    NB "×" NB "10⁵⁰</code></a></p>\n");
+	free(html);
+	free(toc);
+	html = render("```c{{ laptop.ops_max | sci:2 }} x\nv < "
+		      "{{ laptop.ops_max | sci:2 }}\n```\n", &toc);
+	assert_string_equal(html, "<pre><code class=\"language-c5.4" NB "×"
+			    NB "10⁵⁰\">v &lt; <a href=\"quantities.html#"
+			    "laptop.ops_max\">5.4" NB "×" NB "10⁵⁰</a>\n"
+			    "</code></pre>\n");
+	free(html);
+	free(toc);
+	html = render("| a | b |\n|---|---|\n| {{ laptop.ops_max | sci:2 }} "
+		      "| `{{ laptop.ops_max | sci:2 }}` |\n", &toc);
+	assert_non_null(strstr(html, "<td><a href=\"quantities.html#laptop."
+			       "ops_max\">5.4" NB "×" NB "10⁵⁰</a></td>\n"));
+	assert_non_null(strstr(html, "<td><code>5.4" NB "×" NB "10⁵⁰"
+			       "</code></td>\n"));
+	free(html);
+	free(toc);
+	html = render("![a {{ laptop.ops_max | sci:2 }}](f.svg \"t "
+		      "{{ laptop.ops_max | sci:2 }}\")\n", &toc);
+	assert_string_equal(html, "<p><img src=\"f.svg\" alt=\"a 5.4" NB "×"
+			    NB "10⁵⁰\" title=\"t 5.4" NB "×" NB "10⁵⁰\" />"
+			    "</p>\n");
+	free(html);
+	free(toc);
+}
+
 int
 main(void)
 {
@@ -1800,6 +1851,7 @@ main(void)
 		T(test_formats),
 		T(test_units_and_links),
 		T(test_links_rendered),
+		T(test_links_everywhere),
 		T(test_pieces_render_as_whole),
 		T(test_raw_html),
 		T(test_text_escaped),
