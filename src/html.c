@@ -897,17 +897,9 @@ html_check_shell(const struct srcfile *shell)
 	return ret;
 }
 
-/* Whether the site has editions (and so the pages about them). */
-static int with_editions = 1;
-
-void
-html_nav_editions(int on)
-{
-	with_editions = on;
-}
-
+/* The site's navigation; flags: enum html_page_flags. */
 static void
-nav(struct buf *out, const char *current, const char *root)
+nav(struct buf *out, const char *current, const char *root, unsigned flags)
 {
 	static const struct {
 		const char *file, *name;
@@ -932,7 +924,7 @@ nav(struct buf *out, const char *current, const char *root)
 		else if (!strncmp(pages[i].file, current, len) &&
 			 current[len] == '/')
 			at = " aria-current=\"true\"";
-		if (with_editions || (i != 1 && i != 2))
+		if ((flags & HTML_PAGE_EDITIONS) || (i != 1 && i != 2))
 			buf_addf(out, "<li><a href=\"%s%s\"%s>%s</a></li>",
 				 root, pages[i].file, at, pages[i].name);
 	}
@@ -1038,7 +1030,7 @@ put_content(struct buf *out, const char *body, const char *toc)
 void
 html_page(struct buf *out, const char *shell, const char *title,
 	  const char *toc, const char *body, const char *current,
-	  const char *root, const char *pdf)
+	  const char *root, const char *pdf, unsigned flags)
 {
 	const char *p = shell;
 
@@ -1060,7 +1052,7 @@ html_page(struct buf *out, const char *shell, const char *title,
 			put_content(out, body, toc);
 			p = open + 11;
 		} else if (!strncmp(open, "{{nav}}", 7)) {
-			nav(out, current, root);
+			nav(out, current, root, flags);
 			p = open + 7;
 		} else if (!strncmp(open, "{{root}}", 8)) {
 			buf_addstr(out, root);

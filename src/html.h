@@ -57,11 +57,14 @@ void html_release(void);
  */
 int html_check_shell(const struct srcfile *shell);
 
-/*
- * Whether the navigation links the editions and changes pages (on by
- * default; off for a site of one edition).
- */
-void html_nav_editions(int on);
+/* What html_page() is told about the site around the page. */
+enum html_page_flags {
+	/*
+	 * The site has editions: its navigation links the editions and
+	 * changes pages (a site of one edition has neither).
+	 */
+	HTML_PAGE_EDITIONS = (1 << 0),
+};
 
 /*
  * Fills the page shell: "{{title}}", "{{toc}}", "{{content}}", "{{nav}}"
@@ -76,10 +79,11 @@ void html_nav_editions(int on);
  * and a table without one is named by the heading above it
  * (aria-labelledby). "{{pdf}}" becomes a link to pdf, the page's PDF
  * (a path from the page), when not NULL, and nothing when NULL (a site
- * without PDFs is the same as before the slot). Appends to out.
+ * without PDFs is the same as before the slot). flags: enum
+ * html_page_flags. Appends to out.
  */
 void html_page(struct buf *out, const char *shell, const char *title,
 	       const char *toc, const char *body, const char *current,
-	       const char *root, const char *pdf);
+	       const char *root, const char *pdf, unsigned flags);
 
 #endif

@@ -125,7 +125,8 @@ write_page(struct run *run, const char *file, const char *root,
 	int ret;
 
 	html_page(&page, run->shell, title, toc, body, file, root,
-		  pdf_link(run, file));
+		  pdf_link(run, file),
+		  run->opt->editions ? HTML_PAGE_EDITIONS : 0);
 	ret = site_write(run->site, file, page.data, page.len);
 	buf_release(&page);
 	return ret;
@@ -729,7 +730,6 @@ report_write(struct site *site, const struct registry *reg,
 	}
 	run.ed[run.n - 1].reg = reg;
 	run.ed[run.n - 1].dsp = ds;
-	html_nav_editions(opt->editions);
 	if (opt->pdf)
 		list_pdfs(&run);
 
