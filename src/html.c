@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "html.h"
+#include "mathml.h"
 #include "template.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -70,14 +71,44 @@ snippet_of(const struct expansion *x, const char *s)
  */
 enum place { IN_TEXT, IN_LINK, IN_ATTR };
 
+/* Appends the address of quantity name's entry, for the page r renders. */
+static void
+quantity_href(struct buf *out, const struct rendered *r, const char *name)
+{
+	if (r->qhref) {
+		r->qhref(out, name, r->qhref_ctx);
+	} else {
+		BUF_ADDLIT(out, "quantities.html#");
+		buf_addstr(out, name);
+	}
+}
+
+static void
+formula_href(struct buf *out, const char *name, const void *r)
+{
+	quantity_href(out, r, name);
+}
+
+/* Appends q's formula typeset (flags: MATHML_*), linked for r's page. */
+static void
+put_formula(struct buf *out, const struct expansion *x,
+	    const struct rendered *r, const struct quantity *q,
+	    unsigned flags)
+{
+	struct mathml_links links = { formula_href, r };
+
+	mathml_formula_linked(out, x->reg, q, &links, flags);
+}
+
 /*
  * Copies len bytes of s, the literal text of a code span or block, as
  * cmark-gfm would escape it (& < > "), writing each link token as the
- * HTML for its place. Returns nothing; appends to out.
+ * HTML for its place on r's page. Appends to out.
  */
 static void
-put_literal(struct buf *out, const struct expansion *x, const char *s,
-	    size_t len, enum place at)
+put_literal(struct buf *out, const struct expansion *x,
+	    const struct rendered *r, const char *s, size_t len,
+	    enum place at)
 {
 	const char *end = s + len;
 	size_t nlen = strlen(x->nonce);
@@ -91,11 +122,15 @@ put_literal(struct buf *out, const struct expansion *x, const char *s,
 				html_attr(out, l->text);
 			} else if (at == IN_LINK) {
 				html_text(out, l->text);
-			} else if (l->html) {
-				buf_addstr(out, l->html);
+			} else if (l->formula) {
+				put_formula(out, x, r, l->formula, 0);
 			} else {
-				BUF_ADDLIT(out, "<a href=\"quantities.html#");
-				buf_addstr(out, l->name);
+				struct buf href = BUF_INIT;
+
+				quantity_href(&href, r, l->name);
+				BUF_ADDLIT(out, "<a href=\"");
+				html_attr(out, href.data);
+				buf_release(&href);
 				BUF_ADDLIT(out, "\">");
 				html_text(out, l->text);
 				BUF_ADDLIT(out, "</a>");
@@ -299,19 +334,19 @@ text_before(cmark_node *n, struct buf *s)
 }
 
 /*
- * Puts the link of l before n: a link node to its quantity's row on
- * quantities.html, its text the number (written as html_text() writes
- * it). Returns 0, or -1 when n's parent cannot hold a link.
+ * Puts the link of l before n: a link node to its quantity's entry (for
+ * r's page), its text the number (written as html_text() writes it).
+ * Returns 0, or -1 when n's parent cannot hold a link.
  */
 static int
-link_before(cmark_node *n, const struct qlink *l, struct buf *scratch)
+link_before(cmark_node *n, const struct qlink *l, const struct rendered *r,
+	    struct buf *scratch)
 {
 	cmark_node *a = cmark_node_new(CMARK_NODE_LINK);
 	cmark_node *c = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
 
 	buf_reset(scratch);
-	BUF_ADDLIT(scratch, "quantities.html#");
-	buf_addstr(scratch, l->name);
+	quantity_href(scratch, r, l->name);
 	cmark_node_set_url(a, scratch->data);
 	buf_reset(scratch);
 	html_text(scratch, l->text);
@@ -351,7 +386,8 @@ tokens_as_text(struct buf *out, const struct expansion *x, const char *s)
  * nodes for its place (place_of()), the text around it text nodes.
  */
 static void
-resolve_text(cmark_node *n, const struct expansion *x, struct buf *scratch)
+resolve_text(cmark_node *n, const struct expansion *x,
+	     const struct rendered *r, struct buf *scratch)
 {
 	const char *s = cmark_node_get_literal(n), *end = s + strlen(s), *u;
 	enum place at = place_of(n);
@@ -372,13 +408,13 @@ resolve_text(cmark_node *n, const struct expansion *x, struct buf *scratch)
 			continue;
 		s = u + TOKEN_LEN(x);
 		text_before(n, &piece);
-		if (at == IN_TEXT && !l->html) {
-			if (link_before(n, l, scratch))
+		if (at == IN_TEXT && !l->formula) {
+			if (link_before(n, l, r, scratch))
 				BUG("a link cannot go where text was");
 			continue;
 		}
 		buf_reset(scratch);
-		put_literal(scratch, x, u, TOKEN_LEN(x), at);
+		put_literal(scratch, x, r, u, TOKEN_LEN(x), at);
 		if (!html_before(n, CMARK_NODE_CUSTOM_INLINE, scratch->data))
 			continue;
 		/*
@@ -387,7 +423,7 @@ resolve_text(cmark_node *n, const struct expansion *x, struct buf *scratch)
 		 */
 		if (at == IN_LINK)
 			buf_addstr(&piece, l->text);
-		else if (link_before(n, l, scratch))
+		else if (link_before(n, l, r, scratch))
 			BUG("a link cannot go where text was");
 	}
 	buf_addstr(&piece, s);
@@ -402,7 +438,8 @@ resolve_text(cmark_node *n, const struct expansion *x, struct buf *scratch)
  * HTML of ours, and in alt text, the numbers are their text.
  */
 static void
-resolve_code(cmark_node *n, const struct expansion *x, struct buf *scratch)
+resolve_code(cmark_node *n, const struct expansion *x,
+	     const struct rendered *r, struct buf *scratch)
 {
 	const char *s = cmark_node_get_literal(n);
 	enum place at = place_of(n);
@@ -410,7 +447,7 @@ resolve_code(cmark_node *n, const struct expansion *x, struct buf *scratch)
 	buf_reset(scratch);
 	if (at != IN_ATTR) {
 		BUF_ADDLIT(scratch, "<code>");
-		put_literal(scratch, x, s, strlen(s), at);
+		put_literal(scratch, x, r, s, strlen(s), at);
 		BUF_ADDLIT(scratch, "</code>");
 		if (!html_before(n, CMARK_NODE_CUSTOM_INLINE, scratch->data)) {
 			cmark_node_free(n);
@@ -429,7 +466,7 @@ resolve_code(cmark_node *n, const struct expansion *x, struct buf *scratch)
  */
 static void
 resolve_code_block(cmark_node *n, const struct expansion *x,
-		   struct buf *scratch)
+		   const struct rendered *r, struct buf *scratch)
 {
 	const char *info = cmark_node_get_fence_info(n);
 	const char *s = cmark_node_get_literal(n);
@@ -438,25 +475,33 @@ resolve_code_block(cmark_node *n, const struct expansion *x,
 	BUF_ADDLIT(scratch, "<pre><code");
 	if (info && *info) {
 		BUF_ADDLIT(scratch, " class=\"language-");
-		put_literal(scratch, x, info, strcspn(info, " \t\n\v\f\r"),
-			    IN_ATTR);
+		put_literal(scratch, x, r, info,
+			    strcspn(info, " \t\n\v\f\r"), IN_ATTR);
 		buf_addch(scratch, '"');
 	}
 	buf_addch(scratch, '>');
-	put_literal(scratch, x, s, strlen(s), IN_TEXT);
+	put_literal(scratch, x, r, s, strlen(s), IN_TEXT);
 	BUF_ADDLIT(scratch, "</code></pre>\n");
 	if (html_before(n, CMARK_NODE_CUSTOM_BLOCK, scratch->data))
 		BUG("a custom block cannot go where a code block was");
 	cmark_node_free(n);
 }
 
-/* The snippet paragraph p (its one text node the token): its HTML. */
+/*
+ * The snippet paragraph p (its one text node the token): its HTML, or
+ * its equation typeset for r's page.
+ */
 static void
-resolve_snippet(cmark_node *p, const struct snippet *sn, struct buf *scratch)
+resolve_snippet(cmark_node *p, const struct snippet *sn,
+		const struct expansion *x, const struct rendered *r,
+		struct buf *scratch)
 {
 	/* As a paragraph was: its HTML, then a line break. */
 	buf_reset(scratch);
-	buf_addstr(scratch, sn->html);
+	if (sn->formula)
+		put_formula(scratch, x, r, sn->formula, MATHML_BLOCK);
+	else
+		buf_addstr(scratch, sn->html);
 	buf_addch(scratch, '\n');
 	if (html_before(p, CMARK_NODE_CUSTOM_BLOCK, scratch->data))
 		BUG("a custom block cannot go where a paragraph was");
@@ -497,15 +542,17 @@ resolve_heading(cmark_node *h, const char *id, struct buf *scratch)
  * writes the finished HTML: paragraphs that are exactly a snippet token
  * become the snippet's trusted HTML (custom blocks, which safe mode
  * writes as they are), link tokens become links to the quantities page
- * (or their MathML, or their text, by place_of()), and headings carry
- * the ids of h (nh of them, in document order). Tokens have no
- * punctuation but the '-' that smart punctuation splits text at, so the
- * text nodes are joined first.
+ * (or their MathML, or their text, by place_of()), the template's own
+ * links to quantities.html#NAME lead where r's page has NAME's entry,
+ * and headings carry the ids of h (nh of them, in document order).
+ * Tokens have no punctuation but the '-' that smart punctuation splits
+ * text at, so the text nodes are joined first.
  */
 static void
-resolve(cmark_node *doc, const struct expansion *x, const struct heading *h,
-	size_t nh)
+resolve(cmark_node *doc, const struct expansion *x, const struct rendered *r,
+	const struct heading *h, size_t nh)
 {
+	static const char qpage[] = "quantities.html#";
 	cmark_iter *it;
 	cmark_event_type ev;
 	cmark_node **todo = NULL, **heads = NULL;
@@ -537,7 +584,9 @@ resolve(cmark_node *doc, const struct expansion *x, const struct heading *h,
 			s = cmark_node_get_url(n);
 			s2 = cmark_node_get_title(n);
 		}
-		if ((s && strstr(s, x->nonce)) || (s2 && strstr(s2, x->nonce))) {
+		if ((s && strstr(s, x->nonce)) || (s2 && strstr(s2, x->nonce)) ||
+		    (t == CMARK_NODE_LINK && r->qhref &&
+		     !strncmp(s, qpage, sizeof(qpage) - 1))) {
 			todo = xgrow(todo, &todo_cap, ntodo + 1,
 				     sizeof(*todo));
 			todo[ntodo++] = n;
@@ -556,20 +605,30 @@ resolve(cmark_node *doc, const struct expansion *x, const struct heading *h,
 			    !cmark_node_previous(n) && !cmark_node_next(n))
 				sn = snippet_of(x, cmark_node_get_literal(n));
 			if (sn)
-				resolve_snippet(p, sn, &scratch);
+				resolve_snippet(p, sn, x, r, &scratch);
 			else
-				resolve_text(n, x, &scratch);
+				resolve_text(n, x, r, &scratch);
 			break;
 		case CMARK_NODE_CODE:
-			resolve_code(n, x, &scratch);
+			resolve_code(n, x, r, &scratch);
 			break;
 		case CMARK_NODE_CODE_BLOCK:
-			resolve_code_block(n, x, &scratch);
+			resolve_code_block(n, x, r, &scratch);
 			break;
 		default:
 			/* A link or an image: its URL and title. */
 			buf_reset(&scratch);
 			tokens_as_text(&scratch, x, cmark_node_get_url(n));
+			if (cmark_node_get_type(n) == CMARK_NODE_LINK &&
+			    r->qhref && !strncmp(scratch.data, qpage,
+						 sizeof(qpage) - 1)) {
+				char *name = xstrdup(scratch.data +
+						     sizeof(qpage) - 1);
+
+				buf_reset(&scratch);
+				r->qhref(&scratch, name, r->qhref_ctx);
+				free(name);
+			}
 			cmark_node_set_url(n, scratch.data);
 			buf_reset(&scratch);
 			tokens_as_text(&scratch, x, cmark_node_get_title(n));
@@ -825,7 +884,7 @@ html_render(const struct expansion *x, struct rendered *r)
 	if (r->root)
 		reroot_links(doc, r);
 	collect_headings(doc, x, &hs);
-	resolve(doc, x, hs.h, hs.n);
+	resolve(doc, x, r, hs.h, hs.n);
 	html = cmark_render_html(doc, opts,
 				 cmark_parser_get_syntax_extensions(parser));
 	footnotes_heading(&html, mem);

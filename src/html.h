@@ -33,6 +33,15 @@ struct rendered {
 	 */
 	const char *root;
 	const char *const *own;
+	/*
+	 * Where a link to a quantity's entry goes (a number's, a formula's
+	 * symbols', the template's own links to quantities.html#NAME):
+	 * qhref appends the address of name's entry, not escaped, to out,
+	 * given qhref_ctx. NULL: "quantities.html#NAME", a page beside a
+	 * single quantities page.
+	 */
+	void (*qhref)(struct buf *out, const char *name, const void *ctx);
+	const void *qhref_ctx;
 };
 
 /*

@@ -19,6 +19,7 @@ struct writer {
 	struct buf *out;
 	const struct registry *reg;
 	const char *page;	/* symbols link to page#name; NULL: no links */
+	const struct mathml_links *links;	/* or here; NULL: page */
 };
 
 /* Binding strength: what an operand must exceed to go without parens. */
@@ -222,9 +223,17 @@ linked_symbol(struct writer *w, const char *sym, const struct quantity *q)
 	char *t = xstrndup(sym, len);
 
 	BUF_ADDLIT(out, "<mtext class=\"sym\"><a href=\"");
-	html_attr(out, w->page);
-	buf_addch(out, '#');
-	html_attr(out, q->name);
+	if (w->links) {
+		struct buf href = BUF_INIT;
+
+		w->links->href(&href, q->name, w->links->ctx);
+		html_attr(out, href.data);
+		buf_release(&href);
+	} else {
+		html_attr(out, w->page);
+		buf_addch(out, '#');
+		html_attr(out, q->name);
+	}
 	BUF_ADDLIT(out, "\" title=\"");
 	html_attr(out, q->name);
 	if (*q->unit) {
@@ -254,7 +263,7 @@ symbol(struct writer *w, const char *name, const struct quantity *q)
 {
 	const char *sym = q && q->symbol ? q->symbol : NULL, *us;
 
-	if (q && w->page) {
+	if (q && (w->page || w->links)) {
 		linked_symbol(w, sym ? sym : name, q);
 	} else if (!sym) {
 		mi(w, name, strlen(name));
@@ -473,11 +482,13 @@ node(struct writer *w, const struct expr *e)
 	BUG("expression kind %d", (int)expr_kind(e));
 }
 
-void
-mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
-	    const struct quantity *lhs, const char *page, unsigned flags)
+/* mathml_expr(), its symbols linked to page#name or where links say. */
+static void
+expr_linked(struct buf *out, const struct expr *e, const struct registry *reg,
+	    const struct quantity *lhs, const char *page,
+	    const struct mathml_links *links, unsigned flags)
 {
-	struct writer w = { out, reg, page };
+	struct writer w = { out, reg, page, links };
 
 	BUF_ADDLIT(out, "<math");
 	if (flags & MATHML_BLOCK)
@@ -502,6 +513,13 @@ mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
 	BUF_ADDLIT(out, "</math>");
 }
 
+void
+mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
+	    const struct quantity *lhs, const char *page, unsigned flags)
+{
+	expr_linked(out, e, reg, lhs, page, NULL, flags);
+}
+
 /* Whether every quantity e names (reg's) has a symbol of its own. */
 static int
 all_symbols(const struct registry *reg, const struct expr *e)
@@ -517,9 +535,11 @@ all_symbols(const struct registry *reg, const struct expr *e)
 	       all_symbols(reg, expr_arg(e, 1));
 }
 
-int
-mathml_formula(struct buf *out, const struct registry *reg,
-	       const struct quantity *q, const char *page, unsigned flags)
+/* mathml_formula(), its symbols linked to page#name or where links say. */
+static int
+formula_linked(struct buf *out, const struct registry *reg,
+	       const struct quantity *q, const char *page,
+	       const struct mathml_links *links, unsigned flags)
 {
 	struct srcfile *f;
 	struct expr *e;
@@ -535,7 +555,22 @@ mathml_formula(struct buf *out, const struct registry *reg,
 		expr_free(e);
 		return -1;
 	}
-	mathml_expr(out, e, reg, q, page, flags);
+	expr_linked(out, e, reg, q, page, links, flags);
 	expr_free(e);
 	return 0;
+}
+
+int
+mathml_formula(struct buf *out, const struct registry *reg,
+	       const struct quantity *q, const char *page, unsigned flags)
+{
+	return formula_linked(out, reg, q, page, NULL, flags);
+}
+
+int
+mathml_formula_linked(struct buf *out, const struct registry *reg,
+		      const struct quantity *q,
+		      const struct mathml_links *links, unsigned flags)
+{
+	return formula_linked(out, reg, q, NULL, links, flags);
 }

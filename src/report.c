@@ -132,9 +132,17 @@ write_page(struct run *run, const char *file, const char *root,
 	return ret;
 }
 
+/* Where a page at the site's top links to a quantity: its part's page. */
+static void
+top_qhref(struct buf *out, const char *name, const void *parts)
+{
+	qpages_href(parts, "quantities/", NULL, name, out);
+}
+
 /*
  * Writes a page at the site's top whose links to quantities (written
- * for one quantities page) lead to their parts, quantities/KEY.html.
+ * by changes.c for one quantities page) lead to their parts,
+ * quantities/KEY.html.
  */
 static int
 write_top_page(struct run *run, const char *file, const char *title,
@@ -173,7 +181,8 @@ report_registry(const char *datadir, int year, struct datasets *ds,
 static int
 build_edition(struct run *run, struct edition *e)
 {
-	struct rendered r = { &e->body, &e->toc, NULL, "../../", own_files };
+	struct rendered r = { .body = &e->body, .toc = &e->toc,
+			      .root = "../../", .own = own_files };
 	struct buf dir = BUF_INIT;
 	int ret = -1;
 
@@ -360,9 +369,11 @@ write_top_report(struct run *run)
 	const struct edition *prev = run->n > 1 ? &run->ed[run->n - 2] : NULL;
 	struct buf body = BUF_INIT, toc = BUF_INIT, page = BUF_INIT;
 	struct buf banner = BUF_INIT;
-	struct rendered r = { &body, &toc, NULL, NULL, NULL };
+	struct rendered r = { .body = &body, .toc = &toc,
+			      .qhref = top_qhref, .qhref_ctx = &run->parts };
 	int ret;
 
+	/* Its links to quantities are made for the parts' pages. */
 	if (html_render(&e->x, &r)) {
 		free(r.title);
 		buf_release(&body);
@@ -382,8 +393,8 @@ write_top_report(struct run *run)
 		BUF_ADDLIT(&banner, "</p>\n");
 	}
 	edition_body(&page, body.data, banner.data, prev, NULL, "editions/");
-	ret = write_top_page(run, "index.html", r.title ? r.title : "Report",
-			     toc.data, page.data);
+	ret = write_page(run, "index.html", "", r.title ? r.title : "Report",
+			 toc.data, page.data);
 	free(r.title);
 	buf_release(&body);
 	buf_release(&toc);

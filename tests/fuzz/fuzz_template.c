@@ -57,7 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	expansion_init(&x);
 	if (!template_expand(t, reg, &x)) {
 		struct buf body = BUF_INIT, toc = BUF_INIT;
-		struct rendered r = { &body, &toc, NULL, NULL, NULL };
+		struct rendered r = { .body = &body, .toc = &toc };
 
 		html_render(&x, &r);
 		free(r.title);

@@ -1421,7 +1421,7 @@ render(const char *s, char **toc)
 	struct expansion x;
 	struct template *t = expand_into(s, &x);
 	struct buf body = BUF_INIT, tb = BUF_INIT;
-	struct rendered r = { &body, &tb, NULL, NULL, NULL };
+	struct rendered r = { .body = &body, .toc = &tb };
 
 	capture_start();
 	assert_int_equal(html_render(&x, &r), 0);
@@ -1604,7 +1604,7 @@ render_err(const char *s, const char *want, size_t nerr)
 	struct expansion x;
 	struct template *t = expand_into(s, &x);
 	struct buf body = BUF_INIT, tb = BUF_INIT;
-	struct rendered r = { &body, &tb, NULL, NULL, NULL };
+	struct rendered r = { .body = &body, .toc = &tb };
 
 	diag_reset();
 	capture_start();
@@ -1842,6 +1842,70 @@ test_links_everywhere(void **state)
 	free(toc);
 }
 
+/* A resolver as the site's top has one: each name on its own page. */
+static void
+part_href(struct buf *out, const char *name, const void *ctx)
+{
+	buf_addf(out, "%s%s.html#%s", (const char *)ctx, name, name);
+}
+
+/*
+ * The page being rendered says where links to quantities go (the site's
+ * top: to the parts, quantities/KEY.html): numbers, the symbols of
+ * equations and inline formulas, and the template's own links to
+ * quantities.html#NAME lead there from the renderer's output; other
+ * links stay.
+ */
+static void
+test_links_resolved(void **state)
+{
+	struct quantity *q = (struct quantity *)(uintptr_t)
+		registry_get(reg, "laptop.ops_max");
+	char *saved = strdup(q->formula), *saved_note = strdup(q->note);
+	const char *s = "Top {{ laptop.ops_max | sci:2 }}, "
+			"[the energy](quantities.html#laptop.energy), "
+			"[all](quantities.html) and {{ math(laptop.ops_max) }}"
+			".\n\n{{ equation(laptop.ops_max) }}\n";
+	struct expansion x;
+	struct template *t;
+	struct buf body = BUF_INIT, tb = BUF_INIT;
+	struct rendered r = { .body = &body, .toc = &tb,
+			      .qhref = part_href, .qhref_ctx = "q/" };
+
+	(void)state;
+	registry_set_expr(q, "2 * laptop.energy / (pi * laptop.volume)",
+			  "not physics");
+	t = expand_into(s, &x);
+	capture_start();
+	assert_int_equal(html_render(&x, &r), 0);
+	assert_captured("");
+	assert_non_null(strstr(body.data, "<p>Top <a href=\"q/laptop.ops_max."
+			       "html#laptop.ops_max\">5.4"));
+	assert_non_null(strstr(body.data, "<a href=\"q/laptop.energy.html#"
+			       "laptop.energy\">the energy</a>, <a href=\""
+			       "quantities.html\">all</a> and <math alttext="));
+	/* Inline and block: every symbol, no link left for one page. */
+	assert_non_null(strstr(body.data, "<math alttext=\"laptop.ops_max = "
+			       "2 * laptop.energy / (pi * laptop.volume)\">"
+			       "<mrow><mtext class=\"sym\"><a href=\"q/laptop."
+			       "ops_max.html#laptop.ops_max\""));
+	assert_non_null(strstr(body.data, "<math display=\"block\""));
+	assert_non_null(strstr(body.data, "href=\"q/laptop.volume.html#"
+			       "laptop.volume\""));
+	assert_null(strstr(body.data, "quantities.html#"));
+	free(r.title);
+	buf_release(&body);
+	buf_release(&tb);
+	expansion_release(&x);
+	template_free(t);
+	free(q->expr);
+	q->expr = NULL;
+	free(q->formula);
+	q->formula = saved;
+	free(q->note);
+	q->note = saved_note;
+}
+
 /*
  * The site's navigation is told whether the site has editions, page by
  * page (no state kept between pages): without them, no link to the
@@ -1882,6 +1946,7 @@ main(void)
 		T(test_links_rendered),
 		T(test_links_everywhere),
 		T(test_page_nav),
+		T(test_links_resolved),
 		T(test_pieces_render_as_whole),
 		T(test_raw_html),
 		T(test_text_escaped),
