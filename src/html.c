@@ -513,7 +513,7 @@ resolve_snippet(cmark_node *p, const struct snippet *sn,
  * holding a custom inline node that writes the tags, around the
  * heading's own inline content, which moves there.
  */
-static void
+static cmark_node *
 resolve_heading(cmark_node *h, const char *id, struct buf *scratch)
 {
 	cmark_node *block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
@@ -535,6 +535,53 @@ resolve_heading(cmark_node *h, const char *id, struct buf *scratch)
 	    !cmark_node_insert_before(h, block))
 		BUG("a custom block cannot go where a heading was");
 	cmark_node_free(h);
+	return block;
+}
+
+/* Puts a custom block that writes html after n (NULL: first in doc). */
+static void
+block_after(cmark_node *doc, cmark_node *n, const char *html)
+{
+	cmark_node *c = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+
+	cmark_node_set_on_enter(c, html);
+	if (!(n ? cmark_node_insert_after(n, c) :
+	      cmark_node_prepend_child(doc, c)))
+		BUG("a custom block cannot go after a heading");
+}
+
+/*
+ * After the title (h, the first level-1 heading's block): a folded copy
+ * of the contents' list in toc, for narrow screens, where the list
+ * cannot stand beside the text and before the title would push the
+ * title down (style.css shows one or the other by the width); then the
+ * banner, and a blank line. Without a title, the banner opens the body.
+ */
+static void
+after_title(cmark_node *doc, cmark_node *h, const char *toc,
+	    const char *banner, struct buf *scratch)
+{
+	const char *ol = strstr(toc, "<ol>"), *end = strstr(toc, "</nav>");
+
+	if (!h) {
+		if (banner && *banner)
+			block_after(doc, NULL, banner);
+		return;
+	}
+	if (banner) {
+		buf_reset(scratch);
+		buf_addstr(scratch, banner);
+		buf_addch(scratch, '\n');
+		block_after(doc, h, scratch->data);
+	}
+	if (ol && end && end > ol) {
+		buf_reset(scratch);
+		BUF_ADDLIT(scratch, "<details class=\"toc-narrow\"><summary>"
+			   "Contents</summary>\n");
+		buf_add(scratch, ol, (size_t)(end - ol));
+		BUF_ADDLIT(scratch, "</details>\n");
+		block_after(doc, h, scratch->data);
+	}
 }
 
 /*
@@ -544,18 +591,20 @@ resolve_heading(cmark_node *h, const char *id, struct buf *scratch)
  * writes as they are), link tokens become links to the quantities page
  * (or their MathML, or their text, by place_of()), the template's own
  * links to quantities.html#NAME lead where r's page has NAME's entry,
- * and headings carry the ids of h (nh of them, in document order).
+ * headings carry the ids of h (nh of them, in document order), and the
+ * title is followed by what after_title() puts there (toc: the
+ * contents).
  * Tokens have no punctuation but the '-' that smart punctuation splits
  * text at, so the text nodes are joined first.
  */
 static void
 resolve(cmark_node *doc, const struct expansion *x, const struct rendered *r,
-	const struct heading *h, size_t nh)
+	const struct heading *h, size_t nh, const char *toc)
 {
 	static const char qpage[] = "quantities.html#";
 	cmark_iter *it;
 	cmark_event_type ev;
-	cmark_node **todo = NULL, **heads = NULL;
+	cmark_node **todo = NULL, **heads = NULL, *title = NULL;
 	size_t ntodo = 0, todo_cap = 0, nheads = 0, heads_cap = 0, i;
 	struct buf scratch = BUF_INIT;
 
@@ -636,8 +685,13 @@ resolve(cmark_node *doc, const struct expansion *x, const struct rendered *r,
 			break;
 		}
 	}
-	for (i = 0; i < nheads; i++)
-		resolve_heading(heads[i], h[i].id, &scratch);
+	for (i = 0; i < nheads; i++) {
+		cmark_node *b = resolve_heading(heads[i], h[i].id, &scratch);
+
+		if (h[i].level == 1 && !title)
+			title = b;
+	}
+	after_title(doc, title, toc, r->banner, &scratch);
 	free(todo);
 	free(heads);
 	buf_release(&scratch);
@@ -860,6 +914,7 @@ html_render(const struct expansion *x, struct rendered *r)
 	int opts = CMARK_OPT_SMART | CMARK_OPT_SAFE | CMARK_OPT_VALIDATE_UTF8 |
 		   CMARK_OPT_FOOTNOTES;
 	struct headings hs = { NULL, 0, 0 };
+	struct buf toc = BUF_INIT;
 	int ret;
 	cmark_parser *parser;
 	cmark_node *doc;
@@ -884,7 +939,8 @@ html_render(const struct expansion *x, struct rendered *r)
 	if (r->root)
 		reroot_links(doc, r);
 	collect_headings(doc, x, &hs);
-	resolve(doc, x, r, hs.h, hs.n);
+	build_toc(hs.h, hs.n, &toc);
+	resolve(doc, x, r, hs.h, hs.n, toc.data);
 	html = cmark_render_html(doc, opts,
 				 cmark_parser_get_syntax_extensions(parser));
 	footnotes_heading(&html, mem);
@@ -896,7 +952,8 @@ html_render(const struct expansion *x, struct rendered *r)
 	for (i = 0; i < hs.n && !r->title; i++)
 		if (hs.h[i].level == 1)
 			r->title = xstrdup(hs.h[i].text);
-	build_toc(hs.h, hs.n, r->toc);
+	buf_add(r->toc, toc.data, toc.len);
+	buf_release(&toc);
 	for (i = 0; i < hs.n; i++) {
 		free(hs.h[i].id);
 		free(hs.h[i].text);
@@ -1057,34 +1114,6 @@ put_body(struct buf *out, const char *body)
 	buf_addstr(out, p);
 }
 
-/*
- * The body. On a narrow screen the contents list cannot stand beside
- * the text, and before the title it would push the title down, so a
- * folded copy of its list follows the page's <h1> (style.css shows one
- * or the other by the width).
- */
-static void
-put_content(struct buf *out, const char *body, const char *toc)
-{
-	const char *h1 = strstr(body, "</h1>\n"), *ol = strstr(toc, "<ol>");
-	const char *end = strstr(toc, "</nav>");
-	struct buf b = BUF_INIT;
-
-	if (!h1 || !ol || !end || end < ol) {
-		put_body(out, body);
-		return;
-	}
-	h1 += 6;
-	buf_add(&b, body, (size_t)(h1 - body));
-	BUF_ADDLIT(&b, "<details class=\"toc-narrow\"><summary>Contents"
-		   "</summary>\n");
-	buf_add(&b, ol, (size_t)(end - ol));
-	BUF_ADDLIT(&b, "</details>\n");
-	buf_addstr(&b, h1);
-	put_body(out, b.data);
-	buf_release(&b);
-}
-
 /* Copies shell to out, filling its slots. */
 void
 html_page(struct buf *out, const char *shell, const char *title,
@@ -1108,7 +1137,7 @@ html_page(struct buf *out, const char *shell, const char *title,
 			buf_addstr(out, toc);
 			p = open + 7;
 		} else if (!strncmp(open, "{{content}}", 11)) {
-			put_content(out, body, toc);
+			put_body(out, body);
 			p = open + 11;
 		} else if (!strncmp(open, "{{nav}}", 7)) {
 			nav(out, current, root, flags);

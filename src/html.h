@@ -16,7 +16,8 @@ struct srcfile;
  * their text, made unique with -2, -3, ...), paragraphs that hold
  * exactly a snippet token become the snippet's trusted HTML, link
  * tokens become links, and a table of contents of the level-2 and
- * level-3 headings is built. All of it is done in cmark-gfm's tree
+ * level-3 headings is built; a folded copy of its list follows the
+ * title, for narrow screens. All of it is done in cmark-gfm's tree
  * before it is rendered (custom nodes for trusted HTML, link nodes for
  * links), so that the renderer writes the finished body.
  */
@@ -42,6 +43,13 @@ struct rendered {
 	 */
 	void (*qhref)(struct buf *out, const char *name, const void *ctx);
 	const void *qhref_ctx;
+	/*
+	 * HTML put after the title (the first level-1 heading) and the
+	 * folded copy of the contents that follows it there, then a blank
+	 * line (an edition's banner); or first, when there is no title.
+	 * NULL: none.
+	 */
+	const char *banner;
 };
 
 /*
@@ -82,8 +90,7 @@ enum html_page_flags {
  * "" for a page at the top, "../../" for an edition's). current is the
  * page's path from the top ("index.html", "editions/2008/index.html"):
  * the navigation marks it. Other text is copied as is (the shell is the
- * author's). In the body, a folded copy of the toc's list follows the
- * <h1> (for narrow screens), a {{#table}} caption becomes its table's
+ * author's). In the body, a {{#table}} caption becomes its table's
  * <caption> with the table wrapped in a scrolling <div class="wide">,
  * and a table without one is named by the heading above it
  * (aria-labelledby). "{{pdf}}" becomes a link to pdf, the page's PDF

@@ -1906,6 +1906,52 @@ test_links_resolved(void **state)
 	q->note = saved_note;
 }
 
+/* Renders s with banner (r.banner) into a body the caller frees. */
+static char *
+render_banner(const char *s, const char *banner)
+{
+	struct expansion x;
+	struct template *t = expand_into(s, &x);
+	struct buf body = BUF_INIT, tb = BUF_INIT;
+	struct rendered r = { .body = &body, .toc = &tb, .banner = banner };
+
+	assert_int_equal(html_render(&x, &r), 0);
+	free(r.title);
+	buf_release(&tb);
+	expansion_release(&x);
+	template_free(t);
+	return buf_detach(&body, NULL);
+}
+
+/*
+ * The renderer writes what follows the title: the contents folded (for
+ * narrow screens), then the banner and a blank line; with no title, the
+ * banner opens the body, and with no contents only the banner follows.
+ */
+static void
+test_after_title(void **state)
+{
+	char *html;
+
+	(void)state;
+	html = render_banner("# T\n\n## A\n\nText.\n", "<p>B</p>\n");
+	assert_string_equal(html, "<h1 id=\"t\">T</h1>\n<details class=\""
+			    "toc-narrow\"><summary>Contents</summary>\n<ol>\n"
+			    "<li><a href=\"#a\">A</a></li>\n</ol>\n</details>\n"
+			    "<p>B</p>\n\n<h2 id=\"a\">A</h2>\n<p>Text.</p>\n");
+	free(html);
+	html = render_banner("Text.\n\n# T\n", "");
+	assert_string_equal(html, "<p>Text.</p>\n<h1 id=\"t\">T</h1>\n\n");
+	free(html);
+	html = render_banner("Text.\n", "<p>B</p>\n");
+	assert_string_equal(html, "<p>B</p>\n<p>Text.</p>\n");
+	free(html);
+	html = render_banner("# T\n\n## A\n", NULL);
+	assert_null(strstr(html, "<p>"));
+	assert_non_null(strstr(html, "</h1>\n<details class=\"toc-narrow\">"));
+	free(html);
+}
+
 /*
  * The site's navigation is told whether the site has editions, page by
  * page (no state kept between pages): without them, no link to the
@@ -1947,6 +1993,7 @@ main(void)
 		T(test_links_everywhere),
 		T(test_page_nav),
 		T(test_links_resolved),
+		T(test_after_title),
 		T(test_pieces_render_as_whole),
 		T(test_raw_html),
 		T(test_text_escaped),
