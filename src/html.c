@@ -584,6 +584,162 @@ after_title(cmark_node *doc, cmark_node *h, const char *toc,
 	}
 }
 
+/* Whether n is a custom block whose HTML starts with s (len bytes). */
+static int
+block_starts(cmark_node *n, const char *s, size_t len)
+{
+	return n && cmark_node_get_type(n) == CMARK_NODE_CUSTOM_BLOCK &&
+	       !strncmp(cmark_node_get_on_enter(n), s, len);
+}
+
+/* A custom node of type that writes enter and exit around its children. */
+static cmark_node *
+custom(cmark_node_type type, const char *enter, const char *exit)
+{
+	cmark_node *c = cmark_node_new(type);
+
+	cmark_node_set_on_enter(c, enter);
+	cmark_node_set_on_exit(c, exit);
+	return c;
+}
+
+static void
+append(cmark_node *parent, cmark_node *child)
+{
+	if (!cmark_node_append_child(parent, child))
+		BUG("a custom node cannot hold a table's part");
+}
+
+/*
+ * Table t, written by the renderer as cmark-gfm's table extension would
+ * write it, but with what the extension cannot write: the caption that
+ * the expansion put before it ({{#table}}: a snippet block <div
+ * class="caption" id="tab-...">, the caption's Markdown, a snippet block
+ * </div>) as the table's own <caption>, and the table then wrapped in a
+ * <div class="wide"> that scrolls; a table without one named by the
+ * heading above it (label: its id, or NULL), so that every table has a
+ * name a screen reader can say. Made of custom nodes: a table cell
+ * holds none of them, a custom node holds anything.
+ */
+static void
+resolve_table(cmark_node *t, const char *label, struct buf *scratch)
+{
+	static const char cap[] = "<div class=\"caption\" id=\"";
+	cmark_node *end = cmark_node_previous(t), *open = NULL, *w, *row;
+	cmark_node *head = NULL, *body = NULL;
+	const uint8_t *align = cmark_gfm_extensions_get_table_alignments(t);
+	uint16_t ncols = cmark_gfm_extensions_get_table_columns(t);
+
+	/* The caption's blocks, when the table follows them. */
+	if (block_starts(end, "</div>\n", 8))
+		for (open = cmark_node_previous(end); open;
+		     open = cmark_node_previous(open))
+			if (block_starts(open, cap, sizeof(cap) - 1) ||
+			    (cmark_node_get_type(open) ==
+			     CMARK_NODE_CUSTOM_BLOCK &&
+			     strstr(cmark_node_get_on_enter(open), "</div>")))
+				break;
+	if (!block_starts(open, cap, sizeof(cap) - 1))
+		open = NULL;
+	buf_reset(scratch);
+	if (open) {
+		BUF_ADDLIT(scratch, "<div class=\"wide\"><table>\n<caption "
+			   "id=\"");
+		buf_addstr(scratch, cmark_node_get_on_enter(open) +
+			   sizeof(cap) - 1);
+		w = custom(CMARK_NODE_CUSTOM_BLOCK, scratch->data,
+			   "</table></div>");
+		while (cmark_node_next(open) != end)
+			append(w, cmark_node_next(open));
+		append(w, custom(CMARK_NODE_CUSTOM_BLOCK, "</caption>", ""));
+		cmark_node_free(open);
+		cmark_node_free(end);
+	} else {
+		BUF_ADDLIT(scratch, "<table");
+		if (label) {
+			BUF_ADDLIT(scratch, " aria-labelledby=\"");
+			html_attr(scratch, label);
+			buf_addch(scratch, '"');
+		}
+		buf_addch(scratch, '>');
+		w = custom(CMARK_NODE_CUSTOM_BLOCK, scratch->data, "</table>");
+	}
+	while ((row = cmark_node_first_child(t))) {
+		int th = cmark_gfm_extensions_get_table_row_is_header(row);
+		cmark_node **group = th ? &head : &body, *tr, *cell;
+		size_t col = 0;
+
+		if (!*group) {
+			*group = custom(CMARK_NODE_CUSTOM_BLOCK, th ? "<thead>" :
+					"<tbody>", th ? "</thead>" : "</tbody>");
+			append(w, *group);
+		}
+		tr = custom(CMARK_NODE_CUSTOM_BLOCK, "<tr>", "</tr>");
+		append(*group, tr);
+		while ((cell = cmark_node_first_child(row))) {
+			cmark_node *b = custom(CMARK_NODE_CUSTOM_BLOCK, "", "");
+			cmark_node *in, *c;
+			char a = col < ncols && align ? (char)align[col] : 0;
+
+			buf_reset(scratch);
+			buf_addstr(scratch, th ? "<th" : "<td");
+			if (a == 'l' || a == 'c' || a == 'r')
+				buf_addstr(scratch, a == 'l' ? " align=\"left\"" :
+					   a == 'c' ? " align=\"center\"" :
+					   " align=\"right\"");
+			buf_addch(scratch, '>');
+			in = custom(CMARK_NODE_CUSTOM_INLINE, scratch->data,
+				    th ? "</th>" : "</td>");
+			while ((c = cmark_node_first_child(cell)))
+				append(in, c);
+			append(b, in);
+			append(tr, b);
+			cmark_node_free(cell);
+			col++;
+		}
+		cmark_node_free(row);
+	}
+	if (!cmark_node_insert_before(t, w))
+		BUG("a custom block cannot go where a table was");
+	cmark_node_free(t);
+}
+
+/*
+ * The tables of doc, each with the id of the heading above it (h: the
+ * ids of the headings, in document order), made by resolve_table().
+ */
+static void
+resolve_tables(cmark_node *doc, const struct heading *h, size_t nh,
+	       struct buf *scratch)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	cmark_node **t = NULL;
+	const char **label = NULL;
+	const char *last = NULL;
+	size_t n = 0, cap = 0, lcap = 0, k = 0, i;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (cmark_node_get_type(node) == CMARK_NODE_HEADING && k < nh)
+			last = h[k++].id;
+		if (strcmp(cmark_node_get_type_string(node), "table"))
+			continue;
+		t = xgrow(t, &cap, n + 1, sizeof(*t));
+		label = xgrow(label, &lcap, n + 1, sizeof(*label));
+		label[n] = last;
+		t[n++] = node;
+	}
+	cmark_iter_free(it);
+	for (i = 0; i < n; i++)
+		resolve_table(t[i], label[i], scratch);
+	free(t);
+	free(label);
+}
+
 /*
  * Makes the tree say everything the page shows, so that the renderer
  * writes the finished HTML: paragraphs that are exactly a snippet token
@@ -644,19 +800,30 @@ resolve(cmark_node *doc, const struct expansion *x, const struct rendered *r,
 	cmark_iter_free(it);
 	if (nheads != nh)
 		BUG("%zu headings, %zu ids", nheads, nh);
+	/* Snippets first: a table's caption is made of them. */
 	for (i = 0; i < ntodo; i++) {
 		cmark_node *n = todo[i], *p = cmark_node_parent(n);
 		const struct snippet *sn = NULL;
 
+		if (cmark_node_get_type(n) == CMARK_NODE_TEXT &&
+		    cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH &&
+		    !cmark_node_previous(n) && !cmark_node_next(n))
+			sn = snippet_of(x, cmark_node_get_literal(n));
+		if (sn) {
+			resolve_snippet(p, sn, x, r, &scratch);
+			todo[i] = NULL;
+		}
+	}
+	/* Then tables, whose cells can then hold what tokens become. */
+	resolve_tables(doc, h, nh, &scratch);
+	for (i = 0; i < ntodo; i++) {
+		cmark_node *n = todo[i];
+
+		if (!n)
+			continue;
 		switch (cmark_node_get_type(n)) {
 		case CMARK_NODE_TEXT:
-			if (cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH &&
-			    !cmark_node_previous(n) && !cmark_node_next(n))
-				sn = snippet_of(x, cmark_node_get_literal(n));
-			if (sn)
-				resolve_snippet(p, sn, x, r, &scratch);
-			else
-				resolve_text(n, x, r, &scratch);
+			resolve_text(n, x, r, &scratch);
 			break;
 		case CMARK_NODE_CODE:
 			resolve_code(n, x, r, &scratch);
@@ -1047,73 +1214,6 @@ nav(struct buf *out, const char *current, const char *root, unsigned flags)
 	BUF_ADDLIT(out, "</ul></nav>");
 }
 
-/* Whether the tag from lt to gt has an aria- attribute. */
-static int
-has_aria(const char *lt, const char *gt)
-{
-	for (; lt + 5 <= gt; lt++)
-		if (!strncmp(lt, "aria-", 5))
-			return 1;
-	return 0;
-}
-
-/*
- * Copies a page's body to out with its tables made readable: a caption
- * the expansion wrote before its table ({{#table}}: a <div
- * class="caption" id="tab-..."> right before "<table>") becomes the
- * table's own <caption>, and the table is wrapped in a scrolling <div
- * class="wide">; a table without a caption is named by the heading
- * above it (aria-labelledby), so that every table has a name a screen
- * reader can say.
- */
-static void
-put_body(struct buf *out, const char *body)
-{
-	static const char cap[] = "<div class=\"caption\" id=\"";
-	const char *p = body, *lt, *id = NULL, *end, *t, *gt;
-	size_t idlen = 0;
-	int wrapped = 0;
-
-	while ((lt = strchr(p, '<'))) {
-		buf_add(out, p, (size_t)(lt - p));
-		p = lt;
-		if (lt[1] == 'h' && lt[2] >= '1' && lt[2] <= '6' &&
-		    !strncmp(lt + 3, " id=\"", 5)) {
-			id = lt + 8;
-			idlen = strcspn(id, "\"");
-		} else if (!strncmp(lt, cap, sizeof(cap) - 1) &&
-			   (end = strstr(lt, "</div>")) &&
-			   !strncmp(t = end + 6 + strspn(end + 6, " \n"),
-				    "<table>", 7)) {
-			BUF_ADDLIT(out, "<div class=\"wide\"><table>\n"
-				   "<caption id=\"");
-			buf_add(out, lt + sizeof(cap) - 1,
-				(size_t)(end - lt - (sizeof(cap) - 1)));
-			BUF_ADDLIT(out, "</caption>");
-			p = t + 7;
-			wrapped = 1;
-			continue;
-		} else if (!strncmp(lt, "<table", 6) && (gt = strchr(lt, '>')) &&
-			   strncmp(gt + 1 + strspn(gt + 1, " \n"), "<caption",
-				   8) && id && !has_aria(lt, gt)) {
-			buf_add(out, lt, 6);
-			BUF_ADDLIT(out, " aria-labelledby=\"");
-			buf_add(out, id, idlen);
-			BUF_ADDLIT(out, "\"");
-			p = lt + 6;
-			continue;
-		} else if (wrapped && !strncmp(lt, "</table>", 8)) {
-			BUF_ADDLIT(out, "</table></div>");
-			p = lt + 8;
-			wrapped = 0;
-			continue;
-		}
-		buf_addch(out, '<');
-		p++;
-	}
-	buf_addstr(out, p);
-}
-
 /* Copies shell to out, filling its slots. */
 void
 html_page(struct buf *out, const char *shell, const char *title,
@@ -1137,7 +1237,7 @@ html_page(struct buf *out, const char *shell, const char *title,
 			buf_addstr(out, toc);
 			p = open + 7;
 		} else if (!strncmp(open, "{{content}}", 11)) {
-			put_body(out, body);
+			buf_addstr(out, body);
 			p = open + 11;
 		} else if (!strncmp(open, "{{nav}}", 7)) {
 			nav(out, current, root, flags);

@@ -17,7 +17,10 @@ struct srcfile;
  * exactly a snippet token become the snippet's trusted HTML, link
  * tokens become links, and a table of contents of the level-2 and
  * level-3 headings is built; a folded copy of its list follows the
- * title, for narrow screens. All of it is done in cmark-gfm's tree
+ * title, for narrow screens. A {{#table}} caption becomes its table's
+ * <caption>, the table wrapped in a scrolling <div class="wide">, and a
+ * table without one is named by the heading above it (aria-labelledby).
+ * All of it is done in cmark-gfm's tree
  * before it is rendered (custom nodes for trusted HTML, link nodes for
  * links), so that the renderer writes the finished body.
  */
@@ -90,13 +93,11 @@ enum html_page_flags {
  * "" for a page at the top, "../../" for an edition's). current is the
  * page's path from the top ("index.html", "editions/2008/index.html"):
  * the navigation marks it. Other text is copied as is (the shell is the
- * author's). In the body, a {{#table}} caption becomes its table's
- * <caption> with the table wrapped in a scrolling <div class="wide">,
- * and a table without one is named by the heading above it
- * (aria-labelledby). "{{pdf}}" becomes a link to pdf, the page's PDF
- * (a path from the page), when not NULL, and nothing when NULL (a site
- * without PDFs is the same as before the slot). flags: enum
- * html_page_flags. Appends to out.
+ * author's), and so is the body (html_render() wrote it whole; a page
+ * written in C names its own tables). "{{pdf}}" becomes a link to pdf,
+ * the page's PDF (a path from the page), when not NULL, and nothing
+ * when NULL (a site without PDFs is the same as before the slot).
+ * flags: enum html_page_flags. Appends to out.
  */
 void html_page(struct buf *out, const char *shell, const char *title,
 	       const char *toc, const char *body, const char *current,

@@ -585,8 +585,8 @@ write_editions_index(struct run *run)
 		 "fitted trends are those known then. <a href=\"../"
 		 "changes.html\">The changes page</a> lists every number that "
 		 "moved in the newest edition.</p>\n<div class=\"wide\">"
-		 "<table class=\"editions\">\n<thead><tr><th>Edition</th>"
-		 "<th>TOP500 No. 1</th><th>New devices</th><th>Data rows "
+		 "<table aria-labelledby=\"editions\" class=\"editions\">\n"
+		 "<thead><tr><th>Edition</th><th>TOP500 No. 1</th><th>New devices</th><th>Data rows "
 		 "dated that year</th></tr></thead>\n<tbody>\n",
 		 run->ed[0].year, run->ed[run->n - 1].year);
 	for (i = run->n; i-- > 0;) {

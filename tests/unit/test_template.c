@@ -1795,9 +1795,7 @@ test_links_rendered(void **state)
  * Every place a linked number can land, as the renderer writes it from
  * the tree (no HTML is edited after cmark-gfm): a link in code spans,
  * code blocks and table cells, its text in alt text, titles and a code
- * block's language. A table cell holds only the inline nodes cmark-gfm's
- * table extension knows, none of ours: a code span there keeps its
- * number as text (it was linked when tokens were swapped in the HTML).
+ * block's language.
  */
 static void
 test_links_everywhere(void **state)
@@ -1829,7 +1827,8 @@ test_links_everywhere(void **state)
 		      "| `{{ laptop.ops_max | sci:2 }}` |\n", &toc);
 	assert_non_null(strstr(html, "<td><a href=\"quantities.html#laptop."
 			       "ops_max\">5.4" NB "×" NB "10⁵⁰</a></td>\n"));
-	assert_non_null(strstr(html, "<td><code>5.4" NB "×" NB "10⁵⁰"
+	assert_non_null(strstr(html, "<td><code><a href=\"quantities.html#"
+			       "laptop.ops_max\">5.4" NB "×" NB "10⁵⁰</a>"
 			       "</code></td>\n"));
 	free(html);
 	free(toc);
@@ -1898,6 +1897,58 @@ test_links_resolved(void **state)
 	buf_release(&tb);
 	expansion_release(&x);
 	template_free(t);
+	free(q->expr);
+	q->expr = NULL;
+	free(q->formula);
+	q->formula = saved;
+	free(q->note);
+	q->note = saved_note;
+}
+
+/*
+ * Tables are written from the tree as cmark-gfm writes them, with what
+ * it cannot write: a {{#table}} caption as the table's <caption>, the
+ * table in a scrolling <div class="wide">; a table without one named by
+ * the heading above it; a formula in a cell typeset there.
+ */
+static void
+test_tables(void **state)
+{
+	struct quantity *q = (struct quantity *)(uintptr_t)
+		registry_get(reg, "laptop.ops_max");
+	char *saved = strdup(q->formula), *saved_note = strdup(q->note);
+	char *html, *toc;
+
+	(void)state;
+	html = render("{{#table t}}Cap *x*.{{/table}}\n| a | b | c |\n"
+		      "|:--|:-:|--:|\n| 1 | | 3 |\n| 4 |\n", &toc);
+	assert_string_equal(html, "<div class=\"wide\"><table>\n<caption id="
+			    "\"tab-t\">\n<p><strong>Table 1.</strong> Cap "
+			    "<em>x</em>.</p>\n</caption>\n<thead>\n<tr>\n"
+			    "<th align=\"left\">a</th>\n<th align=\"center\">b"
+			    "</th>\n<th align=\"right\">c</th>\n</tr>\n"
+			    "</thead>\n<tbody>\n<tr>\n<td align=\"left\">1"
+			    "</td>\n<td align=\"center\"></td>\n<td align=\""
+			    "right\">3</td>\n</tr>\n<tr>\n<td align=\"left\">4"
+			    "</td>\n<td align=\"center\"></td>\n<td align=\""
+			    "right\"></td>\n</tr>\n</tbody>\n</table></div>\n");
+	free(html);
+	free(toc);
+	html = render("Text.\n\n| a |\n|---|\n\n## Head\n\n| a |\n|---|\n",
+		      &toc);
+	assert_string_equal(html, "<p>Text.</p>\n<table>\n<thead>\n<tr>\n"
+			    "<th>a</th>\n</tr>\n</thead>\n</table>\n<h2 id=\""
+			    "head\">Head</h2>\n<table aria-labelledby=\"head\">"
+			    "\n<thead>\n<tr>\n<th>a</th>\n</tr>\n</thead>\n"
+			    "</table>\n");
+	free(html);
+	free(toc);
+	registry_set_expr(q, "2 * laptop.energy", "not physics");
+	html = render("| f |\n|---|\n| {{ math(laptop.ops_max) }} |\n", &toc);
+	assert_non_null(strstr(html, "<td><math alttext=\"laptop.ops_max = 2 "
+			       "* laptop.energy\">"));
+	free(html);
+	free(toc);
 	free(q->expr);
 	q->expr = NULL;
 	free(q->formula);
@@ -1994,6 +2045,7 @@ main(void)
 		T(test_page_nav),
 		T(test_links_resolved),
 		T(test_after_title),
+		T(test_tables),
 		T(test_pieces_render_as_whole),
 		T(test_raw_html),
 		T(test_text_escaped),
