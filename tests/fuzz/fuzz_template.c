@@ -39,6 +39,14 @@ setup(void)
 	registry_add_text(reg, "device.b.name", "B", "f", NULL, "s", NULL);
 	registry_add_num(reg, "device.b.year", 2024, "year", "f", NULL, "s",
 			 NULL);
+	/*
+	 * A computed quantity with a formula: a linked number, and MathML
+	 * for {{ math() }} and {{ equation() }}, wherever the input puts
+	 * them (tables, code, links, headings, alt text).
+	 */
+	registry_set_expr(registry_add_num(reg, "laptop.energy", 2e-3, "J",
+					   "2 V", "laptop.volume", "s", NULL),
+			  "2 * laptop.volume", "n");
 }
 
 int
