@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "html.h"
+#include "mathml.h"
 #include "template.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -44,47 +45,123 @@ token_at(const struct expansion *x, const char *s, size_t len)
 	return k < x->nlinks ? &x->links[k] : NULL;
 }
 
+/* The snippet whose token is the whole of s, or NULL. */
+static const struct snippet *
+snippet_of(const struct expansion *x, const char *s)
+{
+	size_t nlen = strlen(x->nonce), k = 0;
+	const char *p = s + nlen;
+
+	/* "%zu": digits, no leading zero. */
+	if (strncmp(s, x->nonce, nlen) || !*p || (*p == '0' && p[1]))
+		return NULL;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || k > x->nsnippets)
+			return NULL;
+		k = k * 10 + (size_t)(*p - '0');
+	}
+	return k < x->nsnippets ? &x->snippets[k] : NULL;
+}
+
 /*
- * Copies len bytes of s, writing each link token as its link (linked
- * set: text outside any <a> element) or as its number (escaped for an
- * attribute when attr). Other bytes are copied as they are.
+ * Where a token lands decides what it becomes: in a link's text a
+ * number stays a number (a link there would nest links and break the
+ * outer one), in an attribute (a URL, a title, alt text, a code block's
+ * language) it is its text, elsewhere it is its link.
+ */
+enum place { IN_TEXT, IN_LINK, IN_ATTR };
+
+/* Appends the address of quantity name's entry, for the page r renders. */
+static void
+quantity_href(struct buf *out, const struct rendered *r, const char *name)
+{
+	if (r->qhref) {
+		r->qhref(out, name, r->qhref_ctx);
+	} else {
+		BUF_ADDLIT(out, "quantities.html#");
+		buf_addstr(out, name);
+	}
+}
+
+static void
+formula_href(struct buf *out, const char *name, const void *r)
+{
+	quantity_href(out, r, name);
+}
+
+/* Appends q's formula typeset (flags: MATHML_*), linked for r's page. */
+static void
+put_formula(struct buf *out, const struct expansion *x,
+	    const struct rendered *r, const struct quantity *q,
+	    unsigned flags)
+{
+	struct mathml_links links = { formula_href, r };
+
+	mathml_formula_linked(out, x->reg, q, &links, flags);
+}
+
+/*
+ * Copies len bytes of s, the literal text of a code span or block, as
+ * cmark-gfm would escape it (& < > "), writing each link token as the
+ * HTML for its place on r's page. Appends to out.
  */
 static void
-put_tokens(struct buf *out, const struct expansion *x, const char *s,
-	   size_t len, int linked, int attr)
+put_literal(struct buf *out, const struct expansion *x,
+	    const struct rendered *r, const char *s, size_t len,
+	    enum place at)
 {
-	const char *end = s + len, *u;
-	char first = x->nonce[0];
+	const char *end = s + len;
+	size_t nlen = strlen(x->nonce);
 
 	while (s < end) {
-		const struct qlink *l;
+		const struct qlink *l = token_at(x, s, (size_t)(end - s));
+		size_t run = 0;
 
-		u = first ? memchr(s, first, (size_t)(end - s)) : NULL;
-		if (!u) {
-			buf_add(out, s, (size_t)(end - s));
-			break;
-		}
-		buf_add(out, s, (size_t)(u - s));
-		l = token_at(x, u, (size_t)(end - u));
-		if (!l) {
-			buf_addch(out, *u);
-			s = u + 1;
+		if (l) {
+			if (at == IN_ATTR) {
+				html_attr(out, l->text);
+			} else if (at == IN_LINK) {
+				html_text(out, l->text);
+			} else if (l->formula) {
+				put_formula(out, x, r, l->formula, 0);
+			} else {
+				struct buf href = BUF_INIT;
+
+				quantity_href(&href, r, l->name);
+				BUF_ADDLIT(out, "<a href=\"");
+				html_attr(out, href.data);
+				buf_release(&href);
+				BUF_ADDLIT(out, "\">");
+				html_text(out, l->text);
+				BUF_ADDLIT(out, "</a>");
+			}
+			s += nlen + 8;
 			continue;
 		}
-		if (linked && l->html) {
-			buf_addstr(out, l->html);
-		} else if (linked) {
-			BUF_ADDLIT(out, "<a href=\"quantities.html#");
-			buf_addstr(out, l->name);
-			BUF_ADDLIT(out, "\">");
-			html_text(out, l->text);
-			BUF_ADDLIT(out, "</a>");
-		} else if (attr) {
-			html_attr(out, l->text);
-		} else {
-			html_text(out, l->text);
+		while (s + run < end && !strchr("&<>\"", s[run]) &&
+		       (!run || s[run] != x->nonce[0]))
+			run++;
+		if (run) {
+			buf_add(out, s, run);
+			s += run;
+			continue;
 		}
-		s = u + TOKEN_LEN(x);
+		switch (*s++) {
+		case '&':
+			BUF_ADDLIT(out, "&amp;");
+			break;
+		case '<':
+			BUF_ADDLIT(out, "&lt;");
+			break;
+		case '>':
+			BUF_ADDLIT(out, "&gt;");
+			break;
+		case '"':
+			BUF_ADDLIT(out, "&quot;");
+			break;
+		default:
+			buf_addch(out, s[-1]);
+		}
 	}
 }
 
@@ -106,6 +183,31 @@ node_text(cmark_node *n, struct buf *out)
 			node_text(c, out);
 		}
 	}
+}
+
+/*
+ * Copies len bytes of s, a heading's plain text, with each link token
+ * as its number's text (escaped for HTML text, as the contents list has
+ * always had it).
+ */
+static void
+token_text(struct buf *out, const struct expansion *x, const char *s,
+	   size_t len)
+{
+	const char *end = s + len, *u;
+
+	while (s < end && (u = memchr(s, x->nonce[0], (size_t)(end - s)))) {
+		const struct qlink *l = token_at(x, u, (size_t)(end - u));
+
+		buf_add(out, s, (size_t)(u - s) + !l);
+		s = u + 1;
+		if (l) {
+			html_text(out, l->text);
+			s = u + TOKEN_LEN(x);
+		}
+	}
+	if (s < end)
+		buf_add(out, s, (size_t)(end - s));
 }
 
 /* A slug: ASCII letters and digits lowercased, runs of others as '-'. */
@@ -158,8 +260,7 @@ collect_headings(cmark_node *doc, const struct expansion *x,
 			continue;
 		node_text(node, &raw);
 		/* Numbers in a heading: their text, for the slug and TOC. */
-		buf_reset(&text);
-		put_tokens(&text, x, raw.data, raw.len, 0, 0);
+		token_text(&text, x, raw.data, raw.len);
 		buf_reset(&raw);
 		slugify(text.data, &base);
 		buf_addstr(&id, base.data);
@@ -181,61 +282,586 @@ collect_headings(cmark_node *doc, const struct expansion *x,
 }
 
 /*
- * Copies html to out, adding ids to heading tags (in document order),
- * swapping snippet paragraphs for their HTML and link tokens for links.
- * cmark escapes '<' in text, so every '<' in its output opens a tag, and
- * every "<hN>" is a heading it opened. A token inside a link's text or
- * inside a tag (a URL) becomes its number alone.
+ * Where the text of n goes: alt text (an attribute) when an image holds
+ * it, else a link's text when a link does, else the page's text.
+ */
+static enum place
+place_of(cmark_node *n)
+{
+	enum place at = IN_TEXT;
+
+	for (n = cmark_node_parent(n); n; n = cmark_node_parent(n)) {
+		cmark_node_type t = cmark_node_get_type(n);
+
+		if (t == CMARK_NODE_IMAGE)
+			return IN_ATTR;
+		if (t == CMARK_NODE_LINK)
+			at = IN_LINK;
+	}
+	return at;
+}
+
+/*
+ * Puts a node of type (a custom block or inline) that the renderer
+ * writes as html before n. Returns 0, or -1 when n's parent cannot hold
+ * one (a table cell holds only the inline nodes it knows).
+ */
+static int
+html_before(cmark_node *n, cmark_node_type type, const char *html)
+{
+	cmark_node *c = cmark_node_new(type);
+
+	cmark_node_set_on_enter(c, html);
+	if (cmark_node_insert_before(n, c))
+		return 0;
+	cmark_node_free(c);
+	return -1;
+}
+
+/* Puts a text node of s (not escaped: the renderer escapes it) before n. */
+static void
+text_before(cmark_node *n, struct buf *s)
+{
+	cmark_node *t;
+
+	if (!s->len)
+		return;
+	t = cmark_node_new(CMARK_NODE_TEXT);
+	cmark_node_set_literal(t, s->data);
+	if (!cmark_node_insert_before(n, t))
+		BUG("a text node cannot go where a text node was");
+	buf_reset(s);
+}
+
+/*
+ * Puts the link of l before n: a link node to its quantity's entry (for
+ * r's page), its text the number (written as html_text() writes it).
+ * Returns 0, or -1 when n's parent cannot hold a link.
+ */
+static int
+link_before(cmark_node *n, const struct qlink *l, const struct rendered *r,
+	    struct buf *scratch)
+{
+	cmark_node *a = cmark_node_new(CMARK_NODE_LINK);
+	cmark_node *c = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
+
+	buf_reset(scratch);
+	quantity_href(scratch, r, l->name);
+	cmark_node_set_url(a, scratch->data);
+	buf_reset(scratch);
+	html_text(scratch, l->text);
+	cmark_node_set_on_enter(c, scratch->data);
+	if (!cmark_node_append_child(a, c))
+		BUG("a link cannot hold a custom inline node");
+	if (cmark_node_insert_before(n, a))
+		return 0;
+	cmark_node_free(a);
+	return -1;
+}
+
+/*
+ * s with every link token as its number's text (for a URL, a title or
+ * alt text, which the renderer escapes). Appends to out.
  */
 static void
-postprocess(const char *html, const struct heading *h, size_t nh,
-	    const struct expansion *x, struct buf *out)
+tokens_as_text(struct buf *out, const struct expansion *x, const char *s)
 {
-	const char *p = html, *gt;
-	size_t next = 0, i;
-	int in_a = 0;
+	const char *u;
 
-	while (*p) {
-		const char *lt = strchr(p, '<');
+	while ((u = strstr(s, x->nonce))) {
+		const struct qlink *l = token_at(x, u, strlen(u));
 
-		if (!lt) {
-			put_tokens(out, x, p, strlen(p), !in_a, 0);
-			break;
+		buf_add(out, s, (size_t)(u - s) + !l);
+		s = u + 1;
+		if (l) {
+			buf_addstr(out, l->text);
+			s = u + TOKEN_LEN(x);
 		}
-		put_tokens(out, x, p, (size_t)(lt - p), !in_a, 0);
-		p = lt;
-		if (p[1] == 'h' && p[2] >= '1' && p[2] <= '6' && p[3] == '>' &&
-		    next < nh) {
-			buf_addf(out, "<h%c id=\"", p[2]);
-			html_attr(out, h[next++].id);
-			BUF_ADDLIT(out, "\">");
-			p += 4;
+	}
+	buf_addstr(out, s);
+}
+
+/*
+ * Text node n, which holds the nonce: each link token in it becomes the
+ * nodes for its place (place_of()), the text around it text nodes.
+ */
+static void
+resolve_text(cmark_node *n, const struct expansion *x,
+	     const struct rendered *r, struct buf *scratch)
+{
+	const char *s = cmark_node_get_literal(n), *end = s + strlen(s), *u;
+	enum place at = place_of(n);
+	struct buf piece = BUF_INIT;
+
+	if (at == IN_ATTR) {
+		tokens_as_text(&piece, x, s);
+		cmark_node_set_literal(n, piece.data);
+		buf_release(&piece);
+		return;
+	}
+	while ((u = strstr(s, x->nonce))) {
+		const struct qlink *l = token_at(x, u, (size_t)(end - u));
+
+		buf_add(&piece, s, (size_t)(u - s) + !l);
+		s = u + 1;
+		if (!l)
+			continue;
+		s = u + TOKEN_LEN(x);
+		text_before(n, &piece);
+		if (at == IN_TEXT && !l->formula) {
+			if (link_before(n, l, r, scratch))
+				BUG("a link cannot go where text was");
 			continue;
 		}
-		if (!strncmp(p, "<p>", 3)) {
-			for (i = 0; i < x->nsnippets; i++) {
-				size_t tl = strlen(x->snippets[i].token);
-
-				if (!strncmp(p + 3, x->snippets[i].token, tl) &&
-				    !strncmp(p + 3 + tl, "</p>", 4))
-					break;
-			}
-			if (i < x->nsnippets) {
-				buf_addstr(out, x->snippets[i].html);
-				p += 3 + strlen(x->snippets[i].token) + 4;
-				continue;
-			}
-		}
-		if (!strncmp(p, "<a ", 3) || !strncmp(p, "<a>", 3))
-			in_a = 1;
-		else if (!strncmp(p, "</a>", 4))
-			in_a = 0;
-		/* The tag itself, a token in an attribute as its number. */
-		gt = strchr(p, '>');
-		gt = gt ? gt + 1 : p + strlen(p);
-		put_tokens(out, x, p, (size_t)(gt - p), 0, 1);
-		p = gt;
+		buf_reset(scratch);
+		put_literal(scratch, x, r, u, TOKEN_LEN(x), at);
+		if (!html_before(n, CMARK_NODE_CUSTOM_INLINE, scratch->data))
+			continue;
+		/*
+		 * A table cell holds no HTML of ours: a formula there is
+		 * its text, linked (in a link, a number is its text).
+		 */
+		if (at == IN_LINK)
+			buf_addstr(&piece, l->text);
+		else if (link_before(n, l, r, scratch))
+			BUG("a link cannot go where text was");
 	}
+	buf_addstr(&piece, s);
+	text_before(n, &piece);
+	cmark_node_free(n);
+	buf_release(&piece);
+}
+
+/*
+ * Code span n, which holds the nonce: the <code> element written with
+ * its tokens as their place has them. In a table cell, which holds no
+ * HTML of ours, and in alt text, the numbers are their text.
+ */
+static void
+resolve_code(cmark_node *n, const struct expansion *x,
+	     const struct rendered *r, struct buf *scratch)
+{
+	const char *s = cmark_node_get_literal(n);
+	enum place at = place_of(n);
+
+	buf_reset(scratch);
+	if (at != IN_ATTR) {
+		BUF_ADDLIT(scratch, "<code>");
+		put_literal(scratch, x, r, s, strlen(s), at);
+		BUF_ADDLIT(scratch, "</code>");
+		if (!html_before(n, CMARK_NODE_CUSTOM_INLINE, scratch->data)) {
+			cmark_node_free(n);
+			return;
+		}
+		buf_reset(scratch);
+	}
+	tokens_as_text(scratch, x, s);
+	cmark_node_set_literal(n, scratch->data);
+}
+
+/*
+ * Code block n, which holds the nonce: written as the renderer writes
+ * one (its language the first word of the info string), with its
+ * tokens as links (in the language, as their text).
+ */
+static void
+resolve_code_block(cmark_node *n, const struct expansion *x,
+		   const struct rendered *r, struct buf *scratch)
+{
+	const char *info = cmark_node_get_fence_info(n);
+	const char *s = cmark_node_get_literal(n);
+
+	buf_reset(scratch);
+	BUF_ADDLIT(scratch, "<pre><code");
+	if (info && *info) {
+		BUF_ADDLIT(scratch, " class=\"language-");
+		put_literal(scratch, x, r, info,
+			    strcspn(info, " \t\n\v\f\r"), IN_ATTR);
+		buf_addch(scratch, '"');
+	}
+	buf_addch(scratch, '>');
+	put_literal(scratch, x, r, s, strlen(s), IN_TEXT);
+	BUF_ADDLIT(scratch, "</code></pre>\n");
+	if (html_before(n, CMARK_NODE_CUSTOM_BLOCK, scratch->data))
+		BUG("a custom block cannot go where a code block was");
+	cmark_node_free(n);
+}
+
+/*
+ * The snippet paragraph p (its one text node the token): its HTML, or
+ * its equation typeset for r's page.
+ */
+static void
+resolve_snippet(cmark_node *p, const struct snippet *sn,
+		const struct expansion *x, const struct rendered *r,
+		struct buf *scratch)
+{
+	/* As a paragraph was: its HTML, then a line break. */
+	buf_reset(scratch);
+	if (sn->formula)
+		put_formula(scratch, x, r, sn->formula, MATHML_BLOCK);
+	else
+		buf_addstr(scratch, sn->html);
+	buf_addch(scratch, '\n');
+	if (html_before(p, CMARK_NODE_CUSTOM_BLOCK, scratch->data))
+		BUG("a custom block cannot go where a paragraph was");
+	cmark_node_free(p);
+}
+
+/*
+ * Heading h gets its id: a custom block (which writes nothing itself)
+ * holding a custom inline node that writes the tags, around the
+ * heading's own inline content, which moves there.
+ */
+static cmark_node *
+resolve_heading(cmark_node *h, const char *id, struct buf *scratch)
+{
+	cmark_node *block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+	cmark_node *tag = cmark_node_new(CMARK_NODE_CUSTOM_INLINE), *c;
+	int level = cmark_node_get_heading_level(h);
+
+	buf_reset(scratch);
+	buf_addf(scratch, "<h%d id=\"", level);
+	html_attr(scratch, id);
+	BUF_ADDLIT(scratch, "\">");
+	cmark_node_set_on_enter(tag, scratch->data);
+	buf_reset(scratch);
+	buf_addf(scratch, "</h%d>\n", level);
+	cmark_node_set_on_exit(tag, scratch->data);
+	while ((c = cmark_node_first_child(h)))
+		if (!cmark_node_append_child(tag, c))
+			BUG("a heading's inline content cannot move");
+	if (!cmark_node_append_child(block, tag) ||
+	    !cmark_node_insert_before(h, block))
+		BUG("a custom block cannot go where a heading was");
+	cmark_node_free(h);
+	return block;
+}
+
+/* Puts a custom block that writes html after n (NULL: first in doc). */
+static void
+block_after(cmark_node *doc, cmark_node *n, const char *html)
+{
+	cmark_node *c = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+
+	cmark_node_set_on_enter(c, html);
+	if (!(n ? cmark_node_insert_after(n, c) :
+	      cmark_node_prepend_child(doc, c)))
+		BUG("a custom block cannot go after a heading");
+}
+
+/*
+ * After the title (h, the first level-1 heading's block): a folded copy
+ * of the contents' list in toc, for narrow screens, where the list
+ * cannot stand beside the text and before the title would push the
+ * title down (style.css shows one or the other by the width); then the
+ * banner, and a blank line. Without a title, the banner opens the body.
+ */
+static void
+after_title(cmark_node *doc, cmark_node *h, const char *toc,
+	    const char *banner, struct buf *scratch)
+{
+	const char *ol = strstr(toc, "<ol>"), *end = strstr(toc, "</nav>");
+
+	if (!h) {
+		if (banner && *banner)
+			block_after(doc, NULL, banner);
+		return;
+	}
+	if (banner) {
+		buf_reset(scratch);
+		buf_addstr(scratch, banner);
+		buf_addch(scratch, '\n');
+		block_after(doc, h, scratch->data);
+	}
+	if (ol && end && end > ol) {
+		buf_reset(scratch);
+		BUF_ADDLIT(scratch, "<details class=\"toc-narrow\"><summary>"
+			   "Contents</summary>\n");
+		buf_add(scratch, ol, (size_t)(end - ol));
+		BUF_ADDLIT(scratch, "</details>\n");
+		block_after(doc, h, scratch->data);
+	}
+}
+
+/* Whether n is a custom block whose HTML starts with s (len bytes). */
+static int
+block_starts(cmark_node *n, const char *s, size_t len)
+{
+	return n && cmark_node_get_type(n) == CMARK_NODE_CUSTOM_BLOCK &&
+	       !strncmp(cmark_node_get_on_enter(n), s, len);
+}
+
+/* A custom node of type that writes enter and exit around its children. */
+static cmark_node *
+custom(cmark_node_type type, const char *enter, const char *exit)
+{
+	cmark_node *c = cmark_node_new(type);
+
+	cmark_node_set_on_enter(c, enter);
+	cmark_node_set_on_exit(c, exit);
+	return c;
+}
+
+static void
+append(cmark_node *parent, cmark_node *child)
+{
+	if (!cmark_node_append_child(parent, child))
+		BUG("a custom node cannot hold a table's part");
+}
+
+/*
+ * Table t, written by the renderer as cmark-gfm's table extension would
+ * write it, but with what the extension cannot write: the caption that
+ * the expansion put before it ({{#table}}: a snippet block <div
+ * class="caption" id="tab-...">, the caption's Markdown, a snippet block
+ * </div>) as the table's own <caption>, and the table then wrapped in a
+ * <div class="wide"> that scrolls; a table without one named by the
+ * heading above it (label: its id, or NULL), so that every table has a
+ * name a screen reader can say. Made of custom nodes: a table cell
+ * holds none of them, a custom node holds anything.
+ */
+static void
+resolve_table(cmark_node *t, const char *label, struct buf *scratch)
+{
+	static const char cap[] = "<div class=\"caption\" id=\"";
+	cmark_node *end = cmark_node_previous(t), *open = NULL, *w, *row;
+	cmark_node *head = NULL, *body = NULL;
+	const uint8_t *align = cmark_gfm_extensions_get_table_alignments(t);
+	uint16_t ncols = cmark_gfm_extensions_get_table_columns(t);
+
+	/* The caption's blocks, when the table follows them. */
+	if (block_starts(end, "</div>\n", 8))
+		for (open = cmark_node_previous(end); open;
+		     open = cmark_node_previous(open))
+			if (block_starts(open, cap, sizeof(cap) - 1) ||
+			    (cmark_node_get_type(open) ==
+			     CMARK_NODE_CUSTOM_BLOCK &&
+			     strstr(cmark_node_get_on_enter(open), "</div>")))
+				break;
+	if (!block_starts(open, cap, sizeof(cap) - 1))
+		open = NULL;
+	buf_reset(scratch);
+	if (open) {
+		BUF_ADDLIT(scratch, "<div class=\"wide\"><table>\n<caption "
+			   "id=\"");
+		buf_addstr(scratch, cmark_node_get_on_enter(open) +
+			   sizeof(cap) - 1);
+		w = custom(CMARK_NODE_CUSTOM_BLOCK, scratch->data,
+			   "</table></div>");
+		while (cmark_node_next(open) != end)
+			append(w, cmark_node_next(open));
+		append(w, custom(CMARK_NODE_CUSTOM_BLOCK, "</caption>", ""));
+		cmark_node_free(open);
+		cmark_node_free(end);
+	} else {
+		BUF_ADDLIT(scratch, "<table");
+		if (label) {
+			BUF_ADDLIT(scratch, " aria-labelledby=\"");
+			html_attr(scratch, label);
+			buf_addch(scratch, '"');
+		}
+		buf_addch(scratch, '>');
+		w = custom(CMARK_NODE_CUSTOM_BLOCK, scratch->data, "</table>");
+	}
+	while ((row = cmark_node_first_child(t))) {
+		int th = cmark_gfm_extensions_get_table_row_is_header(row);
+		cmark_node **group = th ? &head : &body, *tr, *cell;
+		size_t col = 0;
+
+		if (!*group) {
+			*group = custom(CMARK_NODE_CUSTOM_BLOCK, th ? "<thead>" :
+					"<tbody>", th ? "</thead>" : "</tbody>");
+			append(w, *group);
+		}
+		tr = custom(CMARK_NODE_CUSTOM_BLOCK, "<tr>", "</tr>");
+		append(*group, tr);
+		while ((cell = cmark_node_first_child(row))) {
+			cmark_node *b = custom(CMARK_NODE_CUSTOM_BLOCK, "", "");
+			cmark_node *in, *c;
+			char a = col < ncols && align ? (char)align[col] : 0;
+
+			buf_reset(scratch);
+			buf_addstr(scratch, th ? "<th" : "<td");
+			if (a == 'l' || a == 'c' || a == 'r')
+				buf_addstr(scratch, a == 'l' ? " align=\"left\"" :
+					   a == 'c' ? " align=\"center\"" :
+					   " align=\"right\"");
+			buf_addch(scratch, '>');
+			in = custom(CMARK_NODE_CUSTOM_INLINE, scratch->data,
+				    th ? "</th>" : "</td>");
+			while ((c = cmark_node_first_child(cell)))
+				append(in, c);
+			append(b, in);
+			append(tr, b);
+			cmark_node_free(cell);
+			col++;
+		}
+		cmark_node_free(row);
+	}
+	if (!cmark_node_insert_before(t, w))
+		BUG("a custom block cannot go where a table was");
+	cmark_node_free(t);
+}
+
+/*
+ * The tables of doc, each with the id of the heading above it (h: the
+ * ids of the headings, in document order), made by resolve_table().
+ */
+static void
+resolve_tables(cmark_node *doc, const struct heading *h, size_t nh,
+	       struct buf *scratch)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	cmark_node **t = NULL;
+	const char **label = NULL;
+	const char *last = NULL;
+	size_t n = 0, cap = 0, lcap = 0, k = 0, i;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (cmark_node_get_type(node) == CMARK_NODE_HEADING && k < nh)
+			last = h[k++].id;
+		if (strcmp(cmark_node_get_type_string(node), "table"))
+			continue;
+		t = xgrow(t, &cap, n + 1, sizeof(*t));
+		label = xgrow(label, &lcap, n + 1, sizeof(*label));
+		label[n] = last;
+		t[n++] = node;
+	}
+	cmark_iter_free(it);
+	for (i = 0; i < n; i++)
+		resolve_table(t[i], label[i], scratch);
+	free(t);
+	free(label);
+}
+
+/*
+ * Makes the tree say everything the page shows, so that the renderer
+ * writes the finished HTML: paragraphs that are exactly a snippet token
+ * become the snippet's trusted HTML (custom blocks, which safe mode
+ * writes as they are), link tokens become links to the quantities page
+ * (or their MathML, or their text, by place_of()), the template's own
+ * links to quantities.html#NAME lead where r's page has NAME's entry,
+ * headings carry the ids of h (nh of them, in document order), and the
+ * title is followed by what after_title() puts there (toc: the
+ * contents).
+ * Tokens have no punctuation but the '-' that smart punctuation splits
+ * text at, so the text nodes are joined first.
+ */
+static void
+resolve(cmark_node *doc, const struct expansion *x, const struct rendered *r,
+	const struct heading *h, size_t nh, const char *toc)
+{
+	static const char qpage[] = "quantities.html#";
+	cmark_iter *it;
+	cmark_event_type ev;
+	cmark_node **todo = NULL, **heads = NULL, *title = NULL;
+	size_t ntodo = 0, todo_cap = 0, nheads = 0, heads_cap = 0, i;
+	struct buf scratch = BUF_INIT;
+
+	cmark_consolidate_text_nodes(doc);
+	/* Nodes first, changes after: the iterator walks a fixed tree. */
+	it = cmark_iter_new(doc);
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
+		const char *s = NULL, *s2 = NULL;
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (t == CMARK_NODE_HEADING) {
+			heads = xgrow(heads, &heads_cap, nheads + 1,
+				      sizeof(*heads));
+			heads[nheads++] = n;
+			continue;
+		}
+		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE ||
+		    t == CMARK_NODE_CODE_BLOCK)
+			s = cmark_node_get_literal(n);
+		if (t == CMARK_NODE_CODE_BLOCK)
+			s2 = cmark_node_get_fence_info(n);
+		if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
+			s = cmark_node_get_url(n);
+			s2 = cmark_node_get_title(n);
+		}
+		if ((s && strstr(s, x->nonce)) || (s2 && strstr(s2, x->nonce)) ||
+		    (t == CMARK_NODE_LINK && r->qhref &&
+		     !strncmp(s, qpage, sizeof(qpage) - 1))) {
+			todo = xgrow(todo, &todo_cap, ntodo + 1,
+				     sizeof(*todo));
+			todo[ntodo++] = n;
+		}
+	}
+	cmark_iter_free(it);
+	if (nheads != nh)
+		BUG("%zu headings, %zu ids", nheads, nh);
+	/* Snippets first: a table's caption is made of them. */
+	for (i = 0; i < ntodo; i++) {
+		cmark_node *n = todo[i], *p = cmark_node_parent(n);
+		const struct snippet *sn = NULL;
+
+		if (cmark_node_get_type(n) == CMARK_NODE_TEXT &&
+		    cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH &&
+		    !cmark_node_previous(n) && !cmark_node_next(n))
+			sn = snippet_of(x, cmark_node_get_literal(n));
+		if (sn) {
+			resolve_snippet(p, sn, x, r, &scratch);
+			todo[i] = NULL;
+		}
+	}
+	/* Then tables, whose cells can then hold what tokens become. */
+	resolve_tables(doc, h, nh, &scratch);
+	for (i = 0; i < ntodo; i++) {
+		cmark_node *n = todo[i];
+
+		if (!n)
+			continue;
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_TEXT:
+			resolve_text(n, x, r, &scratch);
+			break;
+		case CMARK_NODE_CODE:
+			resolve_code(n, x, r, &scratch);
+			break;
+		case CMARK_NODE_CODE_BLOCK:
+			resolve_code_block(n, x, r, &scratch);
+			break;
+		default:
+			/* A link or an image: its URL and title. */
+			buf_reset(&scratch);
+			tokens_as_text(&scratch, x, cmark_node_get_url(n));
+			if (cmark_node_get_type(n) == CMARK_NODE_LINK &&
+			    r->qhref && !strncmp(scratch.data, qpage,
+						 sizeof(qpage) - 1)) {
+				char *name = xstrdup(scratch.data +
+						     sizeof(qpage) - 1);
+
+				buf_reset(&scratch);
+				r->qhref(&scratch, name, r->qhref_ctx);
+				free(name);
+			}
+			cmark_node_set_url(n, scratch.data);
+			buf_reset(&scratch);
+			tokens_as_text(&scratch, x, cmark_node_get_title(n));
+			cmark_node_set_title(n, scratch.data);
+			break;
+		}
+	}
+	for (i = 0; i < nheads; i++) {
+		cmark_node *b = resolve_heading(heads[i], h[i].id, &scratch);
+
+		if (h[i].level == 1 && !title)
+			title = b;
+	}
+	after_title(doc, title, toc, r->banner, &scratch);
+	free(todo);
+	free(heads);
+	buf_release(&scratch);
 }
 
 static void
@@ -455,6 +1081,7 @@ html_render(const struct expansion *x, struct rendered *r)
 	int opts = CMARK_OPT_SMART | CMARK_OPT_SAFE | CMARK_OPT_VALIDATE_UTF8 |
 		   CMARK_OPT_FOOTNOTES;
 	struct headings hs = { NULL, 0, 0 };
+	struct buf toc = BUF_INIT;
 	int ret;
 	cmark_parser *parser;
 	cmark_node *doc;
@@ -479,10 +1106,12 @@ html_render(const struct expansion *x, struct rendered *r)
 	if (r->root)
 		reroot_links(doc, r);
 	collect_headings(doc, x, &hs);
+	build_toc(hs.h, hs.n, &toc);
+	resolve(doc, x, r, hs.h, hs.n, toc.data);
 	html = cmark_render_html(doc, opts,
 				 cmark_parser_get_syntax_extensions(parser));
 	footnotes_heading(&html, mem);
-	postprocess(html, hs.h, hs.n, x, r->body);
+	buf_addstr(r->body, html);
 	mem->free(html);
 	cmark_node_free(doc);
 	cmark_parser_free(parser);
@@ -490,7 +1119,8 @@ html_render(const struct expansion *x, struct rendered *r)
 	for (i = 0; i < hs.n && !r->title; i++)
 		if (hs.h[i].level == 1)
 			r->title = xstrdup(hs.h[i].text);
-	build_toc(hs.h, hs.n, r->toc);
+	buf_add(r->toc, toc.data, toc.len);
+	buf_release(&toc);
 	for (i = 0; i < hs.n; i++) {
 		free(hs.h[i].id);
 		free(hs.h[i].text);
@@ -550,17 +1180,9 @@ html_check_shell(const struct srcfile *shell)
 	return ret;
 }
 
-/* Whether the site has editions (and so the pages about them). */
-static int with_editions = 1;
-
-void
-html_nav_editions(int on)
-{
-	with_editions = on;
-}
-
+/* The site's navigation; flags: enum html_page_flags. */
 static void
-nav(struct buf *out, const char *current, const char *root)
+nav(struct buf *out, const char *current, const char *root, unsigned flags)
 {
 	static const struct {
 		const char *file, *name;
@@ -586,113 +1208,18 @@ nav(struct buf *out, const char *current, const char *root)
 		else if (!strncmp(pages[i].file, current, len) &&
 			 current[len] == '/')
 			at = " aria-current=\"true\"";
-		if (with_editions || (i != 2 && i != 3))
+		if ((flags & HTML_PAGE_EDITIONS) || (i != 2 && i != 3))
 			buf_addf(out, "<li><a href=\"%s%s\"%s>%s</a></li>",
 				 root, pages[i].file, at, pages[i].name);
 	}
 	BUF_ADDLIT(out, "</ul></nav>");
 }
 
-/* Whether the tag from lt to gt has an aria- attribute. */
-static int
-has_aria(const char *lt, const char *gt)
-{
-	for (; lt + 5 <= gt; lt++)
-		if (!strncmp(lt, "aria-", 5))
-			return 1;
-	return 0;
-}
-
-/*
- * Copies a page's body to out with its tables made readable: a caption
- * the expansion wrote before its table ({{#table}}: a <div
- * class="caption" id="tab-..."> right before "<table>") becomes the
- * table's own <caption>, and the table is wrapped in a scrolling <div
- * class="wide">; a table without a caption is named by the heading
- * above it (aria-labelledby), so that every table has a name a screen
- * reader can say.
- */
-static void
-put_body(struct buf *out, const char *body)
-{
-	static const char cap[] = "<div class=\"caption\" id=\"";
-	const char *p = body, *lt, *id = NULL, *end, *t, *gt;
-	size_t idlen = 0;
-	int wrapped = 0;
-
-	while ((lt = strchr(p, '<'))) {
-		buf_add(out, p, (size_t)(lt - p));
-		p = lt;
-		if (lt[1] == 'h' && lt[2] >= '1' && lt[2] <= '6' &&
-		    !strncmp(lt + 3, " id=\"", 5)) {
-			id = lt + 8;
-			idlen = strcspn(id, "\"");
-		} else if (!strncmp(lt, cap, sizeof(cap) - 1) &&
-			   (end = strstr(lt, "</div>")) &&
-			   !strncmp(t = end + 6 + strspn(end + 6, " \n"),
-				    "<table>", 7)) {
-			BUF_ADDLIT(out, "<div class=\"wide\"><table>\n"
-				   "<caption id=\"");
-			buf_add(out, lt + sizeof(cap) - 1,
-				(size_t)(end - lt - (sizeof(cap) - 1)));
-			BUF_ADDLIT(out, "</caption>");
-			p = t + 7;
-			wrapped = 1;
-			continue;
-		} else if (!strncmp(lt, "<table", 6) && (gt = strchr(lt, '>')) &&
-			   strncmp(gt + 1 + strspn(gt + 1, " \n"), "<caption",
-				   8) && id && !has_aria(lt, gt)) {
-			buf_add(out, lt, 6);
-			BUF_ADDLIT(out, " aria-labelledby=\"");
-			buf_add(out, id, idlen);
-			BUF_ADDLIT(out, "\"");
-			p = lt + 6;
-			continue;
-		} else if (wrapped && !strncmp(lt, "</table>", 8)) {
-			BUF_ADDLIT(out, "</table></div>");
-			p = lt + 8;
-			wrapped = 0;
-			continue;
-		}
-		buf_addch(out, '<');
-		p++;
-	}
-	buf_addstr(out, p);
-}
-
-/*
- * The body. On a narrow screen the contents list cannot stand beside
- * the text, and before the title it would push the title down, so a
- * folded copy of its list follows the page's <h1> (style.css shows one
- * or the other by the width).
- */
-static void
-put_content(struct buf *out, const char *body, const char *toc)
-{
-	const char *h1 = strstr(body, "</h1>\n"), *ol = strstr(toc, "<ol>");
-	const char *end = strstr(toc, "</nav>");
-	struct buf b = BUF_INIT;
-
-	if (!h1 || !ol || !end || end < ol) {
-		put_body(out, body);
-		return;
-	}
-	h1 += 6;
-	buf_add(&b, body, (size_t)(h1 - body));
-	BUF_ADDLIT(&b, "<details class=\"toc-narrow\"><summary>Contents"
-		   "</summary>\n");
-	buf_add(&b, ol, (size_t)(end - ol));
-	BUF_ADDLIT(&b, "</details>\n");
-	buf_addstr(&b, h1);
-	put_body(out, b.data);
-	buf_release(&b);
-}
-
 /* Copies shell to out, filling its slots. */
 void
 html_page(struct buf *out, const char *shell, const char *title,
 	  const char *toc, const char *body, const char *current,
-	  const char *root, const char *pdf)
+	  const char *root, const char *pdf, unsigned flags)
 {
 	const char *p = shell;
 
@@ -711,10 +1238,10 @@ html_page(struct buf *out, const char *shell, const char *title,
 			buf_addstr(out, toc);
 			p = open + 7;
 		} else if (!strncmp(open, "{{content}}", 11)) {
-			put_content(out, body, toc);
+			buf_addstr(out, body);
 			p = open + 11;
 		} else if (!strncmp(open, "{{nav}}", 7)) {
-			nav(out, current, root);
+			nav(out, current, root, flags);
 			p = open + 7;
 		} else if (!strncmp(open, "{{root}}", 8)) {
 			buf_addstr(out, root);

@@ -16,7 +16,13 @@ struct srcfile;
  * their text, made unique with -2, -3, ...), paragraphs that hold
  * exactly a snippet token become the snippet's trusted HTML, link
  * tokens become links, and a table of contents of the level-2 and
- * level-3 headings is built.
+ * level-3 headings is built; a folded copy of its list follows the
+ * title, for narrow screens. A {{#table}} caption becomes its table's
+ * <caption>, the table wrapped in a scrolling <div class="wide">, and a
+ * table without one is named by the heading above it (aria-labelledby).
+ * All of it is done in cmark-gfm's tree
+ * before it is rendered (custom nodes for trusted HTML, link nodes for
+ * links), so that the renderer writes the finished body.
  */
 struct rendered {
 	struct buf *body;	/* the HTML of the document */
@@ -31,6 +37,22 @@ struct rendered {
 	 */
 	const char *root;
 	const char *const *own;
+	/*
+	 * Where a link to a quantity's entry goes (a number's, a formula's
+	 * symbols', the template's own links to quantities.html#NAME):
+	 * qhref appends the address of name's entry, not escaped, to out,
+	 * given qhref_ctx. NULL: "quantities.html#NAME", a page beside a
+	 * single quantities page.
+	 */
+	void (*qhref)(struct buf *out, const char *name, const void *ctx);
+	const void *qhref_ctx;
+	/*
+	 * HTML put after the title (the first level-1 heading) and the
+	 * folded copy of the contents that follows it there, then a blank
+	 * line (an edition's banner); or first, when there is no title.
+	 * NULL: none.
+	 */
+	const char *banner;
 };
 
 /*
@@ -55,11 +77,14 @@ void html_release(void);
  */
 int html_check_shell(const struct srcfile *shell);
 
-/*
- * Whether the navigation links the editions and changes pages (on by
- * default; off for a site of one edition).
- */
-void html_nav_editions(int on);
+/* What html_page() is told about the site around the page. */
+enum html_page_flags {
+	/*
+	 * The site has editions: its navigation links the editions and
+	 * changes pages (a site of one edition has neither).
+	 */
+	HTML_PAGE_EDITIONS = (1 << 0),
+};
 
 /*
  * Fills the page shell: "{{title}}", "{{toc}}", "{{content}}", "{{nav}}"
@@ -68,16 +93,14 @@ void html_nav_editions(int on);
  * "" for a page at the top, "../../" for an edition's). current is the
  * page's path from the top ("index.html", "editions/2008/index.html"):
  * the navigation marks it. Other text is copied as is (the shell is the
- * author's). In the body, a folded copy of the toc's list follows the
- * <h1> (for narrow screens), a {{#table}} caption becomes its table's
- * <caption> with the table wrapped in a scrolling <div class="wide">,
- * and a table without one is named by the heading above it
- * (aria-labelledby). "{{pdf}}" becomes a link to pdf, the page's PDF
- * (a path from the page), when not NULL, and nothing when NULL (a site
- * without PDFs is the same as before the slot). Appends to out.
+ * author's), and so is the body (html_render() wrote it whole; a page
+ * written in C names its own tables). "{{pdf}}" becomes a link to pdf,
+ * the page's PDF (a path from the page), when not NULL, and nothing
+ * when NULL (a site without PDFs is the same as before the slot).
+ * flags: enum html_page_flags. Appends to out.
  */
 void html_page(struct buf *out, const char *shell, const char *title,
 	       const char *toc, const char *body, const char *current,
-	       const char *root, const char *pdf);
+	       const char *root, const char *pdf, unsigned flags);
 
 #endif

@@ -34,6 +34,7 @@ struct writer {
 	struct buf *out;
 	const struct registry *reg;
 	const char *page;	/* symbols link to page#name; NULL: no links */
+	const struct mathml_links *links;	/* or here; NULL: page */
 	struct binding bind[MAX_BINDINGS];
 	size_t nbind;
 	int solid;		/* the next linked symbol: not space-like */
@@ -320,9 +321,17 @@ linked_symbol(struct writer *w, const char *sym, const struct quantity *q)
 	if (w->solid)
 		BUF_ADDLIT(out, "<mrow>");
 	BUF_ADDLIT(out, "<mtext class=\"sym\"><a href=\"");
-	html_attr(out, w->page);
-	buf_addch(out, '#');
-	html_attr(out, q->name);
+	if (w->links) {
+		struct buf href = BUF_INIT;
+
+		w->links->href(&href, q->name, w->links->ctx);
+		html_attr(out, href.data);
+		buf_release(&href);
+	} else {
+		html_attr(out, w->page);
+		buf_addch(out, '#');
+		html_attr(out, q->name);
+	}
 	BUF_ADDLIT(out, "\" title=\"");
 	html_attr(out, q->name);
 	if (*q->unit) {
@@ -360,7 +369,7 @@ symbol(struct writer *w, const char *name, const struct quantity *q)
 	const char *sym = q && q->symbol ? q->symbol : NULL;
 	struct symparts sp;
 
-	if (q && w->page) {
+	if (q && (w->page || w->links)) {
 		linked_symbol(w, sym ? sym : name, q);
 		return;
 	}
@@ -666,11 +675,14 @@ bindings(struct writer *w, int block)
 	}
 }
 
-void
-mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
-	    const struct quantity *lhs, const char *page, unsigned flags)
+/* mathml_expr(), its symbols linked to page#name or where links say. */
+static void
+expr_linked(struct buf *out, const struct expr *e, const struct registry *reg,
+	    const struct quantity *lhs, const char *page,
+	    const struct mathml_links *links, unsigned flags)
 {
-	struct writer w = { .out = out, .reg = reg, .page = page };
+	struct writer w = { .out = out, .reg = reg, .page = page,
+			    .links = links };
 
 	if (lhs)
 		bind(&w, lhs);
@@ -706,6 +718,13 @@ mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
 		bindings(&w, 0);
 }
 
+void
+mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
+	    const struct quantity *lhs, const char *page, unsigned flags)
+{
+	expr_linked(out, e, reg, lhs, page, NULL, flags);
+}
+
 /* Whether every quantity e names (reg's) has a symbol of its own. */
 static int
 all_symbols(const struct registry *reg, const struct expr *e)
@@ -721,9 +740,11 @@ all_symbols(const struct registry *reg, const struct expr *e)
 	       all_symbols(reg, expr_arg(e, 1));
 }
 
-int
-mathml_formula(struct buf *out, const struct registry *reg,
-	       const struct quantity *q, const char *page, unsigned flags)
+/* mathml_formula(), its symbols linked to page#name or where links say. */
+static int
+formula_linked(struct buf *out, const struct registry *reg,
+	       const struct quantity *q, const char *page,
+	       const struct mathml_links *links, unsigned flags)
 {
 	struct srcfile *f;
 	struct expr *e;
@@ -739,7 +760,22 @@ mathml_formula(struct buf *out, const struct registry *reg,
 		expr_free(e);
 		return -1;
 	}
-	mathml_expr(out, e, reg, q, page, flags);
+	expr_linked(out, e, reg, q, page, links, flags);
 	expr_free(e);
 	return 0;
+}
+
+int
+mathml_formula(struct buf *out, const struct registry *reg,
+	       const struct quantity *q, const char *page, unsigned flags)
+{
+	return formula_linked(out, reg, q, page, NULL, flags);
+}
+
+int
+mathml_formula_linked(struct buf *out, const struct registry *reg,
+		      const struct quantity *q,
+		      const struct mathml_links *links, unsigned flags)
+{
+	return formula_linked(out, reg, q, NULL, links, flags);
 }

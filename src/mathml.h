@@ -52,4 +52,18 @@ void mathml_expr(struct buf *out, const struct expr *e,
 int mathml_formula(struct buf *out, const struct registry *reg,
 		   const struct quantity *q, const char *page, unsigned flags);
 
+/*
+ * Where the symbols of a formula link when the quantities' entries are
+ * on more than one page (the site's quantities/KEY.html): href appends
+ * the address of name's entry, not escaped, to out.
+ */
+struct mathml_links {
+	void (*href)(struct buf *out, const char *name, const void *ctx);
+	const void *ctx;
+};
+/* mathml_formula(), each symbol linked where links->href says. */
+int mathml_formula_linked(struct buf *out, const struct registry *reg,
+			  const struct quantity *q,
+			  const struct mathml_links *links, unsigned flags);
+
 #endif

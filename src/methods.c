@@ -44,11 +44,25 @@ static const struct {
 	  "(src/model.c)." },
 };
 
+/* Where a quantity's entry is: links->href's, else page#name. */
 static void
-name_link(struct buf *out, const char *page, const char *name)
+href(struct buf *out, const struct mathml_links *links, const char *page,
+     const char *name)
 {
-	buf_addf(out, "<a href=\"%s#", page);
-	buf_addstr(out, name);
+	if (links) {
+		links->href(out, name, links->ctx);
+	} else {
+		buf_addf(out, "%s#", page);
+		buf_addstr(out, name);
+	}
+}
+
+static void
+name_link(struct buf *out, const struct mathml_links *links,
+	  const char *page, const char *name)
+{
+	BUF_ADDLIT(out, "<a href=\"");
+	href(out, links, page, name);
 	BUF_ADDLIT(out, "\"><code>");
 	html_name(out, name);
 	BUF_ADDLIT(out, "</code></a>");
@@ -80,7 +94,8 @@ value_words(struct buf *out, const struct quantity *q)
 static void
 definition(struct buf *out, const struct registry *reg,
 	   const struct bib *bib, const char *name, enum modeldoc_kind kind,
-	   const char *page, const char *root)
+	   const char *page, const struct mathml_links *links,
+	   const char *root)
 {
 	const struct quantity *q = registry_get(reg, name);
 
@@ -88,11 +103,12 @@ definition(struct buf *out, const struct registry *reg,
 		return;
 	BUF_ADDLIT(out, "<div class=\"definition\">\n");
 	if (kind == MODELDOC_DEF && q->expr &&
-	    !mathml_formula(out, reg, q, page, MATHML_BLOCK)) {
+	    !(links ? mathml_formula_linked(out, reg, q, links, MATHML_BLOCK) :
+	      mathml_formula(out, reg, q, page, MATHML_BLOCK))) {
 		BUF_ADDLIT(out, "\n");
 	}
 	BUF_ADDLIT(out, "<p>");
-	name_link(out, page, name);
+	name_link(out, links, page, name);
 	BUF_ADDLIT(out, " = ");
 	value_words(out, q);
 	if (kind == MODELDOC_GIVEN) {
@@ -255,7 +271,8 @@ provider(struct buf *out, const char *name)
 void
 methods_page(struct buf *out, const struct modeldoc *doc,
 	     const struct registry *reg, const struct bib *bib,
-	     const char *page, const char *root)
+	     const char *page, const struct mathml_links *links,
+	     const char *root)
 {
 	size_t i, j;
 
@@ -287,7 +304,7 @@ methods_page(struct buf *out, const struct modeldoc *doc,
 				provider(out, name);
 			else
 				definition(out, reg, bib, name, kind, page,
-					   root);
+					   links, root);
 		}
 	}
 }

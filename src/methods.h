@@ -3,6 +3,7 @@
 
 struct bib;
 struct buf;
+struct mathml_links;
 struct modeldoc;
 struct registry;
 
@@ -12,12 +13,14 @@ struct registry;
  * block becomes an equation typeset in MathML with the quantities'
  * symbols (mathml.h), its value in the edition of reg, its words and
  * its source; a given quantity shows its value and where it is read
- * from; a provider says what it reads. Names link to page#NAME (the
- * quantities page), references to root + "references.html". Appends the
- * page's body to out.
+ * from; a provider says what it reads. Names link where links->href
+ * says, or with links NULL to page#NAME (the quantities page beside it),
+ * references to root + "references.html". Appends the page's body to
+ * out.
  */
 void methods_page(struct buf *out, const struct modeldoc *doc,
 		  const struct registry *reg, const struct bib *bib,
-		  const char *page, const char *root);
+		  const char *page, const struct mathml_links *links,
+		  const char *root);
 
 #endif

@@ -595,6 +595,23 @@ qpages_find(const struct qpages *p, const char *name)
 }
 
 void
+qpages_href(const struct qpages *p, const char *dir,
+	    const struct qpage *self, const char *name, struct buf *out)
+{
+	const struct qpage *pg = qpages_find(p, name);
+
+	if (pg && pg != self) {
+		buf_addstr(out, dir);
+		buf_addstr(out, pg->key);
+		BUF_ADDLIT(out, ".html");
+	} else if (!pg) {
+		BUF_ADDLIT(out, "quantities.html");
+	}
+	buf_addch(out, '#');
+	buf_addstr(out, name);
+}
+
+void
 qpages_relink(const struct qpages *p, const char *dir,
 	      const struct qpage *self, const char *html, struct buf *out)
 {
@@ -604,25 +621,16 @@ qpages_relink(const struct qpages *p, const char *dir,
 	while ((at = strstr(s, pat))) {
 		const char *name = at + sizeof(pat) - 1;
 		const char *q = strchr(name, '"');
-		const struct qpage *pg;
 		char *n;
 
 		if (!q)
 			break;
 		n = xstrndup(name, (size_t)(q - name));
-		pg = qpages_find(p, n);
-		free(n);
 		buf_add(out, s, (size_t)(at - s));
 		BUF_ADDLIT(out, "href=\"");
-		if (pg && pg != self) {
-			buf_addstr(out, dir);
-			buf_addstr(out, pg->key);
-			BUF_ADDLIT(out, ".html");
-		} else if (!pg) {
-			BUF_ADDLIT(out, "quantities.html");
-		}
-		buf_addch(out, '#');
-		s = name;
+		qpages_href(p, dir, self, n, out);
+		free(n);
+		s = q;
 	}
 	buf_addstr(out, s);
 }

@@ -65,6 +65,14 @@ void qpages_release(struct qpages *p);
 /* The page of name (a quantity of the registry p was made from), or NULL. */
 const struct qpage *qpages_find(const struct qpages *p, const char *name);
 /*
+ * Appends the address of name's entry from a page in dir ("" in
+ * quantities/, "quantities/" beside it): "<dir>KEY.html#NAME", "#NAME"
+ * on self's own page (self may be NULL), "quantities.html#NAME" for a
+ * NAME of no part.
+ */
+void qpages_href(const struct qpages *p, const char *dir,
+		 const struct qpage *self, const char *name, struct buf *out);
+/*
  * Copies html to out with each link to a quantity written
  * for one page (href="quantities.html#NAME", which pages of a single
  * quantities page write) made a link to its part:

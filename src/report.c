@@ -22,6 +22,7 @@
 #include "file.h"
 #include "gnuplot.h"
 #include "html.h"
+#include "mathml.h"
 #include "methods.h"
 #include "model.h"
 #include "modeldoc.h"
@@ -132,15 +133,24 @@ write_page(struct run *run, const char *file, const char *root,
 	int ret;
 
 	html_page(&page, run->shell, title, toc, body, file, root,
-		  pdf_link(run, file));
+		  pdf_link(run, file),
+		  run->opt->editions ? HTML_PAGE_EDITIONS : 0);
 	ret = site_write(run->site, file, page.data, page.len);
 	buf_release(&page);
 	return ret;
 }
 
+/* Where a page at the site's top links to a quantity: its part's page. */
+static void
+top_qhref(struct buf *out, const char *name, const void *parts)
+{
+	qpages_href(parts, "quantities/", NULL, name, out);
+}
+
 /*
  * Writes a page at the site's top whose links to quantities (written
- * for one quantities page) lead to their parts, quantities/KEY.html.
+ * by changes.c for one quantities page) lead to their parts,
+ * quantities/KEY.html.
  */
 static int
 write_top_page(struct run *run, const char *file, const char *title,
@@ -171,16 +181,19 @@ report_registry(const char *datadir, int year, struct datasets *ds,
 	return reg;
 }
 
+static void edition_banner(const struct run *run, size_t i, struct buf *out);
+
 /*
  * Builds edition e: its registry (unless given), its report expanded and
- * rendered, its figures handed to gnuplot. Returns 0, -1 after input
- * errors, -2 when gnuplot cannot be started.
+ * rendered (its banner after the title), its figures handed to gnuplot.
+ * Returns 0, -1 after input errors, -2 when gnuplot cannot be started.
  */
 static int
 build_edition(struct run *run, struct edition *e)
 {
-	struct rendered r = { &e->body, &e->toc, NULL, "../../", own_files };
-	struct buf dir = BUF_INIT;
+	struct rendered r = { .body = &e->body, .toc = &e->toc,
+			      .root = "../../", .own = own_files };
+	struct buf dir = BUF_INIT, banner = BUF_INIT;
 	int ret = -1;
 
 	if (!e->reg) {
@@ -199,6 +212,8 @@ build_edition(struct run *run, struct edition *e)
 		e->reg, e->dsp, e->x.figures, e->x.nfigures) : 0;
 	if (ret || !run->opt->editions)
 		goto out;
+	edition_banner(run, (size_t)(e - run->ed), &banner);
+	r.banner = banner.data;
 	ret = html_render(&e->x, &r);
 	e->title = r.title;
 	/* Only the newest: the previous edition's figures are kept. */
@@ -209,6 +224,7 @@ build_edition(struct run *run, struct edition *e)
 		       e->x.figures, e->x.nfigures);
 out:
 	buf_release(&dir);
+	buf_release(&banner);
 	return ret;
 }
 
@@ -240,24 +256,16 @@ edition_link(struct buf *out, const struct edition *e, const char *up,
 }
 
 /*
- * Appends body with, after its first heading, the banner, and after
- * each level-2 heading, links to the same section in the previous and
- * the next edition (prev, next: NULL when there is none; up: the way
- * from the page to editions/).
+ * Appends body with, after each level-2 heading, links to the same
+ * section in the previous and the next edition (prev, next: NULL when
+ * there is none; up: the way from the page to editions/).
  */
 static void
-edition_body(struct buf *out, const char *body, const char *banner,
-	     const struct edition *prev, const struct edition *next,
-	     const char *up)
+edition_body(struct buf *out, const char *body, const struct edition *prev,
+	     const struct edition *next, const char *up)
 {
-	const char *p = body, *h1 = strstr(body, "</h1>"), *h;
+	const char *p = body, *h;
 
-	if (h1) {
-		buf_add(out, body, (size_t)(h1 + 5 - body));
-		buf_addch(out, '\n');
-		p = h1 + 5;
-	}
-	buf_addstr(out, banner);
 	while ((h = strstr(p, "<h2 id=\""))) {
 		const char *id = h + 8, *end;
 		size_t len = strcspn(id, "\"");
@@ -282,6 +290,36 @@ edition_body(struct buf *out, const char *body, const char *banner,
 	buf_addstr(out, p);
 }
 
+/*
+ * The banner under the title of edition i's report: which edition, and
+ * links to the previous and the next, to all and to the newest.
+ */
+static void
+edition_banner(const struct run *run, size_t i, struct buf *out)
+{
+	const struct edition *e = &run->ed[i];
+	const struct edition *prev = i ? &run->ed[i - 1] : NULL;
+	const struct edition *next = i + 1 < run->n ? &run->ed[i + 1] : NULL;
+
+	buf_addf(out, "<p class=\"edition-banner\">The %d edition: the "
+		 "report as the data stood in %d", e->year, e->year);
+	if (e->year == run->article_year)
+		BUF_ADDLIT(out, ", the year of the article");
+	BUF_ADDLIT(out, ". ");
+	if (prev) {
+		BUF_ADDLIT(out, "Previous: ");
+		edition_link(out, prev, "../", NULL, 0);
+		BUF_ADDLIT(out, ". ");
+	}
+	if (next) {
+		BUF_ADDLIT(out, "Next: ");
+		edition_link(out, next, "../", NULL, 0);
+		BUF_ADDLIT(out, ". ");
+	}
+	BUF_ADDLIT(out, "<a href=\"../index.html\">All editions</a>; "
+		   "<a href=\"../../index.html\">the newest</a>.</p>\n");
+}
+
 /* editions/YEAR/index.html and its quantities page. */
 /*
  * The Methods page of edition e: the model document with e's values,
@@ -290,14 +328,15 @@ edition_body(struct buf *out, const char *body, const char *banner,
 static int
 write_methods(struct run *run, const struct edition *e, int top)
 {
+	struct mathml_links parts = { top_qhref, &run->parts };
 	struct buf body = BUF_INIT, file = BUF_INIT;
 	int ret;
 
 	methods_page(&body, run->doc, e->reg, &run->bib, "quantities.html",
-		     top ? "" : "../../");
+		     top ? &parts : NULL, top ? "" : "../../");
 	if (top) {
-		ret = write_top_page(run, "methods.html", "Methods", "",
-				     body.data);
+		ret = write_page(run, "methods.html", "", "Methods", "",
+				 body.data);
 	} else {
 		buf_addf(&file, "%s/methods.html", e->dir);
 		ret = write_page(run, file.data, "../../", "Methods", "",
@@ -333,7 +372,7 @@ write_edition(struct run *run, size_t i)
 	struct edition *e = &run->ed[i];
 	const struct edition *prev = i ? &run->ed[i - 1] : NULL;
 	const struct edition *next = i + 1 < run->n ? &run->ed[i + 1] : NULL;
-	struct buf banner = BUF_INIT, body = BUF_INIT, file = BUF_INIT;
+	struct buf body = BUF_INIT, file = BUF_INIT;
 	struct quantities_page qp = { "../../", NULL, NULL, NULL, NULL, 0,
 				      &run->bib, run->ts };
 	size_t n = registry_count(e->reg), k, j;
@@ -342,24 +381,7 @@ write_edition(struct run *run, size_t i)
 	char name[48];
 	int ret;
 
-	buf_addf(&banner, "<p class=\"edition-banner\">The %d edition: the "
-		 "report as the data stood in %d", e->year, e->year);
-	if (e->year == run->article_year)
-		BUF_ADDLIT(&banner, ", the year of the article");
-	BUF_ADDLIT(&banner, ". ");
-	if (prev) {
-		BUF_ADDLIT(&banner, "Previous: ");
-		edition_link(&banner, prev, "../", NULL, 0);
-		BUF_ADDLIT(&banner, ". ");
-	}
-	if (next) {
-		BUF_ADDLIT(&banner, "Next: ");
-		edition_link(&banner, next, "../", NULL, 0);
-		BUF_ADDLIT(&banner, ". ");
-	}
-	BUF_ADDLIT(&banner, "<a href=\"../index.html\">All editions</a>; "
-		   "<a href=\"../../index.html\">the newest</a>.</p>\n");
-	edition_body(&body, e->body.data, banner.data, prev, next, "../");
+	edition_body(&body, e->body.data, prev, next, "../");
 	buf_addf(&file, "%s/index.html", e->dir);
 	ret = write_page(run, file.data, "../../", e->title ? e->title :
 			 "Report", e->toc.data, body.data);
@@ -398,7 +420,6 @@ write_edition(struct run *run, size_t i)
 	ret |= write_methods(run, e, 0);
 	free(keep);
 	free(stack);
-	buf_release(&banner);
 	buf_release(&body);
 	buf_release(&file);
 	return ret;
@@ -412,15 +433,10 @@ write_top_report(struct run *run)
 	const struct edition *prev = run->n > 1 ? &run->ed[run->n - 2] : NULL;
 	struct buf body = BUF_INIT, toc = BUF_INIT, page = BUF_INIT;
 	struct buf banner = BUF_INIT;
-	struct rendered r = { &body, &toc, NULL, NULL, NULL };
+	struct rendered r = { .body = &body, .toc = &toc,
+			      .qhref = top_qhref, .qhref_ctx = &run->parts };
 	int ret;
 
-	if (html_render(&e->x, &r)) {
-		free(r.title);
-		buf_release(&body);
-		buf_release(&toc);
-		return -1;
-	}
 	if (run->opt->editions) {
 		buf_addf(&banner, "<p class=\"edition-banner\">The %d edition, "
 			 "the newest: the report as the data stand in %d.",
@@ -433,9 +449,18 @@ write_top_report(struct run *run)
 				 "%d edition.", run->ed[0].year, prev->year);
 		BUF_ADDLIT(&banner, "</p>\n");
 	}
-	edition_body(&page, body.data, banner.data, prev, NULL, "editions/");
-	ret = write_top_page(run, "index.html", r.title ? r.title : "Report",
-			     toc.data, page.data);
+	/* Its links to quantities are made for the parts' pages. */
+	r.banner = banner.data;
+	if (html_render(&e->x, &r)) {
+		free(r.title);
+		buf_release(&body);
+		buf_release(&toc);
+		buf_release(&banner);
+		return -1;
+	}
+	edition_body(&page, body.data, prev, NULL, "editions/");
+	ret = write_page(run, "index.html", "", r.title ? r.title : "Report",
+			 toc.data, page.data);
 	free(r.title);
 	buf_release(&body);
 	buf_release(&toc);
@@ -613,8 +638,8 @@ write_editions_index(struct run *run)
 		 "fitted trends are those known then. <a href=\"../"
 		 "changes.html\">The changes page</a> lists every number that "
 		 "moved in the newest edition.</p>\n<div class=\"wide\">"
-		 "<table class=\"editions\">\n<thead><tr><th>Edition</th>"
-		 "<th>TOP500 No. 1</th><th>New devices</th><th>Data rows "
+		 "<table aria-labelledby=\"editions\" class=\"editions\">\n"
+		 "<thead><tr><th>Edition</th><th>TOP500 No. 1</th><th>New devices</th><th>Data rows "
 		 "dated that year</th></tr></thead>\n<tbody>\n",
 		 run->ed[0].year, run->ed[run->n - 1].year);
 	for (i = run->n; i-- > 0;) {
@@ -781,7 +806,6 @@ report_write(struct site *site, const struct registry *reg,
 	}
 	run.ed[run.n - 1].reg = reg;
 	run.ed[run.n - 1].dsp = ds;
-	html_nav_editions(opt->editions);
 	if (opt->pdf)
 		list_pdfs(&run);
 

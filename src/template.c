@@ -23,7 +23,6 @@
 #include "figure.h"
 #include "file.h"
 #include "format.h"
-#include "mathml.h"
 #include "registry.h"
 #include "template.h"
 #include "tmpl.h"
@@ -166,6 +165,7 @@ add_snippet(struct expander *ex, struct buf *md, const char *html)
 	x->snippets = xgrow(x->snippets, &x->snippets_cap, x->nsnippets + 1,
 			    sizeof(*x->snippets));
 	x->snippets[x->nsnippets].html = xstrdup(html);
+	x->snippets[x->nsnippets].formula = NULL;
 	x->snippets[x->nsnippets++].token = xstrdup(tok.data);
 	buf_addf(md, "\n\n%s\n\n", tok.data);
 	buf_release(&tok);
@@ -345,7 +345,7 @@ is_show(const struct expr *e)
 /*
  * {{ equation(NAME) }}: NAME's formula as a block equation (a snippet,
  * a paragraph of its own); {{ math(NAME) }}: inline, a token that html.c
- * swaps for the MathML. Plain text (md 0) gets the formula as text.
+ * typesets in its place. Plain text (md 0) gets the formula as text.
  */
 static void
 expand_show(struct expander *ex, const struct tnode *n, struct buf *out,
@@ -355,7 +355,6 @@ expand_show(struct expander *ex, const struct tnode *n, struct buf *out,
 	const char *fn = expr_text(n->expr);
 	int block = !strcmp(fn, "equation");
 	const struct quantity *q;
-	struct buf html = BUF_INIT;
 	struct value v;
 
 	if (n->nfmts) {
@@ -377,10 +376,10 @@ expand_show(struct expander *ex, const struct tnode *n, struct buf *out,
 		buf_addf(out, "%s = %s", q->name, q->expr);
 		return;
 	}
-	mathml_formula(&html, ex->reg, q, "quantities.html",
-		       block ? MATHML_BLOCK : 0);
+	/* Typeset by html.c: its links depend on the page it renders. */
 	if (block) {
-		add_snippet(ex, out, html.data);
+		add_snippet(ex, out, "");
+		ex->x->snippets[ex->x->nsnippets - 1].formula = q;
 	} else if (ex->x->nlinks < 1000000) {
 		struct expansion *x = ex->x;
 		struct buf text = BUF_INIT;
@@ -390,10 +389,9 @@ expand_show(struct expander *ex, const struct tnode *n, struct buf *out,
 				 sizeof(*x->links));
 		x->links[x->nlinks].text = buf_detach(&text, NULL);
 		x->links[x->nlinks].name = q->name;
-		x->links[x->nlinks].html = buf_detach(&html, NULL);
+		x->links[x->nlinks].formula = q;
 		buf_addf(out, "%s-q%06zu", x->nonce, x->nlinks++);
 	}
-	buf_release(&html);
 }
 
 /* 1 when e is cite(KEY) or references(). */
@@ -623,7 +621,7 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 				 sizeof(*x->links));
 		x->links[x->nlinks].text = xstrdup(num.data);
 		x->links[x->nlinks].name = v.q->name;
-		x->links[x->nlinks].html = NULL;
+		x->links[x->nlinks].formula = NULL;
 		buf_addf(out, "%s-q%06zu", x->nonce, x->nlinks++);
 	} else {
 		buf_add(out, num.data, num.len);
@@ -1030,10 +1028,8 @@ expansion_release(struct expansion *x)
 		free(x->snippets[i].html);
 	}
 	free(x->snippets);
-	for (i = 0; i < x->nlinks; i++) {
+	for (i = 0; i < x->nlinks; i++)
 		free(x->links[i].text);
-		free(x->links[i].html);
-	}
 	free(x->links);
 	for (i = 0; i < x->nfigures; i++)
 		figure_release(&x->figures[i]);
@@ -1075,6 +1071,7 @@ template_expand(const struct template *t, const struct registry *reg,
 	size_t i, ns, prev, nlen;
 
 	nonce_init(x);
+	x->reg = reg;
 	expand_nodes(&ex, t->root, &x->md, 1);
 	finish_bib(&ex);
 	/* Swap reference tokens for links now that labels have numbers. */

@@ -21,19 +21,26 @@ struct template;
 
 /*
  * Trusted HTML that cmark-gfm's safe mode would drop (figure and table
- * captions): the Markdown holds a paragraph made of a placeholder token,
- * and html.c swaps the paragraph for the snippet. Tokens carry a random
- * nonce, so text from data cannot forge one.
+ * captions, equations): the Markdown holds a paragraph made of a
+ * placeholder token, and html.c puts the snippet in the paragraph's
+ * place in cmark-gfm's tree. Tokens carry a random nonce, so text from
+ * data cannot forge one.
  */
 struct snippet {
 	char *token;		/* "U7f3a...-3" */
 	char *html;
+	/*
+	 * {{ equation(NAME) }}: the quantity whose formula html.c typesets
+	 * here (borrowed from the registry; html is ""), for its symbols
+	 * link to where the rendered page's quantities are. NULL: html.
+	 */
+	const struct quantity *formula;
 };
 
 /*
  * A number linked to its entry on the quantities page. The Markdown
  * holds a token, the nonce then "-q" and six digits, where the link
- * goes, and html.c writes the link after rendering, knowing where it
+ * goes, and html.c makes the link in cmark-gfm's tree, knowing where it
  * lands: inside a link's text or a URL a number stays a number (a
  * Markdown link there would nest links and break the outer one), and a
  * heading's id and the contents use the number's text.
@@ -41,8 +48,12 @@ struct snippet {
 struct qlink {
 	char *text;		/* the number as written: UTF-8, not escaped */
 	const char *name;	/* the quantity (borrowed from the registry) */
-	char *html;		/* {{ math(NAME) }}: the MathML written in
-				   its place (text where no markup goes) */
+	/*
+	 * {{ math(NAME) }}: the quantity whose formula html.c typesets in
+	 * its place, as equations are (text where no markup goes); NULL:
+	 * a number. Borrowed from the registry.
+	 */
+	const struct quantity *formula;
 };
 
 /*
@@ -57,6 +68,7 @@ struct mdspan {
 
 struct expansion {
 	struct buf md;
+	const struct registry *reg;	/* expanded against (borrowed) */
 	char nonce[24];		/* of every token in md */
 	struct mdspan *spans;	/* in md order */
 	size_t nspans, spans_cap;

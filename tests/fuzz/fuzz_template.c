@@ -39,6 +39,14 @@ setup(void)
 	registry_add_text(reg, "device.b.name", "B", "f", NULL, "s", NULL);
 	registry_add_num(reg, "device.b.year", 2024, "year", "f", NULL, "s",
 			 NULL);
+	/*
+	 * A computed quantity with a formula: a linked number, and MathML
+	 * for {{ math() }} and {{ equation() }}, wherever the input puts
+	 * them (tables, code, links, headings, alt text).
+	 */
+	registry_set_expr(registry_add_num(reg, "laptop.energy", 2e-3, "J",
+					   "2 V", "laptop.volume", "s", NULL),
+			  "2 * laptop.volume", "n");
 }
 
 int
@@ -57,7 +65,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	expansion_init(&x);
 	if (!template_expand(t, reg, &x)) {
 		struct buf body = BUF_INIT, toc = BUF_INIT;
-		struct rendered r = { &body, &toc, NULL, NULL, NULL };
+		struct rendered r = { .body = &body, .toc = &toc };
 
 		html_render(&x, &r);
 		free(r.title);

@@ -144,6 +144,29 @@ test_relink(void **state)
 	registry_free(r);
 }
 
+/* The address of one entry, as html.c asks for it while rendering. */
+static void
+test_href(void **state)
+{
+	struct registry *r = parts_registry();
+	struct qpages p;
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	qpages_init(&p, r);
+	qpages_href(&p, "quantities/", NULL, "device.a.x0", &out);
+	assert_string_equal(out.data, "quantities/device.a.html#device.a.x0");
+	buf_reset(&out);
+	qpages_href(&p, "", &p.v[1], "laptop.energy", &out);
+	assert_string_equal(out.data, "#laptop.energy");
+	buf_reset(&out);
+	qpages_href(&p, "quantities/", NULL, "gone", &out);
+	assert_string_equal(out.data, "quantities.html#gone");
+	buf_release(&out);
+	qpages_release(&p);
+	registry_free(r);
+}
+
 /* The body of part key of r, with no editions and no data tables. */
 static char *
 part_html(const struct registry *r, const char *key)
@@ -279,6 +302,7 @@ main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_small_group),
 		cmocka_unit_test(test_relink),
+		cmocka_unit_test(test_href),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_html_name),

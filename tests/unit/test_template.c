@@ -1421,7 +1421,7 @@ render(const char *s, char **toc)
 	struct expansion x;
 	struct template *t = expand_into(s, &x);
 	struct buf body = BUF_INIT, tb = BUF_INIT;
-	struct rendered r = { &body, &tb, NULL, NULL, NULL };
+	struct rendered r = { .body = &body, .toc = &tb };
 
 	capture_start();
 	assert_int_equal(html_render(&x, &r), 0);
@@ -1604,7 +1604,7 @@ render_err(const char *s, const char *want, size_t nerr)
 	struct expansion x;
 	struct template *t = expand_into(s, &x);
 	struct buf body = BUF_INIT, tb = BUF_INIT;
-	struct rendered r = { &body, &tb, NULL, NULL, NULL };
+	struct rendered r = { .body = &body, .toc = &tb };
 
 	diag_reset();
 	capture_start();
@@ -1791,6 +1791,249 @@ test_links_rendered(void **state)
 	free(toc2);
 }
 
+/*
+ * Every place a linked number can land, as the renderer writes it from
+ * the tree (no HTML is edited after cmark-gfm): a link in code spans,
+ * code blocks and table cells, its text in alt text, titles and a code
+ * block's language.
+ */
+static void
+test_links_everywhere(void **state)
+{
+	char *html, *toc;
+
+	(void)state;
+	html = render("`n = {{ laptop.ops_max | sci:2 }} & more`\n", &toc);
+	assert_string_equal(html, "<p><code>n = <a href=\"quantities.html#"
+			    "laptop.ops_max\">5.4" NB "×" NB "10⁵⁰</a> &amp; "
+			    "more</code></p>\n");
+	free(html);
+	free(toc);
+	html = render("[`{{ laptop.ops_max | sci:2 }}`](https://e.org)\n",
+		      &toc);
+	assert_string_equal(html, "<p><a href=\"https://e.org\"><code>5.4"
+			    NB "×" NB "10⁵⁰</code></a></p>\n");
+	free(html);
+	free(toc);
+	html = render("```c{{ laptop.ops_max | sci:2 }} x\nv < "
+		      "{{ laptop.ops_max | sci:2 }}\n```\n", &toc);
+	assert_string_equal(html, "<pre><code class=\"language-c5.4" NB "×"
+			    NB "10⁵⁰\">v &lt; <a href=\"quantities.html#"
+			    "laptop.ops_max\">5.4" NB "×" NB "10⁵⁰</a>\n"
+			    "</code></pre>\n");
+	free(html);
+	free(toc);
+	html = render("| a | b |\n|---|---|\n| {{ laptop.ops_max | sci:2 }} "
+		      "| `{{ laptop.ops_max | sci:2 }}` |\n", &toc);
+	assert_non_null(strstr(html, "<td><a href=\"quantities.html#laptop."
+			       "ops_max\">5.4" NB "×" NB "10⁵⁰</a></td>\n"));
+	assert_non_null(strstr(html, "<td><code><a href=\"quantities.html#"
+			       "laptop.ops_max\">5.4" NB "×" NB "10⁵⁰</a>"
+			       "</code></td>\n"));
+	free(html);
+	free(toc);
+	html = render("![a {{ laptop.ops_max | sci:2 }}](f.svg \"t "
+		      "{{ laptop.ops_max | sci:2 }}\")\n", &toc);
+	assert_string_equal(html, "<p><img src=\"f.svg\" alt=\"a 5.4" NB "×"
+			    NB "10⁵⁰\" title=\"t 5.4" NB "×" NB "10⁵⁰\" />"
+			    "</p>\n");
+	free(html);
+	free(toc);
+}
+
+/* A resolver as the site's top has one: each name on its own page. */
+static void
+part_href(struct buf *out, const char *name, const void *ctx)
+{
+	buf_addf(out, "%s%s.html#%s", (const char *)ctx, name, name);
+}
+
+/*
+ * The page being rendered says where links to quantities go (the site's
+ * top: to the parts, quantities/KEY.html): numbers, the symbols of
+ * equations and inline formulas, and the template's own links to
+ * quantities.html#NAME lead there from the renderer's output; other
+ * links stay.
+ */
+static void
+test_links_resolved(void **state)
+{
+	struct quantity *q = (struct quantity *)(uintptr_t)
+		registry_get(reg, "laptop.ops_max");
+	char *saved = strdup(q->formula), *saved_note = strdup(q->note);
+	char *saved_expr = q->expr ? strdup(q->expr) : NULL;
+	const char *s = "Top {{ laptop.ops_max | sci:2 }}, "
+			"[the energy](quantities.html#laptop.energy), "
+			"[all](quantities.html) and {{ math(laptop.ops_max) }}"
+			".\n\n{{ equation(laptop.ops_max) }}\n";
+	struct expansion x;
+	struct template *t;
+	struct buf body = BUF_INIT, tb = BUF_INIT;
+	struct rendered r = { .body = &body, .toc = &tb,
+			      .qhref = part_href, .qhref_ctx = "q/" };
+
+	(void)state;
+	registry_set_expr(q, "2 * laptop.energy / (pi * laptop.volume)",
+			  "not physics");
+	t = expand_into(s, &x);
+	capture_start();
+	assert_int_equal(html_render(&x, &r), 0);
+	assert_captured("");
+	assert_non_null(strstr(body.data, "<p>Top <a href=\"q/laptop.ops_max."
+			       "html#laptop.ops_max\">5.4"));
+	assert_non_null(strstr(body.data, "<a href=\"q/laptop.energy.html#"
+			       "laptop.energy\">the energy</a>, <a href=\""
+			       "quantities.html\">all</a> and <math alttext="));
+	/* Inline and block: every symbol, no link left for one page. */
+	if (!strstr(body.data, "<math alttext=\"laptop.ops_max = "
+		    "2 * laptop.energy / (pi * laptop.volume)\">"
+		    "<mrow><mrow><mtext class=\"sym\"><a href=\"q/laptop."
+		    "ops_max.html#laptop.ops_max\""))
+		fail_msg("body: %s", body.data);
+	assert_non_null(strstr(body.data, "<math display=\"block\""));
+	assert_non_null(strstr(body.data, "href=\"q/laptop.volume.html#"
+			       "laptop.volume\""));
+	assert_null(strstr(body.data, "quantities.html#"));
+	free(r.title);
+	buf_release(&body);
+	buf_release(&tb);
+	expansion_release(&x);
+	template_free(t);
+	free(q->expr);
+	q->expr = saved_expr;
+	free(q->formula);
+	q->formula = saved;
+	free(q->note);
+	q->note = saved_note;
+}
+
+/*
+ * Tables are written from the tree as cmark-gfm writes them, with what
+ * it cannot write: a {{#table}} caption as the table's <caption>, the
+ * table in a scrolling <div class="wide">; a table without one named by
+ * the heading above it; a formula in a cell typeset there.
+ */
+static void
+test_tables(void **state)
+{
+	struct quantity *q = (struct quantity *)(uintptr_t)
+		registry_get(reg, "laptop.ops_max");
+	char *saved = strdup(q->formula), *saved_note = strdup(q->note);
+	char *html, *toc;
+
+	(void)state;
+	html = render("{{#table t}}Cap *x*.{{/table}}\n| a | b | c |\n"
+		      "|:--|:-:|--:|\n| 1 | | 3 |\n| 4 |\n", &toc);
+	assert_string_equal(html, "<div class=\"wide\"><table>\n<caption id="
+			    "\"tab-t\">\n<p><strong>Table 1.</strong> Cap "
+			    "<em>x</em>.</p>\n</caption>\n<thead>\n<tr>\n"
+			    "<th align=\"left\">a</th>\n<th align=\"center\">b"
+			    "</th>\n<th align=\"right\">c</th>\n</tr>\n"
+			    "</thead>\n<tbody>\n<tr>\n<td align=\"left\">1"
+			    "</td>\n<td align=\"center\"></td>\n<td align=\""
+			    "right\">3</td>\n</tr>\n<tr>\n<td align=\"left\">4"
+			    "</td>\n<td align=\"center\"></td>\n<td align=\""
+			    "right\"></td>\n</tr>\n</tbody>\n</table></div>\n");
+	free(html);
+	free(toc);
+	html = render("Text.\n\n| a |\n|---|\n\n## Head\n\n| a |\n|---|\n",
+		      &toc);
+	assert_string_equal(html, "<p>Text.</p>\n<table>\n<thead>\n<tr>\n"
+			    "<th>a</th>\n</tr>\n</thead>\n</table>\n<h2 id=\""
+			    "head\">Head</h2>\n<table aria-labelledby=\"head\">"
+			    "\n<thead>\n<tr>\n<th>a</th>\n</tr>\n</thead>\n"
+			    "</table>\n");
+	free(html);
+	free(toc);
+	registry_set_expr(q, "2 * laptop.energy", "not physics");
+	html = render("| f |\n|---|\n| {{ math(laptop.ops_max) }} |\n", &toc);
+	assert_non_null(strstr(html, "<td><math alttext=\"laptop.ops_max = 2 "
+			       "* laptop.energy\">"));
+	free(html);
+	free(toc);
+	free(q->expr);
+	q->expr = NULL;
+	free(q->formula);
+	q->formula = saved;
+	free(q->note);
+	q->note = saved_note;
+}
+
+/* Renders s with banner (r.banner) into a body the caller frees. */
+static char *
+render_banner(const char *s, const char *banner)
+{
+	struct expansion x;
+	struct template *t = expand_into(s, &x);
+	struct buf body = BUF_INIT, tb = BUF_INIT;
+	struct rendered r = { .body = &body, .toc = &tb, .banner = banner };
+
+	assert_int_equal(html_render(&x, &r), 0);
+	free(r.title);
+	buf_release(&tb);
+	expansion_release(&x);
+	template_free(t);
+	return buf_detach(&body, NULL);
+}
+
+/*
+ * The renderer writes what follows the title: the contents folded (for
+ * narrow screens), then the banner and a blank line; with no title, the
+ * banner opens the body, and with no contents only the banner follows.
+ */
+static void
+test_after_title(void **state)
+{
+	char *html;
+
+	(void)state;
+	html = render_banner("# T\n\n## A\n\nText.\n", "<p>B</p>\n");
+	assert_string_equal(html, "<h1 id=\"t\">T</h1>\n<details class=\""
+			    "toc-narrow\"><summary>Contents</summary>\n<ol>\n"
+			    "<li><a href=\"#a\">A</a></li>\n</ol>\n</details>\n"
+			    "<p>B</p>\n\n<h2 id=\"a\">A</h2>\n<p>Text.</p>\n");
+	free(html);
+	html = render_banner("Text.\n\n# T\n", "");
+	assert_string_equal(html, "<p>Text.</p>\n<h1 id=\"t\">T</h1>\n\n");
+	free(html);
+	html = render_banner("Text.\n", "<p>B</p>\n");
+	assert_string_equal(html, "<p>B</p>\n<p>Text.</p>\n");
+	free(html);
+	html = render_banner("# T\n\n## A\n", NULL);
+	assert_null(strstr(html, "<p>"));
+	assert_non_null(strstr(html, "</h1>\n<details class=\"toc-narrow\">"));
+	free(html);
+}
+
+/*
+ * The site's navigation is told whether the site has editions, page by
+ * page (no state kept between pages): without them, no link to the
+ * editions or changes pages; the page itself is marked.
+ */
+static void
+test_page_nav(void **state)
+{
+	struct buf a = BUF_INIT, b = BUF_INIT;
+
+	(void)state;
+	html_page(&a, "{{nav}}", "T", "", "", "changes.html", "", NULL,
+		  HTML_PAGE_EDITIONS);
+	html_page(&b, "{{nav}}", "T", "", "", "data.html", "../", NULL, 0);
+	assert_non_null(strstr(a.data, "<li><a href=\"editions/index.html\">"
+			       "Editions</a></li><li><a href=\"changes.html\" "
+			       "aria-current=\"page\">Changes</a></li>"));
+	assert_null(strstr(b.data, "editions/"));
+	assert_null(strstr(b.data, "changes.html"));
+	assert_non_null(strstr(b.data, "<li><a href=\"../data.html\" "
+			       "aria-current=\"page\">Data</a></li>"));
+	buf_reset(&a);
+	html_page(&a, "{{nav}}", "T", "", "", "index.html", "", NULL,
+		  HTML_PAGE_EDITIONS);
+	assert_non_null(strstr(a.data, "Editions"));
+	buf_release(&a);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -1800,6 +2043,11 @@ main(void)
 		T(test_formats),
 		T(test_units_and_links),
 		T(test_links_rendered),
+		T(test_links_everywhere),
+		T(test_page_nav),
+		T(test_links_resolved),
+		T(test_after_title),
+		T(test_tables),
 		T(test_pieces_render_as_whole),
 		T(test_raw_html),
 		T(test_text_escaped),
