@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "changes.h"
+#include "mathml.h"
 #include "escape.h"
 #include "export.h"
 #include "format.h"
@@ -821,7 +822,7 @@ html_rows(struct buf *out, const struct changes *cs)
 
 void
 changes_html(const struct changes *cs, const char *id, const char *title,
-	     struct buf *out)
+	     const struct mathml_links *links, struct buf *out)
 {
 	struct cells cl = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
 	struct buf rows = BUF_INIT;
@@ -868,9 +869,14 @@ changes_html(const struct changes *cs, const char *id, const char *title,
 
 		cells_of(cs, i, &cl, 1);
 		BUF_ADDLIT(out, "<tr><td>");
-		if (c->b)
+		if (c->b && links) {
+			BUF_ADDLIT(out, "<a href=\"");
+			links->href(out, c->name, links->ctx);
+			BUF_ADDLIT(out, "\">");
+		} else if (c->b) {
 			buf_addf(out, "<a href=\"quantities.html#%s\">",
 				 c->name);
+		}
 		BUF_ADDLIT(out, "<code>");
 		html_name(out, c->name);
 		BUF_ADDLIT(out, "</code>");

@@ -85,9 +85,12 @@ void changes_csv(const struct changes *cs, struct buf *out);
 /*
  * An HTML section (from an <h2> with id id, titled title) of the
  * comparison: the rows added, each linked to data.html, and the table of
- * changes, each name linked to quantities.html.
+ * changes, each name linked where links->href says (NULL:
+ * quantities.html#NAME).
  */
+struct mathml_links;
 void changes_html(const struct changes *cs, const char *id,
-		  const char *title, struct buf *out);
+		  const char *title, const struct mathml_links *links,
+		  struct buf *out);
 
 #endif

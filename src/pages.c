@@ -251,14 +251,27 @@ note_after(struct buf *out, const struct quantity *q)
 	BUF_ADDLIT(out, ")</span>");
 }
 
-/* A link to the row of quantity name, which it names (page: as below). */
+/*
+ * Where links to quantities go: links->href, else page#NAME ("" on a
+ * single page).
+ */
+struct qlink {
+	const char *page;
+	const struct mathml_links *links;
+};
+
+/* A link to the row of quantity name, which it names. */
 static void
-row_link(struct buf *out, const char *page, const char *name)
+row_link(struct buf *out, const struct qlink *to, const char *name)
 {
 	BUF_ADDLIT(out, "<a href=\"");
-	buf_addstr(out, page);
-	buf_addch(out, '#');
-	buf_addstr(out, name);
+	if (to->links) {
+		to->links->href(out, name, to->links->ctx);
+	} else {
+		buf_addstr(out, to->page);
+		buf_addch(out, '#');
+		buf_addstr(out, name);
+	}
 	BUF_ADDLIT(out, "\"><code>");
 	html_name(out, name);
 	BUF_ADDLIT(out, "</code></a>");
@@ -267,14 +280,13 @@ row_link(struct buf *out, const char *page, const char *name)
 /*
  * Appends one quantity as a table row; scratch is scratch space. Names
  * need no escaping: the registry holds only [A-Za-z0-9._-] names.
- * page: what links to another quantity start with ("" on a single page,
- * "quantities.html" for qpages_relink() to resolve). *held: the row
- * whose long source the table wrote last (NULL: none yet).
+ * to: where links to another quantity go. *held: the row whose long
+ * source the table wrote last (NULL: none yet).
  */
 static void
 quantity_row(struct buf *out, const struct registry *reg,
 	     const struct quantity *q, const struct quantities_page *qp,
-	     const char *page, const struct quantity **held,
+	     const struct qlink *to, const struct quantity **held,
 	     struct buf *scratch)
 {
 	size_t j;
@@ -301,7 +313,9 @@ quantity_row(struct buf *out, const struct registry *reg,
 	 * (names in upright letters read no better), its words after it;
 	 * else the description.
 	 */
-	if (!mathml_formula(out, reg, q, page, MATHML_SYMBOLS)) {
+	if (!(to->links ? mathml_formula_linked(out, reg, q, to->links,
+						MATHML_SYMBOLS) :
+	      mathml_formula(out, reg, q, to->page, MATHML_SYMBOLS))) {
 		note_after(out, q);
 	} else if (q->expr) {
 		BUF_ADDLIT(out, "<code class=\"formula\">");
@@ -313,7 +327,7 @@ quantity_row(struct buf *out, const struct registry *reg,
 	}
 	BUF_ADDLIT(out, "</td><td data-label=\"Inputs\">");
 	for (j = 0; j < q->ninputs; j++) {
-		row_link(out, page, q->inputs[j]);
+		row_link(out, to, q->inputs[j]);
 		if (j + 1 < q->ninputs)
 			BUF_ADDLIT(out, ", ");
 	}
@@ -324,7 +338,7 @@ quantity_row(struct buf *out, const struct registry *reg,
 	 */
 	if (*held && !strcmp((*held)->source, q->source)) {
 		BUF_ADDLIT(out, "as for ");
-		row_link(out, page, (*held)->name);
+		row_link(out, to, (*held)->name);
 	} else {
 		bib_text_html(out, qp->bib, q->source, qp->root);
 		if (strlen(q->source) > SOURCE_SAID_ONCE)
@@ -392,8 +406,8 @@ find_groups(const struct registry *reg, const unsigned char *keep,
 static void
 quantity_table(struct buf *out, const struct registry *reg,
 	       const struct quantities_page *qp, const char *key,
-	       size_t keylen, const size_t *at, size_t n, const char *page,
-	       struct buf *scratch)
+	       size_t keylen, const size_t *at, size_t n,
+	       const struct qlink *to, struct buf *scratch)
 {
 	const struct quantity *held = NULL;
 	int more = 0;
@@ -418,7 +432,7 @@ quantity_table(struct buf *out, const struct registry *reg,
 	BUF_ADDLIT(out, "<th>Formula</th><th>Inputs</th>"
 		   "<th>Source</th></tr></thead>\n<tbody>\n");
 	for (i = 0; i < n; i++)
-		quantity_row(out, reg, registry_at(reg, at[i]), qp, page,
+		quantity_row(out, reg, registry_at(reg, at[i]), qp, to,
 			     &held, scratch);
 	BUF_ADDLIT(out, "</tbody>\n</table>\n</div>\n");
 }
@@ -445,6 +459,7 @@ pages_quantities(const struct registry *reg,
 	size_t *count = xcalloc(n ? n : 1, sizeof(*count));
 	size_t *at = xcalloc(n ? n : 1, sizeof(*at));
 	struct buf scratch = BUF_INIT;
+	const struct qlink self = { "", NULL };
 
 	ngroups = find_groups(reg, qp->keep, first, group, count);
 	BUF_ADDLIT(out, "<h1 id=\"quantities\">Quantities of the ");
@@ -493,7 +508,7 @@ pages_quantities(const struct registry *reg,
 		for (i = first[k]; i < n; i++)
 			if (group[i] == k && (!qp->keep || qp->keep[i]))
 				at[m++] = i;
-		quantity_table(out, reg, qp, g, len, at, m, "", &scratch);
+		quantity_table(out, reg, qp, g, len, at, m, &self, &scratch);
 		if (fold)
 			BUF_ADDLIT(out, "</details>\n");
 	}
@@ -611,28 +626,19 @@ qpages_href(const struct qpages *p, const char *dir,
 	buf_addstr(out, name);
 }
 
-void
-qpages_relink(const struct qpages *p, const char *dir,
-	      const struct qpage *self, const char *html, struct buf *out)
+/* A part of the quantities page, and the part a link is written on. */
+struct qpart_ctx {
+	const struct qpages *p;
+	const struct qpage *self;
+};
+
+/* mathml_links' href on part self: "#NAME" there, else "KEY.html#NAME". */
+static void
+part_href(struct buf *out, const char *name, const void *ctx)
 {
-	static const char pat[] = "href=\"quantities.html#";
-	const char *s = html, *at;
+	const struct qpart_ctx *c = ctx;
 
-	while ((at = strstr(s, pat))) {
-		const char *name = at + sizeof(pat) - 1;
-		const char *q = strchr(name, '"');
-		char *n;
-
-		if (!q)
-			break;
-		n = xstrndup(name, (size_t)(q - name));
-		buf_add(out, s, (size_t)(at - s));
-		BUF_ADDLIT(out, "href=\"");
-		qpages_href(p, dir, self, n, out);
-		free(n);
-		s = q;
-	}
-	buf_addstr(out, s);
+	qpages_href(c->p, "", c->self, name, out);
 }
 
 /*
@@ -657,7 +663,10 @@ pages_quantities_part(const struct registry *reg,
 		      const struct qpages *p, const struct qpage *pg,
 		      struct buf *out)
 {
-	struct buf body = BUF_INIT, scratch = BUF_INIT;
+	struct qpart_ctx ctx = { p, pg };
+	struct mathml_links links = { part_href, &ctx };
+	const struct qlink to = { NULL, &links };
+	struct buf scratch = BUF_INIT;
 	size_t k = (size_t)(pg - p->v);
 
 	BUF_ADDLIT(out, "<h1 id=\"quantities\">Quantities: <code>");
@@ -682,10 +691,8 @@ pages_quantities_part(const struct registry *reg,
 		   "each input links to its row.");
 	editions_words(out, qp);
 	BUF_ADDLIT(out, "</p>\n");
-	quantity_table(&body, reg, qp, pg->key, strlen(pg->key), pg->at,
-		       pg->n, "quantities.html", &scratch);
-	qpages_relink(p, "", pg, body.data, out);
-	buf_release(&body);
+	quantity_table(out, reg, qp, pg->key, strlen(pg->key), pg->at,
+		       pg->n, &to, &scratch);
 	buf_release(&scratch);
 }
 

@@ -73,16 +73,6 @@ const struct qpage *qpages_find(const struct qpages *p, const char *name);
 void qpages_href(const struct qpages *p, const char *dir,
 		 const struct qpage *self, const char *name, struct buf *out);
 /*
- * Copies html to out with each link to a quantity written
- * for one page (href="quantities.html#NAME", which pages of a single
- * quantities page write) made a link to its part:
- * href="<dir>KEY.html#NAME", or href="#NAME" on self's own page (self
- * may be NULL). A NAME of no part is left as it is.
- */
-void qpages_relink(const struct qpages *p, const char *dir,
-		   const struct qpage *self, const char *html,
-		   struct buf *out);
-/*
  * The body of quantities/KEY.html for part pg (qp->root: "../"), and of
  * quantities.html, which lists the parts.
  */

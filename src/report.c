@@ -147,24 +147,6 @@ top_qhref(struct buf *out, const char *name, const void *parts)
 	qpages_href(parts, "quantities/", NULL, name, out);
 }
 
-/*
- * Writes a page at the site's top whose links to quantities (written
- * by changes.c for one quantities page) lead to their parts,
- * quantities/KEY.html.
- */
-static int
-write_top_page(struct run *run, const char *file, const char *title,
-	       const char *toc, const char *body)
-{
-	struct buf b = BUF_INIT;
-	int ret;
-
-	qpages_relink(&run->parts, "quantities/", NULL, body, &b);
-	ret = write_page(run, file, "", title, toc, b.data);
-	buf_release(&b);
-	return ret;
-}
-
 struct registry *
 report_registry(const char *datadir, int year, struct datasets *ds,
 		struct tableset *ts)
@@ -680,6 +662,7 @@ static int
 write_changes(struct run *run)
 {
 	const struct edition *last = &run->ed[run->n - 1];
+	struct mathml_links parts = { top_qhref, &run->parts };
 	struct changes cs;
 	struct buf b = BUF_INIT, title = BUF_INIT;
 	int ret;
@@ -702,7 +685,7 @@ write_changes(struct run *run)
 				run->files);
 		buf_addf(&title, "Since the %d edition",
 			 run->ed[run->n - 2].year);
-		changes_html(&cs, "since-previous", title.data, &b);
+		changes_html(&cs, "since-previous", title.data, &parts, &b);
 		changes_release(&cs);
 	}
 	if (run->n > 2) {
@@ -712,11 +695,10 @@ write_changes(struct run *run)
 		buf_reset(&title);
 		buf_addf(&title, "Since the article's edition (%d)",
 			 run->ed[0].year);
-		changes_html(&cs, "since-article", title.data, &b);
+		changes_html(&cs, "since-article", title.data, &parts, &b);
 		changes_release(&cs);
 	}
-	ret = write_top_page(run, "changes.html", "What changed", "",
-			     b.data);
+	ret = write_page(run, "changes.html", "", "What changed", "", b.data);
 	buf_release(&b);
 	buf_release(&title);
 	return ret;

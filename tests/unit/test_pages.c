@@ -104,46 +104,6 @@ test_small_group(void **state)
 	registry_free(r);
 }
 
-static void
-check_relink(const struct qpages *p, const char *dir,
-	     const struct qpage *self, const char *html, const char *want)
-{
-	struct buf out = BUF_INIT;
-
-	qpages_relink(p, dir, self, html, &out);
-	assert_string_equal(out.data, want);
-	buf_release(&out);
-}
-
-static void
-test_relink(void **state)
-{
-	struct registry *r = parts_registry();
-	struct qpages p;
-
-	(void)state;
-	qpages_init(&p, r);
-	check_relink(&p, "quantities/", NULL,
-		     "<a href=\"quantities.html#laptop.mass\">1</a> and "
-		     "<a href=\"quantities.html#device.a.x0\" title=\"t\">",
-		     "<a href=\"quantities/laptop.html#laptop.mass\">1</a> and "
-		     "<a href=\"quantities/device.a.html#device.a.x0\" "
-		     "title=\"t\">");
-	/* On a part: its own rows by fragment, others by their page. */
-	check_relink(&p, "", &p.v[1],
-		     "href=\"quantities.html#laptop.energy\" "
-		     "href=\"quantities.html#const.c\"",
-		     "href=\"#laptop.energy\" href=\"const.html#const.c\"");
-	/* Unknown names, other links, text and a cut-off link stay. */
-	check_relink(&p, "quantities/", NULL,
-		     "href=\"quantities.html#gone\" href=\"quantities.html\" "
-		     "quantities.html#const.c href=\"quantities.html#const.c",
-		     "href=\"quantities.html#gone\" href=\"quantities.html\" "
-		     "quantities.html#const.c href=\"quantities.html#const.c");
-	qpages_release(&p);
-	registry_free(r);
-}
-
 /* The address of one entry, as html.c asks for it while rendering. */
 static void
 test_href(void **state)
@@ -232,6 +192,35 @@ test_rows(void **state)
 }
 
 /*
+ * A part's links to quantities are written where they lead as the page
+ * is made: its own rows by fragment, another part's by its file; no
+ * "quantities.html#" is left for anything to rewrite.
+ */
+static void
+test_part_links(void **state)
+{
+	struct registry *r = registry_new();
+	struct quantity *q;
+	char *html;
+
+	(void)state;
+	assert_non_null(registry_add_num(r, "c.x", 2, "m", "given", NULL,
+					 "s", NULL));
+	assert_non_null(registry_add_num(r, "m.a", 3, "m", "given", NULL,
+					 "s", NULL));
+	q = registry_add_num(r, "m.b", 6, "m^2", "m.a * c.x", "m.a c.x",
+			     "derived here", NULL);
+	assert_non_null(q);
+	registry_set_expr(q, "m.a * c.x", NULL);
+	html = part_html(r, "m");
+	assert_non_null(strstr(html, "<a href=\"#m.a\"><code>m.<wbr>a</code>"));
+	assert_non_null(strstr(html, "<a href=\"c.html#c.x\"><code>c.<wbr>x"));
+	assert_null(strstr(html, "quantities.html#"));
+	free(html);
+	registry_free(r);
+}
+
+/*
  * The editions column: "unchanged" over every edition, "new in" for a
  * quantity of the newest edition only, "unchanged since" for one that
  * came later and kept its value.
@@ -301,7 +290,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_small_group),
-		cmocka_unit_test(test_relink),
+		cmocka_unit_test(test_part_links),
 		cmocka_unit_test(test_href),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_history),
