@@ -49,7 +49,16 @@ fit_log2(const double *t, const double *v, size_t n, double lo, double hi,
 	f->b = sty / stt;
 	f->a = my - f->b * mt;
 	ss_res = syy - f->b * sty;
-	f->r2 = syy > 0 ? 1 - (ss_res < 0 ? 0 : ss_res) / syy : 1;
+	if (ss_res < 0)
+		ss_res = 0;
+	f->r2 = syy > 0 ? 1 - ss_res / syy : 1;
+	f->se_b = f->se_a = NAN;
+	if (m > 2) {
+		double s2 = ss_res / (double)(m - 2);
+
+		f->se_b = sqrt(s2 / stt);
+		f->se_a = sqrt(s2 * (1 / (double)m + mt * mt / stt));
+	}
 	return 0;
 }
 

@@ -12,6 +12,12 @@ struct fit {
 	double t0, t1;		/* first and last time used */
 	double a, b;		/* log2(value) = a + b t */
 	double r2;		/* coefficient of determination */
+	/*
+	 * Standard errors of b and a from the residuals' variance
+	 * (n - 2 degrees of freedom): NAN for two points, which a line
+	 * always fits exactly.
+	 */
+	double se_b, se_a;
 };
 
 /*

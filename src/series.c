@@ -304,6 +304,25 @@ add_fit(struct model *m, const struct series *se, const char *window,
 	   SET(in, "series.%s.fit_%s.slope", sp->id, window), OURS);
 	model_num(m, SET(name, "series.%s.fit_%s.r2", sp->id, window), fit.r2, "",
 	    "coefficient of determination of the fit", NULL, src);
+	/* With three points or more, how well the data pin the line. */
+	if (!isnan(fit.se_b)) {
+		model_num(m, SET(name, "series.%s.fit_%s.slope_se", sp->id,
+				 window), fit.se_b, "1/yr", "standard error of "
+			  "the slope, from the scatter of the points about "
+			  "the line (n - 2 degrees of freedom)", NULL, src);
+		model_num(m, SET(name, "series.%s.fit_%s.intercept_se", sp->id,
+				 window), fit.se_a, "", "standard error of the "
+			  "intercept (n - 2 degrees of freedom)", NULL, src);
+		model_fx(m, SET(name, "series.%s.fit_%s.doubling_time_se",
+				sp->id, window), fit.se_b / (fit.b * fit.b),
+			 "yr", SET(f, "series.%s.fit_%s.slope_se / "
+				   "series.%s.fit_%s.slope^2", sp->id, window,
+				   sp->id, window),
+			 "standard error of the doubling time, to first order",
+			 SET(in, "series.%s.fit_%s.slope_se "
+			     "series.%s.fit_%s.slope", sp->id, window, sp->id,
+			     window), OURS);
+	}
 	if (!sp->limits[0])
 		goto out;
 	/*

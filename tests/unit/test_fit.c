@@ -72,10 +72,33 @@ test_degenerate(void **state)
 	assert_true(isinf(fit_doubling_time(&f)));
 }
 
+/*
+ * Standard errors by hand: log2 values 0, 1, 3 at t = 0, 1, 2 fit
+ * b = 1.5, a = -1/6, with residuals 1/6, -1/3, 1/6: s^2 = (1/6) / 1,
+ * se(b) = sqrt(s^2 / 2), se(a) = sqrt(s^2 (1/3 + 1/2)). Two points have
+ * none.
+ */
+static void
+test_standard_errors(void **state)
+{
+	const double t[] = { 0, 1, 2 }, v[] = { 1, 2, 8 };
+	struct fit f;
+
+	(void)state;
+	assert_int_equal(fit_log2(t, v, 3, -INFINITY, INFINITY, &f), 0);
+	assert_near(f.b, 1.5, 1e-15);
+	assert_near(f.a, -1.0 / 6, 1e-14);
+	assert_near(f.se_b, sqrt(1.0 / 12), 1e-14);
+	assert_near(f.se_a, sqrt(5.0 / 36), 1e-14);
+	assert_int_equal(fit_log2(t, v, 2, -INFINITY, INFINITY, &f), 0);
+	assert_true(isnan(f.se_b) && isnan(f.se_a));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_standard_errors),
 		cmocka_unit_test(test_exact_exponential),
 		cmocka_unit_test(test_window_and_noise),
 		cmocka_unit_test(test_degenerate),
