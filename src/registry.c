@@ -28,6 +28,7 @@ struct registry {
 	size_t nsym;
 	const char *const (*sym_aliases)[2];
 	size_t nsym_aliases;
+	const char **sym_last;	/* the last part of each pattern */
 };
 
 static void set_symbol_by_table(const struct registry *reg,
@@ -78,6 +79,7 @@ registry_free(struct registry *reg)
 	free(reg->hashes);
 	free(reg->slots);
 	free(reg->because);
+	free(reg->sym_last);
 	free(reg);
 }
 
@@ -336,14 +338,25 @@ registry_pattern_match(const char *pattern, const char *name,
  * *row, *rowlen.
  */
 static size_t
-match_table(const char *const table[][2], size_t n, const char *name,
-	    const char **row, size_t *rowlen)
+match_table(const char *const table[][2], const char *const *last, size_t n,
+	    const char *name, const char **row, size_t *rowlen)
 {
+	const char *end = strrchr(name, '.');
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	end = end ? end + 1 : name;
+	for (i = 0; i < n; i++) {
+		/*
+		 * A pattern whose last part is another word cannot match:
+		 * the test that spares the whole match nearly every time
+		 * (2000 names against 230 patterns, and again through each
+		 * alias, was a sixth of a report's instructions).
+		 */
+		if (strcmp(last[i], "*") && strcmp(last[i], end))
+			continue;
 		if (registry_pattern_match(table[i][0], name, row, rowlen))
 			return i;
+	}
 	return SIZE_MAX;
 }
 
@@ -378,7 +391,7 @@ alias_parts(const char *alias, const char *name)
 /* Matches q through the alias {alias, family}; 1 when it took a symbol. */
 static int
 set_by_alias(struct quantity *q, const char *alias, const char *family,
-	     const char *const table[][2], size_t n)
+	     const char *const table[][2], const char *const *last, size_t n)
 {
 	struct buf as = BUF_INIT, words = BUF_INIT;
 	const char *rest = q->name, *row, *star;
@@ -399,7 +412,7 @@ set_by_alias(struct quantity *q, const char *alias, const char *family,
 	buf_add(&as, family, (size_t)(star - family));
 	buf_addch(&as, '*');
 	buf_addf(&as, "%s.%s", star + 1, rest);
-	i = match_table(table, n, as.data, &row, &rowlen);
+	i = match_table(table, last, n, as.data, &row, &rowlen);
 	if (i != SIZE_MAX && row && row == as.data + (star - family)) {
 		q->symbol = xstrdup(table[i][1]);
 		q->row = buf_detach(&words, NULL);
@@ -419,7 +432,8 @@ set_symbol_by_table(const struct registry *reg, struct quantity *q)
 
 	if (q->symbol || !reg->sym_table)
 		return;
-	t = match_table(reg->sym_table, reg->nsym, q->name, &row, &rowlen);
+	t = match_table(reg->sym_table, reg->sym_last, reg->nsym, q->name, &row,
+			&rowlen);
 	if (t != SIZE_MAX) {
 		q->symbol = xstrdup(reg->sym_table[t][1]);
 		q->row = row ? xstrndup(row, rowlen) : NULL;
@@ -428,7 +442,7 @@ set_symbol_by_table(const struct registry *reg, struct quantity *q)
 	for (j = 0; j < reg->nsym_aliases; j++)
 		if (set_by_alias(q, reg->sym_aliases[j][0],
 				 reg->sym_aliases[j][1], reg->sym_table,
-				 reg->nsym))
+				 reg->sym_last, reg->nsym))
 			return;
 }
 
@@ -441,6 +455,13 @@ registry_set_symbols(struct registry *reg, const char *const table[][2],
 
 	reg->sym_table = table;
 	reg->nsym = n;
+	free(reg->sym_last);
+	reg->sym_last = xreallocarray(NULL, n ? n : 1, sizeof(*reg->sym_last));
+	for (i = 0; i < n; i++) {
+		const char *dot = strrchr(table[i][0], '.');
+
+		reg->sym_last[i] = dot ? dot + 1 : table[i][0];
+	}
 	reg->sym_aliases = aliases;
 	reg->nsym_aliases = naliases;
 	for (i = 0; i < reg->n; i++)
