@@ -530,16 +530,56 @@ key_len(const char *name, int big)
 	return len;
 }
 
-/* The index of the page whose key is the len bytes of name, or p->n. */
+/* key against the len bytes of name: strcmp()'s sign. */
+static int
+key_cmp(const char *key, const char *name, size_t len)
+{
+	int c = strncmp(key, name, len);
+
+	return c ? c : key[len] != '\0';
+}
+
+/*
+ * The index of the page whose key is the len bytes of name, or p->n: by
+ * bisection once the pages are sorted (a link to each formula's every
+ * symbol asks, and a scan was 7% of a report's instructions).
+ */
 static size_t
 find_key(const struct qpages *p, const char *name, size_t len)
 {
-	size_t i;
+	size_t i, lo = 0, hi = p->n;
 
-	for (i = 0; i < p->n; i++)
-		if (!strncmp(p->v[i].key, name, len) && !p->v[i].key[len])
-			break;
-	return i;
+	if (!p->order) {
+		for (i = 0; i < p->n; i++)
+			if (!key_cmp(p->v[i].key, name, len))
+				break;
+		return i;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = key_cmp(p->v[p->order[mid]].key, name, len);
+
+		if (!c)
+			return p->order[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return p->n;
+}
+
+/* A page's key and index, for sorting the order. */
+struct keyed {
+	const char *key;
+	size_t i;
+};
+
+static int
+by_key(const void *a, const void *b)
+{
+	return strcmp(((const struct keyed *)a)->key,
+		      ((const struct keyed *)b)->key);
 }
 
 void
@@ -549,9 +589,11 @@ qpages_init(struct qpages *p, const struct registry *reg)
 	size_t *first = xcalloc(n ? n : 1, sizeof(*first));
 	size_t *count = xcalloc(n ? n : 1, sizeof(*count));
 	size_t *group = xcalloc(n ? n : 1, sizeof(*group));
+	struct keyed *keyed;
 
 	p->v = NULL;
 	p->n = 0;
+	p->order = NULL;
 	find_groups(reg, NULL, first, group, count);
 	/* The pages: each name's key, a page the first time it is met. */
 	for (i = 0; i < n; i++) {
@@ -579,6 +621,14 @@ qpages_init(struct qpages *p, const struct registry *reg)
 			p->v[k] = p->v[k - 1];
 		p->v[k] = t;
 	}
+	keyed = xcalloc(p->n ? p->n : 1, sizeof(*keyed));
+	for (i = 0; i < p->n; i++)
+		keyed[i] = (struct keyed){ p->v[i].key, i };
+	qsort(keyed, p->n, sizeof(*keyed), by_key);
+	p->order = xcalloc(p->n ? p->n : 1, sizeof(*p->order));
+	for (i = 0; i < p->n; i++)
+		p->order[i] = keyed[i].i;
+	free(keyed);
 	free(first);
 	free(count);
 	free(group);
@@ -594,7 +644,9 @@ qpages_release(struct qpages *p)
 		free(p->v[i].at);
 	}
 	free(p->v);
+	free(p->order);
 	p->v = NULL;
+	p->order = NULL;
 	p->n = 0;
 }
 

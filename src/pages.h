@@ -59,6 +59,7 @@ struct qpage {
 struct qpages {
 	struct qpage *v;
 	size_t n;
+	size_t *order;	/* v's indices sorted by key, for qpages_find() */
 };
 void qpages_init(struct qpages *p, const struct registry *reg);
 void qpages_release(struct qpages *p);
