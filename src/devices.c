@@ -259,8 +259,6 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 			  "gap are taken from: the highest of the FP64 and "
 			  "FP32 peaks, else the measured HPL Rmax", NULL,
 			  src.data, org.data);
-	model_add_gap(m, SET(f, "%s.gap.ops", prefix), SET(in, "%s.sbops", prefix),
-		"laptop.ops_max", SET(name, "%s.year", prefix));
 
 	/* Memory: working memory and storage, each with its own gap. */
 	if (!isnan(d.ram)) {
@@ -268,17 +266,11 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 			   "working memory (RAM; on-package HBM or unified "
 			   "memory for GPUs and SoCs)", how, src.data,
 			   org.data);
-		model_add_gap(m, SET(f, "%s.gap.ram", prefix),
-			SET(in, "%s.ram_bits", prefix), "laptop.bits_max",
-			SET(name, "%s.year", prefix));
 	}
 	if (!isnan(d.storage)) {
 		add_figure(m, SET(name, "%s.storage", prefix), d.storage, "B",
 			   "persistent storage (SSD, disk or flash)", how,
 			   src.data, org.data);
-		model_add_gap(m, SET(f, "%s.gap.storage", prefix),
-			SET(in, "%s.storage_bits", prefix), "laptop.bits_max",
-			SET(name, "%s.year", prefix));
 	}
 	if (!isnan(d.power))
 		add_figure(m, SET(name, "%s.power", prefix), d.power, "W",
