@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "expr.h"
+#include "hash.h"
 #include "modeldoc.h"
 #include "registry.h"
 #include "suggest.h"
@@ -48,6 +49,8 @@ struct item {
 	struct attr a[NATTR];
 	struct unit dim;	/* of a[A_UNIT] */
 	struct expr *when;	/* of a[A_WHEN], or NULL */
+	char *names;		/* the names expr reads, each after a
+				   newline, in order (expr_inputs()) */
 	/*
 	 * A family ("for d in device current"): the variable, and the
 	 * prefixes of the rows it ranges over, space-separated; NULL for a
@@ -328,6 +331,13 @@ finish(struct modeldoc *doc, struct item *it)
 			ret = -1;
 		it->expr_text = one_line(doc->f->data + it->expr_off,
 					 it->expr_len);
+		if (it->expr) {
+			struct buf names = BUF_INIT;
+
+			buf_addch(&names, '\n');
+			expr_inputs(it->expr, &names);
+			it->names = buf_detach(&names, NULL);
+		}
 		if (!it->a[A_UNIT].text)
 			ret = doc_error(doc, it->off, it->len, "'%s' has no "
 					"unit: add a line 'unit: ...' (empty "
@@ -546,6 +556,7 @@ modeldoc_free(struct modeldoc *doc)
 		free(doc->items[i].name);
 		expr_free(doc->items[i].expr);
 		expr_free(doc->items[i].when);
+		free(doc->items[i].names);
 		free(doc->items[i].expr_text);
 		for (j = 0; j < NATTR; j++)
 			free(doc->items[i].a[j].text);
@@ -856,19 +867,17 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	/* Its formula: the expression, a member's with its row's names. */
 	bound_text(&b, it->expr_text, &text);
 	/* Its inputs: the names it reads, in order, that are quantities. */
-	buf_addch(&names, '\n');
-	expr_inputs(it->expr, &names);
-	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
-		char *n = xstrndup(p, strcspn(p, "\n"));
+	for (p = it->names + 1; *p; p += strcspn(p, "\n") + 1) {
 		size_t at = inputs.len + (inputs.len > 0);
 
+		buf_reset(&names);
+		buf_add(&names, p, strcspn(p, "\n"));
 		if (inputs.len)
 			buf_addch(&inputs, ' ');
-		if (bound_name(&b, n, &inputs))
-			buf_addstr(&inputs, n);
+		if (bound_name(&b, names.data, &inputs))
+			buf_addstr(&inputs, names.data);
 		if (!registry_get(ev->reg, inputs.data + at))
 			inputs.data[inputs.len = at ? at - 1 : 0] = '\0';
-		free(n);
 	}
 	buf_addstr(&formula, text.data);
 	if (note)
@@ -900,6 +909,44 @@ out:
 	return ret;
 }
 
+/*
+ * Adds name to the set of members evaluated. Returns 1 when it was in
+ * it already, else 0.
+ */
+static int
+member_seen(struct modeldoc_eval *ev, const char *name)
+{
+	size_t i, mask;
+
+	if ((ev->nmembers + 1) * 2 > ev->memberslots) {
+		char **old = ev->members;
+		size_t n = ev->memberslots;
+
+		ev->memberslots = n ? 2 * n : 1024;
+		ev->members = xcalloc(ev->memberslots, sizeof(*ev->members));
+		mask = ev->memberslots - 1;
+		for (i = 0; i < n; i++) {
+			size_t j;
+
+			if (!old[i])
+				continue;
+			j = (size_t)hash_str(0, old[i]) & mask;
+			while (ev->members[j])
+				j = (j + 1) & mask;
+			ev->members[j] = old[i];
+		}
+		free(old);
+	}
+	mask = ev->memberslots - 1;
+	for (i = (size_t)hash_str(0, name) & mask; ev->members[i];
+	     i = (i + 1) & mask)
+		if (!strcmp(ev->members[i], name))
+			return 1;
+	ev->members[i] = xstrdup(name);
+	ev->nmembers++;
+	return 0;
+}
+
 /* Evaluates member row of family definition i, unless it is there. */
 static int
 eval_member(struct modeldoc_eval *ev, size_t i, const char *row)
@@ -909,13 +956,9 @@ eval_member(struct modeldoc_eval *ev, size_t i, const char *row)
 	int ret = 0;
 
 	buf_addf(&name, "%s%s", row, it->name + strlen(it->var));
-	if (!registry_get(ev->reg, name.data) &&
-	    !registry_get(ev->members, name.data)) {
-		/* Evaluated once: a false "when:" is not asked again. */
-		registry_add_num(ev->members, name.data, 0, "", "", NULL, "",
-				 NULL);
+	/* Evaluated once: a false "when:" is not asked again. */
+	if (!registry_get(ev->reg, name.data) && !member_seen(ev, name.data))
 		ret = eval_def(ev, it, row);
-	}
 	buf_release(&name);
 	return ret;
 }
@@ -1065,7 +1108,8 @@ modeldoc_run(struct modeldoc_eval *ev)
 
 	ev->state = xcalloc(ev->doc->n ? ev->doc->n : 1, 1);
 	ev->stack = xcalloc(DEPTH_MAX, sizeof(*ev->stack));
-	ev->members = registry_new();
+	ev->members = NULL;
+	ev->nmembers = ev->memberslots = 0;
 	ev->depth = 0;
 	ev->failed = 0;
 	for (i = 0; i < ev->doc->n && !ev->failed; i++)
@@ -1077,7 +1121,9 @@ modeldoc_run(struct modeldoc_eval *ev)
 		pop(ev);
 	free(ev->stack);
 	ev->stack = NULL;
-	registry_free(ev->members);
+	for (i = 0; i < ev->memberslots; i++)
+		free(ev->members[i]);
+	free(ev->members);
 	ev->members = NULL;
 	free(ev->state);
 	ev->state = NULL;

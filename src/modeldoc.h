@@ -62,7 +62,10 @@ struct modeldoc_eval {
 	unsigned char *state;	/* per item: 0 to do, 1 busy, 2 done */
 	char **stack;		/* names being evaluated, for loops */
 	size_t depth;
-	struct registry *members;	/* family members evaluated */
+	/* The family members evaluated (a set of names, open addressing:
+	 * a member whose "when:" was false is not asked again). */
+	char **members;
+	size_t nmembers, memberslots;
 	int failed;
 };
 

@@ -29,6 +29,13 @@ struct registry {
 	const char *const (*sym_aliases)[2];
 	size_t nsym_aliases;
 	const char **sym_last;	/* the last part of each pattern */
+	/*
+	 * The hashes of every dotted prefix of a name ("current",
+	 * "current.phone" of "current.phone.year"), 0 for empty: a has()
+	 * of a name that is neither quantity nor prefix needs no scan.
+	 */
+	uint64_t *pfx;
+	size_t npfx, pfxslots;	/* a power of two, or 0 */
 };
 
 static void set_symbol_by_table(const struct registry *reg,
@@ -80,6 +87,7 @@ registry_free(struct registry *reg)
 	free(reg->slots);
 	free(reg->because);
 	free(reg->sym_last);
+	free(reg->pfx);
 	free(reg);
 }
 
@@ -168,6 +176,48 @@ registry_name_problem(const char *s)
 			     "empty";
 }
 
+/* Adds h to the prefix set (0 stands for empty: 1 takes its place). */
+static void
+pfx_put(struct registry *reg, uint64_t h)
+{
+	size_t i, mask;
+
+	h = h ? h : 1;
+	if ((reg->npfx + 1) * 2 > reg->pfxslots) {
+		uint64_t *old = reg->pfx;
+		size_t n = reg->pfxslots;
+
+		reg->pfxslots = n ? 2 * n : 1024;
+		reg->pfx = xcalloc(reg->pfxslots, sizeof(*reg->pfx));
+		reg->npfx = 0;
+		for (i = 0; i < n; i++)
+			if (old[i])
+				pfx_put(reg, old[i]);
+		free(old);
+	}
+	mask = reg->pfxslots - 1;
+	for (i = (size_t)h & mask; reg->pfx[i]; i = (i + 1) & mask)
+		if (reg->pfx[i] == h)
+			return;
+	reg->pfx[i] = h;
+	reg->npfx++;
+}
+
+/* Whether h may be the hash of a prefix (a false yes is checked). */
+static int
+pfx_has(const struct registry *reg, uint64_t h)
+{
+	size_t i, mask = reg->pfxslots - 1;
+
+	if (!reg->pfxslots)
+		return 0;
+	h = h ? h : 1;
+	for (i = (size_t)h & mask; reg->pfx[i]; i = (i + 1) & mask)
+		if (reg->pfx[i] == h)
+			return 1;
+	return 0;
+}
+
 static struct quantity *
 add(struct registry *reg, const char *name, const char *unit,
     const char *formula, const char *inputs, const char *source,
@@ -216,6 +266,8 @@ add(struct registry *reg, const char *name, const char *unit,
 	reg->hashes[reg->n] = h;
 	reg->q[reg->n++] = q;
 	reg->slots[slot] = reg->n;
+	for (p = strchr(name, '.'); p; p = strchr(p + 1, '.'))
+		pfx_put(reg, hash_n(name, (size_t)(p - name)));
 	set_symbol_by_table(reg, q);
 	/* Half full at most: probes stay short. */
 	if (reg->n * 2 > reg->nslots)
@@ -491,7 +543,9 @@ registry_has(const struct registry *reg, const char *name)
 
 	if (registry_get(reg, name))
 		return 1;
-	/* A scan: has() guards a few dozen slots of a report. */
+	if (!pfx_has(reg, hash(name)))
+		return 0;
+	/* The prefix set said yes: a scan, for certain. */
 	for (i = 0; i < reg->n; i++)
 		if (!strncmp(reg->q[i]->name, name, n) &&
 		    reg->q[i]->name[n] == '.')
