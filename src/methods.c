@@ -175,6 +175,33 @@ count_rows(const struct registry *reg, const char *over)
 	return n;
 }
 
+/* The first row of a family in reg ("device.eee_pc_2008"), or "". */
+static void
+first_row(const struct registry *reg, const char *over, struct buf *out)
+{
+	size_t k;
+
+	for (k = 0; k < registry_count(reg); k++) {
+		const char *name = registry_at(reg, k)->name, *p = over;
+		const char *dot = strchr(name, '.');
+		size_t len = strlen(name);
+
+		if (!dot || len < 4 || strcmp(name + len - 3, ".id") ||
+		    strchr(dot + 1, '.') != name + len - 3)
+			continue;
+		while (*p) {
+			size_t pl = strcspn(p, " ");
+
+			if ((size_t)(dot - name) == pl &&
+			    !memcmp(p, name, pl)) {
+				buf_add(out, name, len - 3);
+				return;
+			}
+			p += pl + (p[pl] == ' ');
+		}
+	}
+}
+
 /*
  * A family's definition, typeset once with the family's symbols (m_d for
  * d.mass) and no links (a member is a row of the quantities page).
@@ -186,7 +213,7 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 {
 	struct modeldoc_def d;
 	struct registry *scratch;
-	struct buf names = BUF_INIT;
+	struct buf names = BUF_INIT, row = BUF_INIT, member = BUF_INIT;
 	const struct quantity *lhs;
 	const char *p;
 
@@ -199,20 +226,36 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	buf_addstr(&names, d.name);
 	buf_addch(&names, '\n');
 	expr_inputs(d.expr, &names);
+	first_row(reg, d.over, &row);
 	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
 		char *n = xstrndup(p, strcspn(p, "\n"));
 		const struct quantity *q = registry_get(reg, n);
 		const char *sym = q ? q->symbol :
 				  family_symbol(doc, from, to, n);
+		size_t vl = strlen(d.var);
 
+		/* Else the symbol a member of the first row is shown with. */
+		if (!q && !sym && row.len && !strncmp(n, d.var, vl) &&
+		    n[vl] == '.') {
+			const struct quantity *m;
+
+			buf_reset(&member);
+			buf_addf(&member, "%s%s", row.data, n + vl);
+			if ((m = registry_get(reg, member.data)))
+				sym = m->symbol;
+		}
 		if (!registry_get(scratch, n) && !registry_name_problem(n)) {
 			registry_add_num(scratch, n, 0, "", "", NULL, "",
 					 NULL);
+			/* A quantity of one row (rate.lloyd) keeps its row. */
 			if (sym)
-				registry_set_symbol(scratch, n, sym);
+				registry_set_member_symbol(scratch, n, sym,
+							   q ? q->row : NULL);
 		}
 		free(n);
 	}
+	buf_release(&row);
+	buf_release(&member);
 	lhs = registry_get(scratch, d.name);
 	BUF_ADDLIT(out, "<div class=\"definition family\">\n");
 	mathml_expr(out, d.expr, scratch, lhs, NULL, MATHML_BLOCK);
