@@ -275,19 +275,22 @@ model_add_gap(struct model *m, const char *prefix, const char *have_name,
 	   "", SET(f, "log2(%s / %s)", limit_name, have_name), "doublings",
 	   SET(in, "%s %s", have_name, limit_name), OURS);
 	for (i = 0; i < m->nrates; i++) {
-		const char *rate = m->rates[i], *sfx = strrchr(rate, '.') + 1;
+		const char *rate = m->rates[i].name, *sfx = strrchr(rate, '.');
 		double td = model_get(m, rate);
+
+		/* A rate the document names without a dot: its whole name. */
+		sfx = sfx ? sfx + 1 : rate;
 
 		model_fx(m, SET(name, "%s.years_%s", prefix, sfx),
 		   phys_years_to(have, lim, td), "yr",
 		   SET(f, "%s.doublings * %s", prefix, rate),
-		   SET(note, "at %s", m->rate_what[i]),
+		   SET(note, "at %s", m->rates[i].what),
 		   SET(in, "%s.doublings %s", prefix, rate), OURS);
 		model_fx(m, SET(name, "%s.year_%s", prefix, sfx),
 		   phys_year_reached(y0, have, lim, td), "year",
 		   SET(f, "%s + %s.years_%s", year_name, prefix, sfx),
 		   SET(note, "the year it is reached at %s",
-		       m->rate_what[i]),
+		       m->rates[i].what),
 		   SET(in, "%s %s.years_%s", year_name, prefix, sfx), OURS);
 	}
 	buf_release(&name);
@@ -299,10 +302,10 @@ model_add_gap(struct model *m, const char *prefix, const char *have_name,
 void
 model_add_rate(struct model *m, const char *name, const char *what)
 {
-	if (m->nrates == sizeof(m->rates) / sizeof(m->rates[0]))
-		BUG("too many rates");
-	m->rates[m->nrates] = name;
-	m->rate_what[m->nrates++] = what;
+	m->rates = xgrow(m->rates, &m->ratecap, m->nrates + 1,
+			 sizeof(*m->rates));
+	m->rates[m->nrates].name = name;
+	m->rates[m->nrates++].what = what;
 }
 
 int
@@ -407,6 +410,7 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 	if (ok)
 		model_set_symbols(m.reg);
 	model_series_free(all);
+	free(m.rates);
 	tableset_release(&own);
 	modeldoc_free(doc);
 	if (!ok) {

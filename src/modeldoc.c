@@ -839,10 +839,9 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row)
 		q = registry_add_num(ev->reg, name.data, expr_num(it->expr),
 				     it->a[A_UNIT].text, note ? note : "",
 				     NULL, source, NULL);
-		ret = q ? 0 : -1;
-		if (q)
-			set_symbol(ev, it, name.data, row);
-		goto popped;
+		if (!q)
+			goto popped;
+		goto added;
 	}
 	if (expr_eval(it->expr, &env, &v))
 		goto popped;
@@ -890,6 +889,8 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row)
 		goto popped;
 	}
 	registry_set_expr(q, text.data, note);
+added:
+	/* A given number and a formula alike: its symbol, and its rate. */
 	set_symbol(ev, it, name.data, row);
 	if (it->a[A_RATE].text && ev->rate)
 		ev->rate(ev->ctx, q->name, it->a[A_RATE].text);

@@ -56,9 +56,11 @@ struct model {
 	struct datasets *ds;	/* figure data, or NULL */
 	struct tableset *ts;	/* every table read, each once */
 	/* Doubling-time quantities that gaps are converted to years with. */
-	const char *rates[8];
-	const char *rate_what[8];
-	size_t nrates;
+	struct model_rate {
+		const char *name;	/* "rate.lloyd" */
+		const char *what;	/* "1e8 per 50 years" */
+	} *rates;
+	size_t nrates, ratecap;
 	struct physconst pcv;		/* the document's constants */
 	struct modeldoc_eval *ev;	/* the model document's run */
 	struct series *all;		/* the history series read */

@@ -353,6 +353,20 @@ has own-family-methods "$tmp/own/out/methods.html" \
 	'<p><code>p\.<wbr>cycle</code>, for each of the 2 rows'
 has own-family-page "$tmp/own/out/quantities/clocks.html" \
 	'<tr id="clocks.z80.cycle">'
+# Rates of one's own, as many as wanted and named as wanted, placed
+# before the history: every gap the C part counts is counted at each
+# (there was room for 8, and a name without a dot crashed).
+for r in a b c d e; do
+	printf '%s\n' '' '```define' "rate.extra_$r = 3" '  unit: yr' \
+		"  rate: extra $r" '```'
+done >"$tmp/own/rates"
+printf '%s\n' '' '```define' 'myrate = 4' '  unit: yr' '  rate: mine' \
+	'```' >>"$tmp/own/rates"
+sed -i "/^## The history\$/r $tmp/own/rates" "$tmp/own/data/model.md"
+expect_in "$tmp/own" own-rates 0 "$ult" -d data list \
+	article.gap.ops.years_
+has own-rates "$tmp/stdout" '^article\.gap\.ops\.years_myrate '
+has own-rates "$tmp/stdout" '^article\.gap\.ops\.years_extra_e '
 # A declaration that does not parse: located, and nothing is written.
 printf 'clocks.csv,speed,number,furlong,no,\n' >>"$tmp/own/data/schema.csv"
 rm -rf "$tmp/own/out"

@@ -123,6 +123,37 @@ test_evaluates(void **state)
 	unlink(path);
 }
 
+static int rates_seen;
+
+static void
+count_rate(void *ctx, const char *name, const char *what)
+{
+	(void)ctx;
+	(void)what;
+	rates_seen += !strcmp(name, "r") || !strcmp(name, "s");
+}
+
+/* rate: holds for a given number as for a formula. */
+static void
+test_rate(void **state)
+{
+	struct modeldoc *doc;
+	struct registry *reg = registry_new();
+	struct modeldoc_eval ev = { .reg = reg, .rate = count_rate };
+
+	(void)state;
+	rates_seen = 0;
+	doc = load("```define\nr = 2\n  unit: yr\n  rate: two years\n\n"
+		   "s = r * 2\n  unit: yr\n  rate: four years\n```\n");
+	assert_non_null(doc);
+	ev.doc = doc;
+	assert_int_equal(modeldoc_run(&ev), 0);
+	assert_int_equal(rates_seen, 2);
+	registry_free(reg);
+	modeldoc_free(doc);
+	unlink(path);
+}
+
 static void
 test_forward_reference(void **state)
 {
@@ -276,6 +307,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_evaluates),
 		cmocka_unit_test(test_forward_reference),
+		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_errors),
 	};
