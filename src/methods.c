@@ -150,56 +150,22 @@ family_symbol(const struct modeldoc *doc, size_t from, size_t to,
 	return NULL;
 }
 
-/* The rows of a family in this edition: X of every PREFIX.X.id. */
+/*
+ * The rows of a family in this edition (modeldoc_row_id()): how many,
+ * and the first of them in first ("device.eee_pc_2008"; "" for none).
+ */
 static size_t
-count_rows(const struct registry *reg, const char *over)
+rows_of(const struct registry *reg, const char *over, struct buf *first)
 {
+	struct buf row = BUF_INIT;
 	size_t k, n = 0;
 
-	for (k = 0; k < registry_count(reg); k++) {
-		const char *name = registry_at(reg, k)->name, *p = over;
-		const char *dot = strchr(name, '.');
-		size_t len = strlen(name);
-
-		if (!dot || len < 4 || strcmp(name + len - 3, ".id") ||
-		    strchr(dot + 1, '.') != name + len - 3)
-			continue;
-		while (*p) {
-			size_t pl = strcspn(p, " ");
-
-			if ((size_t)(dot - name) == pl && !memcmp(p, name, pl))
-				n++;
-			p += pl + (p[pl] == ' ');
-		}
-	}
+	for (k = 0; k < registry_count(reg); k++)
+		if (modeldoc_row_id(over, registry_at(reg, k)->name, &row) &&
+		    !n++)
+			buf_addstr(first, row.data);
+	buf_release(&row);
 	return n;
-}
-
-/* The first row of a family in reg ("device.eee_pc_2008"), or "". */
-static void
-first_row(const struct registry *reg, const char *over, struct buf *out)
-{
-	size_t k;
-
-	for (k = 0; k < registry_count(reg); k++) {
-		const char *name = registry_at(reg, k)->name, *p = over;
-		const char *dot = strchr(name, '.');
-		size_t len = strlen(name);
-
-		if (!dot || len < 4 || strcmp(name + len - 3, ".id") ||
-		    strchr(dot + 1, '.') != name + len - 3)
-			continue;
-		while (*p) {
-			size_t pl = strcspn(p, " ");
-
-			if ((size_t)(dot - name) == pl &&
-			    !memcmp(p, name, pl)) {
-				buf_add(out, name, len - 3);
-				return;
-			}
-			p += pl + (p[pl] == ' ');
-		}
-	}
 }
 
 /*
@@ -216,6 +182,7 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	struct buf names = BUF_INIT, row = BUF_INIT, member = BUF_INIT;
 	const struct quantity *lhs;
 	const char *p;
+	size_t nrows;
 
 	modeldoc_def(doc, i, &d);
 	if (!d.expr)
@@ -226,7 +193,7 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	buf_addstr(&names, d.name);
 	buf_addch(&names, '\n');
 	expr_inputs(d.expr, &names);
-	first_row(reg, d.over, &row);
+	nrows = rows_of(reg, d.over, &row);
 	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
 		char *n = xstrndup(p, strcspn(p, "\n"));
 		const struct quantity *q = registry_get(reg, n);
@@ -261,8 +228,7 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	mathml_expr(out, d.expr, scratch, lhs, NULL, MATHML_BLOCK);
 	BUF_ADDLIT(out, "\n<p><code>");
 	html_name(out, d.name);
-	buf_addf(out, "</code>, for each of the %zu rows <i>", count_rows(reg,
-		 d.over));
+	buf_addf(out, "</code>, for each of the %zu rows <i>", nrows);
 	html_text(out, d.var);
 	BUF_ADDLIT(out, "</i> of ");
 	for (p = d.over; *p; p += strcspn(p, " ") + (p[strcspn(p, " ")] ==

@@ -1024,9 +1024,8 @@ eval_call(struct modeldoc_eval *ev, const struct item *it)
 	return -1;
 }
 
-/* Whether name is "P.X.id" for a prefix P of over; X into row. */
-static int
-is_row_id(const char *over, const char *name, struct buf *row)
+int
+modeldoc_row_id(const char *over, const char *name, struct buf *row)
 {
 	size_t len = strlen(name);
 
@@ -1049,7 +1048,7 @@ eval_family(struct modeldoc_eval *ev, size_t i)
 	for (k = 0; k < registry_count(ev->reg) && ret >= 0; k++) {
 		const char *name = registry_at(ev->reg, k)->name;
 
-		if (!is_row_id(it->over, name, &row))
+		if (!modeldoc_row_id(it->over, name, &row))
 			continue;
 		ret = it->kind == ITEM_DEF ? eval_member(ev, i, row.data) :
 		      eval_decl(ev, it, row.data);

@@ -107,6 +107,12 @@ enum modeldoc_kind {
 	MODELDOC_GIVEN,		/* a name alone: given by the data */
 	MODELDOC_CALL,		/* call provider */
 };
+/*
+ * Whether name is "PREFIX.X.id" for a prefix of over (a family's
+ * "device current"): then the row PREFIX.X is in row (reset first).
+ */
+int modeldoc_row_id(const char *over, const char *name, struct buf *row);
+
 /* A definition or declaration as written (family members unbound). */
 struct modeldoc_def {
 	const char *name;		/* "d.sbops" in a family */
