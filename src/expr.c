@@ -403,11 +403,30 @@ parse_primary(struct parser *p)
 	if (is_name_start(c)) {
 		struct expr *e;
 		char *name;
+		size_t k;
 
 		while (p->pos < p->end && (is_name_char(cur(p)[0]) ||
 		       (cur(p)[0] == '.' && p->pos + 1 < p->end &&
 			is_name_char(cur(p)[1]))))
 			p->pos++;
+		/*
+		 * Inside a name, "{r}" stands for a rate of the model
+		 * document's "for r in rates" (modeldoc.c), as in
+		 * d.gap.ops.years_{r}: the document binds it, nothing else.
+		 */
+		while (p->pos + 2 < p->end && cur(p)[0] == '{' &&
+		       is_name_start(cur(p)[1])) {
+			for (k = 2; p->pos + k < p->end &&
+			     is_name_char(cur(p)[k]); k++)
+				;
+			if (p->pos + k >= p->end || cur(p)[k] != '}')
+				break;
+			p->pos += k + 1;
+			while (p->pos < p->end && (is_name_char(cur(p)[0]) ||
+			       (cur(p)[0] == '.' && p->pos + 1 < p->end &&
+				is_name_char(cur(p)[1]))))
+				p->pos++;
+		}
 		name = xstrndup(p->f->data + start, p->pos - start);
 		if (p->pos < p->end && cur(p)[0] == '(' && !strchr(name, '.')) {
 			e = parse_call(p, start, name);

@@ -30,8 +30,9 @@ static const struct {
 	  "their trends (src/model.c)." },
 	{ "pace", "Here the tool holds the newest No. 1 systems against "
 	  "their trend (src/model.c)." },
-	{ "article_gaps", "Here the tool computes the gaps of the "
-	  "article's laptop (src/model.c)." },
+	{ "article_gaps", "Here the tool counts the areal-density "
+	  "doublings of the article's window, and the article's memory gap "
+	  "at their pace (src/series.c)." },
 	{ "records", "Here the tool finds the record holder, the largest "
 	  "drives and the energy per operation (src/model.c)." },
 	{ "devices", "Here the tool reads data/devices.csv: every machine, "
@@ -134,20 +135,56 @@ definition(struct buf *out, const struct registry *reg,
 	BUF_ADDLIT(out, ".</p>\n</div>\n");
 }
 
-/* The symbol the family block of item i gives name ("d.mass"), or NULL. */
+/* s with its braces dropped, into out: "t_R,{r},d" is "t_R,r,d". */
+static void
+unbraced(struct buf *out, const char *s)
+{
+	buf_reset(out);
+	for (; *s; s++)
+		if (*s != '{' && *s != '}')
+			buf_addch(out, *s);
+}
+
+/*
+ * The symbol the family block of item i gives name ("d.mass", or
+ * "d.years_r" for d.years_{r}), braces dropped into out; or NULL.
+ */
 static const char *
 family_symbol(const struct modeldoc *doc, size_t from, size_t to,
-	      const char *name)
+	      const char *name, struct buf *out)
 {
 	struct modeldoc_def d;
 	size_t k;
 
 	for (k = from; k < to; k++) {
 		modeldoc_def(doc, k, &d);
-		if (!strcmp(d.name, name))
-			return d.symbol;
+		unbraced(out, d.name);
+		if (!strcmp(out->data, name) && d.symbol) {
+			unbraced(out, d.symbol);
+			return out->data;
+		}
 	}
 	return NULL;
+}
+
+/* The rates of the document this edition has, as words, into out. */
+static size_t
+rates_of(const struct modeldoc *doc, const struct registry *reg,
+	 struct buf *out)
+{
+	const char *r;
+	size_t k, n = 0;
+
+	for (k = 0; (r = modeldoc_rate(doc, k)); k++) {
+		if (!registry_get(reg, r))
+			continue;
+		if (n++)
+			BUF_ADDLIT(out, ", ");
+		BUF_ADDLIT(out, "<code>");
+		html_name(out, r);
+		BUF_ADDLIT(out, "</code>");
+	}
+	return n;
 }
 
 /*
@@ -180,9 +217,10 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	struct modeldoc_def d;
 	struct registry *scratch;
 	struct buf names = BUF_INIT, row = BUF_INIT, member = BUF_INIT;
+	struct buf fsym = BUF_INIT, words = BUF_INIT;
 	const struct quantity *lhs;
 	const char *p;
-	size_t nrows;
+	size_t nrows = 0, nrates = 0;
 
 	modeldoc_def(doc, i, &d);
 	if (!d.expr)
@@ -190,19 +228,27 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	/* Every name the formula reads, with the symbol it is shown as. */
 	scratch = registry_new();
 	buf_addch(&names, '\n');
-	buf_addstr(&names, d.name);
+	unbraced(&fsym, d.name);
+	buf_addstr(&names, fsym.data);
 	buf_addch(&names, '\n');
-	expr_inputs(d.expr, &names);
-	nrows = rows_of(reg, d.over, &row);
+	expr_inputs(d.shown, &names);
+	if (d.var)
+		nrows = rows_of(reg, d.over, &row);
+	if (d.per_rate)
+		nrates = rates_of(doc, reg, &words);
 	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
 		char *n = xstrndup(p, strcspn(p, "\n"));
 		const struct quantity *q = registry_get(reg, n);
 		const char *sym = q ? q->symbol :
-				  family_symbol(doc, from, to, n);
-		size_t vl = strlen(d.var);
+				  family_symbol(doc, from, to, n, &fsym);
+		size_t vl = d.var ? strlen(d.var) : 0;
 
+		/* The rate variable: the symbol the rates are shown with. */
+		if (!q && d.rvar && !strcmp(n, d.rvar) && modeldoc_rate(doc, 0) &&
+		    (q = registry_get(reg, modeldoc_rate(doc, 0))))
+			sym = q->symbol, q = NULL;
 		/* Else the symbol a member of the first row is shown with. */
-		if (!q && !sym && row.len && !strncmp(n, d.var, vl) &&
+		if (!q && !sym && row.len && vl && !strncmp(n, d.var, vl) &&
 		    n[vl] == '.') {
 			const struct quantity *m;
 
@@ -223,30 +269,55 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	}
 	buf_release(&row);
 	buf_release(&member);
-	lhs = registry_get(scratch, d.name);
+	unbraced(&fsym, d.name);
+	lhs = registry_get(scratch, fsym.data);
 	BUF_ADDLIT(out, "<div class=\"definition family\">\n");
-	mathml_expr(out, d.expr, scratch, lhs, NULL, MATHML_BLOCK);
+	mathml_expr(out, d.shown, scratch, lhs, NULL, MATHML_BLOCK);
 	BUF_ADDLIT(out, "\n<p><code>");
 	html_name(out, d.name);
-	buf_addf(out, "</code>, for each of the %zu rows <i>", nrows);
-	html_text(out, d.var);
-	BUF_ADDLIT(out, "</i> of ");
-	for (p = d.over; *p; p += strcspn(p, " ") + (p[strcspn(p, " ")] ==
-						    ' ')) {
-		if (p != d.over)
-			BUF_ADDLIT(out, ", ");
-		BUF_ADDLIT(out, "<code>");
-		buf_add(out, p, strcspn(p, " "));
-		BUF_ADDLIT(out, ".*</code>");
+	BUF_ADDLIT(out, "</code>, for each");
+	if (d.var) {
+		buf_addf(out, " of the %zu rows <i>", nrows);
+		html_text(out, d.var);
+		BUF_ADDLIT(out, "</i> of ");
+		for (p = d.over; *p; p += strcspn(p, " ") +
+		     (p[strcspn(p, " ")] == ' ')) {
+			if (p != d.over)
+				BUF_ADDLIT(out, ", ");
+			BUF_ADDLIT(out, "<code>");
+			buf_add(out, p, strcspn(p, " "));
+			BUF_ADDLIT(out, ".*</code>");
+		}
+		BUF_ADDLIT(out, " that have what it reads");
 	}
-	BUF_ADDLIT(out, " that have what it reads");
+	if (d.per_rate) {
+		buf_addf(out, "%s rate <i>", d.var ? ", and at each" : "");
+		html_text(out, d.rvar);
+		buf_addf(out, "</i> the document defines (%zu in this edition: ",
+			 nrates);
+		buf_add(out, words.data, words.len);
+		BUF_ADDLIT(out, ")");
+	}
 	if (d.unit && *d.unit) {
 		BUF_ADDLIT(out, ", in ");
 		format_unit(out, d.unit);
 	}
 	if (d.note) {
 		BUF_ADDLIT(out, ": ");
-		html_text(out, d.note);
+		/* A rate's words stand for "{r}" in a member's note. */
+		buf_reset(&fsym);
+		for (p = d.note; *p; p++) {
+			size_t rl = d.rvar ? strlen(d.rvar) : 0;
+
+			if (rl && *p == '{' && !strncmp(p + 1, d.rvar, rl) &&
+			    p[rl + 1] == '}') {
+				buf_addf(&fsym, "rate %s", d.rvar);
+				p += rl + 1;
+			} else {
+				buf_addch(&fsym, *p);
+			}
+		}
+		html_text(out, fsym.data);
 	}
 	if (d.source) {
 		BUF_ADDLIT(out, ". Source: ");
@@ -255,6 +326,8 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	BUF_ADDLIT(out, ".</p>\n</div>\n");
 	registry_free(scratch);
 	buf_release(&names);
+	buf_release(&fsym);
+	buf_release(&words);
 }
 
 static void
@@ -304,7 +377,7 @@ methods_page(struct buf *out, const struct modeldoc *doc,
 			struct modeldoc_def d;
 
 			modeldoc_def(doc, j, &d);
-			if (d.var && kind == MODELDOC_DEF)
+			if ((d.var || d.per_rate) && kind == MODELDOC_DEF)
 				family(out, doc, j, p.from, p.to, reg, bib,
 				       root);
 			else if (d.var)

@@ -251,63 +251,6 @@ out:
 }
 
 
-/*
- * Adds the gap from the value in have_name to the limit in limit_name
- * under prefix: orders of magnitude, doublings, and for every rate in
- * m->rates the years it takes and the calendar year it is reached,
- * counted from the year in year_name.
- */
-void
-model_add_gap(struct model *m, const char *prefix, const char *have_name,
-	const char *limit_name, const char *year_name)
-{
-	struct buf name = BUF_INIT, in = BUF_INIT, f = BUF_INIT;
-	struct buf note = BUF_INIT;
-	double have = model_get(m, have_name), lim = model_get(m, limit_name);
-	double y0 = model_get(m, year_name);
-	size_t i;
-
-	model_fx(m, SET(name, "%s.orders", prefix), phys_orders(have, lim), "",
-	   SET(f, "log10(%s / %s)", limit_name, have_name),
-	   "orders of magnitude", SET(in, "%s %s", have_name, limit_name),
-	   OURS);
-	model_fx(m, SET(name, "%s.doublings", prefix), phys_doublings(have, lim),
-	   "", SET(f, "log2(%s / %s)", limit_name, have_name), "doublings",
-	   SET(in, "%s %s", have_name, limit_name), OURS);
-	for (i = 0; i < m->nrates; i++) {
-		const char *rate = m->rates[i].name, *sfx = strrchr(rate, '.');
-		double td = model_get(m, rate);
-
-		/* A rate the document names without a dot: its whole name. */
-		sfx = sfx ? sfx + 1 : rate;
-
-		model_fx(m, SET(name, "%s.years_%s", prefix, sfx),
-		   phys_years_to(have, lim, td), "yr",
-		   SET(f, "%s.doublings * %s", prefix, rate),
-		   SET(note, "at %s", m->rates[i].what),
-		   SET(in, "%s.doublings %s", prefix, rate), OURS);
-		model_fx(m, SET(name, "%s.year_%s", prefix, sfx),
-		   phys_year_reached(y0, have, lim, td), "year",
-		   SET(f, "%s + %s.years_%s", year_name, prefix, sfx),
-		   SET(note, "the year it is reached at %s",
-		       m->rates[i].what),
-		   SET(in, "%s %s.years_%s", year_name, prefix, sfx), OURS);
-	}
-	buf_release(&name);
-	buf_release(&in);
-	buf_release(&f);
-	buf_release(&note);
-}
-
-void
-model_add_rate(struct model *m, const char *name, const char *what)
-{
-	m->rates = xgrow(m->rates, &m->ratecap, m->nrates + 1,
-			 sizeof(*m->rates));
-	m->rates[m->nrates].name = name;
-	m->rates[m->nrates++].what = what;
-}
-
 int
 model_time_column(const struct table *t)
 {
@@ -374,13 +317,6 @@ static const struct modeldoc_provider providers[] = {
 	{ NULL, NULL },
 };
 
-/* A definition of the document with "rate:": a rate of every gap. */
-static void
-doc_rate(void *ctx, const char *name, const char *what)
-{
-	model_add_rate(ctx, name, what);
-}
-
 struct registry *
 model_build(const char *datadir, int as_of, struct datasets *ds,
 	    struct tableset *ts)
@@ -402,7 +338,7 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 	buf_release(&path);
 	if (doc) {
 		ev = (struct modeldoc_eval){ .doc = doc, .reg = m.reg,
-			.providers = providers, .ctx = &m, .rate = doc_rate };
+			.providers = providers, .ctx = &m };
 		m.ev = &ev;
 		ok = !modeldoc_run(&ev) && !m.failed &&
 		     diag_errors() == before;
@@ -410,7 +346,6 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 	if (ok)
 		model_set_symbols(m.reg);
 	model_series_free(all);
-	free(m.rates);
 	tableset_release(&own);
 	modeldoc_free(doc);
 	if (!ok) {

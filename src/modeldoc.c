@@ -34,9 +34,9 @@ struct attr {
 	size_t off, len;
 };
 
-enum { A_UNIT, A_SYMBOL, A_NOTE, A_SOURCE, A_RATE, A_WHEN, NATTR };
+enum { A_UNIT, A_SYMBOL, A_NOTE, A_SOURCE, A_RATE, A_TAG, A_WHEN, NATTR };
 static const char *const attr_names[NATTR] = {
-	"unit", "symbol", "note", "source", "rate", "when",
+	"unit", "symbol", "note", "source", "rate", "tag", "when",
 };
 
 struct item {
@@ -57,6 +57,17 @@ struct item {
 	 * single quantity.
 	 */
 	const char *var, *over;
+	/*
+	 * In a block that also says "for r in rates", the variable r; a
+	 * definition whose name holds "{r}" is then one quantity per rate
+	 * (per_rate): d.gap.ops.years_{r} is d.gap.ops.years_lloyd, ...
+	 */
+	const char *rvar;
+	int per_rate;
+	/* Its expression with each "{r}" written "r", for the Methods
+	 * page (names with braces are no quantity's); or NULL. */
+	struct srcfile *shown_f;
+	struct expr *shown;
 };
 
 /* A run of the document: prose, or a define block (items [from, to)). */
@@ -74,6 +85,8 @@ struct modeldoc {
 	size_t n, cap;
 	struct part *parts;
 	size_t nparts, partcap;
+	size_t *rates;		/* the items with "rate:", in order */
+	size_t nrates;
 };
 
 static const char fence_open[] = "```define";
@@ -84,6 +97,42 @@ is_name_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+}
+
+/*
+ * The end of the name that starts at s[i], before end: name characters,
+ * and "{r}" groups (a rate's variable, see struct item).
+ */
+static size_t
+name_end(const char *s, size_t i, size_t end)
+{
+	for (;;) {
+		size_t k = i + 1;
+
+		while (i < end && is_name_char(s[i]))
+			i++;
+		if (i >= end || s[i] != '{')
+			return i;
+		for (k = i + 1; k < end && is_name_char(s[k]) && s[k] != '.';
+		     k++)
+			;
+		if (k == i + 1 || k >= end || s[k] != '}')
+			return i;
+		i = k + 1;
+	}
+}
+
+/* s without its braces: "d.years_{r}" is "d.years_r". */
+static char *
+unbraced(const char *s, size_t len)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] != '{' && s[i] != '}')
+			buf_addch(&b, s[i]);
+	return buf_detach(&b, NULL);
 }
 
 static int __attribute__((format(printf, 4, 5)))
@@ -260,14 +309,13 @@ head_line(struct modeldoc *doc, size_t off, size_t len, struct item **cur)
 		new_item(doc, ITEM_CALL, s, i, n - i);
 		return 0;
 	}
-	while (i < end && is_name_char(s[i]))
-		i++;
-	name = xstrndup(s + off, i - off);
+	i = name_end(s, i, end);
+	name = unbraced(s + off, i - off);
 	problem = i == off ? "a definition starts with a name" :
 		  registry_name_problem(name);
 	if (problem) {
-		doc_error(doc, off, i > off ? i - off : len, "'%s' is not a "
-			  "valid name: %s", name, problem);
+		doc_error(doc, off, i > off ? i - off : len, "'%.*s' is not a "
+			  "valid name: %s", (int)(i - off), s + off, problem);
 		free(name);
 		return -1;
 	}
@@ -289,6 +337,46 @@ head_line(struct modeldoc *doc, size_t off, size_t len, struct item **cur)
 	(*cur)->expr_off = i;
 	(*cur)->expr_len = end - i;
 	return 0;
+}
+
+/*
+ * Whether every "{x}" of text (a name, or the names an expression reads)
+ * is the rate variable of it's block. Returns 0, or -1 after an error
+ * located at off, len.
+ */
+static int
+check_braces(struct modeldoc *doc, const struct item *it, const char *text,
+	     size_t off, size_t len)
+{
+	const char *b;
+
+	for (b = strchr(text, '{'); b; b = strchr(b + 1, '{')) {
+		size_t n = strcspn(b + 1, "}");
+
+		if (it->rvar && strlen(it->rvar) == n &&
+		    !memcmp(b + 1, it->rvar, n))
+			continue;
+		if (it->rvar)
+			return doc_error(doc, off, len, "'{%.*s}' is no rate "
+					 "variable: this block's rates are "
+					 "'{%s}'", (int)n, b + 1, it->rvar);
+		return doc_error(doc, off, len, "'{%.*s}' stands for a rate: "
+				 "the block starts 'for %.*s in rates'",
+				 (int)n, b + 1, (int)n, b + 1);
+	}
+	return 0;
+}
+
+/* The expression of a per-rate item as the Methods page shows it. */
+static int
+parse_shown(struct item *it)
+{
+	char *text = unbraced(it->expr_text, strlen(it->expr_text));
+
+	it->shown_f = srcfile_from_mem("(Methods)", text, strlen(text));
+	free(text);
+	it->shown = expr_parse(it->shown_f, 0, it->shown_f->len);
+	return it->shown ? 0 : -1;
 }
 
 /* Checks a finished item: its expression, unit and name. */
@@ -319,6 +407,19 @@ finish(struct modeldoc *doc, struct item *it)
 		ret = doc_error(doc, it->off, it->len, "in a family over "
 				"'%s', a name starts with '%s.'", it->var,
 				it->var);
+	if (check_braces(doc, it, it->name, it->off, it->len))
+		ret = -1;
+	it->per_rate = strchr(it->name, '{') != NULL;
+	if (it->per_rate && it->kind != ITEM_DEF)
+		ret = doc_error(doc, it->off, it->len, "a name with '{%s}' is "
+				"a definition: one quantity per rate", it->rvar);
+	if (it->a[A_RATE].text && (it->var || it->per_rate))
+		ret = doc_error(doc, it->a[A_RATE].off, it->a[A_RATE].len,
+				"a rate is one quantity, not a family's");
+	if (it->a[A_TAG].text && !it->a[A_RATE].text)
+		ret = doc_error(doc, it->a[A_TAG].off, it->a[A_TAG].len,
+				"'tag:' is a rate's: its subscript in the "
+				"symbols of the quantities counted at it");
 	if (it->a[A_WHEN].text) {
 		it->when = expr_parse(doc->f, it->a[A_WHEN].off,
 				      it->a[A_WHEN].len);
@@ -337,6 +438,17 @@ finish(struct modeldoc *doc, struct item *it)
 			buf_addch(&names, '\n');
 			expr_inputs(it->expr, &names);
 			it->names = buf_detach(&names, NULL);
+			if (!it->per_rate && it->rvar &&
+			    strstr(it->names, "{"))
+				ret = doc_error(doc, it->off, it->len, "'%s' "
+						"reads a name with '{%s}': its "
+						"own name has one too, to be one "
+						"quantity per rate", it->name,
+						it->rvar);
+			if (check_braces(doc, it, it->names, it->expr_off,
+					 it->expr_len) ||
+			    (strchr(it->names, '{') && parse_shown(it)))
+				ret = -1;
 		}
 		if (!it->a[A_UNIT].text)
 			ret = doc_error(doc, it->off, it->len, "'%s' has no "
@@ -412,7 +524,7 @@ parse_for(struct modeldoc *doc, size_t off, size_t len, const char **var,
 static int
 parse(struct modeldoc *doc)
 {
-	const char *fam_var = NULL, *fam_over = NULL;
+	const char *fam_var = NULL, *fam_over = NULL, *fam_rvar = NULL;
 	const char *s = doc->f->data;
 	size_t off = 0, prose = 0;
 	struct item *cur = NULL;
@@ -434,7 +546,7 @@ parse(struct modeldoc *doc)
 				in_block = 1;
 				block_off = off;
 				cur = NULL;
-				fam_var = fam_over = NULL;
+				fam_var = fam_over = fam_rvar = NULL;
 			}
 			off = next;
 			if (!in_block)
@@ -456,13 +568,32 @@ parse(struct modeldoc *doc)
 		if (!len || strspn(s + off, " \t") == len) {
 			/* A blank line ends a definition. */
 		} else if (len > 4 && !memcmp(s + off, "for ", 4)) {
+			const char *var = NULL, *over = NULL;
+
 			if (cur || doc->n != doc->parts[doc->nparts - 1].from)
 				ret = doc_error(doc, off, len, "'for' is the "
 						"first line of a block: the "
 						"whole block is the family");
-			else if (parse_for(doc, off, len, &fam_var,
-					   &fam_over))
+			else if (parse_for(doc, off, len, &var, &over))
 				ret = -1;
+			else if ((fam_var && !strcmp(var, fam_var)) ||
+				 (fam_rvar && !strcmp(var, fam_rvar)))
+				ret = doc_error(doc, off, len, "'%s' is this "
+						"block's variable already",
+						var);
+			else if (!strcmp(over, "rates") && fam_rvar)
+				ret = doc_error(doc, off, len, "a block has "
+						"one 'for ... in rates'");
+			else if (!strcmp(over, "rates"))
+				fam_rvar = var;
+			else if (fam_var)
+				ret = doc_error(doc, off, len, "a block is a "
+						"family over one set of rows "
+						"(and the rates)");
+			else {
+				fam_var = var;
+				fam_over = over;
+			}
 		} else if (s[off] != ' ' && s[off] != '\t') {
 			size_t had = doc->n;
 
@@ -473,7 +604,8 @@ parse(struct modeldoc *doc)
 			if (cur) {
 				cur->var = fam_var;
 				cur->over = fam_over;
-			} else if (fam_var && doc->n > had) {
+				cur->rvar = fam_rvar;
+			} else if ((fam_var || fam_rvar) && doc->n > had) {
 				ret = doc_error(doc, off, len, "a family "
 						"block calls no provider");
 			}
@@ -521,6 +653,7 @@ static struct modeldoc *
 load(struct srcfile *f)
 {
 	struct modeldoc *doc = xcalloc(1, sizeof(*doc));
+	size_t i;
 
 	doc->f = f;
 	if (f)
@@ -529,6 +662,12 @@ load(struct srcfile *f)
 		modeldoc_free(doc);
 		return NULL;
 	}
+	for (i = 0; i < doc->n; i++)
+		if (doc->items[i].a[A_RATE].text) {
+			doc->rates = xreallocarray(doc->rates, doc->nrates + 1,
+						   sizeof(*doc->rates));
+			doc->rates[doc->nrates++] = i;
+		}
 	return doc;
 }
 
@@ -558,11 +697,14 @@ modeldoc_free(struct modeldoc *doc)
 		expr_free(doc->items[i].when);
 		free(doc->items[i].names);
 		free(doc->items[i].expr_text);
+		expr_free(doc->items[i].shown);
+		srcfile_free(doc->items[i].shown_f);
 		for (j = 0; j < NATTR; j++)
 			free(doc->items[i].a[j].text);
 	}
 	free(doc->items);
 	free(doc->parts);
+	free(doc->rates);
 	for (i = 0; i < doc->nfams; i++)
 		free(doc->fams[i]);
 	free(doc->fams);
@@ -582,25 +724,98 @@ struct bind {
 	struct modeldoc_eval *ev;
 	const char *var;	/* NULL: a single quantity */
 	const char *row;	/* "device.eee_pc_2008" */
+	/* A per-rate item's rate: its variable ("r"), its quantity
+	 * ("rate.lloyd"), its short name ("lloyd": "{r}" in names), its
+	 * subscript ("L": "{r}" in symbols) and its words ("{r}" in
+	 * notes); rvar NULL for none. */
+	const char *rvar, *rate, *rshort, *rtag, *rwhat;
 };
 
-static int eval_item(struct modeldoc_eval *ev, size_t i);
-static int eval_member(struct modeldoc_eval *ev, size_t i, const char *row);
+/* No rate: an item that is not per_rate. */
+#define NO_RATE ((size_t)-1)
 
-/* name with a family's variable replaced by the row, into out. */
+static int eval_item(struct modeldoc_eval *ev, size_t i);
+static int eval_member(struct modeldoc_eval *ev, size_t i, const char *row,
+		       size_t k);
+
+/* b for item it, for row (or NULL) and the document's rate k (or none). */
+static void
+bind_init(struct bind *b, struct modeldoc_eval *ev, const struct item *it,
+	  const char *row, size_t k)
+{
+	memset(b, 0, sizeof(*b));
+	b->ev = ev;
+	if (row) {
+		b->var = it->var;
+		b->row = row;
+	}
+	if (k != NO_RATE && it->per_rate) {
+		const struct item *r = &ev->doc->items[ev->doc->rates[k]];
+		const char *dot = strrchr(r->name, '.');
+
+		b->rvar = it->rvar;
+		b->rate = r->name;
+		b->rshort = dot ? dot + 1 : r->name;
+		b->rtag = r->a[A_TAG].text ? r->a[A_TAG].text : b->rshort;
+		b->rwhat = r->a[A_RATE].text;
+	}
+}
+
+/*
+ * text with each "{r}" of the rate variable replaced by with, into out.
+ * Returns whether there was one.
+ */
+static int
+unbrace_rate(const struct bind *b, const char *text, const char *with,
+	     struct buf *out)
+{
+	size_t rl = b->rvar ? strlen(b->rvar) : 0;
+	const char *p = text, *q;
+	int n = 0;
+
+	while (rl && (q = strchr(p, '{'))) {
+		if (!strncmp(q + 1, b->rvar, rl) && q[rl + 1] == '}') {
+			buf_add(out, p, (size_t)(q - p));
+			buf_addstr(out, with);
+			p = q + rl + 2;
+			n++;
+		} else {
+			buf_add(out, p, (size_t)(q - p) + 1);
+			p = q + 1;
+		}
+	}
+	buf_addstr(out, p);
+	return n > 0;
+}
+
+/*
+ * name as it reads for the binding b: a family's variable replaced by
+ * the row, a rate's "{r}" by its short name and "r" alone by the rate,
+ * into out. Returns 0, or -1 (out untouched) when b changes nothing.
+ */
 static int
 bound_name(const struct bind *b, const char *name, struct buf *out)
 {
-	size_t vl;
+	size_t at = out->len, vl = b->var ? strlen(b->var) : 0;
+	int changed = 0;
 
-	if (!b->var)
-		return -1;
-	vl = strlen(b->var);
-	if (strncmp(name, b->var, vl) || name[vl] != '.')
-		return -1;
-	buf_addstr(out, b->row);
-	buf_addstr(out, name + vl);
-	return 0;
+	if (b->rvar && !strcmp(name, b->rvar)) {
+		buf_addstr(out, b->rate);
+		return 0;
+	}
+	if (vl && !strncmp(name, b->var, vl) && name[vl] == '.') {
+		buf_addstr(out, b->row);
+		name += vl;
+		changed = 1;
+	}
+	if (unbrace_rate(b, name, b->rshort, out))
+		changed = 1;
+	if (changed)
+		return 0;
+	out->len = at;
+	if (out->data)
+		out->data[at] = '\0';
+	return -1;
 }
 
 /*
@@ -628,6 +843,7 @@ def_index(const struct modeldoc *doc, const char *name)
 
 	for (i = 0; i < doc->n; i++)
 		if (doc->items[i].kind == ITEM_DEF && !doc->items[i].var &&
+		    !doc->items[i].per_rate &&
 		    !strcmp(doc->items[i].name, name))
 			return i;
 	return (size_t)-1;
@@ -665,24 +881,43 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 		return 0;
 	if (i != (size_t)-1)
 		return eval_item(ev, i);
-	/* A member of a family: PREFIX.X.rest, defined as VAR.rest. */
+	/*
+	 * A member of a family: PREFIX.X.rest, defined as VAR.rest; or of
+	 * a rate's: its name with "{r}" as the rate's short name.
+	 */
 	for (i = 0; i < doc->n && ret == 1; i++) {
 		const struct item *it = &doc->items[i];
-		const char *rest;
-		size_t nl = strlen(name), rl;
+		size_t k, nk = it->per_rate ? doc->nrates : 1;
 
-		if (it->kind != ITEM_DEF || !it->var)
+		if (it->kind != ITEM_DEF || (!it->var && !it->per_rate))
 			continue;
-		rest = it->name + strlen(it->var);	/* ".rest" */
-		rl = strlen(rest);
-		if (nl <= rl || strcmp(name + nl - rl, rest))
-			continue;
-		buf_reset(&row);
-		buf_add(&row, name, nl - rl);
-		buf_reset(&id);
-		buf_addf(&id, "%s.id", row.data);
-		if (row_of(it->over, row.data) && registry_get(ev->reg, id.data))
-			ret = eval_member(ev, i, row.data);
+		for (k = 0; k < nk && ret == 1; k++) {
+			struct bind b;
+			const char *rest;
+			size_t nl = strlen(name), rl;
+
+			bind_init(&b, ev, it, NULL, it->per_rate ? k : NO_RATE);
+			buf_reset(&id);
+			if (bound_name(&b, it->name, &id))
+				buf_addstr(&id, it->name);
+			if (!it->var) {
+				if (!strcmp(id.data, name))
+					ret = eval_member(ev, i, NULL, k);
+				continue;
+			}
+			rest = id.data + strlen(it->var);	/* ".rest" */
+			rl = strlen(rest);
+			if (nl <= rl || strcmp(name + nl - rl, rest))
+				continue;
+			buf_reset(&row);
+			buf_add(&row, name, nl - rl);
+			buf_reset(&id);
+			buf_addf(&id, "%s.id", row.data);
+			if (row_of(it->over, row.data) &&
+			    registry_get(ev->reg, id.data))
+				ret = eval_member(ev, i, row.data,
+						  it->per_rate ? k : NO_RATE);
+		}
 	}
 	buf_release(&row);
 	buf_release(&id);
@@ -728,14 +963,27 @@ static void
 bound_text(const struct bind *b, const char *text, struct buf *out)
 {
 	size_t vl = b->var ? strlen(b->var) : 0;
+	size_t rl = b->rvar ? strlen(b->rvar) : 0;
 	const char *p = text;
 
 	while (*p) {
-		int start = p == text || !is_name_char(p[-1]);
+		int start = p == text || (!is_name_char(p[-1]) && p[-1] != '}');
 
 		if (vl && start && !strncmp(p, b->var, vl) && p[vl] == '.') {
 			buf_addstr(out, b->row);
 			p += vl;
+			continue;
+		}
+		if (rl && start && !strncmp(p, b->rvar, rl) &&
+		    !is_name_char(p[rl]) && p[rl] != '{') {
+			buf_addstr(out, b->rate);
+			p += rl;
+			continue;
+		}
+		if (rl && *p == '{' && !strncmp(p + 1, b->rvar, rl) &&
+		    p[rl + 1] == '}') {
+			buf_addstr(out, b->rshort);
+			p += rl + 2;
 			continue;
 		}
 		/* Inside a string, nothing is a name. */
@@ -771,20 +1019,24 @@ row_words(const char *over, const char *row, struct buf *out)
 		buf_addch(out, *p == '.' ? ' ' : *p);
 }
 
-/* Sets name's symbol; for a member of a family, with its row. */
+/*
+ * Sets name's symbol; for a member of a family, with its row; for a
+ * rate's, "{r}" in it is the rate's tag.
+ */
 static void
-set_symbol(struct modeldoc_eval *ev, const struct item *it, const char *name,
-	   const char *row)
+set_symbol(const struct bind *b, const struct item *it, const char *name)
 {
-	struct buf words = BUF_INIT;
+	struct buf words = BUF_INIT, sym = BUF_INIT;
 
 	if (!it->a[A_SYMBOL].text)
 		return;
-	if (row)
-		row_words(it->over, row, &words);
-	registry_set_member_symbol(ev->reg, name, it->a[A_SYMBOL].text,
-				   row ? words.data : NULL);
+	if (b->row)
+		row_words(it->over, b->row, &words);
+	unbrace_rate(b, it->a[A_SYMBOL].text, b->rtag, &sym);
+	registry_set_member_symbol(b->ev->reg, name, sym.data,
+				   b->row ? words.data : NULL);
 	buf_release(&words);
+	buf_release(&sym);
 }
 
 /*
@@ -793,13 +1045,15 @@ set_symbol(struct modeldoc_eval *ev, const struct item *it, const char *name,
  * -1 after an error.
  */
 static int
-eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row)
+eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
+	 size_t k)
 {
 	const struct modeldoc *doc = ev->doc;
-	struct bind b = { ev, row ? it->var : NULL, row };
+	struct bind b;
 	struct expr_env env = { ev->reg, resolve_hook, &b, 0 };
 	struct buf names = BUF_INIT, inputs = BUF_INIT, formula = BUF_INIT;
 	struct buf ua = BUF_INIT, name = BUF_INIT, text = BUF_INIT;
+	struct buf notes = BUF_INIT;
 	struct value v = { 0 };
 	struct quantity *q;
 	const char *p, *note = it->a[A_NOTE].text;
@@ -808,8 +1062,22 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	double x;
 	int ret = -1;
 
+	bind_init(&b, ev, it, row, k);
 	if (bound_name(&b, it->name, &name))
 		buf_addstr(&name, it->name);
+	/* A rate this edition lacks (no fit yet) counts nothing. */
+	if (b.rate && !registry_get(ev->reg, b.rate)) {
+		if (modeldoc_need(ev, b.rate) < 0)
+			goto out;
+		if (!registry_get(ev->reg, b.rate)) {
+			ret = 1;
+			goto out;
+		}
+	}
+	if (note && b.rvar) {
+		unbrace_rate(&b, note, b.rwhat, &notes);
+		note = notes.data;
+	}
 	if (registry_get(ev->reg, name.data)) {
 		doc_error(doc, it->off, it->len, "'%s' is already a quantity "
 			  "(of the data or a provider): a definition "
@@ -890,10 +1158,8 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	}
 	registry_set_expr(q, text.data, note);
 added:
-	/* A given number and a formula alike: its symbol, and its rate. */
-	set_symbol(ev, it, name.data, row);
-	if (it->a[A_RATE].text && ev->rate)
-		ev->rate(ev->ctx, q->name, it->a[A_RATE].text);
+	/* A given number and a formula alike: its symbol. */
+	set_symbol(&b, it, name.data);
 	ret = 0;
 popped:
 	pop(ev);
@@ -905,6 +1171,7 @@ out:
 	buf_release(&ua);
 	buf_release(&name);
 	buf_release(&text);
+	buf_release(&notes);
 	if (ret < 0)
 		ev->failed = 1;
 	return ret;
@@ -948,32 +1215,54 @@ member_seen(struct modeldoc_eval *ev, const char *name)
 	return 0;
 }
 
-/* Evaluates member row of family definition i, unless it is there. */
+/*
+ * Evaluates the member of definition i for row (NULL: no family of rows)
+ * and rate k (NO_RATE: not per rate), unless it is there.
+ */
 static int
-eval_member(struct modeldoc_eval *ev, size_t i, const char *row)
+eval_member(struct modeldoc_eval *ev, size_t i, const char *row, size_t k)
 {
 	const struct item *it = &ev->doc->items[i];
 	struct buf name = BUF_INIT;
+	struct bind b;
 	int ret = 0;
 
-	buf_addf(&name, "%s%s", row, it->name + strlen(it->var));
+	bind_init(&b, ev, it, row, k);
+	if (bound_name(&b, it->name, &name))
+		buf_addstr(&name, it->name);
 	/* Evaluated once: a false "when:" is not asked again. */
 	if (!registry_get(ev->reg, name.data) && !member_seen(ev, name.data))
-		ret = eval_def(ev, it, row);
+		ret = eval_def(ev, it, row, k);
 	buf_release(&name);
 	return ret;
+}
+
+/* Every member of definition i for row (or NULL): one, or one per rate. */
+static int
+eval_rates(struct modeldoc_eval *ev, size_t i, const char *row)
+{
+	const struct item *it = &ev->doc->items[i];
+	size_t k;
+
+	if (!it->per_rate)
+		return eval_member(ev, i, row, NO_RATE);
+	for (k = 0; k < ev->doc->nrates; k++)
+		if (eval_member(ev, i, row, k) < 0)
+			return -1;
+	return 0;
 }
 
 static int
 eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 {
 	struct buf name = BUF_INIT, hint = BUF_INIT;
-	struct bind b = { ev, row ? it->var : NULL, row };
+	struct bind b;
 	const struct quantity *q;
 	const char *near[3];
 	size_t n;
 	int ret = -1;
 
+	bind_init(&b, ev, it, row, NO_RATE);
 	if (bound_name(&b, it->name, &name))
 		buf_addstr(&name, it->name);
 	q = registry_get(ev->reg, name.data);
@@ -993,7 +1282,7 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 			  "the unit of '%s' is declared %s", name.data,
 			  hint.data);
 	} else {
-		set_symbol(ev, it, name.data, row);
+		set_symbol(&b, it, name.data);
 		ret = 0;
 	}
 	buf_release(&name);
@@ -1050,7 +1339,7 @@ eval_family(struct modeldoc_eval *ev, size_t i)
 
 		if (!modeldoc_row_id(it->over, name, &row))
 			continue;
-		ret = it->kind == ITEM_DEF ? eval_member(ev, i, row.data) :
+		ret = it->kind == ITEM_DEF ? eval_rates(ev, i, row.data) :
 		      eval_decl(ev, it, row.data);
 	}
 	buf_release(&row);
@@ -1070,7 +1359,7 @@ modeldoc_row(struct modeldoc_eval *ev, const char *row)
 
 		if (!it->var || !row_of(it->over, row))
 			continue;
-		if ((it->kind == ITEM_DEF ? eval_member(ev, i, row) :
+		if ((it->kind == ITEM_DEF ? eval_rates(ev, i, row) :
 		     eval_decl(ev, it, row)) < 0)
 			return -1;
 	}
@@ -1088,8 +1377,10 @@ eval_item(struct modeldoc_eval *ev, size_t i)
 	ev->state[i] = 1;
 	if (it->var)
 		ret = eval_family(ev, i);
+	else if (it->per_rate)
+		ret = eval_rates(ev, i, NULL);
 	else if (it->kind == ITEM_DEF)
-		ret = eval_def(ev, it, NULL) < 0 ? -1 : 0;
+		ret = eval_def(ev, it, NULL, NO_RATE) < 0 ? -1 : 0;
 	else if (it->kind == ITEM_DECL)
 		ret = eval_decl(ev, it, NULL);
 	else
@@ -1174,4 +1465,13 @@ modeldoc_def(const struct modeldoc *doc, size_t i, struct modeldoc_def *out)
 	out->source = it->a[A_SOURCE].text;
 	out->var = it->var;
 	out->over = it->over;
+	out->rvar = it->rvar;
+	out->shown = it->shown ? it->shown : it->expr;
+	out->per_rate = it->per_rate;
+}
+
+const char *
+modeldoc_rate(const struct modeldoc *doc, size_t k)
+{
+	return k < doc->nrates ? doc->items[doc->rates[k]].name : NULL;
 }

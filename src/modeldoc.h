@@ -55,9 +55,6 @@ struct modeldoc_eval {
 	struct registry *reg;
 	const struct modeldoc_provider *providers;	/* ends with NULL name */
 	void *ctx;				/* for the providers */
-	/* Called for each definition with "rate:": a doubling time every
-	 * gap is counted at, and its words. May be NULL. */
-	void (*rate)(void *ctx, const char *name, const char *what);
 	/* private */
 	unsigned char *state;	/* per item: 0 to do, 1 busy, 2 done */
 	char **stack;		/* names being evaluated, for loops */
@@ -119,9 +116,18 @@ struct modeldoc_def {
 	const struct expr *expr;	/* NULL for a declaration */
 	const char *unit, *symbol, *note, *source;	/* or NULL */
 	const char *var, *over;		/* a family's, or NULL */
+	/* In a block with "for r in rates": "r"; per_rate when the name
+	 * holds "{r}", one quantity per rate. */
+	const char *rvar;
+	int per_rate;
+	/* The expression as the Methods page shows it: "{r}" as "r". */
+	const struct expr *shown;
 };
 void modeldoc_def(const struct modeldoc *doc, size_t i,
 		  struct modeldoc_def *out);
+/* The k-th rate of the document (a definition with "rate:"), or NULL
+ * past the last: what "for r in rates" ranges over. */
+const char *modeldoc_rate(const struct modeldoc *doc, size_t k);
 size_t modeldoc_nparts(const struct modeldoc *doc);
 size_t modeldoc_nitems(const struct modeldoc *doc);
 void modeldoc_part(const struct modeldoc *doc, size_t i,

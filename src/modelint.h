@@ -55,12 +55,6 @@ struct model {
 	const char *newest_file;
 	struct datasets *ds;	/* figure data, or NULL */
 	struct tableset *ts;	/* every table read, each once */
-	/* Doubling-time quantities that gaps are converted to years with. */
-	struct model_rate {
-		const char *name;	/* "rate.lloyd" */
-		const char *what;	/* "1e8 per 50 years" */
-	} *rates;
-	size_t nrates, ratecap;
 	struct physconst pcv;		/* the document's constants */
 	struct modeldoc_eval *ev;	/* the model document's run */
 	struct series *all;		/* the history series read */
@@ -87,14 +81,6 @@ double model_fx(struct model *m, const char *name, double v,
 		const char *inputs, const char *source);
 /* The value of a quantity, evaluated now if the document defines it. */
 double model_get(struct model *m, const char *name);
-/*
- * The gap from have_name to limit_name under prefix: orders, doublings,
- * and years at every rate (model.c).
- */
-void model_add_gap(struct model *m, const char *prefix,
-		   const char *have_name, const char *limit_name,
-		   const char *year_name);
-void model_add_rate(struct model *m, const char *name, const char *what);
 
 /* series.c: the history series, their fits, records, drives, curves. */
 struct table *model_load(struct model *m, const char *file);

@@ -78,25 +78,7 @@ phys_volume_scale(double x, double V, double V0)
 }
 
 double
-phys_doublings(double a, double b)
-{
-	return log2(b / a);
-}
-
-double
-phys_orders(double a, double b)
-{
-	return log10(b / a);
-}
-
-double
 phys_years_to(double a, double b, double t_d)
 {
 	return t_d * log2(b / a);
-}
-
-double
-phys_year_reached(double y0, double a, double b, double t_d)
-{
-	return y0 + phys_years_to(a, b, t_d);
 }

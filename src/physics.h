@@ -72,13 +72,7 @@ double phys_volume_scale(double x, double V, double V0);
 /* 8. Landauer, Bremermann, Bekenstein. */
 
 /* 9. Moore's-law arithmetic. Times in years, any consistent unit. */
-/* Doublings from a to b: log2(b / a) */
-double phys_doublings(double a, double b);
-/* Orders of magnitude from a to b: log10(b / a) */
-double phys_orders(double a, double b);
 /* Years from a to b at one doubling per t_d years: t_d log2(b / a) */
 double phys_years_to(double a, double b, double t_d);
-/* Calendar year when a value a in year y0 reaches b: y0 + years_to */
-double phys_year_reached(double y0, double a, double b, double t_d);
 
 #endif

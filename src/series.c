@@ -976,8 +976,6 @@ add_current_disk(struct model *m, const struct series *hdd,
 	model_fx(m, "current.disk.bits", win->value[i] * 8, "bit",
 	   "current.disk.storage * bits_per_byte", NULL,
 	   "current.disk.storage bits_per_byte", OURS);
-	model_add_gap(m, "current.disk.gap.bits", "current.disk.bits",
-		"laptop.bits_max", "current.disk.year");
 	/* Year by year: who held the record, and since when the SSD. */
 	y0 = (int)floor(ssd->n ? fmin(hdd->time[0], ssd->time[0]) :
 			      hdd->time[0]);
@@ -1031,10 +1029,6 @@ add_record(struct model *m, const struct series *top)
 	model_fx(m, "record.sbops", top->value[k] * model_get(m, "sbops_per_flop"),
 	   "ops/s", "record.rmax * sbops_per_flop", "SBOPS",
 	   "record.rmax sbops_per_flop", HENSON2008);
-	model_add_gap(m, "record.gap.ops", "record.sbops", "laptop.ops_max",
-		"record.year");
-	model_add_gap(m, "record.gap.atomic_ops", "record.sbops", "atomic.ops",
-		"record.year");
 	buf_release(&org);
 }
 
@@ -1196,10 +1190,6 @@ provide_article_gaps(void *ctx)
 {
 	struct model *m = ctx;
 
-	model_add_gap(m, "article.gap.ops", "article.laptop_sbops",
-		"laptop.ops_max", "article.year");
-	model_add_gap(m, "article.gap.bits", "article.laptop_bits",
-		"laptop.bits_max", "article.year");
 	add_doublings_between(m, &m->all[S_AREAL], "article.density_from",
 			      "article.density_to");
 	add_areal_pace(m);

@@ -123,32 +123,65 @@ test_evaluates(void **state)
 	unlink(path);
 }
 
-static int rates_seen;
-
-static void
-count_rate(void *ctx, const char *name, const char *what)
-{
-	(void)ctx;
-	(void)what;
-	rates_seen += !strcmp(name, "r") || !strcmp(name, "s");
-}
-
-/* rate: holds for a given number as for a formula. */
+/*
+ * "for r in rates": a name with "{r}" is one quantity per rate of the
+ * document (the definitions with "rate:", given or computed), in their
+ * order; "r" alone is the rate, "{r}" in a note its words and in a
+ * symbol its tag. A rate this edition lacks counts nothing. With a
+ * family of rows, one per row and rate.
+ */
 static void
 test_rate(void **state)
 {
-	struct modeldoc *doc;
+	static const struct modeldoc_provider rows[] = {
+		{ "rows", give_rows },
+		{ NULL, NULL },
+	};
 	struct registry *reg = registry_new();
-	struct modeldoc_eval ev = { .reg = reg, .rate = count_rate };
+	struct modeldoc_eval ev = { .providers = rows, .ctx = reg };
+	const struct quantity *q;
+	struct modeldoc *doc;
 
 	(void)state;
-	rates_seen = 0;
-	doc = load("```define\nr = 2\n  unit: yr\n  rate: two years\n\n"
-		   "s = r * 2\n  unit: yr\n  rate: four years\n```\n");
+	doc = load("```define\nrate.two = 2\n  unit: yr\n  rate: two years\n"
+		   "  tag: 2\n\nrate.four = rate.two * 2\n  unit: yr\n"
+		   "  rate: four years\n\nrate.none = 1\n  when: 1 > 2\n"
+		   "  unit: yr\n  rate: never\n\ncall rows\n```\n\n"
+		   "```define\nfor r in rates\nn = 3\n  unit:\n\ny0 = 2000\n  unit: year\n\n"
+		   "t_{r} = n * r\n  unit: yr\n  symbol: t_{r}\n"
+		   "  note: at {r}\n\ny_{r} = y0 + t_{r}\n  unit: year\n"
+		   "```\n\n```define\nfor d in box\nfor r in rates\n"
+		   "d.years_{r} = r * 2\n  when: has(d.mass)\n"
+		   "  unit: yr\n```\n");
 	assert_non_null(doc);
+	assert_string_equal(modeldoc_rate(doc, 0), "rate.two");
+	assert_string_equal(modeldoc_rate(doc, 2), "rate.none");
+	assert_null(modeldoc_rate(doc, 3));
 	ev.doc = doc;
+	ev.reg = reg;
 	assert_int_equal(modeldoc_run(&ev), 0);
-	assert_int_equal(rates_seen, 2);
+	q = registry_get(reg, "t_two");
+	assert_non_null(q);
+	assert_near(q->value, 6, 1e-15);
+	assert_string_equal(q->expr, "n * rate.two");
+	assert_string_equal(q->symbol, "t_2");
+	assert_string_equal(q->formula, "n * rate.two (at two years)");
+	q = registry_get(reg, "t_four");
+	assert_non_null(q);
+	assert_near(q->value, 12, 1e-15);
+	/* No tag: the symbol takes the rate's last part. */
+	assert_string_equal(q->symbol, "t_four");
+	q = registry_get(reg, "y_four");
+	assert_non_null(q);
+	assert_near(q->value, 2012, 1e-12);
+	assert_string_equal(q->expr, "y0 + t_four");
+	assert_null(registry_get(reg, "t_none"));
+	assert_null(registry_get(reg, "y_none"));
+	/* One per row and rate; b has no mass. */
+	q = registry_get(reg, "box.a.years_four");
+	assert_non_null(q);
+	assert_near(q->value, 8, 1e-15);
+	assert_null(registry_get(reg, "box.b.years_two"));
 	registry_free(reg);
 	modeldoc_free(doc);
 	unlink(path);
@@ -299,6 +332,18 @@ test_errors(void **state)
 		     "with 'd.'");
 	expect_error("```define\nx = \"text\"\n  unit:\n```\n",
 		     "'x' must be a number");
+	expect_error("```define\nt_{r} = 1\n  unit: yr\n```\n",
+		     "FILE:2:1: error: '{r}' stands for a rate: the block "
+		     "starts 'for r in rates'");
+	expect_error("```define\nfor r in rates\nt_{s} = 1\n  unit: yr\n"
+		     "```\n", "FILE:3:1: error: '{s}' is no rate variable: "
+		     "this block's rates are '{r}'");
+	expect_error("```define\nfor r in rates\nt = x_{r}\n  unit: yr\n"
+		     "```\n", "FILE:3:1: error: 't' reads a name with '{r}'");
+	expect_error("```define\nfor r in rates\nfor s in rates\n```\n",
+		     "FILE:3:1: error: a block has one 'for ... in rates'");
+	expect_error("```define\nx = 1\n  unit: yr\n  tag: x\n```\n",
+		     "FILE:4:8: error: 'tag:' is a rate's");
 }
 
 int
