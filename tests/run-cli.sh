@@ -367,6 +367,12 @@ expect_in "$tmp/own" own-rates 0 "$ult" -d data list \
 	article.gap.ops.years_
 has own-rates "$tmp/stdout" '^article\.gap\.ops\.years_myrate '
 has own-rates "$tmp/stdout" '^article\.gap\.ops\.years_extra_e '
+# Every gap counts at a rate the document adds, the machines' too.
+expect_in "$tmp/own" own-rates-gaps 0 "$ult" -d data list
+has own-rates-gaps "$tmp/stdout" '^device\.macbook_2008\.gap\.ram\.year_myrate '
+has own-rates-gaps "$tmp/stdout" '^current\.laptop\.gap\.storage\.years_extra_e '
+has own-rates-gaps "$tmp/stdout" '^record\.gap\.atomic_ops\.year_myrate '
+has own-rates-gaps "$tmp/stdout" '^current\.disk\.gap\.bits\.years_myrate '
 # A declaration that does not parse: located, and nothing is written.
 printf 'clocks.csv,speed,number,furlong,no,\n' >>"$tmp/own/data/schema.csv"
 rm -rf "$tmp/own/out"
