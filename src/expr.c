@@ -556,6 +556,12 @@ expr_parse(const struct srcfile *f, size_t off, size_t len)
 	return e;
 }
 
+const struct srcloc *
+expr_loc(const struct expr *e)
+{
+	return &e->loc;
+}
+
 const char *
 expr_name(const struct expr *e)
 {

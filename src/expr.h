@@ -130,6 +130,9 @@ const char *expr_text(const struct expr *e);
 /* Operands and arguments: 0 and 1; NULL when there is none. */
 const struct expr *expr_arg(const struct expr *e, int i);
 
+/* Where e is in its source, for messages. */
+const struct srcloc *expr_loc(const struct expr *e);
+
 /* The name as written when e is a bare quantity name, else NULL. */
 const char *expr_name(const struct expr *e);
 /* Truthiness: a number other than 0, a non-empty text. */

@@ -106,6 +106,7 @@ enum modeldoc_kind {
 	MODELDOC_DEF,		/* name = expression */
 	MODELDOC_GIVEN,		/* a name alone: given by the data */
 	MODELDOC_CALL,		/* call provider */
+	MODELDOC_PICK,		/* name = largest VAR in PREFIX by KEY */
 };
 /*
  * Whether name is "PREFIX.X.id" for a prefix of over (a family's
@@ -119,6 +120,9 @@ struct modeldoc_def {
 	const struct expr *expr;	/* NULL for a declaration */
 	const char *unit, *symbol, *note, *source;	/* or NULL */
 	const char *var, *over;		/* a family's, or NULL */
+	const char *pick;		/* a pick's right-hand side on one
+					   line ("largest d in device by
+					   d.sbops"), or NULL */
 };
 void modeldoc_def(const struct modeldoc *doc, size_t i,
 		  struct modeldoc_def *out);
