@@ -88,7 +88,19 @@ give_boxes(void *ctx)
 	return 0;
 }
 
+/* A row whose mass is a time: the boxes cannot be compared by it. */
+static int
+give_odd(void *ctx)
+{
+	struct registry *reg = ctx;
+
+	registry_add_text(reg, "box.z.id", "z", "row", NULL, "test", NULL);
+	return registry_add_num(reg, "box.z.mass", 1, "s", "data", NULL,
+				"test", NULL) ? 0 : -1;
+}
+
 static const struct modeldoc_provider providers[] = {
+	{ "odd", give_odd },
 	{ "mass", give_mass },
 	{ "rows", give_rows },
 	{ "boxes", give_boxes },
@@ -430,6 +442,13 @@ test_errors(void **state)
 		     "```\n", "FILE:2:26: error: expected a key");
 	expect_error("```define\np.x = largest d in box by d.mass\n"
 		     "  unit: kg\n```\n", "FILE:2:1: error: 'p.x' is a pick");
+	expect_error("```define\ncall boxes\n\ncall odd\n\np.x = largest "
+		     "d in box by d.mass\n```\n", "FILE:6:27: error: this "
+		     "key is in s for row box.z, and in kg for the rows "
+		     "before: the rows cannot be compared");
+	expect_error("```define\nfor d in box\nd.x = largest d in box by "
+		     "d.mass\n```\n", "FILE:3:1: error: a pick is no member "
+		     "of a family");
 	expect_error("```define\ncall boxes\n\nbox = largest d in box by "
 		     "d.mass\n```\n", "FILE:4:1: error: 'box' is already a "
 		     "quantity or a prefix of some");
