@@ -1,11 +1,11 @@
 /*
  * The model's machines: reads devices.csv and quantum.csv through the
- * table set, as of the edition; writes each machine's figures and its
- * gaps to the 1 kg limits, the report's picks (the newest of each kind,
- * the one of the article's year, the nearest to each limit) and their
- * comparisons, and each quantum processor, as quantities. The model
- * document's families over the machines add their SBOPS, bits and
- * own-mass limits (data/model.md), row by row.
+ * table set, as of the edition; writes each machine's figures (and its
+ * kind, which the model document's picks read: the newest of each kind,
+ * the one of the article's year, the nearest to each limit, all chosen
+ * in data/model.md), the comparisons of the picks, and each quantum
+ * processor, as quantities. The document's families over the machines
+ * add their SBOPS, bits, gaps and own-mass limits, row by row.
  */
 #include <math.h>
 #include <stdio.h>

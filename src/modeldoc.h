@@ -25,7 +25,10 @@ struct registry;
  * that opens with "for d in device current" is a family: each of its
  * definitions ("d.sbops = d.flops * sbops_per_flop", with "when:" an
  * expression that must hold) stands for one quantity per row
- * device.X, current.X (where device.X.id is a quantity).
+ * device.X, current.X (where device.X.id is a quantity). A pick,
+ * "current.laptop = largest d in device by d.year, d.flops where d.kind
+ * == \"laptop\"", copies the row that wins as current.laptop.*, a row of
+ * the families over "current" (docs/templates.md "Picks").
  * Definitions are evaluated in the order written, and a definition that
  * reads one written further down is evaluated first (a loop is an
  * error naming it).

@@ -316,7 +316,10 @@ test_pick(void **state)
 	unlink(path);
 }
 
-/* A pick over a family with no rows yet is empty, not unknown. */
+/*
+ * A pick over a family with no rows yet is empty, not unknown; one
+ * whose when: is false is not made.
+ */
 static void
 test_pick_empty(void **state)
 {
@@ -326,11 +329,16 @@ test_pick_empty(void **state)
 
 	(void)state;
 	doc = load("```define\npick.x = largest d in box by d.mass\n```\n\n"
-		   "```define\nfor d in box\nd.mass\n  unit: kg\n```\n");
+		   "```define\nfor d in box\nd.mass\n  unit: kg\n```\n\n"
+		   "```define\ncall boxes\n\npick.y = largest d in box by "
+		   "d.mass\n  when: has(nothing)\n```\n");
 	assert_non_null(doc);
 	reg = run(doc, &ret);
 	assert_int_equal(ret, 0);
 	assert_false(registry_has(reg, "pick.x"));
+	/* A pick whose when: is false is not made, rows or not. */
+	assert_true(registry_has(reg, "box.a"));
+	assert_false(registry_has(reg, "pick.y"));
 	registry_free(reg);
 	modeldoc_free(doc);
 	unlink(path);
