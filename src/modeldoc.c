@@ -1297,24 +1297,24 @@ modeldoc_row(struct modeldoc_eval *ev, const char *row)
 }
 
 /*
- * Whether rest (".flops") of a row's quantity is what a family's
- * definition over the pick's row computes for it: then the family
- * evaluates it for the pick, and it is not copied.
+ * What the families over the pick's row compute (".sbops" of d.sbops),
+ * each after a newline, into rests: the family evaluates those for the
+ * pick, and they are not copied.
  */
-static int
-family_computes(const struct modeldoc *doc, const char *pick,
-		const char *rest)
+static void
+family_rests(const struct modeldoc *doc, const char *pick, struct buf *rests)
 {
 	size_t i;
 
 	for (i = 0; i < doc->n; i++) {
 		const struct item *it = &doc->items[i];
 
-		if (it->kind == ITEM_DEF && it->var && row_of(it->over, pick) &&
-		    !strcmp(it->name + strlen(it->var), rest))
-			return 1;
+		if (it->kind == ITEM_DEF && it->var && row_of(it->over, pick)) {
+			buf_addch(rests, '\n');
+			buf_addstr(rests, it->name + strlen(it->var));
+			buf_addch(rests, '\n');
+		}
 	}
-	return 0;
 }
 
 /*
@@ -1328,21 +1328,28 @@ family_computes(const struct modeldoc *doc, const char *pick,
 static int
 copy_row(struct modeldoc_eval *ev, const struct item *it, const char *row)
 {
-	struct buf name = BUF_INIT, formula = BUF_INIT;
+	struct buf name = BUF_INIT, formula = BUF_INIT, rests = BUF_INIT;
 	const char *note = it->a[A_NOTE].text;
 	size_t k, n = registry_count(ev->reg), rl = strlen(row);
 	int ret = 0;
 
+	family_rests(ev->doc, it->name, &rests);
 	for (k = 0; k < n && !ret; k++) {
 		const struct quantity *q = registry_at(ev->reg, k);
 		const char *in = q->ninputs ? q->name : NULL;
 		struct quantity *c;
 
-		if (strncmp(q->name, row, rl) || q->name[rl] != '.' ||
-		    family_computes(ev->doc, it->name, q->name + rl))
+		if (strncmp(q->name, row, rl) || q->name[rl] != '.')
 			continue;
 		buf_reset(&name);
-		buf_addf(&name, "%s%s", it->name, q->name + rl);
+		buf_addch(&name, '\n');
+		buf_addstr(&name, q->name + rl);
+		buf_addch(&name, '\n');
+		if (strstr(rests.data, name.data))
+			continue;
+		buf_reset(&name);
+		buf_addstr(&name, it->name);
+		buf_addstr(&name, q->name + rl);
 		buf_reset(&formula);
 		if (in) {
 			buf_addstr(&formula, q->name);
@@ -1371,6 +1378,7 @@ copy_row(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	}
 	buf_release(&name);
 	buf_release(&formula);
+	buf_release(&rests);
 	return ret ? ret : modeldoc_row(ev, it->name);
 }
 
@@ -1410,12 +1418,17 @@ pick_rows(struct modeldoc_eval *ev, const struct item *it, struct buf *rows)
 	long n = 0;
 	char *near[3];
 
-	for (k = 0; k < registry_count(ev->reg); k++)
-		if (modeldoc_row_id(pk->over, registry_at(ev->reg, k)->name,
-				    &row)) {
-			buf_addf(rows, "\n%s", row.data);
-			n++;
-		}
+	for (k = 0; k < registry_count(ev->reg); k++) {
+		const char *name = registry_at(ev->reg, k)->name;
+
+		/* Most names start with no prefix of over: no copy made. */
+		if (!strchr(pk->over, name[0]) ||
+		    !modeldoc_row_id(pk->over, name, &row))
+			continue;
+		buf_addch(rows, '\n');
+		buf_addstr(rows, row.data);
+		n++;
+	}
 	if (!n && !known_prefix(ev->doc, pk->over) &&
 	    !registry_has(ev->reg, pk->over)) {
 		size_t m = registry_suggest_prefix(ev->reg, pk->over, near, 3);
