@@ -1,11 +1,11 @@
 /*
  * The model's machines: reads devices.csv and quantum.csv through the
- * table set, as of the edition; writes each machine's figures and its
- * gaps to the 1 kg limits, the report's picks (the newest of each kind,
- * the one of the article's year, the nearest to each limit) and their
- * comparisons, and each quantum processor, as quantities. The model
- * document's families over the machines add their SBOPS, bits and
- * own-mass limits (data/model.md), row by row.
+ * table set, as of the edition; writes each machine's figures (and its
+ * kind, which the model document's picks read: the newest of each kind,
+ * the one of the article's year, the nearest to each limit, all chosen
+ * in data/model.md), the comparisons of the picks, and each quantum
+ * processor, as quantities. The document's families over the machines
+ * add their SBOPS, bits, gaps and own-mass limits, row by row.
  */
 #include <math.h>
 #include <stdio.h>
@@ -195,19 +195,18 @@ add_figure(struct model *m, const char *name, double v, const char *unit,
 }
 
 /*
- * Adds one device under prefix (device.<id> or an alias such as
- * current.laptop): its figures as the data give them; the one its speed
- * gap is measured from (its highest peak) and its gaps to the 1 kg
- * limits, for speed, for working memory and for storage. The model
- * document's families over devices add the rest (SBOPS, bits, and the
- * limits of its own mass).
+ * Adds one device, device.<id>: its figures as the data give them; the
+ * one its speed gap is measured from (its highest peak). The model
+ * document's families over devices add the rest (SBOPS, bits, gaps and
+ * the limits of its own mass), and its picks (current.laptop, ...)
+ * copy the row.
  */
 static void
-add_device_as(struct model *m, const char *prefix, const struct table *t,
-	      size_t r, const char *how)
+add_device(struct model *m, const struct table *t, size_t r)
 {
 	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT, e = BUF_INIT;
-	struct buf org = BUF_INIT, src = BUF_INIT;
+	struct buf org = BUF_INIT, src = BUF_INIT, pre = BUF_INIT;
+	const char *how = "from devices.csv", *prefix;
 	struct devrow d;
 	struct devcols dc;
 	double flops;
@@ -219,6 +218,8 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 		BUG("device row %zu was not checked", r);
 	buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
 	buf_addstr(&src, d.source);
+	buf_addf(&pre, "device.%s", d.id);
+	prefix = pre.data;
 
 	registry_add_text(m->reg, SET(name, "%s.name", prefix), d.name, how,
 			  NULL, src.data, org.data);
@@ -231,6 +232,10 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 			  NULL, src.data, org.data);
 	registry_add_num(m->reg, SET(name, "%s.year", prefix), d.year, "year",
 			 how, NULL, src.data, org.data);
+	registry_add_text(m->reg, SET(name, "%s.kind", prefix), d.kind,
+			  "kind of machine (laptop, netbook, supercomputer, "
+			  "gpu or phone): what the document's picks choose "
+			  "among", NULL, src.data, org.data);
 
 	/* Speed: every figure given, then the one the gap is taken from. */
 	for (i = 0; i < NFIG; i++)
@@ -290,6 +295,7 @@ add_device_as(struct model *m, const char *prefix, const struct table *t,
 	buf_release(&in);
 	buf_release(&org);
 	buf_release(&src);
+	buf_release(&pre);
 	buf_release(&e);
 }
 
@@ -328,17 +334,6 @@ device_physics(struct model *m, const struct table *t,
 				   "entropy limit of %.4g bits for %g kg in "
 				   "%g litres", bits / 8, I, d->mass, d->vol);
 	return 0;
-}
-
-/* Whether row a is picked over row b: newer, then faster, then later. */
-static int
-newer(const struct devrow *a, size_t ra, const struct devrow *b, size_t rb)
-{
-	if (a->year != b->year)
-		return a->year > b->year;
-	if (a->fig[a->speed] != b->fig[b->speed])
-		return a->fig[a->speed] > b->fig[b->speed];
-	return ra > rb;
 }
 
 /*
@@ -460,22 +455,15 @@ out:
 /*
  * Reads data/devices.csv: every row checked, including against physics
  * (no device may beat the limits of its own mass); rows newer than the
- * edition are skipped. Adds each device; the current pick per kind (the
- * newest, then the fastest of its year); the pick of the article's year
- * per kind (then.<kind>); the machines nearest each limit; and the
- * like-with-like comparisons of then and now.
+ * edition are skipped. Adds each device; the model document picks among
+ * them (current.KIND, then.KIND, closest.WHAT).
  */
 static int
 add_devices(struct model *m)
 {
 	struct table *t = model_load(m, "devices.csv");
-	size_t r, i, before = diag_errors();
-	size_t pick[NKINDS], then[NKINDS];
-	size_t fast = (size_t)-1, big = (size_t)-1;
-	struct devrow *rows = NULL;
-	struct buf name = BUF_INIT, how = BUF_INIT;
+	size_t r, before = diag_errors();
 	struct devcols dc;
-	int art = (int)model_get(m, "article.year");
 
 	if (!t)
 		return -1;
@@ -484,86 +472,76 @@ add_devices(struct model *m)
 			   "it is no catalogue"))
 		goto out;
 	device_columns(t, &dc);
-	rows = xcalloc(table_rows(t) ? table_rows(t) : 1, sizeof(*rows));
-	for (i = 0; i < NKINDS; i++)
-		pick[i] = then[i] = (size_t)-1;
 	for (r = 0; r < table_rows(t); r++) {
-		struct devrow *d = &rows[r];
-		size_t k;
+		struct devrow d;
 
-		if (devrow_read(t, &dc, r, d) || table_unique(t, r, dc.id) ||
-		    model_after_newest(m, t, r, dc.year, d->year) ||
-		    device_physics(m, t, &dc, r, d))
+		if (devrow_read(t, &dc, r, &d) || table_unique(t, r, dc.id) ||
+		    model_after_newest(m, t, r, dc.year, d.year) ||
+		    device_physics(m, t, &dc, r, &d))
 			continue;
-		if (d->year > m->as_of)
+		if (d.year > m->as_of)
 			continue;
-		k = d->kindi;
-		if (pick[k] == (size_t)-1 || newer(d, r, &rows[pick[k]],
-						   pick[k]))
-			pick[k] = r;
-		if (d->year <= art && (then[k] == (size_t)-1 ||
-				       newer(d, r, &rows[then[k]], then[k])))
-			then[k] = r;
-		if (fast == (size_t)-1 ||
-		    d->fig[d->speed] > rows[fast].fig[rows[fast].speed])
-			fast = r;
-		if (!isnan(d->ram) && (big == (size_t)-1 ||
-				       d->ram > rows[big].ram))
-			big = r;
-		buf_reset(&name);
-		buf_addf(&name, "device.%s", d->id);
-		add_device_as(m, name.data, t, r, "from devices.csv");
-	}
-	if (diag_errors() != before)
-		goto out;
-	/* The machines nearest the limits, whatever the data hold. */
-	if (fast != (size_t)-1) {
-		buf_reset(&how);
-		buf_addf(&how, "the device with the highest speed figure in "
-			 "devices.csv as of %d", m->as_of);
-		add_device_as(m, "closest.speed", t, fast, how.data);
-	}
-	if (big != (size_t)-1) {
-		buf_reset(&how);
-		buf_addf(&how, "the device with the most working memory in "
-			 "devices.csv as of %d", m->as_of);
-		add_device_as(m, "closest.memory", t, big, how.data);
-	}
-	for (i = 0; i < NKINDS; i++) {
-		if (pick[i] == (size_t)-1)
-			continue;
-		buf_reset(&name);
-		buf_addf(&name, "current.%s", device_kinds[i]);
-		buf_reset(&how);
-		buf_addf(&how, "the newest %s in devices.csv as of %d (the "
-			 "fastest of its year)", device_kinds[i], m->as_of);
-		add_device_as(m, name.data, t, pick[i], how.data);
-	}
-	for (i = 0; i < NKINDS; i++) {
-		if (then[i] == (size_t)-1)
-			continue;
-		buf_reset(&name);
-		buf_addf(&name, "then.%s", device_kinds[i]);
-		buf_reset(&how);
-		buf_addf(&how, "the newest %s in devices.csv as of the "
-			 "article's year, %d (the fastest of its year)",
-			 device_kinds[i], art);
-		add_device_as(m, name.data, t, then[i], how.data);
-	}
-	for (i = 0; i < NKINDS; i++) {
-		if (then[i] == (size_t)-1)
-			continue;
-		if (!strcmp(device_kinds[i], "supercomputer"))
-			add_compare(m, device_kinds[i], &rows[then[i]], NULL);
-		else if (pick[i] != then[i])
-			add_compare(m, device_kinds[i], &rows[then[i]],
-				    &rows[pick[i]]);
+		add_device(m, t, r);
 	}
 out:
-	free(rows);
-	buf_release(&name);
-	buf_release(&how);
 	return diag_errors() == before ? 0 : -1;
+}
+
+/*
+ * The row of devices.csv of the machine the document picked as
+ * PICK.KIND (then.laptop), read into d. Returns 0, or 1 when there is
+ * no such pick.
+ */
+static int
+picked_row(struct model *m, const struct table *t, const char *pick,
+	   const char *kind, struct devrow *d)
+{
+	struct buf name = BUF_INIT;
+	const struct quantity *q;
+	struct devcols dc;
+	size_t r;
+
+	q = registry_get(m->reg, SET(name, "%s.%s.id", pick, kind));
+	buf_release(&name);
+	if (!q || q->type != Q_TEXT)
+		return 1;
+	device_columns(t, &dc);
+	for (r = 0; r < table_rows(t); r++)
+		if (!strcmp(table_cell(t, r, dc.id), q->text)) {
+			if (devrow_read(t, &dc, r, d))
+				BUG("device row %zu was not checked", r);
+			return 0;
+		}
+	BUG("picked device '%s' is no row of %s", q->text, table_name(t));
+}
+
+/*
+ * The like-with-like comparisons of then and now, for each kind with a
+ * machine of the article's year (then.KIND) and a later one
+ * (current.KIND), or for supercomputers the record holder: after the
+ * document's picks.
+ */
+static int
+add_compares(struct model *m)
+{
+	struct table *t = model_load(m, "devices.csv");
+	struct devrow then, now;
+	size_t i;
+
+	if (!t)
+		return -1;
+	for (i = 0; i < NKINDS; i++) {
+		const char *kind = device_kinds[i];
+
+		if (picked_row(m, t, "then", kind, &then))
+			continue;
+		if (!strcmp(kind, "supercomputer"))
+			add_compare(m, kind, &then, NULL);
+		else if (!picked_row(m, t, "current", kind, &now) &&
+			 strcmp(then.id, now.id))
+			add_compare(m, kind, &then, &now);
+	}
+	return 0;
 }
 
 /*
@@ -686,7 +664,7 @@ out:
 }
 
 
-/* The provider "devices": devices.csv, each machine and the picks. */
+/* The provider "devices": devices.csv, each machine. */
 int
 provide_devices(void *ctx)
 {
@@ -702,4 +680,13 @@ provide_quantum(void *ctx)
 	struct model *m = ctx;
 
 	return add_quantum(m) || m->failed ? -1 : 0;
+}
+
+/* The provider "compare": then and now, like with like (after the picks). */
+int
+provide_compare(void *ctx)
+{
+	struct model *m = ctx;
+
+	return add_compares(m) || m->failed ? -1 : 0;
 }

@@ -14,6 +14,11 @@
  *   pow   = primary [ "^" unary ]
  *   primary = number | string | name | func "(" args ")" | "(" or ")"
  *
+ * Reductions over the rows of a family (PREFIX.X for each X with a
+ * quantity PREFIX.X.id, as the model document's families):
+ *   max(VAR in PREFIX ... [where COND]: EXPR), min(...), and
+ *   count(VAR in PREFIX ... [where COND]).
+ *
  * unit(), formula(), source(), name() and has() take a bare name: has()
  * tells whether it exists (a quantity, or a prefix of some), so the name
  * in it is never an unknown quantity.
@@ -70,6 +75,7 @@ enum fn_kind {
 	FN_HAS,		/* a name in, 1 when it or names below it exist */
 	FN_SHOW,	/* a name in, its formula typeset: template.c */
 	FN_CITE,	/* a reference's key in, a citation: template.c */
+	FN_COUNT,	/* a reduction alone: count(VAR in PREFIX) */
 };
 
 struct func {
@@ -108,6 +114,7 @@ static const struct func funcs[] = {
 	{ "math", 1, FN_SHOW, NULL, NULL },
 	{ "cite", 1, FN_CITE, NULL, NULL },
 	{ "references", 0, FN_CITE, NULL, NULL },
+	{ "count", 1, FN_COUNT, NULL, NULL },
 };
 
 struct expr {
@@ -117,8 +124,12 @@ struct expr {
 	char *str;			/* N_STR text, N_NAME name */
 	enum binop op;			/* N_BIN */
 	const struct func *fn;		/* N_CALL */
-	struct expr *a, *b;		/* operands, call arguments */
+	struct expr *a, *b;		/* operands, call arguments; a
+					   reduction's EXPR and COND */
 	int height;			/* of the tree below, leaves 1 */
+	/* A reduction (N_CALL of max, min or count): its VAR and its
+	 * prefixes, space-separated; NULL for a plain call. */
+	char *var, *over;
 };
 
 struct parser {
@@ -151,6 +162,8 @@ expr_free(struct expr *e)
 	expr_free(e->a);
 	expr_free(e->b);
 	free(e->str);
+	free(e->var);
+	free(e->over);
 	free(e);
 }
 
@@ -289,6 +302,105 @@ parse_string(struct parser *p)
 	return e;
 }
 
+/*
+ * Whether the text after "max(" is a reduction's "VAR in ": no
+ * expression has two names in a row.
+ */
+static int
+reduction_ahead(const struct parser *p)
+{
+	size_t i = p->pos, v;
+	const char *s = p->f->data;
+
+	while (i < p->end && strchr(" \t\r\n", s[i]))
+		i++;
+	v = i;
+	while (i < p->end && is_name_char(s[i]))
+		i++;
+	if (i == v || !is_name_start(s[v]))
+		return 0;
+	while (i < p->end && strchr(" \t\r\n", s[i]))
+		i++;
+	return p->end - i > 3 && !memcmp(s + i, "in", 2) &&
+	       strchr(" \t\r\n", s[i + 2]);
+}
+
+/* A name at p (letters, digits, '_', and dots when dots): its length. */
+static size_t
+scan_name(struct parser *p, int dots)
+{
+	size_t start;
+
+	skip_space(p);
+	start = p->pos;
+	while (p->pos < p->end && (is_name_char(cur(p)[0]) ||
+	       (dots && cur(p)[0] == '.' && p->pos > start)))
+		p->pos++;
+	return p->pos - start;
+}
+
+/*
+ * The rest of a reduction after "max(": "VAR in PREFIX ... [where COND]
+ * : EXPR)" (count: no ": EXPR"). Returns the node, or NULL after a
+ * syntax error.
+ */
+static struct expr *
+parse_reduce(struct parser *p, size_t start, const struct func *fn)
+{
+	struct expr *e = node(p, N_CALL, start);
+	struct buf over = BUF_INIT;
+	size_t n, w;
+
+	e->fn = fn;
+	n = scan_name(p, 0);
+	if (!n || !is_name_start(p->f->data[p->pos - n])) {
+		syntax(p, p->pos - n, n ? n : 1, "expected 'VAR in PREFIX' "
+		       "after the '(' of a reduction");
+		goto fail;
+	}
+	e->var = xstrndup(cur(p) - n, n);
+	scan_name(p, 0);	/* "in", as reduction_ahead() saw */
+	for (;;) {
+		n = scan_name(p, 1);
+		w = p->pos - n;
+		if (!n || (n == 5 && !memcmp(p->f->data + w, "where", 5)))
+			break;
+		buf_addf(&over, "%s%.*s", over.len ? " " : "", (int)n,
+			 p->f->data + w);
+	}
+	if (!over.len) {
+		skip_space(p);
+		syntax(p, p->pos, 1, "expected the prefix of the rows after "
+		       "'in'");
+		goto fail;
+	}
+	e->over = buf_detach(&over, NULL);
+	if (n && !(e->b = parse_or(p)))
+		goto fail;
+	if (fn->kind != FN_COUNT) {
+		if (!accept(p, ":")) {
+			skip_space(p);
+			syntax(p, p->pos, 1, "expected ':' and the expression "
+			       "of each row");
+			goto fail;
+		}
+		if (!(e->a = parse_or(p)))
+			goto fail;
+	}
+	if (!accept(p, ")")) {
+		skip_space(p);
+		syntax(p, p->pos, 1, "expected ')' after the reduction");
+		goto fail;
+	}
+	p->depth--;
+	e->loc.len = p->pos - start;
+	return grow(p, e);
+fail:
+	buf_release(&over);
+	expr_free(e);
+	return NULL;
+}
+
 static struct expr *
 parse_call(struct parser *p, size_t start, const char *name)
 {
@@ -315,6 +427,8 @@ parse_call(struct parser *p, size_t start, const char *name)
 		syntax(p, start, strlen(name), "expression nested too deeply");
 		goto fail;
 	}
+	if (fn->kind == FN_COUNT || reduction_ahead(p))
+		return parse_reduce(p, start, fn);
 	skip_space(p);
 	if (!accept(p, ")")) {
 		do {
@@ -576,6 +690,21 @@ expr_parse(const struct srcfile *f, size_t off, size_t len)
 }
 
 const char *
+expr_reduction(const struct expr *e, const char **over)
+{
+	if (e->kind != N_CALL || !e->var)
+		return NULL;
+	*over = e->over;
+	return e->var;
+}
+
+const struct srcloc *
+expr_loc(const struct expr *e)
+{
+	return &e->loc;
+}
+
+const char *
 expr_name(const struct expr *e)
 {
 	return e && e->kind == N_NAME ? e->str : NULL;
@@ -832,6 +961,135 @@ power(const struct expr *e, const struct value *a, const struct value *b,
 	return 0;
 }
 
+static int eval(const struct expr *e, const struct expr_env *env,
+		struct value *out);
+
+/* A reduction's variable bound to one row, over the outer lookups. */
+struct reduce_env {
+	const struct expr_env *outer;
+	const char *var, *row;
+};
+
+/* VAR.rest is ROW.rest, which the outer lookups then resolve. */
+static int
+reduce_resolve(void *ctx, const char *name, struct buf *out)
+{
+	const struct reduce_env *r = ctx;
+	const struct expr_env *o = r->outer;
+	size_t vl = strlen(r->var);
+	struct buf bound = BUF_INIT;
+
+	if (strncmp(name, r->var, vl) || name[vl] != '.')
+		return o->resolve ? o->resolve(o->ctx, name, out) : -1;
+	buf_addf(&bound, "%s%s", r->row, name + vl);
+	if (!o->resolve || o->resolve(o->ctx, bound.data, out))
+		buf_addstr(out, bound.data);
+	buf_release(&bound);
+	return 0;
+}
+
+/*
+ * The rows of over ("device current"), each "PREFIX.X" after a newline,
+ * into rows: X for each quantity PREFIX.X.id, in the registry's order.
+ */
+static void
+family_rows(const struct registry *reg, const char *over, struct buf *rows)
+{
+	size_t k, n = registry_count(reg);
+
+	for (k = 0; k < n; k++) {
+		const char *name = registry_at(reg, k)->name, *p = over;
+		size_t len = strlen(name), pl;
+		const char *dot;
+
+		if (len < 4 || strcmp(name + len - 3, ".id"))
+			continue;
+		len -= 3;
+		for (dot = name + len - 1; dot > name && *dot != '.'; dot--)
+			;
+		if (dot == name)
+			continue;
+		for (; *p; p += pl + (p[pl] == ' ')) {
+			pl = strcspn(p, " ");
+			if ((size_t)(dot - name) == pl && !memcmp(p, name, pl)) {
+				buf_addch(rows, '\n');
+				buf_add(rows, name, len);
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * max(), min() or count() over the rows of a family: each row bound to
+ * the variable, those where COND holds, EXPR a number of one dimension
+ * for all (the result is in the first row's unit). max and min of no
+ * row are an error; count of none is 0.
+ */
+static int
+reduce(const struct expr *e, const struct expr_env *env, struct value *out)
+{
+	struct reduce_env r = { env, e->var, NULL };
+	struct expr_env sub = { env->reg, reduce_resolve, &r, env->missing_ok };
+	struct buf rows = BUF_INIT, row = BUF_INIT;
+	struct value v = { 0 };
+	struct unit one;
+	const char *p;
+	double x;
+	size_t n = 0;
+	int ret = 0, is_max = !strcmp(e->fn->name, "max");
+
+	unit_one(&one);
+	family_rows(env->reg, e->over, &rows);
+	for (p = rows.data; *p && !ret; p += strcspn(p, "\n")) {
+		buf_reset(&row);
+		p++;
+		buf_add(&row, p, strcspn(p, "\n"));
+		r.row = row.data;
+		if (e->b) {
+			if ((ret = eval(e->b, &sub, &v)))
+				break;
+			x = value_truthy(&v);
+			value_release(&v);
+			if (!x)
+				continue;
+		}
+		if (!e->a) {
+			n++;
+			continue;
+		}
+		if ((ret = eval(e->a, &sub, &v)))
+			break;
+		if (v.type != VALUE_NUMBER) {
+			ret = error_at(&e->a->loc, "'%s' needs a number for "
+				       "each row, got the text '%s' (row %s)",
+				       e->fn->name, v.text, row.data);
+		} else if (!n++) {
+			set_num(out, v.num, &v.unit, 0, v.utext);
+		} else if (!unit_same_dim(&v.unit, &out->unit) ||
+			   v.unit.calendar != out->unit.calendar) {
+			ret = unit_error(e->a, is_max ? "take the max of" :
+					 "take the min of", out, "and", &v);
+		} else {
+			x = convert(v.num, &v.unit, &out->unit);
+			if (is_max ? x > out->num : x < out->num)
+				out->num = x;
+		}
+		value_release(&v);
+	}
+	if (!ret && !e->a)
+		set_num(out, (double)n, &one, 0, NULL);
+	else if (!ret && !n)
+		ret = error_at(&e->loc, "'%s' over no rows: no '%s.X.id' in "
+			       "this edition%s", e->fn->name, e->over,
+			       e->b ? " for which the condition holds" : "");
+	if (ret)
+		value_release(out);
+	buf_release(&rows);
+	buf_release(&row);
+	return ret;
+}
+
 /*
  * Evaluates e into out: 0, -1 after an error, 1 (nothing printed) at an
  * unknown quantity when env->missing_ok is set. Numbers carry their
@@ -885,6 +1143,8 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 		value_release(&a);
 		return ret;
 	case N_CALL:
+		if (e->var)
+			return reduce(e, env, out);
 		if (e->fn->kind == FN_HAS) {
 			set_num(out, has(e->a, env), &one, 1, NULL);
 			return 0;
@@ -1122,6 +1382,8 @@ add_values(const struct expr *e, const struct expr_env *env, struct buf *out,
 	if (!e)
 		return;
 	in_has = e->kind == N_CALL && e->fn->kind == FN_HAS;
+	if (e->kind == N_CALL && e->var)
+		return;		/* its names are each row's */
 	if (e->kind != N_NAME && !in_has) {
 		add_values(e->a, env, out, seen);
 		add_values(e->b, env, out, seen);
@@ -1165,6 +1427,34 @@ expr_values(const struct expr *e, const struct expr_env *env, struct buf *out)
 	buf_release(&seen);
 }
 
+static void names_of(const struct expr *e, struct buf *out);
+
+/* A reduction's names: those of its variable are no quantity's. */
+static void
+reduce_names(const struct expr *e, struct buf *out)
+{
+	struct buf all = BUF_INIT, key = BUF_INIT;
+	size_t vl = strlen(e->var);
+	const char *p;
+
+	buf_addch(&all, '\n');
+	names_of(e->b, &all);
+	names_of(e->a, &all);
+	for (p = all.data + 1; *p; p += strcspn(p, "\n") + 1) {
+		size_t len = strcspn(p, "\n");
+
+		if (!strncmp(p, e->var, vl) && p[vl] == '.')
+			continue;
+		buf_reset(&key);
+		buf_addch(&key, '\n');
+		buf_add(&key, p, len + 1);
+		if (!strstr(out->data, key.data))
+			buf_add(out, p, len + 1);
+	}
+	buf_release(&all);
+	buf_release(&key);
+}
+
 /* Appends the distinct quantity names of e, each followed by '\n'. */
 static void
 names_of(const struct expr *e, struct buf *out)
@@ -1173,6 +1463,10 @@ names_of(const struct expr *e, struct buf *out)
 
 	if (!e)
 		return;
+	if (e->kind == N_CALL && e->var) {
+		reduce_names(e, out);
+		return;
+	}
 	if (e->kind == N_NAME) {
 		buf_addf(&key, "\n%s\n", e->str);
 		if (!strstr(out->data, key.data))

@@ -130,6 +130,17 @@ const char *expr_text(const struct expr *e);
 /* Operands and arguments: 0 and 1; NULL when there is none. */
 const struct expr *expr_arg(const struct expr *e, int i);
 
+/*
+ * For a reduction (EXPR_CALL "max", "min" or "count" written "max(d in
+ * device where COND: EXPR)"): its variable, and its prefixes into *over
+ * (space-separated); its EXPR is expr_arg(e, 0) (NULL for count), its
+ * COND expr_arg(e, 1) (or NULL). NULL for any other node.
+ */
+const char *expr_reduction(const struct expr *e, const char **over);
+
+/* Where e is in its source, for messages. */
+const struct srcloc *expr_loc(const struct expr *e);
+
 /* The name as written when e is a bare quantity name, else NULL. */
 const char *expr_name(const struct expr *e);
 /* Truthiness: a number other than 0, a non-empty text. */

@@ -442,13 +442,50 @@ apply(struct writer *w, const char *fn_mathml, const struct expr *x)
 	BUF_ADDLIT(w->out, "</mrow>");
 }
 
+/*
+ * A reduction, "max(d in device where COND: EXPR)": max with
+ * "d ∈ device : COND" below it, then (EXPR); count has no EXPR.
+ */
+static void
+reduction(struct writer *w, const struct expr *e, const char *var,
+	  const char *over)
+{
+	const struct expr *a = expr_arg(e, 0), *b = expr_arg(e, 1);
+
+	BUF_ADDLIT(w->out, "<mrow><munder><mi>");
+	html_text(w->out, expr_text(e));
+	BUF_ADDLIT(w->out, "</mi><mrow>");
+	mi(w, var, strlen(var));
+	mo(w, "\xe2\x88\x88");
+	BUF_ADDLIT(w->out, "<mtext>");
+	html_text(w->out, over);
+	BUF_ADDLIT(w->out, "</mtext>");
+	if (b) {
+		mo(w, ":");
+		node(w, b);
+	}
+	BUF_ADDLIT(w->out, "</mrow></munder>");
+	if (a) {
+		mo(w, "&#x2061;");
+		BUF_ADDLIT(w->out, "<mrow>");
+		mo(w, "(");
+		node(w, a);
+		mo(w, ")");
+		BUF_ADDLIT(w->out, "</mrow>");
+	}
+	BUF_ADDLIT(w->out, "</mrow>");
+}
+
 static void
 call(struct writer *w, const struct expr *e)
 {
-	const char *f = expr_text(e);
+	const char *f = expr_text(e), *over;
 	const struct expr *a = expr_arg(e, 0), *b = expr_arg(e, 1);
+	const char *var = expr_reduction(e, &over);
 
-	if (!strcmp(f, "log10") || !strcmp(f, "log2")) {
+	if (var) {
+		reduction(w, e, var, over);
+	} else if (!strcmp(f, "log10") || !strcmp(f, "log2")) {
 		apply(w, f[3] == '1' ? "<msub><mi>log</mi><mn>10</mn></msub>" :
 		      "<msub><mi>log</mi><mn>2</mn></msub>", a);
 	} else if (!strcmp(f, "ln")) {

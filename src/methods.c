@@ -35,8 +35,11 @@ static const struct {
 	  "at their pace (src/series.c)." },
 	{ "records", "Here the tool finds the record holder, the largest "
 	  "drives and the energy per operation (src/model.c)." },
-	{ "devices", "Here the tool reads data/devices.csv: every machine, "
-	  "its gaps, and the machines the report picks (src/model.c)." },
+	{ "devices", "Here the tool reads data/devices.csv: every machine "
+	  "and its figures (src/devices.c)." },
+	{ "compare", "Here the tool compares, like with like, the machine "
+	  "of the article's year with the newest of its kind "
+	  "(src/devices.c)." },
 	{ "quantum", "Here the tool reads data/quantum.csv "
 	  "(src/model.c)." },
 	{ "rows", "Here the tool reads the data files data/schema.csv "
@@ -133,6 +136,44 @@ definition(struct buf *out, const struct registry *reg,
 		bib_text_html(out, bib, q->source, root);
 	}
 	BUF_ADDLIT(out, ".</p>\n</div>\n");
+}
+
+/*
+ * A pick (item i): the rule as written, its note, and the row it picked
+ * in this edition (linked through the pick's id), or that it picked none.
+ */
+static void
+pick(struct buf *out, const struct modeldoc *doc, size_t i,
+     const struct registry *reg, const char *page,
+     const struct mathml_links *links)
+{
+	struct modeldoc_def d;
+	struct buf id = BUF_INIT;
+	const struct quantity *q;
+
+	modeldoc_def(doc, i, &d);
+	buf_addf(&id, "%s.id", d.name);
+	q = registry_get(reg, id.data);
+	BUF_ADDLIT(out, "<div class=\"definition\">\n<p><code>");
+	html_name(out, d.name);
+	BUF_ADDLIT(out, " = ");
+	html_text(out, d.pick);
+	BUF_ADDLIT(out, "</code>");
+	if (d.note) {
+		BUF_ADDLIT(out, ": ");
+		html_text(out, d.note);
+	}
+	if (q && q->type == Q_TEXT) {
+		BUF_ADDLIT(out, ". In this edition, ");
+		name_link(out, links, page, id.data);
+		BUF_ADDLIT(out, " = ");
+		html_text(out, q->text);
+	} else {
+		BUF_ADDLIT(out, ". In this edition no row qualifies: it picks "
+			   "none");
+	}
+	BUF_ADDLIT(out, ".</p>\n</div>\n");
+	buf_release(&id);
 }
 
 /* s with its braces dropped, into out: "t_R,{r},d" is "t_R,r,d". */
@@ -384,6 +425,8 @@ methods_page(struct buf *out, const struct modeldoc *doc,
 				continue;
 			else if (kind == MODELDOC_CALL)
 				provider(out, name);
+			else if (kind == MODELDOC_PICK)
+				pick(out, doc, j, reg, page, links);
 			else
 				definition(out, reg, bib, name, kind, page,
 					   links, root);

@@ -311,6 +311,7 @@ static const struct modeldoc_provider providers[] = {
 	{ "article_gaps", provide_article_gaps },
 	{ "records", provide_records },
 	{ "devices", provide_devices },
+	{ "compare", provide_compare },
 	{ "quantum", provide_quantum },
 	{ "rows", provide_rows },
 	{ "curves", provide_curves },

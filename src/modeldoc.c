@@ -26,6 +26,22 @@ enum item_kind {
 	ITEM_DECL = MODELDOC_GIVEN,	/* name alone: a quantity the data
 					   give */
 	ITEM_CALL = MODELDOC_CALL,	/* call provider */
+	ITEM_PICK = MODELDOC_PICK,	/* name = largest VAR in PREFIX by ... */
+};
+
+/*
+ * A pick: "largest d in device by d.year, d.flops where d.kind ==
+ * \"laptop\"" (or smallest): the row of the prefixes' rows that passes
+ * where and has the largest first key, ties broken by the next key, then
+ * by the order of the rows (the first wins).
+ */
+#define PICK_KEYS_MAX 8
+struct pick {
+	int smallest;
+	char *var, *over;	/* the variable, the prefixes (spaces) */
+	struct expr *key[PICK_KEYS_MAX];
+	size_t nkeys;
+	struct expr *where;	/* or NULL */
 };
 
 /* An attribute: its text (owned) and where it is, for messages. */
@@ -44,6 +60,7 @@ struct item {
 	char *name;		/* quantity or provider */
 	size_t off, len;	/* of the name */
 	struct expr *expr;	/* ITEM_DEF */
+	struct pick *pick;	/* ITEM_PICK */
 	char *expr_text;	/* on one line, spaces collapsed */
 	size_t expr_off, expr_len;
 	struct attr a[NATTR];
@@ -286,6 +303,29 @@ has_attr(const struct item *it)
 	return 0;
 }
 
+/*
+ * Whether the len bytes at s open a pick, "largest NAME in " or
+ * "smallest NAME in ": no expression reads so (two names in a row).
+ */
+static int
+pick_word(const char *s, size_t len)
+{
+	size_t i = 0, n;
+
+	if (len > 8 && !memcmp(s, "largest ", 8))
+		i = 8;
+	else if (len > 9 && !memcmp(s, "smallest ", 9))
+		i = 9;
+	else
+		return 0;
+	while (i < len && s[i] == ' ')
+		i++;
+	n = i;
+	while (i < len && is_name_char(s[i]) && s[i] != '.')
+		i++;
+	return i > n && len - i >= 4 && !memcmp(s + i, " in ", 4);
+}
+
 /* The line at off of a define block, starting with a name. */
 static int
 head_line(struct modeldoc *doc, size_t off, size_t len, struct item **cur)
@@ -334,6 +374,8 @@ head_line(struct modeldoc *doc, size_t off, size_t len, struct item **cur)
 	i++;
 	while (i < end && s[i] == ' ')
 		i++;
+	if (pick_word(s + i, end - i))
+		(*cur)->kind = ITEM_PICK;
 	(*cur)->expr_off = i;
 	(*cur)->expr_len = end - i;
 	return 0;
@@ -379,6 +421,124 @@ parse_shown(struct item *it)
 	return it->shown ? 0 : -1;
 }
 
+static int
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* The word (name characters) at *i of s, up to end; *i moves past it. */
+static size_t
+word_at(const char *s, size_t *i, size_t end, int dots)
+{
+	size_t w;
+
+	while (*i < end && is_space(s[*i]))
+		(*i)++;
+	w = *i;
+	while (*i < end && is_name_char(s[*i]) && (dots || s[*i] != '.'))
+		(*i)++;
+	return *i - w;
+}
+
+/* Parses the expression at [from, to) of a pick, trimmed, into *e. */
+static int
+pick_expr(struct modeldoc *doc, size_t from, size_t to, const char *what,
+	  struct expr **e)
+{
+	const char *s = doc->f->data;
+
+	while (from < to && is_space(s[from]))
+		from++;
+	while (to > from && is_space(s[to - 1]))
+		to--;
+	if (from == to)
+		return doc_error(doc, from ? from - 1 : 0, 1, "expected %s",
+				 what);
+	*e = expr_parse(doc->f, from, to - from);
+	return *e ? 0 : -1;
+}
+
+/*
+ * The right-hand side of a pick: "largest VAR in PREFIX ... by KEY, ...
+ * [where COND]" (or smallest), into it->pick. Returns 0, or -1 after
+ * the errors.
+ */
+static int
+parse_pick(struct modeldoc *doc, struct item *it)
+{
+	const char *s = doc->f->data;
+	size_t i = it->expr_off, end = it->expr_off + it->expr_len, w, n;
+	size_t start, depth = 0;
+	struct pick *pk = xcalloc(1, sizeof(*pk));
+	struct buf over = BUF_INIT;
+	int ret = 0;
+
+	it->pick = pk;
+	pk->smallest = s[i] == 's';
+	n = word_at(s, &i, end, 0);	/* the keyword */
+	n = word_at(s, &i, end, 0);
+	pk->var = xstrndup(s + i - n, n);
+	word_at(s, &i, end, 0);		/* "in", as pick_word() saw */
+	for (;;) {
+		n = word_at(s, &i, end, 1);
+		w = i - n;
+		if (!n || (n == 2 && !memcmp(s + w, "by", 2)))
+			break;
+		{
+			char *word = xstrndup(s + w, n);
+			const char *problem = registry_name_problem(word);
+
+			if (problem)
+				ret = doc_error(doc, w, n, "'%s' is not a "
+						"prefix of names: %s", word,
+						problem);
+			buf_addf(&over, "%s%s", over.len ? " " : "", word);
+			free(word);
+		}
+	}
+	pk->over = buf_detach(&over, NULL);
+	if (!*pk->over)
+		return doc_error(doc, w, i > w ? i - w : 1, "expected the "
+				 "prefix of the rows after 'in'");
+	if (n != 2 || memcmp(s + w, "by", 2))
+		return doc_error(doc, w, n ? n : 1, "expected 'by' and the "
+				 "keys the rows are compared by");
+	/* The keys, split at the commas outside brackets and strings. */
+	for (start = i; i <= end && !ret; i++) {
+		int stop = i == end;
+
+		if (!stop && s[i] == '"') {
+			for (i++; i < end && s[i] != '"'; i++)
+				if (s[i] == '\\')
+					i++;
+			continue;
+		}
+		if (!stop && s[i] == '(')
+			depth++;
+		else if (!stop && s[i] == ')' && depth)
+			depth--;
+		stop |= !depth && end - i >= 5 && !memcmp(s + i, "where", 5) &&
+			is_space(s[i - 1]) && (end - i == 5 ||
+					       !is_name_char(s[i + 5]));
+		if (!stop && (depth || s[i] != ','))
+			continue;
+		if (pk->nkeys == PICK_KEYS_MAX)
+			return doc_error(doc, start, i - start, "a pick has "
+					 "at most %d keys", PICK_KEYS_MAX);
+		if (pick_expr(doc, start, i, "a key: an expression the rows "
+			      "are compared by", &pk->key[pk->nkeys++]))
+			ret = -1;
+		start = i + 1;
+		if (i < end && s[i] != ',') {
+			ret |= pick_expr(doc, i + 5, end, "a condition after "
+					 "'where'", &pk->where);
+			break;
+		}
+	}
+	return ret;
+}
+
 /* Checks a finished item: its expression, unit and name. */
 static int
 finish(struct modeldoc *doc, struct item *it)
@@ -392,6 +552,9 @@ finish(struct modeldoc *doc, struct item *it)
 	twin = find(doc, it->name, ITEM_DEF, (size_t)(it - doc->items));
 	if (!twin)
 		twin = find(doc, it->name, ITEM_DECL,
+			    (size_t)(it - doc->items));
+	if (!twin)
+		twin = find(doc, it->name, ITEM_PICK,
 			    (size_t)(it - doc->items));
 	if (twin) {
 		size_t line, col;
@@ -424,6 +587,22 @@ finish(struct modeldoc *doc, struct item *it)
 		it->when = expr_parse(doc->f, it->a[A_WHEN].off,
 				      it->a[A_WHEN].len);
 		if (!it->when)
+			ret = -1;
+	}
+	if (it->kind == ITEM_PICK) {
+		it->expr_text = one_line(doc->f->data + it->expr_off,
+					 it->expr_len);
+		if (it->var)
+			ret = doc_error(doc, it->off, it->len, "a pick is no "
+					"member of a family: write it in a "
+					"block without 'for'");
+		if (it->a[A_UNIT].text || it->a[A_SYMBOL].text ||
+		    it->a[A_RATE].text)
+			ret = doc_error(doc, it->off, it->len, "'%s' is a "
+					"pick: its quantities keep the units "
+					"and symbols of their row (it takes "
+					"note:, source: and when:)", it->name);
+		if (parse_pick(doc, it))
 			ret = -1;
 	}
 	if (it->kind == ITEM_DEF) {
@@ -627,7 +806,8 @@ parse(struct modeldoc *doc)
 				at->len = off + len - toff;
 				at->text = xstrndup(s + toff, at->len);
 			}
-		} else if (cur->kind == ITEM_DEF && !has_attr(cur)) {
+		} else if ((cur->kind == ITEM_DEF || cur->kind == ITEM_PICK) &&
+			   !has_attr(cur)) {
 			/* The expression goes on. */
 			cur->expr_len = off + len - cur->expr_off;
 		} else {
@@ -683,6 +863,21 @@ modeldoc_from_mem(const char *name, const char *data, size_t len)
 	return load(srcfile_from_mem(name, data, len));
 }
 
+static void
+pick_free(struct pick *pk)
+{
+	size_t k;
+
+	if (!pk)
+		return;
+	free(pk->var);
+	free(pk->over);
+	for (k = 0; k < pk->nkeys; k++)
+		expr_free(pk->key[k]);
+	expr_free(pk->where);
+	free(pk);
+}
+
 void
 modeldoc_free(struct modeldoc *doc)
 {
@@ -695,6 +890,7 @@ modeldoc_free(struct modeldoc *doc)
 		free(doc->items[i].name);
 		expr_free(doc->items[i].expr);
 		expr_free(doc->items[i].when);
+		pick_free(doc->items[i].pick);
 		free(doc->items[i].names);
 		free(doc->items[i].expr_text);
 		expr_free(doc->items[i].shown);
@@ -856,6 +1052,23 @@ def_index(const struct modeldoc *doc, const char *name)
 	return (size_t)-1;
 }
 
+/* The pick that name is (or is below: "current.laptop.year"), or SIZE_MAX. */
+static size_t
+pick_index(const struct modeldoc *doc, const char *name)
+{
+	size_t i, len;
+
+	for (i = 0; i < doc->n; i++) {
+		if (doc->items[i].kind != ITEM_PICK)
+			continue;
+		len = strlen(doc->items[i].name);
+		if (!strncmp(doc->items[i].name, name, len) &&
+		    (!name[len] || name[len] == '.'))
+			return i;
+	}
+	return (size_t)-1;
+}
+
 /* Whether row is "PREFIX.X" of a prefix of over, X one part. */
 static int
 row_of(const char *over, const char *row)
@@ -912,6 +1125,12 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 		return 0;
 	if (i != (size_t)-1)
 		return eval_item(ev, i);
+	if ((i = pick_index(doc, name)) != (size_t)-1) {
+		/* Busy: its families read its row as it is copied. */
+		if (!ev->state[i] && eval_item(ev, i))
+			return -1;
+		return registry_has(ev->reg, name) ? 0 : 1;
+	}
 	/*
 	 * A member of a family: PREFIX.X.rest, defined as VAR.rest; or of
 	 * a rate's: its name with "{r}" as the rate's short name.
@@ -1398,6 +1617,287 @@ modeldoc_row(struct modeldoc_eval *ev, const char *row)
 	return ev->failed ? -1 : 0;
 }
 
+/*
+ * What the families over the pick's row compute (".sbops" of d.sbops),
+ * each after a newline, into rests: the family evaluates those for the
+ * pick, and they are not copied.
+ */
+static void
+family_rests(const struct modeldoc *doc, const char *pick, struct buf *rests)
+{
+	size_t i;
+
+	for (i = 0; i < doc->n; i++) {
+		const struct item *it = &doc->items[i];
+
+		if (it->kind == ITEM_DEF && it->var && row_of(it->over, pick)) {
+			buf_addch(rests, '\n');
+			buf_addstr(rests, it->name + strlen(it->var));
+			buf_addch(rests, '\n');
+		}
+	}
+}
+
+/*
+ * The picked row's quantities under the pick's name: each quantity
+ * ROW.rest as PICK.rest, with the same value, unit, source and data row.
+ * One the data give stays one the data give, its words saying which row
+ * it is and why; one computed has the formula ROW.rest (its input) and
+ * the pick's note. Then the families over the pick's prefix evaluate
+ * their members for it (modeldoc_row()).
+ */
+static int
+copy_row(struct modeldoc_eval *ev, const struct item *it, const char *row)
+{
+	struct buf name = BUF_INIT, formula = BUF_INIT, rests = BUF_INIT;
+	const char *note = it->a[A_NOTE].text;
+	size_t k, n = registry_count(ev->reg), rl = strlen(row);
+	int ret = 0;
+
+	family_rests(ev->doc, it->name, &rests);
+	for (k = 0; k < n && !ret; k++) {
+		const struct quantity *q = registry_at(ev->reg, k);
+		const char *in = q->ninputs ? q->name : NULL;
+		struct quantity *c;
+
+		if (strncmp(q->name, row, rl) || q->name[rl] != '.')
+			continue;
+		buf_reset(&name);
+		buf_addch(&name, '\n');
+		buf_addstr(&name, q->name + rl);
+		buf_addch(&name, '\n');
+		if (strstr(rests.data, name.data))
+			continue;
+		buf_reset(&name);
+		buf_addstr(&name, it->name);
+		buf_addstr(&name, q->name + rl);
+		buf_reset(&formula);
+		if (in) {
+			buf_addstr(&formula, q->name);
+			if (note)
+				buf_addf(&formula, " (%s)", note);
+		} else {
+			buf_addf(&formula, "%s; the row %s", q->formula, row);
+			if (note)
+				buf_addf(&formula, ", %s", note);
+		}
+		if (q->type == Q_TEXT) {
+			c = registry_add_text(ev->reg, name.data, q->text,
+					      formula.data, in, q->source,
+					      q->origin);
+		} else {
+			c = registry_add_num(ev->reg, name.data, q->value,
+					     q->unit, formula.data, in,
+					     q->source, q->origin);
+			if (c && in)
+				registry_set_expr(c, q->name, note);
+		}
+		if (!c)
+			ret = doc_error(ev->doc, it->off, it->len, "'%s' "
+					"could not be added (see above)",
+					name.data);
+	}
+	buf_release(&name);
+	buf_release(&formula);
+	buf_release(&rests);
+	return ret ? ret : modeldoc_row(ev, it->name);
+}
+
+/* Whether a prefix of over is named by a family of the document. */
+static int
+known_prefix(const struct modeldoc *doc, const char *over)
+{
+	struct buf row = BUF_INIT;
+	const char *p = over;
+	size_t i, len;
+	int known = 0;
+
+	for (; *p && !known; p += len + (p[len] == ' ')) {
+		len = strcspn(p, " ");
+		buf_reset(&row);
+		buf_add(&row, p, len);
+		BUF_ADDLIT(&row, ".x");
+		for (i = 0; i < doc->n && !known; i++)
+			known = doc->items[i].var &&
+				row_of(doc->items[i].over, row.data);
+	}
+	buf_release(&row);
+	return known;
+}
+
+/*
+ * The rows of a pick (modeldoc_row_id()), each "PREFIX.X" after a
+ * newline, into rows; their number. No rows, and a prefix no family of
+ * the document names and no quantity starts with: an error (-1).
+ */
+static long
+pick_rows(struct modeldoc_eval *ev, const struct item *it, struct buf *rows)
+{
+	const struct pick *pk = it->pick;
+	struct buf row = BUF_INIT, hint = BUF_INIT;
+	size_t k;
+	long n = 0;
+	char *near[3];
+
+	for (k = 0; k < registry_count(ev->reg); k++) {
+		const char *name = registry_at(ev->reg, k)->name;
+
+		/* Most names start with no prefix of over: no copy made. */
+		if (!strchr(pk->over, name[0]) ||
+		    !modeldoc_row_id(pk->over, name, &row))
+			continue;
+		buf_addch(rows, '\n');
+		buf_addstr(rows, row.data);
+		n++;
+	}
+	if (!n && !known_prefix(ev->doc, pk->over) &&
+	    !registry_has(ev->reg, pk->over)) {
+		size_t m = registry_suggest_prefix(ev->reg, pk->over, near, 3);
+
+		suggest_hint(&hint, (const char *const *)near, m);
+		while (m)
+			free(near[--m]);
+		n = doc_error(ev->doc, it->expr_off, it->expr_len, "unknown "
+			      "family '%s': no rows '%s.X' (X where '%s.X.id' "
+			      "is a quantity), and no 'for' of the document "
+			      "ranges over it%s", pk->over, pk->over, pk->over,
+			      hint.data);
+	}
+	buf_release(&row);
+	buf_release(&hint);
+	return n;
+}
+
+/*
+ * The keys of row (bound to the pick's variable) into key[], each in
+ * the unit of the first row's (unit[]; first: set them). Returns 0, 1
+ * when the row does not pass "where", or -1 after an error.
+ */
+static int
+pick_keys(struct modeldoc_eval *ev, const struct item *it, const char *row,
+	  double *key, struct unit *unit, int first)
+{
+	const struct pick *pk = it->pick;
+	struct bind b = { .ev = ev, .var = pk->var, .row = row };
+	struct expr_env env = { ev->reg, resolve_hook, &b, 0 };
+	struct value v = { 0 };
+	struct buf ua = BUF_INIT, ub = BUF_INIT;
+	size_t k;
+	int ret = 0;
+
+	if (pk->where) {
+		if (expr_eval(pk->where, &env, &v))
+			return -1;
+		ret = value_truthy(&v) ? 0 : 1;
+		value_release(&v);
+	}
+	for (k = 0; k < pk->nkeys && !ret; k++) {
+		const struct expr *e = pk->key[k];
+
+		if (expr_eval(e, &env, &v))
+			return -1;
+		if (v.type != VALUE_NUMBER) {
+			ret = doc_error(ev->doc, expr_loc(e)->off,
+					expr_loc(e)->len, "a key of a pick is a "
+					"number, and this gives the text '%s' "
+					"(row %s)", v.text, row);
+		} else if (first) {
+			unit[k] = v.unit;
+			key[k] = v.num;
+		} else if (!unit_same_dim(&v.unit, &unit[k]) ||
+			   v.unit.calendar != unit[k].calendar) {
+			value_unit_text(&v, &ua);
+			unit_format(&ub, &unit[k]);
+			ret = doc_error(ev->doc, expr_loc(e)->off,
+					expr_loc(e)->len, "this key is in %s "
+					"for row %s, and in %s for the rows "
+					"before: the rows cannot be compared",
+					ua.data, row, ub.data);
+		} else {
+			key[k] = v.unit.scale == unit[k].scale ? v.num :
+				 v.num * (v.unit.scale / unit[k].scale);
+		}
+		value_release(&v);
+	}
+	buf_release(&ua);
+	buf_release(&ub);
+	return ret;
+}
+
+/*
+ * A pick: of the rows of its prefixes that pass "where", the one with
+ * the largest (smallest) first key, ties broken by the next key, then
+ * by the rows' order (the first wins); its quantities are copied under
+ * the pick's name (copy_row()). No such row: no quantities, and no
+ * error (an early edition without a phone). Returns 0, 1 when nothing
+ * was picked, or -1 after an error.
+ */
+static int
+eval_pick(struct modeldoc_eval *ev, const struct item *it)
+{
+	const struct pick *pk = it->pick;
+	struct buf rows = BUF_INIT, best = BUF_INIT, row = BUF_INIT;
+	struct bind b = { .ev = ev };
+	struct expr_env env = { ev->reg, resolve_hook, &b, 1 };
+	struct unit unit[PICK_KEYS_MAX];
+	double key[PICK_KEYS_MAX], top[PICK_KEYS_MAX];
+	struct value v = { 0 };
+	const char *p;
+	long n;
+	int ret = -1;
+
+	if (registry_has(ev->reg, it->name)) {
+		doc_error(ev->doc, it->off, it->len, "'%s' is already a "
+			  "quantity or a prefix of some: a pick names new "
+			  "ones", it->name);
+		goto out;
+	}
+	if (push(ev, it, it->name))
+		goto out;
+	if (it->when) {
+		ret = expr_eval(it->when, &env, &v);
+		if (ret < 0)
+			goto popped;
+		ret = ret == 0 && value_truthy(&v) ? -1 : 1;
+		value_release(&v);
+		if (ret == 1)
+			goto popped;
+	}
+	ret = -1;
+	if ((n = pick_rows(ev, it, &rows)) < 0)
+		goto popped;
+	for (p = rows.data; *p; p += strcspn(p, "\n")) {
+		size_t k;
+		int r;
+
+		buf_reset(&row);
+		p++;
+		buf_add(&row, p, strcspn(p, "\n"));
+		r = pick_keys(ev, it, row.data, key, unit, !best.len);
+		if (r < 0)
+			goto popped;
+		if (r)
+			continue;
+		for (k = 0; best.len && k < pk->nkeys; k++)
+			if (key[k] != top[k])
+				break;
+		if (best.len && (k == pk->nkeys ||
+				 (key[k] > top[k]) == pk->smallest))
+			continue;
+		buf_reset(&best);
+		buf_addstr(&best, row.data);
+		memcpy(top, key, sizeof(key));
+	}
+	ret = best.len ? copy_row(ev, it, best.data) : 1;
+popped:
+	pop(ev);
+out:
+	buf_release(&rows);
+	buf_release(&best);
+	buf_release(&row);
+	return ret;
+}
+
 static int
 eval_item(struct modeldoc_eval *ev, size_t i)
 {
@@ -1415,6 +1915,8 @@ eval_item(struct modeldoc_eval *ev, size_t i)
 		ret = eval_def(ev, it, NULL, NO_RATE) < 0 ? -1 : 0;
 	else if (it->kind == ITEM_DECL)
 		ret = eval_decl(ev, it, NULL);
+	else if (it->kind == ITEM_PICK)
+		ret = eval_pick(ev, it) < 0 ? -1 : 0;
 	else
 		ret = eval_call(ev, it);
 	ev->state[i] = 2;
@@ -1500,6 +2002,7 @@ modeldoc_def(const struct modeldoc *doc, size_t i, struct modeldoc_def *out)
 	out->rvar = it->rvar;
 	out->shown = it->shown ? it->shown : it->expr;
 	out->per_rate = it->per_rate;
+	out->pick = it->kind == ITEM_PICK ? it->expr_text : NULL;
 }
 
 const char *

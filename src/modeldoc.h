@@ -25,7 +25,10 @@ struct registry;
  * that opens with "for d in device current" is a family: each of its
  * definitions ("d.sbops = d.flops * sbops_per_flop", with "when:" an
  * expression that must hold) stands for one quantity per row
- * device.X, current.X (where device.X.id is a quantity).
+ * device.X, current.X (where device.X.id is a quantity). A pick,
+ * "current.laptop = largest d in device by d.year, d.flops where d.kind
+ * == \"laptop\"", copies the row that wins as current.laptop.*, a row of
+ * the families over "current" (docs/templates.md "Picks").
  * Definitions are evaluated in the order written, and a definition that
  * reads one written further down is evaluated first (a loop is an
  * error naming it).
@@ -103,6 +106,7 @@ enum modeldoc_kind {
 	MODELDOC_DEF,		/* name = expression */
 	MODELDOC_GIVEN,		/* a name alone: given by the data */
 	MODELDOC_CALL,		/* call provider */
+	MODELDOC_PICK,		/* name = largest VAR in PREFIX by KEY */
 };
 /*
  * Whether name is "PREFIX.X.id" for a prefix of over (a family's
@@ -122,6 +126,9 @@ struct modeldoc_def {
 	int per_rate;
 	/* The expression as the Methods page shows it: "{r}" as "r". */
 	const struct expr *shown;
+	const char *pick;		/* a pick's right-hand side on one
+					   line ("largest d in device by
+					   d.sbops"), or NULL */
 };
 void modeldoc_def(const struct modeldoc *doc, size_t i,
 		  struct modeldoc_def *out);

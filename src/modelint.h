@@ -99,5 +99,6 @@ int model_after_newest(struct model *m, const struct table *t, size_t r,
 		       int col, int year);
 int provide_devices(void *ctx);
 int provide_quantum(void *ctx);
+int provide_compare(void *ctx);
 
 #endif

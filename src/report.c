@@ -335,17 +335,27 @@ keep_documented(const struct run *run, const struct registry *reg,
 		unsigned char *keep, size_t *stack, size_t *top)
 {
 	size_t i, n = run->doc ? modeldoc_nitems(run->doc) : 0;
+	struct buf id = BUF_INIT;
 
 	for (i = 0; i < n; i++) {
 		enum modeldoc_kind kind;
 		const char *name = modeldoc_item(run->doc, i, &kind);
-		size_t at = registry_index(reg, name);
+		size_t at;
+
+		/* A pick is linked through the row it picked, its .id. */
+		if (kind == MODELDOC_PICK) {
+			buf_reset(&id);
+			buf_addf(&id, "%s.id", name);
+			name = id.data;
+		}
+		at = registry_index(reg, name);
 
 		if (kind != MODELDOC_CALL && at != SIZE_MAX && !keep[at]) {
 			keep[at] = 1;
 			stack[(*top)++] = at;
 		}
 	}
+	buf_release(&id);
 }
 
 static int

@@ -1,6 +1,7 @@
 /*
  * libFuzzer target for the expression parser and evaluator, over a small
- * registry of numbers and texts.
+ * registry of numbers, texts and one row of a family (box.a, for the
+ * reductions).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +30,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		registry_add_num(reg, "x", -2.5, "m", "f", NULL, "s", NULL);
 		registry_add_text(reg, "record.name", "Roadrunner", "f", NULL,
 				  "s", NULL);
+		/* A row, for the reductions: max(r in box: r.m). */
+		registry_add_text(reg, "box.a.id", "a", "f", NULL, "s", NULL);
+		registry_add_num(reg, "box.a.m", 3, "m", "f", NULL, "s", NULL);
 	}
 	f = srcfile_from_mem("fuzz", (const char *)data, size);
 	e = expr_parse(f, 0, f->len);

@@ -640,7 +640,7 @@ test_unknown_function(void **state)
 		  ERR("5", "unknown function 'foo' (functions: log10, log2, "
 		      "ln, exp, sqrt, abs, floor, ceil, round, pow, min, max, "
 		      "unit, formula, source, name, has, equation, math, cite, "
-		      "references)",
+		      "references, count)",
 		      "1 + foo(2)",
 		      "    ^^^"));
 	/* A dotted name before '(' is a quantity, not a call. */
@@ -700,6 +700,62 @@ test_type_errors(void **state)
 	eval_err("2 ^ unit(laptop.energy)",
 		 ERR("5", "'^' needs a number, got the text 'J'",
 		     "2 ^ unit(laptop.energy)", "    ^^^^^^^^^^^^^^^^^^^"));
+}
+
+/* max, min and count over the rows of a family (device.a, device.b). */
+static void
+test_reductions(void **state)
+{
+	struct srcfile *f;
+	struct expr *e;
+	struct buf names = BUF_INIT;
+
+	(void)state;
+	num_is("max(x in device: x.year)", 2024);
+	num_is("min(x in device: x.year)", 2008);
+	num_is("count(x in device)", 2);
+	num_is("count(x in device where x.year > 2010)", 1);
+	num_is("count(x in device where x.year > 3000)", 0);
+	num_is("max(x in device where x.year < 2010: x.year)", 2008);
+	num_is("max(x in device: x.year - 2000) * laptop.mass / laptop.mass",
+	       24);
+	/* The reduction's d is its own, over the loop's d. */
+	num_is("max(d in device: d.year) - d.year", 16);
+	num_is("count(x in device laptop)", 2);
+	/* Units: one dimension for every row, the first row's unit. */
+	num_is("max(x in device: x.year * laptop.mass) / laptop.mass", 2024);
+	eval_err("max(x in nothing: x.year)",
+		 ERR("1", "'max' over no rows: no 'nothing.X.id' in this "
+		     "edition", "max(x in nothing: x.year)",
+		     "^^^^^^^^^^^^^^^^^^^^^^^^^"));
+	eval_err("min(x in device: x.name)",
+		 ERR("18", "'min' needs a number for each row, got the text "
+		     "'A <b>*bold*</b> | pipe' (row device.a)",
+		     "min(x in device: x.name)", "                 ^^^^^^"));
+	eval_err("max(x in device: x.mass)",
+		 ERR("18", "unknown quantity 'device.a.mass' (from 'x.mass'); "
+		     "did you mean 'device.a.name', 'device.a.id' or "
+		     "'device.a.year'?",
+		     "max(x in device: x.mass)", "                 ^^^^^^"));
+	parse_err("max(x in device x.year)",
+		  ERR("23", "expected ':' and the expression of each row",
+		      "max(x in device x.year)", "                      ^"));
+	parse_err("count(3)",
+		  ERR("7", "expected 'VAR in PREFIX' after the '(' of a "
+		      "reduction", "count(3)", "      ^"));
+	parse_err("max(x in : x.year)",
+		  ERR("10", "expected the prefix of the rows after 'in'",
+		      "max(x in : x.year)", "         ^"));
+	/* Its inputs: the names that are not its variable's. */
+	f = src("max(x in device: x.year * laptop.mass) + laptop.volume");
+	e = expr_parse(f, 0, f->len);
+	assert_non_null(e);
+	buf_addch(&names, '\n');
+	expr_inputs(e, &names);
+	assert_string_equal(names.data, "\nlaptop.mass\nlaptop.volume\n");
+	buf_release(&names);
+	expr_free(e);
+	srcfile_free(f);
 }
 
 static void
@@ -954,6 +1010,7 @@ main(void)
 		T(test_unknown_function),
 		T(test_arity),
 		T(test_type_errors),
+		T(test_reductions),
 		T(test_not_finite),
 		T(test_syntax_errors),
 		T(test_one_syntax_error),

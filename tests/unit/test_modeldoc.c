@@ -54,9 +54,56 @@ give_rows(void *ctx)
 	return 0;
 }
 
+/* One row box.ID: its id, kind, year and mass. */
+static void
+give_box(struct registry *reg, const char *id, const char *kind, int year,
+	 double mass)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "box.%s.id", id);
+	registry_add_text(reg, name, id, "row", NULL, "test", NULL);
+	snprintf(name, sizeof(name), "box.%s.kind", id);
+	registry_add_text(reg, name, kind, "data", NULL, "test", "t.csv:1");
+	snprintf(name, sizeof(name), "box.%s.year", id);
+	registry_add_num(reg, name, year, "year", "data", NULL, "test", NULL);
+	snprintf(name, sizeof(name), "box.%s.mass", id);
+	registry_add_num(reg, name, mass, "kg", "data", NULL, "test", NULL);
+}
+
+/*
+ * Rows to pick from: the heaviest two tie (b first), and the newest of
+ * kind x is the lightest of all.
+ */
+static int
+give_boxes(void *ctx)
+{
+	struct registry *reg = ctx;
+
+	give_box(reg, "a", "x", 2020, 2);
+	give_box(reg, "b", "y", 2021, 3);
+	give_box(reg, "c", "x", 2019, 3);
+	give_box(reg, "d", "x", 2021, 1);
+	give_box(reg, "e", "x", 2021, 1);
+	return 0;
+}
+
+/* A row whose mass is a time: the boxes cannot be compared by it. */
+static int
+give_odd(void *ctx)
+{
+	struct registry *reg = ctx;
+
+	registry_add_text(reg, "box.z.id", "z", "row", NULL, "test", NULL);
+	return registry_add_num(reg, "box.z.mass", 1, "s", "data", NULL,
+				"test", NULL) ? 0 : -1;
+}
+
 static const struct modeldoc_provider providers[] = {
+	{ "odd", give_odd },
 	{ "mass", give_mass },
 	{ "rows", give_rows },
+	{ "boxes", give_boxes },
 	{ NULL, NULL },
 };
 
@@ -245,6 +292,91 @@ test_family(void **state)
 	unlink(path);
 }
 
+static void
+test_pick(void **state)
+{
+	struct modeldoc *doc;
+	struct registry *reg;
+	const struct quantity *q;
+	int ret;
+
+	(void)state;
+	doc = load("```define\ncall boxes\n\n"
+		   "pick.heavy = largest d in box by d.mass\n"
+		   "  note: the heaviest\n\n"
+		   "pick.light = smallest d in box by d.mass\n\n"
+		   "pick.newest = largest d in box by d.year,\n"
+		   "    -d.mass where d.kind == \"x\"\n\n"
+		   "pick.none = largest d in box by d.mass where d.kind == "
+		   "\"z\"\n\n"
+		   "seen = 1\n  when: has(pick.heavy)\n  unit:\n\n"
+		   "unseen = 1\n  when: has(pick.none)\n  unit:\n"
+		   "```\n\n"
+		   "```define\nfor d in box pick\nd.mass\n  unit: kg\n"
+		   "  symbol: m_d\n\nd.energy = d.mass * 2\n  unit: kg\n"
+		   "```\n");
+	assert_non_null(doc);
+	reg = run(doc, &ret);
+	assert_int_equal(ret, 0);
+	/* A tie on the only key: the first row wins. */
+	assert_string_equal(registry_get(reg, "pick.heavy.id")->text, "b");
+	assert_string_equal(registry_get(reg, "pick.heavy.kind")->text, "y");
+	/* A data figure stays one, with its data row. */
+	q = registry_get(reg, "pick.heavy.mass");
+	assert_near(q->value, 3, 0);
+	assert_string_equal(q->unit, "kg");
+	assert_null(q->expr);
+	assert_string_equal(q->origin ? q->origin : "", "");
+	assert_non_null(strstr(q->formula, "the row box.b, the heaviest"));
+	assert_string_equal(registry_get(reg, "pick.heavy.kind")->origin,
+			    "t.csv:1");
+	/* The family evaluates its members for the pick, as for a row. */
+	q = registry_get(reg, "pick.heavy.energy");
+	assert_non_null(q);
+	assert_near(q->value, 6, 0);
+	assert_string_equal(q->expr, "pick.heavy.mass * 2");
+	assert_string_equal(registry_get(reg, "pick.heavy.mass")->symbol,
+			    "m_d");
+	assert_string_equal(registry_get(reg, "pick.light.id")->text, "d");
+	/* Newest first, then the lightest (-mass largest), then first. */
+	assert_string_equal(registry_get(reg, "pick.newest.id")->text, "d");
+	/* No row qualifies: nothing, no error, and has() says so. */
+	assert_false(registry_has(reg, "pick.none"));
+	assert_non_null(registry_get(reg, "seen"));
+	assert_null(registry_get(reg, "unseen"));
+	registry_free(reg);
+	modeldoc_free(doc);
+	unlink(path);
+}
+
+/*
+ * A pick over a family with no rows yet is empty, not unknown; one
+ * whose when: is false is not made.
+ */
+static void
+test_pick_empty(void **state)
+{
+	struct modeldoc *doc;
+	struct registry *reg;
+	int ret;
+
+	(void)state;
+	doc = load("```define\npick.x = largest d in box by d.mass\n```\n\n"
+		   "```define\nfor d in box\nd.mass\n  unit: kg\n```\n\n"
+		   "```define\ncall boxes\n\npick.y = largest d in box by "
+		   "d.mass\n  when: has(nothing)\n```\n");
+	assert_non_null(doc);
+	reg = run(doc, &ret);
+	assert_int_equal(ret, 0);
+	assert_false(registry_has(reg, "pick.x"));
+	/* A pick whose when: is false is not made, rows or not. */
+	assert_true(registry_has(reg, "box.a"));
+	assert_false(registry_has(reg, "pick.y"));
+	registry_free(reg);
+	modeldoc_free(doc);
+	unlink(path);
+}
+
 /* Loads and runs text; checks stderr, with FILE standing for the path. */
 static void
 expect_error(const char *text, const char *want)
@@ -344,6 +476,35 @@ test_errors(void **state)
 		     "FILE:3:1: error: a block has one 'for ... in rates'");
 	expect_error("```define\nx = 1\n  unit: yr\n  tag: x\n```\n",
 		     "FILE:4:8: error: 'tag:' is a rate's");
+	/* Picks. */
+	expect_error("```define\ncall boxes\n\np.x = largest d in bxo by "
+		     "d.mass\n```\n", "FILE:4:7: error: unknown family "
+		     "'bxo': no rows 'bxo.X'");
+	expect_error("```define\ncall boxes\n\np.x = largest d in box by "
+		     "d.kind\n```\n", "FILE:4:27: error: a key of a pick is "
+		     "a number, and this gives the text 'x' (row box.a)");
+	expect_error("```define\ncall boxes\n\np.x = largest d in box by "
+		     "d.mas\n```\n", "FILE:4:27: error: unknown quantity "
+		     "'box.a.mas' (from 'd.mas')");
+	expect_error("```define\ncall boxes\n\np.x = smallest d in box by "
+		     "d.mass where d.kind\n    == 1\n```\n", "FILE:4:41: "
+		     "error: '==' needs a number, got the text");
+	expect_error("```define\ncall boxes\n\np.x = largest d in box "
+		     "d.mass\n```\n", "FILE:4:");
+	expect_error("```define\np.x = largest d in box by where d.mass\n"
+		     "```\n", "FILE:2:26: error: expected a key");
+	expect_error("```define\np.x = largest d in box by d.mass\n"
+		     "  unit: kg\n```\n", "FILE:2:1: error: 'p.x' is a pick");
+	expect_error("```define\ncall boxes\n\ncall odd\n\np.x = largest "
+		     "d in box by d.mass\n```\n", "FILE:6:27: error: this "
+		     "key is in s for row box.z, and in kg for the rows "
+		     "before: the rows cannot be compared");
+	expect_error("```define\nfor d in box\nd.x = largest d in box by "
+		     "d.mass\n```\n", "FILE:3:1: error: a pick is no member "
+		     "of a family");
+	expect_error("```define\ncall boxes\n\nbox = largest d in box by "
+		     "d.mass\n```\n", "FILE:4:1: error: 'box' is already a "
+		     "quantity or a prefix of some");
 }
 
 int
@@ -354,6 +515,8 @@ main(void)
 		cmocka_unit_test(test_forward_reference),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_family),
+		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_pick_empty),
 		cmocka_unit_test(test_errors),
 	};
 
