@@ -226,17 +226,6 @@ static const char *const symbol_patterns[][2] = {
 	{ "claim.*.published", "x_p,c" },
 	{ "claim.*.ratio", "\xcf\x81_c" },
 	{ "rate.*", "T_r" },
-	{ "quantum.*.qubit_frequency", "\xce\xbd_q,k" },
-	{ "quantum.*.coupling", "\xce\xbd_g,k" },
-	{ "quantum.*.qubit_energy", "E_q,k" },
-	{ "quantum.*.coupling_energy", "E_g,k" },
-	{ "quantum.*.ml_time_qubit", "t_ML,q,k" },
-	{ "quantum.*.ml_time_coupling", "t_ML,g,k" },
-	{ "quantum.*.gate_1q", "t_1q,k" },
-	{ "quantum.*.gate_2q", "t_2q,k" },
-	{ "quantum.*.gate_1q_over_limit", "\xcf\x81_1q,k" },
-	{ "quantum.*.gate_2q_over_limit", "\xcf\x81_2q,k" },
-	{ "quantum.*.gate_1q_orders", "N_1q,k" },
 };
 
 /*
