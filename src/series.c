@@ -37,9 +37,12 @@ struct series_spec {
 	int unique_time;	/* one row per time (a list has one No. 1) */
 	const char *factor;	/* quantity the value is multiplied by, or NULL */
 	const char *scaled_unit;	/* of the value times factor */
-	/* Limits the trend is extrapolated to, after scaling by factor. */
-	const char *limits[2];
-	const char *limit_names[2];
+	/*
+	 * Whether data/model.md extrapolates the trend to limits (the
+	 * years series.<id>.fit_W.year_*): the fit then gives the value of
+	 * its line at its last year, which those years count from.
+	 */
+	int to_limits;
 	/*
 	 * Records only: of each year the largest row, and only when it is
 	 * at least the largest of every year before (the frontier a trend
@@ -53,24 +56,24 @@ struct series_spec {
 static const struct series_spec series_specs[] = {
 	{ "top500", "top500.csv", "rmax_flops", "system", "FLOP/s",
 	  "No. 1 system of each TOP500 list (Rmax)", 1, "sbops_per_flop",
-	  "ops/s", { "laptop.ops_max", "atomic.ops" }, { "ml", "atomic" }, 0, 0 },
+	  "ops/s", 1, 0, 0 },
 	{ "disk", "disk_capacity.csv", "capacity_bytes", "model", "B",
 	  "largest hard disk of its year", 0, "bits_per_byte", "bit",
-	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 0, 0 },
+	  1, 0, 0 },
 	{ "areal", "areal_density.csv", "density_bit_per_in2",
 	  "product", "bit/in^2", "hard-disk areal density", 0, NULL, NULL,
-	  { NULL, NULL }, { NULL, NULL }, 0, 0 },
+	  0, 0, 0 },
 	{ "transistors", "transistors.csv", "transistors",
 	  "processor", "", "transistors per microprocessor", 0, NULL, NULL,
-	  { NULL, NULL }, { NULL, NULL }, 0, 0 },
+	  0, 0, 0 },
 	{ "disk_record", "disk_capacity.csv", "capacity_bytes", "model",
 	  "B", "record hard disks (the largest of each year, when no earlier "
 	  "drive was larger)", 0, "bits_per_byte", "bit",
-	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 1, 0 },
+	  1, 1, 0 },
 	{ "ssd", "ssd_capacity.csv", "capacity_bytes", "model", "B",
 	  "record solid-state drives (the largest of each year, when no "
 	  "earlier drive was larger)", 0, "bits_per_byte", "bit",
-	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 1, 1 },
+	  1, 1, 1 },
 };
 
 /* Indices into series_specs[] (and the series model_build() reads). */
@@ -269,16 +272,20 @@ series_dataset(struct model *m, const struct series *se)
 	}
 }
 
-/* The least-squares trend over [lo, hi] and where it meets the limits. */
+/*
+ * The least-squares trend over [lo, hi] (fit.c) as series.<id>.fit_W:
+ * its points, years, slope, intercept, R^2, standard errors, and its
+ * value at its last year. What follows from them (doubling time, the
+ * year each limit is reached) is in data/model.md.
+ */
 static void
 add_fit(struct model *m, const struct series *se, const char *window,
 	const char *what, double lo, double hi)
 {
 	const struct series_spec *sp = se->spec;
-	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT;
+	struct buf name = BUF_INIT, f = BUF_INIT;
 	struct fit fit;
 	const char *src = table_name(se->t);
-	size_t k;
 
 	if (fit_log2(se->time, se->value, se->n, lo, hi, &fit)) {
 		/* An edition with too few points has no trend to show. */
@@ -297,11 +304,6 @@ add_fit(struct model *m, const struct series *se, const char *window,
 	model_num(m, SET(name, "series.%s.fit_%s.intercept", sp->id, window), fit.a,
 	    "", "log2(value) at year 0 on the fitted line: log2(v) = "
 	    "intercept + slope x year", NULL, src);
-	model_fx(m, SET(name, "series.%s.fit_%s.doubling_time", sp->id, window),
-	   fit_doubling_time(&fit), "yr",
-	   SET(f, "1 / series.%s.fit_%s.slope", sp->id, window),
-	   "the fitted doubling time",
-	   SET(in, "series.%s.fit_%s.slope", sp->id, window), OURS);
 	model_num(m, SET(name, "series.%s.fit_%s.r2", sp->id, window), fit.r2, "",
 	    "coefficient of determination of the fit", NULL, src);
 	/* With three points or more, how well the data pin the line. */
@@ -313,17 +315,8 @@ add_fit(struct model *m, const struct series *se, const char *window,
 		model_num(m, SET(name, "series.%s.fit_%s.intercept_se", sp->id,
 				 window), fit.se_a, "", "standard error of the "
 			  "intercept (n - 2 degrees of freedom)", NULL, src);
-		model_fx(m, SET(name, "series.%s.fit_%s.doubling_time_se",
-				sp->id, window), fit.se_b / (fit.b * fit.b),
-			 "yr", SET(f, "series.%s.fit_%s.slope_se / "
-				   "series.%s.fit_%s.slope^2", sp->id, window,
-				   sp->id, window),
-			 "standard error of the doubling time, to first order",
-			 SET(in, "series.%s.fit_%s.slope_se "
-			     "series.%s.fit_%s.slope", sp->id, window, sp->id,
-			     window), OURS);
 	}
-	if (!sp->limits[0])
+	if (!sp->to_limits)
 		goto out;
 	/*
 	 * Where the line is at its last year: the point the years below
@@ -333,28 +326,9 @@ add_fit(struct model *m, const struct series *se, const char *window,
 	    fit_value_at(&fit, floor(fit.t1)), sp->unit,
 	    "value of the fitted line at the last year of the window", NULL,
 	    src);
-	for (k = 0; k < 2 && sp->limits[k]; k++) {
-		/* As the formula reads, operation for operation. */
-		double lim = model_get(m, sp->limits[k]) / model_get(m, sp->factor);
-		double t = floor(fit.t1) + log2(lim / fit_value_at(&fit,
-			   floor(fit.t1))) / fit.b;
-
-		model_fx(m, SET(name, "series.%s.fit_%s.year_%s", sp->id, window,
-			  sp->limit_names[k]),
-		   fit.b > 0 ? floor(t) : NAN, "year",
-		   SET(f, "floor(series.%s.fit_%s.to + log2(%s / %s / "
-		       "series.%s.fit_%s.value_to) / series.%s.fit_%s.slope)",
-		       sp->id, window, sp->limits[k], sp->factor, sp->id,
-		       window, sp->id, window),
-		   "the year the fitted line reaches the limit",
-		   SET(in, "series.%s.fit_%s.to %s %s series.%s.fit_%s.value_to "
-		       "series.%s.fit_%s.slope", sp->id, window, sp->limits[k],
-		       sp->factor, sp->id, window, sp->id, window), OURS);
-	}
 out:
 	buf_release(&name);
 	buf_release(&f);
-	buf_release(&in);
 }
 
 /*
@@ -461,6 +435,13 @@ add_series(struct model *m, struct series *all)
 			art + 0.999);
 		add_fit(m, se, "all", "the whole edition", -INFINITY,
 			m->as_of + 0.999);
+		/* The document's family over the series: what the fits give. */
+		registry_add_text(m->reg, SET(name, "series.%s.id", sp->id),
+				  sp->id, SET(f, "the series of %s", sp->what),
+				  NULL, src, NULL);
+		if (m->ev && modeldoc_row(m->ev, SET(name, "series.%s",
+						     sp->id)))
+			m->failed = 1;
 	}
 	buf_release(&name);
 	buf_release(&f);
@@ -538,12 +519,10 @@ long_enough(const double *t, const double *v, size_t n, double lo,
 }
 
 /*
- * The TOP500 No. 1 since the article: its trend from the article's year
- * on, with the years it reaches each limit (add_fit()), and how much the
- * pace changed against the trend up to the article's year: the ratio of
- * the doubling times, and what that earlier trend predicts for the
- * newest list against the record actually set. Editions with too short a
- * window after the article have none of these.
+ * The TOP500 No. 1 since the article: the date of the newest list, and
+ * the trend from the article's year on (add_fit()), which data/model.md
+ * holds against the trend up to the article's year (the pace). Editions
+ * with too short a window after the article have no such trend.
  */
 static void
 add_pace(struct model *m, const struct series *top)
@@ -561,33 +540,6 @@ add_pace(struct model *m, const struct series *top)
 	    !registry_get(m->reg, "series.top500.fit_article.value_to"))
 		goto out;
 	add_fit(m, top, "since", "from the article's year on", art, hi);
-	model_fx(m, "series.top500.pace.slowdown",
-	   model_get(m, "series.top500.fit_since.doubling_time") /
-	   model_get(m, "series.top500.fit_article.doubling_time"), "",
-	   "series.top500.fit_since.doubling_time / "
-	   "series.top500.fit_article.doubling_time",
-	   "how many times longer a doubling takes since the article than "
-	   "before it",
-	   "series.top500.fit_since.doubling_time "
-	   "series.top500.fit_article.doubling_time", OURS);
-	model_fx(m, "series.top500.fit_article.value_latest",
-	   model_get(m, "series.top500.fit_article.value_to") *
-	   pow(2, model_get(m, "series.top500.fit_article.slope") *
-	       (top->time[k] - model_get(m, "series.top500.fit_article.to"))),
-	   "FLOP/s", "series.top500.fit_article.value_to * "
-	   "2^(series.top500.fit_article.slope * (series.top500.latest.time - "
-	   "series.top500.fit_article.to))",
-	   "the trend up to the article's year, extended to the newest list",
-	   "series.top500.fit_article.value_to series.top500.fit_article.slope "
-	   "series.top500.latest.time series.top500.fit_article.to", OURS);
-	model_fx(m, "series.top500.pace.shortfall",
-	   model_get(m, "series.top500.fit_article.value_latest") / top->value[k],
-	   "", "series.top500.fit_article.value_latest / "
-	   "series.top500.latest.value",
-	   "how many times faster the newest No. 1 would be had the pace "
-	   "before the article held",
-	   "series.top500.fit_article.value_latest series.top500.latest.value",
-	   OURS);
 out:
 	buf_release(&org);
 }
