@@ -547,17 +547,17 @@ out:
 /*
  * Energy per operation of the TOP500 No. 1, from the power published with
  * each list (the optional column power_w; every cell is checked, empty
- * cells are lists without a figure): the record's energy per FLOP and per
- * single-bit operation, its distance above Landauer's kT ln 2 at room
- * temperature, the trend of the energy per FLOP over the lists with power
- * (halving time, the year it reaches Landauer) beside the trends of Rmax
- * and power over the same lists, and the article's No. 1 against the
- * newest. Returns -1 after printing errors in the column.
+ * cells are lists without a figure): the lists with power for the energy
+ * figure; the trends of the energy per FLOP, of Rmax and of power over
+ * them (energy.fit*); the record's power, and the No. 1 of the article's
+ * first list with its power. What follows from them (energy per FLOP and
+ * per operation, halving time, the distance to Landauer's kT ln 2, then
+ * against now) is in data/model.md. Returns -1 after printing errors in
+ * the column.
  */
 static int
 add_energy(struct model *m, const struct series *top)
 {
-	const struct physconst *pc = m->pc;
 	const struct table *t = top->t;
 	int cp = table_col(t, "power_w");
 	size_t r, i, n = 0, k = top->n - 1, before = diag_errors();
@@ -569,13 +569,6 @@ add_energy(struct model *m, const struct series *top)
 	struct fit fe, fr, fp;
 	int ret = 0;
 
-	/* What one operation holds in the ultimate laptop: no data needed. */
-	model_fx(m, "laptop.op_energy",
-	   PHYS_PI * pc->hbar / (2 * model_get(m, "laptop.flip_time")), "J/op",
-	   "pi * const.hbar / (2 * laptop.flip_time)",
-	   "Margolus-Levitin energy of one operation that lasts the laptop's "
-	   "flip time; equals its energy per bit, held, not dissipated",
-	   "const.hbar laptop.flip_time", LLOYD2000);
 	if (cp < 0)
 		goto out;
 	for (r = 0; r < table_rows(t); r++) {
@@ -645,42 +638,14 @@ add_energy(struct model *m, const struct series *top)
 		    "year", NULL, src);
 		model_num(m, "energy.fit.r2", fe.r2, "", "coefficient of "
 		    "determination of the fit", NULL, src);
-		model_fx(m, "energy.fit.halving_time", -1 / fe.b, "yr",
-		   "-1 / energy.fit.slope", "halving time of the energy per "
-		   "FLOP: the doubling time of FLOP/s per watt",
-		   "energy.fit.slope", OURS);
 		model_num(m, "energy.fit.value_to", fit_value_at(&fe, floor(fe.t1)),
 		    "J/FLOP", "energy per FLOP on the fitted line at its last "
 		    "year", NULL, src);
-		model_fx(m, "energy.fit.year_landauer",
-		   floor(floor(fe.t1) + log2(model_get(m, "landauer.energy_room") *
-		   model_get(m, "sbops_per_flop") / fit_value_at(&fe,
-		   floor(fe.t1))) / fe.b), "year",
-		   "floor(energy.fit.to + log2(landauer.energy_room * "
-		   "sbops_per_flop / energy.fit.value_to) / energy.fit.slope)",
-		   "the year the fitted line reaches kT ln 2 at room "
-		   "temperature for each single-bit operation",
-		   "energy.fit.to landauer.energy_room sbops_per_flop "
-		   "energy.fit.value_to energy.fit.slope", OURS);
 		model_num(m, "energy.fit_rmax.slope", fr.b, "1/yr", "least-squares "
 		    "slope of log2(Rmax) over the same lists", NULL, src);
-		model_fx(m, "energy.fit_rmax.doubling_time", 1 / fr.b, "yr",
-		   "1 / energy.fit_rmax.slope", "doubling time of Rmax over "
-		   "the lists with a published power",
-		   "energy.fit_rmax.slope", OURS);
 		model_num(m, "energy.fit_power.slope", fp.b, "1/yr", "least-squares "
 		    "slope of log2(power) over the same lists (the slope of "
 		    "Rmax plus that of the energy per FLOP)", NULL, src);
-		if (fp.b > 0)
-			model_fx(m, "energy.fit_power.doubling_time", 1 / fp.b, "yr",
-			   "1 / energy.fit_power.slope", "doubling time of "
-			   "the No. 1's power", "energy.fit_power.slope",
-			   OURS);
-		model_fx(m, "energy.efficiency_lag", (-1 / fe.b) / (1 / fr.b), "",
-		   "energy.fit.halving_time / energy.fit_rmax.doubling_time",
-		   "how many times longer FLOP/s per watt takes to double "
-		   "than FLOP/s", "energy.fit.halving_time "
-		   "energy.fit_rmax.doubling_time", OURS);
 	}
 
 	/* The record holder of the edition, when its list gives power. */
@@ -692,51 +657,6 @@ add_energy(struct model *m, const struct series *top)
 		registry_add_num(m->reg, "record.power", power[k], "W",
 				 "power of the record holder during its run",
 				 NULL, src, org.data);
-		model_fx(m, "record.energy_per_flop", power[k] / top->value[k],
-		   "J/FLOP", "record.power / record.rmax", NULL,
-		   "record.power record.rmax", OURS);
-		model_fx(m, "record.energy_per_op", power[k] / top->value[k] /
-		   model_get(m, "sbops_per_flop"), "J/op",
-		   "record.energy_per_flop / sbops_per_flop",
-		   "per single-bit operation",
-		   "record.energy_per_flop sbops_per_flop", HENSON2008);
-		model_fx(m, "record.gap.landauer.orders",
-		   log10(model_get(m, "record.energy_per_op") /
-			 model_get(m, "landauer.energy_room")), "",
-		   "log10(record.energy_per_op / landauer.energy_room)",
-		   "orders of magnitude above kT ln 2 at room temperature, "
-		   "counting one bit erased per single-bit operation",
-		   "record.energy_per_op landauer.energy_room", OURS);
-		model_fx(m, "record.gap.landauer.halvings",
-		   log2(model_get(m, "record.energy_per_op") /
-			model_get(m, "landauer.energy_room")), "",
-		   "log2(record.energy_per_op / landauer.energy_room)",
-		   "halvings of the energy per operation to kT ln 2",
-		   "record.energy_per_op landauer.energy_room", OURS);
-		if (registry_get(m->reg, "energy.fit.halving_time")) {
-			model_fx(m, "record.gap.landauer.years",
-			   model_get(m, "record.gap.landauer.halvings") *
-			   model_get(m, "energy.fit.halving_time"), "yr",
-			   "record.gap.landauer.halvings * "
-			   "energy.fit.halving_time",
-			   "at the fitted halving time of the energy per FLOP",
-			   "record.gap.landauer.halvings "
-			   "energy.fit.halving_time", OURS);
-			model_fx(m, "record.gap.landauer.year",
-			   model_get(m, "record.year") +
-			   model_get(m, "record.gap.landauer.years"), "year",
-			   "record.year + record.gap.landauer.years",
-			   "the year the record's energy per operation would "
-			   "reach kT ln 2 at that pace",
-			   "record.year record.gap.landauer.years", OURS);
-		}
-		model_fx(m, "record.gap.laptop_op.ratio",
-		   model_get(m, "record.energy_per_op") /
-		   model_get(m, "laptop.op_energy"), "",
-		   "record.energy_per_op / laptop.op_energy",
-		   "energy the record dissipates per single-bit operation, "
-		   "over the energy one operation holds in the ultimate laptop",
-		   "record.energy_per_op laptop.op_energy", OURS);
 	}
 
 	/* Then and now: the No. 1 of the article's first list against it. */
@@ -764,24 +684,6 @@ add_energy(struct model *m, const struct series *top)
 		registry_add_num(m->reg, "article.record.power", power[a], "W",
 				 "power of that No. 1 during its run", NULL,
 				 src, org.data);
-		model_fx(m, "article.record.energy_per_flop",
-		   power[a] / top->value[a], "J/FLOP",
-		   "article.record.power / article.record.rmax", NULL,
-		   "article.record.power article.record.rmax", OURS);
-		model_fx(m, "energy.power_ratio", power[k] / power[a], "",
-		   "record.power / article.record.power",
-		   "the No. 1's power now over then",
-		   "record.power article.record.power", OURS);
-		model_fx(m, "energy.speed_ratio", top->value[k] / top->value[a], "",
-		   "record.rmax / article.record.rmax",
-		   "the No. 1's Rmax now over then",
-		   "record.rmax article.record.rmax", OURS);
-		model_fx(m, "energy.efficiency_ratio",
-		   (power[a] / top->value[a]) / (power[k] / top->value[k]), "",
-		   "article.record.energy_per_flop / record.energy_per_flop",
-		   "how many times less energy a FLOP takes now than then",
-		   "article.record.energy_per_flop record.energy_per_flop",
-		   OURS);
 		registry_set_because(m->reg, NULL);
 	}
 out:
