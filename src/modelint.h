@@ -18,12 +18,9 @@ struct datasets;
 struct modeldoc_eval;
 
 /*
- * Sources of what the code computes, as [key]s of data/references.csv,
- * which the pages link to its entry (bib.h).
+ * The source of what the code derives itself; the sources of the
+ * formulas are in data/model.md, as [key]s of data/references.csv.
  */
-#define LLOYD2000 "[lloyd2000]"
-#define HENSON2008 "[henson2008]"
-#define CODATA "[codata2018]"
 #define OURS "derived here"
 /* An id (device.<id>, claim.<id>) is a part of quantities' names. */
 _Static_assert(TABLE_ID_MAX <= REGISTRY_PART_MAX, "ids must fit names");

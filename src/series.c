@@ -2,10 +2,13 @@
  * The model's history series: reads top500.csv, disk_capacity.csv,
  * areal_density.csv, transistors.csv and ssd_capacity.csv through the
  * table set, as of the edition; writes each series' points and
- * least-squares trends (fit.c), the pace of the TOP500 No. 1 against its
- * trend, its energy per operation, the record holder, the largest drives,
- * the article's gaps and the figures' curves, as quantities (with their
- * formulas) and figure data (dataset.c).
+ * least-squares trends (fit.c: slope, intercept, R^2, standard errors),
+ * the trend of the TOP500 No. 1 since the article, the power of the No. 1
+ * systems and the trends of their energy per FLOP, the record holder, the
+ * largest drives, the article's gaps and the figures' curves, as
+ * quantities and figure data (dataset.c). What follows from the fits and
+ * the rows by a formula (doubling times, the years limits are reached,
+ * the pace, the energy per operation) is in data/model.md.
  */
 #include <math.h>
 #include <stdio.h>
@@ -449,7 +452,12 @@ add_series(struct model *m, struct series *all)
 	return ret;
 }
 
-/* Calendar-year interval [y0, y1] of a series: log2 of the value change. */
+/*
+ * A series over the calendar years [from, to] (quantities named by from
+ * and to): the factor from its first row in them to its last, and the
+ * slope of its trend over them. The doublings they make are in
+ * data/model.md.
+ */
 static void
 add_doublings_between(struct model *m, const struct series *se,
 		      const char *from, const char *to)
@@ -457,6 +465,7 @@ add_doublings_between(struct model *m, const struct series *se,
 	double y0 = model_get(m, from), y1 = model_get(m, to);
 	size_t i, a = se->n, b = se->n;
 	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT;
+	struct fit fit;
 
 	for (i = 0; i < se->n; i++) {
 		if (a == se->n && floor(se->time[i]) >= y0)
@@ -471,30 +480,12 @@ add_doublings_between(struct model *m, const struct series *se,
 	    SET(f, "%s of its last row in ..%s / its first in %s..",
 		se->spec->value_col, to, from),
 	    SET(in, "%s %s", from, to), table_name(se->t));
-	model_fx(m, SET(name, "series.%s.doublings_window", se->spec->id),
-	   log2(se->value[b] / se->value[a]), "",
-	   SET(f, "log2(series.%s.factor_window)", se->spec->id),
-	   "doublings between the two rows",
-	   SET(in, "series.%s.factor_window", se->spec->id), OURS);
-	{
-		struct fit fit;
-
-		if (fit_log2(se->time, se->value, se->n, y0, y1 + 0.999,
-			     &fit))
-			goto out;
-		model_num(m, SET(name, "series.%s.fit_window.slope", se->spec->id),
-		    fit.b, "1/yr",
-		    SET(f, "least-squares slope of log2(%s) against time "
-			"(%s..%s)", se->spec->value_col, from, to),
-		    SET(in, "%s %s", from, to), table_name(se->t));
-		model_fx(m, SET(name, "series.%s.doublings_window_fit",
-			  se->spec->id), fit.b * (y1 - y0), "",
-		   SET(f, "series.%s.fit_window.slope * (%s - %s)",
-		       se->spec->id, to, from),
-		   "doublings of the fitted line between the two years",
-		   SET(in, "series.%s.fit_window.slope %s %s", se->spec->id,
-		       to, from), OURS);
-	}
+	if (fit_log2(se->time, se->value, se->n, y0, y1 + 0.999, &fit))
+		goto out;
+	model_num(m, SET(name, "series.%s.fit_window.slope", se->spec->id),
+	    fit.b, "1/yr", SET(f, "least-squares slope of log2(%s) against "
+			       "time (%s..%s)", se->spec->value_col, from, to),
+	    SET(in, "%s %s", from, to), table_name(se->t));
 out:
 	buf_release(&name);
 	buf_release(&f);
@@ -697,42 +688,6 @@ out:
 }
 
 /*
- * The article's "64 more doublings ... at this historical rate": the
- * memory gap in years at the pace of areal density over the article's
- * window, as the data give it and as the article counts it.
- */
-static void
-add_areal_pace(struct model *m)
-{
-	double span = model_get(m, "article.density_to") -
-		model_get(m, "article.density_from");
-	double n = model_get(m, "article.gap.bits.doublings");
-
-	if (!registry_get(m->reg, "series.areal.doublings_window"))
-		return;
-	model_fx(m, "series.areal.years_per_doubling_window",
-	   span / model_get(m, "series.areal.doublings_window"), "yr",
-	   "(article.density_to - article.density_from) / "
-	   "series.areal.doublings_window",
-	   "years per doubling of areal density over the article's window",
-	   "article.density_to article.density_from "
-	   "series.areal.doublings_window", OURS);
-	model_fx(m, "article.gap.bits.years_areal",
-	   n * model_get(m, "series.areal.years_per_doubling_window"), "yr",
-	   "article.gap.bits.doublings * series.areal.years_per_doubling_window",
-	   "the article's memory gap at the historical pace of areal density",
-	   "article.gap.bits.doublings series.areal.years_per_doubling_window",
-	   OURS);
-	model_fx(m, "article.gap.bits.years_article_pace",
-	   n * span / model_get(m, "article.areal_doublings"), "yr",
-	   "article.gap.bits.doublings * (article.density_to - "
-	   "article.density_from) / article.areal_doublings",
-	   "the same gap at the article's own count of areal doublings",
-	   "article.gap.bits.doublings article.density_to "
-	   "article.density_from article.areal_doublings", OURS);
-}
-
-/*
  * The largest drive of a series in the edition (not always the newest
  * row) under prefix: name, year and capacity. Returns its index.
  */
@@ -803,11 +758,6 @@ add_current_disk(struct model *m, const struct series *hdd,
 		   "current.ssd.storage > current.hdd.storage",
 		   "1 when a solid-state drive holds the per-drive record, "
 		   "else 0", "current.ssd.storage current.hdd.storage", OURS);
-		model_fx(m, "current.disk.ssd_over_hdd",
-		   ssd->value[ks] / hdd->value[kh], "",
-		   "current.ssd.storage / current.hdd.storage",
-		   "the largest solid-state drive against the largest hard "
-		   "disk", "current.ssd.storage current.hdd.storage", OURS);
 	}
 	win = ssd_leads ? ssd : hdd;
 	i = ssd_leads ? ks : kh;
@@ -827,9 +777,6 @@ add_current_disk(struct model *m, const struct series *hdd,
 			 "year", "year of that drive", NULL, src, org.data);
 	registry_add_num(m->reg, "current.disk.storage", win->value[i], "B",
 			 "capacity of that drive", NULL, src, org.data);
-	model_fx(m, "current.disk.bits", win->value[i] * 8, "bit",
-	   "current.disk.storage * bits_per_byte", NULL,
-	   "current.disk.storage bits_per_byte", OURS);
 	model_add_gap(m, "current.disk.gap.bits", "current.disk.bits",
 		"laptop.bits_max", "current.disk.year");
 	/* Year by year: who held the record, and since when the SSD. */
@@ -882,9 +829,6 @@ add_record(struct model *m, const struct series *top)
 			 "year of that list", NULL, src, org.data);
 	registry_add_num(m->reg, "record.rmax", top->value[k], "FLOP/s",
 			 "Rmax of the record holder", NULL, src, org.data);
-	model_fx(m, "record.sbops", top->value[k] * model_get(m, "sbops_per_flop"),
-	   "ops/s", "record.rmax * sbops_per_flop", "SBOPS",
-	   "record.rmax sbops_per_flop", HENSON2008);
 	model_add_gap(m, "record.gap.ops", "record.sbops", "laptop.ops_max",
 		"record.year");
 	model_add_gap(m, "record.gap.atomic_ops", "record.sbops", "atomic.ops",
@@ -1056,7 +1000,6 @@ provide_article_gaps(void *ctx)
 		"laptop.bits_max", "article.year");
 	add_doublings_between(m, &m->all[S_AREAL], "article.density_from",
 			      "article.density_to");
-	add_areal_pace(m);
 	return m->failed ? -1 : 0;
 }
 

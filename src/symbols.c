@@ -34,7 +34,6 @@ static const char *const symbols[][2] = {
 	{ "blackhole.f_spin1", "f_1" },
 	{ "blackhole.f_spin2", "f_2" },
 	{ "current.disk.is_ssd", "s_SSD" },
-	{ "current.disk.ssd_over_hdd", "\xcf\x81_SSD" },
 	{ "moore.article_doubling", "T_art" },
 	{ "moore.fast_doubling", "T_fast" },
 	{ "particle.top_mass", "m_t" },
