@@ -343,44 +343,23 @@ newer(const struct devrow *a, size_t ra, const struct devrow *b, size_t rb)
 
 /*
  * One like-with-like comparison of a figure between the machine of the
- * article's year and today's: compare.<kind>.<what>.then and .now (the
- * same figure of both), how many orders of magnitude and doublings it
- * grew, and the doubling time over the years between them.
+ * article's year and today's: compare.<kind>.<what>.then and .now, the
+ * same figure of both, as picked. How much it grew and how fast is the
+ * document's family over the comparisons (data/model.md).
  */
 static void
 add_compare_figure(struct model *m, const char *kind, const char *what,
 		   const char *then_name, const char *now_name,
 		   const char *unit, const char *note)
 {
-	struct buf name = BUF_INIT, e = BUF_INIT, in = BUF_INIT;
-	struct buf p = BUF_INIT;
-	double a = model_get(m, then_name), b = model_get(m, now_name), years;
+	struct buf name = BUF_INIT;
+	double a = model_get(m, then_name), b = model_get(m, now_name);
 
-	buf_addf(&p, "compare.%s.%s", kind, what);
-	model_fx(m, SET(name, "%s.then", p.data), a, unit, then_name, note,
-	   then_name, OURS);
-	model_fx(m, SET(name, "%s.now", p.data), b, unit, now_name, note, now_name,
-	   OURS);
-	model_fx(m, SET(name, "%s.orders", p.data), log10(b / a), "",
-	   SET(e, "log10(%s.now / %s.then)", p.data, p.data),
-	   "orders of magnitude gained",
-	   SET(in, "%s.now %s.then", p.data, p.data), OURS);
-	model_fx(m, SET(name, "%s.doublings", p.data), log2(b / a), "",
-	   SET(e, "log2(%s.now / %s.then)", p.data, p.data),
-	   "doublings gained", SET(in, "%s.now %s.then", p.data, p.data),
-	   OURS);
-	years = model_get(m, SET(name, "compare.%s.years", kind));
-	if (b > a)
-		model_fx(m, SET(name, "%s.doubling_time", p.data),
-		   years / log2(b / a), "yr",
-		   SET(e, "compare.%s.years / %s.doublings", kind, p.data),
-		   "years per doubling between the two",
-		   SET(in, "compare.%s.years %s.doublings", kind, p.data),
-		   OURS);
+	model_fx(m, SET(name, "compare.%s.%s.then", kind, what), a, unit,
+		 then_name, note, then_name, OURS);
+	model_fx(m, SET(name, "compare.%s.%s.now", kind, what), b, unit,
+		 now_name, note, now_name, OURS);
 	buf_release(&name);
-	buf_release(&e);
-	buf_release(&in);
-	buf_release(&p);
 }
 
 /*
@@ -450,6 +429,11 @@ add_compare(struct model *m, const char *kind, const struct devrow *then,
 				   SET(b, "current.%s.storage", kind), "B",
 				   "storage");
 out:
+	/* The document's family over the comparisons: growth and pace. */
+	registry_add_text(m->reg, SET(name, "compare.%s.id", kind), kind,
+			  "a comparison of then and now", NULL, OURS, NULL);
+	if (m->ev && modeldoc_row(m->ev, SET(name, "compare.%s", kind)))
+		m->failed = 1;
 	registry_set_because(m->reg, NULL);
 	buf_release(&name);
 	buf_release(&a);
