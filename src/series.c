@@ -549,6 +549,10 @@ out:
 static int
 add_energy(struct model *m, const struct series *top)
 {
+	static const char *const then_now[] = {
+		"article.record.energy_per_flop", "energy.power_ratio",
+		"energy.speed_ratio", "energy.efficiency_ratio",
+	};
 	const struct table *t = top->t;
 	int cp = table_col(t, "power_w");
 	size_t r, i, n = 0, k = top->n - 1, before = diag_errors();
@@ -658,6 +662,9 @@ add_energy(struct model *m, const struct series *top)
 					     table_col(t, "source"));
 
 		point_origin(top, a, &org);
+		/* The record's own, before what follows its list. */
+		if (m->ev && modeldoc_need(m->ev, "record.energy_per_flop") < 0)
+			m->failed = 1;
 		/* Only while the record has a power figure. */
 		registry_set_because(m->reg, "record.list");
 		registry_add_text(m->reg, "article.record.name",
@@ -675,6 +682,15 @@ add_energy(struct model *m, const struct series *top)
 		registry_add_num(m->reg, "article.record.power", power[a], "W",
 				 "power of that No. 1 during its run", NULL,
 				 src, org.data);
+		/*
+		 * What the document derives from them (data/model.md, "Then
+		 * and now") is evaluated here, so that it too comes and goes
+		 * with the record's list (changes.c).
+		 */
+		for (i = 0; m->ev && i < sizeof(then_now) / sizeof(*then_now);
+		     i++)
+			if (modeldoc_need(m->ev, then_now[i]) < 0)
+				m->failed = 1;
 		registry_set_because(m->reg, NULL);
 	}
 out:
