@@ -63,11 +63,6 @@ struct model {
 	struct series *all;		/* the history series read */
 };
 
-/* Radiation entropy in bits of mass M in volume V, as an expression. */
-#define RAD_BITS(M, V) "4 * " M " * const.c^2 / (3 * ln(2) * (30 * " M \
-	" * const.c^2 * (const.hbar * const.c)^3 / (pi^2 * laptop.modes * " \
-	V "))^(1/4))"
-
 #define SET(b, ...) (buf_reset(&(b)), buf_addf(&(b), __VA_ARGS__), (b).data)
 
 /* Adds a number with a plain formula; returns v (model.c). */
