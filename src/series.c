@@ -438,13 +438,14 @@ add_series(struct model *m, struct series *all)
 			art + 0.999);
 		add_fit(m, se, "all", "the whole edition", -INFINITY,
 			m->as_of + 0.999);
-		/* The document's family over the series: what the fits give. */
+		/*
+		 * A row of the document's family over the series, which
+		 * derives what the fits give once the trend since the
+		 * article (provider "pace") is in too.
+		 */
 		registry_add_text(m->reg, SET(name, "series.%s.id", sp->id),
 				  sp->id, SET(f, "the series of %s", sp->what),
 				  NULL, src, NULL);
-		if (m->ev && modeldoc_row(m->ev, SET(name, "series.%s",
-						     sp->id)))
-			m->failed = 1;
 	}
 	buf_release(&name);
 	buf_release(&f);
