@@ -338,44 +338,23 @@ device_physics(struct model *m, const struct table *t,
 
 /*
  * One like-with-like comparison of a figure between the machine of the
- * article's year and today's: compare.<kind>.<what>.then and .now (the
- * same figure of both), how many orders of magnitude and doublings it
- * grew, and the doubling time over the years between them.
+ * article's year and today's: compare.<kind>.<what>.then and .now, the
+ * same figure of both, as picked. How much it grew and how fast is the
+ * document's family over the comparisons (data/model.md).
  */
 static void
 add_compare_figure(struct model *m, const char *kind, const char *what,
 		   const char *then_name, const char *now_name,
 		   const char *unit, const char *note)
 {
-	struct buf name = BUF_INIT, e = BUF_INIT, in = BUF_INIT;
-	struct buf p = BUF_INIT;
-	double a = model_get(m, then_name), b = model_get(m, now_name), years;
+	struct buf name = BUF_INIT;
+	double a = model_get(m, then_name), b = model_get(m, now_name);
 
-	buf_addf(&p, "compare.%s.%s", kind, what);
-	model_fx(m, SET(name, "%s.then", p.data), a, unit, then_name, note,
-	   then_name, OURS);
-	model_fx(m, SET(name, "%s.now", p.data), b, unit, now_name, note, now_name,
-	   OURS);
-	model_fx(m, SET(name, "%s.orders", p.data), log10(b / a), "",
-	   SET(e, "log10(%s.now / %s.then)", p.data, p.data),
-	   "orders of magnitude gained",
-	   SET(in, "%s.now %s.then", p.data, p.data), OURS);
-	model_fx(m, SET(name, "%s.doublings", p.data), log2(b / a), "",
-	   SET(e, "log2(%s.now / %s.then)", p.data, p.data),
-	   "doublings gained", SET(in, "%s.now %s.then", p.data, p.data),
-	   OURS);
-	years = model_get(m, SET(name, "compare.%s.years", kind));
-	if (b > a)
-		model_fx(m, SET(name, "%s.doubling_time", p.data),
-		   years / log2(b / a), "yr",
-		   SET(e, "compare.%s.years / %s.doublings", kind, p.data),
-		   "years per doubling between the two",
-		   SET(in, "compare.%s.years %s.doublings", kind, p.data),
-		   OURS);
+	model_fx(m, SET(name, "compare.%s.%s.then", kind, what), a, unit,
+		 then_name, note, then_name, OURS);
+	model_fx(m, SET(name, "compare.%s.%s.now", kind, what), b, unit,
+		 now_name, note, now_name, OURS);
 	buf_release(&name);
-	buf_release(&e);
-	buf_release(&in);
-	buf_release(&p);
 }
 
 /*
@@ -445,6 +424,11 @@ add_compare(struct model *m, const char *kind, const struct devrow *then,
 				   SET(b, "current.%s.storage", kind), "B",
 				   "storage");
 out:
+	/* The document's family over the comparisons: growth and pace. */
+	registry_add_text(m->reg, SET(name, "compare.%s.id", kind), kind,
+			  "a comparison of then and now", NULL, OURS, NULL);
+	if (m->ev && modeldoc_row(m->ev, SET(name, "compare.%s", kind)))
+		m->failed = 1;
 	registry_set_because(m->reg, NULL);
 	buf_release(&name);
 	buf_release(&a);
@@ -545,26 +529,20 @@ add_compares(struct model *m)
 }
 
 /*
- * Quantum gates against the Margolus-Levitin time of the energy each
- * one uses. A two-qubit gate is driven by the coupling between the
- * qubits: the exchange Hamiltonian hg (|01><10| + |10><01|) gives the
- * state |01> a mean energy hg above the ground state of the pair, so
- * no gate it drives can turn |01> into an orthogonal state faster than
- * pi hbar / (2 h g) = 1 / (4 g); an iSWAP at constant coupling takes
- * exactly that long. A single-qubit flip could at most use the qubit's
- * whole excitation energy hf, which bounds it by 1 / (4 f); real flips
- * use a far weaker microwave drive, and their distance from this bound
- * says how little of the qubit's energy does the computing. Rows dated
- * after the edition are left out. Returns -1 after errors.
+ * Reads quantum.csv: each chip as quantum.ID (its id, name, year, qubit
+ * frequency, coupling and gate times), every cell checked; rows dated
+ * after the edition are left out. The document's family over the chips
+ * (data/model.md, "Quantum processors") holds each gate against the
+ * Margolus-Levitin time of the energy that drives it. Returns -1 after
+ * errors.
  */
 static int
 add_quantum(struct model *m)
 {
 	struct table *t = model_load(m, "quantum.csv");
-	struct buf name = BUF_INIT, e = BUF_INIT, in = BUF_INIT;
+	struct buf name = BUF_INIT;
 	struct buf org = BUF_INIT, pre = BUF_INIT;
 	size_t r, before = diag_errors();
-	const struct physconst *pc = m->pc;
 	int cid, cname, cyear, cf, cg, c1, c2, csrc;
 
 	if (!t)
@@ -582,7 +560,7 @@ add_quantum(struct model *m)
 	csrc = table_col(t, "source");
 	for (r = 0; r < table_rows(t); r++) {
 		const char *id, *nm, *src;
-		double f, g, t1, t2, E, Eg, ml1, ml2;
+		double f, g, t1, t2;
 		int year;
 		const char *p;
 
@@ -602,6 +580,8 @@ add_quantum(struct model *m)
 		buf_reset(&pre);
 		buf_addf(&pre, "quantum.%s", id);
 		p = pre.data;
+		registry_add_text(m->reg, SET(name, "%s.id", p), id,
+				  "from quantum.csv", NULL, src, org.data);
 		registry_add_text(m->reg, SET(name, "%s.name", p), nm,
 				  "from quantum.csv", NULL, src, org.data);
 		registry_add_num(m->reg, SET(name, "%s.year", p), year, "year",
@@ -616,48 +596,12 @@ add_quantum(struct model *m)
 				 "single-qubit gate time", NULL, src, org.data);
 		registry_add_num(m->reg, SET(name, "%s.gate_2q", p), t2, "s",
 				 "two-qubit gate time", NULL, src, org.data);
-		E = pc->h * f;
-		Eg = pc->h * g;
-		ml1 = phys_ml_time(pc, E);
-		ml2 = phys_ml_time(pc, Eg);
-		model_fx(m, SET(name, "%s.qubit_energy", p), E / pc->eV, "eV",
-		   SET(e, "const.h * %s.qubit_frequency", p),
-		   "energy of the qubit's excited state above its ground state",
-		   SET(in, "const.h %s.qubit_frequency", p), OURS);
-		model_fx(m, SET(name, "%s.coupling_energy", p), Eg / pc->eV, "eV",
-		   SET(e, "const.h * %s.coupling", p),
-		   "the exchange energy that drives a two-qubit gate",
-		   SET(in, "const.h %s.coupling", p), OURS);
-		model_fx(m, SET(name, "%s.ml_time_qubit", p), ml1, "s",
-		   SET(e, "pi * const.hbar / (2 * %s.qubit_energy)", p),
-		   "Margolus-Levitin time of the qubit's whole excitation "
-		   "energy: the fastest any flip of it could be",
-		   SET(in, "const.hbar %s.qubit_energy", p), LLOYD2000);
-		model_fx(m, SET(name, "%s.ml_time_coupling", p), ml2, "s",
-		   SET(e, "pi * const.hbar / (2 * %s.coupling_energy)", p),
-		   "Margolus-Levitin time of the coupling energy: the fastest "
-		   "two-qubit gate that coupling can drive",
-		   SET(in, "const.hbar %s.coupling_energy", p), LLOYD2000);
-		model_fx(m, SET(name, "%s.gate_1q_over_limit", p), t1 / ml1, "",
-		   SET(e, "%s.gate_1q / %s.ml_time_qubit", p, p),
-		   "single-qubit gate time against the limit of the qubit's "
-		   "energy", SET(in, "%s.gate_1q %s.ml_time_qubit", p, p),
-		   OURS);
-		model_fx(m, SET(name, "%s.gate_2q_over_limit", p), t2 / ml2, "",
-		   SET(e, "%s.gate_2q / %s.ml_time_coupling", p, p),
-		   "two-qubit gate time against the limit of its coupling "
-		   "energy: near 1, the gate runs at the speed limit",
-		   SET(in, "%s.gate_2q %s.ml_time_coupling", p, p), OURS);
-		model_fx(m, SET(name, "%s.gate_1q_orders", p), log10(t1 / ml1), "",
-		   SET(e, "log10(%s.gate_1q_over_limit)", p),
-		   "orders of magnitude the single-qubit gate is slower than "
-		   "the limit of the qubit's energy",
-		   SET(in, "%s.gate_1q_over_limit", p), OURS);
+		/* The document's family over the chips: limits, ratios. */
+		if (m->ev && modeldoc_row(m->ev, p))
+			m->failed = 1;
 	}
 out:
 	buf_release(&name);
-	buf_release(&e);
-	buf_release(&in);
 	buf_release(&org);
 	buf_release(&pre);
 	return diag_errors() == before ? 0 : -1;

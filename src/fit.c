@@ -63,12 +63,6 @@ fit_log2(const double *t, const double *v, size_t n, double lo, double hi,
 }
 
 double
-fit_doubling_time(const struct fit *f)
-{
-	return 1 / f->b;
-}
-
-double
 fit_value_at(const struct fit *f, double t)
 {
 	return exp2(f->a + f->b * t);

@@ -27,8 +27,6 @@ struct fit {
  */
 int fit_log2(const double *t, const double *v, size_t n, double lo,
 	     double hi, struct fit *f);
-/* Doubling time 1 / b (infinite or negative when not growing). */
-double fit_doubling_time(const struct fit *f);
 /* The trend's value at time t: 2^(a + b t). */
 double fit_value_at(const struct fit *f, double t);
 

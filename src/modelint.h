@@ -18,12 +18,9 @@ struct datasets;
 struct modeldoc_eval;
 
 /*
- * Sources of what the code computes, as [key]s of data/references.csv,
- * which the pages link to its entry (bib.h).
+ * The source of what the code derives itself; the sources of the
+ * formulas are in data/model.md, as [key]s of data/references.csv.
  */
-#define LLOYD2000 "[lloyd2000]"
-#define HENSON2008 "[henson2008]"
-#define CODATA "[codata2018]"
 #define OURS "derived here"
 /* An id (device.<id>, claim.<id>) is a part of quantities' names. */
 _Static_assert(TABLE_ID_MAX <= REGISTRY_PART_MAX, "ids must fit names");
@@ -59,11 +56,6 @@ struct model {
 	struct modeldoc_eval *ev;	/* the model document's run */
 	struct series *all;		/* the history series read */
 };
-
-/* Radiation entropy in bits of mass M in volume V, as an expression. */
-#define RAD_BITS(M, V) "4 * " M " * const.c^2 / (3 * ln(2) * (30 * " M \
-	" * const.c^2 * (const.hbar * const.c)^3 / (pi^2 * laptop.modes * " \
-	V "))^(1/4))"
 
 #define SET(b, ...) (buf_reset(&(b)), buf_addf(&(b), __VA_ARGS__), (b).data)
 

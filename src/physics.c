@@ -45,12 +45,6 @@ phys_ml_ops(const struct physconst *pc, double E)
 }
 
 double
-phys_ml_time(const struct physconst *pc, double E)
-{
-	return PHYS_PI * pc->hbar / (2 * E);
-}
-
-double
 phys_rad_temperature(const struct physconst *pc, double E, double V, double r)
 {
 	double hc = pc->hbar * pc->c;

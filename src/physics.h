@@ -45,8 +45,6 @@ extern const struct physconst phys_lloyd2000;
 double phys_rest_energy(const struct physconst *pc, double m);
 /* Margolus-Levitin: ops = 2 E / (pi hbar); E [J] -> [ops s^-1] */
 double phys_ml_ops(const struct physconst *pc, double E);
-/* Minimum time per operation dt = pi hbar / (2 E); E [J] -> [s] */
-double phys_ml_time(const struct physconst *pc, double E);
 
 /* 2. Entropy-limited memory: radiation of r massless modes in volume V. */
 /*

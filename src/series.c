@@ -2,10 +2,13 @@
  * The model's history series: reads top500.csv, disk_capacity.csv,
  * areal_density.csv, transistors.csv and ssd_capacity.csv through the
  * table set, as of the edition; writes each series' points and
- * least-squares trends (fit.c), the pace of the TOP500 No. 1 against its
- * trend, its energy per operation, the record holder, the largest drives,
- * the article's gaps and the figures' curves, as quantities (with their
- * formulas) and figure data (dataset.c).
+ * least-squares trends (fit.c: slope, intercept, R^2, standard errors),
+ * the trend of the TOP500 No. 1 since the article, the power of the No. 1
+ * systems and the trends of their energy per FLOP, the record holder, the
+ * largest drives, the article's gaps and the figures' curves, as
+ * quantities and figure data (dataset.c). What follows from the fits and
+ * the rows by a formula (doubling times, the years limits are reached,
+ * the pace, the energy per operation) is in data/model.md.
  */
 #include <math.h>
 #include <stdio.h>
@@ -37,9 +40,12 @@ struct series_spec {
 	int unique_time;	/* one row per time (a list has one No. 1) */
 	const char *factor;	/* quantity the value is multiplied by, or NULL */
 	const char *scaled_unit;	/* of the value times factor */
-	/* Limits the trend is extrapolated to, after scaling by factor. */
-	const char *limits[2];
-	const char *limit_names[2];
+	/*
+	 * Whether data/model.md extrapolates the trend to limits (the
+	 * years series.<id>.fit_W.year_*): the fit then gives the value of
+	 * its line at its last year, which those years count from.
+	 */
+	int to_limits;
 	/*
 	 * Records only: of each year the largest row, and only when it is
 	 * at least the largest of every year before (the frontier a trend
@@ -53,24 +59,24 @@ struct series_spec {
 static const struct series_spec series_specs[] = {
 	{ "top500", "top500.csv", "rmax_flops", "system", "FLOP/s",
 	  "No. 1 system of each TOP500 list (Rmax)", 1, "sbops_per_flop",
-	  "ops/s", { "laptop.ops_max", "atomic.ops" }, { "ml", "atomic" }, 0, 0 },
+	  "ops/s", 1, 0, 0 },
 	{ "disk", "disk_capacity.csv", "capacity_bytes", "model", "B",
 	  "largest hard disk of its year", 0, "bits_per_byte", "bit",
-	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 0, 0 },
+	  1, 0, 0 },
 	{ "areal", "areal_density.csv", "density_bit_per_in2",
 	  "product", "bit/in^2", "hard-disk areal density", 0, NULL, NULL,
-	  { NULL, NULL }, { NULL, NULL }, 0, 0 },
+	  0, 0, 0 },
 	{ "transistors", "transistors.csv", "transistors",
 	  "processor", "", "transistors per microprocessor", 0, NULL, NULL,
-	  { NULL, NULL }, { NULL, NULL }, 0, 0 },
+	  0, 0, 0 },
 	{ "disk_record", "disk_capacity.csv", "capacity_bytes", "model",
 	  "B", "record hard disks (the largest of each year, when no earlier "
 	  "drive was larger)", 0, "bits_per_byte", "bit",
-	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 1, 0 },
+	  1, 1, 0 },
 	{ "ssd", "ssd_capacity.csv", "capacity_bytes", "model", "B",
 	  "record solid-state drives (the largest of each year, when no "
 	  "earlier drive was larger)", 0, "bits_per_byte", "bit",
-	  { "laptop.bits_max", "atomic.bits" }, { "entropy", "atomic" }, 1, 1 },
+	  1, 1, 1 },
 };
 
 /* Indices into series_specs[] (and the series model_build() reads). */
@@ -269,16 +275,20 @@ series_dataset(struct model *m, const struct series *se)
 	}
 }
 
-/* The least-squares trend over [lo, hi] and where it meets the limits. */
+/*
+ * The least-squares trend over [lo, hi] (fit.c) as series.<id>.fit_W:
+ * its points, years, slope, intercept, R^2, standard errors, and its
+ * value at its last year. What follows from them (doubling time, the
+ * year each limit is reached) is in data/model.md.
+ */
 static void
 add_fit(struct model *m, const struct series *se, const char *window,
 	const char *what, double lo, double hi)
 {
 	const struct series_spec *sp = se->spec;
-	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT;
+	struct buf name = BUF_INIT, f = BUF_INIT;
 	struct fit fit;
 	const char *src = table_name(se->t);
-	size_t k;
 
 	if (fit_log2(se->time, se->value, se->n, lo, hi, &fit)) {
 		/* An edition with too few points has no trend to show. */
@@ -297,11 +307,6 @@ add_fit(struct model *m, const struct series *se, const char *window,
 	model_num(m, SET(name, "series.%s.fit_%s.intercept", sp->id, window), fit.a,
 	    "", "log2(value) at year 0 on the fitted line: log2(v) = "
 	    "intercept + slope x year", NULL, src);
-	model_fx(m, SET(name, "series.%s.fit_%s.doubling_time", sp->id, window),
-	   fit_doubling_time(&fit), "yr",
-	   SET(f, "1 / series.%s.fit_%s.slope", sp->id, window),
-	   "the fitted doubling time",
-	   SET(in, "series.%s.fit_%s.slope", sp->id, window), OURS);
 	model_num(m, SET(name, "series.%s.fit_%s.r2", sp->id, window), fit.r2, "",
 	    "coefficient of determination of the fit", NULL, src);
 	/* With three points or more, how well the data pin the line. */
@@ -313,17 +318,8 @@ add_fit(struct model *m, const struct series *se, const char *window,
 		model_num(m, SET(name, "series.%s.fit_%s.intercept_se", sp->id,
 				 window), fit.se_a, "", "standard error of the "
 			  "intercept (n - 2 degrees of freedom)", NULL, src);
-		model_fx(m, SET(name, "series.%s.fit_%s.doubling_time_se",
-				sp->id, window), fit.se_b / (fit.b * fit.b),
-			 "yr", SET(f, "series.%s.fit_%s.slope_se / "
-				   "series.%s.fit_%s.slope^2", sp->id, window,
-				   sp->id, window),
-			 "standard error of the doubling time, to first order",
-			 SET(in, "series.%s.fit_%s.slope_se "
-			     "series.%s.fit_%s.slope", sp->id, window, sp->id,
-			     window), OURS);
 	}
-	if (!sp->limits[0])
+	if (!sp->to_limits)
 		goto out;
 	/*
 	 * Where the line is at its last year: the point the years below
@@ -333,28 +329,9 @@ add_fit(struct model *m, const struct series *se, const char *window,
 	    fit_value_at(&fit, floor(fit.t1)), sp->unit,
 	    "value of the fitted line at the last year of the window", NULL,
 	    src);
-	for (k = 0; k < 2 && sp->limits[k]; k++) {
-		/* As the formula reads, operation for operation. */
-		double lim = model_get(m, sp->limits[k]) / model_get(m, sp->factor);
-		double t = floor(fit.t1) + log2(lim / fit_value_at(&fit,
-			   floor(fit.t1))) / fit.b;
-
-		model_fx(m, SET(name, "series.%s.fit_%s.year_%s", sp->id, window,
-			  sp->limit_names[k]),
-		   fit.b > 0 ? floor(t) : NAN, "year",
-		   SET(f, "floor(series.%s.fit_%s.to + log2(%s / %s / "
-		       "series.%s.fit_%s.value_to) / series.%s.fit_%s.slope)",
-		       sp->id, window, sp->limits[k], sp->factor, sp->id,
-		       window, sp->id, window),
-		   "the year the fitted line reaches the limit",
-		   SET(in, "series.%s.fit_%s.to %s %s series.%s.fit_%s.value_to "
-		       "series.%s.fit_%s.slope", sp->id, window, sp->limits[k],
-		       sp->factor, sp->id, window, sp->id, window), OURS);
-	}
 out:
 	buf_release(&name);
 	buf_release(&f);
-	buf_release(&in);
 }
 
 /*
@@ -461,6 +438,14 @@ add_series(struct model *m, struct series *all)
 			art + 0.999);
 		add_fit(m, se, "all", "the whole edition", -INFINITY,
 			m->as_of + 0.999);
+		/*
+		 * A row of the document's family over the series, which
+		 * derives what the fits give once the trend since the
+		 * article (provider "pace") is in too.
+		 */
+		registry_add_text(m->reg, SET(name, "series.%s.id", sp->id),
+				  sp->id, SET(f, "the series of %s", sp->what),
+				  NULL, src, NULL);
 	}
 	buf_release(&name);
 	buf_release(&f);
@@ -468,7 +453,12 @@ add_series(struct model *m, struct series *all)
 	return ret;
 }
 
-/* Calendar-year interval [y0, y1] of a series: log2 of the value change. */
+/*
+ * A series over the calendar years [from, to] (quantities named by from
+ * and to): the factor from its first row in them to its last, and the
+ * slope of its trend over them. The doublings they make are in
+ * data/model.md.
+ */
 static void
 add_doublings_between(struct model *m, const struct series *se,
 		      const char *from, const char *to)
@@ -476,6 +466,7 @@ add_doublings_between(struct model *m, const struct series *se,
 	double y0 = model_get(m, from), y1 = model_get(m, to);
 	size_t i, a = se->n, b = se->n;
 	struct buf name = BUF_INIT, f = BUF_INIT, in = BUF_INIT;
+	struct fit fit;
 
 	for (i = 0; i < se->n; i++) {
 		if (a == se->n && floor(se->time[i]) >= y0)
@@ -490,30 +481,12 @@ add_doublings_between(struct model *m, const struct series *se,
 	    SET(f, "%s of its last row in ..%s / its first in %s..",
 		se->spec->value_col, to, from),
 	    SET(in, "%s %s", from, to), table_name(se->t));
-	model_fx(m, SET(name, "series.%s.doublings_window", se->spec->id),
-	   log2(se->value[b] / se->value[a]), "",
-	   SET(f, "log2(series.%s.factor_window)", se->spec->id),
-	   "doublings between the two rows",
-	   SET(in, "series.%s.factor_window", se->spec->id), OURS);
-	{
-		struct fit fit;
-
-		if (fit_log2(se->time, se->value, se->n, y0, y1 + 0.999,
-			     &fit))
-			goto out;
-		model_num(m, SET(name, "series.%s.fit_window.slope", se->spec->id),
-		    fit.b, "1/yr",
-		    SET(f, "least-squares slope of log2(%s) against time "
-			"(%s..%s)", se->spec->value_col, from, to),
-		    SET(in, "%s %s", from, to), table_name(se->t));
-		model_fx(m, SET(name, "series.%s.doublings_window_fit",
-			  se->spec->id), fit.b * (y1 - y0), "",
-		   SET(f, "series.%s.fit_window.slope * (%s - %s)",
-		       se->spec->id, to, from),
-		   "doublings of the fitted line between the two years",
-		   SET(in, "series.%s.fit_window.slope %s %s", se->spec->id,
-		       to, from), OURS);
-	}
+	if (fit_log2(se->time, se->value, se->n, y0, y1 + 0.999, &fit))
+		goto out;
+	model_num(m, SET(name, "series.%s.fit_window.slope", se->spec->id),
+	    fit.b, "1/yr", SET(f, "least-squares slope of log2(%s) against "
+			       "time (%s..%s)", se->spec->value_col, from, to),
+	    SET(in, "%s %s", from, to), table_name(se->t));
 out:
 	buf_release(&name);
 	buf_release(&f);
@@ -538,12 +511,10 @@ long_enough(const double *t, const double *v, size_t n, double lo,
 }
 
 /*
- * The TOP500 No. 1 since the article: its trend from the article's year
- * on, with the years it reaches each limit (add_fit()), and how much the
- * pace changed against the trend up to the article's year: the ratio of
- * the doubling times, and what that earlier trend predicts for the
- * newest list against the record actually set. Editions with too short a
- * window after the article have none of these.
+ * The TOP500 No. 1 since the article: the date of the newest list, and
+ * the trend from the article's year on (add_fit()), which data/model.md
+ * holds against the trend up to the article's year (the pace). Editions
+ * with too short a window after the article have no such trend.
  */
 static void
 add_pace(struct model *m, const struct series *top)
@@ -561,33 +532,6 @@ add_pace(struct model *m, const struct series *top)
 	    !registry_get(m->reg, "series.top500.fit_article.value_to"))
 		goto out;
 	add_fit(m, top, "since", "from the article's year on", art, hi);
-	model_fx(m, "series.top500.pace.slowdown",
-	   model_get(m, "series.top500.fit_since.doubling_time") /
-	   model_get(m, "series.top500.fit_article.doubling_time"), "",
-	   "series.top500.fit_since.doubling_time / "
-	   "series.top500.fit_article.doubling_time",
-	   "how many times longer a doubling takes since the article than "
-	   "before it",
-	   "series.top500.fit_since.doubling_time "
-	   "series.top500.fit_article.doubling_time", OURS);
-	model_fx(m, "series.top500.fit_article.value_latest",
-	   model_get(m, "series.top500.fit_article.value_to") *
-	   pow(2, model_get(m, "series.top500.fit_article.slope") *
-	       (top->time[k] - model_get(m, "series.top500.fit_article.to"))),
-	   "FLOP/s", "series.top500.fit_article.value_to * "
-	   "2^(series.top500.fit_article.slope * (series.top500.latest.time - "
-	   "series.top500.fit_article.to))",
-	   "the trend up to the article's year, extended to the newest list",
-	   "series.top500.fit_article.value_to series.top500.fit_article.slope "
-	   "series.top500.latest.time series.top500.fit_article.to", OURS);
-	model_fx(m, "series.top500.pace.shortfall",
-	   model_get(m, "series.top500.fit_article.value_latest") / top->value[k],
-	   "", "series.top500.fit_article.value_latest / "
-	   "series.top500.latest.value",
-	   "how many times faster the newest No. 1 would be had the pace "
-	   "before the article held",
-	   "series.top500.fit_article.value_latest series.top500.latest.value",
-	   OURS);
 out:
 	buf_release(&org);
 }
@@ -595,17 +539,21 @@ out:
 /*
  * Energy per operation of the TOP500 No. 1, from the power published with
  * each list (the optional column power_w; every cell is checked, empty
- * cells are lists without a figure): the record's energy per FLOP and per
- * single-bit operation, its distance above Landauer's kT ln 2 at room
- * temperature, the trend of the energy per FLOP over the lists with power
- * (halving time, the year it reaches Landauer) beside the trends of Rmax
- * and power over the same lists, and the article's No. 1 against the
- * newest. Returns -1 after printing errors in the column.
+ * cells are lists without a figure): the lists with power for the energy
+ * figure; the trends of the energy per FLOP, of Rmax and of power over
+ * them (energy.fit*); the record's power, and the No. 1 of the article's
+ * first list with its power. What follows from them (energy per FLOP and
+ * per operation, halving time, the distance to Landauer's kT ln 2, then
+ * against now) is in data/model.md. Returns -1 after printing errors in
+ * the column.
  */
 static int
 add_energy(struct model *m, const struct series *top)
 {
-	const struct physconst *pc = m->pc;
+	static const char *const then_now[] = {
+		"article.record.energy_per_flop", "energy.power_ratio",
+		"energy.speed_ratio", "energy.efficiency_ratio",
+	};
 	const struct table *t = top->t;
 	int cp = table_col(t, "power_w");
 	size_t r, i, n = 0, k = top->n - 1, before = diag_errors();
@@ -617,13 +565,6 @@ add_energy(struct model *m, const struct series *top)
 	struct fit fe, fr, fp;
 	int ret = 0;
 
-	/* What one operation holds in the ultimate laptop: no data needed. */
-	model_fx(m, "laptop.op_energy",
-	   PHYS_PI * pc->hbar / (2 * model_get(m, "laptop.flip_time")), "J/op",
-	   "pi * const.hbar / (2 * laptop.flip_time)",
-	   "Margolus-Levitin energy of one operation that lasts the laptop's "
-	   "flip time; equals its energy per bit, held, not dissipated",
-	   "const.hbar laptop.flip_time", LLOYD2000);
 	if (cp < 0)
 		goto out;
 	for (r = 0; r < table_rows(t); r++) {
@@ -693,42 +634,14 @@ add_energy(struct model *m, const struct series *top)
 		    "year", NULL, src);
 		model_num(m, "energy.fit.r2", fe.r2, "", "coefficient of "
 		    "determination of the fit", NULL, src);
-		model_fx(m, "energy.fit.halving_time", -1 / fe.b, "yr",
-		   "-1 / energy.fit.slope", "halving time of the energy per "
-		   "FLOP: the doubling time of FLOP/s per watt",
-		   "energy.fit.slope", OURS);
 		model_num(m, "energy.fit.value_to", fit_value_at(&fe, floor(fe.t1)),
 		    "J/FLOP", "energy per FLOP on the fitted line at its last "
 		    "year", NULL, src);
-		model_fx(m, "energy.fit.year_landauer",
-		   floor(floor(fe.t1) + log2(model_get(m, "landauer.energy_room") *
-		   model_get(m, "sbops_per_flop") / fit_value_at(&fe,
-		   floor(fe.t1))) / fe.b), "year",
-		   "floor(energy.fit.to + log2(landauer.energy_room * "
-		   "sbops_per_flop / energy.fit.value_to) / energy.fit.slope)",
-		   "the year the fitted line reaches kT ln 2 at room "
-		   "temperature for each single-bit operation",
-		   "energy.fit.to landauer.energy_room sbops_per_flop "
-		   "energy.fit.value_to energy.fit.slope", OURS);
 		model_num(m, "energy.fit_rmax.slope", fr.b, "1/yr", "least-squares "
 		    "slope of log2(Rmax) over the same lists", NULL, src);
-		model_fx(m, "energy.fit_rmax.doubling_time", 1 / fr.b, "yr",
-		   "1 / energy.fit_rmax.slope", "doubling time of Rmax over "
-		   "the lists with a published power",
-		   "energy.fit_rmax.slope", OURS);
 		model_num(m, "energy.fit_power.slope", fp.b, "1/yr", "least-squares "
 		    "slope of log2(power) over the same lists (the slope of "
 		    "Rmax plus that of the energy per FLOP)", NULL, src);
-		if (fp.b > 0)
-			model_fx(m, "energy.fit_power.doubling_time", 1 / fp.b, "yr",
-			   "1 / energy.fit_power.slope", "doubling time of "
-			   "the No. 1's power", "energy.fit_power.slope",
-			   OURS);
-		model_fx(m, "energy.efficiency_lag", (-1 / fe.b) / (1 / fr.b), "",
-		   "energy.fit.halving_time / energy.fit_rmax.doubling_time",
-		   "how many times longer FLOP/s per watt takes to double "
-		   "than FLOP/s", "energy.fit.halving_time "
-		   "energy.fit_rmax.doubling_time", OURS);
 	}
 
 	/* The record holder of the edition, when its list gives power. */
@@ -740,51 +653,6 @@ add_energy(struct model *m, const struct series *top)
 		registry_add_num(m->reg, "record.power", power[k], "W",
 				 "power of the record holder during its run",
 				 NULL, src, org.data);
-		model_fx(m, "record.energy_per_flop", power[k] / top->value[k],
-		   "J/FLOP", "record.power / record.rmax", NULL,
-		   "record.power record.rmax", OURS);
-		model_fx(m, "record.energy_per_op", power[k] / top->value[k] /
-		   model_get(m, "sbops_per_flop"), "J/op",
-		   "record.energy_per_flop / sbops_per_flop",
-		   "per single-bit operation",
-		   "record.energy_per_flop sbops_per_flop", HENSON2008);
-		model_fx(m, "record.gap.landauer.orders",
-		   log10(model_get(m, "record.energy_per_op") /
-			 model_get(m, "landauer.energy_room")), "",
-		   "log10(record.energy_per_op / landauer.energy_room)",
-		   "orders of magnitude above kT ln 2 at room temperature, "
-		   "counting one bit erased per single-bit operation",
-		   "record.energy_per_op landauer.energy_room", OURS);
-		model_fx(m, "record.gap.landauer.halvings",
-		   log2(model_get(m, "record.energy_per_op") /
-			model_get(m, "landauer.energy_room")), "",
-		   "log2(record.energy_per_op / landauer.energy_room)",
-		   "halvings of the energy per operation to kT ln 2",
-		   "record.energy_per_op landauer.energy_room", OURS);
-		if (registry_get(m->reg, "energy.fit.halving_time")) {
-			model_fx(m, "record.gap.landauer.years",
-			   model_get(m, "record.gap.landauer.halvings") *
-			   model_get(m, "energy.fit.halving_time"), "yr",
-			   "record.gap.landauer.halvings * "
-			   "energy.fit.halving_time",
-			   "at the fitted halving time of the energy per FLOP",
-			   "record.gap.landauer.halvings "
-			   "energy.fit.halving_time", OURS);
-			model_fx(m, "record.gap.landauer.year",
-			   model_get(m, "record.year") +
-			   model_get(m, "record.gap.landauer.years"), "year",
-			   "record.year + record.gap.landauer.years",
-			   "the year the record's energy per operation would "
-			   "reach kT ln 2 at that pace",
-			   "record.year record.gap.landauer.years", OURS);
-		}
-		model_fx(m, "record.gap.laptop_op.ratio",
-		   model_get(m, "record.energy_per_op") /
-		   model_get(m, "laptop.op_energy"), "",
-		   "record.energy_per_op / laptop.op_energy",
-		   "energy the record dissipates per single-bit operation, "
-		   "over the energy one operation holds in the ultimate laptop",
-		   "record.energy_per_op laptop.op_energy", OURS);
 	}
 
 	/* Then and now: the No. 1 of the article's first list against it. */
@@ -795,6 +663,9 @@ add_energy(struct model *m, const struct series *top)
 					     table_col(t, "source"));
 
 		point_origin(top, a, &org);
+		/* The record's own, before what follows its list. */
+		if (m->ev && modeldoc_need(m->ev, "record.energy_per_flop") < 0)
+			m->failed = 1;
 		/* Only while the record has a power figure. */
 		registry_set_because(m->reg, "record.list");
 		registry_add_text(m->reg, "article.record.name",
@@ -812,24 +683,15 @@ add_energy(struct model *m, const struct series *top)
 		registry_add_num(m->reg, "article.record.power", power[a], "W",
 				 "power of that No. 1 during its run", NULL,
 				 src, org.data);
-		model_fx(m, "article.record.energy_per_flop",
-		   power[a] / top->value[a], "J/FLOP",
-		   "article.record.power / article.record.rmax", NULL,
-		   "article.record.power article.record.rmax", OURS);
-		model_fx(m, "energy.power_ratio", power[k] / power[a], "",
-		   "record.power / article.record.power",
-		   "the No. 1's power now over then",
-		   "record.power article.record.power", OURS);
-		model_fx(m, "energy.speed_ratio", top->value[k] / top->value[a], "",
-		   "record.rmax / article.record.rmax",
-		   "the No. 1's Rmax now over then",
-		   "record.rmax article.record.rmax", OURS);
-		model_fx(m, "energy.efficiency_ratio",
-		   (power[a] / top->value[a]) / (power[k] / top->value[k]), "",
-		   "article.record.energy_per_flop / record.energy_per_flop",
-		   "how many times less energy a FLOP takes now than then",
-		   "article.record.energy_per_flop record.energy_per_flop",
-		   OURS);
+		/*
+		 * What the document derives from them (data/model.md, "Then
+		 * and now") is evaluated here, so that it too comes and goes
+		 * with the record's list (changes.c).
+		 */
+		for (i = 0; m->ev && i < sizeof(then_now) / sizeof(*then_now);
+		     i++)
+			if (modeldoc_need(m->ev, then_now[i]) < 0)
+				m->failed = 1;
 		registry_set_because(m->reg, NULL);
 	}
 out:
@@ -840,42 +702,6 @@ out:
 	free(rx);
 	buf_release(&org);
 	return ret;
-}
-
-/*
- * The article's "64 more doublings ... at this historical rate": the
- * memory gap in years at the pace of areal density over the article's
- * window, as the data give it and as the article counts it.
- */
-static void
-add_areal_pace(struct model *m)
-{
-	double span = model_get(m, "article.density_to") -
-		model_get(m, "article.density_from");
-	double n = model_get(m, "article.gap.bits.doublings");
-
-	if (!registry_get(m->reg, "series.areal.doublings_window"))
-		return;
-	model_fx(m, "series.areal.years_per_doubling_window",
-	   span / model_get(m, "series.areal.doublings_window"), "yr",
-	   "(article.density_to - article.density_from) / "
-	   "series.areal.doublings_window",
-	   "years per doubling of areal density over the article's window",
-	   "article.density_to article.density_from "
-	   "series.areal.doublings_window", OURS);
-	model_fx(m, "article.gap.bits.years_areal",
-	   n * model_get(m, "series.areal.years_per_doubling_window"), "yr",
-	   "article.gap.bits.doublings * series.areal.years_per_doubling_window",
-	   "the article's memory gap at the historical pace of areal density",
-	   "article.gap.bits.doublings series.areal.years_per_doubling_window",
-	   OURS);
-	model_fx(m, "article.gap.bits.years_article_pace",
-	   n * span / model_get(m, "article.areal_doublings"), "yr",
-	   "article.gap.bits.doublings * (article.density_to - "
-	   "article.density_from) / article.areal_doublings",
-	   "the same gap at the article's own count of areal doublings",
-	   "article.gap.bits.doublings article.density_to "
-	   "article.density_from article.areal_doublings", OURS);
 }
 
 /*
@@ -949,11 +775,6 @@ add_current_disk(struct model *m, const struct series *hdd,
 		   "current.ssd.storage > current.hdd.storage",
 		   "1 when a solid-state drive holds the per-drive record, "
 		   "else 0", "current.ssd.storage current.hdd.storage", OURS);
-		model_fx(m, "current.disk.ssd_over_hdd",
-		   ssd->value[ks] / hdd->value[kh], "",
-		   "current.ssd.storage / current.hdd.storage",
-		   "the largest solid-state drive against the largest hard "
-		   "disk", "current.ssd.storage current.hdd.storage", OURS);
 	}
 	win = ssd_leads ? ssd : hdd;
 	i = ssd_leads ? ks : kh;
@@ -973,9 +794,6 @@ add_current_disk(struct model *m, const struct series *hdd,
 			 "year", "year of that drive", NULL, src, org.data);
 	registry_add_num(m->reg, "current.disk.storage", win->value[i], "B",
 			 "capacity of that drive", NULL, src, org.data);
-	model_fx(m, "current.disk.bits", win->value[i] * 8, "bit",
-	   "current.disk.storage * bits_per_byte", NULL,
-	   "current.disk.storage bits_per_byte", OURS);
 	/* Year by year: who held the record, and since when the SSD. */
 	y0 = (int)floor(ssd->n ? fmin(hdd->time[0], ssd->time[0]) :
 			      hdd->time[0]);
@@ -1026,9 +844,6 @@ add_record(struct model *m, const struct series *top)
 			 "year of that list", NULL, src, org.data);
 	registry_add_num(m->reg, "record.rmax", top->value[k], "FLOP/s",
 			 "Rmax of the record holder", NULL, src, org.data);
-	model_fx(m, "record.sbops", top->value[k] * model_get(m, "sbops_per_flop"),
-	   "ops/s", "record.rmax * sbops_per_flop", "SBOPS",
-	   "record.rmax sbops_per_flop", HENSON2008);
 	buf_release(&org);
 }
 
@@ -1192,7 +1007,6 @@ provide_article_gaps(void *ctx)
 
 	add_doublings_between(m, &m->all[S_AREAL], "article.density_from",
 			      "article.density_to");
-	add_areal_pace(m);
 	return m->failed ? -1 : 0;
 }
 

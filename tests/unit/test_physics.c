@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "buf.h"
 #include "model.h"
 #include "physics.h"
 #include "registry.h"
@@ -72,8 +73,6 @@ test_margolus_levitin(void **state)
 		    1e-5);
 	assert_near(phys_ml_ops(codata, E), 5.4256e50, printed_tol(5.4256, 5));
 	assert_near(phys_ml_ops(codata, E), 5.4258e50, 1e-4);
-	assert_near(phys_ml_ops(codata, E) * phys_ml_time(codata, E), 1,
-		    1e-15);
 }
 
 static void
@@ -135,6 +134,11 @@ test_per_bit_identities(void **state)
 	assert_near(val("laptop.ops_per_bit") * I, ops, 1e-15);
 	assert_near(val("laptop.energy_per_bit") * I, val("laptop.energy"),
 		    1e-15);
+	/* Margolus-Levitin: the rate times the time of one operation. */
+	assert_near(ops * val("laptop.op_time_min"), 1, 1e-15);
+	/* An operation of one flip time holds the energy per bit. */
+	assert_near(val("laptop.op_energy"), val("laptop.energy_per_bit"),
+		    1e-14);
 	/* Black-body bit flux equals (c / 4)(I / V). */
 	assert_near(val("laptop.bb_bit_flux"), codata->c / 4 * I / 1e-3,
 		    1e-12);
@@ -255,6 +259,86 @@ test_moore_arithmetic(void **state)
 	assert_near(round_sig(phys_years_to(1, 1.35e120, 1.5), 1), 600, 0);
 }
 
+/* registry_num() of PREFIX.NAME. */
+static double
+row_val(const struct registry *r, const char *prefix, const char *name)
+{
+	struct buf b = BUF_INIT;
+	double v;
+
+	buf_addf(&b, "%s.%s", prefix, name);
+	v = registry_num(r, b.data);
+	buf_release(&b);
+	return v;
+}
+
+/*
+ * The document's families over the quantum chips and the comparisons,
+ * in the newest edition: a gate driven by a coupling g cannot be faster
+ * than pi hbar / (2 h g) = 1 / (4 g) (and a flip of a qubit of frequency
+ * f than 1 / (4 f)); a figure that grew by 2^n in t years doubled every
+ * t / n years. Every row of each family has its members.
+ */
+static void
+test_quantum_and_compare_rows(void **state)
+{
+	struct registry *r = model_build("data", 0, NULL, NULL);
+	size_t i, chips = 0, figures = 0;
+	static const char *const what[] = { "speed", "ram", "storage" };
+
+	(void)state;
+	assert_non_null(r);
+	for (i = 0; i < registry_count(r); i++) {
+		const char *name = registry_at(r, i)->name;
+		size_t len = strlen(name), k;
+		struct buf row = BUF_INIT, fig = BUF_INIT;
+
+		if (len < 4 || strcmp(name + len - 3, ".id"))
+			continue;
+		buf_add(&row, name, len - 3);
+		if (!strncmp(name, "quantum.", 8)) {
+			double f = row_val(r, row.data, "qubit_frequency");
+			double g = row_val(r, row.data, "coupling");
+
+			assert_near(row_val(r, row.data, "ml_time_qubit") * 4 * f,
+				    1, 1e-12);
+			assert_near(row_val(r, row.data, "ml_time_coupling") *
+				    4 * g, 1, 1e-12);
+			assert_near(row_val(r, row.data, "gate_2q_over_limit"),
+				    row_val(r, row.data, "gate_2q") * 4 * g,
+				    1e-12);
+			chips++;
+		}
+		for (k = 0; !strncmp(name, "compare.", 8) && k < 3; k++) {
+			double then, now, n;
+
+			buf_reset(&fig);
+			buf_addf(&fig, "%s.%s.then", row.data, what[k]);
+			if (!registry_get(r, fig.data))
+				continue;
+			buf_reset(&fig);
+			buf_addf(&fig, "%s.%s", row.data, what[k]);
+			then = row_val(r, fig.data, "then");
+			now = row_val(r, fig.data, "now");
+			n = row_val(r, fig.data, "doublings");
+			assert_near(n, log2(now / then), 1e-12);
+			assert_near(pow(10, row_val(r, fig.data, "orders")),
+				    now / then, 1e-12);
+			if (now > then)
+				assert_near(row_val(r, fig.data,
+						    "doubling_time") * n,
+					    row_val(r, row.data, "years"),
+					    1e-12);
+			figures++;
+		}
+		buf_release(&row);
+		buf_release(&fig);
+	}
+	assert_true(chips >= 1);
+	assert_true(figures >= 4);
+	registry_free(r);
+}
+
 int
 main(void)
 {
@@ -268,6 +352,7 @@ main(void)
 		cmocka_unit_test(test_black_hole),
 		cmocka_unit_test(test_landauer_bremermann_bekenstein),
 		cmocka_unit_test(test_moore_arithmetic),
+		cmocka_unit_test(test_quantum_and_compare_rows),
 	};
 
 	return cmocka_run_group_tests_name("physics", tests, build, release);
