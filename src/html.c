@@ -560,17 +560,16 @@ block_after(cmark_node *doc, cmark_node *n, const char *html)
 
 /*
  * After the title (h, the first level-1 heading's block): a folded copy
- * of the contents' list in toc, for narrow screens, where the list
- * cannot stand beside the text and before the title would push the
- * title down (style.css shows one or the other by the width); then the
- * banner, and a blank line. Without a title, the banner opens the body.
+ * of the contents' list (list: build_toc()'s), for narrow screens, where
+ * the list cannot stand beside the text and before the title would push
+ * the title down (style.css shows one or the other by the width); then
+ * the banner, and a blank line. Without a title, the banner opens the
+ * body.
  */
 static void
-after_title(cmark_node *doc, cmark_node *h, const char *toc,
+after_title(cmark_node *doc, cmark_node *h, const char *list,
 	    const char *banner, struct buf *scratch)
 {
-	const char *ol = strstr(toc, "<ol>"), *end = strstr(toc, "</nav>");
-
 	if (!h) {
 		if (banner && *banner)
 			block_after(doc, NULL, banner);
@@ -582,11 +581,11 @@ after_title(cmark_node *doc, cmark_node *h, const char *toc,
 		buf_addch(scratch, '\n');
 		block_after(doc, h, scratch->data);
 	}
-	if (ol && end && end > ol) {
+	if (*list) {
 		buf_reset(scratch);
 		BUF_ADDLIT(scratch, "<details class=\"toc-narrow\"><summary>"
 			   "Contents</summary>\n");
-		buf_add(scratch, ol, (size_t)(end - ol));
+		buf_addstr(scratch, list);
 		BUF_ADDLIT(scratch, "</details>\n");
 		block_after(doc, h, scratch->data);
 	}
@@ -779,14 +778,14 @@ after_h2(cmark_node *n, const char *id, const struct rendered *r,
  * (or their MathML, or their text, by place_of()), the template's own
  * links to quantities.html#NAME lead where r's page has NAME's entry,
  * headings carry the ids of h (nh of them, in document order), and the
- * title is followed by what after_title() puts there (toc: the
- * contents).
+ * title is followed by what after_title() puts there (list: the
+ * contents' list).
  * Tokens have no punctuation but the '-' that smart punctuation splits
  * text at, so the text nodes are joined first.
  */
 static void
 resolve(cmark_node *doc, const struct expansion *x, const struct rendered *r,
-	const struct heading *h, size_t nh, const char *toc)
+	const struct heading *h, size_t nh, const char *list)
 {
 	static const char qpage[] = "quantities.html#";
 	cmark_iter *it;
@@ -891,12 +890,17 @@ resolve(cmark_node *doc, const struct expansion *x, const struct rendered *r,
 		if (h[i].level == 2)
 			after_h2(b, h[i].id, r, &scratch);
 	}
-	after_title(doc, title, toc, r->banner, &scratch);
+	after_title(doc, title, list, r->banner, &scratch);
 	free(todo);
 	free(heads);
 	buf_release(&scratch);
 }
 
+/*
+ * The contents' list: the level-2 headings of h (n of them), each with
+ * the level-3 headings under it, linked to their ids. Appends to toc,
+ * nothing when there are none.
+ */
 static void
 build_toc(const struct heading *h, size_t n, struct buf *toc)
 {
@@ -907,8 +911,7 @@ build_toc(const struct heading *h, size_t n, struct buf *toc)
 		if (h[i].level != 2 && h[i].level != 3)
 			continue;
 		if (!toc->len)
-			BUF_ADDLIT(toc, "<nav class=\"toc\" aria-label=\"Contents"
-				   "\">\n<p class=\"toc-title\">Contents</p>\n<ol>\n");
+			BUF_ADDLIT(toc, "<ol>\n");
 		if (h[i].level == 2) {
 			if (open3)
 				BUF_ADDLIT(toc, "</ol>\n");
@@ -938,7 +941,7 @@ build_toc(const struct heading *h, size_t n, struct buf *toc)
 	if (open2)
 		BUF_ADDLIT(toc, "</li>\n");
 	if (toc->len)
-		BUF_ADDLIT(toc, "</ol>\n</nav>\n");
+		BUF_ADDLIT(toc, "</ol>\n");
 }
 
 /* Whether url is relative: no scheme, not from the root, not "#...". */
@@ -1087,7 +1090,8 @@ struct html_doc {
 	cmark_node **defs;		/* footnotes taken out, while rendered */
 	size_t ndefs;
 	struct headings hs;
-	struct buf toc;
+	struct buf list;		/* the contents' list */
+	struct buf toc;			/* the contents: the list, named */
 	int notes;			/* it has footnotes */
 };
 
@@ -1270,6 +1274,7 @@ html_parse(const struct expansion *x, struct html_doc **out)
 
 	cmark_gfm_core_extensions_ensure_registered();
 	d->x = x;
+	buf_init(&d->list);
 	buf_init(&d->toc);
 	d->parser = cmark_parser_new(HTML_OPTIONS);
 	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
@@ -1284,7 +1289,13 @@ html_parse(const struct expansion *x, struct html_doc **out)
 	cmark_parser_feed(d->parser, x->md.data, x->md.len);
 	d->tree = cmark_parser_finish(d->parser);
 	collect_headings(d->tree, x, &d->hs);
-	build_toc(d->hs.h, d->hs.n, &d->toc);
+	build_toc(d->hs.h, d->hs.n, &d->list);
+	if (d->list.len) {
+		BUF_ADDLIT(&d->toc, "<nav class=\"toc\" aria-label=\"Contents\">"
+			   "\n<p class=\"toc-title\">Contents</p>\n");
+		buf_add(&d->toc, d->list.data, d->list.len);
+		BUF_ADDLIT(&d->toc, "</nav>\n");
+	}
 	for (c = cmark_node_first_child(d->tree); c && !d->notes;
 	     c = cmark_node_next(c))
 		d->notes = cmark_node_get_type(c) ==
@@ -1318,7 +1329,7 @@ html_doc_render(struct html_doc *d, struct rendered *r)
 		BUG("a page rendered twice");
 	if (r->root)
 		reroot_links(d->tree, r);
-	resolve(d->tree, d->x, r, d->hs.h, d->hs.n, d->toc.data);
+	resolve(d->tree, d->x, r, d->hs.h, d->hs.n, d->list.data);
 	resolve_notes(d->tree, d, r, &scratch);
 	html = cmark_render_html(d->tree, HTML_OPTIONS,
 				 cmark_parser_get_syntax_extensions(d->parser));
@@ -1360,6 +1371,7 @@ html_doc_free(struct html_doc *d)
 		free(d->hs.h[i].text);
 	}
 	free(d->hs.h);
+	buf_release(&d->list);
 	buf_release(&d->toc);
 	free(d);
 }
