@@ -1317,6 +1317,25 @@ html_doc_has_section(const struct html_doc *d, const char *id)
 	return 0;
 }
 
+/* Frees d's tree, the footnotes taken out of it and the parser. */
+static void
+drop_tree(struct html_doc *d)
+{
+	size_t i;
+
+	if (d->tree)
+		cmark_node_free(d->tree);
+	d->tree = NULL;
+	for (i = 0; i < d->ndefs; i++)
+		cmark_node_free(d->defs[i]);
+	free(d->defs);
+	d->defs = NULL;
+	d->ndefs = 0;
+	if (d->parser)
+		cmark_parser_free(d->parser);
+	d->parser = NULL;
+}
+
 void
 html_doc_render(struct html_doc *d, struct rendered *r)
 {
@@ -1335,15 +1354,7 @@ html_doc_render(struct html_doc *d, struct rendered *r)
 				 cmark_parser_get_syntax_extensions(d->parser));
 	buf_addstr(r->body, html);
 	mem->free(html);
-	cmark_node_free(d->tree);
-	d->tree = NULL;
-	for (i = 0; i < d->ndefs; i++)
-		cmark_node_free(d->defs[i]);
-	free(d->defs);
-	d->defs = NULL;
-	d->ndefs = 0;
-	cmark_parser_free(d->parser);
-	d->parser = NULL;
+	drop_tree(d);
 	r->title = NULL;
 	for (i = 0; i < d->hs.n && !r->title; i++)
 		if (d->hs.h[i].level == 1)
@@ -1359,13 +1370,7 @@ html_doc_free(struct html_doc *d)
 
 	if (!d)
 		return;
-	if (d->tree)
-		cmark_node_free(d->tree);
-	for (i = 0; i < d->ndefs; i++)
-		cmark_node_free(d->defs[i]);
-	free(d->defs);
-	if (d->parser)
-		cmark_parser_free(d->parser);
+	drop_tree(d);
 	for (i = 0; i < d->hs.n; i++) {
 		free(d->hs.h[i].id);
 		free(d->hs.h[i].text);
