@@ -1087,11 +1087,11 @@ struct html_doc {
 	const struct expansion *x;	/* borrowed */
 	cmark_parser *parser;		/* NULL once rendered */
 	cmark_node *tree;		/* NULL once rendered */
-	cmark_node **defs;		/* footnotes taken out, while rendered */
+	cmark_node **defs;		/* footnotes out of the tree */
 	size_t ndefs;
 	struct headings hs;
 	struct buf list;		/* the contents' list */
-	struct buf toc;			/* the contents: the list, named */
+	struct buf toc;			/* the list in its <nav> */
 	int notes;			/* it has footnotes */
 };
 
@@ -1291,8 +1291,9 @@ html_parse(const struct expansion *x, struct html_doc **out)
 	collect_headings(d->tree, x, &d->hs);
 	build_toc(d->hs.h, d->hs.n, &d->list);
 	if (d->list.len) {
-		BUF_ADDLIT(&d->toc, "<nav class=\"toc\" aria-label=\"Contents\">"
-			   "\n<p class=\"toc-title\">Contents</p>\n");
+		BUF_ADDLIT(&d->toc, "<nav class=\"toc\" aria-label=\""
+			   "Contents\">\n<p class=\"toc-title\">Contents"
+			   "</p>\n");
 		buf_add(&d->toc, d->list.data, d->list.len);
 		BUF_ADDLIT(&d->toc, "</nav>\n");
 	}

@@ -80,7 +80,7 @@ struct edition {
 	struct datasets ds;	/* its figure data, when built here */
 	const struct datasets *dsp;
 	struct expansion x;
-	struct html_doc *page;	/* x parsed: its sections, for the links */
+	struct html_doc *page;	/* x parsed: its sections, for links */
 	struct buf body, toc;	/* rendered for editions/YEAR/ */
 	char *title;
 };
