@@ -50,6 +50,7 @@ OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = audit buf export expr fit format hash physics registry table template model modeldoc units \
        schema \
        formulas mathml bib pages figdata figure serve pdf
+UNIT += diag html
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Dependencies ---------------------------------------------------------

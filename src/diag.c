@@ -488,14 +488,20 @@ vreport(const struct srcloc *loc, const char *kind, const char *fmt,
 }
 
 int
+verror_at(const struct srcloc *loc, const char *fmt, va_list ap)
+{
+	if (count_error())
+		vreport(loc, "error", fmt, ap);
+	return -1;
+}
+
+int
 error_at(const struct srcloc *loc, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!count_error())
-		return -1;
 	va_start(ap, fmt);
-	vreport(loc, "error", fmt, ap);
+	verror_at(loc, fmt, ap);
 	va_end(ap);
 	return -1;
 }

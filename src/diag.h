@@ -3,6 +3,7 @@
 
 #include <signal.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -77,6 +78,13 @@ void srcfile_locate(const struct srcfile *f, size_t off, size_t *line,
  */
 int error_at(const struct srcloc *loc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * The same with a va_list (as vprintf() is to printf()), for a module's
+ * own error function that finds the location and passes its arguments
+ * on. ap is used up, as by vprintf().
+ */
+int verror_at(const struct srcloc *loc, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* Same with an explicit line and column (for CSV positions). */
 int error_at_line(const char *file, size_t line, size_t col,
 		  const char *fmt, ...)

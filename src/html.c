@@ -8,6 +8,7 @@
 
 #include <cmark-gfm.h>
 #include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm/houdini.h>
 #include <cmark-gfm/registry.h>
 
 #include "buf.h"
@@ -18,6 +19,13 @@
 #include "template.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/*
+ * Smart punctuation; safe mode (raw HTML is an error before it would be
+ * dropped); footnotes ([^name]) are a parser option.
+ */
+#define HTML_OPTIONS (CMARK_OPT_SMART | CMARK_OPT_SAFE | \
+		      CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_FOOTNOTES)
 
 struct heading {
 	int level;
@@ -552,17 +560,16 @@ block_after(cmark_node *doc, cmark_node *n, const char *html)
 
 /*
  * After the title (h, the first level-1 heading's block): a folded copy
- * of the contents' list in toc, for narrow screens, where the list
- * cannot stand beside the text and before the title would push the
- * title down (style.css shows one or the other by the width); then the
- * banner, and a blank line. Without a title, the banner opens the body.
+ * of the contents' list (list: build_toc()'s), for narrow screens, where
+ * the list cannot stand beside the text and before the title would push
+ * the title down (style.css shows one or the other by the width); then
+ * the banner, and a blank line. Without a title, the banner opens the
+ * body.
  */
 static void
-after_title(cmark_node *doc, cmark_node *h, const char *toc,
+after_title(cmark_node *doc, cmark_node *h, const char *list,
 	    const char *banner, struct buf *scratch)
 {
-	const char *ol = strstr(toc, "<ol>"), *end = strstr(toc, "</nav>");
-
 	if (!h) {
 		if (banner && *banner)
 			block_after(doc, NULL, banner);
@@ -574,11 +581,11 @@ after_title(cmark_node *doc, cmark_node *h, const char *toc,
 		buf_addch(scratch, '\n');
 		block_after(doc, h, scratch->data);
 	}
-	if (ol && end && end > ol) {
+	if (*list) {
 		buf_reset(scratch);
 		BUF_ADDLIT(scratch, "<details class=\"toc-narrow\"><summary>"
 			   "Contents</summary>\n");
-		buf_add(scratch, ol, (size_t)(end - ol));
+		buf_addstr(scratch, list);
 		BUF_ADDLIT(scratch, "</details>\n");
 		block_after(doc, h, scratch->data);
 	}
@@ -607,7 +614,9 @@ static void
 append(cmark_node *parent, cmark_node *child)
 {
 	if (!cmark_node_append_child(parent, child))
-		BUG("a custom node cannot hold a table's part");
+		BUG("a %s cannot hold a %s",
+		    cmark_node_get_type_string(parent),
+		    cmark_node_get_type_string(child));
 }
 
 /*
@@ -741,6 +750,27 @@ resolve_tables(cmark_node *doc, const struct heading *h, size_t nh,
 }
 
 /*
+ * Puts what r->after_h2 writes for the section of id (a level-2
+ * heading's, or the footnotes') after n, that section's heading block.
+ */
+static void
+after_h2(cmark_node *n, const char *id, const struct rendered *r,
+	 struct buf *scratch)
+{
+	cmark_node *c;
+
+	if (!r->after_h2)
+		return;
+	buf_reset(scratch);
+	r->after_h2(scratch, id, r->after_h2_ctx);
+	if (!scratch->len)
+		return;
+	c = custom(CMARK_NODE_CUSTOM_BLOCK, scratch->data, "");
+	if (!cmark_node_insert_after(n, c))
+		BUG("a custom block cannot go after a heading");
+}
+
+/*
  * Makes the tree say everything the page shows, so that the renderer
  * writes the finished HTML: paragraphs that are exactly a snippet token
  * become the snippet's trusted HTML (custom blocks, which safe mode
@@ -748,14 +778,14 @@ resolve_tables(cmark_node *doc, const struct heading *h, size_t nh,
  * (or their MathML, or their text, by place_of()), the template's own
  * links to quantities.html#NAME lead where r's page has NAME's entry,
  * headings carry the ids of h (nh of them, in document order), and the
- * title is followed by what after_title() puts there (toc: the
- * contents).
+ * title is followed by what after_title() puts there (list: the
+ * contents' list).
  * Tokens have no punctuation but the '-' that smart punctuation splits
  * text at, so the text nodes are joined first.
  */
 static void
 resolve(cmark_node *doc, const struct expansion *x, const struct rendered *r,
-	const struct heading *h, size_t nh, const char *toc)
+	const struct heading *h, size_t nh, const char *list)
 {
 	static const char qpage[] = "quantities.html#";
 	cmark_iter *it;
@@ -857,13 +887,20 @@ resolve(cmark_node *doc, const struct expansion *x, const struct rendered *r,
 
 		if (h[i].level == 1 && !title)
 			title = b;
+		if (h[i].level == 2)
+			after_h2(b, h[i].id, r, &scratch);
 	}
-	after_title(doc, title, toc, r->banner, &scratch);
+	after_title(doc, title, list, r->banner, &scratch);
 	free(todo);
 	free(heads);
 	buf_release(&scratch);
 }
 
+/*
+ * The contents' list: the level-2 headings of h (n of them), each with
+ * the level-3 headings under it, linked to their ids. Appends to toc,
+ * nothing when there are none.
+ */
 static void
 build_toc(const struct heading *h, size_t n, struct buf *toc)
 {
@@ -874,8 +911,7 @@ build_toc(const struct heading *h, size_t n, struct buf *toc)
 		if (h[i].level != 2 && h[i].level != 3)
 			continue;
 		if (!toc->len)
-			BUF_ADDLIT(toc, "<nav class=\"toc\" aria-label=\"Contents"
-				   "\">\n<p class=\"toc-title\">Contents</p>\n<ol>\n");
+			BUF_ADDLIT(toc, "<ol>\n");
 		if (h[i].level == 2) {
 			if (open3)
 				BUF_ADDLIT(toc, "</ol>\n");
@@ -905,7 +941,7 @@ build_toc(const struct heading *h, size_t n, struct buf *toc)
 	if (open2)
 		BUF_ADDLIT(toc, "</li>\n");
 	if (toc->len)
-		BUF_ADDLIT(toc, "</ol>\n</nav>\n");
+		BUF_ADDLIT(toc, "</ol>\n");
 }
 
 /* Whether url is relative: no scheme, not from the root, not "#...". */
@@ -1046,51 +1082,201 @@ check_raw_html(cmark_node *doc, const struct expansion *x)
 	return found;
 }
 
+/* A page parsed, and until it is rendered its tree. */
+struct html_doc {
+	const struct expansion *x;	/* borrowed */
+	cmark_parser *parser;		/* NULL once rendered */
+	cmark_node *tree;		/* NULL once rendered */
+	cmark_node **defs;		/* footnotes out of the tree */
+	size_t ndefs;
+	struct headings hs;
+	struct buf list;		/* the contents' list */
+	struct buf toc;			/* the list in its <nav> */
+	int notes;			/* it has footnotes */
+};
+
 /*
- * The footnotes that cmark lists at the end of the page get a heading,
- * so that they do not read as the end of the list before them.
+ * The offset in md (len bytes) of line (1-based) as cmark-gfm counts
+ * lines: a LF, a CR or a CR LF ends one (a byte order mark that opens
+ * md counts in the first line's columns). len when md has fewer lines.
+ */
+static size_t
+line_start(const char *md, size_t len, size_t line)
+{
+	size_t i = 0;
+
+	for (; line > 1 && i < len; i++)
+		if (md[i] == '\n' || (md[i] == '\r' &&
+				      (i + 1 == len || md[i + 1] != '\n')))
+			line--;
+	return i;
+}
+
+/*
+ * The label of footnote definition n ("[^label]:"), read from md where
+ * the definition stands, for cmark-gfm keeps it from its API. n starts
+ * after the colon and the blanks that follow it. A label holds no ']',
+ * blank or line break, so it runs back from the ']' to the first "[^"
+ * of the bytes that are none of those (before that "[^" only a quote's
+ * '>' or the ':' of a definition on the same line can stand). Sets
+ * *len; the label is not NUL-terminated.
+ */
+static const char *
+note_label(const struct expansion *x, cmark_node *n, size_t *len)
+{
+	const char *md = x->md.data;
+	size_t line = line_start(md, x->md.len,
+				 (size_t)cmark_node_get_start_line(n));
+	size_t end = line + (size_t)cmark_node_get_start_column(n) - 1;
+	size_t start;
+
+	if (end > x->md.len)
+		end = x->md.len;
+	while (end > line && (md[end - 1] == ' ' || md[end - 1] == '\t'))
+		end--;
+	if (end < line + 5 || md[end - 1] != ':' || md[end - 2] != ']')
+		BUG("no footnote definition at line %d, column %d",
+		    cmark_node_get_start_line(n),
+		    cmark_node_get_start_column(n));
+	end -= 2;
+	for (start = end; start > line && md[start - 1] != ']' &&
+	     md[start - 1] != ' ' && md[start - 1] != '\t'; start--)
+		;
+	while (start + 2 < end && (md[start] != '[' || md[start + 1] != '^'))
+		start++;
+	if (start + 2 >= end)
+		BUG("no footnote label at line %d",
+		    cmark_node_get_start_line(n));
+	*len = end - start - 2;
+	return md + start + 2;
+}
+
+/*
+ * The back-links of a footnote, written as cmark-gfm writes them: one
+ * to each of its nrefs references (the first "fnref-ID", then
+ * "fnref-ID-2", ...), id its label escaped for a URL; the first always.
+ * (cmark-gfm also counts a reference in a definition that nothing
+ * references, which it then drops: the tree no longer has it, so a
+ * footnote referenced from there alone gets one back-link fewer here.)
  */
 static void
-footnotes_heading(char **html, cmark_mem *mem)
+backlinks(struct buf *out, const char *id, size_t nrefs)
 {
-	static const char open[] = "<section class=\"footnotes\" "
-				   "data-footnotes>\n";
-	char *at = strstr(*html, open);
-	struct buf b = BUF_INIT;
+	static const char rest[] = "\" class=\"footnote-backref\" "
+				   "data-footnote-backref aria-label=\"Back "
+				   "to content\">\xe2\x86\xa9";	/* ↩ */
+	size_t i;
 
-	if (!at)
+	buf_addf(out, "<a href=\"#fnref-%s%s</a>", id, rest);
+	for (i = 2; i <= nrefs; i++)
+		buf_addf(out, " <a href=\"#fnref-%s-%zu%s<sup class=\""
+			 "footnote-ref\">%zu</sup></a>", id, i, rest, i);
+}
+
+/*
+ * The footnotes, which cmark-gfm puts last in the tree, as a section
+ * that a "Notes" heading names (so that they do not read as the end of
+ * the list before them), what r->after_h2 writes for it after the
+ * heading, and the list: each definition written as cmark-gfm writes it
+ * (the id "fn-" and its label, the back-links to its references at the
+ * end of its last paragraph, or after its last block), its blocks moved
+ * into it. The definitions leave the tree for d->defs: the renderer
+ * still reads a reference's label from its definition.
+ */
+static void
+resolve_notes(cmark_node *doc, struct html_doc *d, const struct rendered *r,
+	      struct buf *scratch)
+{
+	cmark_mem *mem = cmark_get_default_mem_allocator();
+	cmark_node *c, *sec, *h, *ol;
+	cmark_iter *it;
+	cmark_event_type ev;
+	size_t i, cap = 0, *nrefs;
+
+	for (c = cmark_node_first_child(doc); c; c = cmark_node_next(c))
+		if (cmark_node_get_type(c) == CMARK_NODE_FOOTNOTE_DEFINITION) {
+			d->defs = xgrow(d->defs, &cap, d->ndefs + 1,
+					sizeof(*d->defs));
+			d->defs[d->ndefs++] = c;
+		}
+	if (!d->ndefs)
 		return;
-	buf_add(&b, *html, (size_t)(at - *html));
-	BUF_ADDLIT(&b, "<section class=\"footnotes\" data-footnotes "
-		   "aria-labelledby=\"notes\">\n<h2 id=\"notes\">Notes</h2>\n");
-	buf_addstr(&b, at + sizeof(open) - 1);
-	mem->free(*html);
-	*html = mem->calloc(b.len + 1, 1);
-	memcpy(*html, b.data, b.len + 1);
-	buf_release(&b);
+	/* A reference's text is its definition's number, from 1. */
+	nrefs = xcalloc(d->ndefs, sizeof(*nrefs));
+	it = cmark_iter_new(doc);
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		unsigned long k;
+
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) !=
+		    CMARK_NODE_FOOTNOTE_REFERENCE)
+			continue;
+		k = strtoul(cmark_node_get_literal(n), NULL, 10);
+		if (k < 1 || k > d->ndefs)
+			BUG("a reference to footnote %lu of %zu", k, d->ndefs);
+		nrefs[k - 1]++;
+	}
+	cmark_iter_free(it);
+	sec = custom(CMARK_NODE_CUSTOM_BLOCK, "<section class=\"footnotes\" "
+		     "data-footnotes aria-labelledby=\"notes\">", "</section>");
+	h = custom(CMARK_NODE_CUSTOM_BLOCK, "<h2 id=\"notes\">Notes</h2>", "");
+	ol = custom(CMARK_NODE_CUSTOM_BLOCK, "<ol>", "</ol>");
+	append(sec, h);
+	append(sec, ol);
+	append(doc, sec);
+	after_h2(h, "notes", r, scratch);
+	for (i = 0; i < d->ndefs; i++) {
+		cmark_node *def = d->defs[i], *li, *last;
+		cmark_strbuf id;
+		size_t len;
+		const char *label = note_label(d->x, def, &len);
+
+		cmark_strbuf_init(mem, &id, 0);
+		houdini_escape_href(&id, (const uint8_t *)label,
+				    (bufsize_t)len);
+		buf_reset(scratch);
+		buf_addf(scratch, "<li id=\"fn-%s\">", cmark_strbuf_cstr(&id));
+		li = custom(CMARK_NODE_CUSTOM_BLOCK, scratch->data, "");
+		append(ol, li);
+		while ((c = cmark_node_first_child(def)))
+			append(li, c);
+		cmark_node_unlink(def);
+		buf_reset(scratch);
+		last = cmark_node_last_child(li);
+		if (last && cmark_node_get_type(last) == CMARK_NODE_PARAGRAPH) {
+			buf_addch(scratch, ' ');
+			backlinks(scratch, cmark_strbuf_cstr(&id), nrefs[i]);
+			c = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
+			cmark_node_set_on_enter(c, scratch->data);
+			append(last, c);
+			cmark_node_set_on_exit(li, "</li>");
+		} else {
+			backlinks(scratch, cmark_strbuf_cstr(&id), nrefs[i]);
+			BUF_ADDLIT(scratch, "\n</li>");
+			cmark_node_set_on_exit(li, scratch->data);
+		}
+		cmark_strbuf_free(&id);
+	}
+	free(nrefs);
 }
 
 int
-html_render(const struct expansion *x, struct rendered *r)
+html_parse(const struct expansion *x, struct html_doc **out)
 {
 	/*
 	 * No autolink: text from data stays text, and the templates write
-	 * their links out. Footnotes ([^name]) are a parser option.
+	 * their links out.
 	 */
 	static const char *const exts[] = { "table", "strikethrough" };
-	int opts = CMARK_OPT_SMART | CMARK_OPT_SAFE | CMARK_OPT_VALIDATE_UTF8 |
-		   CMARK_OPT_FOOTNOTES;
-	struct headings hs = { NULL, 0, 0 };
-	struct buf toc = BUF_INIT;
-	int ret;
-	cmark_parser *parser;
-	cmark_node *doc;
-	cmark_mem *mem = cmark_get_default_mem_allocator();
+	struct html_doc *d = xcalloc(1, sizeof(*d));
+	cmark_node *c;
 	size_t i;
-	char *html;
 
 	cmark_gfm_core_extensions_ensure_registered();
-	parser = cmark_parser_new(opts);
+	d->x = x;
+	buf_init(&d->list);
+	buf_init(&d->toc);
+	d->parser = cmark_parser_new(HTML_OPTIONS);
 	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
 		cmark_syntax_extension *e;
 
@@ -1098,34 +1284,112 @@ html_render(const struct expansion *x, struct rendered *r)
 
 		if (!e)
 			BUG("cmark-gfm has no '%s' extension", exts[i]);
-		cmark_parser_attach_syntax_extension(parser, e);
+		cmark_parser_attach_syntax_extension(d->parser, e);
 	}
-	cmark_parser_feed(parser, x->md.data, x->md.len);
-	doc = cmark_parser_finish(parser);
-	ret = check_raw_html(doc, x) ? -1 : 0;
+	cmark_parser_feed(d->parser, x->md.data, x->md.len);
+	d->tree = cmark_parser_finish(d->parser);
+	collect_headings(d->tree, x, &d->hs);
+	build_toc(d->hs.h, d->hs.n, &d->list);
+	if (d->list.len) {
+		BUF_ADDLIT(&d->toc, "<nav class=\"toc\" aria-label=\""
+			   "Contents\">\n<p class=\"toc-title\">Contents"
+			   "</p>\n");
+		buf_add(&d->toc, d->list.data, d->list.len);
+		BUF_ADDLIT(&d->toc, "</nav>\n");
+	}
+	for (c = cmark_node_first_child(d->tree); c && !d->notes;
+	     c = cmark_node_next(c))
+		d->notes = cmark_node_get_type(c) ==
+			   CMARK_NODE_FOOTNOTE_DEFINITION;
+	*out = d;
+	return check_raw_html(d->tree, x) ? -1 : 0;
+}
+
+int
+html_doc_has_section(const struct html_doc *d, const char *id)
+{
+	size_t i;
+
+	if (d->notes && !strcmp(id, "notes"))
+		return 1;
+	for (i = 0; i < d->hs.n; i++)
+		if (d->hs.h[i].level == 2 && !strcmp(d->hs.h[i].id, id))
+			return 1;
+	return 0;
+}
+
+/* Frees d's tree, the footnotes taken out of it and the parser. */
+static void
+drop_tree(struct html_doc *d)
+{
+	size_t i;
+
+	if (d->tree)
+		cmark_node_free(d->tree);
+	d->tree = NULL;
+	for (i = 0; i < d->ndefs; i++)
+		cmark_node_free(d->defs[i]);
+	free(d->defs);
+	d->defs = NULL;
+	d->ndefs = 0;
+	if (d->parser)
+		cmark_parser_free(d->parser);
+	d->parser = NULL;
+}
+
+void
+html_doc_render(struct html_doc *d, struct rendered *r)
+{
+	struct buf scratch = BUF_INIT;
+	cmark_mem *mem = cmark_get_default_mem_allocator();
+	size_t i;
+	char *html;
+
+	if (!d->tree)
+		BUG("a page rendered twice");
 	if (r->root)
-		reroot_links(doc, r);
-	collect_headings(doc, x, &hs);
-	build_toc(hs.h, hs.n, &toc);
-	resolve(doc, x, r, hs.h, hs.n, toc.data);
-	html = cmark_render_html(doc, opts,
-				 cmark_parser_get_syntax_extensions(parser));
-	footnotes_heading(&html, mem);
+		reroot_links(d->tree, r);
+	resolve(d->tree, d->x, r, d->hs.h, d->hs.n, d->list.data);
+	resolve_notes(d->tree, d, r, &scratch);
+	html = cmark_render_html(d->tree, HTML_OPTIONS,
+				 cmark_parser_get_syntax_extensions(d->parser));
 	buf_addstr(r->body, html);
 	mem->free(html);
-	cmark_node_free(doc);
-	cmark_parser_free(parser);
+	drop_tree(d);
 	r->title = NULL;
-	for (i = 0; i < hs.n && !r->title; i++)
-		if (hs.h[i].level == 1)
-			r->title = xstrdup(hs.h[i].text);
-	buf_add(r->toc, toc.data, toc.len);
-	buf_release(&toc);
-	for (i = 0; i < hs.n; i++) {
-		free(hs.h[i].id);
-		free(hs.h[i].text);
+	for (i = 0; i < d->hs.n && !r->title; i++)
+		if (d->hs.h[i].level == 1)
+			r->title = xstrdup(d->hs.h[i].text);
+	buf_add(r->toc, d->toc.data, d->toc.len);
+	buf_release(&scratch);
+}
+
+void
+html_doc_free(struct html_doc *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	drop_tree(d);
+	for (i = 0; i < d->hs.n; i++) {
+		free(d->hs.h[i].id);
+		free(d->hs.h[i].text);
 	}
-	free(hs.h);
+	free(d->hs.h);
+	buf_release(&d->list);
+	buf_release(&d->toc);
+	free(d);
+}
+
+int
+html_render(const struct expansion *x, struct rendered *r)
+{
+	struct html_doc *d;
+	int ret = html_parse(x, &d);
+
+	html_doc_render(d, r);
+	html_doc_free(d);
 	return ret;
 }
 

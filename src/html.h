@@ -20,9 +20,11 @@ struct srcfile;
  * title, for narrow screens. A {{#table}} caption becomes its table's
  * <caption>, the table wrapped in a scrolling <div class="wide">, and a
  * table without one is named by the heading above it (aria-labelledby).
- * All of it is done in cmark-gfm's tree
- * before it is rendered (custom nodes for trusted HTML, link nodes for
- * links), so that the renderer writes the finished body.
+ * The footnotes are listed in a section named by a "Notes" heading
+ * (id "notes"), with cmark-gfm's ids and back-links. All of it is done
+ * in cmark-gfm's tree before it is rendered (custom nodes for trusted
+ * HTML, link nodes for links), so that the renderer writes the
+ * finished body.
  */
 struct rendered {
 	struct buf *body;	/* the HTML of the document */
@@ -53,6 +55,15 @@ struct rendered {
 	 * NULL: none.
 	 */
 	const char *banner;
+	/*
+	 * What follows each level-2 heading, and the "Notes" heading of
+	 * the footnotes (an edition's links to the same section in the
+	 * others): after_h2 appends that HTML, given the heading's id
+	 * and after_h2_ctx, to out; nothing appended, nothing put. NULL:
+	 * nothing.
+	 */
+	void (*after_h2)(struct buf *out, const char *id, const void *ctx);
+	const void *after_h2_ctx;
 };
 
 /*
@@ -63,6 +74,37 @@ struct rendered {
  * the same, without it).
  */
 int html_render(const struct expansion *x, struct rendered *r);
+
+/*
+ * html_render() in two steps, for pages that link to each other's
+ * sections: html_parse() reads the page, so that its sections are known
+ * (html_doc_has_section()) before any page is rendered; then
+ * html_doc_render() writes it.
+ */
+struct html_doc;
+
+/*
+ * Parses x->md into *doc (x is borrowed until html_doc_render()): the
+ * headings get their ids and the contents list is made. Returns 0, or
+ * -1 after an error at each piece of raw HTML, as html_render() does
+ * (*doc is made all the same). Free *doc with html_doc_free().
+ */
+int html_parse(const struct expansion *x, struct html_doc **doc);
+
+/*
+ * Whether doc has a section of id: a level-2 heading with that id, or
+ * "notes", the footnotes' section, when it has footnotes.
+ */
+int html_doc_has_section(const struct html_doc *doc, const char *id);
+
+/*
+ * Renders doc for the page r describes, as html_render() does: appends
+ * to r->body and r->toc and sets r->title (the caller frees it). Once
+ * a doc: it keeps only its sections afterwards.
+ */
+void html_doc_render(struct html_doc *doc, struct rendered *r);
+
+void html_doc_free(struct html_doc *doc);
 
 /*
  * Frees what cmark-gfm keeps for the whole process (its registered

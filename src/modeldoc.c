@@ -157,14 +157,11 @@ doc_error(const struct modeldoc *doc, size_t off, size_t len,
 	  const char *fmt, ...)
 {
 	struct srcloc loc = { doc->f, off, len };
-	struct buf msg = BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	buf_vaddf(&msg, fmt, ap);
+	verror_at(&loc, fmt, ap);
 	va_end(ap);
-	error_at(&loc, "%s", msg.data);
-	buf_release(&msg);
 	return -1;
 }
 

@@ -3,7 +3,9 @@
  * HTML pages and figures in the site's staging area -> published. The
  * order of work: editions from the newest down, each handing its
  * figures to gnuplot as soon as its templates are expanded (gnuplot
- * draws on the other core while the next edition is built), then the
+ * draws on the other core while the next edition is built), each
+ * rendered as soon as the one before it is parsed (its sections link
+ * to the same sections in the editions beside it), then the
  * pages that need every edition (the links between editions, the
  * history of each quantity, the changes), then the wait for gnuplot.
  */
@@ -78,6 +80,7 @@ struct edition {
 	struct datasets ds;	/* its figure data, when built here */
 	const struct datasets *dsp;
 	struct expansion x;
+	struct html_doc *page;	/* x parsed: its sections, for links */
 	struct buf body, toc;	/* rendered for editions/YEAR/ */
 	char *title;
 };
@@ -163,19 +166,16 @@ report_registry(const char *datadir, int year, struct datasets *ds,
 	return reg;
 }
 
-static void edition_banner(const struct run *run, size_t i, struct buf *out);
-
 /*
  * Builds edition e: its registry (unless given), its report expanded and
- * rendered (its banner after the title), its figures handed to gnuplot.
- * Returns 0, -1 after input errors, -2 when gnuplot cannot be started.
+ * parsed (render_edition() writes it, once the editions beside it are
+ * parsed too), its figures handed to gnuplot. Returns 0, -1 after input
+ * errors, -2 when gnuplot cannot be started.
  */
 static int
 build_edition(struct run *run, struct edition *e)
 {
-	struct rendered r = { .body = &e->body, .toc = &e->toc,
-			      .root = "../../", .own = own_files };
-	struct buf dir = BUF_INIT, banner = BUF_INIT;
+	struct buf dir = BUF_INIT;
 	int ret = -1;
 
 	if (!e->reg) {
@@ -194,10 +194,7 @@ build_edition(struct run *run, struct edition *e)
 		e->reg, e->dsp, e->x.figures, e->x.nfigures) : 0;
 	if (ret || !run->opt->editions)
 		goto out;
-	edition_banner(run, (size_t)(e - run->ed), &banner);
-	r.banner = banner.data;
-	ret = html_render(&e->x, &r);
-	e->title = r.title;
+	ret = html_parse(&e->x, &e->page);
 	/* Only the newest: the previous edition's figures are kept. */
 	if (ret || (run->opt->newest && e != &run->ed[run->n - 1]))
 		goto out;
@@ -206,70 +203,48 @@ build_edition(struct run *run, struct edition *e)
 		       e->x.figures, e->x.nfigures);
 out:
 	buf_release(&dir);
-	buf_release(&banner);
 	return ret;
-}
-
-/* Whether body has a level-2 heading with the id of len bytes at id. */
-static int
-has_section(const struct edition *e, const char *id, size_t len)
-{
-	const char *p = e->body.data;
-
-	while (p && (p = strstr(p, "<h2 id=\""))) {
-		p += 8;
-		if (!strncmp(p, id, len) && p[len] == '"')
-			return 1;
-	}
-	return 0;
 }
 
 /* A link to edition e (or to its section id) from a page at up. */
 static void
 edition_link(struct buf *out, const struct edition *e, const char *up,
-	     const char *id, size_t len)
+	     const char *id)
 {
 	buf_addf(out, "<a href=\"%s%d/index.html", up, e->year);
-	if (id && has_section(e, id, len)) {
+	if (id && e->page && html_doc_has_section(e->page, id)) {
 		buf_addch(out, '#');
-		buf_add(out, id, len);
+		html_attr(out, id);
 	}
 	buf_addf(out, "\">%d edition</a>", e->year);
 }
 
+/* The editions beside a page, and the way from it to editions/. */
+struct beside {
+	const struct edition *prev, *next;	/* NULL: none */
+	const char *up;
+};
+
 /*
- * Appends body with, after each level-2 heading, links to the same
- * section in the previous and the next edition (prev, next: NULL when
- * there is none; up: the way from the page to editions/).
+ * What follows each section's heading in a report (rendered's
+ * after_h2): links to the same section in the previous and the next
+ * edition, to the section itself where that edition has it.
  */
 static void
-edition_body(struct buf *out, const char *body, const struct edition *prev,
-	     const struct edition *next, const char *up)
+section_links(struct buf *out, const char *id, const void *ctx)
 {
-	const char *p = body, *h;
+	const struct beside *b = ctx;
 
-	while ((h = strstr(p, "<h2 id=\""))) {
-		const char *id = h + 8, *end;
-		size_t len = strcspn(id, "\"");
-
-		end = strstr(h, "</h2>");
-		if (!end)
-			break;
-		end += 5;
-		buf_add(out, p, (size_t)(end - p));
-		p = end;
-		if (!prev && !next)
-			continue;
-		BUF_ADDLIT(out, "\n<p class=\"edition-nav\">This section in the ");
-		if (prev)
-			edition_link(out, prev, up, id, len);
-		if (prev && next)
-			BUF_ADDLIT(out, " and the ");
-		if (next)
-			edition_link(out, next, up, id, len);
-		BUF_ADDLIT(out, "</p>");
-	}
-	buf_addstr(out, p);
+	if (!b->prev && !b->next)
+		return;
+	BUF_ADDLIT(out, "<p class=\"edition-nav\">This section in the ");
+	if (b->prev)
+		edition_link(out, b->prev, b->up, id);
+	if (b->prev && b->next)
+		BUF_ADDLIT(out, " and the ");
+	if (b->next)
+		edition_link(out, b->next, b->up, id);
+	BUF_ADDLIT(out, "</p>");
 }
 
 /*
@@ -290,16 +265,39 @@ edition_banner(const struct run *run, size_t i, struct buf *out)
 	BUF_ADDLIT(out, ". ");
 	if (prev) {
 		BUF_ADDLIT(out, "Previous: ");
-		edition_link(out, prev, "../", NULL, 0);
+		edition_link(out, prev, "../", NULL);
 		BUF_ADDLIT(out, ". ");
 	}
 	if (next) {
 		BUF_ADDLIT(out, "Next: ");
-		edition_link(out, next, "../", NULL, 0);
+		edition_link(out, next, "../", NULL);
 		BUF_ADDLIT(out, ". ");
 	}
 	BUF_ADDLIT(out, "<a href=\"../index.html\">All editions</a>; "
 		   "<a href=\"../../index.html\">the newest</a>.</p>\n");
+}
+
+/*
+ * Renders edition i's report for editions/YEAR/ (its banner after the
+ * title, each section linked to the same in the editions beside it),
+ * once those are parsed.
+ */
+static void
+render_edition(struct run *run, size_t i)
+{
+	struct edition *e = &run->ed[i];
+	struct beside b = { i ? &run->ed[i - 1] : NULL,
+			    i + 1 < run->n ? &run->ed[i + 1] : NULL, "../" };
+	struct rendered r = { .body = &e->body, .toc = &e->toc,
+			      .root = "../../", .own = own_files,
+			      .after_h2 = section_links, .after_h2_ctx = &b };
+	struct buf banner = BUF_INIT;
+
+	edition_banner(run, i, &banner);
+	r.banner = banner.data;
+	html_doc_render(e->page, &r);
+	e->title = r.title;
+	buf_release(&banner);
 }
 
 /* editions/YEAR/index.html and its quantities page. */
@@ -362,8 +360,6 @@ static int
 write_edition(struct run *run, size_t i)
 {
 	struct edition *e = &run->ed[i];
-	const struct edition *prev = i ? &run->ed[i - 1] : NULL;
-	const struct edition *next = i + 1 < run->n ? &run->ed[i + 1] : NULL;
 	struct buf body = BUF_INIT, file = BUF_INIT;
 	struct quantities_page qp = { "../../", NULL, NULL, NULL, NULL, 0,
 				      &run->bib, run->ts };
@@ -373,10 +369,9 @@ write_edition(struct run *run, size_t i)
 	char name[48];
 	int ret;
 
-	edition_body(&body, e->body.data, prev, next, "../");
 	buf_addf(&file, "%s/index.html", e->dir);
 	ret = write_page(run, file.data, "../../", e->title ? e->title :
-			 "Report", e->toc.data, body.data);
+			 "Report", e->toc.data, e->body.data);
 
 	/* The quantities it links to, and those they are computed from. */
 	for (k = 0; k < e->x.nlinks; k++) {
@@ -423,10 +418,12 @@ write_top_report(struct run *run)
 {
 	struct edition *e = &run->ed[run->n - 1];
 	const struct edition *prev = run->n > 1 ? &run->ed[run->n - 2] : NULL;
-	struct buf body = BUF_INIT, toc = BUF_INIT, page = BUF_INIT;
+	struct beside b = { prev, NULL, "editions/" };
+	struct buf body = BUF_INIT, toc = BUF_INIT;
 	struct buf banner = BUF_INIT;
 	struct rendered r = { .body = &body, .toc = &toc,
-			      .qhref = top_qhref, .qhref_ctx = &run->parts };
+			      .qhref = top_qhref, .qhref_ctx = &run->parts,
+			      .after_h2 = section_links, .after_h2_ctx = &b };
 	int ret;
 
 	if (run->opt->editions) {
@@ -450,13 +447,11 @@ write_top_report(struct run *run)
 		buf_release(&banner);
 		return -1;
 	}
-	edition_body(&page, body.data, prev, NULL, "editions/");
 	ret = write_page(run, "index.html", "", r.title ? r.title : "Report",
-			 toc.data, page.data);
+			 toc.data, body.data);
 	free(r.title);
 	buf_release(&body);
 	buf_release(&toc);
-	buf_release(&page);
 	buf_release(&banner);
 	return ret;
 }
@@ -725,6 +720,7 @@ release_editions(struct run *run)
 		registry_free(e->own);
 		datasets_release(&e->ds);
 		expansion_release(&e->x);
+		html_doc_free(e->page);
 		buf_release(&e->body);
 		buf_release(&e->toc);
 		free(e->title);
@@ -779,7 +775,7 @@ report_write(struct site *site, const struct registry *reg,
 	struct srcfile *shell = NULL, *css = NULL;
 	struct buf path = BUF_INIT;
 	int ret = 1, r = -1, newest = (int)registry_num(reg, "edition.year");
-	size_t i;
+	size_t i, lo;
 
 	run.files = rows_files(ts, opt->datadir, model_data_files);
 	run.article_year = (int)registry_num(reg, "article.year");
@@ -837,8 +833,8 @@ report_write(struct site *site, const struct registry *reg,
 	timing_begin("editions");
 	r = 0;
 	/* The newest alone: it, and the previous for the links to it. */
-	for (i = run.n; i-- > (opt->newest && run.n > 2 ? run.n - 2 : 0) &&
-	     !r;) {
+	lo = opt->newest && run.n > 2 ? run.n - 2 : 0;
+	for (i = run.n; i-- > lo && !r;) {
 		struct edition *e = &run.ed[i];
 
 		if (i + 1 < run.n)
@@ -846,8 +842,14 @@ report_write(struct site *site, const struct registry *reg,
 		r = build_edition(&run, e);
 		if (!r && diag_interrupted())
 			r = -1;
+		/* The one after it has the editions beside it parsed now. */
+		if (!r && opt->editions && i + 1 < run.n)
+			render_edition(&run, i + 1);
 	}
 	diag_set_context(NULL);
+	/* The oldest built, when its page is written. */
+	if (!r && opt->editions && (!opt->newest || lo == run.n - 1))
+		render_edition(&run, lo);
 	timing_end();
 	timing_begin("pages");
 	if (!r)

@@ -129,14 +129,11 @@ static int
 perr(struct parser *p, size_t off, size_t len, const char *fmt, ...)
 {
 	struct srcloc l = loc_of(p->f, off, len);
-	struct buf msg = BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	buf_vaddf(&msg, fmt, ap);
+	verror_at(&l, fmt, ap);
 	va_end(ap);
-	error_at(&l, "%s", msg.data);
-	buf_release(&msg);
 	p->failed = 1;
 	return -1;
 }

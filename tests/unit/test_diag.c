@@ -1,0 +1,125 @@
+/*
+ * Unit tests for src/diag.h: located errors. A module's own error
+ * function passes its arguments on to verror_at(), and the message is
+ * the one error_at() prints: the location, the text with user text
+ * escaped, the source line and the caret; the error is counted.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "diag.h"
+
+static int
+reset(void **state)
+{
+	(void)state;
+	diag_reset();
+	diag_set_quiet(0);
+	diag_set_context(NULL);
+	return 0;
+}
+
+/* A wrapper as modeldoc.c's and tparse.c's are: the place, then fmt. */
+static int
+wrapped(const struct srcfile *f, size_t off, size_t len, const char *fmt,
+	...) __attribute__((format(printf, 4, 5)));
+
+static int
+wrapped(const struct srcfile *f, size_t off, size_t len, const char *fmt,
+	...)
+{
+	struct srcloc loc = { f, off, len };
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror_at(&loc, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static const char text[] = "first line\nsecond {{ laptop.ops_mx }} x\n";
+
+static void
+test_verror_at_as_error_at(void **state)
+{
+	struct srcfile *f = srcfile_from_mem("t.md", text, sizeof(text) - 1);
+	struct srcloc loc = { f, 21, 13 };
+	char *want;
+
+	(void)state;
+	f->show_source = 1;
+	capture_start();
+	assert_int_equal(error_at(&loc, "unknown quantity '%s' (%d)",
+				  "laptop.ops_mx", 42), -1);
+	want = capture_end();
+	assert_string_equal(want, "t.md:2:11: error: unknown quantity "
+			    "'laptop.ops_mx' (42)\n"
+			    "    second {{ laptop.ops_mx }} x\n"
+			    "              ^^^^^^^^^^^^^\n");
+	capture_start();
+	assert_int_equal(wrapped(f, 21, 13, "unknown quantity '%s' (%d)",
+				 "laptop.ops_mx", 42), -1);
+	assert_captured(want);
+	assert_int_equal(diag_errors(), 2);
+	free(want);
+	srcfile_free(f);
+}
+
+/* User text in the arguments is escaped, as error_at() escapes it. */
+static void
+test_verror_at_escapes(void **state)
+{
+	struct srcfile *f = srcfile_from_mem("t.md", text, sizeof(text) - 1);
+
+	(void)state;
+	capture_start();
+	wrapped(f, 0, 5, "bad name '%s'", "a\x1b[31mb");
+	assert_captured("t.md:1:1: error: bad name 'a\\x1b[31mb'\n");
+	/* No file: the program's name instead of a place. */
+	capture_start();
+	wrapped(NULL, 0, 0, "%s", "no place");
+	assert_captured("ultimate: error: no place\n");
+	srcfile_free(f);
+}
+
+/* Counted when quiet, and past the number shown. */
+static void
+test_verror_at_counts(void **state)
+{
+	struct srcfile *f = srcfile_from_mem("t.md", text, sizeof(text) - 1);
+	int i;
+
+	(void)state;
+	diag_set_quiet(1);
+	capture_start();
+	assert_int_equal(wrapped(f, 0, 1, "quiet %d", 1), -1);
+	assert_captured("");
+	assert_int_equal(diag_errors(), 1);
+	diag_set_quiet(0);
+	diag_reset();
+	capture_start();
+	for (i = 0; i < DIAG_MAX_SHOWN + 3; i++)
+		wrapped(f, 0, 1, "error %d", i);
+	free(capture_end());
+	assert_int_equal(diag_errors(), DIAG_MAX_SHOWN + 3);
+	assert_true(diag_full());
+	srcfile_free(f);
+}
+
+#define T(f) cmocka_unit_test_setup(f, reset)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_verror_at_as_error_at),
+		T(test_verror_at_escapes),
+		T(test_verror_at_counts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
