@@ -51,8 +51,14 @@ buf_grow(struct buf *b, size_t extra)
 	if (need <= b->cap)
 		return;
 	if (!b->cap) {
+		/*
+		 * 128 bytes at least: most buffers hold a name or a line,
+		 * and grew from a few bytes by reallocations (one edition:
+		 * 222.6M -> 214.4M instructions; peak memory unchanged,
+		 * 8.5 MB).
+		 */
 		b->data = NULL;
-		b->data = xgrow(b->data, &b->cap, need, 1);
+		b->data = xgrow(b->data, &b->cap, need < 128 ? 128 : need, 1);
 		b->data[0] = '\0';
 		return;
 	}
@@ -72,7 +78,7 @@ buf_addstr(struct buf *b, const char *s)
  * result that fits a small array on the stack is formatted there and
  * copied: most results are names and short phrases added to a new
  * buffer, formatted twice before (one edition, warm: 242.6M -> 230.9M
- * instructions, 4.8%). An empty result allocates nothing.
+ * instructions). An empty result allocates nothing.
  */
 void
 buf_vaddf(struct buf *b, const char *fmt, va_list ap)

@@ -404,8 +404,8 @@ registry_pattern_match(const char *pattern, const char *name,
  * its row in *row, *rowlen. Only the patterns whose last part is the
  * name's or "*" can match: they are found by bisection and tried in
  * table order (a scan of every pattern with a strcmp() each, 2000 names
- * against 230 patterns and again through each alias, was 10.6M of one
- * edition's 230.9M instructions).
+ * against 230 patterns and again through each alias: one edition ran
+ * 230.9M instructions then, 222.6M now).
  */
 static size_t
 match_table(const struct registry *reg, const char *name, const char **row,
