@@ -116,7 +116,7 @@ registry_set_because(struct registry *reg, const char *names)
 static uint64_t
 hash_n(const char *s, size_t len)
 {
-	return hash_bytes(0, s, len);
+	return hash_name(s, len);
 }
 
 static uint64_t
