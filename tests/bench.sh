@@ -114,7 +114,9 @@ stages() {
 # the manifest removed: everything made again, the figures from their
 # cache) and after rm -rf of the output (gnuplot draws). Per case the
 # median, min and max wall time of each (ms), then the ratio of the
-# medians and the median of the ratios of the pairs. Then, when valgrind
+# medians and the median of the ratios of the pairs; below, the same of
+# the program's CPU time (--timings own-cpu: gnuplot is a child and not
+# in it), steadier than wall time on a busy machine. Then, when valgrind
 # is there, the instructions of one warm run of each (callgrind:
 # deterministic, where wall times on a shared VM are not).
 paired() {
@@ -134,6 +136,7 @@ paired() {
 		*) mode=scratch ;;
 		esac
 		: >"$tmp/base"; : >"$tmp/this"
+		: >"$tmp/cpu-base"; : >"$tmp/cpu-this"
 		for w in base this; do
 			dir=$top; [ $w = base ] && dir=$base
 			rm -rf "$tmp/out-$w"
@@ -151,11 +154,14 @@ paired() {
 				s=$EPOCHREALTIME
 				# shellcheck disable=SC2086
 				(cd "$dir" && ./ultimate -o "$tmp/out-$w" \
-					$opt report >/dev/null 2>&1)
+					$opt --timings report >/dev/null \
+					2>"$tmp/timings")
 				e=$EPOCHREALTIME
 				awk -v s="$s" -v e="$e" \
 					'BEGIN { printf "%.3f\n", (e - s) * 1000 }' \
 					>>"$tmp/$w"
+				awk '$2 == "own-cpu" { print $3 }' \
+					"$tmp/timings" >>"$tmp/cpu-$w"
 			done
 		done
 		paste "$tmp/this" "$tmp/base" |
@@ -165,6 +171,11 @@ paired() {
 			"$(paste <(stats "$tmp/this") <(stats "$tmp/base") |
 				awk '{ print $1 / $4 }')" \
 			"$(stats "$tmp/ratio" | awk '{ print $1 / 1e6 }')"
+		printf "%-28s %s   %s   %6.3f\n" "  its CPU time (own-cpu)" \
+			"$(stats "$tmp/cpu-base")" "$(stats "$tmp/cpu-this")" \
+			"$(paste <(stats "$tmp/cpu-this") \
+				<(stats "$tmp/cpu-base") |
+				awk '{ print $1 / $4 }')"
 	done
 	if command -v valgrind >/dev/null; then
 		for opt in --no-editions ""; do
