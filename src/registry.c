@@ -21,23 +21,7 @@ struct sym_key {
 	size_t i;		/* its index in the table */
 };
 
-/*
- * The quantities and the strings they are added with (name, unit, text,
- * inputs, source, origin, because), carved from chunks freed with the
- * registry, not allocated and freed one by one (one edition: 202.3M ->
- * 198.3M instructions; every edition: 2117.6M -> 2056.7M). What the
- * setters replace later (formula, expr, note, symbol, row) stays on the
- * heap, one allocation each.
- */
-struct chunk {
-	struct chunk *next;
-	size_t used, cap;
-	/* cap bytes follow, 8-aligned as the header's size is */
-};
-#define CHUNK_BYTES 65536
-
 struct registry {
-	struct chunk *pool;	/* the chunk carved from now, then older */
 	struct quantity **q;	/* insertion order */
 	uint64_t *hashes;	/* of their names */
 	size_t n, cap, hcap;
@@ -80,56 +64,26 @@ registry_new(void)
 	return reg;
 }
 
-/* n bytes from the pool, 8-aligned, zeroed. */
-static void *
-pool_alloc(struct registry *reg, size_t n)
-{
-	struct chunk *c = reg->pool;
-	char *p;
-
-	n = (n + 7) & ~(size_t)7;
-	if (!c || c->cap - c->used < n) {
-		/* Twice the last, from 4 KiB: many registries are small. */
-		size_t cap = c && c->cap < CHUNK_BYTES ? 2 * c->cap :
-			     c ? CHUNK_BYTES : 4096;
-
-		if (cap < n)
-			cap = n;
-		c = xmalloc(sizeof(*c) + cap);
-		c->used = 0;
-		c->cap = cap;
-		c->next = reg->pool;
-		reg->pool = c;
-	}
-	p = (char *)(c + 1) + c->used;
-	c->used += n;
-	return memset(p, 0, n);
-}
-
-static char *
-pool_strndup(struct registry *reg, const char *s, size_t n)
-{
-	char *p = pool_alloc(reg, n + 1);
-
-	memcpy(p, s, n);
-	return p;
-}
-
-static char *
-pool_strdup(struct registry *reg, const char *s)
-{
-	return pool_strndup(reg, s, strlen(s));
-}
-
-/* What quantity q holds on the heap: what the setters replace. */
 static void
 quantity_free(struct quantity *q)
 {
+	size_t i;
+
+	free(q->name);
+	free(q->text);
+	free(q->unit);
 	free(q->formula);
 	free(q->expr);
 	free(q->note);
 	free(q->symbol);
 	free(q->row);
+	for (i = 0; i < q->ninputs; i++)
+		free(q->inputs[i]);
+	free(q->inputs);
+	free(q->source);
+	free(q->origin);
+	free(q->because);
+	free(q);
 }
 
 void
@@ -141,12 +95,6 @@ registry_free(struct registry *reg)
 		return;
 	for (i = 0; i < reg->n; i++)
 		quantity_free(reg->q[i]);
-	while (reg->pool) {
-		struct chunk *c = reg->pool;
-
-		reg->pool = c->next;
-		free(c);
-	}
 	free(reg->q);
 	free(reg->hashes);
 	free(reg->slots);
@@ -291,7 +239,7 @@ add(struct registry *reg, const char *name, const char *unit,
 {
 	struct quantity *q;
 	uint64_t h = hash(name);
-	size_t slot = find_slot(reg, name, h), n = 0;
+	size_t slot = find_slot(reg, name, h), cap = 0;
 	const char *p;
 
 	if (reg->slots[slot]) {
@@ -301,20 +249,16 @@ add(struct registry *reg, const char *name, const char *unit,
 	if (registry_name_problem(name))
 		BUG("quantity name '%s': %s", name,
 		    registry_name_problem(name));
-	q = pool_alloc(reg, sizeof(*q));
-	q->name = pool_strdup(reg, name);
-	q->unit = pool_strdup(reg, unit ? unit : "");
+	q = xcalloc(1, sizeof(*q));
+	q->name = xstrdup(name);
+	q->unit = xstrdup(unit ? unit : "");
 	q->formula = xstrdup(formula ? formula : "");
 	q->note = xstrdup(formula ? formula : "");
 	/* Units from the code parse; one from data was checked by the model. */
 	q->dim_ok = !unit_parse(q->unit, &q->dim, NULL);
-	q->source = pool_strdup(reg, source ? source : "");
-	q->origin = origin ? pool_strdup(reg, origin) : NULL;
-	q->because = reg->because ? pool_strdup(reg, reg->because) : NULL;
-	for (p = inputs ? inputs : ""; *p; p++)
-		n += *p != ' ' && (p == inputs || p[-1] == ' ');
-	if (n)
-		q->inputs = pool_alloc(reg, n * sizeof(*q->inputs));
+	q->source = xstrdup(source ? source : "");
+	q->origin = origin ? xstrdup(origin) : NULL;
+	q->because = reg->because ? xstrdup(reg->because) : NULL;
 	for (p = inputs ? inputs : ""; *p;) {
 		size_t len = strcspn(p, " ");
 
@@ -325,7 +269,9 @@ add(struct registry *reg, const char *name, const char *unit,
 		if (!reg->slots[find_slot_n(reg, p, len, hash_n(p, len))])
 			BUG("input '%.*s' of '%s' is not in the registry",
 			    (int)len, p, name);
-		q->inputs[q->ninputs++] = pool_strndup(reg, p, len);
+		q->inputs = xgrow(q->inputs, &cap, q->ninputs + 1,
+				  sizeof(*q->inputs));
+		q->inputs[q->ninputs++] = xstrndup(p, len);
 		p += len;
 	}
 	reg->q = xgrow(reg->q, &reg->cap, reg->n + 1, sizeof(*reg->q));
@@ -374,7 +320,7 @@ registry_add_text(struct registry *reg, const char *name, const char *text,
 
 	if (q) {
 		q->type = Q_TEXT;
-		q->text = pool_strdup(reg, text);
+		q->text = xstrdup(text);
 	}
 	return q;
 }
