@@ -128,7 +128,7 @@ static void node(struct writer *w, const struct expr *e);
 
 /*
  * Not buf_addf(): an operator is written some 4,500 times in one edition
- * (198.3M -> 195.3M instructions).
+ * (202.3M -> 199.2M instructions; every edition, 15M fewer).
  */
 static void
 mo(struct writer *w, const char *op)
