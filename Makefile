@@ -353,8 +353,10 @@ lint-ci: $(ACTIONLINT)/installed | deps-lint
 # --- Benchmarks -----------------------------------------------------------
 # Prints times and memory; asserts nothing (CI machines are noisy).
 BENCH_RUNS ?= 5
+# BENCH_BASE=DIR: a paired comparison with the checkout built in DIR.
+BENCH_BASE ?=
 bench: ultimate | deps-build
-	@bash tests/bench.sh ./ultimate $(BENCH_RUNS)
+	@bash tests/bench.sh ./ultimate $(BENCH_RUNS) $(BENCH_BASE)
 
 # --- Install --------------------------------------------------------------
 # The share folder holds what `ultimate init` copies into a new project:

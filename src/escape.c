@@ -8,9 +8,14 @@
 #include "escape.h"
 #include "banned.h"
 
-/* 1 for the bytes escape() looks at: controls (and NUL), & < > " and
- * the dot and underscore (where a name may break). */
+/* 1 for the bytes escape() looks at: controls (and NUL), & < > " and,
+ * where a name may break, the dot and underscore. */
 static const unsigned char special[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1,
+};
+static const unsigned char special_break[256] = {
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 	['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['.'] = 1, ['_'] = 1,
@@ -22,12 +27,20 @@ static void
 escape(struct buf *out, const char *s, int how)
 {
 	int attr = how & ESC_ATTR;
+	/*
+	 * A dot or an underscore stops the run only where a break may
+	 * follow it: the names in every formula's links and titles are
+	 * copied whole (one edition: 211.5M -> 207.7M instructions).
+	 */
+	const unsigned char *stop = how & (ESC_BREAK_DOTS |
+					   ESC_BREAK_UNDERSCORES) ?
+				    special_break : special;
 
 	for (; *s; s++) {
 		/* Copy the run of bytes that need no escaping at once. */
 		size_t run = 0;
 
-		while (!special[(unsigned char)s[run]])
+		while (!stop[(unsigned char)s[run]])
 			run++;
 		if (run) {
 			buf_add(out, s, run);

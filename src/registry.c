@@ -16,6 +16,11 @@
 #include "xalloc.h"
 #include "banned.h"
 
+struct sym_key {
+	const char *last;	/* the pattern's last part (borrowed) */
+	size_t i;		/* its index in the table */
+};
+
 struct registry {
 	struct quantity **q;	/* insertion order */
 	uint64_t *hashes;	/* of their names */
@@ -28,7 +33,15 @@ struct registry {
 	size_t nsym;
 	const char *const (*sym_aliases)[2];
 	size_t nsym_aliases;
-	const char **sym_last;	/* the last part of each pattern */
+	/*
+	 * The patterns by their last part, then in table order, those
+	 * ending in "*" apart (in table order): a name is matched only
+	 * against the patterns that end in its last part or in "*".
+	 */
+	struct sym_key *sym_keys;
+	size_t nsym_keys;
+	size_t *sym_star;
+	size_t nsym_star;
 	/*
 	 * The hashes of every dotted prefix of a name ("current",
 	 * "current.phone" of "current.phone.year"), 0 for empty: a has()
@@ -86,7 +99,8 @@ registry_free(struct registry *reg)
 	free(reg->hashes);
 	free(reg->slots);
 	free(reg->because);
-	free(reg->sym_last);
+	free(reg->sym_keys);
+	free(reg->sym_star);
 	free(reg->pfx);
 	free(reg);
 }
@@ -102,7 +116,7 @@ registry_set_because(struct registry *reg, const char *names)
 static uint64_t
 hash_n(const char *s, size_t len)
 {
-	return hash_bytes(0, s, len);
+	return hash_name(s, len);
 }
 
 static uint64_t
@@ -386,30 +400,47 @@ registry_pattern_match(const char *pattern, const char *name,
 }
 
 /*
- * The first entry of table that name matches, or SIZE_MAX; its row in
- * *row, *rowlen.
+ * The first entry of the symbol table that name matches, or SIZE_MAX;
+ * its row in *row, *rowlen. Only the patterns whose last part is the
+ * name's or "*" can match: they are found by bisection and tried in
+ * table order (a scan of every pattern with a strcmp() each, 2000 names
+ * against 230 patterns and again through each alias: one edition ran
+ * 230.9M instructions then, 222.6M now).
  */
 static size_t
-match_table(const char *const table[][2], const char *const *last, size_t n,
-	    const char *name, const char **row, size_t *rowlen)
+match_table(const struct registry *reg, const char *name, const char **row,
+	    size_t *rowlen)
 {
 	const char *end = strrchr(name, '.');
-	size_t i;
+	size_t lo = 0, hi = reg->nsym_keys, k, s = 0;
 
 	end = end ? end + 1 : name;
-	for (i = 0; i < n; i++) {
-		/*
-		 * A pattern whose last part is another word cannot match:
-		 * the test that spares the whole match nearly every time
-		 * (2000 names against 230 patterns, and again through each
-		 * alias, was a sixth of a report's instructions).
-		 */
-		if (strcmp(last[i], "*") && strcmp(last[i], end))
-			continue;
-		if (registry_pattern_match(table[i][0], name, row, rowlen))
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(reg->sym_keys[mid].last, end) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	k = lo;
+	/* Two lists in table order, merged. */
+	for (;;) {
+		int more = k < reg->nsym_keys &&
+			   !strcmp(reg->sym_keys[k].last, end);
+		size_t i;
+
+		if (more && (s >= reg->nsym_star ||
+			     reg->sym_keys[k].i < reg->sym_star[s]))
+			i = reg->sym_keys[k++].i;
+		else if (s < reg->nsym_star)
+			i = reg->sym_star[s++];
+		else
+			return SIZE_MAX;
+		if (registry_pattern_match(reg->sym_table[i][0], name, row,
+					   rowlen))
 			return i;
 	}
-	return SIZE_MAX;
 }
 
 /*
@@ -442,8 +473,8 @@ alias_parts(const char *alias, const char *name)
 
 /* Matches q through the alias {alias, family}; 1 when it took a symbol. */
 static int
-set_by_alias(struct quantity *q, const char *alias, const char *family,
-	     const char *const table[][2], const char *const *last, size_t n)
+set_by_alias(const struct registry *reg, struct quantity *q,
+	     const char *alias, const char *family)
 {
 	struct buf as = BUF_INIT, words = BUF_INIT;
 	const char *rest = q->name, *row, *star;
@@ -464,9 +495,9 @@ set_by_alias(struct quantity *q, const char *alias, const char *family,
 	buf_add(&as, family, (size_t)(star - family));
 	buf_addch(&as, '*');
 	buf_addf(&as, "%s.%s", star + 1, rest);
-	i = match_table(table, last, n, as.data, &row, &rowlen);
+	i = match_table(reg, as.data, &row, &rowlen);
 	if (i != SIZE_MAX && row && row == as.data + (star - family)) {
-		q->symbol = xstrdup(table[i][1]);
+		q->symbol = xstrdup(reg->sym_table[i][1]);
 		q->row = buf_detach(&words, NULL);
 		ret = 1;
 	}
@@ -484,18 +515,26 @@ set_symbol_by_table(const struct registry *reg, struct quantity *q)
 
 	if (q->symbol || !reg->sym_table)
 		return;
-	t = match_table(reg->sym_table, reg->sym_last, reg->nsym, q->name, &row,
-			&rowlen);
+	t = match_table(reg, q->name, &row, &rowlen);
 	if (t != SIZE_MAX) {
 		q->symbol = xstrdup(reg->sym_table[t][1]);
 		q->row = row ? xstrndup(row, rowlen) : NULL;
 		return;
 	}
 	for (j = 0; j < reg->nsym_aliases; j++)
-		if (set_by_alias(q, reg->sym_aliases[j][0],
-				 reg->sym_aliases[j][1], reg->sym_table,
-				 reg->sym_last, reg->nsym))
+		if (set_by_alias(reg, q, reg->sym_aliases[j][0],
+				 reg->sym_aliases[j][1]))
 			return;
+}
+
+/* By last part, then by index: qsort() is not stable. */
+static int
+sym_key_cmp(const void *a, const void *b)
+{
+	const struct sym_key *x = a, *y = b;
+	int c = strcmp(x->last, y->last);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
 void
@@ -507,13 +546,24 @@ registry_set_symbols(struct registry *reg, const char *const table[][2],
 
 	reg->sym_table = table;
 	reg->nsym = n;
-	free(reg->sym_last);
-	reg->sym_last = xreallocarray(NULL, n ? n : 1, sizeof(*reg->sym_last));
+	free(reg->sym_keys);
+	free(reg->sym_star);
+	reg->sym_keys = xreallocarray(NULL, n ? n : 1, sizeof(*reg->sym_keys));
+	reg->sym_star = xreallocarray(NULL, n ? n : 1, sizeof(*reg->sym_star));
+	reg->nsym_keys = reg->nsym_star = 0;
 	for (i = 0; i < n; i++) {
-		const char *dot = strrchr(table[i][0], '.');
+		const char *dot = strrchr(table[i][0], '.'),
+			   *last = dot ? dot + 1 : table[i][0];
 
-		reg->sym_last[i] = dot ? dot + 1 : table[i][0];
+		if (!strcmp(last, "*")) {
+			reg->sym_star[reg->nsym_star++] = i;
+		} else {
+			reg->sym_keys[reg->nsym_keys].last = last;
+			reg->sym_keys[reg->nsym_keys++].i = i;
+		}
 	}
+	qsort(reg->sym_keys, reg->nsym_keys, sizeof(*reg->sym_keys),
+	      sym_key_cmp);
 	reg->sym_aliases = aliases;
 	reg->nsym_aliases = naliases;
 	for (i = 0; i < reg->n; i++)

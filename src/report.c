@@ -466,6 +466,7 @@ write_reference(struct run *run)
 	struct quantities_page qp = { "", NULL, NULL, NULL, NULL, 0,
 				      &run->bib, run->ts };
 	struct buf b = BUF_INIT, path = BUF_INIT, title = BUF_INIT;
+	struct buf json = BUF_INIT;
 	size_t i;
 	int ret = 0;
 
@@ -503,11 +504,10 @@ write_reference(struct run *run)
 	ret |= write_page(run, "references.html", "", "References", "",
 			  b.data);
 	buf_reset(&b);
-	export_csv(e->reg, &b);
+	buf_reset(&json);
+	export_quantities(e->reg, &b, &json);
 	ret |= site_write(run->site, "quantities.csv", b.data, b.len);
-	buf_reset(&b);
-	export_json(e->reg, &b);
-	ret |= site_write(run->site, "quantities.json", b.data, b.len);
+	ret |= site_write(run->site, "quantities.json", json.data, json.len);
 	for (i = 0; run->files[i] && !ret; i++) {
 		const struct table *t;
 		const char *bytes;
@@ -526,6 +526,7 @@ write_reference(struct run *run)
 	free(regs);
 	free(years);
 	buf_release(&b);
+	buf_release(&json);
 	buf_release(&path);
 	buf_release(&title);
 	return ret ? -1 : 0;

@@ -7,10 +7,14 @@
 # median, min and max of each. Then the median of each stage, per case.
 # "one edition" cases run with --no-editions; the others build the whole
 # site, every edition from the article's year on.
-# Usage: tests/bench.sh path/to/ultimate [runs]
+# Usage: tests/bench.sh path/to/ultimate [runs] [base]
+# With base, a folder holding another checkout with its ultimate built
+# (make bench BENCH_BASE=../wt-base), a paired comparison instead: see
+# paired() below.
 set -eu
 ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 runs=${2:-5}
+base=${3:-}
 extra=
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
@@ -102,6 +106,114 @@ stages() {
 	}' "$tmp/stages-$1" | fold -s -w 76 | sed 's/ *$//; 2,$s/^/    /'
 	echo
 }
+
+# paired: the checkout at $base against this one, each its own
+# ultimate on its own data and templates, run by run in turn (base, this,
+# base, this, ...), so that the machine's moods fall on both alike.
+# Cases: one edition (--no-editions) and every edition, each warm (only
+# the manifest removed: everything made again, the figures from their
+# cache) and after rm -rf of the output (gnuplot draws). Per case the
+# median, min and max wall time of each (ms), then the ratio of the
+# medians and the median of the ratios of the pairs; below, the same of
+# the program's CPU time (--timings own-cpu: gnuplot is a child and not
+# in it), steadier than wall time on a busy machine. Then, when valgrind
+# is there, the instructions of one warm run of each (callgrind:
+# deterministic, where wall times on a shared VM are not).
+paired() {
+	local name mode opt i w dir s e
+	echo "paired: $base (base) against $top (this); $runs pairs per" \
+		"case; wall times in ms"
+	printf "%-28s %-21s   %-21s   %s\n" "" "base: median min max" \
+		"this: median min max" "ratio (medians, pairs)"
+	for name in "one edition, warm" "one edition, rm -rf out" \
+		"every edition, warm" "every edition, rm -rf out"; do
+		case $name in
+		one*) opt=--no-editions ;;
+		*) opt= ;;
+		esac
+		case $name in
+		*warm) mode=warm ;;
+		*) mode=scratch ;;
+		esac
+		: >"$tmp/base"; : >"$tmp/this"
+		: >"$tmp/cpu-base"; : >"$tmp/cpu-this"
+		for w in base this; do
+			dir=$top; [ $w = base ] && dir=$base
+			rm -rf "$tmp/out-$w"
+			# shellcheck disable=SC2086 # $opt: split on purpose
+			(cd "$dir" && ./ultimate -o "$tmp/out-$w" $opt \
+				report >/dev/null 2>&1)
+		done
+		for i in $(seq "$runs"); do
+			for w in base this; do
+				dir=$top; [ $w = base ] && dir=$base
+				case $mode in
+				warm) rm -f "$tmp/out-$w/.manifest" ;;
+				*) rm -rf "$tmp/out-$w" ;;
+				esac
+				s=$EPOCHREALTIME
+				# shellcheck disable=SC2086
+				(cd "$dir" && ./ultimate -o "$tmp/out-$w" \
+					$opt --timings report >/dev/null \
+					2>"$tmp/timings")
+				e=$EPOCHREALTIME
+				awk -v s="$s" -v e="$e" \
+					'BEGIN { printf "%.3f\n", (e - s) * 1000 }' \
+					>>"$tmp/$w"
+				awk '$2 == "own-cpu" { print $3 }' \
+					"$tmp/timings" >>"$tmp/cpu-$w"
+			done
+		done
+		paste "$tmp/this" "$tmp/base" |
+			awk '{ printf "%.0f\n", $1 / $2 * 1e6 }' >"$tmp/ratio"
+		printf "%-28s %s   %s   %6.3f %6.3f\n" "$name" \
+			"$(stats "$tmp/base")" "$(stats "$tmp/this")" \
+			"$(paste <(stats "$tmp/this") <(stats "$tmp/base") |
+				awk '{ print $1 / $4 }')" \
+			"$(stats "$tmp/ratio" | awk '{ print $1 / 1e6 }')"
+		printf "%-28s %s   %s   %6.3f\n" "  its CPU time (own-cpu)" \
+			"$(stats "$tmp/cpu-base")" "$(stats "$tmp/cpu-this")" \
+			"$(paste <(stats "$tmp/cpu-this") \
+				<(stats "$tmp/cpu-base") |
+				awk '{ print $1 / $4 }')"
+	done
+	if command -v valgrind >/dev/null; then
+		for opt in --no-editions ""; do
+			name="every edition"
+			[ -n "$opt" ] && name="one edition"
+			for w in base this; do
+				dir=$top; [ $w = base ] && dir=$base
+				rm -rf "$tmp/out-$w"
+				# shellcheck disable=SC2086
+				(cd "$dir" && ./ultimate -o "$tmp/out-$w" \
+					$opt report >/dev/null 2>&1 &&
+				 rm -f "$tmp/out-$w/.manifest" &&
+				 valgrind --tool=callgrind \
+					--callgrind-out-file=/dev/null \
+					./ultimate -o "$tmp/out-$w" $opt \
+					report 2>&1 >/dev/null |
+					sed -n 's/.*refs: *//p' | tr -d , \
+					>"$tmp/instr-$w")
+			done
+			printf "%-28s %7.1fM %7.1fM   %6.3f\n" \
+				"instructions, $name" \
+				"$(awk '{ print $1 / 1e6 }' "$tmp/instr-base")" \
+				"$(awk '{ print $1 / 1e6 }' "$tmp/instr-this")" \
+				"$(paste "$tmp/instr-this" "$tmp/instr-base" |
+					awk '{ print $1 / $2 }')"
+		done
+	fi
+}
+
+if [ -n "$base" ]; then
+	base=$(cd "$base" && pwd)
+	[ -x "$base/ultimate" ] || {
+		echo "bench: no ultimate built in '$base'" >&2
+		exit 2
+	}
+	paired
+	exit 0
+fi
 
 echo "ultimate $("$ult" --version | cut -d' ' -f2) on $(nproc) cores;" \
 	"$runs runs per case; times in ms, memory in MB"
