@@ -995,10 +995,10 @@ reduce_resolve(void *ctx, const char *name, struct buf *out)
 static void
 family_rows(const struct registry *reg, const char *over, struct buf *rows)
 {
-	size_t k, n = registry_count(reg);
+	size_t k, n = registry_nids(reg);
 
 	for (k = 0; k < n; k++) {
-		const char *name = registry_at(reg, k)->name, *p = over;
+		const char *name = registry_id_at(reg, k)->name, *p = over;
 		size_t len = strlen(name), pl;
 		const char *dot;
 

@@ -238,8 +238,8 @@ rows_of(const struct registry *reg, const char *over, struct buf *first)
 	struct buf row = BUF_INIT;
 	size_t k, n = 0;
 
-	for (k = 0; k < registry_count(reg); k++)
-		if (modeldoc_row_id(over, registry_at(reg, k)->name, &row) &&
+	for (k = 0; k < registry_nids(reg); k++)
+		if (modeldoc_row_id(over, registry_id_at(reg, k)->name, &row) &&
 		    !n++)
 			buf_addstr(first, row.data);
 	buf_release(&row);

@@ -318,6 +318,19 @@ static const struct modeldoc_provider providers[] = {
 	{ NULL, NULL },
 };
 
+const struct modeldoc *
+model_document(const char *datadir, struct tableset *ts)
+{
+	struct buf path = BUF_INIT;
+
+	if (!ts->doc) {
+		buf_addf(&path, "%s/%s", datadir, MODEL_DOCUMENT);
+		ts->doc = modeldoc_load(path.data);
+		buf_release(&path);
+	}
+	return ts->doc;
+}
+
 struct registry *
 model_build(const char *datadir, int as_of, struct datasets *ds,
 	    struct tableset *ts)
@@ -328,15 +341,12 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 			   .ts = ts ? ts : &own };
 	struct series *all = model_series_new();
 	struct modeldoc_eval ev = { 0 };
-	struct modeldoc *doc;
-	struct buf path = BUF_INIT;
+	const struct modeldoc *doc;
 	size_t before = diag_errors();
 	int ok = 0;
 
 	m.all = all;
-	buf_addf(&path, "%s/%s", datadir, MODEL_DOCUMENT);
-	doc = modeldoc_load(path.data);
-	buf_release(&path);
+	doc = model_document(datadir, m.ts);
 	if (doc) {
 		ev = (struct modeldoc_eval){ .doc = doc, .reg = m.reg,
 			.providers = providers, .ctx = &m };
@@ -348,7 +358,6 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 		model_set_symbols(m.reg);
 	model_series_free(all);
 	tableset_release(&own);
-	modeldoc_free(doc);
 	if (!ok) {
 		registry_free(m.reg);
 		return NULL;

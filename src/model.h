@@ -7,8 +7,16 @@
 #define MODEL_DOCUMENT "model.md"
 
 struct datasets;
+struct modeldoc;
 struct registry;
 struct tableset;
+
+/*
+ * The model document of datadir, read into ts the first time and kept
+ * there for every edition; NULL after printing its errors.
+ */
+const struct modeldoc *model_document(const char *datadir,
+				      struct tableset *ts);
 
 /*
  * The model stage: evaluates the model document, datadir/model.md

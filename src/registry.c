@@ -49,6 +49,10 @@ struct registry {
 	 */
 	uint64_t *pfx;
 	size_t npfx, pfxslots;	/* a power of two, or 0 */
+	/* The indexes into q of the names ending in ".id": the rows of the
+	 * model document's families (registry_id_at()). */
+	size_t *ids;
+	size_t nids, idcap;
 };
 
 static void set_symbol_by_table(const struct registry *reg,
@@ -102,6 +106,7 @@ registry_free(struct registry *reg)
 	free(reg->sym_keys);
 	free(reg->sym_star);
 	free(reg->pfx);
+	free(reg->ids);
 	free(reg);
 }
 
@@ -278,6 +283,11 @@ add(struct registry *reg, const char *name, const char *unit,
 	reg->hashes = xgrow(reg->hashes, &reg->hcap, reg->n + 1,
 			    sizeof(*reg->hashes));
 	reg->hashes[reg->n] = h;
+	if (strlen(name) > 3 && !strcmp(name + strlen(name) - 3, ".id")) {
+		reg->ids = xgrow(reg->ids, &reg->idcap, reg->nids + 1,
+				 sizeof(*reg->ids));
+		reg->ids[reg->nids++] = reg->n;
+	}
 	reg->q[reg->n++] = q;
 	reg->slots[slot] = reg->n;
 	for (p = strchr(name, '.'); p; p = strchr(p + 1, '.'))
@@ -611,6 +621,18 @@ registry_num(const struct registry *reg, const char *name)
 	if (!q || q->type != Q_NUMBER)
 		BUG("'%s' is not a number in the registry", name);
 	return q->value;
+}
+
+size_t
+registry_nids(const struct registry *reg)
+{
+	return reg->nids;
+}
+
+const struct quantity *
+registry_id_at(const struct registry *reg, size_t k)
+{
+	return k < reg->nids ? reg->q[reg->ids[k]] : NULL;
 }
 
 size_t

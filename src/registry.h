@@ -150,6 +150,15 @@ int registry_has(const struct registry *reg, const char *name);
 double registry_num(const struct registry *reg, const char *name);
 
 size_t registry_count(const struct registry *reg);
+/*
+ * The quantities whose names end in ".id" (the rows PREFIX.X of the
+ * model document's families), in the order they were added: the k-th,
+ * or NULL past the last. Finding rows by these instead of a scan of
+ * every quantity saved 8.7% of one edition's instructions (callgrind:
+ * 210.5 M -> 192.3 M).
+ */
+size_t registry_nids(const struct registry *reg);
+const struct quantity *registry_id_at(const struct registry *reg, size_t k);
 /* The i-th quantity in insertion order. */
 const struct quantity *registry_at(const struct registry *reg, size_t i);
 

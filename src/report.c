@@ -107,7 +107,7 @@ struct run {
 	/* Rows of files[f] dated each year (editions index). */
 	unsigned dated[MAX_FILES][YEAR_LAST - YEAR_FIRST + 1];
 	struct qpages parts;	/* the pages of the site's quantities */
-	struct modeldoc *doc;	/* the model document, for Methods */
+	const struct modeldoc *doc;	/* the model document, for Methods */
 	struct pdf_page *pdfs;	/* with opt->pdf: the reports to print */
 	size_t npdfs;
 	struct buf pdfnames;	/* their paths, NUL-separated */
@@ -811,10 +811,8 @@ report_write(struct site *site, const struct registry *reg,
 	site_set_inputs(site, opt->inputs);
 	timing_begin("templates");
 	run.t = template_load(opt->templatedir, "report.md");
-	buf_reset(&path);
-	buf_addf(&path, "%s/%s", opt->datadir, MODEL_DOCUMENT);
 	if (run.t)
-		run.doc = modeldoc_load(path.data);
+		run.doc = model_document(opt->datadir, run.ts);
 	timing_end();
 	if (!run.t || !run.doc || bib_load(&run.bib, opt->datadir, run.ts))
 		goto out;
@@ -908,7 +906,6 @@ out:
 	gnuplot_stop(opt->early);
 	opt->early = NULL;
 	template_free(run.t);
-	modeldoc_free(run.doc);
 	bib_release(&run.bib);
 	qpages_release(&run.parts);
 	release_editions(&run);

@@ -18,6 +18,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "modeldoc.h"
 #include "schema.h"
 #include "suggest.h"
 #include "table.h"
@@ -1200,5 +1201,6 @@ tableset_release(struct tableset *ts)
 		free(ts->failed[i]);
 	free(ts->failed);
 	schema_decls_free(ts->decls);
+	modeldoc_free(ts->doc);
 	memset(ts, 0, sizeof(*ts));
 }
