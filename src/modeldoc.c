@@ -110,7 +110,7 @@ struct modeldoc {
 	 * families' definitions by their names' last parts, and the picks
 	 * and per-rate definitions apart. Scans of every item there were
 	 * 4.5% of a whole report's instructions (callgrind; one edition:
- * 185.5 M -> 181.0 M).
+	 * 185.5 M -> 181.0 M).
 	 */
 	struct key {
 		const char *key;
@@ -1713,16 +1713,25 @@ modeldoc_row(struct modeldoc_eval *ev, const char *row)
  * pick, and they are not copied.
  */
 static void
-family_rests(const struct modeldoc *doc, const char *pick, struct buf *rests)
+family_rests(struct modeldoc_eval *ev, const char *pick, struct buf *rests)
 {
-	size_t i;
+	const struct modeldoc *doc = ev->doc;
+	size_t i, k;
 
 	for (i = 0; i < doc->n; i++) {
 		const struct item *it = &doc->items[i];
 
-		if (it->kind == ITEM_DEF && it->var && row_of(it->over, pick)) {
+		if (it->kind != ITEM_DEF || !it->var || !row_of(it->over, pick))
+			continue;
+		/* A per-rate one, once per rate: ".gap.ops.years_lloyd". */
+		for (k = 0; k < (it->per_rate ? doc->nrates : 1); k++) {
+			struct bind b;
+
+			bind_init(&b, ev, it, NULL,
+				  it->per_rate ? k : NO_RATE);
 			buf_addch(rests, '\n');
-			buf_addstr(rests, it->name + strlen(it->var));
+			if (bound_name(&b, it->name + strlen(it->var), rests))
+				buf_addstr(rests, it->name + strlen(it->var));
 			buf_addch(rests, '\n');
 		}
 	}
@@ -1744,7 +1753,7 @@ copy_row(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	size_t k, n = registry_count(ev->reg), rl = strlen(row);
 	int ret = 0;
 
-	family_rests(ev->doc, it->name, &rests);
+	family_rests(ev, it->name, &rests);
 	for (k = 0; k < n && !ret; k++) {
 		const struct quantity *q = registry_at(ev->reg, k);
 		const char *in = q->ninputs ? q->name : NULL;
