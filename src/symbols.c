@@ -35,9 +35,12 @@ static const char *const symbols[][2] = {
 	{ "blackhole.f_spin2", "f_2" },
 	{ "current.disk.is_ssd", "s_SSD" },
 	{ "moore.article_doubling", "T_art" },
-	{ "record.sbops", "R_rec" },
 	{ "current.disk.storage", "D_drv" },
-	{ "current.disk.bits", "I_drv" },
+	{ "current.disk.year", "y_drv" },
+	{ "record.year", "y_rec" },
+	{ "record.rmax", "F_HPL,rec" },
+	{ "record.power", "P_rec" },
+	{ "article.year", "y_art" },
 	{ "current.ssd.storage", "D_SSD" },
 	{ "current.hdd.storage", "D_HDD" },
 	{ "moore.fast_doubling", "T_fast" },
@@ -50,30 +53,14 @@ static const char *const symbols[][2] = {
 /*
  * The symbols of families (registry_set_symbols()): a pattern's "*" is
  * the row, and the last item of the symbol's subscript is the family's
- * index (d a device, s a series, e an energy fit, c a comparison or a
- * claim, r a rate, k a quantum chip), where a member's formula writes
- * its row: device.macbook_2008.mass is m with macbook_2008 below. The
- * gaps' subscripts say what is short (R operations per second, M memory,
- * D storage, I bits, atom the atomic limit) and at which doubling time
- * (L Lloyd's, 24 and 18 months, top the TOP500 trend, top' since the
- * article, disk, areal density, pace the article's).
+ * index (s a series, e an energy fit, c a claim, r a rate), where a
+ * member's formula writes its row: series.top500.fit_all.to is t_all,s
+ * with top500 below. The machines', the comparisons' and the quantum
+ * chips' symbols are the model document's (its families' symbol:
+ * lines), and so are the gaps' and the record holder's: none is given
+ * here too.
  */
 static const char *const symbol_patterns[][2] = {
-	{ "device.*.year", "y_d" },
-	{ "device.*.power", "P_d" },
-	{ "device.*.fp64_peak", "F_64,d" },
-	{ "device.*.fp32_peak", "F_32,d" },
-	{ "device.*.rmax", "F_HPL,d" },
-	{ "device.*.bits", "I_D,d" },
-	{ "device.*.energy_per_flop", "E_F,d" },
-	{ "device.*.energy_per_op", "E_op,d" },
-	{ "device.*.gap.bits.years_areal", "t_I,areal,d" },
-	{ "device.*.gap.bits.years_article_pace", "t_I,pace,d" },
-	{ "device.*.gap.landauer.orders", "N_L,d" },
-	{ "device.*.gap.landauer.halvings", "n_L,d" },
-	{ "device.*.gap.landauer.years", "t_L,d" },
-	{ "device.*.gap.landauer.year", "Y_L,d" },
-	{ "device.*.gap.laptop_op.ratio", "\xcf\x81_op,d" },
 	{ "series.*.fit_all.to", "t_all,s" },
 	{ "series.*.fit_all.value_to", "x_all,s" },
 	{ "series.*.fit_all.year_ml", "Y_ML,all,s" },
@@ -113,16 +100,6 @@ static const char *const symbol_patterns[][2] = {
 	{ "rate.*", "T_r" },
 };
 
-/*
- * Names that stand for a device's row, shown as their own words:
- * current.laptop.mass is m with "current laptop" below.
- */
-static const char *const symbol_aliases[][2] = {
-	{ "current.*", "device.*" }, { "then.*", "device.*" },
-	{ "closest.*", "device.*" }, { "record", "device.*" },
-	{ "article", "device.*" },
-};
-
 void
 model_set_symbols(struct registry *reg)
 {
@@ -134,6 +111,5 @@ model_set_symbols(struct registry *reg)
 			registry_set_symbol(reg, symbols[i][0], symbols[i][1]);
 	registry_set_symbols(reg, symbol_patterns,
 			     sizeof(symbol_patterns) / sizeof(*symbol_patterns),
-			     symbol_aliases,
-			     sizeof(symbol_aliases) / sizeof(*symbol_aliases));
+			     NULL, 0);
 }
