@@ -61,16 +61,13 @@ static int
 err(const struct srcfile *f, size_t off, size_t len, const char *fmt, ...)
 {
 	struct srcloc loc = { f, off > f->len ? f->len : off, len ? len : 1 };
-	struct buf msg = BUF_INIT;
 	va_list ap;
 
-	va_start(ap, fmt);
-	buf_vaddf(&msg, fmt, ap);
-	va_end(ap);
 	if (loc.off + loc.len > f->len)
 		loc.len = f->len - loc.off;
-	error_at(&loc, "%s", msg.data);
-	buf_release(&msg);
+	va_start(ap, fmt);
+	verror_at(&loc, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 

@@ -178,14 +178,11 @@ xerr(struct expander *ex, const struct srcloc *loc, const char *fmt, ...)
 static int
 xerr(struct expander *ex, const struct srcloc *loc, const char *fmt, ...)
 {
-	struct buf msg = BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	buf_vaddf(&msg, fmt, ap);
+	verror_at(loc, fmt, ap);
 	va_end(ap);
-	error_at(loc, "%s", msg.data);
-	buf_release(&msg);
 	ex->failed = 1;
 	return -1;
 }
