@@ -25,27 +25,30 @@ static const struct {
 	const char *name, *what;
 } provider_words[] = {
 	{ "assumptions", "Here the tool reads data/assumptions.csv: one "
-	  "quantity per row, each checked for its unit and range." },
+	  "quantity per row, each checked for its unit and range "
+	  "(src/model.c)." },
 	{ "series", "Here the tool reads the history series and fits "
-	  "their trends (src/model.c)." },
-	{ "pace", "Here the tool holds the newest No. 1 systems against "
-	  "their trend (src/model.c)." },
-	{ "article_gaps", "Here the tool counts the areal-density "
-	  "doublings of the article's window, and the article's memory gap "
-	  "at their pace (src/series.c)." },
+	  "their trends: slope, intercept, R\xc2\xb2 and their standard "
+	  "errors (src/series.c)." },
+	{ "pace", "Here the tool fits the trend of the No. 1 systems since "
+	  "the article (src/series.c)." },
+	{ "article_gaps", "Here the tool measures areal density over the "
+	  "article's window: its factor and its fitted slope "
+	  "(src/series.c)." },
 	{ "records", "Here the tool finds the record holder, the largest "
-	  "drives and the energy per operation (src/model.c)." },
+	  "drives, and the power of the No. 1 systems with its trends "
+	  "(src/series.c)." },
 	{ "devices", "Here the tool reads data/devices.csv: every machine "
 	  "and its figures (src/devices.c)." },
 	{ "compare", "Here the tool compares, like with like, the machine "
 	  "of the article's year with the newest of its kind "
 	  "(src/devices.c)." },
-	{ "quantum", "Here the tool reads data/quantum.csv "
-	  "(src/model.c)." },
+	{ "quantum", "Here the tool reads data/quantum.csv: each chip "
+	  "and its gate times (src/devices.c)." },
 	{ "rows", "Here the tool reads the data files data/schema.csv "
 	  "declares: each row as quantities PREFIX.ID.COLUMN (src/rows.c)." },
 	{ "curves", "Here the tool computes the curves of the figures "
-	  "(src/model.c)." },
+	  "(src/series.c)." },
 };
 
 /* Where a quantity's entry is: links->href's, else page#name. */
