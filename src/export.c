@@ -91,7 +91,7 @@ inputs_joined(const struct quantity *q, struct buf *out)
 
 /* q's row of quantities.csv, its value already formatted. */
 static void
-csv_row(const struct quantity *q, const char *value, struct buf *field,
+quantity_csv_row(const struct quantity *q, const char *value, struct buf *field,
 	struct buf *out)
 {
 	export_csv_field(out, q->name);
@@ -168,7 +168,7 @@ export_quantities(const struct registry *reg, struct buf *csv,
 			format_exact(&value, q->value);
 		else
 			buf_addstr(&value, q->text);
-		csv_row(q, value.data, &field, csv);
+		quantity_csv_row(q, value.data, &field, csv);
 		json_object(q, value.data, i + 1 == n, json);
 	}
 	BUF_ADDLIT(json, "]\n");
