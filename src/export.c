@@ -91,8 +91,8 @@ inputs_joined(const struct quantity *q, struct buf *out)
 
 /* q's row of quantities.csv, its value already formatted. */
 static void
-quantity_csv_row(const struct quantity *q, const char *value, struct buf *field,
-	struct buf *out)
+quantity_csv_row(const struct quantity *q, const char *value,
+		 struct buf *field, struct buf *out)
 {
 	export_csv_field(out, q->name);
 	buf_addch(out, ',');
