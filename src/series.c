@@ -276,6 +276,30 @@ series_dataset(struct model *m, const struct series *se)
 }
 
 /*
+ * A trend is fitted, shown and extrapolated only over a window of at
+ * least TREND_MIN_POINTS points spanning TREND_MIN_YEARS years or more,
+ * the same rule for every series, window and fit: over a shorter window
+ * the line follows the noise of single rows (the two lists of 2008 alone
+ * give Roadrunner's rerun a doubling time of years), and two points make
+ * a "trend" with R^2 = 1 and no error to give (three drives of flash
+ * from 2009 to 2011 would have reached the memory limit in 2040).
+ */
+#define TREND_MIN_YEARS 3.0
+#define TREND_MIN_POINTS 3
+
+/*
+ * Fits the n points (t, v) in [lo, hi] into *f: 1 when they make a
+ * trend by the rule above, else 0.
+ */
+static int
+trend_holds(const double *t, const double *v, size_t n, double lo,
+	    double hi, struct fit *f)
+{
+	return !fit_log2(t, v, n, lo, hi, f) && f->n >= TREND_MIN_POINTS &&
+	       f->t1 - f->t0 >= TREND_MIN_YEARS;
+}
+
+/*
  * The least-squares trend over [lo, hi] (fit.c) as series.<id>.fit_W:
  * its points, years, slope, intercept, R^2, standard errors, and its
  * value at its last year. What follows from them (doubling time, the
@@ -290,7 +314,7 @@ add_fit(struct model *m, const struct series *se, const char *window,
 	struct fit fit;
 	const char *src = table_name(se->t);
 
-	if (fit_log2(se->time, se->value, se->n, lo, hi, &fit)) {
+	if (!trend_holds(se->time, se->value, se->n, lo, hi, &fit)) {
 		/* An edition with too few points has no trend to show. */
 		goto out;
 	}
@@ -494,23 +518,6 @@ out:
 }
 
 /*
- * A trend is fitted only to lists spanning at least this many years: over
- * a shorter window the line follows the noise of single lists (the two
- * lists of 2008 alone give Roadrunner's rerun a doubling time of years).
- */
-#define TREND_MIN_YEARS 3.0
-
-/* 1 when the n points (t, v) in [lo, hi] span TREND_MIN_YEARS or more. */
-static int
-long_enough(const double *t, const double *v, size_t n, double lo,
-	    double hi)
-{
-	struct fit f;
-
-	return !fit_log2(t, v, n, lo, hi, &f) && f.t1 - f.t0 >= TREND_MIN_YEARS;
-}
-
-/*
  * The TOP500 No. 1 since the article: the date of the newest list, and
  * the trend from the article's year on (add_fit()), which data/model.md
  * holds against the trend up to the article's year (the pace). Editions
@@ -522,13 +529,14 @@ add_pace(struct model *m, const struct series *top)
 	struct buf org = BUF_INIT;
 	double art = model_get(m, "article.year"), hi = m->as_of + 0.999;
 	size_t k = top->n - 1;
+	struct fit fit;
 
 	registry_add_num(m->reg, "series.top500.latest.time", top->time[k],
 			 "year", "date of the newest list as a decimal year "
 			 "(mid-month)", NULL, table_cell(top->t, top->row[k],
 			 table_col(top->t, "source")),
 			 point_origin(top, k, &org));
-	if (!long_enough(top->time, top->value, top->n, art, hi) ||
+	if (!trend_holds(top->time, top->value, top->n, art, hi, &fit) ||
 	    !registry_get(m->reg, "series.top500.fit_article.value_to"))
 		goto out;
 	add_fit(m, top, "since", "from the article's year on", art, hi);
@@ -613,8 +621,7 @@ add_energy(struct model *m, const struct series *top)
 	}
 
 	/* The trend of the energy per FLOP, and of Rmax and power with it. */
-	if (n >= 2 && long_enough(tt, ej, n, -INFINITY, INFINITY) &&
-	    !fit_log2(tt, ej, n, -INFINITY, INFINITY, &fe) &&
+	if (trend_holds(tt, ej, n, -INFINITY, INFINITY, &fe) &&
 	    !fit_log2(tt, rx, n, -INFINITY, INFINITY, &fr) &&
 	    !fit_log2(tt, pw, n, -INFINITY, INFINITY, &fp) && fe.b < 0 &&
 	    fr.b > 0) {

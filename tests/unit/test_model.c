@@ -387,6 +387,30 @@ test_fixture_short_editions(void **state)
 	registry_free(reg);
 }
 
+/*
+ * One rule for every trend: three points or more over three years or
+ * more. Two lists four years apart (2000-06, 2004-06) make no trend,
+ * though they span enough; the third list (2006-06) makes one.
+ */
+static void
+test_fixture_trend_rule(void **state)
+{
+	struct registry *reg;
+
+	(void)state;
+	reg = model_build(fixdir, 2004, NULL, NULL);
+	assert_non_null(reg);
+	assert_null(registry_get(reg, "series.top500.fit_all.slope"));
+	assert_null(registry_get(reg, "series.top500.fit_article.slope"));
+	assert_null(registry_get(reg, "rate.top500"));
+	registry_free(reg);
+	reg = model_build(fixdir, 2006, NULL, NULL);
+	assert_non_null(reg);
+	assert_near(num_of(reg, "series.top500.fit_all.n"), 3, 0);
+	assert_non_null(registry_get(reg, "series.top500.fit_all.slope"));
+	registry_free(reg);
+}
+
 /* A power that is no positive number is an error at its cell. */
 static void
 test_fixture_bad_power(void **state)
@@ -583,6 +607,7 @@ main(void)
 		cmocka_unit_test(test_fixture_pace),
 		cmocka_unit_test(test_fixture_energy),
 		cmocka_unit_test(test_fixture_short_editions),
+		cmocka_unit_test(test_fixture_trend_rule),
 		cmocka_unit_test(test_fixture_bad_power),
 	};
 
