@@ -281,8 +281,9 @@ series_dataset(struct model *m, const struct series *se)
  * the same rule for every series, window and fit: over a shorter window
  * the line follows the noise of single rows (the two lists of 2008 alone
  * give Roadrunner's rerun a doubling time of years), and two points make
- * a "trend" with R^2 = 1 and no error to give (three drives of flash
- * from 2009 to 2011 would have reached the memory limit in 2040).
+ * a "trend" with R^2 = 1 and no error to give (the record SSDs of 2008
+ * and 2009 alone had flash reach the memory limit in 2040 in the 2011 to
+ * 2013 editions).
  */
 #define TREND_MIN_YEARS 3.0
 #define TREND_MIN_POINTS 3
