@@ -179,34 +179,21 @@ pick(struct buf *out, const struct modeldoc *doc, size_t i,
 	buf_release(&id);
 }
 
-/* s with its braces dropped, into out: "t_R,{r},d" is "t_R,r,d". */
-static void
-unbraced(struct buf *out, const char *s)
-{
-	buf_reset(out);
-	for (; *s; s++)
-		if (*s != '{' && *s != '}')
-			buf_addch(out, *s);
-}
-
 /*
  * The symbol the family block of item i gives name ("d.mass", or
- * "d.years_r" for d.years_{r}), braces dropped into out; or NULL.
+ * "d.years_r" for d.years_{r}) as the Methods page shows it; or NULL.
  */
 static const char *
 family_symbol(const struct modeldoc *doc, size_t from, size_t to,
-	      const char *name, struct buf *out)
+	      const char *name)
 {
 	struct modeldoc_def d;
 	size_t k;
 
 	for (k = from; k < to; k++) {
 		modeldoc_def(doc, k, &d);
-		unbraced(out, d.name);
-		if (!strcmp(out->data, name) && d.symbol) {
-			unbraced(out, d.symbol);
-			return out->data;
-		}
+		if (!strcmp(d.shown_name, name) && d.shown_symbol)
+			return d.shown_symbol;
 	}
 	return NULL;
 }
@@ -261,7 +248,7 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	struct modeldoc_def d;
 	struct registry *scratch;
 	struct buf names = BUF_INIT, row = BUF_INIT, member = BUF_INIT;
-	struct buf fsym = BUF_INIT, words = BUF_INIT;
+	struct buf note = BUF_INIT, words = BUF_INIT;
 	const struct quantity *lhs;
 	const char *p;
 	size_t nrows = 0, nrates = 0;
@@ -272,8 +259,7 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	/* Every name the formula reads, with the symbol it is shown as. */
 	scratch = registry_new();
 	buf_addch(&names, '\n');
-	unbraced(&fsym, d.name);
-	buf_addstr(&names, fsym.data);
+	buf_addstr(&names, d.shown_name);
 	buf_addch(&names, '\n');
 	expr_inputs(d.shown, &names);
 	if (d.var)
@@ -284,7 +270,7 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 		char *n = xstrndup(p, strcspn(p, "\n"));
 		const struct quantity *q = registry_get(reg, n);
 		const char *sym = q ? q->symbol :
-				  family_symbol(doc, from, to, n, &fsym);
+				  family_symbol(doc, from, to, n);
 		size_t vl = d.var ? strlen(d.var) : 0;
 
 		/* The rate variable: the symbol the rates are shown with. */
@@ -313,8 +299,7 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	}
 	buf_release(&row);
 	buf_release(&member);
-	unbraced(&fsym, d.name);
-	lhs = registry_get(scratch, fsym.data);
+	lhs = registry_get(scratch, d.shown_name);
 	BUF_ADDLIT(out, "<div class=\"definition family\">\n");
 	mathml_expr(out, d.shown, scratch, lhs, NULL, MATHML_BLOCK);
 	BUF_ADDLIT(out, "\n<p><code>");
@@ -349,19 +334,19 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	if (d.note) {
 		BUF_ADDLIT(out, ": ");
 		/* A rate's words stand for "{r}" in a member's note. */
-		buf_reset(&fsym);
+		buf_reset(&note);
 		for (p = d.note; *p; p++) {
 			size_t rl = d.rvar ? strlen(d.rvar) : 0;
 
 			if (rl && *p == '{' && !strncmp(p + 1, d.rvar, rl) &&
 			    p[rl + 1] == '}') {
-				buf_addf(&fsym, "rate %s", d.rvar);
+				buf_addf(&note, "rate %s", d.rvar);
 				p += rl + 1;
 			} else {
-				buf_addch(&fsym, *p);
+				buf_addch(&note, *p);
 			}
 		}
-		html_text(out, fsym.data);
+		html_text(out, note.data);
 	}
 	if (d.source) {
 		BUF_ADDLIT(out, ". Source: ");
@@ -370,7 +355,7 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 	BUF_ADDLIT(out, ".</p>\n</div>\n");
 	registry_free(scratch);
 	buf_release(&names);
-	buf_release(&fsym);
+	buf_release(&note);
 	buf_release(&words);
 }
 

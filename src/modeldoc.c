@@ -85,6 +85,8 @@ struct item {
 	 * page (names with braces are no quantity's); or NULL. */
 	struct srcfile *shown_f;
 	struct expr *shown;
+	/* Its name and symbol so, where they hold "{r}"; or NULL. */
+	char *shown_name, *shown_symbol;
 };
 
 /* A run of the document: prose, or a define block (items [from, to)). */
@@ -585,6 +587,11 @@ finish(struct modeldoc *doc, struct item *it)
 	if (check_braces(doc, it, it->name, it->off, it->len))
 		ret = -1;
 	it->per_rate = strchr(it->name, '{') != NULL;
+	if (it->per_rate)
+		it->shown_name = unbraced(it->name, strlen(it->name));
+	if (it->a[A_SYMBOL].text && strchr(it->a[A_SYMBOL].text, '{'))
+		it->shown_symbol = unbraced(it->a[A_SYMBOL].text,
+					    strlen(it->a[A_SYMBOL].text));
 	if (it->per_rate && it->kind != ITEM_DEF)
 		ret = doc_error(doc, it->off, it->len, "a name with '{%s}' is "
 				"a definition: one quantity per rate", it->rvar);
@@ -975,6 +982,8 @@ modeldoc_free(struct modeldoc *doc)
 		free(doc->items[i].names);
 		free(doc->items[i].expr_text);
 		expr_free(doc->items[i].shown);
+		free(doc->items[i].shown_name);
+		free(doc->items[i].shown_symbol);
 		srcfile_free(doc->items[i].shown_f);
 		for (j = 0; j < NATTR; j++)
 			free(doc->items[i].a[j].text);
@@ -2098,6 +2107,9 @@ modeldoc_def(const struct modeldoc *doc, size_t i, struct modeldoc_def *out)
 	out->over = it->over;
 	out->rvar = it->rvar;
 	out->shown = it->shown ? it->shown : it->expr;
+	out->shown_name = it->shown_name ? it->shown_name : it->name;
+	out->shown_symbol = it->shown_symbol ? it->shown_symbol :
+			    it->a[A_SYMBOL].text;
 	out->per_rate = it->per_rate;
 	out->pick = it->kind == ITEM_PICK ? it->expr_text : NULL;
 }

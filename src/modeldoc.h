@@ -124,8 +124,10 @@ struct modeldoc_def {
 	 * holds "{r}", one quantity per rate. */
 	const char *rvar;
 	int per_rate;
-	/* The expression as the Methods page shows it: "{r}" as "r". */
+	/* The expression, name and symbol as the Methods page shows them:
+	 * "{r}" as "r" (d.years_r, t_R,r,d). */
 	const struct expr *shown;
+	const char *shown_name, *shown_symbol;
 	const char *pick;		/* a pick's right-hand side on one
 					   line ("largest d in device by
 					   d.sbops"), or NULL */
