@@ -530,18 +530,16 @@ add_pace(struct model *m, const struct series *top)
 	struct buf org = BUF_INIT;
 	double art = model_get(m, "article.year"), hi = m->as_of + 0.999;
 	size_t k = top->n - 1;
-	struct fit fit;
 
 	registry_add_num(m->reg, "series.top500.latest.time", top->time[k],
 			 "year", "date of the newest list as a decimal year "
 			 "(mid-month)", NULL, table_cell(top->t, top->row[k],
 			 table_col(top->t, "source")),
 			 point_origin(top, k, &org));
-	if (!trend_holds(top->time, top->value, top->n, art, hi, &fit) ||
-	    !registry_get(m->reg, "series.top500.fit_article.value_to"))
-		goto out;
-	add_fit(m, top, "since", "from the article's year on", art, hi);
-out:
+	/* add_fit() holds the window to the rule of every trend. */
+	if (registry_get(m->reg, "series.top500.fit_article.value_to"))
+		add_fit(m, top, "since", "from the article's year on", art,
+			hi);
 	buf_release(&org);
 }
 
