@@ -999,12 +999,10 @@ family_rows(const struct registry *reg, const char *over, struct buf *rows)
 
 	for (k = 0; k < n; k++) {
 		const char *name = registry_id_at(reg, k)->name, *p = over;
-		size_t len = strlen(name), pl;
+		/* Every name of registry_id_at() ends in ".id". */
+		size_t len = strlen(name) - 3, pl;
 		const char *dot;
 
-		if (len < 4 || strcmp(name + len - 3, ".id"))
-			continue;
-		len -= 3;
 		for (dot = name + len - 1; dot > name && *dot != '.'; dot--)
 			;
 		if (dot == name)
