@@ -180,14 +180,10 @@ test_evaluates(void **state)
 static void
 test_rate(void **state)
 {
-	static const struct modeldoc_provider rows[] = {
-		{ "rows", give_rows },
-		{ NULL, NULL },
-	};
-	struct registry *reg = registry_new();
-	struct modeldoc_eval ev = { .providers = rows, .ctx = reg };
+	struct registry *reg;
 	const struct quantity *q;
 	struct modeldoc *doc;
+	int ret;
 
 	(void)state;
 	doc = load("```define\nrate.two = 2\n  unit: yr\n  rate: two years\n"
@@ -204,9 +200,8 @@ test_rate(void **state)
 	assert_string_equal(modeldoc_rate(doc, 0), "rate.two");
 	assert_string_equal(modeldoc_rate(doc, 2), "rate.none");
 	assert_null(modeldoc_rate(doc, 3));
-	ev.doc = doc;
-	ev.reg = reg;
-	assert_int_equal(modeldoc_run(&ev), 0);
+	reg = run(doc, &ret);
+	assert_int_equal(ret, 0);
 	q = registry_get(reg, "t_two");
 	assert_non_null(q);
 	assert_near(q->value, 6, 1e-15);
@@ -259,14 +254,10 @@ test_forward_reference(void **state)
 static void
 test_family(void **state)
 {
-	static const struct modeldoc_provider rows[] = {
-		{ "rows", give_rows },
-		{ NULL, NULL },
-	};
-	struct registry *reg = registry_new();
-	struct modeldoc_eval ev = { .providers = rows, .ctx = reg };
+	struct registry *reg;
 	const struct quantity *q;
 	struct modeldoc *doc;
+	int ret;
 
 	(void)state;
 	doc = load("```define\nc = 3\n  unit: m/s\n\ncall rows\n```\n\n"
@@ -274,9 +265,8 @@ test_family(void **state)
 		   "  symbol: m_d\n\nd.energy = d.mass * c^2\n"
 		   "  when: has(d.mass)\n  unit: J\n```\n");
 	assert_non_null(doc);
-	ev.doc = doc;
-	ev.reg = reg;
-	assert_int_equal(modeldoc_run(&ev), 0);
+	reg = run(doc, &ret);
+	assert_int_equal(ret, 0);
 	q = registry_get(reg, "box.a.energy");
 	assert_non_null(q);
 	assert_near(q->value, 18, 1e-15);
