@@ -795,7 +795,7 @@ want_number(const struct expr *e, const struct value *v, const char *what)
 {
 	if (v->type == VALUE_NUMBER)
 		return 0;
-	return error_at(&e->loc, "%s needs a number, got the text '%s'",
+	return error_at(&e->loc, "'%s' needs a number, got the text '%s'",
 			what, v->text);
 }
 
@@ -981,7 +981,8 @@ reduce_resolve(void *ctx, const char *name, struct buf *out)
 
 	if (strncmp(name, r->var, vl) || name[vl] != '.')
 		return o->resolve ? o->resolve(o->ctx, name, out) : -1;
-	buf_addf(&bound, "%s%s", r->row, name + vl);
+	buf_addstr(&bound, r->row);
+	buf_addstr(&bound, name + vl);
 	if (!o->resolve || o->resolve(o->ctx, bound.data, out))
 		buf_addstr(out, bound.data);
 	buf_release(&bound);
@@ -1134,7 +1135,7 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 		if (e->kind == N_NOT) {
 			set_num(out, !value_truthy(&a), &one, 1, NULL);
 			ret = 0;
-		} else if (!want_number(e, &a, "'-'")) {
+		} else if (!want_number(e, &a, "-")) {
 			set_num(out, -a.num, &a.unit, a.literal, a.utext);
 			ret = 0;
 		}
@@ -1174,17 +1175,9 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 		    (e->b && (ret = eval(e->b, env, &b))))
 			goto out;
 		ret = -1;
-		{
-			struct buf what = BUF_INIT;
-			int bad;
-
-			buf_addf(&what, "'%s'", e->fn->name);
-			bad = want_number(e->a, &a, what.data) ||
-			      (e->b && want_number(e->b, &b, what.data));
-			buf_release(&what);
-			if (bad)
-				goto out;
-		}
+		if (want_number(e->a, &a, e->fn->name) ||
+		    (e->b && want_number(e->b, &b, e->fn->name)))
+			goto out;
 		ut = a.utext;
 		u = a.unit;
 		x = a.num;
@@ -1265,17 +1258,9 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 		ret = 0;
 		goto out;
 	}
-	{
-		struct buf what = BUF_INIT;
-		int bad;
-
-		buf_addf(&what, "'%s'", binop_text[e->op]);
-		bad = want_number(e->a, &a, what.data) ||
-		      want_number(e->b, &b, what.data);
-		buf_release(&what);
-		if (bad)
-			goto out;
-	}
+	if (want_number(e->a, &a, binop_text[e->op]) ||
+	    want_number(e->b, &b, binop_text[e->op]))
+		goto out;
 	x = a.num;
 	y = b.num;
 	u = a.unit;

@@ -346,8 +346,11 @@ registry_set_expr(struct quantity *q, const char *expr, const char *note)
 	q->expr = xstrdup(expr);
 	q->note = xstrdup(note ? note : "");
 	buf_addstr(&b, expr);
-	if (note && *note)
-		buf_addf(&b, " (%s)", note);
+	if (note && *note) {
+		BUF_ADDLIT(&b, " (");
+		buf_addstr(&b, note);
+		buf_addch(&b, ')');
+	}
 	q->formula = buf_detach(&b, NULL);
 }
 
