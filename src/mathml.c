@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "expr.h"
+#include "hash.h"
 #include "mathml.h"
 #include "registry.h"
 #include "xalloc.h"
@@ -38,7 +39,17 @@ struct writer {
 	struct binding bind[MAX_BINDINGS];
 	size_t nbind;
 	int solid;		/* the next linked symbol: not space-like */
+	struct buf *seen;	/* NULL, or each name looked up, NUL-ended */
 };
+
+/* The quantity name stands for in w's registry, noted in w->seen. */
+static const struct quantity *
+lookup(const struct registry *reg, struct buf *seen, const char *name)
+{
+	if (seen)
+		buf_add(seen, name, strlen(name) + 1);
+	return reg ? registry_get(reg, name) : NULL;
+}
 
 /* Binding strength: what an operand must exceed to go without parens. */
 enum {
@@ -403,7 +414,7 @@ name(struct writer *w, const struct expr *e)
 {
 	const char *n = expr_text(e);
 
-	symbol(w, n, w->reg ? registry_get(w->reg, n) : NULL);
+	symbol(w, n, lookup(w->reg, w->seen, n));
 }
 
 /* The first leaf written for e: a number there wants "x" before it. */
@@ -681,7 +692,7 @@ bind_names(struct writer *w, const struct expr *e)
 	if (!e || !w->reg)
 		return;
 	if (expr_kind(e) == EXPR_NAME) {
-		bind(w, registry_get(w->reg, expr_text(e)));
+		bind(w, lookup(w->reg, w->seen, expr_text(e)));
 		return;
 	}
 	bind_names(w, expr_arg(e, 0));
@@ -722,10 +733,10 @@ bindings(struct writer *w, int block)
 static void
 expr_linked(struct buf *out, const struct expr *e, const struct registry *reg,
 	    const struct quantity *lhs, const char *page,
-	    const struct mathml_links *links, unsigned flags)
+	    const struct mathml_links *links, unsigned flags, struct buf *seen)
 {
 	struct writer w = { .out = out, .reg = reg, .page = page,
-			    .links = links };
+			    .links = links, .seen = seen };
 
 	if (lhs)
 		bind(&w, lhs);
@@ -765,29 +776,29 @@ void
 mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
 	    const struct quantity *lhs, const char *page, unsigned flags)
 {
-	expr_linked(out, e, reg, lhs, page, NULL, flags);
+	expr_linked(out, e, reg, lhs, page, NULL, flags, NULL);
 }
 
 /* Whether every quantity e names (reg's) has a symbol of its own. */
 static int
-all_symbols(const struct registry *reg, const struct expr *e)
+all_symbols(const struct registry *reg, const struct expr *e,
+	    struct buf *seen)
 {
 	const struct quantity *q;
 
 	if (!e)
 		return 1;
 	if (expr_kind(e) == EXPR_NAME)
-		return reg && (q = registry_get(reg, expr_text(e))) &&
-		       q->symbol;
-	return all_symbols(reg, expr_arg(e, 0)) &&
-	       all_symbols(reg, expr_arg(e, 1));
+		return (q = lookup(reg, seen, expr_text(e))) && q->symbol;
+	return all_symbols(reg, expr_arg(e, 0), seen) &&
+	       all_symbols(reg, expr_arg(e, 1), seen);
 }
 
-/* mathml_formula(), its symbols linked to page#name or where links say. */
+/* q's formula typeset into out: 0, or -1 with nothing written. */
 static int
-formula_linked(struct buf *out, const struct registry *reg,
-	       const struct quantity *q, const char *page,
-	       const struct mathml_links *links, unsigned flags)
+typeset(struct buf *out, const struct registry *reg, const struct quantity *q,
+	const char *page, const struct mathml_links *links, unsigned flags,
+	struct buf *seen)
 {
 	struct srcfile *f;
 	struct expr *e;
@@ -799,26 +810,262 @@ formula_linked(struct buf *out, const struct registry *reg,
 	srcfile_free(f);
 	if (!e)
 		return -1;
-	if ((flags & MATHML_SYMBOLS) && !all_symbols(reg, e)) {
+	if ((flags & MATHML_SYMBOLS) && !all_symbols(reg, e, seen)) {
 		expr_free(e);
 		return -1;
 	}
-	expr_linked(out, e, reg, q, page, links, flags);
+	expr_linked(out, e, reg, q, page, links, flags, seen);
 	expr_free(e);
 	return 0;
 }
 
+/*
+ * The memo. A formula's MathML is a function of its quantity's name,
+ * formula, symbol, row and unit, of the flags and the page, and of what
+ * the writer finds for each name it looks up (present or not; symbol,
+ * row and unit; the address links->href gives): the same in every
+ * edition for most formulas. An entry keeps the first group as its key,
+ * the names looked up, what was found for them (their print) and the
+ * result; a formula is taken from its entry when the print is the same
+ * in this registry. What the writer does depends on nothing else, so
+ * the same print means the same lookups and the same MathML.
+ */
+struct memo_entry {
+	struct memo_entry *next;	/* in its slot */
+	uint64_t hash;
+	struct buf key, names, print, html;
+	int ret;
+};
+
+struct mathml_memo {
+	struct memo_entry **slot;
+	size_t nslots, n;	/* nslots: a power of two */
+};
+
+struct mathml_memo *
+mathml_memo_new(void)
+{
+	struct mathml_memo *m = xcalloc(1, sizeof(*m));
+
+	m->nslots = 1024;
+	m->slot = xcalloc(m->nslots, sizeof(*m->slot));
+	return m;
+}
+
+void
+mathml_memo_free(struct mathml_memo *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nslots; i++) {
+		struct memo_entry *e = m->slot[i], *next;
+
+		for (; e; e = next) {
+			next = e->next;
+			buf_release(&e->key);
+			buf_release(&e->names);
+			buf_release(&e->print);
+			buf_release(&e->html);
+			free(e);
+		}
+	}
+	free(m->slot);
+	free(m);
+}
+
+/* A field of a key: its length, then its bytes; NULL is not "". */
+static void
+key_field(struct buf *key, const char *s)
+{
+	size_t len = s ? strlen(s) : SIZE_MAX;
+
+	buf_add(key, &len, sizeof(len));
+	if (s)
+		buf_add(key, s, len);
+}
+
+/* What the writer finds for the names in seen and for q, into print. */
+static void
+memo_print(struct buf *print, const struct registry *reg,
+	   const struct quantity *q, const struct mathml_links *links,
+	   const struct buf *seen)
+{
+	const char *p;
+
+	if (links)
+		links->href(print, q->name, links->ctx);
+	buf_addch(print, '\n');
+	for (p = seen->data; p < seen->data + seen->len; p += strlen(p) + 1) {
+		const struct quantity *x = reg ? registry_get(reg, p) : NULL;
+
+		if (!x) {
+			buf_addch(print, '-');
+			continue;
+		}
+		buf_addch(print, '+');
+		key_field(print, x->symbol);
+		key_field(print, x->row);
+		key_field(print, x->unit);
+		if (links)
+			links->href(print, p, links->ctx);
+		buf_addch(print, '\n');
+	}
+}
+
+static void
+memo_grow(struct mathml_memo *m)
+{
+	size_t n = m->nslots * 2, i;
+	struct memo_entry **slot = xcalloc(n, sizeof(*slot));
+
+	for (i = 0; i < m->nslots; i++) {
+		struct memo_entry *e = m->slot[i], *next;
+
+		for (; e; e = next) {
+			next = e->next;
+			e->next = slot[e->hash & (n - 1)];
+			slot[e->hash & (n - 1)] = e;
+		}
+	}
+	free(m->slot);
+	m->slot = slot;
+	m->nslots = n;
+}
+
+/* The entry of key, or NULL. */
+static struct memo_entry *
+memo_find(const struct mathml_memo *m, const struct buf *key)
+{
+	uint64_t h = hash_name(key->data, key->len);
+	struct memo_entry *e;
+
+	for (e = m->slot[h & (m->nslots - 1)]; e; e = e->next)
+		if (e->hash == h && e->key.len == key->len &&
+		    !memcmp(e->key.data, key->data, key->len))
+			return e;
+	return NULL;
+}
+
+/* A new entry, empty, under key (which it takes). */
+static struct memo_entry *
+memo_add(struct mathml_memo *m, struct buf *key)
+{
+	struct memo_entry *e = xcalloc(1, sizeof(*e));
+
+	buf_init(&e->names);
+	buf_init(&e->print);
+	buf_init(&e->html);
+	e->hash = hash_name(key->data, key->len);
+	e->key = *key;
+	buf_init(key);
+	e->next = m->slot[e->hash & (m->nslots - 1)];
+	m->slot[e->hash & (m->nslots - 1)] = e;
+	if (++m->n > 2 * m->nslots)
+		memo_grow(m);
+	return e;
+}
+
+/* A key of the caller's: 'T' first, where a formula's has 'F'. */
+static void
+text_key(struct buf *b, const void *key, size_t len)
+{
+	buf_addch(b, 'T');
+	buf_add(b, key, len);
+}
+
+const struct buf *
+mathml_memo_text(const struct mathml_memo *m, const void *key, size_t len)
+{
+	struct buf k = BUF_INIT;
+	const struct memo_entry *e;
+
+	text_key(&k, key, len);
+	e = memo_find(m, &k);
+	buf_release(&k);
+	return e ? &e->html : NULL;
+}
+
+void
+mathml_memo_keep(struct mathml_memo *m, const void *key, size_t len,
+		 const char *html, size_t n)
+{
+	struct buf k = BUF_INIT;
+	struct memo_entry *e;
+
+	text_key(&k, key, len);
+	if (!(e = memo_find(m, &k)))
+		e = memo_add(m, &k);
+	buf_release(&k);
+	buf_reset(&e->html);
+	buf_add(&e->html, html, n);
+}
+
+/* mathml_formula(), its symbols linked to page#name or where links say. */
+static int
+formula_linked(struct buf *out, const struct registry *reg,
+	       const struct quantity *q, const char *page,
+	       const struct mathml_links *links, unsigned flags,
+	       struct mathml_memo *m)
+{
+	struct buf key = BUF_INIT, print = BUF_INIT;
+	struct memo_entry *e;
+	uint64_t h;
+	size_t at;
+
+	if (!m)
+		return typeset(out, reg, q, page, links, flags, NULL);
+	buf_addch(&key, 'F');
+	buf_add(&key, &flags, sizeof(flags));
+	key_field(&key, links ? NULL : page);
+	key_field(&key, q->name);
+	key_field(&key, q->expr);
+	key_field(&key, q->symbol);
+	key_field(&key, q->row);
+	key_field(&key, q->unit);
+	/*
+	 * Each of the formula's entries (one for each way its names were
+	 * found: a row picked otherwise in an older edition), the one
+	 * whose print this registry gives.
+	 */
+	h = hash_name(key.data, key.len);
+	for (e = m->slot[h & (m->nslots - 1)]; e; e = e->next) {
+		if (e->hash != h || e->key.len != key.len ||
+		    memcmp(e->key.data, key.data, key.len))
+			continue;
+		buf_reset(&print);
+		memo_print(&print, reg, q, links, &e->names);
+		if (print.len == e->print.len &&
+		    !memcmp(print.data, e->print.data, print.len)) {
+			buf_add(out, e->html.data, e->html.len);
+			buf_release(&key);
+			buf_release(&print);
+			return e->ret;
+		}
+	}
+	e = memo_add(m, &key);
+	at = out->len;
+	e->ret = typeset(out, reg, q, page, links, flags, &e->names);
+	buf_add(&e->html, out->data + at, out->len - at);
+	memo_print(&e->print, reg, q, links, &e->names);
+	buf_release(&print);
+	return e->ret;
+}
+
 int
 mathml_formula(struct buf *out, const struct registry *reg,
-	       const struct quantity *q, const char *page, unsigned flags)
+	       const struct quantity *q, const char *page, unsigned flags,
+	       struct mathml_memo *m)
 {
-	return formula_linked(out, reg, q, page, NULL, flags);
+	return formula_linked(out, reg, q, page, NULL, flags, m);
 }
 
 int
 mathml_formula_linked(struct buf *out, const struct registry *reg,
 		      const struct quantity *q,
-		      const struct mathml_links *links, unsigned flags)
+		      const struct mathml_links *links, unsigned flags,
+		      struct mathml_memo *m)
 {
-	return formula_linked(out, reg, q, NULL, links, flags);
+	return formula_linked(out, reg, q, NULL, links, flags, m);
 }

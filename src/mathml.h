@@ -44,13 +44,37 @@ void mathml_expr(struct buf *out, const struct expr *e,
 		 const char *page, unsigned flags);
 
 /*
+ * Typeset formulas kept for a run (a report typesets most formulas once
+ * in each of its editions, the same each time): a formula is typeset
+ * again only where its quantity, the flags, the page, or what its names
+ * stand for in the registry (present or not, symbol, row, unit, and the
+ * address of each link) differ from when it was kept. Every edition's
+ * report: 1868M -> XXXX instructions.
+ */
+struct mathml_memo;
+struct mathml_memo *mathml_memo_new(void);
+void mathml_memo_free(struct mathml_memo *m);
+/*
+ * Other HTML a page makes the same in every edition, kept in the memo
+ * under a key of the caller's (the len bytes at key: all it depends
+ * on). mathml_memo_text() returns what was kept under key, or NULL;
+ * mathml_memo_keep() keeps the len bytes at html under it.
+ */
+const struct buf *mathml_memo_text(const struct mathml_memo *m,
+				   const void *key, size_t len);
+void mathml_memo_keep(struct mathml_memo *m, const void *key, size_t len,
+		      const char *html, size_t n);
+
+/*
  * Appends the formula of q as "symbol = expression". Returns 0, or -1
  * with nothing written when q has no formula, it does not parse (the
  * formula test, tests/unit/test_formulas.c, sees to it that each does)
- * or, with MATHML_SYMBOLS, a name in it has no symbol.
+ * or, with MATHML_SYMBOLS, a name in it has no symbol. m: a memo to take
+ * the formula from and keep it in, or NULL.
  */
 int mathml_formula(struct buf *out, const struct registry *reg,
-		   const struct quantity *q, const char *page, unsigned flags);
+		   const struct quantity *q, const char *page, unsigned flags,
+		   struct mathml_memo *m);
 
 /*
  * Where the symbols of a formula link when the quantities' entries are
@@ -64,6 +88,7 @@ struct mathml_links {
 /* mathml_formula(), each symbol linked where links->href says. */
 int mathml_formula_linked(struct buf *out, const struct registry *reg,
 			  const struct quantity *q,
-			  const struct mathml_links *links, unsigned flags);
+			  const struct mathml_links *links, unsigned flags,
+			  struct mathml_memo *m);
 
 #endif

@@ -102,7 +102,7 @@ static void
 definition(struct buf *out, const struct registry *reg,
 	   const struct bib *bib, const char *name, enum modeldoc_kind kind,
 	   const char *page, const struct mathml_links *links,
-	   const char *root)
+	   const char *root, struct mathml_memo *memo)
 {
 	const struct quantity *q = registry_get(reg, name);
 
@@ -110,8 +110,9 @@ definition(struct buf *out, const struct registry *reg,
 		return;
 	BUF_ADDLIT(out, "<div class=\"definition\">\n");
 	if (kind == MODELDOC_DEF && q->expr &&
-	    !(links ? mathml_formula_linked(out, reg, q, links, MATHML_BLOCK) :
-	      mathml_formula(out, reg, q, page, MATHML_BLOCK))) {
+	    !(links ? mathml_formula_linked(out, reg, q, links, MATHML_BLOCK,
+					    memo) :
+	      mathml_formula(out, reg, q, page, MATHML_BLOCK, memo))) {
 		BUF_ADDLIT(out, "\n");
 	}
 	BUF_ADDLIT(out, "<p>");
@@ -236,6 +237,48 @@ rows_of(const struct registry *reg, const char *over, struct buf *first)
 	return n;
 }
 
+/* What a family's equation shows a name it reads as. */
+struct shown {
+	char *name;
+	const char *sym;	/* NULL: the name */
+	const char *row;	/* a quantity of one row's (rate.lloyd): it */
+};
+
+/*
+ * The equation of the family of item i: its formula typeset with the
+ * symbols in shown (nshown of them), in a registry of its own so that
+ * the names stand for no value and link nowhere.
+ */
+static void
+family_equation(struct buf *out, const struct modeldoc_def *d,
+		const struct shown *shown, size_t nshown)
+{
+	struct registry *scratch = registry_new();
+	size_t k;
+
+	for (k = 0; k < nshown; k++) {
+		const char *n = shown[k].name;
+
+		if (registry_get(scratch, n) || registry_name_problem(n))
+			continue;
+		registry_add_num(scratch, n, 0, "", "", NULL, "", NULL);
+		if (shown[k].sym)
+			registry_set_member_symbol(scratch, n, shown[k].sym,
+						   shown[k].row);
+	}
+	mathml_expr(out, d->shown, scratch, registry_get(scratch,
+							 d->shown_name),
+		    NULL, MATHML_BLOCK);
+	registry_free(scratch);
+}
+
+/* The rows of a family block, counted once for each of its definitions. */
+struct rows {
+	const char *over;	/* NULL: not counted yet */
+	size_t n;
+	struct buf first;
+};
+
 /*
  * A family's definition, typeset once with the family's symbols (m_d for
  * d.mass) and no links (a member is a row of the quantities page).
@@ -243,29 +286,34 @@ rows_of(const struct registry *reg, const char *over, struct buf *first)
 static void
 family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
        size_t to, const struct registry *reg, const struct bib *bib,
-       const char *root)
+       const char *root, struct rows *rows, struct mathml_memo *memo)
 {
 	struct modeldoc_def d;
-	struct registry *scratch;
-	struct buf names = BUF_INIT, row = BUF_INIT, member = BUF_INIT;
+	struct buf names = BUF_INIT, member = BUF_INIT, key = BUF_INIT;
 	struct buf note = BUF_INIT, words = BUF_INIT;
-	const struct quantity *lhs;
+	struct shown *shown = NULL;
+	const struct buf *kept;
 	const char *p;
-	size_t nrows = 0, nrates = 0;
+	size_t nrates = 0, nshown = 0, cap = 0, k;
 
 	modeldoc_def(doc, i, &d);
 	if (!d.expr)
 		return;
 	/* Every name the formula reads, with the symbol it is shown as. */
-	scratch = registry_new();
 	buf_addch(&names, '\n');
 	buf_addstr(&names, d.shown_name);
 	buf_addch(&names, '\n');
 	expr_inputs(d.shown, &names);
-	if (d.var)
-		nrows = rows_of(reg, d.over, &row);
+	if (d.var && (!rows->over || strcmp(rows->over, d.over))) {
+		buf_reset(&rows->first);
+		rows->n = rows_of(reg, d.over, &rows->first);
+		rows->over = d.over;
+	}
 	if (d.per_rate)
 		nrates = rates_of(doc, reg, &words);
+	/* The key of the equation: the item, then what each name shows. */
+	buf_add(&key, "methods family", sizeof("methods family"));
+	buf_add(&key, &i, sizeof(i));
 	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
 		char *n = xstrndup(p, strcspn(p, "\n"));
 		const struct quantity *q = registry_get(reg, n);
@@ -278,35 +326,43 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 		    (q = registry_get(reg, modeldoc_rate(doc, 0))))
 			sym = q->symbol, q = NULL;
 		/* Else the symbol a member of the first row is shown with. */
-		if (!q && !sym && row.len && vl && !strncmp(n, d.var, vl) &&
-		    n[vl] == '.') {
+		if (!q && !sym && rows->first.len && vl &&
+		    !strncmp(n, d.var, vl) && n[vl] == '.') {
 			const struct quantity *m;
 
 			buf_reset(&member);
-			buf_addf(&member, "%s%s", row.data, n + vl);
+			buf_addf(&member, "%s%s", rows->first.data, n + vl);
 			if ((m = registry_get(reg, member.data)))
 				sym = m->symbol;
 		}
-		if (!registry_get(scratch, n) && !registry_name_problem(n)) {
-			registry_add_num(scratch, n, 0, "", "", NULL, "",
-					 NULL);
-			/* A quantity of one row (rate.lloyd) keeps its row. */
-			if (sym)
-				registry_set_member_symbol(scratch, n, sym,
-							   q ? q->row : NULL);
-		}
-		free(n);
+		shown = xgrow(shown, &cap, nshown + 1, sizeof(*shown));
+		shown[nshown++] = (struct shown){ n, sym, q ? q->row : NULL };
+		buf_add(&key, n, strlen(n) + 1);
+		buf_add(&key, sym ? sym : "\n", strlen(sym ? sym : "\n") + 1);
+		buf_add(&key, q && q->row ? q->row : "\n",
+			strlen(q && q->row ? q->row : "\n") + 1);
 	}
-	buf_release(&row);
 	buf_release(&member);
-	lhs = registry_get(scratch, d.shown_name);
 	BUF_ADDLIT(out, "<div class=\"definition family\">\n");
-	mathml_expr(out, d.shown, scratch, lhs, NULL, MATHML_BLOCK);
+	if (memo && (kept = mathml_memo_text(memo, key.data, key.len))) {
+		buf_add(out, kept->data, kept->len);
+	} else {
+		size_t at = out->len;
+
+		family_equation(out, &d, shown, nshown);
+		if (memo)
+			mathml_memo_keep(memo, key.data, key.len,
+					 out->data + at, out->len - at);
+	}
+	for (k = 0; k < nshown; k++)
+		free(shown[k].name);
+	free(shown);
+	buf_release(&key);
 	BUF_ADDLIT(out, "\n<p><code>");
 	html_name(out, d.name);
 	BUF_ADDLIT(out, "</code>, for each");
 	if (d.var) {
-		buf_addf(out, " of the %zu rows <i>", nrows);
+		buf_addf(out, " of the %zu rows <i>", rows->n);
 		html_text(out, d.var);
 		BUF_ADDLIT(out, "</i> of ");
 		for (p = d.over; *p; p += strcspn(p, " ") +
@@ -353,7 +409,6 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 		bib_text_html(out, bib, d.source, root);
 	}
 	BUF_ADDLIT(out, ".</p>\n</div>\n");
-	registry_free(scratch);
 	buf_release(&names);
 	buf_release(&note);
 	buf_release(&words);
@@ -379,25 +434,42 @@ provider(struct buf *out, const char *name)
 	BUF_ADDLIT(out, "</p>\n");
 }
 
+/* Markdown prose as HTML, from the memo when an edition made it. */
+static void
+prose(struct buf *out, const char *text, size_t len, struct mathml_memo *memo)
+{
+	const struct buf *kept = memo ? mathml_memo_text(memo, text, len) :
+				 NULL;
+	char *html;
+
+	if (kept) {
+		buf_add(out, kept->data, kept->len);
+		return;
+	}
+	html = cmark_markdown_to_html(text, len, CMARK_OPT_SMART |
+				      CMARK_OPT_SAFE |
+				      CMARK_OPT_VALIDATE_UTF8);
+	if (memo)
+		mathml_memo_keep(memo, text, len, html, strlen(html));
+	buf_addstr(out, html);
+	free(html);
+}
+
 void
 methods_page(struct buf *out, const struct modeldoc *doc,
 	     const struct registry *reg, const struct bib *bib,
 	     const char *page, const struct mathml_links *links,
-	     const char *root)
+	     const char *root, struct mathml_memo *memo)
 {
 	size_t i, j;
 
 	for (i = 0; i < modeldoc_nparts(doc); i++) {
 		struct modeldoc_part p;
+		struct rows rows = { NULL, 0, BUF_INIT };
 
 		modeldoc_part(doc, i, &p);
 		if (!p.block) {
-			char *html = cmark_markdown_to_html(p.text, p.len,
-				CMARK_OPT_SMART | CMARK_OPT_SAFE |
-				CMARK_OPT_VALIDATE_UTF8);
-
-			buf_addstr(out, html);
-			free(html);
+			prose(out, p.text, p.len, memo);
 			continue;
 		}
 		for (j = p.from; j < p.to; j++) {
@@ -408,7 +480,7 @@ methods_page(struct buf *out, const struct modeldoc *doc,
 			modeldoc_def(doc, j, &d);
 			if ((d.var || d.per_rate) && kind == MODELDOC_DEF)
 				family(out, doc, j, p.from, p.to, reg, bib,
-				       root);
+				       root, &rows, memo);
 			else if (d.var)
 				continue;
 			else if (kind == MODELDOC_CALL)
@@ -417,7 +489,8 @@ methods_page(struct buf *out, const struct modeldoc *doc,
 				pick(out, doc, j, reg, page, links);
 			else
 				definition(out, reg, bib, name, kind, page,
-					   links, root);
+					   links, root, memo);
 		}
+		buf_release(&rows.first);
 	}
 }

@@ -4,6 +4,7 @@
 struct bib;
 struct buf;
 struct mathml_links;
+struct mathml_memo;
 struct modeldoc;
 struct registry;
 
@@ -16,11 +17,13 @@ struct registry;
  * from; a provider says what it reads. Names link where links->href
  * says, or with links NULL to page#NAME (the quantities page beside it),
  * references to root + "references.html". Appends the page's body to
- * out.
+ * out. memo (or NULL): what was typeset for the page of another edition,
+ * to take again where it is the same (its prose, a family's equation, a
+ * definition's).
  */
 void methods_page(struct buf *out, const struct modeldoc *doc,
 		  const struct registry *reg, const struct bib *bib,
 		  const char *page, const struct mathml_links *links,
-		  const char *root);
+		  const char *root, struct mathml_memo *memo);
 
 #endif

@@ -314,8 +314,9 @@ quantity_row(struct buf *out, const struct registry *reg,
 	 * else the description.
 	 */
 	if (!(to->links ? mathml_formula_linked(out, reg, q, to->links,
-						MATHML_SYMBOLS) :
-	      mathml_formula(out, reg, q, to->page, MATHML_SYMBOLS))) {
+						MATHML_SYMBOLS, qp->memo) :
+	      mathml_formula(out, reg, q, to->page, MATHML_SYMBOLS,
+			     qp->memo))) {
 		note_after(out, q);
 	} else if (q->expr) {
 		BUF_ADDLIT(out, "<code class=\"formula\">");

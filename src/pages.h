@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 struct bib;
+struct mathml_memo;
 struct buf;
 struct registry;
 struct tableset;
@@ -34,6 +35,8 @@ struct quantities_page {
 	 * links to its row on data.html only when the page shows it.
 	 */
 	const struct tableset *ts;
+	/* Formulas typeset for earlier pages (mathml.h), or NULL. */
+	struct mathml_memo *memo;
 };
 /*
  * An edition's quantities page (qp->edition set): the quantities qp->keep

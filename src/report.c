@@ -108,6 +108,7 @@ struct run {
 	unsigned dated[MAX_FILES][YEAR_LAST - YEAR_FIRST + 1];
 	struct qpages parts;	/* the pages of the site's quantities */
 	const struct modeldoc *doc;	/* the model document, for Methods */
+	struct mathml_memo *memo;	/* formulas typeset, for every page */
 	struct pdf_page *pdfs;	/* with opt->pdf: the reports to print */
 	size_t npdfs;
 	struct buf pdfnames;	/* their paths, NUL-separated */
@@ -313,7 +314,7 @@ write_methods(struct run *run, const struct edition *e, int top)
 	int ret;
 
 	methods_page(&body, run->doc, e->reg, &run->bib, "quantities.html",
-		     top ? &parts : NULL, top ? "" : "../../");
+		     top ? &parts : NULL, top ? "" : "../../", run->memo);
 	if (top) {
 		ret = write_page(run, "methods.html", "", "Methods", "",
 				 body.data);
@@ -362,7 +363,7 @@ write_edition(struct run *run, size_t i)
 	struct edition *e = &run->ed[i];
 	struct buf body = BUF_INIT, file = BUF_INIT;
 	struct quantities_page qp = { "../../", NULL, NULL, NULL, NULL, 0,
-				      &run->bib, run->ts };
+				      &run->bib, run->ts, run->memo };
 	size_t n = registry_count(e->reg), k, j;
 	unsigned char *keep = xcalloc(n ? n : 1, 1);
 	size_t *stack = xcalloc(n ? n : 1, sizeof(*stack)), top = 0;
@@ -463,8 +464,9 @@ write_reference(struct run *run)
 	const struct edition *e = &run->ed[run->n - 1];
 	const struct registry **regs = xcalloc(run->n, sizeof(*regs));
 	int *years = xcalloc(run->n, sizeof(*years));
+	/* No memo: these formulas are typeset once in a run. */
 	struct quantities_page qp = { "", NULL, NULL, NULL, NULL, 0,
-				      &run->bib, run->ts };
+				      &run->bib, run->ts, NULL };
 	struct buf b = BUF_INIT, path = BUF_INIT, title = BUF_INIT;
 	struct buf json = BUF_INIT;
 	size_t i;
@@ -783,6 +785,9 @@ report_write(struct site *site, const struct registry *reg,
 	run.n = opt->editions && run.article_year < newest ?
 		(size_t)(newest - run.article_year) + 1 : 1;
 	run.ed = xcalloc(run.n, sizeof(*run.ed));
+	/* Each edition typesets mostly the same formulas (mathml.h). */
+	if (run.n > 1)
+		run.memo = mathml_memo_new();
 	for (i = 0; i < run.n; i++) {
 		struct edition *e = &run.ed[i];
 
@@ -908,6 +913,7 @@ out:
 	template_free(run.t);
 	bib_release(&run.bib);
 	qpages_release(&run.parts);
+	mathml_memo_free(run.memo);
 	release_editions(&run);
 	free(run.pdfs);
 	free(run.files);

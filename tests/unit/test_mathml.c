@@ -207,13 +207,13 @@ test_names(void **state)
 			     "device.air_m5.mass const.c", NULL, NULL);
 	assert_non_null(q);
 	registry_set_expr(q, "device.air_m5.mass * const.c^2", "rest energy");
-	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS), -1);
+	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS, NULL), -1);
 	assert_int_equal(b.len, 0);
 	registry_set_symbol(reg, "e.rest", "E");
-	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS), -1);
+	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS, NULL), -1);
 	assert_int_equal(b.len, 0);
 	registry_set_symbol(reg, "device.air_m5.mass", "m");
-	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS), 0);
+	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS, NULL), 0);
 	assert_non_null(strstr(b.data, "<i>m</i>"));
 	buf_release(&b);
 	registry_free(reg);
@@ -261,7 +261,7 @@ test_members(void **state)
 			     sizeof(families) / sizeof(families[0]),
 			     family_aliases,
 			     sizeof(family_aliases) / sizeof(family_aliases[0]));
-	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS), 0);
+	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS, NULL), 0);
 	assert_string_equal(b.data,
 		"<math alttext=\"device.macbook_2008.gap.ops.years_lloyd = "
 		"2 * rate.lloyd\">" ROW(
@@ -278,7 +278,7 @@ test_members(void **state)
 		"<mtext class=\"row\">lloyd</mtext></math>");
 	/* An equation holds them. */
 	buf_reset(&b);
-	assert_int_equal(mathml_formula(&b, reg, q, NULL, MATHML_BLOCK), 0);
+	assert_int_equal(mathml_formula(&b, reg, q, NULL, MATHML_BLOCK, NULL), 0);
 	assert_non_null(strstr(b.data, "</msub></mrow>"
 		"<mo separator=\"true\">,</mo><mspace width=\"0.5em\">"
 		"</mspace>" ROW(MI("d") MO("=")
@@ -313,6 +313,118 @@ test_members(void **state)
 	registry_free(reg);
 }
 
+/* One edition's registry: e.rest = m * c^2, with what it is given. */
+static struct registry *
+edition(const char *c_symbol, int with_mass)
+{
+	struct registry *reg = registry_new();
+	struct quantity *q;
+
+	if (with_mass) {
+		assert_non_null(registry_add_num(reg, "device.x.mass", 1,
+						 "kg", NULL, NULL, NULL, NULL));
+		registry_set_symbol(reg, "device.x.mass", "m");
+	}
+	assert_non_null(registry_add_num(reg, "const.c", 1, "m/s", NULL,
+					 NULL, NULL, NULL));
+	registry_set_symbol(reg, "const.c", c_symbol);
+	q = registry_add_num(reg, "e.rest", 1, "J", NULL, with_mass ?
+			     "device.x.mass const.c" : "const.c", NULL, NULL);
+	assert_non_null(q);
+	registry_set_expr(q, "device.x.mass * const.c^2", "rest energy");
+	registry_set_symbol(reg, "e.rest", "E");
+	return reg;
+}
+
+/* Where a link goes: "PAGE#NAME", PAGE the context for a constant. */
+static void
+page_href(struct buf *out, const char *name, const void *ctx)
+{
+	buf_addstr(out, strncmp(name, "const.", 6) ? "same.html" : ctx);
+	buf_addch(out, '#');
+	buf_addstr(out, name);
+}
+
+/*
+ * Typesets e.rest of reg with the memo and without it: the same, every
+ * time (a formula kept for one registry, given for another where its
+ * names stand for something else, would differ).
+ */
+static void
+same_with_memo(struct mathml_memo *m, const struct registry *reg,
+	       const struct mathml_links *links, unsigned flags)
+{
+	const struct quantity *q = registry_get(reg, "e.rest");
+	struct buf with = BUF_INIT, without = BUF_INIT;
+	int r1, r2;
+
+	BUF_ADDLIT(&with, "before ");
+	BUF_ADDLIT(&without, "before ");
+	if (links) {
+		r1 = mathml_formula_linked(&with, reg, q, links, flags, m);
+		r2 = mathml_formula_linked(&without, reg, q, links, flags,
+					   NULL);
+	} else {
+		r1 = mathml_formula(&with, reg, q, "q.html", flags, m);
+		r2 = mathml_formula(&without, reg, q, "q.html", flags, NULL);
+	}
+	assert_int_equal(r1, r2);
+	assert_string_equal(with.data, without.data);
+	buf_release(&with);
+	buf_release(&without);
+}
+
+static void
+test_memo(void **state)
+{
+	struct mathml_memo *m = mathml_memo_new();
+	struct registry *a = edition("c", 1), *b = edition("c", 1);
+	struct registry *other = edition("c_0", 1), *none = edition("c", 0);
+	struct mathml_links top = { page_href, "top.html" };
+	struct mathml_links part = { page_href, "part.html" };
+	const struct buf *kept;
+	struct buf first = BUF_INIT;
+	int k;
+
+	(void)state;
+	/* Twice over, so that the second round takes what the first kept. */
+	for (k = 0; k < 2; k++) {
+		same_with_memo(m, a, NULL, MATHML_SYMBOLS);
+		same_with_memo(m, b, NULL, MATHML_SYMBOLS);
+		same_with_memo(m, other, NULL, MATHML_SYMBOLS);
+		same_with_memo(m, a, NULL, MATHML_BLOCK);
+		same_with_memo(m, none, NULL, MATHML_SYMBOLS);
+		same_with_memo(m, none, NULL, MATHML_BLOCK);
+		same_with_memo(m, a, &top, MATHML_SYMBOLS);
+		same_with_memo(m, a, &part, MATHML_SYMBOLS);
+		same_with_memo(m, other, &part, MATHML_SYMBOLS);
+	}
+	/* Another symbol in this registry: another formula. */
+	assert_int_equal(mathml_formula(&first, a, registry_get(a, "e.rest"),
+					"q.html", MATHML_SYMBOLS, m), 0);
+	assert_null(strstr(first.data, "<sub>0</sub>"));
+	buf_reset(&first);
+	assert_int_equal(mathml_formula(&first, other,
+					registry_get(other, "e.rest"),
+					"q.html", MATHML_SYMBOLS, m), 0);
+	assert_non_null(strstr(first.data, "<sub>0</sub>"));
+	/* Text kept under a key of one's own. */
+	assert_null(mathml_memo_text(m, "prose", 5));
+	mathml_memo_keep(m, "prose", 5, "<p>x</p>", 8);
+	assert_non_null(kept = mathml_memo_text(m, "prose", 5));
+	assert_string_equal(kept->data, "<p>x</p>");
+	assert_null(mathml_memo_text(m, "pros", 4));
+	mathml_memo_keep(m, "prose", 5, "<p>y</p>", 8);
+	assert_string_equal(mathml_memo_text(m, "prose", 5)->data, "<p>y</p>");
+	buf_release(&first);
+	registry_free(a);
+	registry_free(b);
+	registry_free(other);
+	registry_free(none);
+	mathml_memo_free(m);
+	mathml_memo_free(NULL);
+}
+
 int
 main(void)
 {
@@ -325,6 +437,7 @@ main(void)
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_members),
+		cmocka_unit_test(test_memo),
 	};
 
 	return cmocka_run_group_tests_name("mathml", tests, NULL, NULL);

@@ -11,6 +11,10 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "bib.h"
+#include "buf.h"
+#include "mathml.h"
+#include "methods.h"
 #include "modeldoc.h"
 #include "registry.h"
 
@@ -497,6 +501,65 @@ test_errors(void **state)
 		     "quantity or a prefix of some");
 }
 
+/* The Methods page of reg, with the memo and without: the same. */
+static void
+methods_same(const struct modeldoc *doc, const struct registry *reg,
+	     struct mathml_memo *m)
+{
+	struct bib bib = { NULL, 0, "references.csv" };
+	struct buf with = BUF_INIT, without = BUF_INIT;
+
+	methods_page(&with, doc, reg, &bib, "q.html", NULL, "", m);
+	methods_page(&without, doc, reg, &bib, "q.html", NULL, "", NULL);
+	assert_string_equal(with.data, without.data);
+	buf_release(&with);
+	buf_release(&without);
+}
+
+/*
+ * The Methods pages of two editions through one memo: each as it is
+ * without (its prose, a definition's equation and a family's kept from
+ * the first where they are the same, typeset again where a symbol
+ * differs).
+ */
+static void
+test_methods_memo(void **state)
+{
+	struct registry *a, *b;
+	struct mathml_memo *m = mathml_memo_new();
+	struct modeldoc *doc;
+	struct buf page = BUF_INIT;
+	int ret, k;
+
+	(void)state;
+	doc = load("# Prose\n\nSome *words*.\n\n```define\nc = 3\n"
+		   "  unit: m/s\n  symbol: c\n\ncall rows\n\n"
+		   "twice = 2 * c\n  unit: m/s\n  symbol: v\n```\n\n"
+		   "```define\nfor d in box\nd.mass\n  unit: kg\n"
+		   "  symbol: m_d\n\nd.energy = d.mass * c^2\n"
+		   "  when: has(d.mass)\n  unit: J\n  symbol: E_d\n```\n");
+	assert_non_null(doc);
+	a = run(doc, &ret);
+	assert_int_equal(ret, 0);
+	b = run(doc, &ret);
+	assert_int_equal(ret, 0);
+	registry_set_symbol(b, "c", "c_0");
+	for (k = 0; k < 2; k++) {
+		methods_same(doc, a, m);
+		methods_same(doc, b, m);
+	}
+	/* The symbol of b's own reaches its family's equation. */
+	methods_page(&page, doc, b, &(struct bib){ NULL, 0, "r.csv" },
+		     "q.html", NULL, "", m);
+	assert_non_null(strstr(page.data, "<mi mathvariant=\"normal\">0"));
+	buf_release(&page);
+	registry_free(a);
+	registry_free(b);
+	modeldoc_free(doc);
+	mathml_memo_free(m);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -505,6 +568,7 @@ main(void)
 		cmocka_unit_test(test_forward_reference),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_family),
+		cmocka_unit_test(test_methods_memo),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_pick_empty),
 		cmocka_unit_test(test_errors),
