@@ -105,7 +105,7 @@ put_formula(struct buf *out, const struct expansion *x,
 {
 	struct mathml_links links = { formula_href, r };
 
-	mathml_formula_linked(out, x->reg, q, &links, flags);
+	mathml_formula_linked(out, x->reg, q, &links, flags, NULL);
 }
 
 /*
