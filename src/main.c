@@ -8,6 +8,7 @@
 /* getopt_long() is GNU's: declared under _GNU_SOURCE, not POSIX's. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <malloc.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdint.h>
@@ -1375,8 +1376,22 @@ main(int argc, char **argv)
 	const struct cmd *cmd = NULL;
 	struct buf installed_data = BUF_INIT, installed_templates = BUF_INIT;
 	const char *share, *why;
-	int ret = parse_options(argc, argv, &r);
+	int ret;
 
+	/*
+	 * Memory freed stays with the process, and large blocks come from
+	 * the heap: glibc's defaults give a block of 128 KiB or more its
+	 * own mapping and return the heap's top beyond 128 KiB, so that the
+	 * pages, figure data and cmark-gfm trees of every edition were
+	 * mapped, faulted in and unmapped again and again (every edition:
+	 * 12,297 -> 8,388 page faults, 350 -> 297 ms of the program's own
+	 * time, the pages stage 108 -> 60 ms; one edition: see
+	 * docs/bench.md). 32 MiB is the most M_MMAP_THRESHOLD takes; a
+	 * larger block (a history of a million rows) is still mapped.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	ret = parse_options(argc, argv, &r);
 	if (!ret && !(cmd = find_command(&r)))
 		ret = -1;
 	if (ret) {
