@@ -30,8 +30,8 @@
  * each node was a calloc() and a free() of its own in a heap that held
  * them all (callgrind: every edition 1659M -> 1537M instructions, one
  * edition 183.3M -> 174.9M). cmark_mem passes its functions no
- * context, so the pool in use is this file's: the page being parsed or
- * rendered (pool_use()).
+ * context, so the pool in use is this file's pool: that of the page
+ * html_parse() or html_doc_render() works on, NULL between them.
  */
 #define obstack_chunk_alloc xmalloc
 #define obstack_chunk_free free
