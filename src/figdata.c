@@ -114,11 +114,60 @@ by_year(const void *a, const void *b)
 }
 
 /*
+ * The ids of the device rows the model document picks in this edition
+ * (then.KIND, current.KIND, closest.WHAT: each pick's ".id" is its
+ * row's id), borrowed from reg; *n is set to their number. The caller
+ * frees the array.
+ */
+static const char **
+pick_ids(const struct registry *reg, size_t *n)
+{
+	static const char *const picks[] = { "then.", "current.", "closest." };
+	size_t i, k, cnt = registry_count(reg);
+	const char **ids = xcalloc(cnt ? cnt : 1, sizeof(*ids));
+
+	*n = 0;
+	for (i = 0; i < cnt; i++) {
+		const struct quantity *q = registry_at(reg, i);
+		size_t len = strlen(q->name);
+
+		if (q->type != Q_TEXT || len < 4 ||
+		    strcmp(q->name + len - 3, ".id"))
+			continue;
+		for (k = 0; k < sizeof(picks) / sizeof(picks[0]); k++) {
+			size_t pl = strlen(picks[k]);
+
+			if (len > pl + 3 && !strncmp(q->name, picks[k], pl) &&
+			    !memchr(q->name + pl, '.', len - pl - 3)) {
+				ids[(*n)++] = q->text;
+				break;
+			}
+		}
+	}
+	return ids;
+}
+
+static int
+is_picked(const char *const *ids, size_t n, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(ids[i], id))
+			return 1;
+	return 0;
+}
+
+/*
  * Datasets drawn from the registry rather than from the model's tables:
  * "devices" (every device with its speed and working memory, and their
- * gaps: the figures device.<id>.sbops and .ram_bits measure them by) and
- * "ladder" (every machine and limit as operations per second and bits,
- * with where its label goes: see ladder.h).
+ * gaps: the figures device.<id>.sbops and .ram_bits measure them by),
+ * "picked" (the same for the devices the document picks in the edition)
+ * and "ladder" (every machine and limit as operations per second and
+ * bits, with where its label goes for the picked machines: see ladder.h;
+ * a machine not picked is drawn unnamed, its label's place missing).
+ * The figures show the picks by name: every machine of an edition's
+ * data would not fit in one column of labels or one bar chart.
  */
 void
 figdata_add(const struct registry *reg, struct datasets *all)
@@ -144,17 +193,26 @@ figdata_add(const struct registry *reg, struct datasets *all)
 		"year: speed, memory, and orders of magnitude below the 1 kg "
 		"limits",
 		dev_cols, dev_units, 5);
+	struct dataset *pick = dataset_add(all, "picked", "the devices the "
+		"document picks in the edition (of the article's year, the "
+		"newest of each kind, the nearest to each limit), by year: as "
+		"devices", dev_cols, dev_units, 5);
 	struct dataset *lad = dataset_add(all, "ladder", "every device (kind "
 		"1), the atomic-matter limits (2) and the ultimate ones (3), "
-		"with where the label goes",
+		"with where the label goes (missing for a device not picked)",
 		lad_cols, lad_units, 5);
 	struct buf name = BUF_INIT;
-	struct ladder_machine *devs;
+	struct ladder_machine *devs, *unnamed;
 	struct device_row *rows;
-	size_t i, ndev = 0, ndevrow = 0, n = registry_count(reg);
+	size_t i, ndev = 0, nun = 0, ndevrow = 0, npick;
+	size_t n = registry_count(reg);
+	const char **picks = pick_ids(reg, &npick);
+	char *picked_row;
 
 	devs = xcalloc(n ? n : 1, sizeof(*devs));
+	unnamed = xcalloc(n ? n : 1, sizeof(*unnamed));
 	rows = xcalloc(n ? n : 1, sizeof(*rows));
+	picked_row = xcalloc(n ? n : 1, 1);
 
 	for (i = 0; i < n; i++) {
 		const struct quantity *q = registry_at(reg, i);
@@ -178,20 +236,37 @@ figdata_add(const struct registry *reg, struct datasets *all)
 #undef FIELD
 		memcpy(rows[ndevrow].v, row, sizeof(row));
 		rows[ndevrow].seq = ndevrow;
+		picked_row[ndevrow] = (char)is_picked(picks, npick, q->text);
 		rows[ndevrow++].label = label ? label->text : q->text;
 		if (isfinite(row[1]) && isfinite(row[2])) {
-			devs[ndev].ops = row[1];
-			devs[ndev].bits = row[2];
-			devs[ndev].seq = ndev;
-			devs[ndev++].label = label ? label->text : q->text;
+			struct ladder_machine *m = picked_row[ndevrow - 1] ?
+				&devs[ndev] : &unnamed[nun];
+
+			m->ops = row[1];
+			m->bits = row[2];
+			m->seq = picked_row[ndevrow - 1] ? ndev++ : nun++;
+			m->label = label ? label->text : q->text;
 		}
 	}
+	/* The seq of a row is its index: sorting keeps picked_row's. */
 	qsort(rows, ndevrow, sizeof(*rows), by_year);
-	for (i = 0; i < ndevrow; i++)
+	for (i = 0; i < ndevrow; i++) {
 		dataset_row(dev, rows[i].v, rows[i].label);
+		if (picked_row[rows[i].seq])
+			dataset_row(pick, rows[i].v, rows[i].label);
+	}
 	free(rows);
+	free(picked_row);
+	free(picks);
 	ladder_place(devs, ndev, lad);
+	for (i = 0; i < nun; i++) {
+		double row[5] = { unnamed[i].ops, unnamed[i].bits, 1, NAN,
+				  NAN };
+
+		dataset_row(lad, row, unnamed[i].label);
+	}
 	free(devs);
+	free(unnamed);
 	for (i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
 		double l[5] = { num_or_nan(reg, limits[i].ops),
 				num_or_nan(reg, limits[i].bits),

@@ -18,8 +18,11 @@ struct registry;
 /*
  * Adds to all the datasets drawn from the registry rather than from the
  * model's tables: "devices" (every device with its speed and memory, and
- * its gaps) and "ladder" (every machine and limit as operations per
- * second and bits). A figure script reads them as it reads the model's.
+ * its gaps), "picked" (the same for the devices the model document picks
+ * in the edition: then.KIND, current.KIND, closest.WHAT) and "ladder"
+ * (every machine and limit as operations per second and bits, with
+ * where the label of each picked machine goes). A figure script reads
+ * them as it reads the model's.
  */
 void figdata_add(const struct registry *reg, struct datasets *all);
 

@@ -501,6 +501,21 @@ expect as-of-default 0 "$ult" get edition.year
 newest=$(cut -c1-4 "$top/data/top500.csv" | grep '^[0-9]' | sort -n | tail -1)
 has as-of-default "$tmp/stdout" "^$newest\$"
 
+# Every edition has a present of its own (issue 26): from 2010 to 2021
+# the newest GPU and laptop of an edition are at most three years older
+# than it, and from 2013 so is its newest phone (before the rows of
+# 2010-2020, the editions 2009-2021 held only machines of 2008).
+y=2010
+while [ "$y" -le 2021 ]; do
+	for k in gpu laptop phone; do
+		[ "$k" = phone ] && [ "$y" -lt 2013 ] && continue
+		expect "present-$y-$k" 0 "$ult" --as-of "$y" get "current.$k.year"
+		if [ "$(cat "$tmp/stdout")" -ge $((y - 3)) ] 2>/dev/null; then ok
+		else no "present-$y-$k: newest $k of $(cat "$tmp/stdout")"; fi
+	done
+	y=$((y + 1))
+done
+
 # A new TOP500 list is one CSV row: the record, its gap and the trend
 # follow with no change to code.
 cp -R "$top/data" "$tmp/next"

@@ -1,9 +1,11 @@
-# Figure: for every device, how many orders of magnitude it stands below
-# the 1 kg limits, for speed (its highest peak rate, as device.<id>.flops)
+# Figure: for each device the edition picks (the article's year's, the
+# newest of each kind, the nearest to each limit: every device of the
+# data would not fit), how many orders of magnitude it stands below the
+# 1 kg limits, for speed (its highest peak rate, as device.<id>.flops)
 # and for working memory (its RAM, as device.<id>.ram_bits).
 # needs: edition.year
 # needs: laptop.mass laptop.volume
-# data: devices
+# data: picked
 set grid noytics
 set key above
 set xlabel sprintf("Orders of magnitude below the limit of a %g kg, %g litre computer", laptop_mass, laptop_volume * 1e3)
@@ -15,7 +17,7 @@ set yrange [-0.7:*] reverse
 set ytics scale 0 noenhanced
 set lmargin 18
 set style fill solid 0.85 noborder
-plot 'devices.dat' using ($4 / 2):($0 - 0.19):($4 / 2):(0.17):ytic(6) with boxxyerror lc rgb blue title "speed (single-bit ops/s)", \
-     'devices.dat' using ($5 / 2):($0 + 0.19):($5 / 2):(0.17) with boxxyerror lc rgb orange title "working memory (bits)", \
-     'devices.dat' using ($4 + 0.4):($0 - 0.19):(sprintf("%.1f", $4)) with labels left tc rgb blue notitle, \
-     'devices.dat' using ($5 + 0.4):($0 + 0.19):(sprintf("%.1f", $5)) with labels left tc rgb orange_text notitle
+plot 'picked.dat' using ($4 / 2):($0 - 0.19):($4 / 2):(0.17):ytic(6) with boxxyerror lc rgb blue title "speed (single-bit ops/s)", \
+     'picked.dat' using ($5 / 2):($0 + 0.19):($5 / 2):(0.17) with boxxyerror lc rgb orange title "working memory (bits)", \
+     'picked.dat' using ($4 + 0.4):($0 - 0.19):(sprintf("%.1f", $4)) with labels left tc rgb blue notitle, \
+     'picked.dat' using ($5 + 0.4):($0 + 0.19):(sprintf("%.1f", $5)) with labels left tc rgb orange_text notitle

@@ -22,9 +22,13 @@ struct machine {
 	double bits, ops;
 };
 
-/* Adds the n machines m to a new registry, as the data's devices do. */
+/*
+ * Adds the n machines m to a new registry, as the data's devices do, the
+ * first npick of them picked by the document (current.kI.id names them),
+ * as the figures' named machines are.
+ */
 static struct registry *
-machines(const struct machine *m, size_t n)
+machines_picked(const struct machine *m, size_t n, size_t npick)
 {
 	struct registry *reg = registry_new();
 	char name[64], id[16];
@@ -35,6 +39,11 @@ machines(const struct machine *m, size_t n)
 		snprintf(name, sizeof(name), "device.%s.id", id);
 		assert_non_null(registry_add_text(reg, name, id, NULL, NULL,
 						  NULL, NULL));
+		if (i < npick) {
+			snprintf(name, sizeof(name), "current.k%zu.id", i);
+			assert_non_null(registry_add_text(reg, name, id, NULL,
+							  NULL, NULL, NULL));
+		}
 		snprintf(name, sizeof(name), "device.%s.sbops", id);
 		assert_non_null(registry_add_num(reg, name, pow(10, m[i].ops),
 						 "ops/s", "", NULL, NULL,
@@ -45,6 +54,13 @@ machines(const struct machine *m, size_t n)
 						 NULL, NULL, NULL));
 	}
 	return reg;
+}
+
+/* The n machines m, every one picked. */
+static struct registry *
+machines(const struct machine *m, size_t n)
+{
+	return machines_picked(m, n, n);
 }
 
 /*
@@ -202,6 +218,53 @@ test_ladder_random(void **state)
 	assert_true(crossed > 100);
 }
 
+/*
+ * Only the machines the document picks are named: the others are rows
+ * of kind 1 with no place for a label, and the "picked" dataset holds
+ * the picked ones alone, while "devices" holds every one.
+ */
+static void
+test_ladder_picked(void **state)
+{
+	static const struct machine m[] = {
+		{ 10, 13 }, { 11, 14 }, { 12, 15 }, { 13, 16 }, { 14, 17 },
+	};
+	struct registry *reg = machines_picked(m, 5, 2);
+	struct datasets all = { 0 };
+	const struct dataset *lad, *dev, *pick;
+	size_t i, named = 0, unnamed = 0;
+
+	(void)state;
+	figdata_add(reg, &all);
+	lad = datasets_get(&all, "ladder");
+	dev = datasets_get(&all, "devices");
+	pick = datasets_get(&all, "picked");
+	assert_non_null(lad);
+	assert_non_null(dev);
+	assert_non_null(pick);
+	for (i = 0; i < lad->nrows; i++) {
+		const double *v = lad->vals + i * lad->ncols;
+
+		if (v[2] != 1)
+			continue;
+		if (isnan(v[3]) && isnan(v[4])) {
+			unnamed++;
+			/* m2, m3, m4: not picked. */
+			assert_true(log10(v[0]) > 14.5);
+		} else {
+			assert_true(isfinite(v[3]) && isfinite(v[4]));
+			assert_true(log10(v[0]) < 14.5);
+			named++;
+		}
+	}
+	assert_int_equal(named, 2);
+	assert_int_equal(unnamed, 3);
+	assert_int_equal(dev->nrows, 5);
+	assert_int_equal(pick->nrows, 2);
+	datasets_release(&all);
+	registry_free(reg);
+}
+
 int
 main(void)
 {
@@ -209,6 +272,7 @@ main(void)
 		cmocka_unit_test(test_ladder_uncrossed),
 		cmocka_unit_test(test_ladder_small),
 		cmocka_unit_test(test_ladder_random),
+		cmocka_unit_test(test_ladder_picked),
 	};
 
 	return cmocka_run_group_tests_name("figdata", tests, NULL, NULL);
