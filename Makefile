@@ -353,10 +353,13 @@ lint-ci: $(ACTIONLINT)/installed | deps-lint
 # --- Benchmarks -----------------------------------------------------------
 # Prints times and memory; asserts nothing (CI machines are noisy).
 BENCH_RUNS ?= 5
-# BENCH_BASE=DIR: a paired comparison with the checkout built in DIR.
+# BENCH_BASE=DIR: a paired comparison with the checkout built in DIR;
+# BENCH_SAME_DATA=1: the base on this checkout's data.
 BENCH_BASE ?=
+BENCH_SAME_DATA ?=
 bench: ultimate | deps-build
-	@bash tests/bench.sh ./ultimate $(BENCH_RUNS) $(BENCH_BASE)
+	@BENCH_SAME_DATA=$(BENCH_SAME_DATA) bash tests/bench.sh ./ultimate \
+		$(BENCH_RUNS) $(BENCH_BASE)
 
 # --- Install --------------------------------------------------------------
 # The share folder holds what `ultimate init` copies into a new project:

@@ -108,8 +108,10 @@ stages() {
 }
 
 # paired: the checkout at $base against this one, each its own
-# ultimate on its own data and templates, run by run in turn (base, this,
-# base, this, ...), so that the machine's moods fall on both alike.
+# ultimate on its own data and templates (with BENCH_SAME_DATA=1, the
+# base on this checkout's data: the code compared, not the data's
+# growth), run by run in turn (base, this, base, this, ...), so that
+# the machine's moods fall on both alike.
 # Cases: one edition (--no-editions) and every edition, each warm (only
 # the manifest removed: everything made again, the figures from their
 # cache) and after rm -rf of the output (gnuplot draws). Per case the
@@ -119,10 +121,21 @@ stages() {
 # in it), steadier than wall time on a busy machine. Then, when valgrind
 # is there, the instructions of one warm run of each (callgrind:
 # deterministic, where wall times on a shared VM are not).
+# dopt: the data option of run $1 (the base on this data with
+# BENCH_SAME_DATA), as words for "${dopt[@]}".
+dopt=()
+dargs() {
+	dopt=()
+	if [ "$1" = base ] && [ -n "${BENCH_SAME_DATA:-}" ]; then
+		dopt=(-d "$top/data")
+	fi
+}
+
 paired() {
-	local name mode opt i w dir s e
+	local name mode opt i w dir s e data=
+	[ -n "${BENCH_SAME_DATA:-}" ] && data=1
 	echo "paired: $base (base) against $top (this); $runs pairs per" \
-		"case; wall times in ms"
+		"case; wall times in ms${data:+; the base on this data}"
 	printf "%-28s %-21s   %-21s   %s\n" "" "base: median min max" \
 		"this: median min max" "ratio (medians, pairs)"
 	for name in "one edition, warm" "one edition, rm -rf out" \
@@ -141,8 +154,8 @@ paired() {
 			dir=$top; [ $w = base ] && dir=$base
 			rm -rf "$tmp/out-$w"
 			# shellcheck disable=SC2086 # $opt: split on purpose
-			(cd "$dir" && ./ultimate -o "$tmp/out-$w" $opt \
-				report >/dev/null 2>&1)
+			(cd "$dir" && dargs $w && ./ultimate "${dopt[@]}" \
+				-o "$tmp/out-$w" $opt report >/dev/null 2>&1)
 		done
 		for i in $(seq "$runs"); do
 			for w in base this; do
@@ -153,9 +166,9 @@ paired() {
 				esac
 				s=$EPOCHREALTIME
 				# shellcheck disable=SC2086
-				(cd "$dir" && ./ultimate -o "$tmp/out-$w" \
-					$opt --timings report >/dev/null \
-					2>"$tmp/timings")
+				(cd "$dir" && dargs $w && ./ultimate "${dopt[@]}" \
+					-o "$tmp/out-$w" $opt --timings \
+					report >/dev/null 2>"$tmp/timings")
 				e=$EPOCHREALTIME
 				awk -v s="$s" -v e="$e" \
 					'BEGIN { printf "%.3f\n", (e - s) * 1000 }' \
@@ -185,12 +198,14 @@ paired() {
 				dir=$top; [ $w = base ] && dir=$base
 				rm -rf "$tmp/out-$w"
 				# shellcheck disable=SC2086
-				(cd "$dir" && ./ultimate -o "$tmp/out-$w" \
-					$opt report >/dev/null 2>&1 &&
+				(cd "$dir" && dargs $w && ./ultimate "${dopt[@]}" \
+					-o "$tmp/out-$w" $opt report \
+					>/dev/null 2>&1 &&
 				 rm -f "$tmp/out-$w/.manifest" &&
 				 valgrind --tool=callgrind \
 					--callgrind-out-file=/dev/null \
-					./ultimate -o "$tmp/out-$w" $opt \
+					./ultimate "${dopt[@]}" \
+					-o "$tmp/out-$w" $opt \
 					report 2>&1 >/dev/null |
 					sed -n 's/.*refs: *//p' | tr -d , \
 					>"$tmp/instr-$w")
