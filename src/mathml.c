@@ -779,19 +779,32 @@ mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
 	expr_linked(out, e, reg, lhs, page, NULL, flags, NULL);
 }
 
-/* Whether every quantity e names (reg's) has a symbol of its own. */
+/*
+ * Whether every quantity e names (reg's) has a symbol of its own; a name
+ * a reduction binds (d.mass in count(d in device where has(d.mass)))
+ * names no quantity, and is written as it is.
+ */
 static int
 all_symbols(const struct registry *reg, const struct expr *e,
-	    struct buf *seen)
+	    const char *bound, struct buf *seen)
 {
 	const struct quantity *q;
+	const char *over, *var;
 
 	if (!e)
 		return 1;
-	if (expr_kind(e) == EXPR_NAME)
-		return (q = lookup(reg, seen, expr_text(e))) && q->symbol;
-	return all_symbols(reg, expr_arg(e, 0), seen) &&
-	       all_symbols(reg, expr_arg(e, 1), seen);
+	if (expr_kind(e) == EXPR_NAME) {
+		const char *n = expr_text(e);
+		size_t bl = bound ? strlen(bound) : 0;
+
+		if (bl && !strncmp(n, bound, bl) && n[bl] == '.')
+			return 1;
+		return (q = lookup(reg, seen, n)) && q->symbol;
+	}
+	if (expr_kind(e) == EXPR_CALL && (var = expr_reduction(e, &over)))
+		bound = var;
+	return all_symbols(reg, expr_arg(e, 0), bound, seen) &&
+	       all_symbols(reg, expr_arg(e, 1), bound, seen);
 }
 
 /* q's formula typeset into out: 0, or -1 with nothing written. */
@@ -810,7 +823,7 @@ typeset(struct buf *out, const struct registry *reg, const struct quantity *q,
 	srcfile_free(f);
 	if (!e)
 		return -1;
-	if ((flags & MATHML_SYMBOLS) && !all_symbols(reg, e, seen)) {
+	if ((flags & MATHML_SYMBOLS) && !all_symbols(reg, e, NULL, seen)) {
 		expr_free(e);
 		return -1;
 	}

@@ -313,6 +313,38 @@ test_members(void **state)
 	registry_free(reg);
 }
 
+/*
+ * A reduction's bound names (d.mass) name no quantity: a formula of
+ * symbols may hold them; a name outside it without a symbol still makes
+ * the formula code.
+ */
+static void
+test_reduction_symbols(void **state)
+{
+	struct registry *reg = registry_new();
+	struct buf b = BUF_INIT;
+	struct quantity *q;
+
+	(void)state;
+	assert_non_null(registry_add_num(reg, "k.other", 1, "", NULL, NULL,
+					 NULL, NULL));
+	q = registry_add_num(reg, "n.mass", 2, "", NULL, NULL, NULL, NULL);
+	registry_set_expr(q, "count(d in device where has(d.mass))", NULL);
+	registry_set_symbol(reg, "n.mass", "n");
+	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS, NULL),
+			 0);
+	assert_non_null(strstr(b.data, "<munder><mi>count</mi>"));
+	assert_non_null(strstr(b.data, "d.mass"));
+	buf_reset(&b);
+	registry_set_expr(q, "count(d in device where has(d.mass)) + k.other",
+			  NULL);
+	assert_int_equal(mathml_formula(&b, reg, q, "", MATHML_SYMBOLS, NULL),
+			 -1);
+	assert_int_equal(b.len, 0);
+	buf_release(&b);
+	registry_free(reg);
+}
+
 /* One edition's registry: e.rest = m * c^2, with what it is given. */
 static struct registry *
 edition(const char *c_symbol, int with_mass)
@@ -437,6 +469,7 @@ main(void)
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_members),
+		cmocka_unit_test(test_reduction_symbols),
 		cmocka_unit_test(test_memo),
 	};
 
