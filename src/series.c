@@ -640,6 +640,11 @@ add_energy(struct model *m, const struct series *top)
 		    "year", NULL, src);
 		model_num(m, "energy.fit.r2", fe.r2, "", "coefficient of "
 		    "determination of the fit", NULL, src);
+		if (!isnan(fe.se_b))
+			model_num(m, "energy.fit.slope_se", fe.se_b, "1/yr",
+				  "standard error of the slope, from the "
+				  "scatter of the points about the line (n - 2 "
+				  "degrees of freedom)", NULL, src);
 		model_num(m, "energy.fit.value_to", fit_value_at(&fe, floor(fe.t1)),
 		    "J/FLOP", "energy per FLOP on the fitted line at its last "
 		    "year", NULL, src);

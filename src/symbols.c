@@ -89,6 +89,7 @@ static const char *const symbol_patterns[][2] = {
 	{ "series.*.pace.slowdown", "r_slow,s" },
 	{ "series.*.pace.shortfall", "r_short,s" },
 	{ "energy.*.slope", "k_e" },
+	{ "energy.*.slope_se", "\xcf\x83_k,e" },
 	{ "energy.*.doubling_time", "T_e" },
 	{ "energy.*.to", "t_e" },
 	{ "energy.*.value_to", "x_e" },
