@@ -10,6 +10,7 @@
 # needs: series.disk_record.fit_all.year_entropy
 # needs: series.disk_record.fit_all.year_atomic
 # needs: laptop.mass laptop.volume
+# needs: series.disk_record.fit_all.slope_se series.disk_record.fit_all.to
 # data: disk disk_record ssd areal
 set multiplot
 set lmargin 12
@@ -31,6 +32,10 @@ set xrange [1950:series_disk_record_fit_all_year_entropy + 10]
 set yrange [1e6:laptop_bits_max * 1e3]
 fit_all(x) = 2**(series_disk_fit_all_intercept + series_disk_fit_all_slope * x) * 8
 fit_rec(x) = 2**(series_disk_record_fit_all_intercept + series_disk_record_fit_all_slope * x) * 8
+# The band of the extrapolation: from its last year, the line at a slope
+# two standard errors steeper and shallower.
+t_rec = series_disk_record_fit_all_to
+band(x, k) = 2**(series_disk_record_fit_all_intercept + series_disk_record_fit_all_slope * t_rec + (series_disk_record_fit_all_slope + k * 2 * series_disk_record_fit_all_slope_se) * (x - t_rec)) * 8
 set arrow 1 from graph 0, first laptop_bits_max to graph 1, first laptop_bits_max nohead lw lw_data lc rgb vermilion dt 2
 set label 1 sprintf("entropy limit of %g kg in %g litre", laptop_mass, laptop_volume * 1e3) at graph 0.02, first laptop_bits_max * 300 tc rgb vermilion
 set arrow 2 from graph 0, first atomic_bits to graph 1, first atomic_bits nohead lw lw_data lc rgb purple dt 2
@@ -39,7 +44,9 @@ set arrow 3 from first edition_year, graph 0 to first edition_year, graph 1 nohe
 set label 3 sprintf("%d", edition_year) at first edition_year, graph 0.04 offset 0.5,0 tc rgb muted
 set label 4 sprintf("%d", series_disk_record_fit_all_year_entropy) at first series_disk_record_fit_all_year_entropy, first laptop_bits_max point pt 7 ps 1 lc rgb blue offset -5,-1.2 tc rgb blue
 set label 5 sprintf("%d", series_disk_record_fit_all_year_atomic) at first series_disk_record_fit_all_year_atomic, first atomic_bits point pt 7 ps 1 lc rgb blue offset -5,-1.2 tc rgb blue
-plot fit_rec(x) title sprintf("capacity trend: ×2 in %.2f y", 1 / series_disk_record_fit_all_slope) lw lw_data lc rgb blue, \
+set style fill transparent solid 0.15 noborder
+plot sample [t_rec:series_disk_record_fit_all_year_entropy + 10] '+' using 1:(band($1, -1)):(band($1, 1)) with filledcurves lc rgb blue notitle, \
+     fit_rec(x) title sprintf("capacity trend: ×2 in %.2f y", 1 / series_disk_record_fit_all_slope) lw lw_data lc rgb blue, \
      fit_all(x) title sprintf("all disks: ×2 in %.2f y", 1 / series_disk_fit_all_slope) lw lw_guide dt 2 lc rgb sky, \
      'disk.dat' using 1:3 title "every hard disk" with points pt 6 ps 0.7 lc rgb faint, \
      'disk_record.dat' using 1:3 title "largest of its year" with points pt 7 ps 0.7 lc rgb ink, \

@@ -7,6 +7,8 @@
 # needs: series.top500.fit_since.year_ml series.top500.fit_since.year_atomic
 # needs: series.top500.fit_article.year_ml series.top500.fit_article.year_atomic
 # needs: laptop.mass
+# needs: series.top500.fit_since.slope_se series.top500.fit_since.to
+# needs: series.top500.fit_article.slope_se series.top500.fit_article.to
 # data: top500
 set key bottom right
 set logscale y 10
@@ -23,6 +25,10 @@ set xrange [1990:last + 10]
 set yrange [1e10:1e55]
 fit_since(x) = sbops_per_flop * 2**(series_top500_fit_since_intercept + series_top500_fit_since_slope * x)
 fit_art(x) = sbops_per_flop * 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * x)
+# The band of each extrapolation: from its last year, the line at a slope
+# two standard errors steeper and shallower (the years of the text's
+# ranges are where its edges meet the limits).
+band(x, a, b, se, t, k) = sbops_per_flop * 2**(a + b * t + (b + k * 2 * se) * (x - t))
 set arrow from graph 0, first laptop_ops_max to graph 1, first laptop_ops_max nohead lw lw_data lc rgb vermilion dt 2
 set arrow from graph 0, first atomic_ops to graph 1, first atomic_ops nohead lw lw_data lc rgb purple dt 2
 set label sprintf("%g kg ultimate limit", laptop_mass) at graph 0.02, first laptop_ops_max * 40 tc rgb vermilion
@@ -42,6 +48,9 @@ set label sprintf("%d", series_top500_fit_since_year_ml) at first series_top500_
 set label sprintf("%d", series_top500_fit_since_year_atomic) at first series_top500_fit_since_year_atomic, first atomic_ops point pt 7 ps 1 lc rgb blue offset (se_at ? -5 : 0.8),(se_at ? 1 : -1) tc rgb blue
 set label sprintf("%d", series_top500_fit_article_year_ml) at first series_top500_fit_article_year_ml, first laptop_ops_max point pt 5 ps 1 lc rgb orange offset (se_ml ? 0.8 : -5),(se_ml ? -1 : 1) tc rgb orange_text
 set label sprintf("%d", series_top500_fit_article_year_atomic) at first series_top500_fit_article_year_atomic, first atomic_ops point pt 5 ps 1 lc rgb orange offset (se_at ? 0.8 : -5),(se_at ? -1 : 1) tc rgb orange_text
-plot fit_art(x) title sprintf("trend to %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_article_slope) lw lw_data lc rgb orange dt 4, \
+set style fill transparent solid 0.15 noborder
+plot sample [series_top500_fit_article_to:last + 10] '+' using 1:(band($1, series_top500_fit_article_intercept, series_top500_fit_article_slope, series_top500_fit_article_slope_se, series_top500_fit_article_to, -1)):(band($1, series_top500_fit_article_intercept, series_top500_fit_article_slope, series_top500_fit_article_slope_se, series_top500_fit_article_to, 1)) with filledcurves lc rgb orange notitle, \
+     [series_top500_fit_since_to:last + 10] '+' using 1:(band($1, series_top500_fit_since_intercept, series_top500_fit_since_slope, series_top500_fit_since_slope_se, series_top500_fit_since_to, -1)):(band($1, series_top500_fit_since_intercept, series_top500_fit_since_slope, series_top500_fit_since_slope_se, series_top500_fit_since_to, 1)) with filledcurves lc rgb blue notitle, \
+     fit_art(x) title sprintf("trend to %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_article_slope) lw lw_data lc rgb orange dt 4, \
      fit_since(x) title sprintf("since %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_since_slope) lw lw_data lc rgb blue, \
      'top500.dat' using 1:3 title "No. 1 of each list" with points pt 7 ps 0.6 lc rgb ink
