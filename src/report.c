@@ -220,6 +220,20 @@ edition_link(struct buf *out, const struct edition *e, const char *up,
 	buf_addf(out, "\">%d edition</a>", e->year);
 }
 
+/* A link to edition e's section id, its text the year between pre and post. */
+static void
+edition_year_link(struct buf *out, const struct edition *e, const char *up,
+		  const char *id, const char *pre, const char *post)
+{
+	buf_addf(out, "<a href=\"%s%d/index.html", up, e->year);
+	if (id && e->page && html_doc_has_section(e->page, id)) {
+		buf_addch(out, '#');
+		html_attr(out, id);
+	}
+	buf_addf(out, "\" title=\"This section in the %d edition\">%s%d%s</a>",
+		 e->year, pre, e->year, post);
+}
+
 /* The editions beside a page, and the way from it to editions/. */
 struct beside {
 	const struct edition *prev, *next;	/* NULL: none */
@@ -238,13 +252,14 @@ section_links(struct buf *out, const char *id, const void *ctx)
 
 	if (!b->prev && !b->next)
 		return;
-	BUF_ADDLIT(out, "<p class=\"edition-nav\">This section in the ");
+	/* Quiet: the years alone, the banner has said what they are. */
+	BUF_ADDLIT(out, "<p class=\"edition-nav\">Same section: ");
 	if (b->prev)
-		edition_link(out, b->prev, b->up, id);
+		edition_year_link(out, b->prev, b->up, id, "\xe2\x86\x90 ", "");
 	if (b->prev && b->next)
-		BUF_ADDLIT(out, " and the ");
+		BUF_ADDLIT(out, " \xc2\xb7 ");
 	if (b->next)
-		edition_link(out, b->next, b->up, id);
+		edition_year_link(out, b->next, b->up, id, "", " \xe2\x86\x92");
 	BUF_ADDLIT(out, "</p>");
 }
 
@@ -259,11 +274,9 @@ edition_banner(const struct run *run, size_t i, struct buf *out)
 	const struct edition *prev = i ? &run->ed[i - 1] : NULL;
 	const struct edition *next = i + 1 < run->n ? &run->ed[i + 1] : NULL;
 
-	buf_addf(out, "<p class=\"edition-banner\">The %d edition: the "
-		 "report as the data stood in %d", e->year, e->year);
-	if (e->year == run->article_year)
-		BUF_ADDLIT(out, ", the year of the article");
-	BUF_ADDLIT(out, ". ");
+	/* What the edition is, the report's introduction says. */
+	buf_addf(out, "<p class=\"edition-banner\">The %d edition. ",
+		 e->year);
 	if (prev) {
 		BUF_ADDLIT(out, "Previous: ");
 		edition_link(out, prev, "../", NULL);
