@@ -1397,6 +1397,85 @@ set_symbol(const struct bind *b, const struct item *it, const char *name)
  * (row NULL). Returns 0, 1 when its "when:" is false (no quantity), or
  * -1 after an error.
  */
+/* Appends name to the space-separated inputs unless it is there. */
+static void
+add_input(struct buf *inputs, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p;
+
+	for (p = inputs->data; *p; p += strcspn(p, " ") + (p[strcspn(p, " ")] == ' '))
+		if (strcspn(p, " ") == len && !memcmp(p, name, len))
+			return;
+	if (inputs->len)
+		buf_addch(inputs, ' ');
+	buf_add(inputs, name, len);
+}
+
+/* The names of e that var binds ("d.mass" for d), each "\n.mass\n". */
+static void
+bound_rests(const struct expr *e, const char *var, struct buf *rests)
+{
+	size_t vl = strlen(var);
+
+	if (!e)
+		return;
+	if (expr_kind(e) == EXPR_NAME) {
+		const char *n = expr_text(e);
+
+		if (!strncmp(n, var, vl) && n[vl] == '.') {
+			buf_addch(rests, '\n');
+			buf_addstr(rests, n + vl);
+			buf_addch(rests, '\n');
+		}
+		return;
+	}
+	bound_rests(expr_arg(e, 0), var, rests);
+	bound_rests(expr_arg(e, 1), var, rests);
+}
+
+/*
+ * The inputs a reduction of e adds: for each row it ranges over, the
+ * row's id and each ROW.rest it reads there (VAR.rest) that the row has.
+ * A count or a maximum changes with its rows, and these lead diff to the
+ * data row that changed it (the reduction's own names bind no quantity).
+ */
+static void
+reduction_inputs(const struct registry *reg, const struct expr *e,
+		 struct buf *inputs)
+{
+	const char *over, *var;
+
+	if (!e)
+		return;
+	if (expr_kind(e) == EXPR_CALL && (var = expr_reduction(e, &over))) {
+		struct buf rests = BUF_INIT, row = BUF_INIT, name = BUF_INIT;
+		size_t k;
+
+		bound_rests(expr_arg(e, 0), var, &rests);
+		bound_rests(expr_arg(e, 1), var, &rests);
+		for (k = 0; k < registry_nids(reg); k++) {
+			const char *id = registry_id_at(reg, k)->name, *p;
+
+			if (!modeldoc_row_id(over, id, &row))
+				continue;
+			add_input(inputs, id);
+			for (p = rests.data; *p; p += strcspn(p + 1, "\n") + 2) {
+				buf_reset(&name);
+				buf_addstr(&name, row.data);
+				buf_add(&name, p + 1, strcspn(p + 1, "\n"));
+				if (registry_get(reg, name.data))
+					add_input(inputs, name.data);
+			}
+		}
+		buf_release(&rests);
+		buf_release(&row);
+		buf_release(&name);
+	}
+	reduction_inputs(reg, expr_arg(e, 0), inputs);
+	reduction_inputs(reg, expr_arg(e, 1), inputs);
+}
+
 static int
 eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 	 size_t k)
@@ -1499,6 +1578,7 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 		if (!registry_get(ev->reg, inputs.data + at))
 			inputs.data[inputs.len = at ? at - 1 : 0] = '\0';
 	}
+	reduction_inputs(ev->reg, it->expr, &inputs);
 	buf_addstr(&formula, text.data);
 	if (note) {
 		BUF_ADDLIT(&formula, " (");

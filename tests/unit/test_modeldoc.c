@@ -501,6 +501,38 @@ test_errors(void **state)
 		     "quantity or a prefix of some");
 }
 
+/* A reduction's inputs: each row's id and what it reads there. */
+static void
+test_reduction_inputs(void **state)
+{
+	struct registry *reg;
+	const struct quantity *q;
+	struct modeldoc *doc;
+	size_t i;
+	int ret, ids = 0, mass = 0;
+
+	(void)state;
+	doc = load("```define\ncall rows\n\nn = count(d in box where "
+		   "has(d.mass))\n  unit:\n```\n");
+	assert_non_null(doc);
+	reg = run(doc, &ret);
+	assert_int_equal(ret, 0);
+	q = registry_get(reg, "n");
+	assert_non_null(q);
+	assert_near(q->value, 1, 0);
+	for (i = 0; i < q->ninputs; i++) {
+		ids += !strcmp(q->inputs[i], "box.a.id") ||
+		       !strcmp(q->inputs[i], "box.b.id");
+		mass += !strcmp(q->inputs[i], "box.a.mass");
+		assert_string_not_equal(q->inputs[i], "box.b.mass");
+	}
+	assert_int_equal(ids, 2);
+	assert_int_equal(mass, 1);
+	registry_free(reg);
+	modeldoc_free(doc);
+	unlink(path);
+}
+
 /* The Methods page of reg, with the memo and without: the same. */
 static void
 methods_same(const struct modeldoc *doc, const struct registry *reg,
@@ -569,6 +601,7 @@ main(void)
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_methods_memo),
+		cmocka_unit_test(test_reduction_inputs),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_pick_empty),
 		cmocka_unit_test(test_errors),
