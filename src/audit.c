@@ -277,11 +277,14 @@ claim_read(struct table *t, size_t r, const struct claimcols *ci,
 	return bad;
 }
 
-/* Appends " UNIT" for readers (nothing for a pure number). */
+/*
+ * Appends " UNIT" for readers: nothing for a pure number, nor for a
+ * calendar year ("2181", not "2181 year").
+ */
 static void
 add_unit(struct buf *out, const char *unit)
 {
-	if (!*unit)
+	if (!*unit || !strcmp(unit, "year"))
 		return;
 	BUF_ADDLIT(out, FORMAT_NBSP);
 	format_unit(out, unit);
@@ -399,7 +402,8 @@ claim_judge(struct claim *c, double got, struct buf *tol)
 	default:
 		lim = c->tol * fabs(c->pub);
 		BUF_ADDLIT(tol, "\xc2\xb1");
-		format_sig(tol, c->tol * 100, 2);
+		/* In per cent, to the digits of the cell: 3.9e-5 is 0.0039. */
+		format_sig(tol, c->tol * 100, sig_digits(c->tol_s));
 		buf_addf(tol, FORMAT_NBSP "%% (%s)", reasons[c->reason]);
 		break;
 	}
