@@ -740,12 +740,12 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		claim_text(reg, c.id, "recomputed_text", shown.data, org.data);
 	}
 	if (diag_errors() == before) {
-		buf_addf(out, "claims: %d agree, %d inputs, %d known "
-			 "discrepancies (", agree, inputs, known);
+		buf_addf(out, "claims: %d agree, %d known discrepancies (",
+			 agree, known);
 		for (i = 0; i < sizeof(categories) / sizeof(*categories); i++)
 			buf_addf(out, "%s%d %s", i ? ", " : "", bycat[i],
 				 categories[i]);
-		buf_addf(out, "), %d off\n", bad);
+		buf_addf(out, "), %d inputs, %d off\n", inputs, bad);
 		registry_add_num(reg, "claims.agree", agree, "",
 				 "claims recomputed from something the source "
 				 "did not print that agree within their "
