@@ -97,17 +97,30 @@ suggest(const struct registry *reg, const char *name, struct buf *b)
 	return b->data;
 }
 
-/* Registers claim.<id>.<field> as text. */
+/*
+ * Registers claim.<id>.<field> as text; inputs (space-separated names, or
+ * NULL) are the quantities whose numbers it quotes, so that a change of
+ * the text has its cause.
+ */
 static void
-claim_text(struct registry *reg, const char *id, const char *field,
-	   const char *text, const char *origin)
+claim_text_of(struct registry *reg, const char *id, const char *field,
+	      const char *text, const char *inputs, const char *origin)
 {
 	struct buf name = BUF_INIT;
 
 	buf_addf(&name, "claim.%s.%s", id, field);
-	registry_add_text(reg, name.data, text, "from claims.csv", NULL,
+	registry_add_text(reg, name.data, text, inputs && *inputs ?
+			  "from claims.csv, with the numbers of its inputs" :
+			  "from claims.csv", inputs && *inputs ? inputs : NULL,
 			  "data/claims.csv", origin);
 	buf_release(&name);
+}
+
+static void
+claim_text(struct registry *reg, const char *id, const char *field,
+	   const char *text, const char *origin)
+{
+	claim_text_of(reg, id, field, text, NULL, origin);
 }
 
 /* Index of word in list[n], or -1. */
@@ -428,7 +441,7 @@ enum { FILL_SCI, FILL_FIXED, FILL_SIG, FILL_INT, FILL_YEAR, FILL_POW10,
 static int
 fill_one(const struct table *t, size_t r, int col, const char *s,
 	 const char *p, const char *end, const struct registry *reg,
-	 struct buf *out, struct buf *hint)
+	 struct buf *out, struct buf *names, struct buf *hint)
 {
 	const struct quantity *q;
 	struct buf name = BUF_INIT;
@@ -451,6 +464,11 @@ fill_one(const struct table *t, size_t r, int col, const char *s,
 							    hint));
 		goto out;
 	}
+	/* Each name once: " a b " holds " a ". */
+	buf_reset(hint);
+	buf_addf(hint, " %s ", name.data);
+	if (!strstr(names->data, hint->data))
+		buf_addf(names, "%s ", name.data);
 	for (p += n;; ) {
 		p += strspn(p, " ");
 		if (p >= end)
@@ -557,28 +575,38 @@ out:
 
 /*
  * The cell of row r in col with each "{{ NAME | FORMAT }}" filled from
- * the registry, into out (reset first). Returns -1 after errors at the
- * placeholders.
+ * the registry, into out (reset first), and the names it quotes, each
+ * once and space-separated, into names (reset first). Returns -1 after
+ * errors at the placeholders.
  */
 static int
 fill(const struct table *t, size_t r, int col, const struct registry *reg,
-     struct buf *out, struct buf *hint)
+     struct buf *out, struct buf *names, struct buf *hint)
 {
 	const char *s = table_cell(t, r, col), *p = s, *open, *close;
 	int bad = 0;
 
 	buf_reset(out);
+	buf_reset(names);
+	BUF_ADDLIT(names, " ");
 	while ((open = strstr(p, "{{"))) {
 		buf_add(out, p, (size_t)(open - p));
 		close = strstr(open + 2, "}}");
 		if (!close)
 			return table_error_in(t, r, col, (size_t)(open - s),
 					      "'{{' without its '}}'");
-		if (fill_one(t, r, col, s, open + 2, close, reg, out, hint))
+		if (fill_one(t, r, col, s, open + 2, close, reg, out, names,
+			     hint))
 			bad = -1;
 		p = close + 2;
 	}
 	buf_addstr(out, p);
+	/* Without the guarding spaces: "a b". */
+	while (names->len && names->data[names->len - 1] == ' ')
+		names->data[--names->len] = '\0';
+	memmove(names->data, names->data + strspn(names->data, " "),
+		names->len - strspn(names->data, " ") + 1);
+	names->len = strlen(names->data);
 	return bad;
 }
 
@@ -589,7 +617,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	struct tableset own = { 0 };
 	struct buf hint = BUF_INIT, tol = BUF_INIT, verdict = BUF_INIT;
 	struct buf name = BUF_INIT, org = BUF_INIT, in = BUF_INIT;
-	struct buf expl = BUF_INIT, shown = BUF_INIT;
+	struct buf expl = BUF_INIT, shown = BUF_INIT, quoted = BUF_INIT;
 	struct table *t;
 	struct claimcols cc;
 	int bycat[sizeof(categories) / sizeof(categories[0])] = { 0 };
@@ -667,7 +695,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 			 c.id);
 		if (rq)
 			registry_set_expr(rq, in.data, NULL);
-		if (fill(t, r, cc.explanation, reg, &expl, &hint))
+		if (fill(t, r, cc.explanation, reg, &expl, &quoted, &hint))
 			continue;
 		buf_addf(out, "%-18s %-11s %-12.6g %-8.4g ", c.id, c.pub_s, got,
 			 got / c.pub);
@@ -730,14 +758,18 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		claim_text(reg, c.id, "tolerance", tol.data, org.data);
 		claim_text(reg, c.id, "tolerance_reason",
 			   table_cell(t, r, cc.reason), org.data);
-		claim_text(reg, c.id, "explanation", expl.data, org.data);
+		claim_text_of(reg, c.id, "explanation", expl.data,
+			      quoted.data, org.data);
 		claim_text(reg, c.id, "printed", c.pub_s, org.data);
 		buf_reset(&shown);
 		audit_printed_text(&shown, c.pub_s, c.unit);
 		claim_text(reg, c.id, "printed_text", shown.data, org.data);
 		buf_reset(&shown);
 		audit_recomputed_text(&shown, got, c.pub_s, c.unit);
-		claim_text(reg, c.id, "recomputed_text", shown.data, org.data);
+		buf_reset(&name);
+		buf_addf(&name, "claim.%s.recomputed", c.id);
+		claim_text_of(reg, c.id, "recomputed_text", shown.data,
+			      name.data, org.data);
 	}
 	if (diag_errors() == before) {
 		buf_addf(out, "claims: %d agree, %d known discrepancies (",
@@ -785,5 +817,6 @@ out:
 	buf_release(&in);
 	buf_release(&expl);
 	buf_release(&shown);
+	buf_release(&quoted);
 	return diag_errors() == before ? bad : -1;
 }

@@ -276,11 +276,23 @@ test_audit_fills_explanation(void **state)
 	assert_int_equal(audit_of(reg, "y,x,125,yr,here,years,,digits,"
 				  "discrepancy,rounding,\"{{ years | fixed:1 "
 				  "| unit }} at {{pace|sig:2}}; {{ "
-				  "claim.y.ratio | fixed:3 }} of it\"\n",
+				  "claim.y.ratio | fixed:3 }} of it{{ years "
+				  "| int | unit }}\"\n",
 				  &out), 0);
 	assert_string_equal(text_of(reg, "claim.y.explanation"),
-			    "118.9\xc2\xa0yr at 100; 0.951 of it");
+			    "118.9\xc2\xa0yr at 100; 0.951 of it119"
+			    "\xc2\xa0yr");
 	assert_non_null(strstr(out.data, "118.9\xc2\xa0yr at 100"));
+	/* What it quotes are its inputs, each once: a change has a cause. */
+	{
+		const struct quantity *q = registry_get(reg,
+							"claim.y.explanation");
+
+		assert_int_equal(q->ninputs, 3);
+		assert_string_equal(q->inputs[0], "years");
+		assert_string_equal(q->inputs[1], "pace");
+		assert_string_equal(q->inputs[2], "claim.y.ratio");
+	}
 	registry_free(reg);
 	/* An unknown name: at the name, with the closest one. */
 	reg = made_up();
