@@ -149,6 +149,41 @@ listed(const char *const *list, int n, struct buf *b)
 }
 
 /*
+ * 1 when q rests on something a source's printed figures are not: a
+ * physical constant (const.*), or a row or fit of a data file other
+ * than data/assumptions.csv (devices, the history series), itself or
+ * through its inputs; 0 when it rests on assumptions.csv alone (the
+ * article's and the paper's own figures, and definitions such as 8
+ * bits a byte). *budget bounds the walk; an exhausted budget answers 1,
+ * which accuses nothing.
+ */
+static int
+independent(const struct registry *reg, const struct quantity *q,
+	    int *budget)
+{
+	static const char assumptions[] = "data/assumptions.csv";
+	size_t i;
+
+	if (--*budget < 0)
+		return 1;
+	if (!strncmp(q->name, "const.", 6))
+		return 1;
+	if (q->origin && !strncmp(q->origin, "data/", 5) &&
+	    strncmp(q->origin, assumptions, sizeof(assumptions) - 1))
+		return 1;
+	if (!q->origin && q->source && !strncmp(q->source, "data/", 5) &&
+	    strncmp(q->source, assumptions, sizeof(assumptions) - 1))
+		return 1;
+	for (i = 0; i < q->ninputs; i++) {
+		const struct quantity *in = registry_get(reg, q->inputs[i]);
+
+		if (in && independent(reg, in, budget))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The columns of claims.csv the audit reads, found by name in the
  * catalogue (schema.c); -1: an optional column the file leaves out.
  */
@@ -222,6 +257,18 @@ claim_read(struct table *t, size_t r, const struct claimcols *ci,
 					  sizeof(*statuses)), hint), status);
 	c->status = (enum status)k;
 	c->discrepancy = c->status == S_DISCREPANCY;
+	if (c->status == S_REPRODUCIBLE) {
+		int budget = 100000;
+
+		if (!independent(reg, c->q, &budget))
+			bad = table_error(t, r, ci->status, "'%s' rests on "
+					  "data/assumptions.csv alone, the "
+					  "sources' own figures: nothing "
+					  "independent of the printed one "
+					  "recomputes it; mark it 'input', or "
+					  "recompute it from a constant or "
+					  "data", c->qname);
+	}
 	/* The reason: a keyword, then (after a colon) the words why. */
 	colon = strchr(rs, ':');
 	klen = colon ? (size_t)(colon - rs) : strlen(rs);

@@ -27,7 +27,10 @@ struct tableset;
  *              much "about" is taken to mean and why
  *
  * A claim marked "reproducible" must be recomputed from something the
- * source did not print (a constant, our data, a formula), and agree;
+ * source did not print, and agree: its quantity must rest, itself or
+ * through its inputs, on a constant (const.*) or a data file other than
+ * assumptions.csv (devices, the history series), else the row is an
+ * error that says to mark it "input";
  * one marked "input" is the source's own figure that the model takes
  * as an assumption (or computes from such figures alone): it must come
  * out as printed, is shown as an input and is not counted as agreeing,

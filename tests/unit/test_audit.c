@@ -98,10 +98,10 @@ made_up(void)
 {
 	struct registry *reg = registry_new();
 
-	registry_add_num(reg, "years", 118.925, "yr", "made up", NULL, "test",
-			 NULL);
-	registry_add_num(reg, "pace", 104.5, "yr", "made up", NULL, "test",
-			 NULL);
+	registry_add_num(reg, "years", 118.925, "yr", "made up", NULL,
+			 "data/made_up.csv", NULL);
+	registry_add_num(reg, "pace", 104.5, "yr", "made up", NULL,
+			 "data/made_up.csv", NULL);
 	return reg;
 }
 
@@ -379,8 +379,8 @@ test_audit_written_for_readers(void **state)
 	registry_free(reg);
 	/* A pure number takes the claim's own unit cell. */
 	reg = made_up();
-	registry_add_num(reg, "gap", 38.734, "", "made up", NULL, "test",
-			 NULL);
+	registry_add_num(reg, "gap", 38.734, "", "made up", NULL,
+			 "data/made_up.csv", NULL);
 	buf_reset(&out);
 	assert_int_equal(audit_of(reg, "g,x,39,orders,here,gap,,digits,"
 				  "reproducible,,\n", &out), 0);
@@ -393,6 +393,68 @@ test_audit_written_for_readers(void **state)
 	buf_release(&b);
 }
 
+static void
+test_audit_independence(void **state)
+{
+	struct registry *reg;
+	struct buf out = BUF_INIT;
+	struct quantity *q;
+	char *err;
+
+	(void)state;
+	/*
+	 * The article's own figure times its own factor: assumptions.csv
+	 * alone. "Reproducible" would be an echo; an input it is.
+	 */
+	reg = registry_new();
+	registry_add_num(reg, "flops", 1e9, "", "assumption", NULL,
+			 "[henson2008]", "data/assumptions.csv:18");
+	registry_add_num(reg, "per_flop", 1000, "", "assumption", NULL,
+			 "[henson2008]", "data/assumptions.csv:5");
+	q = registry_add_num(reg, "sbops", 1e12, "", NULL, "flops per_flop",
+			     "[henson2008]", NULL);
+	registry_set_expr(q, "flops * per_flop", NULL);
+	registry_add_num(reg, "const.h", 6.6e-34, "J s", "a constant", NULL,
+			 "[codata2018]", NULL);
+	q = registry_add_num(reg, "limit", 1e12 * 6.6e-34, "J s", NULL,
+			     "sbops const.h", "derived here", NULL);
+	registry_set_expr(q, "sbops * const.h", NULL);
+	registry_add_num(reg, "rmax", 1.026e15, "", "data", NULL, "TOP500",
+			 "data/devices.csv:4");
+	capture_start();
+	assert_int_equal(audit_of(reg, "e,x,1e12,,here,sbops,,digits,"
+				  "reproducible,,\n", &out), -1);
+	err = capture_end();
+	assert_non_null(strstr(err, "claims.csv:2:"));
+	assert_non_null(strstr(err, "'sbops' rests on data/assumptions.csv "
+			       "alone"));
+	free(err);
+	registry_free(reg);
+	/* Marked an input, the same row passes, counted apart. */
+	reg = registry_new();
+	registry_add_num(reg, "flops", 1e9, "", "assumption", NULL,
+			 "[henson2008]", "data/assumptions.csv:18");
+	registry_add_num(reg, "const.h", 6.6e-34, "J s", "a constant", NULL,
+			 "[codata2018]", NULL);
+	q = registry_add_num(reg, "limit", 1e9 * 6.6e-34, "J s", NULL,
+			     "flops const.h", "derived here", NULL);
+	registry_set_expr(q, "flops * const.h", NULL);
+	registry_add_num(reg, "rmax", 1.026e15, "", "data", NULL, "TOP500",
+			 "data/devices.csv:4");
+	buf_reset(&out);
+	assert_int_equal(audit_of(reg, "i,x,1e9,,here,flops,,digits,input,,"
+				  "the article's own\n"
+				  "c,x,6.6e-25,J s,here,limit,,digits,"
+				  "reproducible,,\n"
+				  "d,x,1e15,,here,rmax,,digits,reproducible,,"
+				  "\n", &out), 0);
+	/* A constant among the inputs, or a data row, is independent. */
+	assert_near(registry_num(reg, "claims.agree"), 2, 0);
+	assert_near(registry_num(reg, "claims.input"), 1, 0);
+	registry_free(reg);
+	buf_release(&out);
+}
+
 int
 main(void)
 {
@@ -403,6 +465,7 @@ main(void)
 		cmocka_unit_test(test_audit_range_claims),
 		cmocka_unit_test(test_audit_tolerance_from_reason),
 		cmocka_unit_test(test_audit_input),
+		cmocka_unit_test(test_audit_independence),
 		cmocka_unit_test(test_audit_fills_explanation),
 		cmocka_unit_test(test_audit_written_for_readers),
 	};
