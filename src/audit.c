@@ -149,9 +149,30 @@ listed(const char *const *list, int n, struct buf *b)
 }
 
 /*
+ * 1 when s names a data file other than assumptions.csv: "DIR/FILE.csv",
+ * optionally followed by ":LINE" (an origin), without a space (a
+ * source that is a file, not words).
+ */
+static int
+data_file(const char *s)
+{
+	const char *csv, *base;
+
+	if (!s || strchr(s, ' '))
+		return 0;
+	csv = strstr(s, ".csv");
+	if (!csv || (csv[4] && csv[4] != ':'))
+		return 0;
+	for (base = csv; base > s && base[-1] != '/'; base--)
+		;
+	return (size_t)(csv - base) != strlen("assumptions") ||
+		strncmp(base, "assumptions", (size_t)(csv - base));
+}
+
+/*
  * 1 when q rests on something a source's printed figures are not: a
  * physical constant (const.*), or a row or fit of a data file other
- * than data/assumptions.csv (devices, the history series), itself or
+ * than assumptions.csv (devices, the history series), itself or
  * through its inputs; 0 when it rests on assumptions.csv alone (the
  * article's and the paper's own figures, and definitions such as 8
  * bits a byte). *budget bounds the walk; an exhausted budget answers 1,
@@ -161,18 +182,13 @@ static int
 independent(const struct registry *reg, const struct quantity *q,
 	    int *budget)
 {
-	static const char assumptions[] = "data/assumptions.csv";
 	size_t i;
 
 	if (--*budget < 0)
 		return 1;
 	if (!strncmp(q->name, "const.", 6))
 		return 1;
-	if (q->origin && !strncmp(q->origin, "data/", 5) &&
-	    strncmp(q->origin, assumptions, sizeof(assumptions) - 1))
-		return 1;
-	if (!q->origin && q->source && !strncmp(q->source, "data/", 5) &&
-	    strncmp(q->source, assumptions, sizeof(assumptions) - 1))
+	if (q->origin ? data_file(q->origin) : data_file(q->source))
 		return 1;
 	for (i = 0; i < q->ninputs; i++) {
 		const struct quantity *in = registry_get(reg, q->inputs[i]);
@@ -262,7 +278,7 @@ claim_read(struct table *t, size_t r, const struct claimcols *ci,
 
 		if (!independent(reg, c->q, &budget))
 			bad = table_error(t, r, ci->status, "'%s' rests on "
-					  "data/assumptions.csv alone, the "
+					  "assumptions.csv alone, the "
 					  "sources' own figures: nothing "
 					  "independent of the printed one "
 					  "recomputes it; mark it 'input', or "
