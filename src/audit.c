@@ -11,6 +11,7 @@
 #include "audit.h"
 #include "buf.h"
 #include "diag.h"
+#include "format.h"
 #include "registry.h"
 #include "table.h"
 #include "xalloc.h"
@@ -20,6 +21,12 @@
 enum reason { R_DIGITS, R_ORDER, R_RANGE, R_CONSTANTS, R_ABOUT };
 static const char *const reasons[] = {
 	"digits", "order", "range", "constants", "about",
+};
+
+/* What a claim is marked (audit.h). */
+enum status { S_REPRODUCIBLE, S_DISCREPANCY, S_INPUT };
+static const char *const statuses[] = {
+	"reproducible", "discrepancy", "input",
 };
 
 /* What kind of discrepancy a claim is (audit.h). */
@@ -90,17 +97,30 @@ suggest(const struct registry *reg, const char *name, struct buf *b)
 	return b->data;
 }
 
-/* Registers claim.<id>.<field> as text. */
+/*
+ * Registers claim.<id>.<field> as text; inputs (space-separated names, or
+ * NULL) are the quantities whose numbers it quotes, so that a change of
+ * the text has its cause.
+ */
 static void
-claim_text(struct registry *reg, const char *id, const char *field,
-	   const char *text, const char *origin)
+claim_text_of(struct registry *reg, const char *id, const char *field,
+	      const char *text, const char *inputs, const char *origin)
 {
 	struct buf name = BUF_INIT;
 
 	buf_addf(&name, "claim.%s.%s", id, field);
-	registry_add_text(reg, name.data, text, "from claims.csv", NULL,
+	registry_add_text(reg, name.data, text, inputs && *inputs ?
+			  "from claims.csv, with the numbers of its inputs" :
+			  "from claims.csv", inputs && *inputs ? inputs : NULL,
 			  "data/claims.csv", origin);
 	buf_release(&name);
+}
+
+static void
+claim_text(struct registry *reg, const char *id, const char *field,
+	   const char *text, const char *origin)
+{
+	claim_text_of(reg, id, field, text, NULL, origin);
 }
 
 /* Index of word in list[n], or -1. */
@@ -129,19 +149,75 @@ listed(const char *const *list, int n, struct buf *b)
 }
 
 /*
+ * 1 when s names a data file other than assumptions.csv: "DIR/FILE.csv",
+ * optionally followed by ":LINE" (an origin), without a space (a
+ * source that is a file, not words).
+ */
+static int
+data_file(const char *s)
+{
+	const char *csv, *base;
+
+	if (!s || strchr(s, ' '))
+		return 0;
+	csv = strstr(s, ".csv");
+	if (!csv || (csv[4] && csv[4] != ':'))
+		return 0;
+	for (base = csv; base > s && base[-1] != '/'; base--)
+		;
+	return (size_t)(csv - base) != strlen("assumptions") ||
+		strncmp(base, "assumptions", (size_t)(csv - base));
+}
+
+/*
+ * 1 when q rests on something a source's printed figures are not: a
+ * physical constant (const.*), or a row or fit of a data file other
+ * than assumptions.csv (devices, the history series), itself or
+ * through its inputs; 0 when it rests on assumptions.csv alone (the
+ * article's and the paper's own figures, and definitions such as 8
+ * bits a byte). *budget bounds the walk; an exhausted budget answers 1,
+ * which accuses nothing.
+ */
+static int
+independent(const struct registry *reg, const struct quantity *q,
+	    int *budget)
+{
+	size_t i;
+
+	if (--*budget < 0)
+		return 1;
+	if (!strncmp(q->name, "const.", 6))
+		return 1;
+	if (q->origin ? data_file(q->origin) : data_file(q->source))
+		return 1;
+	for (i = 0; i < q->ninputs; i++) {
+		const struct quantity *in = registry_get(reg, q->inputs[i]);
+
+		if (in && independent(reg, in, budget))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The columns of claims.csv the audit reads, found by name in the
  * catalogue (schema.c); -1: an optional column the file leaves out.
  */
 struct claimcols {
 	int id, published, quantity, tolerance, status, explanation;
 	int printed_in, claim, reason, category;
+	int unit;		/* optional */
 };
 
 /* One claim row, checked and read. */
 struct claim {
 	const char *id, *qname, *where, *pub_s, *tol_s, *expl;
 	const char *why;	/* the reason's words after the colon, or "" */
+	const char *unit;	/* what the figure counts, for readers: the
+				   quantity's unit, or the claim's own
+				   ("orders") for a pure number */
 	enum reason reason;
+	enum status status;
 	int discrepancy;
 	int category;		/* index into categories[], or -1 */
 	int range;
@@ -189,11 +265,26 @@ claim_read(struct table *t, size_t r, const struct claimcols *ci,
 		return table_error(t, r, ci->quantity,
 				   "quantity '%s' is text, not a "
 				   "number", c->qname);
-	c->discrepancy = !strcmp(status, "discrepancy");
-	if (!c->discrepancy && strcmp(status, "reproducible"))
-		return table_error(t, r, ci->status,
-				   "expected 'reproducible' or "
-				   "'discrepancy', got '%s'", status);
+	k = lookup(statuses, (int)(sizeof(statuses) / sizeof(*statuses)),
+		   status, strlen(status));
+	if (k < 0)
+		return table_error(t, r, ci->status, "expected %s, got '%s'",
+				   listed(statuses, (int)(sizeof(statuses) /
+					  sizeof(*statuses)), hint), status);
+	c->status = (enum status)k;
+	c->discrepancy = c->status == S_DISCREPANCY;
+	if (c->status == S_REPRODUCIBLE) {
+		int budget = 100000;
+
+		if (!independent(reg, c->q, &budget))
+			bad = table_error(t, r, ci->status, "'%s' rests on "
+					  "assumptions.csv alone, the "
+					  "sources' own figures: nothing "
+					  "independent of the printed one "
+					  "recomputes it; mark it 'input', or "
+					  "recompute it from a constant or "
+					  "data", c->qname);
+	}
 	/* The reason: a keyword, then (after a colon) the words why. */
 	colon = strchr(rs, ':');
 	klen = colon ? (size_t)(colon - rs) : strlen(rs);
@@ -243,21 +334,120 @@ claim_read(struct table *t, size_t r, const struct claimcols *ci,
 						 hint), cat);
 	} else if (*cat) {
 		bad = table_error(t, r, ci->category,
-				  "a reproducible claim has no "
-				  "category, got '%s'", cat);
+				  "a%s claim has no category, got '%s'",
+				  c->status == S_INPUT ? "n input" :
+				  " reproducible", cat);
 	}
+	c->unit = *c->q->unit || ci->unit < 0 ? c->q->unit :
+		table_cell(t, r, ci->unit);
 	c->expl = table_cell(t, r, ci->explanation);
 	if (c->discrepancy && !*c->expl)
 		bad = table_error(t, r, ci->explanation,
 				  "a discrepancy needs an "
 				  "explanation");
+	if (c->status == S_INPUT && !*c->expl)
+		bad = table_error(t, r, ci->explanation,
+				  "an input needs an explanation: "
+				  "what the model takes it for, and why "
+				  "nothing independent checks it");
 	return bad;
+}
+
+/*
+ * Appends " UNIT" for readers: nothing for a pure number, nor for a
+ * calendar year ("2181", not "2181 year").
+ */
+static void
+add_unit(struct buf *out, const char *unit)
+{
+	if (!*unit || !strcmp(unit, "year"))
+		return;
+	BUF_ADDLIT(out, FORMAT_NBSP);
+	format_unit(out, unit);
+}
+
+/* Significant digits of a printed decimal: "2.13e31" 3, "0.92" 2. */
+static int
+sig_digits(const char *s)
+{
+	int n = 0, lead = 1;
+
+	for (; *s && *s != 'e' && *s != 'E'; s++) {
+		if (*s < '0' || *s > '9')
+			continue;
+		if (*s == '0' && lead)
+			continue;
+		lead = 0;
+		n++;
+	}
+	return n ? n : 1;
+}
+
+/* Decimals of a printed decimal: "118.9" 1, "125" 0. */
+static int
+decimals(const char *s, const char *end)
+{
+	const char *dot = memchr(s, '.', (size_t)(end - s));
+
+	return dot ? (int)(end - dot - 1) : 0;
+}
+
+/*
+ * The printed figure as a reader reads it: "2.13e31" with unit "bit" ->
+ * "2.13 × 10³¹ bit", "125" -> "125 yr", "50..100" -> "50 to 100 yr".
+ */
+void
+audit_printed_text(struct buf *out, const char *printed, const char *unit)
+{
+	const char *dots = strstr(printed, "..");
+
+	if (dots) {
+		buf_add(out, printed, (size_t)(dots - printed));
+		buf_addf(out, " to %s", dots + 2);
+	} else if (!strncmp(printed, "1e", 2) || !strncmp(printed, "1E", 2)) {
+		/* A bare power of ten: "1e31" is 10³¹. */
+		buf_addstr(out, "10");
+		format_superscript(out, atoi(printed + 2));
+	} else if (!strpbrk(printed, "eE") ||
+		   format_sci(out, strtod(printed, NULL),
+			      sig_digits(printed))) {
+		buf_addstr(out, printed);
+	}
+	add_unit(out, unit);
+}
+
+/*
+ * A recomputed value in the terms of the printed one, a digit finer: to
+ * "39" (orders) 38.7, to "125" 118.9, to "2.13e31" 2.133 × 10³¹, to a
+ * range "50..100" 119.2; a calendar year as a year.
+ */
+void
+audit_recomputed_text(struct buf *out, double got, const char *printed,
+		      const char *unit)
+{
+	const char *dots = strstr(printed, ".."), *end = printed +
+		strlen(printed);
+	int d;
+
+	if (!strcmp(unit, "year")) {
+		format_year(out, got);
+	} else if (dots) {
+		d = decimals(printed, dots);
+		if (decimals(dots + 2, end) > d)
+			d = decimals(dots + 2, end);
+		format_fixed(out, got, d + 1);
+	} else if (strpbrk(printed, "eE")) {
+		format_sci(out, got, sig_digits(printed) + 1);
+	} else {
+		format_fixed(out, got, decimals(printed, end) + 1);
+	}
+	add_unit(out, unit);
 }
 
 /*
  * Judges c against got: 1 when it agrees within its tolerance. Sets
  * c->pub for a range (the end nearest got, which the ratio is taken
- * to) and writes the tolerance in words into tol.
+ * to) and writes the tolerance in words, with its unit, into tol.
  */
 static int
 claim_judge(struct claim *c, double got, struct buf *tol)
@@ -277,18 +467,210 @@ claim_judge(struct claim *c, double got, struct buf *tol)
 			fabs(log10(got / c->pub)) <= 0.5;
 	case R_DIGITS:
 		lim = audit_half_unit(c->pub_s);
-		buf_addf(tol, "\xc2\xb1%g", lim);
+		BUF_ADDLIT(tol, "\xc2\xb1");
+		/* Five hundred thousand kelvin read as 5 × 10⁵ K. */
+		if (lim >= 1e4 || lim < 1e-3)
+			format_sci(tol, lim, 1);
+		else
+			format_sig(tol, lim, 1);
+		add_unit(tol, c->unit);
 		break;
 	default:
 		lim = c->tol * fabs(c->pub);
-		buf_addf(tol, "\xc2\xb1%g relative (%s)", c->tol,
-			 reasons[c->reason]);
+		BUF_ADDLIT(tol, "\xc2\xb1");
+		/* In per cent, to the digits of the cell: 3.9e-5 is 0.0039. */
+		format_sig(tol, c->tol * 100, sig_digits(c->tol_s));
+		buf_addf(tol, FORMAT_NBSP "%% (%s)", reasons[c->reason]);
 		break;
 	}
 	/* A value on the very edge is in: printed 0.5 is not 0.49999... */
 	err = fabs(got - c->pub);
 	return c->pub != 0 && got / c->pub > 0 &&
 		err <= lim * (1 + 1e-12);
+}
+
+/* The formats a placeholder of an explanation may ask for. */
+static const char *const fills[] = {
+	"sci", "fixed", "sig", "int", "year", "pow10", "bytes", "unit",
+};
+enum { FILL_SCI, FILL_FIXED, FILL_SIG, FILL_INT, FILL_YEAR, FILL_POW10,
+       FILL_BYTES, FILL_UNIT };
+
+/*
+ * One placeholder "{{ NAME | FORMAT | unit }}" of the cell s of row r,
+ * its insides [p, end), filled into out from the registry. Returns -1
+ * after an error at the culprit.
+ */
+static int
+fill_one(const struct table *t, size_t r, int col, const char *s,
+	 const char *p, const char *end, const struct registry *reg,
+	 struct buf *out, struct buf *names, struct buf *hint)
+{
+	const struct quantity *q;
+	struct buf name = BUF_INIT;
+	const char *w = p;
+	int fmt = -1, arg = -1, unit = 0, ret = -1, k;
+	size_t n;
+
+	p += strspn(p, " ");
+	n = strspn(p, TABLE_ID_CHARS ".");
+	if (!n || p + n > end) {
+		table_error_in(t, r, col, (size_t)(p - s), "expected the "
+			       "name of a quantity after '{{'");
+		goto out;
+	}
+	buf_add(&name, p, n);
+	q = registry_get(reg, name.data);
+	if (!q) {
+		table_error_in(t, r, col, (size_t)(p - s), "unknown quantity "
+			       "'%s'%s", name.data, suggest(reg, name.data,
+							    hint));
+		goto out;
+	}
+	/* Each name once: " a b " holds " a ". */
+	buf_reset(hint);
+	buf_addf(hint, " %s ", name.data);
+	if (!strstr(names->data, hint->data))
+		buf_addf(names, "%s ", name.data);
+	for (p += n;; ) {
+		p += strspn(p, " ");
+		if (p >= end)
+			break;
+		if (*p != '|') {
+			table_error_in(t, r, col, (size_t)(p - s), "expected "
+				       "'|' or '}}' after '%s'", name.data);
+			goto out;
+		}
+		p++;
+		p += strspn(p, " ");
+		w = p;
+		n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789");
+		k = lookup(fills, (int)(sizeof(fills) / sizeof(*fills)), w, n);
+		if (k < 0 || (k != FILL_UNIT && fmt >= 0)) {
+			table_error_in(t, r, col, (size_t)(w - s), k < 0 ?
+				       "unknown format '%.*s': expected %s" :
+				       "a second number format '%.*s'%s",
+				       (int)n, w, k < 0 ? listed(fills, (int)
+				       (sizeof(fills) / sizeof(*fills)), hint) :
+				       "");
+			goto out;
+		}
+		p += n;
+		if (k == FILL_UNIT) {
+			unit = 1;
+			continue;
+		}
+		fmt = k;
+		if (*p == ':') {
+			char *stop;
+			long v = strtol(p + 1, &stop, 10);
+
+			if (stop == p + 1 || v < 0 || v > 17 || stop > end ||
+			    ((k == FILL_SCI || k == FILL_SIG ||
+			      k == FILL_BYTES) && v < 1) ||
+			    k == FILL_INT || k == FILL_YEAR ||
+			    k == FILL_POW10) {
+				table_error_in(t, r, col, (size_t)(p - s),
+					       "format '%s' takes %s",
+					       fills[k], k == FILL_INT ||
+					       k == FILL_YEAR ||
+					       k == FILL_POW10 ? "no digits" :
+					       "digits from 1 to 17 (fixed: "
+					       "0 to 17)");
+				goto out;
+			}
+			arg = (int)v;
+			p = stop;
+		}
+	}
+	if (q->type != Q_NUMBER) {
+		if (fmt >= 0 || unit) {
+			table_error_in(t, r, col, (size_t)(w - s), "'%s' is "
+				       "text, not a number", name.data);
+			goto out;
+		}
+		buf_addstr(out, q->text);
+		ret = 0;
+		goto out;
+	}
+	switch (fmt) {
+	case FILL_SCI:
+		k = format_sci(out, q->value, arg < 0 ? 3 : arg);
+		break;
+	case FILL_FIXED:
+		k = format_fixed(out, q->value, arg < 0 ? 2 : arg);
+		break;
+	case FILL_SIG:
+		k = format_sig(out, q->value, arg < 0 ? 3 : arg);
+		break;
+	case FILL_INT:
+		k = format_int(out, q->value);
+		break;
+	case FILL_YEAR:
+		k = format_year(out, q->value);
+		break;
+	case FILL_POW10:
+		k = q->value > 0 ? format_pow10(out, q->value) : -1;
+		break;
+	case FILL_BYTES:
+		k = format_bytes(out, q->value, arg < 0 ? 3 : arg, 0);
+		break;
+	default:
+		k = format_count_unit(q->unit) ? format_count(out, q->value) :
+			-1;
+		if (k)
+			k = format_sci(out, q->value, 3);
+		break;
+	}
+	if (k) {
+		table_error_in(t, r, col, (size_t)(w - s), "cannot write "
+			       "'%s' (%.17g) as '%s'", name.data, q->value,
+			       fmt < 0 ? "sci" : fills[fmt]);
+		goto out;
+	}
+	if (unit && fmt != FILL_BYTES)
+		add_unit(out, q->unit);
+	ret = 0;
+out:
+	buf_release(&name);
+	return ret;
+}
+
+/*
+ * The cell of row r in col with each "{{ NAME | FORMAT }}" filled from
+ * the registry, into out (reset first), and the names it quotes, each
+ * once and space-separated, into names (reset first). Returns -1 after
+ * errors at the placeholders.
+ */
+static int
+fill(const struct table *t, size_t r, int col, const struct registry *reg,
+     struct buf *out, struct buf *names, struct buf *hint)
+{
+	const char *s = table_cell(t, r, col), *p = s, *open, *close;
+	int bad = 0;
+
+	buf_reset(out);
+	buf_reset(names);
+	BUF_ADDLIT(names, " ");
+	while ((open = strstr(p, "{{"))) {
+		buf_add(out, p, (size_t)(open - p));
+		close = strstr(open + 2, "}}");
+		if (!close)
+			return table_error_in(t, r, col, (size_t)(open - s),
+					      "'{{' without its '}}'");
+		if (fill_one(t, r, col, s, open + 2, close, reg, out, names,
+			     hint))
+			bad = -1;
+		p = close + 2;
+	}
+	buf_addstr(out, p);
+	/* Without the guarding spaces: "a b". */
+	while (names->len && names->data[names->len - 1] == ' ')
+		names->data[--names->len] = '\0';
+	memmove(names->data, names->data + strspn(names->data, " "),
+		names->len - strspn(names->data, " ") + 1);
+	names->len = strlen(names->data);
+	return bad;
 }
 
 int
@@ -298,11 +680,12 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	struct tableset own = { 0 };
 	struct buf hint = BUF_INIT, tol = BUF_INIT, verdict = BUF_INIT;
 	struct buf name = BUF_INIT, org = BUF_INIT, in = BUF_INIT;
+	struct buf expl = BUF_INIT, shown = BUF_INIT, quoted = BUF_INIT;
 	struct table *t;
 	struct claimcols cc;
 	int bycat[sizeof(categories) / sizeof(categories[0])] = { 0 };
 	size_t r, i, before = diag_errors();
-	int bad = 0, agree = 0, known = 0;
+	int bad = 0, agree = 0, known = 0, inputs = 0;
 
 	t = tableset_load(ts ? ts : &own, datadir, "claims.csv");
 	if (!t || table_max_rows(t, 10000, "each claim is a row of the "
@@ -319,6 +702,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	cc.claim = table_col(t, "claim");
 	cc.reason = table_col(t, "tolerance_reason");
 	cc.category = table_col(t, "category");
+	cc.unit = table_col(t, "unit");
 	buf_addf(out, "%-18s %-11s %-12s %-8s %s\n", "claim", "published",
 		 "recomputed", "ratio", "verdict");
 	for (r = 0; r < table_rows(t); r++) {
@@ -335,62 +719,9 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		got = q->value;
 		ok = claim_judge(&c, got, &tol);
 		cat = c.category >= 0 ? categories[c.category] : "";
-		buf_addf(out, "%-18s %-11s %-12.6g %-8.4g ", c.id, c.pub_s, got,
-			 got / c.pub);
-		buf_reset(&verdict);
-		if (ok && !c.discrepancy) {
-			agree++;
-			if (c.range)
-				buf_addf(out, "inside the printed range\n");
-			else
-				buf_addf(out, "agrees (within %s%s)\n",
-					 tol.data, c.reason == R_DIGITS ?
-					 ", half a unit of the last printed "
-					 "digit" : "");
-			buf_addstr(&verdict, c.range ?
-				   "inside the printed range" : "agrees");
-		} else if (!ok && c.discrepancy) {
-			known++;
-			bycat[c.category]++;
-			buf_addf(out, "%s [%s]: %s\n", c.range ?
-				 "outside the printed range, a known "
-				 "discrepancy" : "known discrepancy", cat,
-				 c.expl);
-			buf_addstr(&verdict, c.range ?
-				   "outside the printed range" :
-				   "known discrepancy");
-		} else if (ok) {
-			bad++;
-			buf_addf(out, "AGREES (within %s), but marked as a "
-				 "discrepancy: review %s:%zu\n", tol.data,
-				 table_name(t), table_line(t, r));
-			BUF_ADDLIT(&verdict, "agrees, though marked a "
-				   "discrepancy");
-		} else {
-			bad++;
-			buf_addf(out, "DRIFTS outside its tolerance (%s): %s = "
-				 "%.6g (%s)\n", tol.data, c.qname, got,
-				 q->formula);
-			BUF_ADDLIT(&verdict, "drifts");
-		}
-		/* The audit joins the registry, for the report's table. */
+		/* The numbers first: an explanation may quote them. */
 		buf_reset(&org);
 		buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
-		buf_reset(&name);
-		buf_addf(&name, "claim.%s.id", c.id);
-		registry_add_text(reg, name.data, c.id, "from claims.csv", NULL,
-				  "data/claims.csv", org.data);
-		claim_text(reg, c.id, "claim", table_cell(t, r, cc.claim),
-			   org.data);
-		claim_text(reg, c.id, "where", c.where, org.data);
-		claim_text(reg, c.id, "quantity", c.qname, org.data);
-		claim_text(reg, c.id, "verdict", verdict.data, org.data);
-		claim_text(reg, c.id, "category", cat, org.data);
-		claim_text(reg, c.id, "tolerance", tol.data, org.data);
-		claim_text(reg, c.id, "tolerance_reason",
-			   table_cell(t, r, cc.reason), org.data);
-		claim_text(reg, c.id, "explanation", c.expl, org.data);
-		claim_text(reg, c.id, "printed", c.pub_s, org.data);
 		if (c.range) {
 			buf_reset(&name);
 			buf_addf(&name, "claim.%s.published_low", c.id);
@@ -427,6 +758,81 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 			 c.id);
 		if (rq)
 			registry_set_expr(rq, in.data, NULL);
+		if (fill(t, r, cc.explanation, reg, &expl, &quoted, &hint))
+			continue;
+		buf_addf(out, "%-18s %-11s %-12.6g %-8.4g ", c.id, c.pub_s, got,
+			 got / c.pub);
+		buf_reset(&verdict);
+		if (ok && c.status == S_REPRODUCIBLE) {
+			agree++;
+			if (c.range)
+				buf_addf(out, "inside the printed range\n");
+			else
+				buf_addf(out, "agrees (within %s%s)\n",
+					 tol.data, c.reason == R_DIGITS ?
+					 ", half a unit of the last printed "
+					 "digit" : "");
+			buf_addstr(&verdict, c.range ?
+				   "inside the printed range" : "agrees");
+		} else if (ok && c.status == S_INPUT) {
+			inputs++;
+			buf_addf(out, "input, used as printed (within %s): "
+				 "%s\n", tol.data, expl.data);
+			BUF_ADDLIT(&verdict, "input, used as printed");
+		} else if (!ok && c.discrepancy) {
+			known++;
+			bycat[c.category]++;
+			buf_addf(out, "%s [%s]: %s\n", c.range ?
+				 "outside the printed range, a known "
+				 "discrepancy" : "known discrepancy", cat,
+				 expl.data);
+			buf_addf(&verdict, "%s: %s", c.range ?
+				 "outside the printed range" :
+				 "known discrepancy", cat);
+		} else if (ok) {
+			bad++;
+			buf_addf(out, "AGREES (within %s), but marked as a "
+				 "discrepancy: review %s:%zu\n", tol.data,
+				 table_name(t), table_line(t, r));
+			BUF_ADDLIT(&verdict, "agrees, though marked a "
+				   "discrepancy");
+		} else {
+			bad++;
+			buf_addf(out, "DRIFTS outside its tolerance (%s)%s: "
+				 "%s = %.6g (%s)\n", tol.data,
+				 c.status == S_INPUT ? ", an input the model "
+				 "no longer takes as printed" : "", c.qname,
+				 got, q->formula);
+			BUF_ADDLIT(&verdict, "drifts");
+		}
+		/* The audit joins the registry, for the report's table. */
+		buf_reset(&name);
+		buf_addf(&name, "claim.%s.id", c.id);
+		registry_add_text(reg, name.data, c.id, "from claims.csv", NULL,
+				  "data/claims.csv", org.data);
+		claim_text(reg, c.id, "claim", table_cell(t, r, cc.claim),
+			   org.data);
+		claim_text(reg, c.id, "where", c.where, org.data);
+		claim_text(reg, c.id, "quantity", c.qname, org.data);
+		claim_text(reg, c.id, "status", statuses[c.status], org.data);
+		claim_text(reg, c.id, "verdict", verdict.data, org.data);
+		claim_text(reg, c.id, "category", c.status == S_INPUT ?
+			   "input" : cat, org.data);
+		claim_text(reg, c.id, "tolerance", tol.data, org.data);
+		claim_text(reg, c.id, "tolerance_reason",
+			   table_cell(t, r, cc.reason), org.data);
+		claim_text_of(reg, c.id, "explanation", expl.data,
+			      quoted.data, org.data);
+		claim_text(reg, c.id, "printed", c.pub_s, org.data);
+		buf_reset(&shown);
+		audit_printed_text(&shown, c.pub_s, c.unit);
+		claim_text(reg, c.id, "printed_text", shown.data, org.data);
+		buf_reset(&shown);
+		audit_recomputed_text(&shown, got, c.pub_s, c.unit);
+		buf_reset(&name);
+		buf_addf(&name, "claim.%s.recomputed", c.id);
+		claim_text_of(reg, c.id, "recomputed_text", shown.data,
+			      name.data, org.data);
 	}
 	if (diag_errors() == before) {
 		buf_addf(out, "claims: %d agree, %d known discrepancies (",
@@ -434,10 +840,16 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		for (i = 0; i < sizeof(categories) / sizeof(*categories); i++)
 			buf_addf(out, "%s%d %s", i ? ", " : "", bycat[i],
 				 categories[i]);
-		buf_addf(out, "), %d off\n", bad);
+		buf_addf(out, "), %d inputs, %d off\n", inputs, bad);
 		registry_add_num(reg, "claims.agree", agree, "",
-				 "claims that agree within their tolerance",
-				 NULL, "derived here", NULL);
+				 "claims recomputed from something the source "
+				 "did not print that agree within their "
+				 "tolerance", NULL, "derived here", NULL);
+		registry_add_num(reg, "claims.input", inputs, "",
+				 "the source's figures the model takes as "
+				 "inputs, checked by nothing independent and "
+				 "not counted as agreeing", NULL,
+				 "derived here", NULL);
 		registry_add_num(reg, "claims.known", known, "",
 				 "known discrepancies, each explained", NULL,
 				 "derived here", NULL);
@@ -466,5 +878,8 @@ out:
 	buf_release(&name);
 	buf_release(&org);
 	buf_release(&in);
+	buf_release(&expl);
+	buf_release(&shown);
+	buf_release(&quoted);
 	return diag_errors() == before ? bad : -1;
 }

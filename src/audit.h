@@ -26,18 +26,36 @@ struct tableset;
  *              relative tolerance, and the reason, after a colon, how
  *              much "about" is taken to mean and why
  *
- * A claim marked "reproducible" must agree; one marked "discrepancy" must
+ * A claim marked "reproducible" must be recomputed from something the
+ * source did not print, and agree: its quantity must rest, itself or
+ * through its inputs, on a constant (const.*) or a data file other than
+ * assumptions.csv (devices, the history series), else the row is an
+ * error that says to mark it "input";
+ * one marked "input" is the source's own figure that the model takes
+ * as an assumption (or computes from such figures alone): it must come
+ * out as printed, is shown as an input and is not counted as agreeing,
+ * and needs an explanation. One marked "discrepancy" must
  * disagree, say which kind (category: error, an error in the source;
  * rounding, the source rounded; convention, a convention or definition
  * that differs from what the data measure; data-moved, a trend that
  * changed since) and explain why.
  *
+ * An explanation may quote computed numbers as "{{ NAME }}" or
+ * "{{ NAME | FORMAT }}" (FORMAT: sci:N, fixed:N, sig:N, int, year,
+ * pow10, bytes, then optionally "| unit"), filled from the registry as a
+ * template fills them; an unknown name or format is an error at the
+ * placeholder. The claim's own numbers are there to quote
+ * (claim.<id>.ratio).
+ *
  * Reads datadir/claims.csv, checks every row against the registry,
  * appends the audit table (plain text) to out, and adds the results to
  * the registry as claim.<id>.{id,claim,where,quantity,printed,published,
- * recomputed,ratio,verdict,category,tolerance,explanation} (and
- * published_low, published_high for a range) and claims.{agree,known,off,
- * error,rounding,convention,data_moved}. claims.csv is read through ts
+ * recomputed,ratio,verdict,status,category,tolerance,explanation,
+ * printed_text,recomputed_text} (and published_low, published_high for a
+ * range) and claims.{agree,input,known,off,error,rounding,convention,
+ * data_moved}. category is "input" for an input; printed_text and
+ * recomputed_text are the figures as a reader reads them
+ * (audit_printed_text(), audit_recomputed_text()). claims.csv is read through ts
  * (kept there) when ts is not NULL. Returns the number of claims that do
  * not behave as marked (0 when the audit passes), or -1 after printing
  * errors in claims.csv.
@@ -61,5 +79,23 @@ int audit_parse_range(const char *s, double *lo, double *hi);
 
 /* Where got lies against [lo, hi]: -1 below, 0 inside (ends included), 1 above. */
 int audit_range_verdict(double got, double lo, double hi);
+
+/*
+ * The printed figure as a reader reads it, with unit (its unit, or
+ * the claim's own word for a pure number: "orders"; "" for none):
+ * "2.13e31" -> "2.13 × 10³¹ bit", "1e51" -> "10⁵¹", "125" -> "125 yr",
+ * "50..100" -> "50 to 100 yr". Appends to out.
+ */
+void audit_printed_text(struct buf *out, const char *printed,
+			const char *unit);
+/*
+ * A recomputed value got in the terms of its printed figure, a digit
+ * finer, with unit as above: 38.73 to "39" (orders) -> "38.7 orders",
+ * 118.92 to "125" -> "118.9 yr", to "2.13e31" -> "2.133 × 10³¹ bit",
+ * to a range "50..100" -> "119.2 yr"; with unit "year" a calendar year.
+ * Appends to out.
+ */
+void audit_recomputed_text(struct buf *out, double got, const char *printed,
+			   const char *unit);
 
 #endif

@@ -120,10 +120,12 @@ static const struct table_column claims[] = {
 	  "number: relative; order: half an order of magnitude" },
 	{ "tolerance_reason", T, 0, NULL, "why that tolerance: digits, "
 	  "range, order, about or constants" },
-	{ "status", T, 0, NULL, "reproducible or discrepancy" },
+	{ "status", T, 0, NULL, "reproducible, discrepancy or input (the "
+	  "source's own figure, taken as an assumption)" },
 	{ "category", T, EMPTY, NULL, "for a discrepancy: error, rounding, "
 	  "convention or data-moved" },
-	{ "explanation", T, EMPTY, NULL, "why a discrepancy is one" },
+	{ "explanation", T, EMPTY, NULL, "why a discrepancy is one, or "
+	  "what an input stands for; quotes numbers as {{ NAME | FORMAT }}" },
 };
 
 static const struct table_column ssd_capacity[] = {

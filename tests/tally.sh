@@ -2,9 +2,9 @@
 # `make test`'s last lines: runs a command (make with every suite),
 # passing its output through, and sums the counts the suites print
 # themselves: 'NAME: N passed, N failed[, N skipped]', the claims
-# audit's 'claims: N agree, N known discrepancies (N error, ...), N off'
-# (a claim that agrees or is a known discrepancy passed, one off
-# failed) and each fuzz replay's 'fuzz-replay T: replayed N inputs'.
+# audit's 'claims: N agree, N known discrepancies (N error, ...), N inputs,
+# N off' (a claim that agrees, is a known discrepancy or an input taken
+# as printed passed, one off failed) and each fuzz replay's 'fuzz-replay T: replayed N inputs'.
 # Ends with one line per suite, then 'test: N passed, N failed', with
 # ', N skipped' when a suite skipped some; exits with the command's
 # status. A command that failed while no suite counted a failure (a
@@ -31,8 +31,9 @@ $1 == end && NF == 2 { rc = $2; next }
 	sub(/:$/, "", $1)
 	add($1, $2, $4, NF >= 6 ? $6 : 0)
 }
-/^claims: [0-9]+ agree, [0-9]+ known discrepanc(y|ies)( \([^()]*\))?, [0-9]+ off$/ {
-	add("claims", $2 + $4, $(NF - 1), 0)
+/^claims: [0-9]+ agree, [0-9]+ known discrepanc(y|ies)( \([^()]*\))?(, [0-9]+ inputs?)?, [0-9]+ off$/ {
+	add("claims", $2 + $4 + ($(NF - 2) == "inputs," || \
+	    $(NF - 2) == "input," ? $(NF - 3) : 0), $(NF - 1), 0)
 }
 /^fuzz-replay [a-z0-9_-]+: replayed [0-9]+ inputs$/ {
 	add("fuzz-replay", $4, 0, 0)
