@@ -3,7 +3,7 @@
  * (cmark-gfm, the only module that includes its headers), and the page
  * shell around them. Reads and writes no files.
  */
-#include <obstack.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,22 +24,70 @@
 
 /*
  * What cmark-gfm allocates for a page (its parser, tree, and the HTML it
- * renders) comes from the page's own pool, an obstack (glibc's), freed
- * whole when the page is rendered: every edition's tree lives from its
- * parse, in the editions stage, to its render among the pages, and
- * each node was a calloc() and a free() of its own in a heap that held
- * them all (callgrind: every edition 1659M -> 1537M instructions, one
- * edition 183.3M -> 174.9M). cmark_mem passes its functions no
- * context, so the pool in use is this file's pool: that of the page
- * html_parse() or html_doc_render() works on, NULL between them.
+ * renders) comes from the page's own pool, freed whole when the page is
+ * rendered: every edition's tree lives from its parse, in the editions
+ * stage, to its render among the pages, and each node was a calloc() and
+ * a free() of its own in a heap that held them all (callgrind: every
+ * edition 1659M -> 1537M instructions, one edition 183.3M -> 174.9M).
+ * glibc's obstack did this first; its alignment macro adds an offset to
+ * a null pointer, which clang's UndefinedBehaviorSanitizer stops at, so
+ * the pool is these few lines: blocks carved from chunks of 64 KiB.
+ * cmark_mem passes its functions no context, so the pool in use is this
+ * file's pool: that of the page html_parse() or html_doc_render() works
+ * on, NULL between them.
  */
-#define obstack_chunk_alloc xmalloc
-#define obstack_chunk_free free
+struct chunk {
+	struct chunk *next;
+	size_t size, used;	/* bytes of data */
+	max_align_t data[];
+};
 
-static struct obstack *pool;
+struct pool {
+	struct chunk *head;
+};
+
+static struct pool *pool;
+
+#define CHUNK_SIZE (64 << 10)
 
 /* The size of a block, before it: a realloc() copies that much. */
-#define POOL_HEAD 16
+#define POOL_HEAD sizeof(max_align_t)
+
+/* n bytes from p's newest chunk, or a new one; aligned as malloc()'s. */
+static void *
+pool_take(struct pool *p, size_t n)
+{
+	struct chunk *c = p->head;
+	char *at;
+
+	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
+	    sizeof(max_align_t);
+	if (!c || c->size - c->used < n) {
+		size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
+
+		c = xmalloc(sizeof(*c) + size);
+		c->size = size;
+		c->used = 0;
+		c->next = p->head;
+		p->head = c;
+	}
+	at = (char *)c->data + c->used;
+	c->used += n;
+	return at;
+}
+
+/* Frees every chunk of p. */
+static void
+pool_release(struct pool *p)
+{
+	struct chunk *c, *next;
+
+	for (c = p->head; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	p->head = NULL;
+}
 
 static void *
 pool_calloc(size_t n, size_t size)
@@ -48,9 +96,9 @@ pool_calloc(size_t n, size_t size)
 
 	if (!pool)
 		BUG("cmark-gfm allocates outside a page");
-	if (size && n > (SIZE_MAX - POOL_HEAD) / size)
+	if (size && n > (SIZE_MAX - 2 * POOL_HEAD) / size)
 		die("out of memory");
-	p = obstack_alloc(pool, n * size + POOL_HEAD);
+	p = pool_take(pool, n * size + POOL_HEAD);
 	memset(p, 0, n * size + POOL_HEAD);
 	memcpy(p, &(size_t){ n * size }, sizeof(size_t));
 	return p + POOL_HEAD;
@@ -1158,8 +1206,7 @@ struct html_doc {
 	struct buf list;		/* the contents' list */
 	struct buf toc;			/* the list in its <nav> */
 	int notes;			/* it has footnotes */
-	struct obstack ob;		/* cmark-gfm's memory for it */
-	int pooled;			/* ob holds some */
+	struct pool pool;		/* cmark-gfm's memory for it */
 };
 
 /*
@@ -1344,9 +1391,7 @@ html_parse(const struct expansion *x, struct html_doc **out)
 	d->x = x;
 	buf_init(&d->list);
 	buf_init(&d->toc);
-	obstack_begin(&d->ob, 64 << 10);
-	d->pooled = 1;
-	pool = &d->ob;
+	pool = &d->pool;
 	d->parser = cmark_parser_new_with_mem(HTML_OPTIONS, &pool_mem);
 	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
 		cmark_syntax_extension *e;
@@ -1401,9 +1446,7 @@ drop_tree(struct html_doc *d)
 	d->defs = NULL;
 	d->ndefs = 0;
 	/* They are all in the pool. */
-	if (d->pooled)
-		obstack_free(&d->ob, NULL);
-	d->pooled = 0;
+	pool_release(&d->pool);
 }
 
 void
@@ -1415,7 +1458,7 @@ html_doc_render(struct html_doc *d, struct rendered *r)
 
 	if (!d->tree)
 		BUG("a page rendered twice");
-	pool = &d->ob;
+	pool = &d->pool;
 	if (r->root)
 		reroot_links(d->tree, r);
 	resolve(d->tree, d->x, r, d->hs.h, d->hs.n, d->list.data);

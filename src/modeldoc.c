@@ -893,8 +893,13 @@ index_items(struct modeldoc *doc)
 			doc->singles[doc->nsingles++].i = i;
 		}
 	}
-	qsort(doc->singles, doc->nsingles, sizeof(*doc->singles), key_cmp);
-	qsort(doc->members, doc->nmembers, sizeof(*doc->members), key_cmp);
+	/* qsort() takes no NULL array, even of none. */
+	if (doc->nsingles)
+		qsort(doc->singles, doc->nsingles, sizeof(*doc->singles),
+		      key_cmp);
+	if (doc->nmembers)
+		qsort(doc->members, doc->nmembers, sizeof(*doc->members),
+		      key_cmp);
 }
 
 /*
@@ -1872,7 +1877,8 @@ copy_row(struct modeldoc_eval *ev, const struct item *it, const char *row)
 			p[len++] = '\0';
 		p += len;
 	}
-	qsort(rest, nrest, sizeof(*rest), by_rest);
+	if (nrest)	/* qsort() and bsearch() take no NULL array */
+		qsort(rest, nrest, sizeof(*rest), by_rest);
 	for (k = 0; k < n && !ret; k++) {
 		const struct quantity *q = registry_at(ev->reg, k);
 		const char *in = q->ninputs ? q->name : NULL, *tail;
@@ -1881,7 +1887,7 @@ copy_row(struct modeldoc_eval *ev, const struct item *it, const char *row)
 		if (strncmp(q->name, row, rl) || q->name[rl] != '.')
 			continue;
 		tail = q->name + rl;
-		if (bsearch(&tail, rest, nrest, sizeof(*rest), by_rest))
+		if (nrest && bsearch(&tail, rest, nrest, sizeof(*rest), by_rest))
 			continue;
 		buf_reset(&name);
 		buf_addstr(&name, it->name);
