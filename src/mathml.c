@@ -947,14 +947,16 @@ memo_grow(struct mathml_memo *m)
 	m->nslots = n;
 }
 
-/* The entry of key, or NULL. */
+/* The entry of key after entry after (NULL: the first), or NULL. */
 static struct memo_entry *
-memo_find(const struct mathml_memo *m, const struct buf *key)
+memo_find(const struct mathml_memo *m, const struct buf *key,
+	  const struct memo_entry *after)
 {
-	uint64_t h = hash_name(key->data, key->len);
+	uint64_t h = after ? after->hash : hash_name(key->data, key->len);
 	struct memo_entry *e;
 
-	for (e = m->slot[h & (m->nslots - 1)]; e; e = e->next)
+	e = after ? after->next : m->slot[h & (m->nslots - 1)];
+	for (; e; e = e->next)
 		if (e->hash == h && e->key.len == key->len &&
 		    !memcmp(e->key.data, key->data, key->len))
 			return e;
@@ -995,7 +997,7 @@ mathml_memo_text(const struct mathml_memo *m, const void *key, size_t len)
 	const struct memo_entry *e;
 
 	text_key(&k, key, len);
-	e = memo_find(m, &k);
+	e = memo_find(m, &k, NULL);
 	buf_release(&k);
 	return e ? &e->html : NULL;
 }
@@ -1008,7 +1010,7 @@ mathml_memo_keep(struct mathml_memo *m, const void *key, size_t len,
 	struct memo_entry *e;
 
 	text_key(&k, key, len);
-	if (!(e = memo_find(m, &k)))
+	if (!(e = memo_find(m, &k, NULL)))
 		e = memo_add(m, &k);
 	buf_release(&k);
 	buf_reset(&e->html);
@@ -1024,7 +1026,6 @@ formula_linked(struct buf *out, const struct registry *reg,
 {
 	struct buf key = BUF_INIT, print = BUF_INIT;
 	struct memo_entry *e;
-	uint64_t h;
 	size_t at;
 
 	if (!m)
@@ -1042,11 +1043,7 @@ formula_linked(struct buf *out, const struct registry *reg,
 	 * found: a row picked otherwise in an older edition), the one
 	 * whose print this registry gives.
 	 */
-	h = hash_name(key.data, key.len);
-	for (e = m->slot[h & (m->nslots - 1)]; e; e = e->next) {
-		if (e->hash != h || e->key.len != key.len ||
-		    memcmp(e->key.data, key.data, key.len))
-			continue;
+	for (e = memo_find(m, &key, NULL); e; e = memo_find(m, &key, e)) {
 		buf_reset(&print);
 		memo_print(&print, reg, q, links, &e->names);
 		if (print.len == e->print.len &&
