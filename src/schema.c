@@ -104,6 +104,8 @@ static const struct table_column transistors[] = {
 	{ "processor", T, 0, NULL, "the microprocessor" },
 	{ "designer", T, OPT, NULL, "who designed it" },
 	{ "transistors", NUM, 0, NULL, "its transistor count" },
+	{ "form", T, OPT, NULL, "chip, or wafer for a wafer-scale engine (left "
+	  "out of the trend of chips)" },
 	{ "source", T, 0, NULL, "where the figure comes from" },
 	{ "note", T, OPT, NULL, "a remark" },
 };

@@ -628,7 +628,7 @@ top500.csv|NEWEST-11,Test Machine,Somewhere,Nowhere,3e18,4e18,5e7,test row,
 disk_capacity.csv|NEWEST,Test Disk,Test,5e13,test row,
 ssd_capacity.csv|NEWEST,Test SSD,Test,3e14,test row,
 areal_density.csv|NEWEST,Test Drive,3e12,test row,
-transistors.csv|NEWEST,Test CPU,Test,2e11,test row,
+transistors.csv|NEWEST,Test CPU,Test,2e11,chip,test row,
 ROWS
 y=$article
 while [ "$y" -lt "$newest" ]; do
