@@ -579,6 +579,75 @@ add_pace(struct model *m, const struct series *top)
 }
 
 /*
+ * Each time a new system took the top of the lists, with a power on
+ * both sides: whether the newcomer, on its first list, spent more energy
+ * per FLOP than the system it displaced did on its last
+ * (energy.handovers, energy.handovers_worse); and the system before the
+ * record's own (previous.record.*), on its last list, when both it and
+ * the record have a power. power[i] is the power of point i of top, or
+ * NaN.
+ */
+static void
+add_handovers(struct model *m, const struct series *top, const double *power)
+{
+	const struct table *t = top->t;
+	int cs = table_col(t, "system"), cl = table_col(t, "list");
+	size_t i, n = 0, worse = 0, k = top->n - 1, p = top->n;
+	struct buf org = BUF_INIT;
+	const char *src = table_name(t);
+
+	for (i = 1; i < top->n; i++) {
+		if (!strcmp(table_cell(t, top->row[i], cs),
+			    table_cell(t, top->row[i - 1], cs)))
+			continue;
+		p = i - 1;
+		if (isnan(power[i]) || isnan(power[i - 1]))
+			continue;
+		n++;
+		/*
+		 * Worse by more than half a per cent, the margin within which
+		 * the report calls two energies per FLOP alike (energy.md).
+		 */
+		worse += power[i] / top->value[i] >
+			 1.005 * power[i - 1] / top->value[i - 1];
+	}
+	if (n) {
+		model_num(m, "energy.handovers", (double)n, "", "times a new "
+		    "system took the top of the lists, with a power on both "
+		    "lists", NULL, src);
+		model_num(m, "energy.handovers_worse", (double)worse, "", "of "
+		    "those, the times the newcomer spent more energy per FLOP "
+		    "than the system it displaced, each on its own list", NULL,
+		    src);
+	}
+	/* p: the last list of the system before the record's own. */
+	if (p < top->n && !strcmp(table_cell(t, top->row[p + 1], cs),
+				  table_cell(t, top->row[k], cs)) &&
+	    !isnan(power[p]) && !isnan(power[k])) {
+		const char *psrc = table_cell(t, top->row[p],
+					      table_col(t, "source"));
+
+		point_origin(top, p, &org);
+		registry_set_because(m->reg, "record.list");
+		registry_add_text(m->reg, "previous.record.name",
+				  table_cell(t, top->row[p], cs), "the No. 1 "
+				  "before the record's system, on its last "
+				  "list", NULL, psrc, org.data);
+		registry_add_text(m->reg, "previous.record.list",
+				  table_cell(t, top->row[p], cl), "that list",
+				  NULL, psrc, org.data);
+		registry_add_num(m->reg, "previous.record.rmax",
+				 top->value[p], "FLOP/s", "its Rmax on that "
+				 "list", NULL, psrc, org.data);
+		registry_add_num(m->reg, "previous.record.power", power[p], "W",
+				 "its power on that list", NULL, psrc,
+				 org.data);
+		registry_set_because(m->reg, NULL);
+	}
+	buf_release(&org);
+}
+
+/*
  * Energy per operation of the TOP500 No. 1, from the power published with
  * each list (the optional column power_w; every cell is checked, empty
  * cells are lists without a figure): the lists with power for the energy
@@ -740,6 +809,7 @@ add_energy(struct model *m, const struct series *top)
 				m->failed = 1;
 		registry_set_because(m->reg, NULL);
 	}
+	add_handovers(m, top, power);
 out:
 	free(power);
 	free(tt);
