@@ -40,6 +40,8 @@ static const char *const symbols[][2] = {
 	{ "record.year", "y_rec" },
 	{ "record.rmax", "F_HPL,rec" },
 	{ "record.power", "P_rec" },
+	{ "previous.record.rmax", "F_HPL,prev" },
+	{ "previous.record.power", "P_prev" },
 	{ "article.year", "y_art" },
 	{ "current.ssd.storage", "D_SSD" },
 	{ "current.hdd.storage", "D_HDD" },
