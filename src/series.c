@@ -789,8 +789,9 @@ add_mass(struct model *m, const struct series *top)
 							       cs), name))
 						seen = 1;
 				if (!seen) {
+					/* "A, B and C": the last joined by and. */
 					if (names)
-						BUF_ADDLIT(&who, ", ");
+						BUF_ADDLIT(&who, "\x1f");
 					buf_addstr(&who, name);
 					names++;
 				}
@@ -822,6 +823,25 @@ add_mass(struct model *m, const struct series *top)
 		model_num(m, "mass.unknown.systems", (double)names, "",
 		    "distinct No. 1 systems of those lists without a mass",
 		    NULL, src);
+		if (names) {
+			char *sep;
+			struct buf list = BUF_INIT;
+			const char *p = who.data;
+
+			/* Separators: ", " between, " and " before the last. */
+			while ((sep = strchr(p, '\x1f'))) {
+				buf_add(&list, p, (size_t)(sep - p));
+				if (strchr(sep + 1, '\x1f'))
+					BUF_ADDLIT(&list, ", ");
+				else
+					BUF_ADDLIT(&list, " and ");
+				p = sep + 1;
+			}
+			buf_addstr(&list, p);
+			buf_reset(&who);
+			buf_addstr(&who, list.data);
+			buf_release(&list);
+		}
 		if (names)
 			registry_add_text(m->reg, "mass.unknown.names", who.data,
 					  "the No. 1 systems from the article's "
@@ -844,6 +864,9 @@ add_mass(struct model *m, const struct series *top)
 		model_num(m, "mass.fit.slope", f.b, "1/yr", "least-squares slope "
 		    "of log2(Rmax / mass) of the No. 1 against time", NULL,
 		    src);
+		model_num(m, "mass.fit.intercept", f.a, "", "log2(FLOP/s per kg) "
+		    "at year 0 on the fitted line: log2(x) = intercept + slope "
+		    "x year", NULL, src);
 		model_num(m, "mass.fit.r2", f.r2, "", "coefficient of "
 		    "determination of the fit", NULL, src);
 		if (!isnan(f.se_b))
