@@ -718,8 +718,8 @@ out:
 
 /*
  * Rmax per kilogram of the TOP500 No. 1, from the mass of each list's
- * No. 1 (the optional column mass_kg; every cell is checked, empty cells
- * are systems whose mass is unknown): over the lists from the article's
+ * No. 1 (the optional column mass_kg; every cell is checked, empty cells,
+ * or no column, are systems whose mass is unknown): over the lists from the article's
  * year on that give a mass, the trend of Rmax over mass (mass.fit*), held
  * to the rule of every trend; how many of those lists give a mass and
  * which No. 1 systems have none (mass.unknown.*), so that the report can
@@ -743,9 +743,8 @@ add_mass(struct model *m, const struct series *top)
 	struct fit f;
 	int ret = 0;
 
-	if (cm < 0)
-		goto out;
-	for (r = 0; r < table_rows(t); r++) {
+	/* Without the column, every No. 1's mass is unknown. */
+	for (r = 0; cm >= 0 && r < table_rows(t); r++) {
 		double kg;
 
 		table_num(t, r, cm, TABLE_POSITIVE | TABLE_OPTIONAL, &kg);
@@ -771,7 +770,10 @@ add_mass(struct model *m, const struct series *top)
 	for (i = 0; i < top->n; i++) {
 		const char *name = table_cell(t, top->row[i], cs);
 
-		table_num(t, top->row[i], cm, TABLE_OPTIONAL, &mass[i]);
+		mass[i] = NAN;
+		if (cm >= 0)
+			table_num(t, top->row[i], cm, TABLE_OPTIONAL,
+				  &mass[i]);
 		if (floor(top->time[i]) < art)
 			continue;
 		lists++;

@@ -41,6 +41,7 @@ static const char *const symbols[][2] = {
 	{ "record.rmax", "F_HPL,rec" },
 	{ "record.power", "P_rec" },
 	{ "record.mass", "m_rec" },
+	{ "drive.mass", "m_drv" },
 	{ "mass.fit.n", "n_m" },
 	{ "mass.fit.to", "t_m" },
 	{ "mass.fit.slope", "k_m" },
