@@ -78,6 +78,8 @@ static const struct table_column top500[] = {
 	{ "rpeak_flops", NUM, OPT, "FLOP/s", "peak speed (Rpeak)" },
 	{ "power_w", NUM, OPT, "W", "power drawn running the benchmark, as "
 	  "published with the list (empty: none published)" },
+	{ "mass_kg", NUM, OPT, "kg", "mass of the system (empty: none "
+	  "published; the note says how it was found or estimated)" },
 	{ "source", T, 0, NULL, "where the figures come from" },
 	{ "note", T, OPT, NULL, "a remark" },
 };

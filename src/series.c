@@ -4,7 +4,8 @@
  * table set, as of the edition; writes each series' points and
  * least-squares trends (fit.c: slope, intercept, R^2, standard errors),
  * the trend of the TOP500 No. 1 since the article, the power of the No. 1
- * systems and the trends of their energy per FLOP, the record holder, the
+ * systems and the trends of their energy per FLOP, the trend of their
+ * Rmax per kilogram of their own mass, the record holder, the
  * largest drives, the article's gaps and the figures' curves, as
  * quantities and figure data (dataset.c). What follows from the fits and
  * the rows by a formula (doubling times, the years limits are reached,
@@ -821,6 +822,188 @@ out:
 }
 
 /*
+ * Rmax per kilogram of the TOP500 No. 1, from the mass of each list's
+ * No. 1 (the optional column mass_kg; every cell is checked, empty cells,
+ * or no column, are systems whose mass is unknown): over the lists from the article's
+ * year on that give a mass, the trend of Rmax over mass (mass.fit*), held
+ * to the rule of every trend; how many of those lists give a mass and
+ * which No. 1 systems have none (mass.unknown.*), so that the report can
+ * say whom the view per kilogram leaves out; and the record holder's
+ * mass. The years that trend reaches the limit of one kilogram (which is
+ * each machine's own-mass limit per kilogram) are in data/model.md.
+ * Returns -1 after printing errors in the column.
+ */
+static int
+add_mass(struct model *m, const struct series *top)
+{
+	const struct table *t = top->t;
+	int cm = table_col(t, "mass_kg"), cs = table_col(t, "system");
+	size_t r, i, n = 0, lists = 0, unknown = 0, names = 0;
+	size_t k = top->n - 1, before = diag_errors();
+	double *tt = NULL, *pk = NULL, *mass = NULL;
+	double art = model_get(m, "article.year");
+	const char *last = NULL;
+	struct buf org = BUF_INIT, who = BUF_INIT;
+	struct dataset *ds = NULL;
+	struct fit f;
+	int ret = 0;
+
+	/* Without the column, every No. 1's mass is unknown. */
+	for (r = 0; cm >= 0 && r < table_rows(t); r++) {
+		double kg;
+
+		table_num(t, r, cm, TABLE_POSITIVE | TABLE_OPTIONAL, &kg);
+	}
+	if (diag_errors() != before) {
+		ret = -1;
+		goto out;
+	}
+	mass = xcalloc(top->n, sizeof(*mass));
+	tt = xcalloc(top->n, sizeof(*tt));
+	pk = xcalloc(top->n, sizeof(*pk));
+	if (m->ds) {
+		static const char *const cols[] = { "year", "mass_kg",
+			"rmax_per_kg" };
+		static const char *const units[] = { "year", "kg",
+			"FLOP/s/kg" };
+
+		ds = dataset_add(m->ds, "mass", "the TOP500 No. 1 of each list "
+				 "from the article's year on whose mass the "
+				 "data give: mass and Rmax per kilogram", cols,
+				 units, 3);
+	}
+	for (i = 0; i < top->n; i++) {
+		const char *name = table_cell(t, top->row[i], cs);
+
+		mass[i] = NAN;
+		if (cm >= 0)
+			table_num(t, top->row[i], cm, TABLE_OPTIONAL,
+				  &mass[i]);
+		if (floor(top->time[i]) < art)
+			continue;
+		lists++;
+		if (isnan(mass[i])) {
+			unknown++;
+			/* Each system once, in the order of the lists. */
+			if (!last || strcmp(last, name)) {
+				size_t j;
+				int seen = 0;
+
+				for (j = 0; j < i; j++)
+					if (floor(top->time[j]) >= art &&
+					    isnan(mass[j]) &&
+					    !strcmp(table_cell(t, top->row[j],
+							       cs), name))
+						seen = 1;
+				if (!seen) {
+					/* "A, B and C": the last joined by and. */
+					if (names)
+						BUF_ADDLIT(&who, "\x1f");
+					buf_addstr(&who, name);
+					names++;
+				}
+			}
+			last = name;
+			continue;
+		}
+		last = name;
+		tt[n] = top->time[i];
+		pk[n] = top->value[i] / mass[i];
+		if (ds) {
+			double row[3] = { tt[n], mass[i], pk[n] };
+
+			dataset_row(ds, row, name);
+		}
+		n++;
+	}
+	if (lists) {
+		const char *src = table_name(t);
+
+		model_num(m, "mass.lists", (double)lists, "", "TOP500 lists "
+		    "from the article's year on, in this edition", NULL, src);
+		model_num(m, "mass.known.count", (double)(lists - unknown), "",
+		    "of them, lists whose No. 1 has a mass in the data", NULL,
+		    src);
+		model_num(m, "mass.unknown.count", (double)unknown, "",
+		    "of them, lists whose No. 1 has no mass in the data", NULL,
+		    src);
+		model_num(m, "mass.unknown.systems", (double)names, "",
+		    "distinct No. 1 systems of those lists without a mass",
+		    NULL, src);
+		if (names) {
+			char *sep;
+			struct buf list = BUF_INIT;
+			const char *p = who.data;
+
+			/* Separators: ", " between, " and " before the last. */
+			while ((sep = strchr(p, '\x1f'))) {
+				buf_add(&list, p, (size_t)(sep - p));
+				if (strchr(sep + 1, '\x1f'))
+					BUF_ADDLIT(&list, ", ");
+				else
+					BUF_ADDLIT(&list, " and ");
+				p = sep + 1;
+			}
+			buf_addstr(&list, p);
+			buf_reset(&who);
+			buf_addstr(&who, list.data);
+			buf_release(&list);
+		}
+		if (names)
+			registry_add_text(m->reg, "mass.unknown.names", who.data,
+					  "the No. 1 systems from the article's "
+					  "year on whose mass the data do not "
+					  "give, in the order of the lists",
+					  NULL, src, NULL);
+	}
+
+	/* The trend of Rmax per kilogram, by the rule of every trend. */
+	if (trend_holds(tt, pk, n, -INFINITY, INFINITY, &f) && f.b > 0) {
+		const char *src = table_name(t);
+
+		model_num(m, "mass.fit.n", (double)f.n, "", "lists from the "
+		    "article's year on whose No. 1 has a mass, in this "
+		    "edition", NULL, src);
+		model_num(m, "mass.fit.from", floor(f.t0), "year", "first year "
+		    "of the trend per kilogram", NULL, src);
+		model_num(m, "mass.fit.to", floor(f.t1), "year", "last year of "
+		    "the trend per kilogram", NULL, src);
+		model_num(m, "mass.fit.slope", f.b, "1/yr", "least-squares slope "
+		    "of log2(Rmax / mass) of the No. 1 against time", NULL,
+		    src);
+		model_num(m, "mass.fit.intercept", f.a, "", "log2(FLOP/s per kg) "
+		    "at year 0 on the fitted line: log2(x) = intercept + slope "
+		    "x year", NULL, src);
+		model_num(m, "mass.fit.r2", f.r2, "", "coefficient of "
+		    "determination of the fit", NULL, src);
+		if (!isnan(f.se_b))
+			model_num(m, "mass.fit.slope_se", f.se_b, "1/yr",
+				  "standard error of the slope, from the "
+				  "scatter of the points about the line (n - 2 "
+				  "degrees of freedom)", NULL, src);
+		model_num(m, "mass.fit.value_to", fit_value_at(&f, floor(f.t1)),
+		    "FLOP/s/kg", "Rmax per kilogram on the fitted line at its "
+		    "last year", NULL, src);
+	}
+
+	/* The record holder of the edition, when its list gives a mass. */
+	if (!isnan(mass[k])) {
+		point_origin(top, k, &org);
+		registry_add_num(m->reg, "record.mass", mass[k], "kg",
+				 "mass of the record holder", NULL,
+				 table_cell(t, top->row[k],
+					    table_col(t, "source")), org.data);
+	}
+out:
+	free(mass);
+	free(tt);
+	free(pk);
+	buf_release(&org);
+	buf_release(&who);
+	return ret;
+}
+
+/*
  * The largest drive of a series in the edition (not always the newest
  * row) under prefix: name, year and capacity. Returns its index.
  */
@@ -1128,7 +1311,8 @@ provide_article_gaps(void *ctx)
 
 /*
  * The provider "records": the record TOP500 No. 1 of the edition, the
- * largest drives, and the energy per operation of the No. 1 systems.
+ * largest drives, the energy per operation of the No. 1 systems and their
+ * Rmax per kilogram.
  */
 int
 provide_records(void *ctx)
@@ -1137,7 +1321,8 @@ provide_records(void *ctx)
 
 	add_record(m, &m->all[S_TOP500]);
 	add_current_disk(m, &m->all[S_DISK_RECORD], &m->all[S_SSD]);
-	if (add_energy(m, &m->all[S_TOP500]))
+	if (add_energy(m, &m->all[S_TOP500]) ||
+	    add_mass(m, &m->all[S_TOP500]))
 		return -1;
 	return m->failed ? -1 : 0;
 }

@@ -520,7 +520,7 @@ done
 # follow with no change to code.
 cp -R "$top/data" "$tmp/next"
 before_fit=$(cd "$top" && "$ult" get series.top500.fit_all.doubling_time)
-printf '%s\n' '2099-06,"Test Machine ""X""",Somewhere,Nowhere,9e20,1e21,,test row,' \
+printf '%s\n' '2099-06,"Test Machine ""X""",Somewhere,Nowhere,9e20,1e21,,,test row,' \
 	>>"$tmp/next/top500.csv"
 expect new-row 0 "$ult" -d "$tmp/next" get record.name
 has new-row "$tmp/stdout" '^Test Machine "X"$'
@@ -624,7 +624,7 @@ while IFS='|' read -r f row; do
 done <<'ROWS'
 devices.csv|test_netbook,Test Netbook,Test Netbook,NEWEST,netbook,2e10,4e10,,2147483648,6.4e10,1,1,10,test row,
 quantum.csv|test_qc,Test QC,NEWEST,5e9,3e7,2e-8,4e-8,test row,
-top500.csv|NEWEST-11,Test Machine,Somewhere,Nowhere,3e18,4e18,5e7,test row,
+top500.csv|NEWEST-11,Test Machine,Somewhere,Nowhere,3e18,4e18,5e7,,test row,
 disk_capacity.csv|NEWEST,Test Disk,Test,5e13,test row,
 ssd_capacity.csv|NEWEST,Test SSD,Test,3e14,test row,
 areal_density.csv|NEWEST,Test Drive,3e12,test row,

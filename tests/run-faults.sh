@@ -248,8 +248,8 @@ cp -R "$top/templates" "$tmp/T"
 cp -R "$top/data" "$tmp/A"
 cp -R "$top/data" "$tmp/B"
 cp -R "$top/data" "$tmp/C"
-echo '2026-11,Next,Somewhere,Nowhere,2.5e18,2.7e18,,test row,' >>"$tmp/B/top500.csv"
-echo '2026-11,Other,Elsewhere,Nowhere,2.4e18,2.6e18,,test row,' >>"$tmp/C/top500.csv"
+echo '2026-11,Next,Somewhere,Nowhere,2.5e18,2.7e18,,,test row,' >>"$tmp/B/top500.csv"
+echo '2026-11,Other,Elsewhere,Nowhere,2.4e18,2.6e18,,,test row,' >>"$tmp/C/top500.csv"
 for d in A B C; do
 	mkdir "$tmp/make$d"
 	cp -R "$tmp/$d" "$tmp/make$d/data"
@@ -1011,7 +1011,7 @@ run kill-during-gnuplot-new-out kill_during_gnuplot new
 # whose note is BYTES bytes long, one quoted field.
 big_field() {
 	{
-		printf '2026-11,Next,Somewhere,Nowhere,2.5e18,2.7e18,,test row,"'
+		printf '2026-11,Next,Somewhere,Nowhere,2.5e18,2.7e18,,,test row,"'
 		head -c "$2" /dev/zero | tr '\0' 'a'
 		printf '"\n'
 	} >>"$1"

@@ -1,0 +1,49 @@
+# Figure: the TOP500 No. 1 per kilogram of its own mass, in single-bit
+# operations per second per kilogram, with its trend since the article
+# and the band at two standard errors of its slope, extrapolated to the
+# speed limit of one kilogram (each machine's own-mass limit per
+# kilogram); beside it, for the whole-machine view, the No. 1's trend
+# since the article held against one kilogram.
+# needs: sbops_per_flop laptop.ops_max laptop.mass edition.year article.year
+# needs: mass.limit_per_kg mass.fit.slope mass.fit.intercept mass.fit.slope_se
+# needs: mass.fit.to mass.fit.year_kg
+# needs: series.top500.fit_since.slope series.top500.fit_since.intercept
+# needs: series.top500.fit_since.year_ml
+# data: mass
+set key at graph 0.02, graph 0.86 left top Left reverse
+set logscale y 10
+set format y "10^{%L}"
+set ytics 1e5
+set xlabel "Year (TOP500 list)"
+set ylabel "Single-bit operations per second (per kg, or whole)"
+# The key stands below the limit, left, where no line runs. On a phone
+# (narrow): the key above the plot, a shorter axis label.
+if (narrow) set key above vertical maxcols 1 Left reverse; set ylabel "SBOPS"; set ytics 1e10
+last = mass_fit_year_kg
+if (series_top500_fit_since_year_ml > last) last = series_top500_fit_since_year_ml
+set xrange [article_year - 5:last + 20]
+set yrange [1e10:1e55]
+per_kg(x) = sbops_per_flop * 2**(mass_fit_intercept + mass_fit_slope * x)
+whole(x) = sbops_per_flop * 2**(series_top500_fit_since_intercept + series_top500_fit_since_slope * x)
+# The band: from the trend's last year, the line at a slope two standard
+# errors steeper and shallower (where its edges meet the limit are the
+# years of the text's range).
+band(x, k) = sbops_per_flop * 2**(mass_fit_intercept + mass_fit_slope * mass_fit_to + (mass_fit_slope + k * 2 * mass_fit_slope_se) * (x - mass_fit_to))
+limit = mass_limit_per_kg * laptop_mass
+set arrow from graph 0, first limit to graph 1, first limit nohead lw lw_data lc rgb vermilion dt 2
+lim_label = narrow ? sprintf("%g kg speed limit", laptop_mass) : sprintf("speed limit of %g kg (per kg: of its own mass)", laptop_mass)
+set label lim_label at graph 0.02, first limit * 40 tc rgb vermilion
+set arrow from first edition_year, graph 0 to first edition_year, graph 1 nohead ls 101
+set label sprintf("%d", edition_year) at first edition_year, graph 0.5 offset 0.5,0 tc rgb muted
+set arrow from first article_year, graph 0 to first article_year, graph 1 nohead ls 101
+set label sprintf("%d", article_year) at first article_year, graph 0.5 offset -4.5,0 tc rgb muted
+# The earlier crossing is labelled above and to its left, the later one
+# below and to its right.
+kg_late = mass_fit_year_kg >= series_top500_fit_since_year_ml
+set label sprintf("%d", mass_fit_year_kg) at first mass_fit_year_kg, first limit point pt 7 ps 1 lc rgb blue offset (kg_late ? 0.8 : -5),(kg_late ? -1 : 1) tc rgb blue
+set label sprintf("%d", series_top500_fit_since_year_ml) at first series_top500_fit_since_year_ml, first limit point pt 5 ps 1 lc rgb orange offset (kg_late ? -5 : 0.8),(kg_late ? 1 : -1) tc rgb orange_text
+set style fill transparent solid 0.15 noborder
+plot sample [mass_fit_to:last + 20] '+' using 1:(band($1, -1)):(band($1, 1)) with filledcurves lc rgb blue notitle, \
+     per_kg(x) title sprintf("per kg of own mass: ×2 in %.2f yr", 1 / mass_fit_slope) lw lw_data lc rgb blue, \
+     whole(x) title sprintf("whole machine: ×2 in %.2f yr", 1 / series_top500_fit_since_slope) lw lw_data lc rgb orange dt 4, \
+     'mass.dat' using 1:($3 * sbops_per_flop) title "No. 1 per kg (mass known)" with points pt 7 ps 0.6 lc rgb ink
