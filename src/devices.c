@@ -37,9 +37,11 @@ static const char *const device_kinds[] = {
  * each is (precision, peak or measured) is in its column's name. The
  * order is the order of preference when two machines are compared: FP64
  * with FP64 where both give it, else FP32 with FP32, else measured with
- * measured.
+ * measured, else the low-precision peaks (16, 8 and 4 bits), which no
+ * speed gap is taken from: the model document counts them at their own
+ * precision.
  */
-enum fig { FIG_FP64, FIG_FP32, FIG_HPL, NFIG };
+enum fig { FIG_FP64, FIG_FP32, FIG_HPL, FIG_FP16, FIG_FP8, FIG_FP4, NFIG };
 static const struct {
 	const char *col;	/* column of devices.csv */
 	const char *name;	/* quantity: <prefix>.<name> */
@@ -48,6 +50,9 @@ static const struct {
 	{ "fp64_peak_flops", "fp64_peak", "FP64 peak" },
 	{ "fp32_peak_flops", "fp32_peak", "FP32 peak" },
 	{ "hpl_rmax_flops", "hpl_rmax", "measured HPL Rmax" },
+	{ "fp16_peak_flops", "fp16_peak", "FP16 peak" },
+	{ "fp8_peak_flops", "fp8_peak", "FP8 peak" },
+	{ "fp4_peak_flops", "fp4_peak", "FP4 peak" },
 };
 
 /* One row of devices.csv as read; NAN where a cell is empty. */
@@ -311,15 +316,20 @@ device_physics(struct model *m, const struct table *t,
 {
 	const struct physconst *pc = m->pc;
 	double sb = model_get(m, "sbops_per_flop"), E, I, bits;
+	size_t i, top = d->speed;
 
 	if (isnan(d->mass))
 		return 0;
+	/* Its highest rate at any precision, low ones included. */
+	for (i = 0; i < NFIG; i++)
+		if (d->fig[i] > d->fig[top])
+			top = i;
 	E = phys_rest_energy(pc, d->mass);
-	if (d->fig[d->speed] * sb > phys_ml_ops(pc, E))
-		return table_error(t, r, dc->fig[d->speed], "%s FLOP/s x %g "
+	if (d->fig[top] * sb > phys_ml_ops(pc, E))
+		return table_error(t, r, dc->fig[top], "%s FLOP/s x %g "
 				   "SBOPS per FLOP beats the Margolus-Levitin "
 				   "limit of %.4g ops/s for its %g kg",
-				   table_cell(t, r, dc->fig[d->speed]), sb,
+				   table_cell(t, r, dc->fig[top]), sb,
 				   phys_ml_ops(pc, E), d->mass);
 	if (isnan(d->vol) || (isnan(d->ram) && isnan(d->storage)))
 		return 0;

@@ -93,6 +93,21 @@ static const struct need needs[] = {
 	{ "sun.core_temperature", "K", 0, "a temperature must be positive" },
 	{ "sun.luminosity", "W", 0, "a power must be positive" },
 	{ "proton.radius", "m", 0, "a radius must be positive" },
+	{ "fma.flops_per_fma", "", 0, "a count of FLOPs must be positive" },
+	{ "fma.and_gates", "", 0, "a gate count must be positive" },
+	{ "fma.full_adder_gates", "", 0, "a gate count must be positive" },
+	{ "fma.half_adder_gates", "", 0, "a gate count must be positive" },
+	{ "fma.mux_gates", "", 0, "a gate count must be positive" },
+	{ "fma.shifters", "", -1, "a count cannot be negative" },
+	{ "fma.width_factor", "", 0, "a width factor must be positive" },
+	{ "fma.width_guard", "", -1, "a count of bits cannot be negative" },
+	{ "fma.fp64.p", "", 1, "a significand holds more than one bit" },
+	{ "fma.fp32.p", "", 1, "a significand holds more than one bit" },
+	{ "fma.fp16.p", "", 1, "a significand holds more than one bit" },
+	{ "fma.bf16.p", "", 1, "a significand holds more than one bit" },
+	{ "fma.fp8_e4m3.p", "", 1, "a significand holds more than one bit" },
+	{ "fma.fp8_e5m2.p", "", 1, "a significand holds more than one bit" },
+	{ "fma.fp4_e2m1.p", "", 1, "a significand holds more than one bit" },
 };
 
 

@@ -55,6 +55,12 @@ static const struct table_column devices[] = {
 	  "floating point" },
 	{ "fp32_peak_flops", NUM, EMPTY, "FLOP/s", "peak rate at 32-bit "
 	  "floating point" },
+	{ "fp16_peak_flops", NUM, OPT, "FLOP/s", "peak rate at 16-bit "
+	  "floating point (dense, without sparsity)" },
+	{ "fp8_peak_flops", NUM, OPT, "FLOP/s", "peak rate at 8-bit "
+	  "floating point (dense, without sparsity)" },
+	{ "fp4_peak_flops", NUM, OPT, "FLOP/s", "peak rate at 4-bit "
+	  "floating point (dense, without sparsity)" },
 	{ "hpl_rmax_flops", NUM, EMPTY, "FLOP/s", "measured LINPACK (HPL) "
 	  "Rmax; a row gives at least one of the three speeds" },
 	{ "ram_bytes", NUM, EMPTY, "B", "working memory (RAM, or on-package "

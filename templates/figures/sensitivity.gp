@@ -3,7 +3,7 @@
 # article's choices marked.
 # needs: moore.article_doubling rate.lloyd moore.fast_doubling sbops_per_flop
 # needs: article.year record.year moore.lloyd_factor moore.lloyd_period
-# needs: laptop.mass
+# needs: laptop.mass fma.fp64.ops_per_flop fma.fp32.ops_per_flop
 # data: sensitivity_rate sensitivity_sbops
 # Side by side; on a phone (narrow), one above the other.
 if (narrow) { set multiplot layout 2,1 spacing 0.12 } else { set multiplot layout 1,2 spacing 0.08 }
@@ -40,6 +40,12 @@ set arrow 1 from first sbops_per_flop, graph 0 to first sbops_per_flop, graph 1 
 # curves keep below it, the y axis being given a tenth more room above.
 set offsets 0, 0, graph 0.12, 0
 set label 1 "the article's\nguess" at first sbops_per_flop, graph 0.95 offset 0.4,0
+# The conversions derived by precision, labelled below the curves so that
+# they keep clear of the article's label and of each other; on a phone
+# (narrow) the key fills that space, and the caption names the lines.
+set arrow 2 from first fma_fp32_ops_per_flop, graph 0 to first fma_fp32_ops_per_flop, graph 0.72 nohead ls 101
+set arrow 3 from first fma_fp64_ops_per_flop, graph 0 to first fma_fp64_ops_per_flop, graph 0.86 nohead ls 101
+if (!narrow) { set label 2 "FP32" at first fma_fp32_ops_per_flop, graph 0.40 offset 0.4,0; set label 3 "FP64" at first fma_fp64_ops_per_flop, graph 0.50 offset 0.4,0 }
 plot 'sensitivity_sbops.dat' using 1:2 title sprintf("from the %d laptop", article_year) with lines lw lw_data lc rgb orange, \
      'sensitivity_sbops.dat' using 1:3 title sprintf("from the %d record", record_year) with lines lw lw_data lc rgb blue
 unset multiplot

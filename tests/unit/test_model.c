@@ -592,6 +592,95 @@ test_devices_like_with_like(void **state)
 	remove_data(dir);
 }
 
+/*
+ * Operations per FLOP by precision: the gate count of a minimal fused
+ * multiply-add, worked by hand for FP64 (p = 53, a 3p + 2 = 161-bit
+ * datapath, 8 shifter stages): 53^2 AND gates, 5 x 53 x 51 in full
+ * adders, 2 x 53 in half adders, 5 x 161 in the adder, 2 x 3 x 161 x 8
+ * in the two shifters; two FLOPs to the FMA. The record and the Landauer
+ * year at FP64's conversion follow from it.
+ */
+static void
+test_precision(void **state)
+{
+	double fp64 = 53.0 * 53 + 5.0 * 53 * 51 + 2.0 * 53 + 5.0 * 161 +
+		      2.0 * 3 * 161 * 8, ratio;
+
+	assert_near(val(state, "fma.fp64.gates"), fp64, 0);
+	assert_near(val(state, "fma.fp64.ops_per_flop"), fp64 / 2, 0);
+	/* FP32: p = 24, 74 bits, 7 stages. */
+	assert_near(val(state, "fma.fp32.ops_per_flop"),
+		    (24.0 * 24 + 5.0 * 24 * 22 + 2.0 * 24 + 5.0 * 74 +
+		     2.0 * 3 * 74 * 7) / 2, 0);
+	assert_true(val(state, "fma.fp64.ops_per_flop") >
+		    val(state, "fma.fp32.ops_per_flop"));
+	assert_true(val(state, "fma.fp8_e4m3.ops_per_flop") >
+		    val(state, "fma.fp4_e2m1.ops_per_flop"));
+	ratio = val(state, "fma.fp64.ops_per_flop") /
+		val(state, "sbops_per_flop");
+	assert_near(val(state, "record.sbops_fp64") / val(state,
+							  "record.sbops"),
+		    ratio, 1e-12);
+	assert_near(val(state, "record.gap.ops.orders") -
+			    val(state, "record.gap.ops_fp64.orders"),
+		    log10(ratio), 1e-12);
+	assert_true(val(state, "energy.fit.year_landauer_fp64") <
+		    val(state, "energy.fit.year_landauer"));
+	assert_true(val(state, "series.top500.fit_since.year_ml_fp64") <=
+		    val(state, "series.top500.fit_since.year_ml"));
+}
+
+/*
+ * The low-precision peaks of devices.csv: read when the columns are
+ * there, never the figure a gap is taken from, each counted at its own
+ * format; the speed gap at the device's own precision takes FP32's
+ * conversion for an FP32 figure and FP64's for an FP64 peak or a
+ * measured rate.
+ */
+static void
+test_devices_precision(void **state)
+{
+	static const char devices[] =
+		"id,name,year,kind,fp64_peak_flops,fp32_peak_flops,"
+		"fp16_peak_flops,fp8_peak_flops,fp4_peak_flops,"
+		"hpl_rmax_flops,ram_bytes,storage_bytes,source\n"
+		"acc,Acc,2024,gpu,4e13,8e13,2e15,4e15,8e15,,1e11,,s\n"
+		"cpu,Cpu,2020,laptop,1e11,5e10,,,,,8e9,1e12,s\n"
+		"sup,Sup,2008,supercomputer,,,,,,1e15,1e14,,s\n";
+	char *dir = data_with_devices(devices);
+	struct registry *reg = model_build(dir, 0, NULL, NULL);
+	double b64, b32;
+
+	(void)state;
+	if (!reg)
+		fail_msg("the model failed on the test devices");
+	b64 = registry_num(reg, "fma.fp64.ops_per_flop");
+	b32 = registry_num(reg, "fma.fp32.ops_per_flop");
+	assert_near(registry_num(reg, "device.acc.fp8_peak"), 4e15, 0);
+	assert_string_equal(text(reg, "device.acc.flops_figure"),
+			    "FP32 peak");
+	assert_near(registry_num(reg, "device.acc.flops"), 8e13, 0);
+	assert_near(registry_num(reg, "device.acc.ops_per_flop"), b32, 0);
+	assert_near(registry_num(reg, "device.acc.sbops_prec"), 8e13 * b32,
+		    1e-15);
+	assert_near(registry_num(reg, "device.acc.sbops_fp4"),
+		    8e15 * registry_num(reg, "fma.fp4_e2m1.ops_per_flop"),
+		    1e-15);
+	assert_near(registry_num(reg, "device.acc.gap.ops_fp8.orders"),
+		    log10(registry_num(reg, "laptop.ops_max") / (4e15 *
+		    registry_num(reg, "fma.fp8_e4m3.ops_per_flop"))), 1e-12);
+	assert_near(registry_num(reg, "device.cpu.ops_per_flop"), b64, 0);
+	assert_false(registry_has(reg, "device.cpu.sbops_fp8"));
+	assert_false(registry_has(reg, "device.cpu.fp16_peak"));
+	assert_near(registry_num(reg, "device.sup.ops_per_flop"), b64, 0);
+	/* The pick carries the row's figures and its own precision. */
+	assert_string_equal(text(reg, "current.gpu.id"), "acc");
+	assert_near(registry_num(reg, "current.gpu.sbops_fp16"),
+		    2e15 * registry_num(reg, "fma.fp16.ops_per_flop"), 1e-15);
+	registry_free(reg);
+	remove_data(dir);
+}
+
 int
 main(void)
 {
@@ -601,6 +690,8 @@ main(void)
 		cmocka_unit_test(test_identities),
 		cmocka_unit_test(test_article_gaps),
 		cmocka_unit_test(test_devices_like_with_like),
+		cmocka_unit_test(test_precision),
+		cmocka_unit_test(test_devices_precision),
 	};
 
 	const struct CMUnitTest fixture[] = {
