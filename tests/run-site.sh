@@ -364,6 +364,25 @@ if ! python3 "$top/tests/check-superlatives.py" "$tmp/shipped" \
 then ok; else no "a superlative that disagrees with its table passes"
 	cat "$tmp/sup"; fi
 
+# No edition cites a work published after its year (it tells what its
+# data could say then), but for the sources of the physical constants and
+# particle data, which every edition shares so that its numbers stay
+# comparable (CODATA, IAU, PDG: the Methods say so).
+if python3 - "$tmp/shipped" "$top/data/references.csv" >"$tmp/anachron" 2>&1 <<'PY'
+import csv, glob, os, re, sys
+shared = {"codata2018", "iau2015", "pdg2022"}
+year = {r["key"]: int(r["year"]) for r in csv.DictReader(open(sys.argv[2]))
+        if r["year"].isdigit()}
+bad = []
+for page in glob.glob(os.path.join(sys.argv[1], "editions", "[0-9]*", "index.html")):
+    ed = int(os.path.basename(os.path.dirname(page)))
+    for key in set(re.findall(r'href="#ref-([a-z0-9_]+)"', open(page).read())):
+        if key not in shared and year.get(key, 0) > ed:
+            bad.append("%d cites %s (%d)" % (ed, key, year[key]))
+assert not bad, "; ".join(sorted(bad)[:5])
+PY
+then ok; else no "an edition cites a later work"; cat "$tmp/anachron"; fi
+
 # Every formula on the quantities pages, each edition's too, is typeset:
 # none left as code (a name with no symbol did that), and the formulas
 # are there.
