@@ -367,7 +367,7 @@ then ok; else no "a superlative that disagrees with its table passes"
 # No edition cites a work published after its year (it tells what its
 # data could say then), but for the sources of the physical constants and
 # particle data, which every edition shares so that its numbers stay
-# comparable (CODATA, IAU, PDG: the Methods say so).
+# comparable (CODATA 2018, the IAU 2015 Sun, the PDG 2022 top quark).
 if python3 - "$tmp/shipped" "$top/data/references.csv" >"$tmp/anachron" 2>&1 <<'PY'
 import csv, glob, os, re, sys
 shared = {"codata2018", "iau2015", "pdg2022"}
