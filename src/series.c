@@ -330,6 +330,53 @@ trend_holds(const double *t, const double *v, size_t n, double lo,
 }
 
 /*
+ * What a fitted line's quantities PREFIX.n, .from, .to, .slope and
+ * .intercept say; .intercept_se is added only with a note, and
+ * .value_to (the line at its last year, which the years to the limits
+ * count from) only with a unit. .r2 and .slope_se read alike for all.
+ */
+struct fit_notes {
+	const char *n, *from, *to, *slope, *intercept, *intercept_se;
+	const char *value_to, *value_unit;
+};
+
+/* The quantities of the fitted line f under prefix, sourced to src. */
+static void
+add_fit_quantities(struct model *m, const char *prefix, const struct fit *f,
+		   const struct fit_notes *fn, const char *src)
+{
+	struct buf name = BUF_INIT;
+
+	model_num(m, SET(name, "%s.n", prefix), (double)f->n, "", fn->n, NULL,
+		  src);
+	model_num(m, SET(name, "%s.from", prefix), floor(f->t0), "year",
+		  fn->from, NULL, src);
+	model_num(m, SET(name, "%s.to", prefix), floor(f->t1), "year",
+		  fn->to, NULL, src);
+	model_num(m, SET(name, "%s.slope", prefix), f->b, "1/yr", fn->slope,
+		  NULL, src);
+	model_num(m, SET(name, "%s.intercept", prefix), f->a, "",
+		  fn->intercept, NULL, src);
+	model_num(m, SET(name, "%s.r2", prefix), f->r2, "", "coefficient of "
+		  "determination of the fit", NULL, src);
+	/* With three points or more, how well the data pin the line. */
+	if (!isnan(f->se_b)) {
+		model_num(m, SET(name, "%s.slope_se", prefix), f->se_b, "1/yr",
+			  "standard error of the slope, from the scatter of "
+			  "the points about the line (n - 2 degrees of "
+			  "freedom)", NULL, src);
+		if (fn->intercept_se)
+			model_num(m, SET(name, "%s.intercept_se", prefix),
+				  f->se_a, "", fn->intercept_se, NULL, src);
+	}
+	if (fn->value_unit)
+		model_num(m, SET(name, "%s.value_to", prefix),
+			  fit_value_at(f, floor(f->t1)), fn->value_unit,
+			  fn->value_to, NULL, src);
+	buf_release(&name);
+}
+
+/*
  * The least-squares trend over [lo, hi] (fit.c) as series.<id>.fit_W:
  * its points, years, slope, intercept, R^2, standard errors, and its
  * value at its last year. What follows from them (doubling time, the
@@ -340,52 +387,32 @@ add_fit(struct model *m, const struct series *se, const char *window,
 	const char *what, double lo, double hi)
 {
 	const struct series_spec *sp = se->spec;
-	struct buf name = BUF_INIT, f = BUF_INIT;
+	struct buf name = BUF_INIT, n = BUF_INIT, slope = BUF_INIT;
 	struct fit fit;
 	const char *src = table_name(se->t);
 
-	if (!trend_holds(se->time, se->value, se->n, lo, hi, &fit)) {
-		/* An edition with too few points has no trend to show. */
-		goto out;
+	/* An edition with too few points has no trend to show. */
+	if (trend_holds(se->time, se->value, se->n, lo, hi, &fit)) {
+		struct fit_notes fn = {
+			NULL, "first year in the window",
+			"last year in the window", NULL,
+			"log2(value) at year 0 on the fitted line: log2(v) = "
+			"intercept + slope x year",
+			"standard error of the intercept (n - 2 degrees of "
+			"freedom)",
+			"value of the fitted line at the last year of the "
+			"window", sp->to_limits ? sp->unit : NULL,
+		};
+
+		fn.n = SET(n, "points of %s in the window (%s)", sp->id, what);
+		fn.slope = SET(slope, "least-squares slope of log2(%s) against "
+			       "time (%s)", sp->value_col, what);
+		add_fit_quantities(m, SET(name, "series.%s.fit_%s", sp->id,
+					  window), &fit, &fn, src);
 	}
-	model_num(m, SET(name, "series.%s.fit_%s.n", sp->id, window), (double)fit.n,
-	    "", SET(f, "points of %s in the window (%s)", sp->id, what), NULL,
-	    src);
-	model_num(m, SET(name, "series.%s.fit_%s.from", sp->id, window),
-	    floor(fit.t0), "year", "first year in the window", NULL, src);
-	model_num(m, SET(name, "series.%s.fit_%s.to", sp->id, window),
-	    floor(fit.t1), "year", "last year in the window", NULL, src);
-	model_num(m, SET(name, "series.%s.fit_%s.slope", sp->id, window), fit.b,
-	    "1/yr", SET(f, "least-squares slope of log2(%s) against time "
-			"(%s)", sp->value_col, what), NULL, src);
-	model_num(m, SET(name, "series.%s.fit_%s.intercept", sp->id, window), fit.a,
-	    "", "log2(value) at year 0 on the fitted line: log2(v) = "
-	    "intercept + slope x year", NULL, src);
-	model_num(m, SET(name, "series.%s.fit_%s.r2", sp->id, window), fit.r2, "",
-	    "coefficient of determination of the fit", NULL, src);
-	/* With three points or more, how well the data pin the line. */
-	if (!isnan(fit.se_b)) {
-		model_num(m, SET(name, "series.%s.fit_%s.slope_se", sp->id,
-				 window), fit.se_b, "1/yr", "standard error of "
-			  "the slope, from the scatter of the points about "
-			  "the line (n - 2 degrees of freedom)", NULL, src);
-		model_num(m, SET(name, "series.%s.fit_%s.intercept_se", sp->id,
-				 window), fit.se_a, "", "standard error of the "
-			  "intercept (n - 2 degrees of freedom)", NULL, src);
-	}
-	if (!sp->to_limits)
-		goto out;
-	/*
-	 * Where the line is at its last year: the point the years below
-	 * count from, so that each is a formula over named quantities.
-	 */
-	model_num(m, SET(name, "series.%s.fit_%s.value_to", sp->id, window),
-	    fit_value_at(&fit, floor(fit.t1)), sp->unit,
-	    "value of the fitted line at the last year of the window", NULL,
-	    src);
-out:
 	buf_release(&name);
-	buf_release(&f);
+	buf_release(&n);
+	buf_release(&slope);
 }
 
 /*
@@ -729,30 +756,21 @@ add_energy(struct model *m, const struct series *top)
 	    !fit_log2(tt, rx, n, -INFINITY, INFINITY, &fr) &&
 	    !fit_log2(tt, pw, n, -INFINITY, INFINITY, &fp) && fe.b < 0 &&
 	    fr.b > 0) {
+		static const struct fit_notes fn = {
+			"lists whose No. 1 has a published power, in this "
+			"edition",
+			"first year with a published power",
+			"last year with a published power",
+			"least-squares slope of log2(power / Rmax) of the "
+			"No. 1 against time",
+			"log2(J per FLOP) at year 0 on the fitted line: "
+			"log2(e) = intercept + slope x year", NULL,
+			"energy per FLOP on the fitted line at its last year",
+			"J/FLOP",
+		};
 		const char *src = table_name(t);
 
-		model_num(m, "energy.fit.n", (double)fe.n, "", "lists whose No. 1 "
-		    "has a published power, in this edition", NULL, src);
-		model_num(m, "energy.fit.from", floor(fe.t0), "year",
-		    "first year with a published power", NULL, src);
-		model_num(m, "energy.fit.to", floor(fe.t1), "year",
-		    "last year with a published power", NULL, src);
-		model_num(m, "energy.fit.slope", fe.b, "1/yr", "least-squares slope "
-		    "of log2(power / Rmax) of the No. 1 against time", NULL,
-		    src);
-		model_num(m, "energy.fit.intercept", fe.a, "", "log2(J per FLOP) at "
-		    "year 0 on the fitted line: log2(e) = intercept + slope x "
-		    "year", NULL, src);
-		model_num(m, "energy.fit.r2", fe.r2, "", "coefficient of "
-		    "determination of the fit", NULL, src);
-		if (!isnan(fe.se_b))
-			model_num(m, "energy.fit.slope_se", fe.se_b, "1/yr",
-				  "standard error of the slope, from the "
-				  "scatter of the points about the line (n - 2 "
-				  "degrees of freedom)", NULL, src);
-		model_num(m, "energy.fit.value_to", fit_value_at(&fe, floor(fe.t1)),
-		    "J/FLOP", "energy per FLOP on the fitted line at its last "
-		    "year", NULL, src);
+		add_fit_quantities(m, "energy.fit", &fe, &fn, src);
 		model_num(m, "energy.fit_rmax.slope", fr.b, "1/yr", "least-squares "
 		    "slope of log2(Rmax) over the same lists", NULL, src);
 		model_num(m, "energy.fit_power.slope", fp.b, "1/yr", "least-squares "
@@ -959,31 +977,20 @@ add_mass(struct model *m, const struct series *top)
 
 	/* The trend of Rmax per kilogram, by the rule of every trend. */
 	if (trend_holds(tt, pk, n, -INFINITY, INFINITY, &f) && f.b > 0) {
-		const char *src = table_name(t);
+		static const struct fit_notes fn = {
+			"lists from the article's year on whose No. 1 has a "
+			"mass, in this edition",
+			"first year of the trend per kilogram",
+			"last year of the trend per kilogram",
+			"least-squares slope of log2(Rmax / mass) of the No. 1 "
+			"against time",
+			"log2(FLOP/s per kg) at year 0 on the fitted line: "
+			"log2(x) = intercept + slope x year", NULL,
+			"Rmax per kilogram on the fitted line at its last year",
+			"FLOP/s/kg",
+		};
 
-		model_num(m, "mass.fit.n", (double)f.n, "", "lists from the "
-		    "article's year on whose No. 1 has a mass, in this "
-		    "edition", NULL, src);
-		model_num(m, "mass.fit.from", floor(f.t0), "year", "first year "
-		    "of the trend per kilogram", NULL, src);
-		model_num(m, "mass.fit.to", floor(f.t1), "year", "last year of "
-		    "the trend per kilogram", NULL, src);
-		model_num(m, "mass.fit.slope", f.b, "1/yr", "least-squares slope "
-		    "of log2(Rmax / mass) of the No. 1 against time", NULL,
-		    src);
-		model_num(m, "mass.fit.intercept", f.a, "", "log2(FLOP/s per kg) "
-		    "at year 0 on the fitted line: log2(x) = intercept + slope "
-		    "x year", NULL, src);
-		model_num(m, "mass.fit.r2", f.r2, "", "coefficient of "
-		    "determination of the fit", NULL, src);
-		if (!isnan(f.se_b))
-			model_num(m, "mass.fit.slope_se", f.se_b, "1/yr",
-				  "standard error of the slope, from the "
-				  "scatter of the points about the line (n - 2 "
-				  "degrees of freedom)", NULL, src);
-		model_num(m, "mass.fit.value_to", fit_value_at(&f, floor(f.t1)),
-		    "FLOP/s/kg", "Rmax per kilogram on the fitted line at its "
-		    "last year", NULL, src);
+		add_fit_quantities(m, "mass.fit", &f, &fn, table_name(t));
 	}
 
 	/* The record holder of the edition, when its list gives a mass. */
