@@ -607,6 +607,22 @@ add_pace(struct model *m, const struct series *top)
 }
 
 /*
+ * Checks every cell of col, an optional column of positive numbers (an
+ * empty cell is a row without the figure). Returns -1 after printing an
+ * error at each bad cell.
+ */
+static int
+check_optional_positive(const struct table *t, int col)
+{
+	size_t r, before = diag_errors();
+	double v;
+
+	for (r = 0; r < table_rows(t); r++)
+		table_num(t, r, col, TABLE_POSITIVE | TABLE_OPTIONAL, &v);
+	return diag_errors() == before ? 0 : -1;
+}
+
+/*
  * Each time a new system took the top of the lists, with a power on
  * both sides: whether the newcomer, on its first list, spent more energy
  * per FLOP than the system it displaced did on its last
@@ -695,7 +711,7 @@ add_energy(struct model *m, const struct series *top)
 	};
 	const struct table *t = top->t;
 	int cp = table_col(t, "power_w");
-	size_t r, i, n = 0, k = top->n - 1, before = diag_errors();
+	size_t i, n = 0, k = top->n - 1;
 	size_t first_art = top->n;
 	double *tt = NULL, *ej = NULL, *pw = NULL, *rx = NULL;
 	double *power = NULL, art = model_get(m, "article.year");
@@ -706,12 +722,7 @@ add_energy(struct model *m, const struct series *top)
 
 	if (cp < 0)
 		goto out;
-	for (r = 0; r < table_rows(t); r++) {
-		double w;
-
-		table_num(t, r, cp, TABLE_POSITIVE | TABLE_OPTIONAL, &w);
-	}
-	if (diag_errors() != before) {
+	if (check_optional_positive(t, cp)) {
 		ret = -1;
 		goto out;
 	}
@@ -856,8 +867,8 @@ add_mass(struct model *m, const struct series *top)
 {
 	const struct table *t = top->t;
 	int cm = table_col(t, "mass_kg"), cs = table_col(t, "system");
-	size_t r, i, n = 0, lists = 0, unknown = 0, names = 0;
-	size_t k = top->n - 1, before = diag_errors();
+	size_t i, n = 0, lists = 0, unknown = 0, names = 0;
+	size_t k = top->n - 1;
 	double *tt = NULL, *pk = NULL, *mass = NULL;
 	double art = model_get(m, "article.year");
 	const char *last = NULL;
@@ -867,12 +878,7 @@ add_mass(struct model *m, const struct series *top)
 	int ret = 0;
 
 	/* Without the column, every No. 1's mass is unknown. */
-	for (r = 0; cm >= 0 && r < table_rows(t); r++) {
-		double kg;
-
-		table_num(t, r, cm, TABLE_POSITIVE | TABLE_OPTIONAL, &kg);
-	}
-	if (diag_errors() != before) {
+	if (cm >= 0 && check_optional_positive(t, cm)) {
 		ret = -1;
 		goto out;
 	}
