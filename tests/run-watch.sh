@@ -320,6 +320,13 @@ def fail(msg):
     bad += 1
 def connect(timeout=5):
     return socket.create_connection(("127.0.0.1", port), timeout=timeout)
+# Not held up: another client is answered within HELD seconds. Each
+# holder below would hold a server that waits on it for at least twice
+# that: idle sockets until the head deadline (HEAD_MS, 10 s), the slow
+# client 7 s, the flood 8 s, the unread file for ever. The margin is
+# for a busy machine (CI once took 1.01 s with a 1 s bound); speed is
+# measured by 'make bench', not here.
+HELD = 3.0
 def answer(s, data=b""):
     while True:
         b = s.recv(65536)
@@ -378,8 +385,8 @@ for t in [b"/\\evil", b"//evil.example", b"//evil.example/", b"/\\/evil",
 # 15 idle connections: another client is answered at once, and they
 # stay open meanwhile.
 idle = [connect() for _ in range(15)]
-st, _, body, secs = get(b"/index.html", 3)
-if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+st, _, body, secs = get(b"/index.html", 2 * HELD)
+if not st.startswith("HTTP/1.0 200") or secs > HELD:
     fail("15 idle connections: GET took %.2f s: %s" % (secs, st))
 if not all(is_open(s) for s in idle):
     fail("15 idle connections: some closed at once")
@@ -394,14 +401,14 @@ secs = time.monotonic() - t
 print("rebuild with 15 idle connections: %.1f s" % secs)
 if builds() == n or secs > 8:
     fail("15 idle connections: rebuilt after %.1f s" % secs)
-st, _, _, secs = get(b"/index.html", 3)
-if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+st, _, _, secs = get(b"/index.html", 2 * HELD)
+if not st.startswith("HTTP/1.0 200") or secs > HELD:
     fail("15 idle connections, after a rebuild: GET took %.2f s: %s" %
          (secs, st))
 for s in idle:
     s.close()
 
-# A request sent a byte every 100 ms does not hold another client up,
+# A request sent a byte every 250 ms (7 s in all) does not hold another client up,
 # and is answered in the end.
 slow = []
 started = threading.Event()
@@ -412,7 +419,7 @@ def slow_client():
             s.sendall(bytes([c]))
             if i == 2:
                 started.set()
-            time.sleep(0.1)
+            time.sleep(0.25)
         slow.append(answer(s)[0])
         s.close()
     except OSError as e:
@@ -421,8 +428,8 @@ def slow_client():
 th = threading.Thread(target=slow_client)
 th.start()
 started.wait(5)
-st, _, _, secs = get(b"/index.html", 3)
-if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+st, _, _, secs = get(b"/index.html", 2 * HELD)
+if not st.startswith("HTTP/1.0 200") or secs > HELD:
     fail("slow client: another GET took %.2f s: %s" % (secs, st))
 th.join(20)
 if slow != ["HTTP/1.0 200 OK"]:
@@ -430,8 +437,8 @@ if slow != ["HTTP/1.0 200 OK"]:
 
 # More connections than the server keeps: the oldest idle ones make room.
 idle = [connect() for _ in range(80)]
-st, _, _, secs = get(b"/index.html", 3)
-if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+st, _, _, secs = get(b"/index.html", 2 * HELD)
+if not st.startswith("HTTP/1.0 200") or secs > HELD:
     fail("80 idle connections: GET took %.2f s: %s" % (secs, st))
 closed = sum(1 for s in idle if not is_open(s))
 if closed < 80 - 64 + 1 or any(not is_open(s) for s in idle[-40:]):
@@ -443,10 +450,10 @@ for s in idle:
 flood_started = threading.Event()
 def flood():
     try:
-        s = connect(10)
+        s = connect(12)
         s.sendall(b"POST /index.html HTTP/1.0\r\n\r\n")
         t = time.monotonic()
-        while time.monotonic() - t < 5:
+        while time.monotonic() - t < 8:
             s.sendall(b"x" * 65536)
             flood_started.set()
     except OSError:
@@ -455,11 +462,11 @@ def flood():
 th = threading.Thread(target=flood)
 th.start()
 flood_started.wait(5)
-st, _, _, secs = get(b"/index.html", 3)
-if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+st, _, _, secs = get(b"/index.html", 2 * HELD)
+if not st.startswith("HTTP/1.0 200") or secs > HELD:
     fail("a client sending without end: another GET took %.2f s: %s" %
          (secs, st))
-th.join(10)
+th.join(14)
 
 # A client that does not read a large file holds no one up.
 size = 32 << 20
@@ -468,8 +475,8 @@ with open(d + "/out/big.dat", "wb") as f:
 s = connect(15)
 s.sendall(b"GET /big.dat HTTP/1.0\r\n\r\n")
 first = s.recv(16)
-st, _, _, secs = get(b"/index.html", 3)
-if not st.startswith("HTTP/1.0 200") or secs > 1.0:
+st, _, _, secs = get(b"/index.html", 2 * HELD)
+if not st.startswith("HTTP/1.0 200") or secs > HELD:
     fail("unread large file: another GET took %.2f s: %s" % (secs, st))
 st, hdr, body = answer(s, first)
 if len(body) != size or hdr.get("content-length") != str(size):
