@@ -93,6 +93,11 @@ static const struct need needs[] = {
 	{ "sun.core_temperature", "K", 0, "a temperature must be positive" },
 	{ "sun.luminosity", "W", 0, "a power must be positive" },
 	{ "proton.radius", "m", 0, "a radius must be positive" },
+	{ "universe.lloyd2002_ops", "", 0, "a count of operations must be "
+	  "positive" },
+	{ "universe.lloyd2002_bits", "bit", 0, "a bit count must be "
+	  "positive" },
+	{ "energy.alike_margin", "", 0, "a margin must be positive" },
 	{ "fma.flops_per_fma", "", 0, "a count of FLOPs must be positive" },
 	{ "fma.and_gates", "", 0, "a gate count must be positive" },
 	{ "fma.full_adder_gates", "", 0, "a gate count must be positive" },

@@ -637,6 +637,7 @@ add_handovers(struct model *m, const struct series *top, const double *power)
 	const struct table *t = top->t;
 	int cs = table_col(t, "system"), cl = table_col(t, "list");
 	size_t i, n = 0, worse = 0, k = top->n - 1, p = top->n;
+	double margin = model_get(m, "energy.alike_margin");
 	struct buf org = BUF_INIT;
 	const char *src = table_name(t);
 
@@ -648,12 +649,9 @@ add_handovers(struct model *m, const struct series *top, const double *power)
 		if (isnan(power[i]) || isnan(power[i - 1]))
 			continue;
 		n++;
-		/*
-		 * Worse by more than half a per cent, the margin within which
-		 * the report calls two energies per FLOP alike (energy.md).
-		 */
+		/* Worse beyond the margin within which two are alike. */
 		worse += power[i] / top->value[i] >
-			 1.005 * power[i - 1] / top->value[i - 1];
+			 (1 + margin) * power[i - 1] / top->value[i - 1];
 	}
 	if (n) {
 		model_num(m, "energy.handovers", (double)n, "", "times a new "
