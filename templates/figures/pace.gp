@@ -1,10 +1,12 @@
 # Figure: Rmax of the TOP500 No. 1 with its trend up to the article's year
 # and its trend since, each drawn over its own window and extended to the
-# newest list, where the gap between them is the shortfall.
+# newest list, where the gap between them is the shortfall; the earlier
+# trend's extension within the band of its slope's uncertainty.
 # needs: article.year edition.year series.top500.latest.time
 # needs: series.top500.fit_article.slope series.top500.fit_article.intercept
 # needs: series.top500.fit_since.slope series.top500.fit_since.intercept
 # needs: series.top500.fit_article.value_latest series.top500.pace.shortfall
+# needs: series.top500.fit_article.slope_se series.top500.fit_article.to
 # data: top500
 set key below maxcols 1 width -3
 set rmargin 4
@@ -18,6 +20,10 @@ set ylabel "Rmax of the No. 1 (FLOP/s)"
 if (narrow) set xtics 10; set key above vertical maxcols 1 Left reverse width 0; set bmargin -1
 set xrange [1992:edition_year + 2]
 before(x) = 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * x)
+# The band of the extension, as in top500.gp: from the window's last
+# year, the line at a slope two standard errors steeper and shallower.
+t0 = series_top500_fit_article_to
+band(x, k) = 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * t0 + (series_top500_fit_article_slope + k * 2 * series_top500_fit_article_slope_se) * (x - t0))
 since(x) = 2**(series_top500_fit_since_intercept + series_top500_fit_since_slope * x)
 set arrow from first article_year, graph 0 to first article_year, graph 1 nohead ls 101
 set label sprintf("%d", article_year) at first article_year, graph 0.96 offset 0.5,0 tc rgb muted
@@ -25,7 +31,9 @@ set label sprintf("%d", article_year) at first article_year, graph 0.96 offset 0
 # lands on the points or the trends near the newest list.
 newest = narrow ? "now" : "at the newest list"
 shortfall = (series_top500_pace_shortfall >= 1 ? sprintf("trend to %d, %s: %.2g × the record", article_year, newest, series_top500_pace_shortfall) : sprintf("trend to %d, %s: the record / %.2g", article_year, newest, 1 / series_top500_pace_shortfall))
-plot (x <= article_year + 1 ? before(x) : 1/0) title sprintf("trend to %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_article_slope) lw lw_data lc rgb orange, \
+set style fill transparent solid 0.15 noborder
+plot sample [t0:edition_year + 2] '+' using 1:(band($1, -1)):(band($1, 1)) with filledcurves lc rgb orange notitle, \
+     [1992:edition_year + 2] (x <= article_year + 1 ? before(x) : 1/0) title sprintf("trend to %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_article_slope) lw lw_data lc rgb orange, \
      (x > article_year + 1 ? before(x) : 1/0) notitle lw lw_data lc rgb orange dt 2, \
      (x >= article_year ? since(x) : 1/0) title sprintf("trend since %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_since_slope) lw lw_data lc rgb blue, \
      'top500.dat' using 1:2 title "No. 1 of each list (Rmax)" with points pt 7 ps 0.6 lc rgb ink, \
