@@ -15,7 +15,9 @@ the table of the same page that shows the figure the sentence names:
 - "the TOP500 No. 1 ... is nearest" only when its gap is below every
   machine's; "the nearest of the machines in the device data" only when it
   is not;
-- "X is the closest to both limits" only when X's row holds both minima;
+- "X is the closest to both limits" only when X's row holds both minima,
+  and, when the TOP500 No. 1 is nearer the speed limit, only as "of the
+  machines in the device data";
 - the heaviest machine's gaps are its row's;
 - "the largest machines have run ahead of the personal ones" only when the
   like-with-like table says so.
@@ -177,11 +179,25 @@ class Edition:
                           "their %s" % (r, mins["speed"][0]))
 
     def both(self, mins, cols):
-        m = re.search(r"\. ([^.]+?) is the closest to both limits", self.prose)
+        m = re.search(r"\. (Of the machines in the device data, )?([^.,]+?), "
+                      r"the closest to the speed limit, is", self.prose)
+        if m:
+            self.checked += 1
+            if "speed" in mins and not any(names_match(m.group(2), h)
+                                           for h in mins["speed"][1]):
+                self.fail("the text calls %s the closest to the speed limit, "
+                          "but the table's nearest is %s" % (
+                              m.group(2), "; ".join(mins["speed"][1])))
+            self.scoped(mins, m.group(1), "calls %s the closest to the "
+                        "speed limit" % m.group(2))
+        m = re.search(r"\. (Of the machines in the device data, )?([^.]+?) "
+                      r"is the closest to both limits", self.prose)
         if not m:
             return
         self.checked += 1
-        name = m.group(1)
+        name = m.group(2)
+        self.scoped(mins, m.group(1), "calls %s the closest to both limits"
+                    % name)
         for k in ("speed", "memory"):
             if k not in mins or not any(names_match(name, h)
                                         for h in mins[k][1]):
@@ -189,8 +205,28 @@ class Edition:
                           "but the table's nearest by %s is %s" % (
                               name, k, "; ".join(mins.get(k, (0, []))[1])))
 
+    def scoped(self, mins, scope, what):
+        """A device named nearer the speed limit than all says it is of the
+        device data, unless it is nearer than the TOP500 No. 1 too; and the
+        No. 1 said to be "nearer the speed limit still" is."""
+        rec = links(self.page, "record.gap.ops.orders")
+        if not rec or "speed" not in mins:
+            return
+        r = number(rec[0])
+        if not scope and r < mins["speed"][0]:
+            self.fail("the text %s without saying 'of the machines in the "
+                      "device data', but the TOP500 No. 1 is nearer the speed "
+                      "limit (%s orders against %s)" % (what, r,
+                                                        mins["speed"][0]))
+        if "which the figure does not show, is nearer the speed limit still" \
+                in self.prose:
+            self.checked += 1
+            if not r < mins["speed"][0]:
+                self.fail("the text calls the TOP500 No. 1 (%s orders) "
+                          "nearer still than %s" % (r, mins["speed"][0]))
+
     def heaviest(self, rows, head):
-        m = re.search(r"The heaviest, (.+?) at ", self.prose)
+        m = re.search(r"The heaviest of them, (.+?) at ", self.prose)
         own = links(self.page, "closest.heaviest.gap.ops_own.orders")
         if not m or not own:
             return
