@@ -849,6 +849,24 @@ out:
 }
 
 /*
+ * Whether the system of point i of top appeared at an earlier point from
+ * the year art on with a mass (mass[j] not NaN) as well.
+ */
+static int
+seen_before(const struct table *t, const struct series *top, int cs,
+	    size_t i, const double *mass, double art)
+{
+	const char *name = table_cell(t, top->row[i], cs);
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (floor(top->time[j]) >= art && !isnan(mass[j]) &&
+		    !strcmp(table_cell(t, top->row[j], cs), name))
+			return 1;
+	return 0;
+}
+
+/*
  * Rmax per kilogram of the TOP500 No. 1, from the mass of each list's
  * No. 1 (the optional column mass_kg; every cell is checked, empty cells,
  * or no column, are systems whose mass is unknown): over the lists from the article's
@@ -865,7 +883,7 @@ add_mass(struct model *m, const struct series *top)
 {
 	const struct table *t = top->t;
 	int cm = table_col(t, "mass_kg"), cs = table_col(t, "system");
-	size_t i, n = 0, lists = 0, unknown = 0, names = 0;
+	size_t i, n = 0, lists = 0, unknown = 0, names = 0, systems = 0;
 	size_t k = top->n - 1;
 	double *tt = NULL, *pk = NULL, *mass = NULL;
 	double art = model_get(m, "article.year");
@@ -929,6 +947,9 @@ add_mass(struct model *m, const struct series *top)
 			continue;
 		}
 		last = name;
+		/* Each system with a mass counted once. */
+		if (!seen_before(t, top, cs, i, mass, art))
+			systems++;
 		tt[n] = top->time[i];
 		pk[n] = top->value[i] / mass[i];
 		if (ds) {
@@ -945,6 +966,9 @@ add_mass(struct model *m, const struct series *top)
 		    "from the article's year on, in this edition", NULL, src);
 		model_num(m, "mass.known.count", (double)(lists - unknown), "",
 		    "of them, lists whose No. 1 has a mass in the data", NULL,
+		    src);
+		model_num(m, "mass.known.systems", (double)systems, "",
+		    "distinct No. 1 systems of those lists with a mass", NULL,
 		    src);
 		model_num(m, "mass.unknown.count", (double)unknown, "",
 		    "of them, lists whose No. 1 has no mass in the data", NULL,
@@ -979,8 +1003,15 @@ add_mass(struct model *m, const struct series *top)
 					  NULL, src, NULL);
 	}
 
-	/* The trend of Rmax per kilogram, by the rule of every trend. */
-	if (trend_holds(tt, pk, n, -INFINITY, INFINITY, &f) && f.b > 0) {
+	/*
+	 * The trend of Rmax per kilogram, by the rule of every trend, and
+	 * over as many machines as that rule asks of points: the lists of
+	 * one system repeat its mass, so two machines over four lists would
+	 * make a line through two (the 2014-2017 editions had one, from
+	 * Roadrunner and Titan, reach the limit before the whole machine).
+	 */
+	if (systems >= TREND_MIN_POINTS &&
+	    trend_holds(tt, pk, n, -INFINITY, INFINITY, &f) && f.b > 0) {
 		static const struct fit_notes fn = {
 			"lists from the article's year on whose No. 1 has a "
 			"mass, in this edition",

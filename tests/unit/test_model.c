@@ -411,6 +411,62 @@ test_fixture_trend_rule(void **state)
 	registry_free(reg);
 }
 
+/*
+ * The fixture's top500.csv with a mass for each list from 2008 on, the
+ * No. 1 of those lists named by the letters of systems ("AABB").
+ */
+static void
+fix_top500_mass(const char *systems)
+{
+	struct buf b = BUF_INIT;
+	size_t i, k = 0;
+
+	buf_addstr(&b, "list,system,site,country,rmax_flops,power_w,mass_kg,"
+		   "source\n");
+	for (i = 0; i < FIX_N; i++) {
+		int late = atoi(fix_lists[i]) >= 2008;
+
+		if (late)
+			buf_addf(&b, "%s,%c,Site,Nowhere,%.17g,,%g,fixture\n",
+				 fix_lists[i], systems[k++], fix_rmax[i],
+				 1e5 * (double)(i + 1));
+		else
+			buf_addf(&b, "%s,M%zu,Site,Nowhere,%.17g,,,fixture\n",
+				 fix_lists[i], i, fix_rmax[i]);
+	}
+	fix_write("top500.csv", b.data);
+	buf_release(&b);
+}
+
+/*
+ * The trend per kilogram asks for as many machines as the trend rule asks
+ * for points: four lists of two machines repeat two masses, and make no
+ * trend; of three machines, they do.
+ */
+static void
+test_fixture_mass_machines(void **state)
+{
+	struct registry *reg;
+
+	(void)state;
+	fix_top500_mass("AABB");
+	reg = model_build(fixdir, 2014, NULL, NULL);
+	assert_non_null(reg);
+	assert_near(num_of(reg, "mass.known.count"), 4, 0);
+	assert_near(num_of(reg, "mass.known.systems"), 2, 0);
+	assert_null(registry_get(reg, "mass.fit.slope"));
+	assert_null(registry_get(reg, "mass.fit.year_kg"));
+	registry_free(reg);
+	fix_top500_mass("ABBC");
+	reg = model_build(fixdir, 2014, NULL, NULL);
+	fix_top500(NULL);
+	assert_non_null(reg);
+	assert_near(num_of(reg, "mass.known.systems"), 3, 0);
+	assert_near(num_of(reg, "mass.fit.n"), 4, 0);
+	assert_non_null(registry_get(reg, "mass.fit.year_kg"));
+	registry_free(reg);
+}
+
 /* A power that is no positive number is an error at its cell. */
 static void
 test_fixture_bad_power(void **state)
@@ -700,6 +756,7 @@ main(void)
 		cmocka_unit_test(test_fixture_short_editions),
 		cmocka_unit_test(test_fixture_trend_rule),
 		cmocka_unit_test(test_fixture_bad_power),
+		cmocka_unit_test(test_fixture_mass_machines),
 	};
 
 	return cmocka_run_group_tests_name("model", tests, setup, teardown) |
