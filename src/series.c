@@ -502,6 +502,12 @@ add_series(struct model *m, struct series *all)
 				 table_cell(se->t, se->row[0],
 					    table_col(se->t, "source")),
 				 point_origin(se, 0, &org));
+		registry_add_num(m->reg, SET(name, "series.%s.first.value",
+					     sp->id), se->value[0], sp->unit,
+				 SET(f, "%s of the first row", sp->value_col),
+				 NULL, table_cell(se->t, se->row[0],
+						  table_col(se->t, "source")),
+				 point_origin(se, 0, &org));
 		registry_add_num(m->reg, SET(name, "series.%s.latest.year",
 					     sp->id), floor(se->time[k]),
 				 "year", "year of the newest row", NULL,
