@@ -89,6 +89,7 @@ static const char *const symbol_patterns[][2] = {
 	{ "series.*.fit_since.slope_se", "\xcf\x83_k,new,s" },
 	{ "series.*.fit_window.slope_se", "\xcf\x83_k,win,s" },
 	{ "series.*.fit_window.doubling_time_se", "\xcf\x83_T,win,s" },
+	{ "series.*.first.value", "x_first,s" },
 	{ "series.*.latest.value", "x_last,s" },
 	{ "series.*.latest.time", "t_last,s" },
 	{ "series.*.doublings_window", "n_win,s" },
