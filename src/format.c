@@ -258,6 +258,29 @@ format_sig(struct buf *out, double v, int digits)
 	return 0;
 }
 
+int
+format_sig_grouped(struct buf *out, double v, int digits)
+{
+	struct buf tmp = BUF_INIT;
+	size_t skip, n;
+	int ret = format_sig(&tmp, v, digits);
+
+	if (ret) {
+		buf_release(&tmp);
+		return ret;
+	}
+	skip = strncmp(tmp.data, MINUS, strlen(MINUS)) ? 0 : strlen(MINUS);
+	n = strlen(tmp.data + skip);
+	if (n >= 5 && strspn(tmp.data + skip, "0123456789") == n) {
+		buf_add(out, tmp.data, skip);
+		put_uint(out, strtoull(tmp.data + skip, NULL, 10), 1);
+	} else {
+		buf_addstr(out, tmp.data);
+	}
+	buf_release(&tmp);
+	return 0;
+}
+
 /*
  * Rounds to an integer as "%.0f" does (exact halves to even: 2.5 ->
  * "2", 999.5 -> "1,000") and groups by three with commas. Values beyond

@@ -44,6 +44,12 @@ int format_fixed(struct buf *out, double v, int decimals);
  * Values of 1e15 or more (or under 1e-6) fall back to format_sci().
  */
 int format_sig(struct buf *out, double v, int digits);
+/*
+ * format_sig(), but a whole number of five digits or more is grouped by
+ * three with commas, as prose writes it: 22000 (2) is "22,000", 1000 (2)
+ * stays "1000" and 12481.5 (6) "12481.5".
+ */
+int format_sig_grouped(struct buf *out, double v, int digits);
 /* Whole number with comma grouping: 1234567.4 -> "1,234,567". */
 int format_int(struct buf *out, double v);
 /*

@@ -271,7 +271,7 @@ write_number(struct buf *out, const struct value *val, const struct fmt *f)
 	case F_SCI: return format_sci(out, v, f ? f->arg : 3);
 	case F_E: return format_e(out, v, f->arg);
 	case F_FIXED: return format_fixed(out, v, f->arg);
-	case F_SIG: return format_sig(out, v, f->arg);
+	case F_SIG: return format_sig_grouped(out, v, f->arg);
 	case F_INT: return format_int(out, v);
 	case F_YEAR: return format_year(out, v);
 	case F_POW10: return format_pow10(out, v);

@@ -219,6 +219,12 @@ test_sig(void **state)
 	/* No grouping. */
 	assert_fmt(format_sig(&out, 1234567, 4), "1235000");
 	assert_fmt(format_sig(&out, -242.09, 2), MINUS "240");
+	assert_fmt(format_sig_grouped(&out, 5480000, 2), "5,500,000");
+	assert_fmt(format_sig_grouped(&out, -22049, 2), MINUS "22,000");
+	assert_fmt(format_sig_grouped(&out, 11000, 2), "11,000");
+	assert_fmt(format_sig_grouped(&out, 1000, 2), "1000");
+	assert_fmt(format_sig_grouped(&out, 12481.5, 6), "12481.5");
+	assert_fmt(format_sig_grouped(&out, 2.5e15, 2), "2.5" NB X NB "10" S1 S5);
 	assert_fmt(format_sig(&out, -0.0012345, 3), MINUS "0.00123");
 	assert_fmt(format_sig(&out, 0, 3), "0.00");
 	assert_fmt(format_sig(&out, -0.0, 2), "0.0");
