@@ -252,8 +252,10 @@ check-pdf: $(BUILD)/ultimate | deps-test
 
 # Hostile inputs and faults: FIFOs, links out, bombs, signals, two runs
 # at once, SIGKILL while publishing, gnuplot hanging or misbehaving.
+# The sanitizer build runs a few times slower: its time limits are
+# tripled (a hang is still caught, only later).
 check-faults: $(BUILD)/ultimate
-	@sh tests/run-faults.sh $(BUILD)/ultimate
+	@FAULTS_SLOW=$(if $(SANITIZE),3,1) sh tests/run-faults.sh $(BUILD)/ultimate
 
 # The claims audit on the shipped data: exits 1 when a claim drifts.
 check-claims: $(BUILD)/ultimate

@@ -12,13 +12,16 @@
 # FAULTS_ONLY=REGEX runs only the cases whose name matches; FAULTS_KEEP=1
 # keeps each case's folder (data, templates, out, err) in the temporary
 # folder, whose name is then printed; FAULTS_VERBOSE=1 prints the time
-# each case took.
+# each case took. FAULTS_SLOW=N multiplies every time limit by N, for a
+# build that runs slower by design (the sanitizer build: make check sets
+# it); a hang never ends, so a longer wait still catches it.
 set -u
 ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/.." && pwd)
 fx=$top/tests/faults
 tmp=$(mktemp -d)
 pass=0 fail=0
+slow=${FAULTS_SLOW:-1}
 
 # Every process this script starts carries FAULTS_RUN=$tmp in its
 # environment, down to the fake gnuplots' children: those are the only
@@ -128,7 +131,7 @@ limits() {
 	[ -z "$vlimit" ] || ulimit -v "$vlimit"
 }
 u() {
-	lim=$1
+	lim=$(($1 * slow))
 	shift
 	t0=$(now)
 	# In the background, waited for with wait 2>/dev/null: that keeps
@@ -150,7 +153,7 @@ rep() { # rep SECONDS [OPTIONS...]: report from data, templates into out
 # bgrun ERRFILE SECONDS ARGS...: the same in the background; $bpid is
 # the pid of its timeout, whose only child is ultimate (child $bpid).
 bgrun() {
-	_e=$1 lim=$2
+	_e=$1 lim=$(($2 * slow))
 	shift 2
 	# shellcheck disable=SC2086
 	(cd "$c/$at" && limits &&
@@ -189,7 +192,8 @@ names() { # names REGEX: some line of stderr names the offending file
 	grep -qE -- "$1" "$c/err" || bad "stderr names no '$1'"
 }
 within() { # within SECONDS
-	[ "$ms" -le $(($1 * 1000)) ] || bad "took $ms ms (limit $1 s)"
+	[ "$ms" -le $(($1 * slow * 1000)) ] ||
+		bad "took $ms ms (limit $(($1 * slow)) s)"
 }
 differs() { # differs FINGERPRINT: the first path where out/ differs
 	fp "$c/out" >"$c/now.fp"
@@ -549,11 +553,11 @@ signal_at() {
 	wait "$bpid" 2>/dev/null
 	rc=$?
 	t2=$(now)
-	lim=8 ms=$((t2 - t0))
+	lim=$((8 * slow)) ms=$((t2 - t0))
 	clean
 	want "$3"
-	[ $((t2 - t1)) -le 2000 ] ||
-		bad "ended $((t2 - t1)) ms after SIG$1 (limit 2 s)"
+	[ $((t2 - t1)) -le $((2000 * slow)) ] ||
+		bad "ended $((t2 - t1)) ms after SIG$1 (limit $((2 * slow)) s)"
 	unchanged
 	no_staging
 }
@@ -1061,11 +1065,11 @@ sigterm_during_csv_field() {
 	wait "$bpid" 2>/dev/null
 	rc=$?
 	t2=$(now)
-	lim=60 ms=$((t2 - t0))
+	lim=$((60 * slow)) ms=$((t2 - t0))
 	clean
 	want 143
-	[ $((t2 - t1)) -le 2000 ] ||
-		bad "ended $((t2 - t1)) ms after SIGTERM (limit 2 s)"
+	[ $((t2 - t1)) -le $((2000 * slow)) ] ||
+		bad "ended $((t2 - t1)) ms after SIGTERM (limit $((2 * slow)) s)"
 	unchanged
 	no_staging
 	gone
