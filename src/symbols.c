@@ -22,6 +22,7 @@ static const char *const symbols[][2] = {
 	{ "article.record.rmax", "F_HPL,art" },
 	{ "article.record.power", "P_art" },
 	{ "blackhole.mass_loss_constant", "\xce\xb1" },
+	{ "drive.volume", "V_drv" },
 	{ "blackhole.dof_spin0", "g_0" },
 	{ "blackhole.dof_spin_half_charged", "g_\xc2\xbd,\xc2\xb1" },
 	{ "blackhole.dof_spin_half_neutral", "g_\xc2\xbd,0" },
