@@ -53,7 +53,6 @@ static const struct need needs[] = {
 	{ "dust.volume", "m^3", 0, "a volume must be positive" },
 	{ "landauer.room_temperature", "K", 0, "a temperature must be "
 	  "positive" },
-	{ "landauer.power", "W", 0, "a power budget must be positive" },
 	{ "moore.lloyd_factor", "", 1, "a growth factor must exceed 1" },
 	{ "moore.lloyd_period", "yr", 0, "a period must be positive" },
 	{ "moore.article_doubling", "yr", 0, "a doubling time must be "
