@@ -791,6 +791,10 @@ add_energy(struct model *m, const struct series *top)
 		model_num(m, "energy.fit_power.slope", fp.b, "1/yr", "least-squares "
 		    "slope of log2(power) over the same lists (the slope of "
 		    "Rmax plus that of the energy per FLOP)", NULL, src);
+		model_num(m, "energy.fit_rmax.slope_se", fr.se_b, "1/yr",
+		    "standard error of that slope", NULL, src);
+		model_num(m, "energy.fit_power.slope_se", fp.se_b, "1/yr",
+		    "standard error of that slope", NULL, src);
 	}
 
 	/* The record holder of the edition, when its list gives power. */
