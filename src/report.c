@@ -328,6 +328,28 @@ write_methods(struct run *run, const struct edition *e, int top)
 
 	methods_page(&body, run->doc, e->reg, &run->bib, "quantities.html",
 		     top ? &parts : NULL, top ? "" : "../../", run->memo);
+	/*
+	 * An edition's page, after its title: the model is every edition's,
+	 * so it may define formats and cite works newer than the edition.
+	 */
+	if (!top && e != &run->ed[run->n - 1]) {
+		const char *h = strstr(body.data, "</h1>\n");
+		struct buf with = BUF_INIT;
+
+		if (h) {
+			h += strlen("</h1>\n");
+			buf_add(&with, body.data, (size_t)(h - body.data));
+			buf_addf(&with, "<p class=\"edition-banner\">The model "
+				 "of the %d edition, with its values. The model "
+				 "is the same in every edition, so this page may "
+				 "define number formats and cite works newer "
+				 "than %d; the edition's report uses only what "
+				 "existed by then.</p>\n", e->year, e->year);
+			buf_addstr(&with, h);
+			buf_release(&body);
+			body = with;
+		}
+	}
 	if (top) {
 		ret = write_page(run, "methods.html", "", "Methods", "",
 				 body.data);
