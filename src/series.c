@@ -860,17 +860,18 @@ out:
 
 /*
  * Whether the system of point i of top appeared at an earlier point from
- * the year art on with a mass (mass[j] not NaN) as well.
+ * the year art on, with a mass there when known is set (mass[j] not
+ * NaN), without one when it is not.
  */
 static int
 seen_before(const struct table *t, const struct series *top, int cs,
-	    size_t i, const double *mass, double art)
+	    size_t i, const double *mass, double art, int known)
 {
 	const char *name = table_cell(t, top->row[i], cs);
 	size_t j;
 
 	for (j = 0; j < i; j++)
-		if (floor(top->time[j]) >= art && !isnan(mass[j]) &&
+		if (floor(top->time[j]) >= art && (!isnan(mass[j])) == known &&
 		    !strcmp(table_cell(t, top->row[j], cs), name))
 			return 1;
 	return 0;
@@ -935,30 +936,20 @@ add_mass(struct model *m, const struct series *top)
 		if (isnan(mass[i])) {
 			unknown++;
 			/* Each system once, in the order of the lists. */
-			if (!last || strcmp(last, name)) {
-				size_t j;
-				int seen = 0;
-
-				for (j = 0; j < i; j++)
-					if (floor(top->time[j]) >= art &&
-					    isnan(mass[j]) &&
-					    !strcmp(table_cell(t, top->row[j],
-							       cs), name))
-						seen = 1;
-				if (!seen) {
-					/* "A, B and C": the last joined by and. */
-					if (names)
-						BUF_ADDLIT(&who, "\x1f");
-					buf_addstr(&who, name);
-					names++;
-				}
+			if ((!last || strcmp(last, name)) &&
+			    !seen_before(t, top, cs, i, mass, art, 0)) {
+				/* "A, B and C": the last joined by and. */
+				if (names)
+					BUF_ADDLIT(&who, "\x1f");
+				buf_addstr(&who, name);
+				names++;
 			}
 			last = name;
 			continue;
 		}
 		last = name;
 		/* Each system with a mass counted once. */
-		if (!seen_before(t, top, cs, i, mass, art))
+		if (!seen_before(t, top, cs, i, mass, art, 1))
 			systems++;
 		tt[n] = top->time[i];
 		pk[n] = top->value[i] / mass[i];
