@@ -17,119 +17,18 @@
 #include "expr.h"
 #include "hash.h"
 #include "modeldoc.h"
+#include "modeldocint.h"
 #include "registry.h"
 #include "suggest.h"
 #include "units.h"
 #include "xalloc.h"
 #include "banned.h"
 
-enum item_kind {
-	ITEM_DEF = MODELDOC_DEF,	/* name = expression */
-	ITEM_DECL = MODELDOC_GIVEN,	/* name alone: a quantity the data
-					   give */
-	ITEM_CALL = MODELDOC_CALL,	/* call provider */
-	ITEM_PICK = MODELDOC_PICK,	/* name = largest VAR in PREFIX by ... */
-};
-
-/*
- * A pick: "largest d in device by d.year, d.flops where d.kind ==
- * \"laptop\"" (or smallest): the row of the prefixes' rows that passes
- * where and has the largest first key, ties broken by the next key, then
- * by the order of the rows (the first wins).
- */
-#define PICK_KEYS_MAX 8
-struct pick {
-	int smallest;
-	char *var, *over;	/* the variable, the prefixes (spaces) */
-	struct expr *key[PICK_KEYS_MAX];
-	size_t nkeys;
-	struct expr *where;	/* or NULL */
-};
-
-/* An attribute: its text (owned) and where it is, for messages. */
-struct attr {
-	char *text;
-	size_t off, len;
-};
-
-enum { A_UNIT, A_SYMBOL, A_NOTE, A_SOURCE, A_RATE, A_TAG, A_WHEN, NATTR };
-static const char *const attr_names[NATTR] = {
-	"unit", "symbol", "note", "source", "rate", "tag", "when",
-};
-
-struct item {
-	enum item_kind kind;
-	char *name;		/* quantity or provider */
-	size_t off, len;	/* of the name */
-	struct expr *expr;	/* ITEM_DEF */
-	struct pick *pick;	/* ITEM_PICK */
-	char *expr_text;	/* on one line, spaces collapsed */
-	size_t expr_off, expr_len;
-	struct attr a[NATTR];
-	struct unit dim;	/* of a[A_UNIT] */
-	struct expr *when;	/* of a[A_WHEN], or NULL */
-	char *names;		/* the names expr reads, each after a
-				   newline, in order (expr_inputs()) */
-	/*
-	 * A family ("for d in device current"): the variable, and the
-	 * prefixes of the rows it ranges over, space-separated; NULL for a
-	 * single quantity.
-	 */
-	const char *var, *over;
-	/*
-	 * In a block that also says "for r in rates", the variable r; a
-	 * definition whose name holds "{r}" is then one quantity per rate
-	 * (per_rate): d.gap.ops.years_{r} is d.gap.ops.years_lloyd, ...
-	 */
-	const char *rvar;
-	int per_rate;
-	/* Its expression with each "{r}" written "r", for the Methods
-	 * page (names with braces are no quantity's); or NULL. */
-	struct srcfile *shown_f;
-	struct expr *shown;
-	/* Its name and symbol so, where they hold "{r}"; or NULL. */
-	char *shown_name, *shown_symbol;
-};
-
-/* A run of the document: prose, or a define block (items [from, to)). */
-struct part {
-	size_t off, len;	/* bytes of the document */
-	int block;
-	size_t from, to;
-};
-
-struct modeldoc {
-	struct srcfile *f;
-	char **fams;		/* the families' texts: var, over, ... */
-	size_t nfams;
-	struct item *items;
-	size_t n, cap;
-	struct part *parts;
-	size_t nparts, partcap;
-	size_t *rates;		/* the items with "rate:", in order */
-	size_t nrates;
-	/*
-	 * For modeldoc_need(), which is asked for every name an expression
-	 * reads that is not there yet: the single definitions by name, the
-	 * families' definitions by their names' last parts, and the picks
-	 * and per-rate definitions apart. Scans of every item there were
-	 * 4.5% of a whole report's instructions (callgrind; one edition:
-	 * 185.5 M -> 181.0 M).
-	 */
-	struct key {
-		const char *key;
-		size_t i;
-	} *singles, *members;
-	size_t nsingles, nmembers;
-	size_t *picks, *rated;
-	size_t npicks, nrated;
-};
-
 static const char fence_open[] = "```define";
 static const char fence_close[] = "```";
 
-static int
-is_name_char(char c)
+int
+modeldoc_name_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
@@ -145,11 +44,11 @@ name_end(const char *s, size_t i, size_t end)
 	for (;;) {
 		size_t k = i + 1;
 
-		while (i < end && is_name_char(s[i]))
+		while (i < end && modeldoc_name_char(s[i]))
 			i++;
 		if (i >= end || s[i] != '{')
 			return i;
-		for (k = i + 1; k < end && is_name_char(s[k]) && s[k] != '.';
+		for (k = i + 1; k < end && modeldoc_name_char(s[k]) && s[k] != '.';
 		     k++)
 			;
 		if (k == i + 1 || k >= end || s[k] != '}')
@@ -171,9 +70,9 @@ unbraced(const char *s, size_t len)
 	return buf_detach(&b, NULL);
 }
 
-static int __attribute__((format(printf, 4, 5)))
-doc_error(const struct modeldoc *doc, size_t off, size_t len,
-	  const char *fmt, ...)
+int
+modeldoc_error(const struct modeldoc *doc, size_t off, size_t len,
+	       const char *fmt, ...)
 {
 	struct srcloc loc = { doc->f, off, len };
 	va_list ap;
@@ -294,7 +193,7 @@ attr_line(struct modeldoc *doc, size_t off, size_t len, size_t *text_off)
 	if (j == NATTR) {
 		char *key = xstrndup(s + k, kl);
 
-		doc_error(doc, off + k, kl, "unknown attribute '%s': a "
+		modeldoc_error(doc, off + k, kl, "unknown attribute '%s': a "
 			  "definition has %s", key, "unit, symbol, note, "
 			  "source, rate and when");
 		free(key);
@@ -337,7 +236,7 @@ pick_word(const char *s, size_t len)
 	while (i < len && s[i] == ' ')
 		i++;
 	n = i;
-	while (i < len && is_name_char(s[i]) && s[i] != '.')
+	while (i < len && modeldoc_name_char(s[i]) && s[i] != '.')
 		i++;
 	return i > n && len - i >= 4 && !memcmp(s + i, " in ", 4);
 }
@@ -357,10 +256,10 @@ head_line(struct modeldoc *doc, size_t off, size_t len, struct item **cur)
 		while (i < end && s[i] == ' ')
 			i++;
 		n = i;
-		while (n < end && is_name_char(s[n]))
+		while (n < end && modeldoc_name_char(s[n]))
 			n++;
 		if (n == i || n != end)
-			return doc_error(doc, off, len, "'call' takes the name "
+			return modeldoc_error(doc, off, len, "'call' takes the name "
 					 "of one provider");
 		new_item(doc, ITEM_CALL, s, i, n - i);
 		return 0;
@@ -370,7 +269,7 @@ head_line(struct modeldoc *doc, size_t off, size_t len, struct item **cur)
 	problem = i == off ? "a definition starts with a name" :
 		  registry_name_problem(name);
 	if (problem) {
-		doc_error(doc, off, i > off ? i - off : len, "'%.*s' is not a "
+		modeldoc_error(doc, off, i > off ? i - off : len, "'%.*s' is not a "
 			  "valid name: %s", (int)(i - off), s + off, problem);
 		free(name);
 		return -1;
@@ -384,7 +283,7 @@ head_line(struct modeldoc *doc, size_t off, size_t len, struct item **cur)
 		return 0;
 	}
 	if (s[i] != '=')
-		return doc_error(doc, i, 1, "expected '=' or the end of the "
+		return modeldoc_error(doc, i, 1, "expected '=' or the end of the "
 				 "line after the name");
 	*cur = new_item(doc, ITEM_DEF, s, off, n - off);
 	i++;
@@ -415,10 +314,10 @@ check_braces(struct modeldoc *doc, const struct item *it, const char *text,
 		    !memcmp(b + 1, it->rvar, n))
 			continue;
 		if (it->rvar)
-			return doc_error(doc, off, len, "'{%.*s}' is no rate "
+			return modeldoc_error(doc, off, len, "'{%.*s}' is no rate "
 					 "variable: this block's rates are "
 					 "'{%s}'", (int)n, b + 1, it->rvar);
-		return doc_error(doc, off, len, "'{%.*s}' stands for a rate: "
+		return modeldoc_error(doc, off, len, "'{%.*s}' stands for a rate: "
 				 "the block starts 'for %.*s in rates'",
 				 (int)n, b + 1, (int)n, b + 1);
 	}
@@ -452,7 +351,7 @@ word_at(const char *s, size_t *i, size_t end, int dots)
 	while (*i < end && is_space(s[*i]))
 		(*i)++;
 	w = *i;
-	while (*i < end && is_name_char(s[*i]) && (dots || s[*i] != '.'))
+	while (*i < end && modeldoc_name_char(s[*i]) && (dots || s[*i] != '.'))
 		(*i)++;
 	return *i - w;
 }
@@ -469,7 +368,7 @@ pick_expr(struct modeldoc *doc, size_t from, size_t to, const char *what,
 	while (to > from && is_space(s[to - 1]))
 		to--;
 	if (from == to)
-		return doc_error(doc, from ? from - 1 : 0, 1, "expected %s",
+		return modeldoc_error(doc, from ? from - 1 : 0, 1, "expected %s",
 				 what);
 	*e = expr_parse(doc->f, from, to - from);
 	return *e ? 0 : -1;
@@ -506,7 +405,7 @@ parse_pick(struct modeldoc *doc, struct item *it)
 			const char *problem = registry_name_problem(word);
 
 			if (problem)
-				ret = doc_error(doc, w, n, "'%s' is not a "
+				ret = modeldoc_error(doc, w, n, "'%s' is not a "
 						"prefix of names: %s", word,
 						problem);
 			buf_addf(&over, "%s%s", over.len ? " " : "", word);
@@ -515,10 +414,10 @@ parse_pick(struct modeldoc *doc, struct item *it)
 	}
 	pk->over = buf_detach(&over, NULL);
 	if (!*pk->over)
-		return doc_error(doc, w, i > w ? i - w : 1, "expected the "
+		return modeldoc_error(doc, w, i > w ? i - w : 1, "expected the "
 				 "prefix of the rows after 'in'");
 	if (n != 2 || memcmp(s + w, "by", 2))
-		return doc_error(doc, w, n ? n : 1, "expected 'by' and the "
+		return modeldoc_error(doc, w, n ? n : 1, "expected 'by' and the "
 				 "keys the rows are compared by");
 	/* The keys, split at the commas outside brackets and strings. */
 	for (start = i; i <= end && !ret; i++) {
@@ -536,11 +435,11 @@ parse_pick(struct modeldoc *doc, struct item *it)
 			depth--;
 		stop |= !depth && end - i >= 5 && !memcmp(s + i, "where", 5) &&
 			is_space(s[i - 1]) && (end - i == 5 ||
-					       !is_name_char(s[i + 5]));
+					       !modeldoc_name_char(s[i + 5]));
 		if (!stop && (depth || s[i] != ','))
 			continue;
 		if (pk->nkeys == PICK_KEYS_MAX)
-			return doc_error(doc, start, i - start, "a pick has "
+			return modeldoc_error(doc, start, i - start, "a pick has "
 					 "at most %d keys", PICK_KEYS_MAX);
 		if (pick_expr(doc, start, i, "a key: an expression the rows "
 			      "are compared by", &pk->key[pk->nkeys++]))
@@ -578,12 +477,12 @@ finish(struct modeldoc *doc, struct item *it)
 
 		srcfile_locate(doc->f, twin->off, &line, &col);
 		snprintf(where, sizeof(where), "%zu", line);
-		ret = doc_error(doc, it->off, it->len, "'%s' is already "
+		ret = modeldoc_error(doc, it->off, it->len, "'%s' is already "
 				"defined on line %s", it->name, where);
 	}
 	if (it->var && (strncmp(it->name, it->var, strlen(it->var)) ||
 			it->name[strlen(it->var)] != '.'))
-		ret = doc_error(doc, it->off, it->len, "in a family over "
+		ret = modeldoc_error(doc, it->off, it->len, "in a family over "
 				"'%s', a name starts with '%s.'", it->var,
 				it->var);
 	if (check_braces(doc, it, it->name, it->off, it->len))
@@ -595,13 +494,13 @@ finish(struct modeldoc *doc, struct item *it)
 		it->shown_symbol = unbraced(it->a[A_SYMBOL].text,
 					    strlen(it->a[A_SYMBOL].text));
 	if (it->per_rate && it->kind != ITEM_DEF)
-		ret = doc_error(doc, it->off, it->len, "a name with '{%s}' is "
+		ret = modeldoc_error(doc, it->off, it->len, "a name with '{%s}' is "
 				"a definition: one quantity per rate", it->rvar);
 	if (it->a[A_RATE].text && (it->var || it->per_rate))
-		ret = doc_error(doc, it->a[A_RATE].off, it->a[A_RATE].len,
+		ret = modeldoc_error(doc, it->a[A_RATE].off, it->a[A_RATE].len,
 				"a rate is one quantity, not a family's");
 	if (it->a[A_TAG].text && !it->a[A_RATE].text)
-		ret = doc_error(doc, it->a[A_TAG].off, it->a[A_TAG].len,
+		ret = modeldoc_error(doc, it->a[A_TAG].off, it->a[A_TAG].len,
 				"'tag:' is a rate's: its subscript in the "
 				"symbols of the quantities counted at it");
 	if (it->a[A_WHEN].text) {
@@ -614,12 +513,12 @@ finish(struct modeldoc *doc, struct item *it)
 		it->expr_text = one_line(doc->f->data + it->expr_off,
 					 it->expr_len);
 		if (it->var)
-			ret = doc_error(doc, it->off, it->len, "a pick is no "
+			ret = modeldoc_error(doc, it->off, it->len, "a pick is no "
 					"member of a family: write it in a "
 					"block without 'for'");
 		if (it->a[A_UNIT].text || it->a[A_SYMBOL].text ||
 		    it->a[A_RATE].text)
-			ret = doc_error(doc, it->off, it->len, "'%s' is a "
+			ret = modeldoc_error(doc, it->off, it->len, "'%s' is a "
 					"pick: its quantities keep the units "
 					"and symbols of their row (it takes "
 					"note:, source: and when:)", it->name);
@@ -640,7 +539,7 @@ finish(struct modeldoc *doc, struct item *it)
 			it->names = buf_detach(&names, NULL);
 			if (!it->per_rate && it->rvar &&
 			    strstr(it->names, "{"))
-				ret = doc_error(doc, it->off, it->len, "'%s' "
+				ret = modeldoc_error(doc, it->off, it->len, "'%s' "
 						"reads a name with '{%s}': its "
 						"own name has one too, to be one "
 						"quantity per rate", it->name,
@@ -651,7 +550,7 @@ finish(struct modeldoc *doc, struct item *it)
 				ret = -1;
 		}
 		if (!it->a[A_UNIT].text)
-			ret = doc_error(doc, it->off, it->len, "'%s' has no "
+			ret = modeldoc_error(doc, it->off, it->len, "'%s' has no "
 					"unit: add a line 'unit: ...' (empty "
 					"for a pure number)", it->name);
 	}
@@ -683,10 +582,10 @@ parse_for(struct modeldoc *doc, size_t off, size_t len, const char **var,
 	while (i < end && s[i] == ' ')
 		i++;
 	v = i;
-	while (i < end && is_name_char(s[i]) && s[i] != '.')
+	while (i < end && modeldoc_name_char(s[i]) && s[i] != '.')
 		i++;
 	if (i == v || end - i < 4 || memcmp(s + i, " in ", 4))
-		return doc_error(doc, off, len, "expected 'for VAR in PREFIX "
+		return modeldoc_error(doc, off, len, "expected 'for VAR in PREFIX "
 				 "...': a name without dots, then the "
 				 "prefixes of the rows");
 	doc->fams = xreallocarray(doc->fams, doc->nfams + 2,
@@ -706,7 +605,7 @@ parse_for(struct modeldoc *doc, size_t off, size_t len, const char **var,
 			break;
 		word = xstrndup(s + w, i - w);
 		if (registry_name_problem(word)) {
-			ret = doc_error(doc, w, i - w, "'%s' is not a prefix "
+			ret = modeldoc_error(doc, w, i - w, "'%s' is not a prefix "
 					"of names: %s", word,
 					registry_name_problem(word));
 		}
@@ -714,7 +613,7 @@ parse_for(struct modeldoc *doc, size_t off, size_t len, const char **var,
 		free(word);
 	}
 	if (!words.len && !ret)
-		ret = doc_error(doc, off, len, "'for %s in' names no prefix "
+		ret = modeldoc_error(doc, off, len, "'for %s in' names no prefix "
 				"of rows", *var);
 	doc->fams[doc->nfams++] = buf_detach(&words, NULL);
 	*over = doc->fams[doc->nfams - 1];
@@ -771,23 +670,23 @@ parse(struct modeldoc *doc)
 			const char *var = NULL, *over = NULL;
 
 			if (cur || doc->n != doc->parts[doc->nparts - 1].from)
-				ret = doc_error(doc, off, len, "'for' is the "
+				ret = modeldoc_error(doc, off, len, "'for' is the "
 						"first line of a block: the "
 						"whole block is the family");
 			else if (parse_for(doc, off, len, &var, &over))
 				ret = -1;
 			else if ((fam_var && !strcmp(var, fam_var)) ||
 				 (fam_rvar && !strcmp(var, fam_rvar)))
-				ret = doc_error(doc, off, len, "'%s' is this "
+				ret = modeldoc_error(doc, off, len, "'%s' is this "
 						"block's variable already",
 						var);
 			else if (!strcmp(over, "rates") && fam_rvar)
-				ret = doc_error(doc, off, len, "a block has "
+				ret = modeldoc_error(doc, off, len, "a block has "
 						"one 'for ... in rates'");
 			else if (!strcmp(over, "rates"))
 				fam_rvar = var;
 			else if (fam_var)
-				ret = doc_error(doc, off, len, "a block is a "
+				ret = modeldoc_error(doc, off, len, "a block is a "
 						"family over one set of rows "
 						"(and the rates)");
 			else {
@@ -806,11 +705,11 @@ parse(struct modeldoc *doc)
 				cur->over = fam_over;
 				cur->rvar = fam_rvar;
 			} else if ((fam_var || fam_rvar) && doc->n > had) {
-				ret = doc_error(doc, off, len, "a family "
+				ret = modeldoc_error(doc, off, len, "a family "
 						"block calls no provider");
 			}
 		} else if (!cur) {
-			ret = doc_error(doc, off, len, "an indented line "
+			ret = modeldoc_error(doc, off, len, "an indented line "
 					"belongs to the definition above it, "
 					"and there is none");
 		} else if ((a = attr_line(doc, off, len, &toff)) < 0) {
@@ -819,7 +718,7 @@ parse(struct modeldoc *doc)
 			struct attr *at = &cur->a[a];
 
 			if (at->text) {
-				ret = doc_error(doc, off, len, "a second "
+				ret = modeldoc_error(doc, off, len, "a second "
 						"'%s:' for '%s'", attr_names[a],
 						cur->name);
 			} else {
@@ -832,7 +731,7 @@ parse(struct modeldoc *doc)
 			/* The expression goes on. */
 			cur->expr_len = off + len - cur->expr_off;
 		} else {
-			ret = doc_error(doc, off, len, "expected 'key: text' "
+			ret = modeldoc_error(doc, off, len, "expected 'key: text' "
 					"(unit, symbol, note, source, rate, when)");
 		}
 		off = next;
@@ -840,7 +739,7 @@ parse(struct modeldoc *doc)
 	if (in_block) {
 		if (cur && finish(doc, cur))
 			ret = -1;
-		ret = doc_error(doc, block_off, sizeof(fence_open) - 1,
+		ret = modeldoc_error(doc, block_off, sizeof(fence_open) - 1,
 				"this block has no closing %s%s", fence_close,
 				"");
 	} else {
@@ -852,7 +751,7 @@ parse(struct modeldoc *doc)
 static int
 key_cmp(const void *a, const void *b)
 {
-	const struct key *x = a, *y = b;
+	const struct modeldoc_key *x = a, *y = b;
 	int c = strcmp(x->key, y->key);
 
 	return c ? c : x->i < y->i ? -1 : x->i > y->i;
@@ -906,8 +805,9 @@ index_items(struct modeldoc *doc)
  * The first of the n keys sorted by key_cmp() whose key is key, or
  * keys + n when none is.
  */
-static const struct key *
-key_find(const struct key *keys, size_t n, const char *key)
+const struct modeldoc_key *
+modeldoc_key_find(const struct modeldoc_key *keys, size_t n,
+		  const char *key)
 {
 	size_t lo = 0, hi = n;
 
@@ -1007,1172 +907,6 @@ modeldoc_free(struct modeldoc *doc)
 	free(doc->fams);
 	srcfile_free(doc->f);
 	free(doc);
-}
-
-/* The quantities being evaluated, innermost last: for loops. */
-#define DEPTH_MAX 256
-
-/*
- * What an expression's names mean while one definition is evaluated:
- * for a family's member, its variable stands for the row ("d.mass" is
- * "device.eee_pc_2008.mass").
- */
-struct bind {
-	struct modeldoc_eval *ev;
-	const char *var;	/* NULL: a single quantity */
-	const char *row;	/* "device.eee_pc_2008" */
-	/* A per-rate item's rate: its variable ("r"), its quantity
-	 * ("rate.lloyd"), its short name ("lloyd": "{r}" in names), its
-	 * subscript ("L": "{r}" in symbols) and its words ("{r}" in
-	 * notes); rvar NULL for none. */
-	const char *rvar, *rate, *rshort, *rtag, *rwhat;
-};
-
-/* No rate: an item that is not per_rate. */
-#define NO_RATE ((size_t)-1)
-
-static int eval_item(struct modeldoc_eval *ev, size_t i);
-static int eval_member(struct modeldoc_eval *ev, size_t i, const char *row,
-		       size_t k);
-
-/* b for item it, for row (or NULL) and the document's rate k (or none). */
-static void
-bind_init(struct bind *b, struct modeldoc_eval *ev, const struct item *it,
-	  const char *row, size_t k)
-{
-	memset(b, 0, sizeof(*b));
-	b->ev = ev;
-	if (row) {
-		b->var = it->var;
-		b->row = row;
-	}
-	if (k != NO_RATE && it->per_rate) {
-		const struct item *r = &ev->doc->items[ev->doc->rates[k]];
-		const char *dot = strrchr(r->name, '.');
-
-		b->rvar = it->rvar;
-		b->rate = r->name;
-		b->rshort = dot ? dot + 1 : r->name;
-		b->rtag = r->a[A_TAG].text ? r->a[A_TAG].text : b->rshort;
-		b->rwhat = r->a[A_RATE].text;
-	}
-}
-
-/*
- * text with each "{r}" of the rate variable replaced by with, into out.
- * Returns whether there was one.
- */
-static int
-unbrace_rate(const struct bind *b, const char *text, const char *with,
-	     struct buf *out)
-{
-	size_t rl = b->rvar ? strlen(b->rvar) : 0;
-	const char *p = text, *q;
-	int n = 0;
-
-	while (rl && (q = strchr(p, '{'))) {
-		if (!strncmp(q + 1, b->rvar, rl) && q[rl + 1] == '}') {
-			buf_add(out, p, (size_t)(q - p));
-			buf_addstr(out, with);
-			p = q + rl + 2;
-			n++;
-		} else {
-			buf_add(out, p, (size_t)(q - p) + 1);
-			p = q + 1;
-		}
-	}
-	buf_addstr(out, p);
-	return n > 0;
-}
-
-/*
- * name as it reads for the binding b: a family's variable replaced by
- * the row, a rate's "{r}" by its short name and "r" alone by the rate,
- * into out. Returns 0, or -1 (out untouched) when b changes nothing.
- */
-static int
-bound_name(const struct bind *b, const char *name, struct buf *out)
-{
-	size_t at = out->len, vl = b->var ? strlen(b->var) : 0;
-	int changed = 0;
-
-	if (!vl && !b->rvar)
-		return -1;
-	if (b->rvar && !strcmp(name, b->rvar)) {
-		buf_addstr(out, b->rate);
-		return 0;
-	}
-	if (vl && !strncmp(name, b->var, vl) && name[vl] == '.') {
-		buf_addstr(out, b->row);
-		name += vl;
-		changed = 1;
-	}
-	if (!b->rvar || !strchr(name, '{')) {
-		if (changed)
-			buf_addstr(out, name);
-		return changed ? 0 : -1;
-	}
-	if (unbrace_rate(b, name, b->rshort, out))
-		changed = 1;
-	if (changed)
-		return 0;
-	out->len = at;
-	if (out->data)
-		out->data[at] = '\0';
-	return -1;
-}
-
-/*
- * The expression's lookups: the variable of a family is its row; a
- * name the document defines and that is not evaluated yet is evaluated
- * first.
- */
-static int
-resolve_hook(void *ctx, const char *name, struct buf *out)
-{
-	struct bind *b = ctx;
-	size_t at = out->len;
-	int ret = bound_name(b, name, out);
-
-	if (!registry_get(b->ev->reg, ret ? name : out->data + at))
-		modeldoc_need(b->ev, ret ? name : out->data + at);
-	return ret;
-}
-
-/* The definition of name, as an index, or SIZE_MAX. */
-static size_t
-def_index(const struct modeldoc *doc, const char *name)
-{
-	const struct key *k = key_find(doc->singles, doc->nsingles, name);
-
-	return k < doc->singles + doc->nsingles ? k->i : (size_t)-1;
-}
-
-/* The pick that name is (or is below: "current.laptop.year"), or SIZE_MAX. */
-static size_t
-pick_index(const struct modeldoc *doc, const char *name)
-{
-	size_t k, i, len;
-
-	for (k = 0; k < doc->npicks; k++) {
-		i = doc->picks[k];
-		len = strlen(doc->items[i].name);
-		if (!strncmp(doc->items[i].name, name, len) &&
-		    (!name[len] || name[len] == '.'))
-			return i;
-	}
-	return (size_t)-1;
-}
-
-/* Whether row is "PREFIX.X" of a prefix of over, X one part. */
-static int
-row_of(const char *over, const char *row)
-{
-	const char *p = over, *dot = strrchr(row, '.');
-
-	if (!dot || dot == row)
-		return 0;
-	while (*p) {
-		size_t len = strcspn(p, " ");
-
-		if ((size_t)(dot - row) == len && !memcmp(p, row, len))
-			return 1;
-		p += len + (p[len] == ' ');
-	}
-	return 0;
-}
-
-/*
- * Whether name may be a member of per-rate item it: it holds the
- * name's text between the family's variable and "{r}", and ends with
- * the text after it. Without this test before each rate is tried,
- * looking up names the rows lack cost 5% of a report's instructions
- * (callgrind: 238.5 M against 226.9 M with it).
- */
-static int
-may_be_member(const struct item *it, const char *name)
-{
-	const char *from = it->name + (it->var ? strlen(it->var) : 0);
-	const char *open = strchr(from, '{'), *close = strrchr(from, '}');
-	size_t nl = strlen(name), pl = (size_t)(open - from);
-	size_t tl = strlen(close + 1);
-
-	if (nl < pl + tl || strcmp(name + nl - tl, close + 1))
-		return 0;
-	/*
-	 * memmem(), not strncmp() at each byte: asked of every name the
-	 * rows lack, for every per-rate family, that scan was 35.7M of
-	 * every edition's instructions.
-	 */
-	return pl == 0 || memmem(name, nl, from, pl) != NULL;
-}
-
-int
-modeldoc_need(struct modeldoc_eval *ev, const char *name)
-{
-	const struct modeldoc *doc = ev->doc;
-	struct buf row = BUF_INIT, id = BUF_INIT;
-	size_t i = def_index(doc, name), c, nfam;
-	const struct key *fam;
-	const char *last;
-	int ret = 1;
-
-	if (!ev->state)
-		BUG("modeldoc_need() outside modeldoc_run()");
-	if (registry_get(ev->reg, name))
-		return 0;
-	if (i != (size_t)-1)
-		return eval_item(ev, i);
-	if ((i = pick_index(doc, name)) != (size_t)-1) {
-		/* Busy: its families read its row as it is copied. */
-		if (!ev->state[i] && eval_item(ev, i))
-			return -1;
-		return registry_has(ev->reg, name) ? 0 : 1;
-	}
-	/*
-	 * A member of a family: PREFIX.X.rest, defined as VAR.rest; or of
-	 * a rate's: its name with "{r}" as the rate's short name.
-	 */
-	last = strrchr(name, '.');
-	last = last ? last + 1 : name;
-	fam = key_find(doc->members, doc->nmembers, last);
-	for (nfam = 0; fam + nfam < doc->members + doc->nmembers &&
-	     !strcmp(fam[nfam].key, last); nfam++)
-		;
-	/* The families' definitions whose names end so, then the rates'. */
-	for (c = 0; c < nfam + doc->nrated && ret == 1; c++) {
-		const struct item *it;
-		size_t k, nk;
-
-		i = c < nfam ? fam[c].i : doc->rated[c - nfam];
-		it = &doc->items[i];
-		nk = it->per_rate ? doc->nrates : 1;
-		if (it->per_rate && !may_be_member(it, name))
-			continue;
-		for (k = 0; k < nk && ret == 1; k++) {
-			struct bind b;
-			const char *rest;
-			size_t nl = strlen(name), rl;
-
-			bind_init(&b, ev, it, NULL, it->per_rate ? k : NO_RATE);
-			buf_reset(&id);
-			if (bound_name(&b, it->name, &id))
-				buf_addstr(&id, it->name);
-			if (!it->var) {
-				if (!strcmp(id.data, name))
-					ret = eval_member(ev, i, NULL, k);
-				continue;
-			}
-			rest = id.data + strlen(it->var);	/* ".rest" */
-			rl = strlen(rest);
-			if (nl <= rl || strcmp(name + nl - rl, rest))
-				continue;
-			buf_reset(&row);
-			buf_add(&row, name, nl - rl);
-			buf_reset(&id);
-			buf_addf(&id, "%s.id", row.data);
-			if (row_of(it->over, row.data) &&
-			    registry_get(ev->reg, id.data))
-				ret = eval_member(ev, i, row.data,
-						  it->per_rate ? k : NO_RATE);
-		}
-	}
-	buf_release(&row);
-	buf_release(&id);
-	if (ret == 1)
-		return 1;
-	return registry_get(ev->reg, name) ? 0 : ret < 0 ? -1 : 1;
-}
-
-/*
- * Pushes name on the stack of quantities being evaluated. Returns 0, or
- * -1 after the error naming the loop when it is there already.
- */
-static int
-push(struct modeldoc_eval *ev, const struct item *it, const char *name)
-{
-	struct buf loop = BUF_INIT;
-	size_t k;
-
-	for (k = 0; k < ev->depth; k++)
-		if (!strcmp(ev->stack[k], name))
-			break;
-	if (k == ev->depth && ev->depth < DEPTH_MAX) {
-		ev->stack[ev->depth++] = xstrdup(name);
-		return 0;
-	}
-	for (; k < ev->depth; k++)
-		buf_addf(&loop, "%s -> ", ev->stack[k]);
-	buf_addstr(&loop, name);
-	doc_error(ev->doc, it->off, it->len, "'%s' depends on itself: %s",
-		  name, k > DEPTH_MAX ? "too deep" : loop.data);
-	buf_release(&loop);
-	return -1;
-}
-
-static void
-pop(struct modeldoc_eval *ev)
-{
-	free(ev->stack[--ev->depth]);
-}
-
-/* Appends e's text with each name a family's variable starts bound. */
-static void
-bound_text(const struct bind *b, const char *text, struct buf *out)
-{
-	size_t vl = b->var ? strlen(b->var) : 0;
-	size_t rl = b->rvar ? strlen(b->rvar) : 0;
-	const char *p = text;
-
-	while (*p) {
-		int start = p == text || (!is_name_char(p[-1]) && p[-1] != '}');
-
-		if (vl && start && !strncmp(p, b->var, vl) && p[vl] == '.') {
-			buf_addstr(out, b->row);
-			p += vl;
-			continue;
-		}
-		if (rl && start && !strncmp(p, b->rvar, rl) &&
-		    !is_name_char(p[rl]) && p[rl] != '{') {
-			buf_addstr(out, b->rate);
-			p += rl;
-			continue;
-		}
-		if (rl && *p == '{' && !strncmp(p + 1, b->rvar, rl) &&
-		    p[rl + 1] == '}') {
-			buf_addstr(out, b->rshort);
-			p += rl + 2;
-			continue;
-		}
-		/* Inside a string, nothing is a name. */
-		if (*p == '"') {
-			const char *q = strchr(p + 1, '"');
-			size_t n = q ? (size_t)(q - p) + 1 : strlen(p);
-
-			buf_add(out, p, n);
-			p += n;
-			continue;
-		}
-		buf_addch(out, *p++);
-	}
-}
-
-/*
- * How a member's row is written after its formula: the row's last part
- * for the family's first prefix ("macbook_2008" of device.macbook_2008),
- * else its parts as words ("current laptop" of current.laptop).
- */
-static void
-row_words(const char *over, const char *row, struct buf *out)
-{
-	const char *dot = strrchr(row, '.');
-	size_t first = strcspn(over, " ");
-	const char *p;
-
-	if ((size_t)(dot - row) == first && !memcmp(over, row, first)) {
-		buf_addstr(out, dot + 1);
-		return;
-	}
-	for (p = row; *p; p++)
-		buf_addch(out, *p == '.' ? ' ' : *p);
-}
-
-/*
- * Sets name's symbol; for a member of a family, with its row; for a
- * rate's, "{r}" in it is the rate's tag.
- */
-static void
-set_symbol(const struct bind *b, const struct item *it, const char *name)
-{
-	struct buf words = BUF_INIT, sym = BUF_INIT;
-
-	if (!it->a[A_SYMBOL].text)
-		return;
-	if (b->row)
-		row_words(it->over, b->row, &words);
-	unbrace_rate(b, it->a[A_SYMBOL].text, b->rtag, &sym);
-	registry_set_member_symbol(b->ev->reg, name, sym.data,
-				   b->row ? words.data : NULL);
-	buf_release(&words);
-	buf_release(&sym);
-}
-
-/*
- * Evaluates definition it, for row (a member of its family) or alone
- * (row NULL). Returns 0, 1 when its "when:" is false (no quantity), or
- * -1 after an error.
- */
-/* Appends name to the space-separated inputs unless it is there. */
-static void
-add_input(struct buf *inputs, const char *name)
-{
-	size_t len = strlen(name);
-	const char *p;
-
-	for (p = inputs->data; *p; p += strcspn(p, " ") + (p[strcspn(p, " ")] == ' '))
-		if (strcspn(p, " ") == len && !memcmp(p, name, len))
-			return;
-	if (inputs->len)
-		buf_addch(inputs, ' ');
-	buf_add(inputs, name, len);
-}
-
-/* The names of e that var binds ("d.mass" for d), each "\n.mass\n". */
-static void
-bound_rests(const struct expr *e, const char *var, struct buf *rests)
-{
-	size_t vl = strlen(var);
-
-	if (!e)
-		return;
-	if (expr_kind(e) == EXPR_NAME) {
-		const char *n = expr_text(e);
-
-		if (!strncmp(n, var, vl) && n[vl] == '.') {
-			buf_addch(rests, '\n');
-			buf_addstr(rests, n + vl);
-			buf_addch(rests, '\n');
-		}
-		return;
-	}
-	bound_rests(expr_arg(e, 0), var, rests);
-	bound_rests(expr_arg(e, 1), var, rests);
-}
-
-/*
- * The inputs a reduction of e adds: for each row it ranges over, the
- * row's id and each ROW.rest it reads there (VAR.rest) that the row has.
- * A count or a maximum changes with its rows, and these lead diff to the
- * data row that changed it (the reduction's own names bind no quantity).
- */
-static void
-reduction_inputs(const struct registry *reg, const struct expr *e,
-		 struct buf *inputs)
-{
-	const char *over, *var;
-
-	if (!e)
-		return;
-	if (expr_kind(e) == EXPR_CALL && (var = expr_reduction(e, &over))) {
-		struct buf rests = BUF_INIT, row = BUF_INIT, name = BUF_INIT;
-		size_t k;
-
-		bound_rests(expr_arg(e, 0), var, &rests);
-		bound_rests(expr_arg(e, 1), var, &rests);
-		for (k = 0; k < registry_nids(reg); k++) {
-			const char *id = registry_id_at(reg, k)->name, *p;
-
-			if (!modeldoc_row_id(over, id, &row))
-				continue;
-			add_input(inputs, id);
-			for (p = rests.data; *p; p += strcspn(p + 1, "\n") + 2) {
-				buf_reset(&name);
-				buf_addstr(&name, row.data);
-				buf_add(&name, p + 1, strcspn(p + 1, "\n"));
-				if (registry_get(reg, name.data))
-					add_input(inputs, name.data);
-			}
-		}
-		buf_release(&rests);
-		buf_release(&row);
-		buf_release(&name);
-	}
-	reduction_inputs(reg, expr_arg(e, 0), inputs);
-	reduction_inputs(reg, expr_arg(e, 1), inputs);
-}
-
-static int
-eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
-	 size_t k)
-{
-	const struct modeldoc *doc = ev->doc;
-	struct bind b;
-	struct expr_env env = { ev->reg, resolve_hook, &b, 0 };
-	struct buf names = BUF_INIT, inputs = BUF_INIT, formula = BUF_INIT;
-	struct buf ua = BUF_INIT, name = BUF_INIT, text = BUF_INIT;
-	struct buf notes = BUF_INIT;
-	struct value v = { 0 };
-	struct quantity *q;
-	const char *p, *note = it->a[A_NOTE].text;
-	const char *source = it->a[A_SOURCE].text ? it->a[A_SOURCE].text :
-			     "derived here";
-	double x;
-	int ret = -1;
-
-	bind_init(&b, ev, it, row, k);
-	if (bound_name(&b, it->name, &name))
-		buf_addstr(&name, it->name);
-	/* A rate this edition lacks (no fit yet) counts nothing. */
-	if (b.rate && !registry_get(ev->reg, b.rate)) {
-		if (modeldoc_need(ev, b.rate) < 0)
-			goto out;
-		if (!registry_get(ev->reg, b.rate)) {
-			ret = 1;
-			goto out;
-		}
-	}
-	if (note && b.rvar) {
-		unbrace_rate(&b, note, b.rwhat, &notes);
-		note = notes.data;
-	}
-	if (registry_get(ev->reg, name.data)) {
-		doc_error(doc, it->off, it->len, "'%s' is already a quantity "
-			  "(of the data or a provider): a definition "
-			  "names a new one", name.data);
-		goto out;
-	}
-	if (push(ev, it, name.data))
-		goto out;
-	if (it->when) {
-		env.missing_ok = 1;
-		ret = expr_eval(it->when, &env, &v);
-		env.missing_ok = 0;
-		if (ret < 0)
-			goto popped;
-		ret = ret == 0 && value_truthy(&v) ? -1 : 1;
-		value_release(&v);
-		memset(&v, 0, sizeof(v));
-		if (ret == 1)
-			goto popped;
-	}
-	/*
-	 * A number alone is a value given in the unit declared (the speed
-	 * of light): its words are its formula, it has no inputs.
-	 */
-	if (expr_kind(it->expr) == EXPR_NUM &&
-	    strcmp(expr_text(it->expr), "pi")) {
-		q = registry_add_num(ev->reg, name.data, expr_num(it->expr),
-				     it->a[A_UNIT].text, note ? note : "",
-				     NULL, source, NULL);
-		if (!q)
-			goto popped;
-		goto added;
-	}
-	if (expr_eval(it->expr, &env, &v))
-		goto popped;
-	if (v.type != VALUE_NUMBER) {
-		doc_error(doc, it->expr_off, it->expr_len, "'%s' must be a "
-			  "number, and this expression gives a text",
-			  name.data);
-		goto popped;
-	}
-	if (!unit_same_si(&v.unit, &it->dim)) {
-		value_unit_text(&v, &ua);
-		buf_addf(&formula, "'%s'", it->a[A_UNIT].text);
-		if (row)
-			buf_addf(&formula, " (row %s)", row);
-		doc_error(doc, it->expr_off, it->expr_len, "this expression "
-			  "is in %s, but the unit given is %s", ua.data,
-			  formula.data);
-		goto popped;
-	}
-	x = v.unit.scale == it->dim.scale ? v.num :
-	    v.num * (v.unit.scale / it->dim.scale);
-	/* Its formula: the expression, a member's with its row's names. */
-	bound_text(&b, it->expr_text, &text);
-	/* Its inputs: the names it reads, in order, that are quantities. */
-	for (p = it->names + 1; *p; p += strcspn(p, "\n") + 1) {
-		size_t at = inputs.len + (inputs.len > 0);
-
-		buf_reset(&names);
-		buf_add(&names, p, strcspn(p, "\n"));
-		if (inputs.len)
-			buf_addch(&inputs, ' ');
-		if (bound_name(&b, names.data, &inputs))
-			buf_addstr(&inputs, names.data);
-		if (!registry_get(ev->reg, inputs.data + at))
-			inputs.data[inputs.len = at ? at - 1 : 0] = '\0';
-	}
-	reduction_inputs(ev->reg, it->expr, &inputs);
-	buf_addstr(&formula, text.data);
-	if (note) {
-		BUF_ADDLIT(&formula, " (");
-		buf_addstr(&formula, note);
-		buf_addch(&formula, ')');
-	}
-	q = registry_add_num(ev->reg, name.data, x, it->a[A_UNIT].text,
-			     formula.data, inputs.data, source, NULL);
-	if (!q) {
-		doc_error(doc, it->off, it->len, "'%s' could not be added "
-			  "(see above)", name.data);
-		goto popped;
-	}
-	registry_set_expr(q, text.data, note);
-added:
-	/* A given number and a formula alike: its symbol. */
-	set_symbol(&b, it, name.data);
-	ret = 0;
-popped:
-	pop(ev);
-out:
-	value_release(&v);
-	buf_release(&names);
-	buf_release(&inputs);
-	buf_release(&formula);
-	buf_release(&ua);
-	buf_release(&name);
-	buf_release(&text);
-	buf_release(&notes);
-	if (ret < 0)
-		ev->failed = 1;
-	return ret;
-}
-
-/*
- * Adds name to the set of members evaluated. Returns 1 when it was in
- * it already, else 0.
- */
-static int
-member_seen(struct modeldoc_eval *ev, const char *name)
-{
-	size_t i, mask;
-
-	if ((ev->nmembers + 1) * 2 > ev->memberslots) {
-		char **old = ev->members;
-		size_t n = ev->memberslots;
-
-		ev->memberslots = n ? 2 * n : 1024;
-		ev->members = xcalloc(ev->memberslots, sizeof(*ev->members));
-		mask = ev->memberslots - 1;
-		for (i = 0; i < n; i++) {
-			size_t j;
-
-			if (!old[i])
-				continue;
-			j = (size_t)hash_str(0, old[i]) & mask;
-			while (ev->members[j])
-				j = (j + 1) & mask;
-			ev->members[j] = old[i];
-		}
-		free(old);
-	}
-	mask = ev->memberslots - 1;
-	for (i = (size_t)hash_str(0, name) & mask; ev->members[i];
-	     i = (i + 1) & mask)
-		if (!strcmp(ev->members[i], name))
-			return 1;
-	ev->members[i] = xstrdup(name);
-	ev->nmembers++;
-	return 0;
-}
-
-/*
- * Evaluates the member of definition i for row (NULL: no family of rows)
- * and rate k (NO_RATE: not per rate), unless it is there.
- */
-static int
-eval_member(struct modeldoc_eval *ev, size_t i, const char *row, size_t k)
-{
-	const struct item *it = &ev->doc->items[i];
-	struct buf name = BUF_INIT;
-	struct bind b;
-	int ret = 0;
-
-	bind_init(&b, ev, it, row, k);
-	if (bound_name(&b, it->name, &name))
-		buf_addstr(&name, it->name);
-	/* Evaluated once: a false "when:" is not asked again. */
-	if (!registry_get(ev->reg, name.data) && !member_seen(ev, name.data))
-		ret = eval_def(ev, it, row, k);
-	buf_release(&name);
-	return ret;
-}
-
-/* Every member of definition i for row (or NULL): one, or one per rate. */
-static int
-eval_rates(struct modeldoc_eval *ev, size_t i, const char *row)
-{
-	const struct item *it = &ev->doc->items[i];
-	size_t k;
-
-	if (!it->per_rate)
-		return eval_member(ev, i, row, NO_RATE);
-	for (k = 0; k < ev->doc->nrates; k++)
-		if (eval_member(ev, i, row, k) < 0)
-			return -1;
-	return 0;
-}
-
-static int
-eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
-{
-	struct buf name = BUF_INIT, hint = BUF_INIT;
-	struct bind b;
-	const struct quantity *q;
-	const char *near[3];
-	size_t n;
-	int ret = -1;
-
-	bind_init(&b, ev, it, row, NO_RATE);
-	if (bound_name(&b, it->name, &name))
-		buf_addstr(&name, it->name);
-	q = registry_get(ev->reg, name.data);
-	if (!q && row) {
-		ret = 0;	/* a row without it */
-	} else if (!q) {
-		n = registry_suggest(ev->reg, name.data, near, 3);
-		suggest_hint(&hint, near, n);
-		doc_error(ev->doc, it->off, it->len, "'%s' is not a quantity "
-			  "of the data or of a provider called above%s",
-			  name.data, hint.data);
-	} else if (it->a[A_UNIT].text && strcmp(it->a[A_UNIT].text,
-						q->unit)) {
-		buf_addf(&hint, "'%s', but the data give '%s'",
-			 it->a[A_UNIT].text, q->unit);
-		doc_error(ev->doc, it->a[A_UNIT].off, it->a[A_UNIT].len,
-			  "the unit of '%s' is declared %s", name.data,
-			  hint.data);
-	} else {
-		set_symbol(&b, it, name.data);
-		ret = 0;
-	}
-	buf_release(&name);
-	buf_release(&hint);
-	return ret;
-}
-
-static int
-eval_call(struct modeldoc_eval *ev, const struct item *it)
-{
-	const struct modeldoc_provider *pv;
-	const char *near[3];
-	struct suggest sg;
-	struct buf hint = BUF_INIT;
-	size_t n;
-
-	for (pv = ev->providers; pv && pv->name; pv++)
-		if (!strcmp(pv->name, it->name))
-			return pv->run(ev->ctx);
-	suggest_init(&sg, it->name, near, 3);
-	for (pv = ev->providers; pv && pv->name; pv++)
-		suggest_add(&sg, pv->name);
-	n = suggest_end(&sg);
-	suggest_hint(&hint, near, n);
-	doc_error(ev->doc, it->off, it->len, "unknown provider '%s'%s",
-		  it->name, hint.data);
-	buf_release(&hint);
-	return -1;
-}
-
-int
-modeldoc_row_id(const char *over, const char *name, struct buf *row)
-{
-	size_t len = strlen(name);
-
-	if (len < 4 || strcmp(name + len - 3, ".id"))
-		return 0;
-	buf_reset(row);
-	buf_add(row, name, len - 3);
-	return row_of(over, row->data);
-}
-
-/* Every member of family item i, one per row. */
-static int
-eval_family(struct modeldoc_eval *ev, size_t i)
-{
-	const struct item *it = &ev->doc->items[i];
-	struct buf row = BUF_INIT;
-	size_t k;
-	int ret = 0;
-
-	for (k = 0; k < registry_nids(ev->reg) && ret >= 0; k++) {
-		const char *name = registry_id_at(ev->reg, k)->name;
-
-		if (!modeldoc_row_id(it->over, name, &row))
-			continue;
-		ret = it->kind == ITEM_DEF ? eval_rates(ev, i, row.data) :
-		      eval_decl(ev, it, row.data);
-	}
-	buf_release(&row);
-	return ret < 0 ? -1 : 0;
-}
-
-int
-modeldoc_row(struct modeldoc_eval *ev, const char *row)
-{
-	size_t i;
-
-	if (!ev->state)
-		BUG("modeldoc_row() outside modeldoc_run()");
-
-	for (i = 0; i < ev->doc->n && !ev->failed; i++) {
-		const struct item *it = &ev->doc->items[i];
-
-		if (!it->var || !row_of(it->over, row))
-			continue;
-		if ((it->kind == ITEM_DEF ? eval_rates(ev, i, row) :
-		     eval_decl(ev, it, row)) < 0)
-			return -1;
-	}
-	return ev->failed ? -1 : 0;
-}
-
-/*
- * What the families over the pick's row compute (".sbops" of d.sbops),
- * each after a newline, into rests: the family evaluates those for the
- * pick, and they are not copied.
- */
-static void
-family_rests(struct modeldoc_eval *ev, const char *pick, struct buf *rests)
-{
-	const struct modeldoc *doc = ev->doc;
-	size_t i, k;
-
-	for (i = 0; i < doc->n; i++) {
-		const struct item *it = &doc->items[i];
-
-		if (it->kind != ITEM_DEF || !it->var || !row_of(it->over, pick))
-			continue;
-		/* A per-rate one, once per rate: ".gap.ops.years_lloyd". */
-		for (k = 0; k < (it->per_rate ? doc->nrates : 1); k++) {
-			struct bind b;
-
-			bind_init(&b, ev, it, NULL,
-				  it->per_rate ? k : NO_RATE);
-			buf_addch(rests, '\n');
-			if (bound_name(&b, it->name + strlen(it->var), rests))
-				buf_addstr(rests, it->name + strlen(it->var));
-			buf_addch(rests, '\n');
-		}
-	}
-}
-
-/*
- * The picked row's quantities under the pick's name: each quantity
- * ROW.rest as PICK.rest, with the same value, unit, source and data row.
- * One the data give stays one the data give, its words saying which row
- * it is and why; one computed has the formula ROW.rest (its input) and
- * the pick's note. Then the families over the pick's prefix evaluate
- * their members for it (modeldoc_row()).
- */
-/* bsearch() and qsort() of the rests: strcmp() of the strings. */
-static int
-by_rest(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int
-copy_row(struct modeldoc_eval *ev, const struct item *it, const char *row)
-{
-	struct buf name = BUF_INIT, formula = BUF_INIT, rests = BUF_INIT;
-	const char *note = it->a[A_NOTE].text;
-	size_t k, n = registry_count(ev->reg), rl = strlen(row);
-	size_t nrest = 0, cap = 0;
-	char **rest = NULL, *p;
-	int ret = 0;
-
-	family_rests(ev, it->name, &rests);
-	/*
-	 * Its lines, sorted, for bisection: a strstr() of the text for
-	 * each quantity of the row was 17.4M of every edition's
-	 * instructions.
-	 */
-	for (p = rests.data; *(p += strspn(p, "\n"));) {
-		size_t len = strcspn(p, "\n");
-
-		rest = xgrow(rest, &cap, nrest + 1, sizeof(*rest));
-		rest[nrest++] = p;
-		if (p[len])
-			p[len++] = '\0';
-		p += len;
-	}
-	if (nrest)	/* qsort() and bsearch() take no NULL array */
-		qsort(rest, nrest, sizeof(*rest), by_rest);
-	for (k = 0; k < n && !ret; k++) {
-		const struct quantity *q = registry_at(ev->reg, k);
-		const char *in = q->ninputs ? q->name : NULL, *tail;
-		struct quantity *c;
-
-		if (strncmp(q->name, row, rl) || q->name[rl] != '.')
-			continue;
-		tail = q->name + rl;
-		if (nrest && bsearch(&tail, rest, nrest, sizeof(*rest), by_rest))
-			continue;
-		buf_reset(&name);
-		buf_addstr(&name, it->name);
-		buf_addstr(&name, q->name + rl);
-		buf_reset(&formula);
-		if (in) {
-			buf_addstr(&formula, q->name);
-			if (note)
-				buf_addf(&formula, " (%s)", note);
-		} else {
-			buf_addf(&formula, "%s; the row %s", q->formula, row);
-			if (note)
-				buf_addf(&formula, ", %s", note);
-		}
-		if (q->type == Q_TEXT) {
-			c = registry_add_text(ev->reg, name.data, q->text,
-					      formula.data, in, q->source,
-					      q->origin);
-		} else {
-			c = registry_add_num(ev->reg, name.data, q->value,
-					     q->unit, formula.data, in,
-					     q->source, q->origin);
-			if (c && in)
-				registry_set_expr(c, q->name, note);
-		}
-		if (!c)
-			ret = doc_error(ev->doc, it->off, it->len, "'%s' "
-					"could not be added (see above)",
-					name.data);
-	}
-	buf_release(&name);
-	buf_release(&formula);
-	buf_release(&rests);
-	free(rest);
-	return ret ? ret : modeldoc_row(ev, it->name);
-}
-
-/* Whether a prefix of over is named by a family of the document. */
-static int
-known_prefix(const struct modeldoc *doc, const char *over)
-{
-	struct buf row = BUF_INIT;
-	const char *p = over;
-	size_t i, len;
-	int known = 0;
-
-	for (; *p && !known; p += len + (p[len] == ' ')) {
-		len = strcspn(p, " ");
-		buf_reset(&row);
-		buf_add(&row, p, len);
-		BUF_ADDLIT(&row, ".x");
-		for (i = 0; i < doc->n && !known; i++)
-			known = doc->items[i].var &&
-				row_of(doc->items[i].over, row.data);
-	}
-	buf_release(&row);
-	return known;
-}
-
-/*
- * The rows of a pick (modeldoc_row_id()), each "PREFIX.X" after a
- * newline, into rows; their number. No rows, and a prefix no family of
- * the document names and no quantity starts with: an error (-1).
- */
-static long
-pick_rows(struct modeldoc_eval *ev, const struct item *it, struct buf *rows)
-{
-	const struct pick *pk = it->pick;
-	struct buf row = BUF_INIT, hint = BUF_INIT;
-	size_t k;
-	long n = 0;
-	char *near[3];
-
-	for (k = 0; k < registry_nids(ev->reg); k++) {
-		const char *name = registry_id_at(ev->reg, k)->name;
-
-		if (!modeldoc_row_id(pk->over, name, &row))
-			continue;
-		buf_addch(rows, '\n');
-		buf_addstr(rows, row.data);
-		n++;
-	}
-	if (!n && !known_prefix(ev->doc, pk->over) &&
-	    !registry_has(ev->reg, pk->over)) {
-		size_t m = registry_suggest_prefix(ev->reg, pk->over, near, 3);
-
-		suggest_hint(&hint, (const char *const *)near, m);
-		while (m)
-			free(near[--m]);
-		n = doc_error(ev->doc, it->expr_off, it->expr_len, "unknown "
-			      "family '%s': no rows '%s.X' (X where '%s.X.id' "
-			      "is a quantity), and no 'for' of the document "
-			      "ranges over it%s", pk->over, pk->over, pk->over,
-			      hint.data);
-	}
-	buf_release(&row);
-	buf_release(&hint);
-	return n;
-}
-
-/*
- * The keys of row (bound to the pick's variable) into key[], each in
- * the unit of the first row's (unit[]; first: set them). Returns 0, 1
- * when the row does not pass "where", or -1 after an error.
- */
-static int
-pick_keys(struct modeldoc_eval *ev, const struct item *it, const char *row,
-	  double *key, struct unit *unit, int first)
-{
-	const struct pick *pk = it->pick;
-	struct bind b = { .ev = ev, .var = pk->var, .row = row };
-	struct expr_env env = { ev->reg, resolve_hook, &b, 0 };
-	struct value v = { 0 };
-	struct buf ua = BUF_INIT, ub = BUF_INIT;
-	size_t k;
-	int ret = 0;
-
-	if (pk->where) {
-		if (expr_eval(pk->where, &env, &v))
-			return -1;
-		ret = value_truthy(&v) ? 0 : 1;
-		value_release(&v);
-	}
-	for (k = 0; k < pk->nkeys && !ret; k++) {
-		const struct expr *e = pk->key[k];
-
-		if (expr_eval(e, &env, &v))
-			return -1;
-		if (v.type != VALUE_NUMBER) {
-			ret = doc_error(ev->doc, expr_loc(e)->off,
-					expr_loc(e)->len, "a key of a pick is a "
-					"number, and this gives the text '%s' "
-					"(row %s)", v.text, row);
-		} else if (first) {
-			unit[k] = v.unit;
-			key[k] = v.num;
-		} else if (!unit_same_dim(&v.unit, &unit[k]) ||
-			   v.unit.calendar != unit[k].calendar) {
-			value_unit_text(&v, &ua);
-			unit_format(&ub, &unit[k]);
-			ret = doc_error(ev->doc, expr_loc(e)->off,
-					expr_loc(e)->len, "this key is in %s "
-					"for row %s, and in %s for the rows "
-					"before: the rows cannot be compared",
-					ua.data, row, ub.data);
-		} else {
-			key[k] = v.unit.scale == unit[k].scale ? v.num :
-				 v.num * (v.unit.scale / unit[k].scale);
-		}
-		value_release(&v);
-	}
-	buf_release(&ua);
-	buf_release(&ub);
-	return ret;
-}
-
-/*
- * A pick: of the rows of its prefixes that pass "where", the one with
- * the largest (smallest) first key, ties broken by the next key, then
- * by the rows' order (the first wins); its quantities are copied under
- * the pick's name (copy_row()). No such row: no quantities, and no
- * error (an early edition without a phone). Returns 0, 1 when nothing
- * was picked, or -1 after an error.
- */
-static int
-eval_pick(struct modeldoc_eval *ev, const struct item *it)
-{
-	const struct pick *pk = it->pick;
-	struct buf rows = BUF_INIT, best = BUF_INIT, row = BUF_INIT;
-	struct bind b = { .ev = ev };
-	struct expr_env env = { ev->reg, resolve_hook, &b, 1 };
-	struct unit unit[PICK_KEYS_MAX];
-	double key[PICK_KEYS_MAX], top[PICK_KEYS_MAX];
-	struct value v = { 0 };
-	const char *p;
-	long n;
-	int ret = -1;
-
-	if (registry_has(ev->reg, it->name)) {
-		doc_error(ev->doc, it->off, it->len, "'%s' is already a "
-			  "quantity or a prefix of some: a pick names new "
-			  "ones", it->name);
-		goto out;
-	}
-	if (push(ev, it, it->name))
-		goto out;
-	if (it->when) {
-		ret = expr_eval(it->when, &env, &v);
-		if (ret < 0)
-			goto popped;
-		ret = ret == 0 && value_truthy(&v) ? -1 : 1;
-		value_release(&v);
-		if (ret == 1)
-			goto popped;
-	}
-	ret = -1;
-	if ((n = pick_rows(ev, it, &rows)) < 0)
-		goto popped;
-	for (p = rows.data; *p; p += strcspn(p, "\n")) {
-		size_t k;
-		int r;
-
-		buf_reset(&row);
-		p++;
-		buf_add(&row, p, strcspn(p, "\n"));
-		r = pick_keys(ev, it, row.data, key, unit, !best.len);
-		if (r < 0)
-			goto popped;
-		if (r)
-			continue;
-		for (k = 0; best.len && k < pk->nkeys; k++)
-			if (key[k] != top[k])
-				break;
-		if (best.len && (k == pk->nkeys ||
-				 (key[k] > top[k]) == pk->smallest))
-			continue;
-		buf_reset(&best);
-		buf_addstr(&best, row.data);
-		memcpy(top, key, sizeof(key));
-	}
-	ret = best.len ? copy_row(ev, it, best.data) : 1;
-popped:
-	pop(ev);
-out:
-	buf_release(&rows);
-	buf_release(&best);
-	buf_release(&row);
-	return ret;
-}
-
-static int
-eval_item(struct modeldoc_eval *ev, size_t i)
-{
-	const struct item *it = &ev->doc->items[i];
-	int ret;
-
-	if (ev->state[i] == 2)
-		return 0;
-	ev->state[i] = 1;
-	if (it->var)
-		ret = eval_family(ev, i);
-	else if (it->per_rate)
-		ret = eval_rates(ev, i, NULL);
-	else if (it->kind == ITEM_DEF)
-		ret = eval_def(ev, it, NULL, NO_RATE) < 0 ? -1 : 0;
-	else if (it->kind == ITEM_DECL)
-		ret = eval_decl(ev, it, NULL);
-	else if (it->kind == ITEM_PICK)
-		ret = eval_pick(ev, it) < 0 ? -1 : 0;
-	else
-		ret = eval_call(ev, it);
-	ev->state[i] = 2;
-	if (ret)
-		ev->failed = 1;
-	return ret;
-}
-
-int
-modeldoc_run(struct modeldoc_eval *ev)
-{
-	size_t i;
-	int ret = 0;
-
-	ev->state = xcalloc(ev->doc->n ? ev->doc->n : 1, 1);
-	ev->stack = xcalloc(DEPTH_MAX, sizeof(*ev->stack));
-	ev->members = NULL;
-	ev->nmembers = ev->memberslots = 0;
-	ev->depth = 0;
-	ev->failed = 0;
-	for (i = 0; i < ev->doc->n && !ev->failed; i++)
-		if (eval_item(ev, i))
-			ret = -1;
-	if (ev->failed)
-		ret = -1;
-	while (ev->depth)
-		pop(ev);
-	free(ev->stack);
-	ev->stack = NULL;
-	for (i = 0; i < ev->memberslots; i++)
-		free(ev->members[i]);
-	free(ev->members);
-	ev->members = NULL;
-	free(ev->state);
-	ev->state = NULL;
-	return ret;
 }
 
 size_t

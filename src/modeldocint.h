@@ -1,0 +1,136 @@
+#ifndef MODELDOCINT_H
+#define MODELDOCINT_H
+
+/*
+ * What the two halves of the model document share: the parsed items
+ * (modeldoc.c reads and checks them) and the evaluation (modeleval.c
+ * runs them into the registry). Not for other modules: they use
+ * modeldoc.h.
+ */
+#include <stddef.h>
+
+#include "modeldoc.h"
+#include "units.h"
+
+struct expr;
+struct srcfile;
+
+/* A name's index entry (struct modeldoc's singles and members). */
+struct modeldoc_key {
+	const char *key;
+	size_t i;
+};
+
+enum item_kind {
+	ITEM_DEF = MODELDOC_DEF,	/* name = expression */
+	ITEM_DECL = MODELDOC_GIVEN,	/* name alone: a quantity the data
+					   give */
+	ITEM_CALL = MODELDOC_CALL,	/* call provider */
+	ITEM_PICK = MODELDOC_PICK,	/* name = largest VAR in PREFIX by ... */
+};
+
+/*
+ * A pick: "largest d in device by d.year, d.flops where d.kind ==
+ * \"laptop\"" (or smallest): the row of the prefixes' rows that passes
+ * where and has the largest first key, ties broken by the next key, then
+ * by the order of the rows (the first wins).
+ */
+#define PICK_KEYS_MAX 8
+struct pick {
+	int smallest;
+	char *var, *over;	/* the variable, the prefixes (spaces) */
+	struct expr *key[PICK_KEYS_MAX];
+	size_t nkeys;
+	struct expr *where;	/* or NULL */
+};
+
+/* An attribute: its text (owned) and where it is, for messages. */
+struct attr {
+	char *text;
+	size_t off, len;
+};
+
+enum { A_UNIT, A_SYMBOL, A_NOTE, A_SOURCE, A_RATE, A_TAG, A_WHEN, NATTR };
+static const char *const attr_names[NATTR] = {
+	"unit", "symbol", "note", "source", "rate", "tag", "when",
+};
+
+struct item {
+	enum item_kind kind;
+	char *name;		/* quantity or provider */
+	size_t off, len;	/* of the name */
+	struct expr *expr;	/* ITEM_DEF */
+	struct pick *pick;	/* ITEM_PICK */
+	char *expr_text;	/* on one line, spaces collapsed */
+	size_t expr_off, expr_len;
+	struct attr a[NATTR];
+	struct unit dim;	/* of a[A_UNIT] */
+	struct expr *when;	/* of a[A_WHEN], or NULL */
+	char *names;		/* the names expr reads, each after a
+				   newline, in order (expr_inputs()) */
+	/*
+	 * A family ("for d in device current"): the variable, and the
+	 * prefixes of the rows it ranges over, space-separated; NULL for a
+	 * single quantity.
+	 */
+	const char *var, *over;
+	/*
+	 * In a block that also says "for r in rates", the variable r; a
+	 * definition whose name holds "{r}" is then one quantity per rate
+	 * (per_rate): d.gap.ops.years_{r} is d.gap.ops.years_lloyd, ...
+	 */
+	const char *rvar;
+	int per_rate;
+	/* Its expression with each "{r}" written "r", for the Methods
+	 * page (names with braces are no quantity's); or NULL. */
+	struct srcfile *shown_f;
+	struct expr *shown;
+	/* Its name and symbol so, where they hold "{r}"; or NULL. */
+	char *shown_name, *shown_symbol;
+};
+
+/* A run of the document: prose, or a define block (items [from, to)). */
+struct part {
+	size_t off, len;	/* bytes of the document */
+	int block;
+	size_t from, to;
+};
+
+struct modeldoc {
+	struct srcfile *f;
+	char **fams;		/* the families' texts: var, over, ... */
+	size_t nfams;
+	struct item *items;
+	size_t n, cap;
+	struct part *parts;
+	size_t nparts, partcap;
+	size_t *rates;		/* the items with "rate:", in order */
+	size_t nrates;
+	/*
+	 * For modeldoc_need(), which is asked for every name an expression
+	 * reads that is not there yet: the single definitions by name, the
+	 * families' definitions by their names' last parts, and the picks
+	 * and per-rate definitions apart. Scans of every item there were
+	 * 4.5% of a whole report's instructions (callgrind; one edition:
+	 * 185.5 M -> 181.0 M).
+	 */
+	struct modeldoc_key *singles, *members;
+	size_t nsingles, nmembers;
+	size_t *picks, *rated;
+	size_t npicks, nrated;
+};
+
+
+/* Whether c may be part of a name (letters, digits, '_', '-', '.'). */
+int modeldoc_name_char(char c);
+/* An error at [off, off + len) of the document; returns -1. */
+int modeldoc_error(const struct modeldoc *doc, size_t off, size_t len,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/*
+ * The first of the n keys sorted by key and index whose key is key, or
+ * keys + n when none is.
+ */
+const struct modeldoc_key *modeldoc_key_find(const struct modeldoc_key *keys,
+					      size_t n, const char *key);
+
+#endif
