@@ -79,6 +79,12 @@ static const struct func funcs[] = {
 	{ "cite", 1, FN_CITE, NULL, NULL },
 	{ "references", 0, FN_CITE, NULL, NULL },
 	{ "count", 1, FN_COUNT, NULL, NULL },
+	{ "first", 1, FN_ROWS, NULL, NULL },
+	{ "last", 1, FN_ROWS, NULL, NULL },
+	{ "largest", 1, FN_ROWS, NULL, NULL },
+	{ "smallest", 1, FN_ROWS, NULL, NULL },
+	{ "join", 1, FN_ROWS, NULL, NULL },
+	{ "if", 3, FN_IF, NULL, NULL },
 };
 
 
@@ -111,6 +117,9 @@ expr_free(struct expr *e)
 		return;
 	expr_free(e->a);
 	expr_free(e->b);
+	expr_free(e->c);
+	expr_free(e->by);
+	expr_free(e->distinct);
 	free(e->str);
 	free(e->var);
 	free(e->over);
@@ -124,12 +133,13 @@ static struct expr *syntax(struct parser *p, size_t off, size_t len,
 static struct expr *
 grow(struct parser *p, struct expr *e)
 {
+	const struct expr *kids[] = { e->a, e->b, e->c, e->by, e->distinct };
 	int h = 0;
+	size_t i;
 
-	if (e->a && e->a->height > h)
-		h = e->a->height;
-	if (e->b && e->b->height > h)
-		h = e->b->height;
+	for (i = 0; i < sizeof(kids) / sizeof(kids[0]); i++)
+		if (kids[i] && kids[i]->height > h)
+			h = kids[i]->height;
 	e->height = h + 1;
 	if (e->height > EXPR_MAX_HEIGHT) {
 		syntax(p, e->loc.off, e->loc.len, "expression too long or "
@@ -294,12 +304,28 @@ scan_name(struct parser *p, int dots)
  * : EXPR)" (count: no ": EXPR"). Returns the node, or NULL after a
  * syntax error.
  */
+/* Whether the n bytes at w are the keyword kw. */
+static int
+is_word(const char *w, size_t n, const char *kw)
+{
+	return n == strlen(kw) && !memcmp(w, kw, n);
+}
+
+/*
+ * The rest of a reduction after "max(": "VAR in PREFIX ... [where COND]
+ * [by KEY] [distinct KEY] : EXPR)", the clauses in any order (count: no
+ * ": EXPR"; largest and smallest need "by", no other takes it). Returns
+ * the node, or NULL after a syntax error.
+ */
 static struct expr *
 parse_reduce(struct parser *p, size_t start, const struct func *fn)
 {
-	struct expr *e = node(p, N_CALL, start);
+	static const char *const clause[] = { "where", "by", "distinct" };
+	struct expr *e = node(p, N_CALL, start), **slot;
 	struct buf over = BUF_INIT;
-	size_t n, w;
+	int keyed = !strcmp(fn->name, "largest") ||
+		    !strcmp(fn->name, "smallest");
+	size_t n, w, k;
 
 	e->fn = fn;
 	n = scan_name(p, 0);
@@ -313,7 +339,10 @@ parse_reduce(struct parser *p, size_t start, const struct func *fn)
 	for (;;) {
 		n = scan_name(p, 1);
 		w = p->pos - n;
-		if (!n || (n == 5 && !memcmp(p->f->data + w, "where", 5)))
+		for (k = 0; n && k < 3 && !is_word(p->f->data + w, n, clause[k]);
+		     k++)
+			;
+		if (!n || k < 3)
 			break;
 		buf_addf(&over, "%s%.*s", over.len ? " " : "", (int)n,
 			 p->f->data + w);
@@ -325,8 +354,35 @@ parse_reduce(struct parser *p, size_t start, const struct func *fn)
 		goto fail;
 	}
 	e->over = buf_detach(&over, NULL);
-	if (n && !(e->b = parse_or(p)))
+	/* The clauses: a keyword just read, then its expression. */
+	while (n) {
+		slot = k == 0 ? &e->b : k == 1 ? &e->by : &e->distinct;
+		if (*slot || (k == 1 && !keyed)) {
+			syntax(p, w, n, k == 1 && !keyed ? "only largest() and "
+			       "smallest() take 'by'" : "a second clause of "
+			       "this kind");
+			goto fail;
+		}
+		if (!(*slot = parse_or(p)))
+			goto fail;
+		skip_space(p);
+		w = p->pos;
+		n = scan_name(p, 0);
+		for (k = 0; n && k < 3 && !is_word(p->f->data + w, n, clause[k]);
+		     k++)
+			;
+		if (n && k == 3) {
+			syntax(p, w, n, "expected 'where', 'by', 'distinct', "
+			       "':' or ')'");
+			goto fail;
+		}
+	}
+	if (keyed && !e->by) {
+		skip_space(p);
+		syntax(p, p->pos, 1, "largest() and smallest() need 'by' and "
+		       "the key the rows are compared by");
 		goto fail;
+	}
 	if (fn->kind != FN_COUNT) {
 		if (!accept(p, ":")) {
 			skip_space(p);
@@ -355,7 +411,7 @@ static struct expr *
 parse_call(struct parser *p, size_t start, const char *name)
 {
 	const struct func *fn = NULL;
-	struct expr *e, *args[2] = { NULL, NULL };
+	struct expr *e, *args[3] = { NULL, NULL, NULL };
 	size_t i, nargs = 0;
 
 	for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
@@ -377,12 +433,13 @@ parse_call(struct parser *p, size_t start, const char *name)
 		syntax(p, start, strlen(name), "expression nested too deeply");
 		goto fail;
 	}
-	if (fn->kind == FN_COUNT || reduction_ahead(p))
+	if (fn->kind == FN_COUNT || fn->kind == FN_ROWS ||
+	    reduction_ahead(p))
 		return parse_reduce(p, start, fn);
 	skip_space(p);
 	if (!accept(p, ")")) {
 		do {
-			if (nargs == 2) {
+			if (nargs == (fn->nargs > 2 ? (size_t)fn->nargs : 2)) {
 				skip_space(p);
 				syntax(p, p->pos, 1, "too many arguments");
 				goto fail;
@@ -409,7 +466,8 @@ parse_call(struct parser *p, size_t start, const char *name)
 		buf_release(&msg);
 		goto fail;
 	}
-	if (fn->kind != FN_MATH && nargs && args[0]->kind != N_NAME) {
+	if (fn->kind != FN_MATH && fn->kind != FN_IF && nargs &&
+	    args[0]->kind != N_NAME) {
 		struct buf msg = BUF_INIT;
 
 		buf_addf(&msg, "'%s' takes a %s", fn->name,
@@ -423,10 +481,12 @@ parse_call(struct parser *p, size_t start, const char *name)
 	e->fn = fn;
 	e->a = args[0];
 	e->b = args[1];
+	e->c = args[2];
 	return grow(p, e);
 fail:
 	expr_free(args[0]);
 	expr_free(args[1]);
+	expr_free(args[2]);
 	return NULL;
 }
 
@@ -672,6 +732,8 @@ reduce_names(const struct expr *e, struct buf *out)
 
 	buf_addch(&all, '\n');
 	names_of(e->b, &all);
+	names_of(e->by, &all);
+	names_of(e->distinct, &all);
 	names_of(e->a, &all);
 	for (p = all.data + 1; *p; p += strcspn(p, "\n") + 1) {
 		size_t len = strcspn(p, "\n");
@@ -709,6 +771,7 @@ names_of(const struct expr *e, struct buf *out)
 	}
 	names_of(e->a, out);
 	names_of(e->b, out);
+	names_of(e->c, out);
 }
 
 void
@@ -746,5 +809,13 @@ expr_text(const struct expr *e)
 const struct expr *
 expr_arg(const struct expr *e, int i)
 {
-	return i == 0 ? e->a : i == 1 ? e->b : NULL;
+	return i == 0 ? e->a : i == 1 ? e->b : i == 2 ? e->c : NULL;
+}
+
+void
+expr_reduction_keys(const struct expr *e, const struct expr **by,
+		    const struct expr **distinct)
+{
+	*by = e->by;
+	*distinct = e->distinct;
 }

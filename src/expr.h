@@ -35,6 +35,39 @@ struct value {
 					   in:"L"), or NULL: owned */
 	int literal;			/* made of numbers alone: compares
 					   with a value of any unit */
+	/*
+	 * The data row a row-valued reduction (first, last, largest,
+	 * smallest) took its value from: "file:line" and the row's
+	 * source, or NULL. Owned.
+	 */
+	char *origin, *source;
+};
+
+/*
+ * Rows a reduction may range over that are no family of the registry:
+ * the rows of a data file, or of a set of rows the model document
+ * names (modelrows.c). Row i's VAR.rest is get(ctx, i, rest, out).
+ */
+struct expr_rows {
+	size_t n;
+	void *ctx;
+	/*
+	 * VAR.rest of row i (rest without the dot): 0 and *out (release
+	 * it with value_release()); 1 when the row has no such value (an
+	 * empty cell, or i past the rows), out untouched; -1 after an
+	 * error. With out NULL, only whether it has one (0 or 1).
+	 */
+	int (*get)(void *ctx, size_t i, const char *rest, struct value *out);
+	/* Row i's "file:line", appended to origin; returns its source. */
+	const char *(*where)(void *ctx, size_t i, struct buf *origin);
+};
+
+/* A reduction's variable bound to row i of rows, inside another's. */
+struct expr_bound {
+	const char *var;
+	const struct expr_rows *rows;
+	size_t i;
+	const struct expr_bound *next;
 };
 
 /*
@@ -49,6 +82,14 @@ struct expr_env {
 	void *ctx;
 	int missing_ok;		/* an unknown quantity is no error: for a
 				   slot with a fallback (| or:"...") */
+	/*
+	 * The rows of a reduction's PREFIX when they are no family of
+	 * the registry: 0 and *out set, 1 when over is none of them (the
+	 * registry's rows are taken). NULL: the registry's alone.
+	 */
+	int (*rows)(void *ctx, const char *over, struct expr_rows *out);
+	/* Variables bound to rows (VAR.rest is that row's), or NULL. */
+	const struct expr_bound *bound;
 };
 
 /*
@@ -127,16 +168,21 @@ double expr_num(const struct expr *e);			/* EXPR_NUM */
 /* EXPR_NUM: the number as written ("pi", "1e8"); EXPR_STR, EXPR_NAME: the
  * text; EXPR_CALL: the function's name. */
 const char *expr_text(const struct expr *e);
-/* Operands and arguments: 0 and 1; NULL when there is none. */
+/* Operands and arguments: 0, 1 and 2 (if's third); NULL when there is
+ * none. */
 const struct expr *expr_arg(const struct expr *e, int i);
 
 /*
- * For a reduction (EXPR_CALL "max", "min" or "count" written "max(d in
- * device where COND: EXPR)"): its variable, and its prefixes into *over
- * (space-separated); its EXPR is expr_arg(e, 0) (NULL for count), its
- * COND expr_arg(e, 1) (or NULL). NULL for any other node.
+ * For a reduction (EXPR_CALL "max", "min", "count", "first", "last",
+ * "largest", "smallest" or "join", written "max(d in device where COND:
+ * EXPR)"): its variable, and its prefixes into *over (space-separated);
+ * its EXPR is expr_arg(e, 0) (NULL for count), its COND expr_arg(e, 1)
+ * (or NULL). NULL for any other node.
  */
 const char *expr_reduction(const struct expr *e, const char **over);
+/* A reduction's "by KEY" and "distinct KEY" (each NULL when absent). */
+void expr_reduction_keys(const struct expr *e, const struct expr **by,
+			 const struct expr **distinct);
 
 /* Where e is in its source, for messages. */
 const struct srcloc *expr_loc(const struct expr *e);

@@ -40,6 +40,8 @@ enum fn_kind {
 	FN_SHOW,	/* a name in, its formula typeset: template.c */
 	FN_CITE,	/* a reference's key in, a citation: template.c */
 	FN_COUNT,	/* a reduction alone: count(VAR in PREFIX) */
+	FN_ROWS,	/* a reduction alone, of a row's value: first(...) */
+	FN_IF,		/* if(COND, THEN, ELSE): one branch evaluated */
 };
 
 struct func {
@@ -57,8 +59,9 @@ struct expr {
 	char *str;			/* N_STR text, N_NAME name */
 	enum binop op;			/* N_BIN */
 	const struct func *fn;		/* N_CALL */
-	struct expr *a, *b;		/* operands, call arguments; a
+	struct expr *a, *b, *c;		/* operands, call arguments; a
 					   reduction's EXPR and COND */
+	struct expr *by, *distinct;	/* a reduction's keys, or NULL */
 	int height;			/* of the tree below, leaves 1 */
 	/* A reduction (N_CALL of max, min or count): its VAR and its
 	 * prefixes, space-separated; NULL for a plain call. */

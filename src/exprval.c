@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "expr.h"
 #include "exprint.h"
+#include "hash.h"
 #include "registry.h"
 #include "suggest.h"
 #include "xalloc.h"
@@ -24,6 +25,10 @@ value_release(struct value *v)
 	v->text = NULL;
 	free(v->utext);
 	v->utext = NULL;
+	free(v->origin);
+	v->origin = NULL;
+	free(v->source);
+	v->source = NULL;
 }
 
 int
@@ -45,6 +50,63 @@ resolve(const struct expr *e, const struct expr_env *env, struct buf *name)
 {
 	if (!env->resolve || env->resolve(env->ctx, e->str, name))
 		buf_addstr(name, e->str);
+}
+
+/*
+ * name as a variable bound to a source's row ("r.power_w", or
+ * "r.prev.power_w" of the row before): 0 and *out (NULL: only whether
+ * the row has it), 1 when the row has no such value, -1 after an error,
+ * 2 when no bound variable starts name. *bp gets the binding.
+ */
+static int
+bound_get(const struct expr_env *env, const char *name, struct value *out,
+	  const struct expr_bound **bp)
+{
+	const struct expr_bound *b;
+
+	for (b = env->bound; b; b = b->next) {
+		size_t vl = strlen(b->var), i = b->i;
+		const char *rest = name + vl + 1;
+
+		if (strncmp(name, b->var, vl) || name[vl] != '.')
+			continue;
+		if (bp)
+			*bp = b;
+		if (!strncmp(rest, "prev.", 5)) {
+			if (!i)
+				return 1;
+			i--;
+			rest += 5;
+		}
+		return b->rows->get(b->rows->ctx, i, rest, out);
+	}
+	return 2;
+}
+
+/*
+ * e, a name bound to a row: its value into out. Returns 0, 2 when e is
+ * bound to no row, 1 (nothing printed) when the row lacks it and
+ * env->missing_ok is set, else -1 after an error.
+ */
+static int
+bound_value(const struct expr *e, const struct expr_env *env,
+	    struct value *out)
+{
+	const struct expr_bound *b = NULL;
+	struct buf org = BUF_INIT;
+	int ret;
+
+	if (!env->bound)
+		return 2;
+	ret = bound_get(env, e->str, out, &b);
+	if (ret != 1 || env->missing_ok)
+		return ret;
+	b->rows->where(b->rows->ctx, b->i, &org);
+	ret = error_at(&e->loc, "'%s' has no value in the row of %s (an empty "
+		       "cell: guard it with has(%s))", e->str, org.data,
+		       e->str);
+	buf_release(&org);
+	return ret;
 }
 
 /*
@@ -91,6 +153,8 @@ has(const struct expr *e, const struct expr_env *env)
 	struct buf name = BUF_INIT;
 	int r;
 
+	if (env->bound && (r = bound_get(env, e->str, NULL, NULL)) != 2)
+		return r == 0;
 	resolve(e, env, &name);
 	r = registry_has(env->reg, name.data);
 	buf_release(&name);
@@ -326,73 +390,354 @@ family_rows(const struct registry *reg, const char *over, struct buf *rows)
 	}
 }
 
+/* A set of strings (open addressing), for a reduction's "distinct". */
+struct seen {
+	char **slot;
+	size_t n, cap;
+};
+
+/* Adds s to the set: 1 when it was in it already, else 0. */
+static int
+seen_add(struct seen *st, const char *s)
+{
+	size_t i, mask;
+
+	if ((st->n + 1) * 2 > st->cap) {
+		struct seen big = { NULL, 0, st->cap ? 2 * st->cap : 64 };
+
+		big.slot = xcalloc(big.cap, sizeof(*big.slot));
+		for (i = 0; i < st->cap; i++)
+			if (st->slot[i]) {
+				size_t j = (size_t)hash_name(st->slot[i],
+					strlen(st->slot[i])) & (big.cap - 1);
+
+				while (big.slot[j])
+					j = (j + 1) & (big.cap - 1);
+				big.slot[j] = st->slot[i];
+			}
+		free(st->slot);
+		big.n = st->n;
+		*st = big;
+	}
+	mask = st->cap - 1;
+	for (i = (size_t)hash_name(s, strlen(s)) & mask; st->slot[i];
+	     i = (i + 1) & mask)
+		if (!strcmp(st->slot[i], s))
+			return 1;
+	st->slot[i] = xstrdup(s);
+	st->n++;
+	return 0;
+}
+
+static void
+seen_release(struct seen *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->cap; i++)
+		free(st->slot[i]);
+	free(st->slot);
+}
+
+/* One row of a reduction: a family's of the registry, or a source's. */
+struct rowwalk {
+	const struct expr *e;
+	const struct expr_env *env;
+	struct expr_rows src;	/* the rows when is_src */
+	int is_src;
+	struct buf rows, row;	/* the registry's: "\nROW..." and one */
+	const char *p;
+	size_t i;		/* the source row, or the registry row's number */
+	struct reduce_env r;
+	struct expr_bound bound;
+	struct expr_env sub;
+};
+
 /*
- * max(), min() or count() over the rows of a family: each row bound to
- * the variable, those where COND holds, EXPR a number of one dimension
- * for all (the result is in the first row's unit). max and min of no
- * row are an error; count of none is 0.
+ * The rows of e's prefixes, each resolved through the outer lookups (a
+ * variable of the model document's family stands for its row), from the
+ * environment's sources, else the registry's families.
+ */
+static void
+walk_init(struct rowwalk *w, const struct expr *e, const struct expr_env *env)
+{
+	struct buf over = BUF_INIT, one = BUF_INIT;
+	const char *p;
+
+	memset(w, 0, sizeof(*w));
+	buf_init(&w->rows);
+	buf_init(&w->row);
+	w->e = e;
+	w->env = env;
+	for (p = e->over; *p; p += strcspn(p, " ") + (p[strcspn(p, " ")] == ' ')) {
+		buf_reset(&one);
+		buf_add(&one, p, strcspn(p, " "));
+		if (over.len)
+			buf_addch(&over, ' ');
+		if (!env->resolve || env->resolve(env->ctx, one.data, &over))
+			buf_addstr(&over, one.data);
+	}
+	w->is_src = env->rows && !strchr(over.data, ' ') &&
+		    !env->rows(env->ctx, over.data, &w->src);
+	if (!w->is_src)
+		family_rows(env->reg, over.data, &w->rows);
+	w->p = w->rows.data;
+	w->r = (struct reduce_env){ env, e->var, NULL };
+	w->sub = *env;
+	if (w->is_src) {
+		w->bound = (struct expr_bound){ e->var, &w->src, 0,
+						 env->bound };
+		w->sub.bound = &w->bound;
+	} else {
+		w->sub.resolve = reduce_resolve;
+		w->sub.ctx = &w->r;
+	}
+	buf_release(&over);
+	buf_release(&one);
+}
+
+/* Binds the next row: 1, or 0 past the last. */
+static int
+walk_next(struct rowwalk *w)
+{
+	if (w->is_src) {
+		if (w->i && w->bound.i + 1 >= w->src.n)
+			return 0;
+		w->bound.i = w->i++ ? w->bound.i + 1 : 0;
+		return w->bound.i < w->src.n;
+	}
+	if (!*w->p)
+		return 0;
+	buf_reset(&w->row);
+	w->p++;
+	buf_add(&w->row, w->p, strcspn(w->p, "\n"));
+	w->p += strcspn(w->p, "\n");
+	w->r.row = w->row.data;
+	w->i++;
+	return 1;
+}
+
+/* Binds row k again (k counted as walk_next() counts, from 1). */
+static void
+walk_seek(struct rowwalk *w, size_t k)
+{
+	size_t j;
+
+	if (w->is_src) {
+		w->bound.i = k - 1;
+		return;
+	}
+	w->p = w->rows.data;
+	w->i = 0;
+	for (j = 0; j < k; j++)
+		walk_next(w);
+}
+
+/* The row bound now, for messages: "device.x" or "data/top500.csv:12". */
+static const char *
+walk_name(struct rowwalk *w, struct buf *out)
+{
+	buf_reset(out);
+	if (w->is_src)
+		w->src.where(w->src.ctx, w->bound.i, out);
+	else
+		buf_addstr(out, w->row.data);
+	return out->data;
+}
+
+static void
+walk_release(struct rowwalk *w)
+{
+	buf_release(&w->rows);
+	buf_release(&w->row);
+}
+
+/* The text that keys v for "distinct": its number exactly, or its text. */
+static void
+value_key(const struct value *v, struct buf *out)
+{
+	buf_reset(out);
+	if (v->type == VALUE_TEXT)
+		buf_addf(out, "t%s", v->text);
+	else
+		buf_addf(out, "n%.17g", v->num * v->unit.scale);
+}
+
+/*
+ * Whether the row bound in w counts: COND holds and, with "distinct",
+ * its key is new. Returns 1, 0, or -1 after an error.
+ */
+static int
+row_counts(struct rowwalk *w, struct seen *st, struct buf *key)
+{
+	const struct expr *e = w->e;
+	struct value v = { 0 };
+	int ret, t;
+
+	if (e->b) {
+		if ((ret = eval(e->b, &w->sub, &v)))
+			return ret < 0 ? -1 : 0;
+		t = value_truthy(&v);
+		value_release(&v);
+		if (!t)
+			return 0;
+	}
+	if (!e->distinct)
+		return 1;
+	if ((ret = eval(e->distinct, &w->sub, &v)))
+		return ret < 0 ? -1 : 0;
+	value_key(&v, key);
+	value_release(&v);
+	return !seen_add(st, key->data);
+}
+
+/* Appends one more item of a list: "A", "A and B", "A, B and C". */
+static void
+join_add(struct buf *list, size_t *n, const char *item, struct buf *last)
+{
+	if (*n == 1) {
+		buf_addstr(list, last->data);
+	} else if (*n > 1) {
+		BUF_ADDLIT(list, ", ");
+		buf_addstr(list, last->data);
+	}
+	buf_reset(last);
+	buf_addstr(last, item);
+	(*n)++;
+}
+
+/*
+ * Sets out's origin and source from the row bound in w: a source's row,
+ * or the quantity the value came from.
+ */
+static void
+row_origin(struct rowwalk *w, struct value *out)
+{
+	struct buf org = BUF_INIT;
+	const char *src;
+
+	if (w->is_src) {
+		src = w->src.where(w->src.ctx, w->bound.i, &org);
+		out->origin = buf_detach(&org, NULL);
+		out->source = src ? xstrdup(src) : NULL;
+	} else if (out->q) {
+		out->origin = out->q->origin ? xstrdup(out->q->origin) : NULL;
+		out->source = out->q->source ? xstrdup(out->q->source) : NULL;
+	}
+	buf_release(&org);
+}
+
+/*
+ * A reduction over the rows of a family or a source: each row bound to
+ * the variable, those where COND holds and, with "distinct KEY", whose
+ * KEY no row before gave. count: how many (0 for none); max, min: the
+ * largest or smallest EXPR, a number of one dimension for all (in the
+ * first row's unit); first, last: EXPR of the first or last row;
+ * largest, smallest: EXPR of the row with the largest or smallest KEY
+ * (the first of equals); join: the texts "A, B and C" ("" for none).
+ * The four that take one row's value give its origin. Any but count and
+ * join over no row is an error.
  */
 static int
 reduce(const struct expr *e, const struct expr_env *env, struct value *out)
 {
-	struct reduce_env r = { env, e->var, NULL };
-	struct expr_env sub = { env->reg, reduce_resolve, &r, env->missing_ok };
-	struct buf rows = BUF_INIT, row = BUF_INIT;
-	struct value v = { 0 };
+	const char *fn = e->fn->name;
+	struct rowwalk w;
+	struct seen st = { NULL, 0, 0 };
+	struct buf key = BUF_INIT, msg = BUF_INIT, list = BUF_INIT;
+	struct buf last = BUF_INIT;
+	struct value v = { 0 }, best = { 0 };
 	struct unit one;
-	const char *p;
 	double x;
-	size_t n = 0;
-	int ret = 0, is_max = !strcmp(e->fn->name, "max");
+	size_t n = 0, pick = 0;
+	int ret = 0, c, is_max = !strcmp(fn, "max") || !strcmp(fn, "largest");
+	int minmax = !strcmp(fn, "max") || !strcmp(fn, "min");
+
+	/* largest and smallest take the row of the largest or smallest KEY. */
+	int keyed = e->by != NULL, join = !strcmp(fn, "join");
 
 	unit_one(&one);
-	family_rows(env->reg, e->over, &rows);
-	for (p = rows.data; *p && !ret; p += strcspn(p, "\n")) {
-		buf_reset(&row);
-		p++;
-		buf_add(&row, p, strcspn(p, "\n"));
-		r.row = row.data;
-		if (e->b) {
-			if ((ret = eval(e->b, &sub, &v)))
-				break;
-			x = value_truthy(&v);
-			value_release(&v);
-			if (!x)
-				continue;
-		}
-		if (!e->a) {
-			n++;
+	walk_init(&w, e, env);
+	while (!ret && walk_next(&w)) {
+		if ((c = row_counts(&w, &st, &key)) <= 0) {
+			ret = c;
 			continue;
 		}
-		if ((ret = eval(e->a, &sub, &v)))
+		if (!e->a || !strcmp(fn, "last")) {	/* count, last */
+			n++;
+			pick = w.i;
+			continue;
+		}
+		if (!strcmp(fn, "first")) {
+			n++;
+			pick = w.i;
 			break;
-		if (v.type != VALUE_NUMBER) {
-			ret = error_at(&e->a->loc, "'%s' needs a number for "
-				       "each row, got the text '%s' (row %s)",
-				       e->fn->name, v.text, row.data);
+		}
+		if ((ret = eval(keyed ? e->by : e->a, &w.sub, &v)))
+			break;
+		if (join) {
+			if (v.type != VALUE_TEXT) {
+				ret = error_at(&e->a->loc, "'join' needs a text "
+					       "for each row, got a number (row "
+					       "%s)", walk_name(&w, &msg));
+			} else {
+				join_add(&list, &n, v.text, &last);
+			}
+		} else if (v.type != VALUE_NUMBER) {
+			ret = error_at(&(keyed ? e->by : e->a)->loc, "'%s' "
+				       "needs a number for each row, got the "
+				       "text '%s' (row %s)", fn, v.text,
+				       walk_name(&w, &msg));
 		} else if (!n++) {
-			set_num(out, v.num, &v.unit, 0, v.utext);
-		} else if (!unit_same_dim(&v.unit, &out->unit) ||
-			   v.unit.calendar != out->unit.calendar) {
-			ret = unit_error(e->a, is_max ? "take the max of" :
-					 "take the min of", out, "and", &v);
+			set_num(&best, v.num, &v.unit, 0, v.utext);
+			pick = w.i;
+		} else if (!unit_same_dim(&v.unit, &best.unit) ||
+			   v.unit.calendar != best.unit.calendar) {
+			ret = unit_error(keyed ? e->by : e->a, is_max ?
+					 "take the max of" : "take the min of",
+					 &best, "and", &v);
 		} else {
-			x = convert(v.num, &v.unit, &out->unit);
-			if (is_max ? x > out->num : x < out->num)
-				out->num = x;
+			x = convert(v.num, &v.unit, &best.unit);
+			if (is_max ? x > best.num : x < best.num) {
+				best.num = x;
+				pick = w.i;
+			}
 		}
 		value_release(&v);
 	}
-	if (!ret && !e->a)
+	if (ret) {
+		/* nothing */
+	} else if (!e->a) {
 		set_num(out, (double)n, &one, 0, NULL);
-	else if (!ret && !n)
+	} else if (join) {
+		if (n > 1)
+			BUF_ADDLIT(&list, " and ");
+		buf_addstr(&list, last.data);
+		out->type = VALUE_TEXT;
+		out->text = buf_detach(&list, NULL);
+	} else if (!n) {
 		ret = error_at(&e->loc, "'%s' over no rows: no '%s.X.id' in "
-			       "this edition%s", e->fn->name, e->over,
-			       e->b ? " for which the condition holds" : "");
+			       "this edition%s", fn, e->over,
+			       e->b || e->distinct ? " for which the "
+			       "condition holds" : "");
+	} else if (minmax) {
+		*out = best;
+		memset(&best, 0, sizeof(best));
+	} else {
+		/* One row's value: EXPR evaluated at that row alone. */
+		walk_seek(&w, pick);
+		if (!(ret = eval(e->a, &w.sub, out)))
+			row_origin(&w, out);
+	}
 	if (ret)
 		value_release(out);
-	buf_release(&rows);
-	buf_release(&row);
+	value_release(&best);
+	walk_release(&w);
+	seen_release(&st);
+	buf_release(&key);
+	buf_release(&msg);
+	buf_release(&list);
+	buf_release(&last);
 	return ret;
 }
 
@@ -421,6 +766,8 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 		set_text(out, e->str);
 		return 0;
 	case N_NAME:
+		if ((ret = bound_value(e, env, out)) != 2)
+			return ret;
 		if ((ret = lookup(e, env, &q)))
 			return ret;
 		if (q->type == Q_TEXT) {
@@ -454,6 +801,14 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 		if (e->fn->kind == FN_HAS) {
 			set_num(out, has(e->a, env), &one, 1, NULL);
 			return 0;
+		}
+		if (e->fn->kind == FN_IF) {
+			/* One branch only: the other may read what is not. */
+			if ((ret = eval(e->a, env, &a)))
+				return ret;
+			done = value_truthy(&a);
+			value_release(&a);
+			return eval(done ? e->b : e->c, env, out);
 		}
 		if (e->fn->kind == FN_SHOW)
 			return error_at(&e->loc, "'%s' typesets a formula: "
@@ -679,6 +1034,30 @@ add_values(const struct expr *e, const struct expr_env *env, struct buf *out,
 		add_values(e->b, env, out, seen);
 		return;
 	}
+	if (env->bound && !in_has) {
+		struct value v = { 0 };
+		int r = bound_get(env, e->str, &v, NULL);
+
+		if (r != 2) {
+			buf_addf(&key, "\n%s\n", e->str);
+			if (!strstr(seen->data, key.data)) {
+				if (seen->len > 1)
+					BUF_ADDLIT(out, ", ");
+				buf_add(seen, key.data + 1, key.len - 1);
+				if (r)
+					buf_addf(out, "%s = (none)", e->str);
+				else if (v.type == VALUE_TEXT)
+					buf_addf(out, "%s = '%s'", e->str,
+						 v.text);
+				else
+					buf_addf(out, "%s = %.6g", e->str,
+						 v.num);
+			}
+			value_release(&v);
+			buf_release(&key);
+			return;
+		}
+	}
 	resolve(in_has ? e->a : e, env, &name);
 	buf_addf(&key, "\n%s%s\n", in_has ? "has " : "", name.data);
 	if (!strstr(seen->data, key.data)) {
@@ -721,7 +1100,7 @@ expr_check_formula(const struct registry *reg, const struct quantity *q)
 {
 	struct buf fname = BUF_INIT, names = BUF_INIT, key = BUF_INIT;
 	struct buf ua = BUF_INIT;
-	struct expr_env env = { reg, NULL, NULL, 0 };
+	struct expr_env env = { .reg = reg };
 	struct srcfile *f;
 	struct expr *e = NULL;
 	struct value v = { 0 };
@@ -764,6 +1143,14 @@ expr_check_formula(const struct registry *reg, const struct quantity *q)
 	}
 	if (expr_eval(e, &env, &v))
 		goto out;
+	if (v.type == VALUE_TEXT && q->type == Q_TEXT) {
+		if (strcmp(v.text, q->text))
+			error("formula of '%s' gives '%s', but the model has "
+			      "'%s': %s", q->name, v.text, q->text, q->expr);
+		else
+			ret = 0;
+		goto out;
+	}
 	if (v.type != VALUE_NUMBER || q->type != Q_NUMBER) {
 		error("formula of '%s' gives %s, the model %s", q->name,
 		      v.type == VALUE_NUMBER ? "a number" : "a text",

@@ -459,15 +459,30 @@ apply(struct writer *w, const char *fn_mathml, const struct expr *x)
 	BUF_ADDLIT(w->out, "</mrow>");
 }
 
+/* ", by KEY" or ", distinct KEY" under a reduction. */
+static void
+reduction_key(struct writer *w, const char *word, const struct expr *key)
+{
+	if (!key)
+		return;
+	mo(w, ",");
+	BUF_ADDLIT(w->out, "<mtext>");
+	html_text(w->out, word);
+	BUF_ADDLIT(w->out, "</mtext>");
+	node(w, key);
+}
+
 /*
  * A reduction, "max(d in device where COND: EXPR)": max with
- * "d ∈ device : COND" below it, then (EXPR); count has no EXPR.
+ * "d ∈ device : COND" below it (and ", by KEY", ", distinct KEY"),
+ * then (EXPR); count has no EXPR.
  */
 static void
 reduction(struct writer *w, const struct expr *e, const char *var,
 	  const char *over)
 {
 	const struct expr *a = expr_arg(e, 0), *b = expr_arg(e, 1);
+	const struct expr *by, *distinct;
 
 	BUF_ADDLIT(w->out, "<mrow><munder><mi>");
 	html_text(w->out, expr_text(e));
@@ -481,6 +496,9 @@ reduction(struct writer *w, const struct expr *e, const char *var,
 		mo(w, ":");
 		node(w, b);
 	}
+	expr_reduction_keys(e, &by, &distinct);
+	reduction_key(w, "by\xc2\xa0", by);
+	reduction_key(w, "distinct\xc2\xa0", distinct);
 	BUF_ADDLIT(w->out, "</mrow></munder>");
 	if (a) {
 		mo(w, "&#x2061;");
@@ -502,6 +520,18 @@ call(struct writer *w, const struct expr *e)
 
 	if (var) {
 		reduction(w, e, var, over);
+	} else if (!strcmp(f, "if")) {
+		/* Cases: THEN if COND, ELSE otherwise. */
+		BUF_ADDLIT(w->out, "<mrow>");
+		mo(w, "{");
+		BUF_ADDLIT(w->out, "<mtable columnalign=\"left\"><mtr><mtd>");
+		node(w, a);
+		BUF_ADDLIT(w->out, "</mtd><mtd><mtext>if\xc2\xa0</mtext>");
+		node(w, b);
+		BUF_ADDLIT(w->out, "</mtd></mtr><mtr><mtd>");
+		node(w, expr_arg(e, 2));
+		BUF_ADDLIT(w->out, "</mtd><mtd><mtext>otherwise</mtext></mtd>"
+			   "</mtr></mtable></mrow>");
 	} else if (!strcmp(f, "log10") || !strcmp(f, "log2")) {
 		apply(w, f[3] == '1' ? "<msub><mi>log</mi><mn>10</mn></msub>" :
 		      "<msub><mi>log</mi><mn>2</mn></msub>", a);
@@ -697,6 +727,7 @@ bind_names(struct writer *w, const struct expr *e)
 	}
 	bind_names(w, expr_arg(e, 0));
 	bind_names(w, expr_arg(e, 1));
+	bind_names(w, expr_arg(e, 2));
 }
 
 /*
@@ -801,10 +832,18 @@ all_symbols(const struct registry *reg, const struct expr *e,
 			return 1;
 		return (q = lookup(reg, seen, n)) && q->symbol;
 	}
-	if (expr_kind(e) == EXPR_CALL && (var = expr_reduction(e, &over)))
+	if (expr_kind(e) == EXPR_CALL && (var = expr_reduction(e, &over))) {
+		const struct expr *by, *distinct;
+
 		bound = var;
+		expr_reduction_keys(e, &by, &distinct);
+		if (!all_symbols(reg, by, bound, seen) ||
+		    !all_symbols(reg, distinct, bound, seen))
+			return 0;
+	}
 	return all_symbols(reg, expr_arg(e, 0), bound, seen) &&
-	       all_symbols(reg, expr_arg(e, 1), bound, seen);
+	       all_symbols(reg, expr_arg(e, 1), bound, seen) &&
+	       all_symbols(reg, expr_arg(e, 2), bound, seen);
 }
 
 /* q's formula typeset into out: 0, or -1 with nothing written. */

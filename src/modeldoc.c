@@ -554,7 +554,8 @@ finish(struct modeldoc *doc, struct item *it)
 					"unit: add a line 'unit: ...' (empty "
 					"for a pure number)", it->name);
 	}
-	if (it->a[A_UNIT].text &&
+	it->any_unit = it->a[A_UNIT].text && !strcmp(it->a[A_UNIT].text, "*");
+	if (it->a[A_UNIT].text && !it->any_unit &&
 	    unit_parse(it->a[A_UNIT].text, &it->dim, &err)) {
 		struct srcloc loc = { doc->f, it->a[A_UNIT].off,
 				      it->a[A_UNIT].len };

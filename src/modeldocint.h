@@ -65,6 +65,7 @@ struct item {
 	size_t expr_off, expr_len;
 	struct attr a[NATTR];
 	struct unit dim;	/* of a[A_UNIT] */
+	int any_unit;		/* "unit: *": the unit the value comes with */
 	struct expr *when;	/* of a[A_WHEN], or NULL */
 	char *names;		/* the names expr reads, each after a
 				   newline, in order (expr_inputs()) */

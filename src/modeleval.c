@@ -116,6 +116,11 @@ bound_name(const struct bind *b, const char *name, struct buf *out)
 		buf_addstr(out, b->rate);
 		return 0;
 	}
+	/* The variable alone is its row (count(r in s) over a family). */
+	if (vl && !strcmp(name, b->var)) {
+		buf_addstr(out, b->row);
+		return 0;
+	}
 	if (vl && !strncmp(name, b->var, vl) && name[vl] == '.') {
 		buf_addstr(out, b->row);
 		name += vl;
@@ -501,7 +506,7 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 {
 	const struct modeldoc *doc = ev->doc;
 	struct bind b;
-	struct expr_env env = { ev->reg, resolve_hook, &b, 0 };
+	struct expr_env env = { .reg = ev->reg, .resolve = resolve_hook, .ctx = &b };
 	struct buf names = BUF_INIT, inputs = BUF_INIT, formula = BUF_INIT;
 	struct buf ua = BUF_INIT, name = BUF_INIT, text = BUF_INIT;
 	struct buf notes = BUF_INIT;
@@ -564,23 +569,33 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 	}
 	if (expr_eval(it->expr, &env, &v))
 		goto popped;
-	if (v.type != VALUE_NUMBER) {
-		modeldoc_error(doc, it->expr_off, it->expr_len, "'%s' must be a "
-			  "number, and this expression gives a text",
-			  name.data);
+	/* A text: a definition without a unit may give one. */
+	if (v.type != VALUE_NUMBER && *it->a[A_UNIT].text) {
+		modeldoc_error(doc, it->expr_off, it->expr_len, "'%s' gives a "
+			       "text, and a text has no unit: give it "
+			       "'unit:' empty", name.data);
 		goto popped;
 	}
-	if (!unit_same_si(&v.unit, &it->dim)) {
+	if (v.type == VALUE_NUMBER && it->any_unit && !v.utext) {
+		value_unit_text(&v, &ua);
+		modeldoc_error(doc, it->expr_off, it->expr_len, "'unit: *' "
+			       "keeps the unit a value comes with, and this "
+			       "one's (%s) is computed: give it", ua.data);
+		goto popped;
+	}
+	if (v.type == VALUE_NUMBER && !it->any_unit &&
+	    !unit_same_si(&v.unit, &it->dim)) {
 		value_unit_text(&v, &ua);
 		buf_addf(&formula, "'%s'", it->a[A_UNIT].text);
 		if (row)
 			buf_addf(&formula, " (row %s)", row);
-		modeldoc_error(doc, it->expr_off, it->expr_len, "this expression "
-			  "is in %s, but the unit given is %s", ua.data,
-			  formula.data);
+		modeldoc_error(doc, it->expr_off, it->expr_len, "this "
+			       "expression is in %s, but the unit given is %s",
+			       ua.data, formula.data);
 		goto popped;
 	}
-	x = v.unit.scale == it->dim.scale ? v.num :
+	x = v.type != VALUE_NUMBER || it->any_unit ||
+	    v.unit.scale == it->dim.scale ? v.num :
 	    v.num * (v.unit.scale / it->dim.scale);
 	/* Its formula: the expression, a member's with its row's names. */
 	bound_text(&b, it->expr_text, &text);
@@ -604,11 +619,20 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 		buf_addstr(&formula, note);
 		buf_addch(&formula, ')');
 	}
-	q = registry_add_num(ev->reg, name.data, x, it->a[A_UNIT].text,
-			     formula.data, inputs.data, source, NULL);
+	/* One data row's value (last(r in top500: r.system)): its row's. */
+	if (v.origin && !it->a[A_SOURCE].text && v.source)
+		source = v.source;
+	if (v.type == VALUE_TEXT)
+		q = registry_add_text(ev->reg, name.data, v.text, formula.data,
+				      inputs.data, source, v.origin);
+	else
+		q = registry_add_num(ev->reg, name.data, x, it->any_unit ?
+				     v.utext : it->a[A_UNIT].text,
+				     formula.data, inputs.data, source,
+				     v.origin);
 	if (!q) {
 		modeldoc_error(doc, it->off, it->len, "'%s' could not be added "
-			  "(see above)", name.data);
+			       "(see above)", name.data);
 		goto popped;
 	}
 	registry_set_expr(q, text.data, note);
@@ -1013,7 +1037,7 @@ pick_keys(struct modeldoc_eval *ev, const struct item *it, const char *row,
 {
 	const struct pick *pk = it->pick;
 	struct bind b = { .ev = ev, .var = pk->var, .row = row };
-	struct expr_env env = { ev->reg, resolve_hook, &b, 0 };
+	struct expr_env env = { .reg = ev->reg, .resolve = resolve_hook, .ctx = &b };
 	struct value v = { 0 };
 	struct buf ua = BUF_INIT, ub = BUF_INIT;
 	size_t k;
@@ -1072,7 +1096,7 @@ eval_pick(struct modeldoc_eval *ev, const struct item *it)
 	const struct pick *pk = it->pick;
 	struct buf rows = BUF_INIT, best = BUF_INIT, row = BUF_INIT;
 	struct bind b = { .ev = ev };
-	struct expr_env env = { ev->reg, resolve_hook, &b, 1 };
+	struct expr_env env = { .reg = ev->reg, .resolve = resolve_hook, .ctx = &b, .missing_ok = 1 };
 	struct unit unit[PICK_KEYS_MAX];
 	double key[PICK_KEYS_MAX], top[PICK_KEYS_MAX];
 	struct value v = { 0 };

@@ -98,7 +98,8 @@ resolve(void *ctx, const char *name, struct buf *out)
 static struct expr_env
 env_of(struct expander *ex, int missing_ok)
 {
-	struct expr_env env = { ex->reg, resolve, ex, missing_ok };
+	struct expr_env env = { .reg = ex->reg, .resolve = resolve, .ctx = ex,
+				.missing_ok = missing_ok };
 
 	return env;
 }
