@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "audit.h"
+#include "schema.h"
 #include "buf.h"
 #include "diag.h"
 #include "format.h"
@@ -106,14 +107,20 @@ static void
 claim_text_of(struct registry *reg, const char *id, const char *field,
 	      const char *text, const char *inputs, const char *origin)
 {
-	struct buf name = BUF_INIT;
+	struct buf name = BUF_INIT, file = BUF_INIT, what = BUF_INIT;
 
+	/* origin is "DIR/FILE.csv:LINE": the claims file's row. */
+	buf_add(&file, origin, strcspn(origin, ":"));
+	buf_addf(&what, "from %s", strrchr(file.data, '/') ?
+		 strrchr(file.data, '/') + 1 : file.data);
+	if (inputs && *inputs)
+		BUF_ADDLIT(&what, ", with the numbers of its inputs");
 	buf_addf(&name, "claim.%s.%s", id, field);
-	registry_add_text(reg, name.data, text, inputs && *inputs ?
-			  "from claims.csv, with the numbers of its inputs" :
-			  "from claims.csv", inputs && *inputs ? inputs : NULL,
-			  "data/claims.csv", origin);
+	registry_add_text(reg, name.data, text, what.data, inputs && *inputs ?
+			  inputs : NULL, file.data, origin);
 	buf_release(&name);
+	buf_release(&file);
+	buf_release(&what);
 }
 
 static void
@@ -149,12 +156,13 @@ listed(const char *const *list, int n, struct buf *b)
 }
 
 /*
- * 1 when s names a data file other than assumptions.csv: "DIR/FILE.csv",
- * optionally followed by ":LINE" (an origin), without a space (a
- * source that is a file, not words).
+ * 1 when s names a data file other than values (the catalogue's file of
+ * values, the sources' own figures; NULL: none): "DIR/FILE.csv",
+ * optionally followed by ":LINE" (an origin), without a space (a source
+ * that is a file, not words).
  */
 static int
-data_file(const char *s)
+data_file(const char *s, const char *values)
 {
 	const char *csv, *base;
 
@@ -165,22 +173,22 @@ data_file(const char *s)
 		return 0;
 	for (base = csv; base > s && base[-1] != '/'; base--)
 		;
-	return (size_t)(csv - base) != strlen("assumptions") ||
-		strncmp(base, "assumptions", (size_t)(csv - base));
+	return !values || strlen(values) != (size_t)(csv + 4 - base) ||
+	       strncmp(base, values, (size_t)(csv + 4 - base));
 }
 
 /*
  * 1 when q rests on something a source's printed figures are not: a
  * physical constant (const.*), or a row or fit of a data file other
- * than assumptions.csv (devices, the history series), itself or
- * through its inputs; 0 when it rests on assumptions.csv alone (the
+ * than values, the file of values (devices, the history series), itself
+ * or through its inputs; 0 when it rests on the values alone (the
  * article's and the paper's own figures, and definitions such as 8
  * bits a byte). *budget bounds the walk; an exhausted budget answers 1,
  * which accuses nothing.
  */
 static int
 independent(const struct registry *reg, const struct quantity *q,
-	    int *budget)
+	    const char *values, int *budget)
 {
 	size_t i;
 
@@ -188,12 +196,13 @@ independent(const struct registry *reg, const struct quantity *q,
 		return 1;
 	if (!strncmp(q->name, "const.", 6))
 		return 1;
-	if (q->origin ? data_file(q->origin) : data_file(q->source))
+	if (q->origin ? data_file(q->origin, values) :
+	    data_file(q->source, values))
 		return 1;
 	for (i = 0; i < q->ninputs; i++) {
 		const struct quantity *in = registry_get(reg, q->inputs[i]);
 
-		if (in && independent(reg, in, budget))
+		if (in && independent(reg, in, values, budget))
 			return 1;
 	}
 	return 0;
@@ -204,6 +213,7 @@ independent(const struct registry *reg, const struct quantity *q,
  * catalogue (schema.c); -1: an optional column the file leaves out.
  */
 struct claimcols {
+	const char *values;	/* the catalogue's file of values, or NULL */
 	int id, published, quantity, tolerance, status, explanation;
 	int printed_in, claim, reason, category;
 	int unit;		/* optional */
@@ -276,14 +286,15 @@ claim_read(struct table *t, size_t r, const struct claimcols *ci,
 	if (c->status == S_REPRODUCIBLE) {
 		int budget = 100000;
 
-		if (!independent(reg, c->q, &budget))
+		if (!independent(reg, c->q, ci->values, &budget))
 			bad = table_error(t, r, ci->status, "'%s' rests on "
-					  "assumptions.csv alone, the "
+					  "%s alone, the "
 					  "sources' own figures: nothing "
 					  "independent of the printed one "
 					  "recomputes it; mark it 'input', or "
 					  "recompute it from a constant or "
-					  "data", c->qname);
+					  "data", c->qname, ci->values ?
+					  ci->values : "the values");
 	}
 	/* The reason: a keyword, then (after a colon) the words why. */
 	colon = strchr(rs, ':');
@@ -682,12 +693,24 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	struct buf name = BUF_INIT, org = BUF_INIT, in = BUF_INIT;
 	struct buf expl = BUF_INIT, shown = BUF_INIT, quoted = BUF_INIT;
 	struct table *t;
+	const struct schema_file *cf, *vf, *all;
 	struct claimcols cc;
+	size_t nfiles;
 	int bycat[sizeof(categories) / sizeof(categories[0])] = { 0 };
 	size_t r, i, before = diag_errors();
 	int bad = 0, agree = 0, known = 0, inputs = 0;
 
-	t = tableset_load(ts ? ts : &own, datadir, "claims.csv");
+	/* A project without claims has no audit. */
+	if (!ts)
+		ts = &own;
+	if (!(cf = schema_of_kind(ts, datadir, SCHEMA_CLAIMS))) {
+		if (schema_catalogue(ts, datadir, &all, &nfiles))
+			bad = -1;
+		goto out;
+	}
+	vf = schema_of_kind(ts, datadir, SCHEMA_VALUES);
+	cc.values = vf ? vf->s.file : NULL;
+	t = schema_load(ts, datadir, cf->s.file);
 	if (!t || table_max_rows(t, 10000, "each claim is a row of the "
 				 "report's audit"))
 		goto out;
@@ -809,7 +832,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		buf_reset(&name);
 		buf_addf(&name, "claim.%s.id", c.id);
 		registry_add_text(reg, name.data, c.id, "from claims.csv", NULL,
-				  "data/claims.csv", org.data);
+				  table_name(t), org.data);
 		claim_text(reg, c.id, "claim", table_cell(t, r, cc.claim),
 			   org.data);
 		claim_text(reg, c.id, "where", c.where, org.data);
@@ -881,5 +904,5 @@ out:
 	buf_release(&expl);
 	buf_release(&shown);
 	buf_release(&quoted);
-	return diag_errors() == before ? bad : -1;
+	return diag_errors() == before && bad >= 0 ? bad : -1;
 }

@@ -55,10 +55,11 @@ struct tableset;
  * range) and claims.{agree,input,known,off,error,rounding,convention,
  * data_moved}. category is "input" for an input; printed_text and
  * recomputed_text are the figures as a reader reads them
- * (audit_printed_text(), audit_recomputed_text()). claims.csv is read through ts
- * (kept there) when ts is not NULL. Returns the number of claims that do
- * not behave as marked (0 when the audit passes), or -1 after printing
- * errors in claims.csv.
+ * (audit_printed_text(), audit_recomputed_text()). The claims are the
+ * data catalogue's file of kind claims (none: no audit, nothing added),
+ * read through ts (kept there) when ts is not NULL. Returns the number
+ * of claims that do not behave as marked (0 when the audit passes), or
+ * -1 after printing errors in the claims.
  */
 int audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	      struct tableset *ts);

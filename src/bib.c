@@ -1,16 +1,15 @@
 /*
- * The references list (references.csv) and its HTML. The template
+ * The references list (the catalogue's references file) and its HTML. The template
  * expander resolves {{ cite(key) }} against it and lists the entries a
  * page cites with {{ references() }}.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "diag.h"
 #include "escape.h"
 #include "bib.h"
+#include "schema.h"
 #include "suggest.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -21,20 +20,15 @@ bib_load(struct bib *r, const char *dir, struct tableset *ts)
 	enum { C_KEY, C_LABEL, C_AUTHORS, C_TITLE, C_VENUE, C_YEAR, C_DOI,
 	       C_URL, NCOLS };
 	int ci[NCOLS];
-	struct buf path = BUF_INIT;
-	struct stat st;
+	const struct schema_file *f;
 	struct table *t;
 	size_t row, before = diag_errors();
 
 	memset(r, 0, sizeof(*r));
-	buf_addf(&path, "%s/%s", dir, BIB_FILE);
 	/* The list is optional: a report that cites nothing needs none. */
-	if (stat(path.data, &st) && errno == ENOENT) {
-		buf_release(&path);
+	if (!(f = schema_of_kind(ts, dir, SCHEMA_REFERENCES)))
 		return 0;
-	}
-	buf_release(&path);
-	t = tableset_load(ts, dir, BIB_FILE);
+	t = schema_load(ts, dir, f->s.file);
 	if (!t || table_max_rows(t, 10000, "each reference is a row of "
 				 "the report's references list"))
 		return -1;
@@ -206,9 +200,9 @@ bib_check_cell(const struct bib *r, const struct table *t, size_t row,
 		at = (size_t)(s - cell) - (len - 1);
 		if (!r || !r->n) {
 			ret = table_error_in(t, row, col, at, "unknown "
-					     "reference '[%s]': there is no "
-					     "references.csv in the data "
-					     "folder", key.data);
+					     "reference '[%s]': the data "
+					     "catalogue names no references "
+					     "file", key.data);
 			continue;
 		}
 		suggest_init(&sg, key.data, near, 3);

@@ -7,6 +7,7 @@
 
 struct buf;
 struct quantity;
+struct suggest;
 struct registry;
 struct srcfile;
 
@@ -54,12 +55,16 @@ struct expr_rows {
 	/*
 	 * VAR.rest of row i (rest without the dot): 0 and *out (release
 	 * it with value_release()); 1 when the row has no such value (an
-	 * empty cell, or i past the rows), out untouched; -1 after an
-	 * error. With out NULL, only whether it has one (0 or 1).
+	 * empty cell, or i past the rows), out untouched; 2 when rest
+	 * names nothing the rows have; -1 after an error. With out NULL,
+	 * only whether it has one (0, 1 or 2).
 	 */
 	int (*get)(void *ctx, size_t i, const char *rest, struct value *out);
 	/* Row i's "file:line", appended to origin; returns its source. */
 	const char *(*where)(void *ctx, size_t i, struct buf *origin);
+	/* Offers each name the rows have, for a "did you mean". */
+	void (*names)(void *ctx, struct suggest *sg);
+	const char *what;	/* the rows, for messages: "top500.csv" */
 };
 
 /* A reduction's variable bound to row i of rows, inside another's. */

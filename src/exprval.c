@@ -99,6 +99,24 @@ bound_value(const struct expr *e, const struct expr_env *env,
 	if (!env->bound)
 		return 2;
 	ret = bound_get(env, e->str, out, &b);
+	if (ret == 2 && b) {
+		struct suggest sg;
+		const char *near[3], *rest = e->str + strlen(b->var) + 1;
+		size_t n;
+
+		if (!strncmp(rest, "prev.", 5))
+			rest += 5;
+		suggest_init(&sg, rest, near, 3);
+		if (b->rows->names)
+			b->rows->names(b->rows->ctx, &sg);
+		n = suggest_end(&sg);
+		suggest_hint(&org, near, n);
+		ret = error_at(&e->loc, "'%s' names nothing of the rows of %s: "
+			       "no '%s'%s", e->str, b->rows->what, rest,
+			       org.data);
+		buf_release(&org);
+		return ret;
+	}
 	if (ret != 1 || env->missing_ok)
 		return ret;
 	b->rows->where(b->rows->ctx, b->i, &org);
@@ -153,8 +171,13 @@ has(const struct expr *e, const struct expr_env *env)
 	struct buf name = BUF_INIT;
 	int r;
 
-	if (env->bound && (r = bound_get(env, e->str, NULL, NULL)) != 2)
-		return r == 0;
+	if (env->bound) {
+		const struct expr_bound *b = NULL;
+
+		r = bound_get(env, e->str, NULL, &b);
+		if (b)
+			return r == 0;
+	}
 	resolve(e, env, &name);
 	r = registry_has(env->reg, name.data);
 	buf_release(&name);

@@ -403,22 +403,16 @@ hash_identity(uint64_t h, const struct stat *st)
 }
 
 /*
- * scandir() filter: a .csv file of the data folder that is not one of
- * the model's nor the references list: schema.csv and the files it
- * declares (rows.h).
+ * scandir() filter: a .csv file of the data folder (the catalogue and
+ * every file it may name).
  */
 static int
 declared_csv(const struct dirent *e)
 {
-	size_t n = strlen(e->d_name), i;
+	size_t n = strlen(e->d_name);
 
-	if (n < 5 || strcmp(e->d_name + n - 4, ".csv") ||
-	    !strcmp(e->d_name, BIB_FILE))
-		return 0;
-	for (i = 0; model_data_files[i]; i++)
-		if (!strcmp(e->d_name, model_data_files[i]))
-			return 0;
-	return 1;
+	return n >= 5 && !strcmp(e->d_name + n - 4, ".csv") &&
+	       *e->d_name != '.';
 }
 
 /*
@@ -462,26 +456,13 @@ inputs_key(const struct options *opt, uint64_t *key)
 	uint64_t h = HASH_INIT;
 	struct stat st;
 	int ret = 0, tree;
-	size_t i;
 
-	for (i = 0; model_data_files[i]; i++) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
-		h = hash_str(h, model_data_files[i]);
-		ret |= hash_file(&h, path.data, 0);
-	}
 	/* The model document: every formula. */
 	buf_reset(&path);
 	buf_addf(&path, "%s/%s", opt->datadir, MODEL_DOCUMENT);
 	h = hash_str(h, MODEL_DOCUMENT);
 	ret |= hash_file(&h, path.data, 0);
-	/* The references list is optional: a missing one is a state too. */
-	buf_reset(&path);
-	buf_addf(&path, "%s/%s", opt->datadir, BIB_FILE);
-	if (lstat(path.data, &st) == 0)
-		ret |= hash_file(&h, path.data, 0);
-	else
-		h = hash_str(h, "no " BIB_FILE);
+	/* Every data file, the catalogue too: a file gone is a state. */
 	ret |= hash_declared(&h, opt->datadir);
 	tree = hash_tree(&h, opt->templatedir);
 	if (tree == -2) {
@@ -541,7 +522,6 @@ figures_stale(const struct options *opt)
 	struct timespec cache;
 	DIR *d;
 	struct dirent *e;
-	size_t i;
 	int stale = 0;
 
 	buf_addf(&path, "%s/figures/.cache", opt->outdir);
@@ -550,11 +530,14 @@ figures_stale(const struct options *opt)
 		return 1;
 	}
 	cache = st.st_mtim;
-	for (i = 0; model_data_files[i] && !stale; i++) {
+	d = opendir(opt->datadir);
+	while (d && !stale && (e = readdir(d))) {
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
-		stale = newer(path.data, &cache);
+		buf_addf(&path, "%s/%s", opt->datadir, e->d_name);
+		stale = declared_csv(e) && newer(path.data, &cache);
 	}
+	if (d)
+		closedir(d);
 	buf_reset(&path);
 	buf_addf(&path, "%s/figures", opt->templatedir);
 	d = opendir(path.data);
@@ -579,16 +562,15 @@ static int
 print_tables(struct run *r)
 {
 	struct buf b = BUF_INIT, kind = BUF_INIT;
-	const struct table_schema *decl, **all;
-	size_t i, c, n, ndecl, w = 0;
+	const struct schema_file *files;
+	const struct table_schema **all;
+	size_t i, c, n, w = 0;
 
-	if (schema_declared(&r->ts, r->opt.datadir, &decl, &ndecl))
+	if (schema_catalogue(&r->ts, r->opt.datadir, &files, &n))
 		return EXIT_INPUT;
-	n = schema_count() + ndecl;
-	all = xcalloc(n, sizeof(*all));
+	all = xcalloc(n + 1, sizeof(*all));
 	for (i = 0; i < n; i++)
-		all[i] = i < schema_count() ? schema_at(i) :
-			 &decl[i - schema_count()];
+		all[i] = &files[i].s;
 	for (i = 0; i < n; i++)
 		for (c = 0; c < all[i]->ncols; c++)
 			if (strlen(all[i]->cols[c].name) > w)
@@ -714,8 +696,8 @@ cmd_diff(struct run *r)
 		registry_free(a);
 		return EXIT_INPUT;
 	}
-	/* Rows added to a file data/schema.csv declares are causes too. */
-	files = rows_files(ts, opt->datadir, model_data_files);
+	/* Rows added to any file of the catalogue are causes. */
+	files = schema_files(ts, opt->datadir);
 	changes_compare(&cs, a, y1, b, y2, ts, opt->datadir, files);
 	free(files);
 	if (opt->csv)

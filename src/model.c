@@ -23,16 +23,11 @@
 #include "physics.h"
 #include "registry.h"
 #include "rows.h"
+#include "schema.h"
 #include "table.h"
 #include "units.h"
 #include "xalloc.h"
 #include "banned.h"
-
-const char *const model_data_files[] = {
-	"assumptions.csv", "devices.csv", "top500.csv", "disk_capacity.csv",
-	"areal_density.csv", "transistors.csv", "ssd_capacity.csv",
-	"quantum.csv", "claims.csv", NULL,
-};
 
 /* What the model needs from data/assumptions.csv. */
 struct need {
@@ -197,11 +192,18 @@ add_assumptions(struct model *m, const char *datadir)
 	struct buf origin = BUF_INIT, uerr = BUF_INIT;
 	struct unit dim;
 	struct table *t;
+	const struct schema_file *vf, *all;
+	size_t nfiles;
 	int cname, cvalue, cunit, csource, ret = 0;
 	size_t before = diag_errors(), r, i;
 	unsigned char *found = xcalloc(sizeof(needs) / sizeof(needs[0]), 1);
 
-	t = tableset_load(m->ts, datadir, "assumptions.csv");
+	vf = schema_of_kind(m->ts, datadir, SCHEMA_VALUES);
+	if (!vf) {
+		ret = schema_catalogue(m->ts, datadir, &all, &nfiles) ? -1 : 0;
+		goto out;
+	}
+	t = schema_load(m->ts, datadir, vf->s.file);
 	if (!t || table_max_rows(t, MAX_ROWS, "each row is a quantity of "
 				  "the report")) {
 		ret = -1;
@@ -314,13 +316,35 @@ provide_assumptions(void *ctx)
  * The provider "rows": the files data/schema.csv declares, each row as
  * quantities PREFIX.ID.COLUMN (rows.c), for the document's families.
  */
+/* Whether a file of the catalogue has an id column. */
+static int
+has_id(const struct table_schema *s)
+{
+	size_t k;
+
+	for (k = 0; k < s->ncols; k++)
+		if (s->cols[k].flags & TABLE_COL_ID)
+			return 1;
+	return 0;
+}
+
 static int
 provide_rows(void *ctx)
 {
 	struct model *m = ctx;
+	const struct schema_file *v;
+	size_t n, i;
+	int ret = 0;
 
-	return rows_add(m->reg, m->ts, m->datadir, m->as_of, m->newest,
-			m->newest_file) || m->failed ? -1 : 0;
+	if (schema_catalogue(m->ts, m->datadir, &v, &n))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (v[i].kind == SCHEMA_ROWS && v[i].s.ncols &&
+		    !registry_has(m->reg, v[i].prefix) &&
+		    has_id(&v[i].s))
+			ret |= rows_add(m->reg, m->ts, m->datadir, &v[i],
+					m->as_of, NULL, NULL);
+	return ret || m->failed ? -1 : 0;
 }
 
 static const struct modeldoc_provider providers[] = {
@@ -337,6 +361,12 @@ static const struct modeldoc_provider providers[] = {
 	{ NULL, NULL },
 };
 
+static void
+doc_free(void *doc)
+{
+	modeldoc_free(doc);
+}
+
 const struct modeldoc *
 model_document(const char *datadir, struct tableset *ts)
 {
@@ -345,6 +375,7 @@ model_document(const char *datadir, struct tableset *ts)
 	if (!ts->doc) {
 		buf_addf(&path, "%s/%s", datadir, MODEL_DOCUMENT);
 		ts->doc = modeldoc_load(path.data);
+		ts->doc_free = doc_free;
 		buf_release(&path);
 	}
 	return ts->doc;

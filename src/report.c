@@ -32,6 +32,7 @@
 #include "pdf.h"
 #include "plot.h"
 #include "registry.h"
+#include "schema.h"
 #include "report.h"
 #include "rows.h"
 #include "site.h"
@@ -88,7 +89,7 @@ struct edition {
 /* Editions are years of --as-of: 1900 to 2100. */
 #define YEAR_FIRST 1900
 #define YEAR_LAST 2100
-#define MAX_FILES 16
+#define NYEARS (YEAR_LAST - YEAR_FIRST + 1)
 
 struct run {
 	struct site *site;
@@ -102,10 +103,11 @@ struct run {
 	struct edition *ed;	/* oldest first */
 	size_t n;
 	int article_year;
-	/* The data files: the model's, then data/schema.csv's (rows.h). */
+	/* The data files of the catalogue (schema.h). */
 	const char **files;
-	/* Rows of files[f] dated each year (editions index). */
-	unsigned dated[MAX_FILES][YEAR_LAST - YEAR_FIRST + 1];
+	/* Rows of files[f] dated each year y: dated[f * NYEARS + y -
+	 * YEAR_FIRST] (editions index). */
+	unsigned *dated;
 	struct qpages parts;	/* the pages of the site's quantities */
 	const struct modeldoc *doc;	/* the model document, for Methods */
 	struct mathml_memo *memo;	/* formulas typeset, for every page */
@@ -550,7 +552,7 @@ write_reference(struct run *run)
 		const char *bytes;
 		size_t len;
 
-		t = tableset_load(run->ts, run->opt->datadir, run->files[i]);
+		t = schema_load(run->ts, run->opt->datadir, run->files[i]);
 		if (!t) {
 			ret = -1;
 			break;
@@ -575,17 +577,20 @@ count_dated(struct run *run)
 {
 	size_t f, r;
 
-	for (f = 0; run->files[f] && f < MAX_FILES; f++) {
+	for (f = 0; run->files[f]; f++)
+		;
+	run->dated = xcalloc(f ? f * NYEARS : 1, sizeof(*run->dated));
+	for (f = 0; run->files[f]; f++) {
 		const struct table *t;
 		int col;
 
-		t = tableset_load(run->ts, run->opt->datadir, run->files[f]);
+		t = schema_load(run->ts, run->opt->datadir, run->files[f]);
 		col = t ? model_time_column(t) : -1;
 		for (r = 0; col >= 0 && r < table_rows(t); r++) {
 			int y = model_row_year(t, r, col);
 
 			if (y >= YEAR_FIRST && y <= YEAR_LAST)
-				run->dated[f][y - YEAR_FIRST]++;
+				run->dated[f * NYEARS + y - YEAR_FIRST]++;
 		}
 	}
 }
@@ -597,11 +602,11 @@ rows_dated(const struct run *run, int year, int upto, struct buf *out)
 	size_t f;
 	int any = 0, y;
 
-	for (f = 0; run->files[f] && f < MAX_FILES; f++) {
+	for (f = 0; run->files[f]; f++) {
 		size_t n = 0;
 
 		for (y = upto ? YEAR_FIRST : year; y <= year; y++)
-			n += run->dated[f][y - YEAR_FIRST];
+			n += run->dated[f * NYEARS + y - YEAR_FIRST];
 		if (!n)
 			continue;
 		buf_addf(out, "%s%zu in <a href=\"../data.html#", any ? ", " :
@@ -817,7 +822,7 @@ report_write(struct site *site, const struct registry *reg,
 	int ret = 1, r = -1, newest = (int)registry_num(reg, "edition.year");
 	size_t i, lo;
 
-	run.files = rows_files(ts, opt->datadir, model_data_files);
+	run.files = schema_files(ts, opt->datadir);
 	run.article_year = (int)registry_num(reg, "article.year");
 	run.n = opt->editions && run.article_year < newest ?
 		(size_t)(newest - run.article_year) + 1 : 1;
@@ -954,6 +959,7 @@ out:
 	release_editions(&run);
 	free(run.pdfs);
 	free(run.files);
+	free(run.dated);
 	buf_release(&run.pdfnames);
 	srcfile_free(shell);
 	srcfile_free(css);

@@ -25,6 +25,8 @@
 #include "modelint.h"
 #include "physics.h"
 #include "registry.h"
+#include "rows.h"
+#include "schema.h"
 #include "table.h"
 #include "units.h"
 #include "xalloc.h"
@@ -121,7 +123,7 @@ series_release(struct series *se)
 struct table *
 model_load(struct model *m, const char *file)
 {
-	return tableset_load(m->ts, m->datadir, file);
+	return schema_load(m->ts, m->datadir, file);
 }
 
 /*
@@ -1279,32 +1281,13 @@ model_add_edition(struct model *m)
 }
 
 /*
- * The newest year of the history series (m->newest, and the file of
+ * The newest year of the data's dated rows (m->newest, and the file of
  * the row in m->newest_file): the default edition, and the newest one.
  */
 void
 model_newest_year(struct model *m)
 {
-	int newest = 0;
-	size_t i, r;
-
-	for (i = 0; i < sizeof(series_specs) / sizeof(series_specs[0]); i++) {
-		struct table *t = model_load(m, series_specs[i].file);
-		int c;
-
-		if (!t)
-			continue;
-		c = table_role(t, TABLE_COL_DATE);
-		for (r = 0; c >= 0 && r < table_rows(t); r++) {
-			int y = atoi(table_cell(t, r, c));
-
-			if (y > newest && y <= YEAR_MAX) {
-				newest = y;
-				m->newest_file = series_specs[i].file;
-			}
-		}
-	}
-	m->newest = newest;
+	rows_newest(m->ts, m->datadir, &m->newest, &m->newest_file);
 }
 
 

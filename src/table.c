@@ -18,8 +18,6 @@
 
 #include "buf.h"
 #include "diag.h"
-#include "modeldoc.h"
-#include "schema.h"
 #include "suggest.h"
 #include "table.h"
 #include "timing.h"
@@ -1156,12 +1154,6 @@ tableset_find(const struct tableset *ts, const char *name)
 }
 
 struct table *
-tableset_load(struct tableset *ts, const char *dir, const char *file)
-{
-	return tableset_load_as(ts, dir, file, schema_of(file));
-}
-
-struct table *
 tableset_load_as(struct tableset *ts, const char *dir, const char *file,
 		 const struct table_schema *schema)
 {
@@ -1200,7 +1192,9 @@ tableset_release(struct tableset *ts)
 	for (i = 0; i < ts->nfailed; i++)
 		free(ts->failed[i]);
 	free(ts->failed);
-	schema_decls_free(ts->decls);
-	modeldoc_free(ts->doc);
+	if (ts->decls_free)
+		ts->decls_free(ts->decls);
+	if (ts->doc_free)
+		ts->doc_free(ts->doc);
 	memset(ts, 0, sizeof(*ts));
 }

@@ -14,6 +14,7 @@
 #include "testreg.h"
 #include "expr.h"
 #include "registry.h"
+#include "suggest.h"
 #include "units.h"
 
 static struct registry *reg;
@@ -779,13 +780,15 @@ static int
 lists_get(void *ctx, size_t i, const char *rest, struct value *out)
 {
 	(void)ctx;
+	if (strcmp(rest, "system") && strcmp(rest, "year") &&
+	    strcmp(rest, "power"))
+		return 2;
 	if (i >= sizeof(lists) / sizeof(lists[0]))
 		return 1;
 	if (!strcmp(rest, "power") && lists[i].power < 0)
 		return 1;
 	if (!out)
-		return strcmp(rest, "system") && strcmp(rest, "year") &&
-		       strcmp(rest, "power");
+		return 0;
 	memset(out, 0, sizeof(*out));
 	if (!strcmp(rest, "system")) {
 		out->type = VALUE_TEXT;
@@ -815,6 +818,15 @@ lists_where(void *ctx, size_t i, struct buf *origin)
 	return "the lists";
 }
 
+static void
+lists_names(void *ctx, struct suggest *sg)
+{
+	(void)ctx;
+	suggest_add(sg, "system");
+	suggest_add(sg, "year");
+	suggest_add(sg, "power");
+}
+
 static int
 lists_rows(void *ctx, const char *over, struct expr_rows *out)
 {
@@ -825,6 +837,8 @@ lists_rows(void *ctx, const char *over, struct expr_rows *out)
 	out->ctx = NULL;
 	out->get = lists_get;
 	out->where = lists_where;
+	out->names = lists_names;
+	out->what = "lists.csv";
 	return 0;
 }
 
@@ -909,6 +923,12 @@ test_row_reductions(void **state)
 		    "edition for which the condition holds",
 		    "first(r in lists where r.year > 2020: r.year)",
 		    "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^")), -1);
+	assert_int_equal(rows_eval("count(r in lists where r.sytem == \"x\")",
+				   &v, ERR("24", "'r.sytem' names nothing of the "
+				   "rows of lists.csv: no 'sytem'; did you "
+				   "mean 'system'?", "count(r in lists where "
+				   "r.sytem == \"x\")",
+				   "                       ^^^^^^^")), -1);
 	parse_err("largest(x in device: x.year)",
 		  ERR("20", "largest() and smallest() need 'by' and the key "
 		      "the rows are compared by",
