@@ -44,8 +44,8 @@ SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c ex
       init.c \
       fit.c format.c hash.c html.c import.c pdf.c plot.c \
       figdata.c figure.c gnuplot.c ladder.c \
-      mathml.c methods.c model.c modeldoc.c modeleval.c pages.c physics.c registry.c report.c site.c table.c \
-      rows.c schema.c series.c devices.c suggest.c symbols.c template.c tparse.c timing.c units.c xalloc.c serve.c watch.c
+      mathml.c methods.c model.c modeldoc.c modeleval.c modelrows.c pages.c registry.c report.c site.c table.c \
+      rows.c schema.c suggest.c template.c tparse.c timing.c units.c xalloc.c serve.c watch.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = audit buf export expr fit format hash physics registry table template model modeldoc units \
        schema \

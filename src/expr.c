@@ -531,7 +531,7 @@ parse_primary(struct parser *p)
 
 		while (p->pos < p->end && (is_name_char(cur(p)[0]) ||
 		       (cur(p)[0] == '.' && p->pos + 1 < p->end &&
-			is_name_char(cur(p)[1]))))
+			(is_name_char(cur(p)[1]) || cur(p)[1] == '{'))))
 			p->pos++;
 		/*
 		 * Inside a name, "{r}" stands for a rate of the model
@@ -548,7 +548,8 @@ parse_primary(struct parser *p)
 			p->pos += k + 1;
 			while (p->pos < p->end && (is_name_char(cur(p)[0]) ||
 			       (cur(p)[0] == '.' && p->pos + 1 < p->end &&
-				is_name_char(cur(p)[1]))))
+				(is_name_char(cur(p)[1]) ||
+				 cur(p)[1] == '{'))))
 				p->pos++;
 		}
 		name = xstrndup(p->f->data + start, p->pos - start);
@@ -681,12 +682,57 @@ parse_or(struct parser *p)
 	return parse_level(p, 0);
 }
 
+/*
+ * "EXPR with NAME = EXPR, NAME = EXPR ...": what EXPR would be were each
+ * NAME the value given, the quantities that follow from it computed
+ * again (exprval.c). The whole expression's last part only.
+ */
+static struct expr *
+parse_with(struct parser *p, struct expr *body, size_t start)
+{
+	struct expr *w = node(p, N_WITH, start), **tail = &w->b;
+	size_t at, n;
+
+	w->a = body;
+	do {
+		struct expr *bind;
+
+		skip_space(p);
+		at = p->pos;
+		n = scan_name(p, 1);
+		if (!n || !is_name_start(p->f->data[at]) || !accept(p, "=")) {
+			syntax(p, at, n ? n : 1, "expected 'NAME = EXPRESSION' "
+			       "after 'with'");
+			goto fail;
+		}
+		bind = node(p, N_BIND, at);
+		bind->str = xstrndup(p->f->data + at, n);
+		*tail = bind;
+		tail = &bind->b;
+		if (!(bind->a = parse_or(p)))
+			goto fail;
+	} while (accept(p, ","));
+	w->loc.len = p->pos - start;
+	return w;
+fail:
+	expr_free(w);
+	return NULL;
+}
+
 struct expr *
 expr_parse(const struct srcfile *f, size_t off, size_t len)
 {
 	struct parser p = { f, off, off + len, 0, 0 };
 	struct expr *e = parse_or(&p);
 
+	if (e) {
+		skip_space(&p);
+		if (p.end - p.pos > 5 && !memcmp(cur(&p), "with", 4) &&
+		    strchr(" \t\r\n", cur(&p)[4])) {
+			p.pos += 4;
+			e = parse_with(&p, e, off);
+		}
+	}
 	if (e) {
 		skip_space(&p);
 		if (p.pos < p.end) {
@@ -768,6 +814,12 @@ names_of(const struct expr *e, struct buf *out)
 			buf_addf(out, "%s\n", e->str);
 		buf_release(&key);
 		return;
+	}
+	if (e->kind == N_BIND) {
+		buf_addf(&key, "\n%s\n", e->str);
+		if (!strstr(out->data, key.data))
+			buf_addf(out, "%s\n", e->str);
+		buf_release(&key);
 	}
 	names_of(e->a, out);
 	names_of(e->b, out);

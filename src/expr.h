@@ -6,6 +6,7 @@
 #include "units.h"
 
 struct buf;
+struct expr_with;
 struct quantity;
 struct suggest;
 struct registry;
@@ -65,6 +66,7 @@ struct expr_rows {
 	/* Offers each name the rows have, for a "did you mean". */
 	void (*names)(void *ctx, struct suggest *sg);
 	const char *what;	/* the rows, for messages: "top500.csv" */
+	const char *file;	/* the data file they are rows of, or NULL */
 };
 
 /* A reduction's variable bound to row i of rows, inside another's. */
@@ -95,6 +97,8 @@ struct expr_env {
 	int (*rows)(void *ctx, const char *over, struct expr_rows *out);
 	/* Variables bound to rows (VAR.rest is that row's), or NULL. */
 	const struct expr_bound *bound;
+	/* private: the values a "with" gives, and what follows from them */
+	struct expr_with *with;
 };
 
 /*
@@ -162,6 +166,8 @@ enum expr_kind {
 	EXPR_NOT,
 	EXPR_BIN,
 	EXPR_CALL,
+	EXPR_WITH,	/* expr_arg(e, 0) with the bindings from arg 1 */
+	EXPR_BIND,	/* expr_text(e) = expr_arg(e, 0); arg 1: the next */
 };
 enum expr_op {
 	EXPR_OR, EXPR_AND, EXPR_EQ, EXPR_NE, EXPR_LT, EXPR_LE, EXPR_GT,
@@ -194,6 +200,11 @@ const struct srcloc *expr_loc(const struct expr *e);
 
 /* The name as written when e is a bare quantity name, else NULL. */
 const char *expr_name(const struct expr *e);
+/*
+ * The text that keys v for "distinct" (numbers exactly, in coherent SI
+ * units; texts as they are), into out (reset first).
+ */
+void value_key(const struct value *v, struct buf *out);
 /* Truthiness: a number other than 0, a non-empty text. */
 int value_truthy(const struct value *v);
 

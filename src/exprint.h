@@ -18,6 +18,8 @@ enum node_kind {
 	N_NOT,
 	N_BIN,
 	N_CALL,
+	N_WITH,		/* a "with" b, a chain of N_BIND */
+	N_BIND,		/* str = a, then the next binding in b */
 };
 
 enum binop {

@@ -66,9 +66,11 @@ bound_get(const struct expr_env *env, const char *name, struct value *out,
 
 	for (b = env->bound; b; b = b->next) {
 		size_t vl = strlen(b->var), i = b->i;
-		const char *rest = name + vl + 1;
+		const char *rest = name + vl + (name[vl] == '.');
 
-		if (strncmp(name, b->var, vl) || name[vl] != '.')
+		/* VAR.rest, or VAR alone (a range's number: rest ""). */
+		if (strncmp(name, b->var, vl) ||
+		    (name[vl] != '.' && name[vl] != '\0'))
 			continue;
 		if (bp)
 			*bp = b;
@@ -358,6 +360,166 @@ power(const struct expr *e, const struct value *a, const struct value *b,
 static int eval(const struct expr *e, const struct expr_env *env,
 		struct value *out);
 
+/*
+ * "EXPR with NAME = VALUE, ...": the values given, and the quantities
+ * computed again because their formulas read them (through their
+ * inputs): each quantity's formula (q->expr) evaluated anew with these,
+ * once, in its own unit. A quantity without a formula keeps its value.
+ */
+struct expr_with {
+	const struct expr_env *outer;
+	struct expr_with *parent;	/* an outer "with", or NULL */
+	struct wvar {
+		char *name;
+		int state;	/* 1 given or computed, 2 unchanged */
+		struct value v;
+	} *v;
+	size_t n, cap;
+	int depth;
+};
+
+/* The wvar of name in w (not its parents), or NULL. */
+static struct wvar *
+with_var(struct expr_with *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (!strcmp(w->v[i].name, name))
+			return &w->v[i];
+	return NULL;
+}
+
+static struct wvar *
+with_add(struct expr_with *w, const char *name, int state)
+{
+	struct wvar *x;
+
+	w->v = xgrow(w->v, &w->cap, w->n + 1, sizeof(*w->v));
+	x = &w->v[w->n++];
+	memset(x, 0, sizeof(*x));
+	x->name = xstrdup(name);
+	x->state = state;
+	return x;
+}
+
+static void
+value_copy(struct value *to, const struct value *from)
+{
+	*to = *from;
+	to->text = from->text ? xstrdup(from->text) : NULL;
+	to->utext = from->utext ? xstrdup(from->utext) : NULL;
+	to->origin = from->origin ? xstrdup(from->origin) : NULL;
+	to->source = from->source ? xstrdup(from->source) : NULL;
+}
+
+/* Whether a quantity's formula reads, through its inputs, a given name. */
+static int
+with_depends(struct expr_with *w, const char *name)
+{
+	const struct quantity *q = registry_get(w->outer->reg, name);
+	struct wvar *x = with_var(w, name);
+	size_t i;
+	int dep = 0;
+
+	if (x)
+		return x->state == 1;
+	if (!q || !q->expr || ++w->depth > 256) {
+		if (q && q->expr)
+			w->depth--;
+		return 0;
+	}
+	for (i = 0; i < q->ninputs && !dep; i++)
+		dep = with_depends(w, q->inputs[i]);
+	w->depth--;
+	/* Unchanged: remembered, so that the walk meets it once. */
+	if (!dep)
+		with_add(w, name, 2);
+	return dep;
+}
+
+/*
+ * name's value under w into out: 0, 2 when w changes nothing of it (its
+ * registry value stands), -1 after an error.
+ */
+static int
+with_value(struct expr_with *w, const char *name, struct value *out)
+{
+	const struct quantity *q;
+	struct wvar *x;
+	struct srcfile *f;
+	struct expr *e;
+	struct expr_env env;
+	struct buf fname = BUF_INIT;
+	int ret;
+
+	for (; w; w = w->parent) {
+		if ((x = with_var(w, name)) && x->state == 1) {
+			value_copy(out, &x->v);
+			return 0;
+		}
+		if (!x && with_depends(w, name))
+			break;
+	}
+	if (!w)
+		return 2;
+	q = registry_get(w->outer->reg, name);
+	buf_addf(&fname, "formula of %s", name);
+	f = srcfile_from_mem(fname.data, q->expr, strlen(q->expr));
+	buf_release(&fname);
+	e = expr_parse(f, 0, f->len);
+	env = *w->outer;
+	env.resolve = NULL;
+	env.bound = NULL;
+	env.with = w;
+	ret = e ? eval(e, &env, out) : -1;
+	if (!ret && out->type == VALUE_NUMBER && q->dim_ok) {
+		out->num = convert(out->num, &out->unit, &q->dim);
+		out->unit = q->dim;
+		free(out->utext);
+		out->utext = xstrdup(q->unit);
+	}
+	if (!ret) {
+		x = with_add(w, name, 1);
+		value_copy(&x->v, out);
+	}
+	expr_free(e);
+	srcfile_free(f);
+	return ret;
+}
+
+/* "EXPR with NAME = VALUE, ...". */
+static int
+eval_with(const struct expr *e, const struct expr_env *env, struct value *out)
+{
+	struct expr_with w = { env, env->with, NULL, 0, 0, 0 };
+	struct expr_env inner = *env;
+	struct buf name = BUF_INIT;
+	const struct expr *b;
+	struct value v;
+	size_t i;
+	int ret = 0;
+
+	for (b = e->b; b && !ret; b = b->b) {
+		if ((ret = eval(b->a, env, &v)))
+			break;
+		buf_reset(&name);
+		if (!env->resolve || env->resolve(env->ctx, b->str, &name))
+			buf_addstr(&name, b->str);
+		with_add(&w, name.data, 1)->v = v;
+	}
+	inner.with = &w;
+	if (!ret)
+		ret = eval(e->a, &inner, out);
+	for (i = 0; i < w.n; i++) {
+		free(w.v[i].name);
+		value_release(&w.v[i].v);
+	}
+	free(w.v);
+	buf_release(&name);
+	return ret;
+}
+
 /* A reduction's variable bound to one row, over the outer lookups. */
 struct reduce_env {
 	const struct expr_env *outer;
@@ -411,55 +573,6 @@ family_rows(const struct registry *reg, const char *over, struct buf *rows)
 			}
 		}
 	}
-}
-
-/* A set of strings (open addressing), for a reduction's "distinct". */
-struct seen {
-	char **slot;
-	size_t n, cap;
-};
-
-/* Adds s to the set: 1 when it was in it already, else 0. */
-static int
-seen_add(struct seen *st, const char *s)
-{
-	size_t i, mask;
-
-	if ((st->n + 1) * 2 > st->cap) {
-		struct seen big = { NULL, 0, st->cap ? 2 * st->cap : 64 };
-
-		big.slot = xcalloc(big.cap, sizeof(*big.slot));
-		for (i = 0; i < st->cap; i++)
-			if (st->slot[i]) {
-				size_t j = (size_t)hash_name(st->slot[i],
-					strlen(st->slot[i])) & (big.cap - 1);
-
-				while (big.slot[j])
-					j = (j + 1) & (big.cap - 1);
-				big.slot[j] = st->slot[i];
-			}
-		free(st->slot);
-		big.n = st->n;
-		*st = big;
-	}
-	mask = st->cap - 1;
-	for (i = (size_t)hash_name(s, strlen(s)) & mask; st->slot[i];
-	     i = (i + 1) & mask)
-		if (!strcmp(st->slot[i], s))
-			return 1;
-	st->slot[i] = xstrdup(s);
-	st->n++;
-	return 0;
-}
-
-static void
-seen_release(struct seen *st)
-{
-	size_t i;
-
-	for (i = 0; i < st->cap; i++)
-		free(st->slot[i]);
-	free(st->slot);
 }
 
 /* One row of a reduction: a family's of the registry, or a source's. */
@@ -575,8 +688,7 @@ walk_release(struct rowwalk *w)
 	buf_release(&w->row);
 }
 
-/* The text that keys v for "distinct": its number exactly, or its text. */
-static void
+void
 value_key(const struct value *v, struct buf *out)
 {
 	buf_reset(out);
@@ -591,7 +703,7 @@ value_key(const struct value *v, struct buf *out)
  * its key is new. Returns 1, 0, or -1 after an error.
  */
 static int
-row_counts(struct rowwalk *w, struct seen *st, struct buf *key)
+row_counts(struct rowwalk *w, struct strset *st, struct buf *key)
 {
 	const struct expr *e = w->e;
 	struct value v = { 0 };
@@ -611,7 +723,7 @@ row_counts(struct rowwalk *w, struct seen *st, struct buf *key)
 		return ret < 0 ? -1 : 0;
 	value_key(&v, key);
 	value_release(&v);
-	return !seen_add(st, key->data);
+	return !strset_add(st, key->data);
 }
 
 /* Appends one more item of a list: "A", "A and B", "A, B and C". */
@@ -666,7 +778,7 @@ reduce(const struct expr *e, const struct expr_env *env, struct value *out)
 {
 	const char *fn = e->fn->name;
 	struct rowwalk w;
-	struct seen st = { NULL, 0, 0 };
+	struct strset st = { NULL, 0, 0 };
 	struct buf key = BUF_INIT, msg = BUF_INIT, list = BUF_INIT;
 	struct buf last = BUF_INIT;
 	struct value v = { 0 }, best = { 0 };
@@ -756,7 +868,7 @@ reduce(const struct expr *e, const struct expr_env *env, struct value *out)
 		value_release(out);
 	value_release(&best);
 	walk_release(&w);
-	seen_release(&st);
+	strset_release(&st);
 	buf_release(&key);
 	buf_release(&msg);
 	buf_release(&list);
@@ -791,6 +903,15 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 	case N_NAME:
 		if ((ret = bound_value(e, env, out)) != 2)
 			return ret;
+		if (env->with) {
+			struct buf name = BUF_INIT;
+
+			resolve(e, env, &name);
+			ret = with_value(env->with, name.data, out);
+			buf_release(&name);
+			if (ret != 2)
+				return ret;
+		}
 		if ((ret = lookup(e, env, &q)))
 			return ret;
 		if (q->type == Q_TEXT) {
@@ -913,6 +1034,10 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 		goto out;
 	case N_BIN:
 		break;
+	case N_WITH:
+		return eval_with(e, env, out);
+	case N_BIND:
+		BUG("a binding outside its 'with'");
 	}
 
 	/* Binary operators; && and || short-circuit. */
@@ -962,6 +1087,11 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 		break;
 	case OP_ADD:
 	case OP_SUB:
+		/* A written zero has every unit: if(has(x), x, 0) + y. */
+		if (a.literal && a.num == 0 && !b.literal)
+			a.unit = b.unit;
+		else if (b.literal && b.num == 0 && !a.literal)
+			b.unit = a.unit;
 		if (unit_add(&u, &a.unit, &b.unit, e->op == OP_SUB)) {
 			if (e->op == OP_ADD)
 				unit_error(e, "add", &a, "and", &b);

@@ -15,16 +15,6 @@ struct registry;
  * from data goes into data files only, never into a gnuplot command.
  */
 
-/*
- * Adds to all the datasets drawn from the registry rather than from the
- * model's tables: "devices" (every device with its speed and memory, and
- * its gaps), "picked" (the same for the devices the model document picks
- * in the edition: then.KIND, current.KIND, closest.WHAT) and "ladder"
- * (every machine and limit as operations per second and bits, with
- * where the label of each picked machine goes). A figure script reads
- * them as it reads the model's.
- */
-void figdata_add(const struct registry *reg, struct datasets *all);
 
 /*
  * Appends ds to out as a tab-separated data file: a "#" header naming

@@ -617,7 +617,6 @@ cmd_datasets(struct run *r)
 		return print_tables(r);
 	if (load(r, 1))
 		return EXIT_INPUT;
-	figdata_add(r->reg, &r->ds);
 	for (i = 0; i < all->n; i++)
 		for (c = 0; c < all->d[i]->ncols; c++)
 			if (strlen(all->d[i]->cols[c]) > w)

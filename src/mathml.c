@@ -685,6 +685,22 @@ node(struct writer *w, const struct expr *e)
 	case EXPR_CALL:
 		call(w, e);
 		return;
+	case EXPR_WITH:
+		/* E evaluated at a = x, b = y: E with a bar and those below. */
+		BUF_ADDLIT(w->out, "<mrow>");
+		operand(w, expr_arg(e, 0), P_ATOM);
+		BUF_ADDLIT(w->out, "<msub><mo stretchy=\"true\">|</mo><mrow>");
+		for (e = expr_arg(e, 1); e; e = expr_arg(e, 1)) {
+			mi(w, expr_text(e), strlen(expr_text(e)));
+			mo(w, "=");
+			node(w, expr_arg(e, 0));
+			if (expr_arg(e, 1))
+				mo(w, ",");
+		}
+		BUF_ADDLIT(w->out, "</mrow></msub></mrow>");
+		return;
+	case EXPR_BIND:
+		break;
 	}
 	BUG("expression kind %d", (int)expr_kind(e));
 }

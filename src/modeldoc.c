@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,8 @@
 #include "banned.h"
 
 static const char fence_open[] = "```define";
+#define ATTR_LIST "unit, symbol, note, source, rate, tag, when, value, " \
+		  "label, needs, check and place"
 static const char fence_close[] = "```";
 
 int
@@ -194,8 +197,7 @@ attr_line(struct modeldoc *doc, size_t off, size_t len, size_t *text_off)
 		char *key = xstrndup(s + k, kl);
 
 		modeldoc_error(doc, off + k, kl, "unknown attribute '%s': a "
-			  "definition has %s", key, "unit, symbol, note, "
-			  "source, rate and when");
+			  "definition has %s", key, ATTR_LIST);
 		free(key);
 		return -1;
 	}
@@ -219,19 +221,16 @@ has_attr(const struct item *it)
 }
 
 /*
- * Whether the len bytes at s open a pick, "largest NAME in " or
- * "smallest NAME in ": no expression reads so (two names in a row).
+ * Whether the len bytes at s are "WORD NAME in ...": a pick (largest,
+ * smallest), a set of rows (rows) or a trend (trend). No expression
+ * reads so (two names in a row).
  */
 static int
-pick_word(const char *s, size_t len)
+rule_word(const char *s, size_t len, const char *word)
 {
-	size_t i = 0, n;
+	size_t i = strlen(word), n;
 
-	if (len > 8 && !memcmp(s, "largest ", 8))
-		i = 8;
-	else if (len > 9 && !memcmp(s, "smallest ", 9))
-		i = 9;
-	else
+	if (len <= i || memcmp(s, word, i) || s[i] != ' ')
 		return 0;
 	while (i < len && s[i] == ' ')
 		i++;
@@ -239,6 +238,12 @@ pick_word(const char *s, size_t len)
 	while (i < len && modeldoc_name_char(s[i]) && s[i] != '.')
 		i++;
 	return i > n && len - i >= 4 && !memcmp(s + i, " in ", 4);
+}
+
+static int
+pick_word(const char *s, size_t len)
+{
+	return rule_word(s, len, "largest") || rule_word(s, len, "smallest");
 }
 
 /* The line at off of a define block, starting with a name. */
@@ -265,7 +270,14 @@ head_line(struct modeldoc *doc, size_t off, size_t len, struct item **cur)
 		return 0;
 	}
 	i = name_end(s, i, end);
+	/* "series.*.fit_all.to": a symbol for every name it matches. */
+	while (i < end && s[i] == '*' && (i == off || s[i - 1] == '.') &&
+	       (i + 1 == end || s[i + 1] == '.' || s[i + 1] == ' '))
+		i = name_end(s, i + 1, end);
 	name = unbraced(s + off, i - off);
+	for (n = 0; name[n]; n++)
+		if (name[n] == '*')
+			name[n] = 'x';
 	problem = i == off ? "a definition starts with a name" :
 		  registry_name_problem(name);
 	if (problem) {
@@ -285,12 +297,20 @@ head_line(struct modeldoc *doc, size_t off, size_t len, struct item **cur)
 	if (s[i] != '=')
 		return modeldoc_error(doc, i, 1, "expected '=' or the end of the "
 				 "line after the name");
+	if (memchr(s + off, '*', n - off))
+		return modeldoc_error(doc, off, n - off, "a name with '*' "
+				      "parts declares the symbol of the names "
+				      "it matches: it has no '='");
 	*cur = new_item(doc, ITEM_DEF, s, off, n - off);
 	i++;
 	while (i < end && s[i] == ' ')
 		i++;
 	if (pick_word(s + i, end - i))
 		(*cur)->kind = ITEM_PICK;
+	else if (rule_word(s + i, end - i, "rows"))
+		(*cur)->kind = ITEM_ROWS;
+	else if (rule_word(s + i, end - i, "trend"))
+		(*cur)->kind = ITEM_TREND;
 	(*cur)->expr_off = i;
 	(*cur)->expr_len = end - i;
 	return 0;
@@ -312,6 +332,10 @@ check_braces(struct modeldoc *doc, const struct item *it, const char *text,
 
 		if (it->rvar && strlen(it->rvar) == n &&
 		    !memcmp(b + 1, it->rvar, n))
+			continue;
+		/* A family's variable: the row's last part ("laptop"). */
+		if (it->var && strlen(it->var) == n &&
+		    !memcmp(b + 1, it->var, n))
 			continue;
 		if (it->rvar)
 			return modeldoc_error(doc, off, len, "'{%.*s}' is no rate "
@@ -454,6 +478,394 @@ parse_pick(struct modeldoc *doc, struct item *it)
 	return ret;
 }
 
+
+/* The clauses a rule may have, by kind of item. */
+static const char *const rows_clauses[] = { "records", "where", NULL };
+static const char *const trend_clauses[] = { "of", "from", "to", "where",
+					     "distinct", NULL };
+static const char *const data_clauses[] = { "where", "by", NULL };
+
+/*
+ * Where the next clause keyword of kw starts in [i, end) of s: a whole
+ * word after a space, outside brackets and strings; end when none. *k
+ * gets its index in kw.
+ */
+static size_t
+next_clause(const char *s, size_t i, size_t end, const char *const *kw,
+	    size_t *k)
+{
+	size_t depth = 0, n;
+
+	for (; i < end; i++) {
+		if (s[i] == '"') {
+			for (i++; i < end && s[i] != '"'; i++)
+				if (s[i] == '\\')
+					i++;
+			continue;
+		}
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')' && depth)
+			depth--;
+		if (depth || !is_space(s[i - 1]))
+			continue;
+		for (*k = 0; kw[*k]; (*k)++) {
+			n = strlen(kw[*k]);
+			if (end - i >= n && !memcmp(s + i, kw[*k], n) &&
+			    (i + n == end || !modeldoc_name_char(s[i + n])))
+				return i;
+		}
+	}
+	return end;
+}
+
+/* The slot of clause word in rule r. */
+static struct expr **
+clause_slot(struct rowrule *r, const char *word)
+{
+	if (!strcmp(word, "where"))
+		return &r->where;
+	if (!strcmp(word, "records"))
+		return &r->records;
+	if (!strcmp(word, "of"))
+		return &r->of;
+	if (!strcmp(word, "from"))
+		return &r->from;
+	if (!strcmp(word, "to"))
+		return &r->to;
+	if (!strcmp(word, "distinct"))
+		return &r->distinct;
+	return &r->by;
+}
+
+/*
+ * "VAR in SOURCE CLAUSE EXPR ..." at [i, end) into a new rule: SOURCE a
+ * name (or, when ranges, "linspace(A, B, N)" or "logspace(A, B, N)"),
+ * each clause one of kw and at most once ("records" is "records by").
+ * Returns the rule, or NULL after errors.
+ */
+static struct rowrule *
+parse_rule(struct modeldoc *doc, size_t i, size_t end,
+	   const char *const *kw, int ranges)
+{
+	const char *s = doc->f->data;
+	struct rowrule *r = xcalloc(1, sizeof(*r));
+	size_t n, k, at, next;
+	int bad = 0;
+
+	n = word_at(s, &i, end, 0);
+	r->var = xstrndup(s + i - n, n);
+	if (!n || word_at(s, &i, end, 0) != 2 || memcmp(s + i - 2, "in", 2)) {
+		modeldoc_error(doc, i - n, n ? n : 1, "expected 'VAR in "
+			       "SOURCE': a name without dots, then the rows");
+		goto fail;
+	}
+	n = word_at(s, &i, end, 1);
+	r->source_off = i - n;
+	r->source_len = n;
+	r->source = xstrndup(s + i - n, n);
+	if (ranges && i < end && s[i] == '(' && (!strcmp(r->source,
+	    "linspace") || !strcmp(r->source, "logspace"))) {
+		struct expr **arg[3] = { &r->from, &r->to, &r->count };
+		size_t a = 0, depth = 0, start = ++i;
+
+		/* Its three arguments, split at the commas outside brackets. */
+		for (; i < end && a < 3; i++) {
+			if (s[i] == '(')
+				depth++;
+			else if (s[i] == ')' && depth)
+				depth--;
+			else if ((s[i] == ',' || s[i] == ')') && !depth) {
+				if ((s[i] == ')') != (a == 2) ||
+				    pick_expr(doc, start, i, "a number", arg[a]))
+					break;
+				a++;
+				start = i + 1;
+			}
+		}
+		if (a < 3) {
+			modeldoc_error(doc, r->source_off, end - r->source_off,
+				       "expected %s(FROM, TO, POINTS)",
+				       r->source);
+			goto fail;
+		}
+		r->range = !strcmp(r->source, "linspace") ? 1 : 2;
+	} else if (!n || registry_name_problem(r->source)) {
+		modeldoc_error(doc, r->source_off, n ? n : 1, "expected the "
+			       "rows after 'in': a data file's prefix or a "
+			       "set of rows the document names");
+		goto fail;
+	}
+	while (i < end && is_space(s[i]))
+		i++;
+	if (i < end && next_clause(s, i, end, kw, &k) != i) {
+		modeldoc_error(doc, i, end - i, "expected one of the clauses "
+			       "after the rows");
+		goto fail;
+	}
+	while (i < end) {
+		struct expr **slot;
+
+		at = next_clause(s, i, end, kw, &k);
+		i = at + strlen(kw[k]);
+		if (!strcmp(kw[k], "records")) {
+			if (word_at(s, &i, end, 0) != 2 ||
+			    memcmp(s + i - 2, "by", 2)) {
+				modeldoc_error(doc, at, i - at, "expected "
+					       "'records by KEY'");
+				goto fail;
+			}
+		}
+		slot = clause_slot(r, kw[k]);
+		if (*slot) {
+			modeldoc_error(doc, at, strlen(kw[k]), "a second "
+				       "'%s'", kw[k]);
+			goto fail;
+		}
+		next = next_clause(s, i, end, kw, &k);
+		if (pick_expr(doc, i, next, "an expression after the clause",
+			      slot))
+			bad = -1;
+		i = next;
+	}
+	if (!bad)
+		return r;
+fail:
+	rowrule_free(r);
+	return NULL;
+}
+
+/*
+ * "check: CONDITION: WHY" of it: the condition parsed, the words after
+ * the first colon outside brackets and strings its reason.
+ */
+static int
+parse_check(struct modeldoc *doc, struct item *it)
+{
+	const struct attr *a = &it->a[A_CHECK];
+	const char *s = doc->f->data;
+	size_t i, depth = 0, end = a->off + a->len;
+
+	for (i = a->off; i < end; i++) {
+		if (s[i] == '"') {
+			for (i++; i < end && s[i] != '"'; i++)
+				if (s[i] == '\\')
+					i++;
+			continue;
+		}
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')' && depth)
+			depth--;
+		else if (!depth && s[i] == ':' && i + 1 < end &&
+			 s[i + 1] == ' ')
+			break;
+	}
+	if (i >= end)
+		return modeldoc_error(doc, a->off, a->len, "expected 'check: "
+				      "CONDITION: WHY', the reason after a "
+				      "colon");
+	it->reason = a->text + (i + 2 - a->off);
+	return pick_expr(doc, a->off, i, "a condition", &it->check);
+}
+
+/* "needs: N points, Y years" of a trend. */
+static int
+parse_needs(struct modeldoc *doc, struct item *it)
+{
+	const struct attr *a = &it->a[A_NEEDS];
+	char *end;
+	double y;
+	unsigned long p = strtoul(a->text, &end, 10);
+
+	if (end == a->text || strncmp(end, " points, ", 9))
+		goto bad;
+	y = strtod(end + 9, &end);
+	if (strcmp(end, " years") || !(y >= 0) || p < 2 || p > 1000000)
+		goto bad;
+	it->need_points = p;
+	it->need_years = y;
+	return 0;
+bad:
+	return modeldoc_error(doc, a->off, a->len, "expected 'needs: N "
+			      "points, Y years', N 2 or more");
+}
+
+/* Whether name holds "{var}". */
+static int
+brace_of(const char *name, const char *var)
+{
+	const char *b;
+	size_t n = strlen(var);
+
+	for (b = strchr(name, '{'); b; b = strchr(b + 1, '{'))
+		if (!strncmp(b + 1, var, n) && b[n + 1] == '}')
+			return 1;
+	return 0;
+}
+
+/* The attributes item kind k takes, for messages. */
+static int
+only_for(struct modeldoc *doc, const struct item *it, int a, int ok,
+	 const char *who)
+{
+	if (!it->a[a].text || ok)
+		return 0;
+	return modeldoc_error(doc, it->a[a].off, it->a[a].len, "'%s:' is %s",
+			      attr_names[a], who);
+}
+
+/* A set of rows, a trend: the rule and the attributes they take. */
+static int
+finish_rule(struct modeldoc *doc, struct item *it)
+{
+	const char *s = doc->f->data;
+	size_t w = strcspn(s + it->expr_off, " ");
+	int rows = it->kind == ITEM_ROWS, trend = it->kind == ITEM_TREND;
+	int ret = 0;
+
+	ret |= only_for(doc, it, A_VALUE, rows, "a set of rows' (rows VAR "
+			"in SOURCE)");
+	ret |= only_for(doc, it, A_LABEL, rows, "a set of rows' (rows VAR "
+			"in SOURCE)");
+	ret |= only_for(doc, it, A_NEEDS, trend, "a trend's (trend VAR in "
+			"SOURCE)");
+	ret |= only_for(doc, it, A_PLACE, 0, "a dataset's (data NAME for "
+			"...)");
+	if (!rows && !trend)
+		return ret;
+	if (it->var)
+		return modeldoc_error(doc, it->off, it->len, "a %s is no member "
+				      "of a family: write it in a block "
+				      "without 'for'", rows ? "set of rows" :
+				      "trend");
+	if ((rows && it->a[A_UNIT].text) || it->a[A_SYMBOL].text ||
+	    it->a[A_RATE].text)
+		ret = modeldoc_error(doc, it->off, it->len, "'%s' is a %s: "
+				     "its quantities have units and symbols "
+				     "of their own (it takes note:, source:, "
+				     "when:%s)", it->name, rows ? "set of rows" :
+				     "trend", rows ? ", value:, label: and "
+				     "check:" : ", needs: and unit: (of its "
+				     "values)");
+	it->expr_text = one_line(s + it->expr_off, it->expr_len);
+	it->rule = parse_rule(doc, it->expr_off + w, it->expr_off +
+			      it->expr_len, rows ? rows_clauses :
+			      trend_clauses, 0);
+	if (!it->rule)
+		return -1;
+	if (it->a[A_VALUE].text &&
+	    pick_expr(doc, it->a[A_VALUE].off, it->a[A_VALUE].off +
+		      it->a[A_VALUE].len, "an expression", &it->value))
+		ret = -1;
+	if (it->a[A_LABEL].text &&
+	    pick_expr(doc, it->a[A_LABEL].off, it->a[A_LABEL].off +
+		      it->a[A_LABEL].len, "an expression", &it->label))
+		ret = -1;
+	if (it->a[A_NEEDS].text && parse_needs(doc, it))
+		ret = -1;
+	if (trend && !it->a[A_NEEDS].text)
+		it->need_points = 2;
+	return ret;
+}
+
+/* A dataset's "place: X, Y [where COND]". */
+static int
+parse_place(struct modeldoc *doc, struct item *it)
+{
+	static const char *const kw[] = { "where", NULL };
+	const struct attr *a = &it->a[A_PLACE];
+	const char *s = doc->f->data;
+	size_t i = a->off, end = a->off + a->len, k, w, n;
+
+	if (!a->text)
+		return 0;
+	n = word_at(s, &i, end, 0);
+	it->place_x = xstrndup(s + i - n, n);
+	while (i < end && is_space(s[i]))
+		i++;
+	if (!n || i >= end || s[i] != ',')
+		goto bad;
+	i++;
+	n = word_at(s, &i, end, 0);
+	it->place_y = xstrndup(s + i - n, n);
+	if (!n)
+		goto bad;
+	while (i < end && is_space(s[i]))
+		i++;
+	if (i == end)
+		return 0;
+	w = next_clause(s, i, end, kw, &k);
+	if (w != i)
+		goto bad;
+	return pick_expr(doc, i + 5, end, "a condition after 'where'",
+			 &it->place_where);
+bad:
+	return modeldoc_error(doc, a->off, a->len, "expected 'place: X, Y' "
+			      "(two of its columns), and maybe 'where "
+			      "CONDITION'");
+}
+
+/*
+ * A dataset's header ("data NAME for VAR in SOURCE ...": its rule was
+ * read with its line) or one of its columns ("NAME = EXPR", unit:
+ * optional): names unique within the dataset.
+ */
+static int
+finish_data(struct modeldoc *doc, struct item *it)
+{
+	struct buf err = BUF_INIT;
+	size_t i;
+	int ret = 0, a;
+
+	for (a = 0; a < NATTR; a++)
+		if (it->a[a].text && a != A_NOTE && a != A_UNIT &&
+		    (it->kind != ITEM_DATA || a != A_PLACE))
+			ret = modeldoc_error(doc, it->a[a].off, it->a[a].len,
+					     "a dataset's %s takes %s", it->kind ==
+					     ITEM_DATA ? "header" : "column",
+					     it->kind == ITEM_DATA ? "note:, "
+					     "unit: (of a range) and place:" :
+					     "note: and unit:");
+	if (it->kind == ITEM_DATA && it->a[A_UNIT].text && !it->rule->range)
+		ret = modeldoc_error(doc, it->a[A_UNIT].off, it->a[A_UNIT].len,
+				     "a dataset's unit: is its range's (for V "
+				     "in linspace(...))");
+	if (it->kind == ITEM_DATA && it->a[A_UNIT].text &&
+	    unit_parse(it->a[A_UNIT].text, &it->dim, &err)) {
+		struct srcloc loc = { doc->f, it->a[A_UNIT].off,
+				      it->a[A_UNIT].len };
+
+		ret = error_at(&loc, "%s", err.data);
+	}
+	if (it->kind == ITEM_DATA) {
+		buf_release(&err);
+		return ret | parse_place(doc, it);
+	}
+	for (i = it->data + 1; i < (size_t)(it - doc->items); i++)
+		if (!strcmp(doc->items[i].name, it->name))
+			ret = modeldoc_error(doc, it->off, it->len, "a second "
+					     "column '%s' of the dataset",
+					     it->name);
+	if (strchr(it->name, '.') || strchr(it->name, '{'))
+		ret = modeldoc_error(doc, it->off, it->len, "a column's name "
+				     "is one word: a-z, 0-9 and _");
+	it->expr = expr_parse(doc->f, it->expr_off, it->expr_len);
+	if (!it->expr)
+		ret = -1;
+	it->expr_text = one_line(doc->f->data + it->expr_off, it->expr_len);
+	it->any_unit = !it->a[A_UNIT].text;
+	if (it->a[A_UNIT].text && unit_parse(it->a[A_UNIT].text, &it->dim,
+					     &err)) {
+		struct srcloc loc = { doc->f, it->a[A_UNIT].off,
+				      it->a[A_UNIT].len };
+
+		ret = error_at(&loc, "%s", err.data);
+	}
+	buf_release(&err);
+	return ret;
+}
+
 /* Checks a finished item: its expression, unit and name. */
 static int
 finish(struct modeldoc *doc, struct item *it)
@@ -464,12 +876,20 @@ finish(struct modeldoc *doc, struct item *it)
 
 	if (it->kind == ITEM_CALL)
 		return 0;
+	if (it->kind == ITEM_COLUMN || it->kind == ITEM_DATA)
+		return finish_data(doc, it);
 	twin = find(doc, it->name, ITEM_DEF, (size_t)(it - doc->items));
 	if (!twin)
 		twin = find(doc, it->name, ITEM_DECL,
 			    (size_t)(it - doc->items));
 	if (!twin)
 		twin = find(doc, it->name, ITEM_PICK,
+			    (size_t)(it - doc->items));
+	if (!twin)
+		twin = find(doc, it->name, ITEM_ROWS,
+			    (size_t)(it - doc->items));
+	if (!twin)
+		twin = find(doc, it->name, ITEM_TREND,
 			    (size_t)(it - doc->items));
 	if (twin) {
 		size_t line, col;
@@ -481,14 +901,18 @@ finish(struct modeldoc *doc, struct item *it)
 				"defined on line %s", it->name, where);
 	}
 	if (it->var && (strncmp(it->name, it->var, strlen(it->var)) ||
-			it->name[strlen(it->var)] != '.'))
+			it->name[strlen(it->var)] != '.') &&
+	    !brace_of(it->name, it->var))
 		ret = modeldoc_error(doc, it->off, it->len, "in a family over "
-				"'%s', a name starts with '%s.'", it->var,
-				it->var);
+				"'%s', a name starts with '%s.' or holds "
+				"'{%s}'", it->var, it->var, it->var);
+	if (it->a[A_CHECK].text && parse_check(doc, it))
+		ret = -1;
+	ret |= finish_rule(doc, it);
 	if (check_braces(doc, it, it->name, it->off, it->len))
 		ret = -1;
-	it->per_rate = strchr(it->name, '{') != NULL;
-	if (it->per_rate)
+	it->per_rate = it->rvar && brace_of(it->name, it->rvar);
+	if (strchr(it->name, '{'))
 		it->shown_name = unbraced(it->name, strlen(it->name));
 	if (it->a[A_SYMBOL].text && strchr(it->a[A_SYMBOL].text, '{'))
 		it->shown_symbol = unbraced(it->a[A_SYMBOL].text,
@@ -621,12 +1045,48 @@ parse_for(struct modeldoc *doc, size_t off, size_t len, const char **var,
 	return ret;
 }
 
+/*
+ * A dataset's first line, "data NAME for VAR in SOURCE [where COND]
+ * [by KEY]" (SOURCE may be a range, linspace(A, B, N) or logspace(A, B,
+ * N)): a new item, or NULL after errors.
+ */
+static struct item *
+data_line(struct modeldoc *doc, size_t off, size_t len, int *bad)
+{
+	const char *s = doc->f->data;
+	size_t i = off + 5, end = off + len, n;
+	struct item *it;
+
+	n = word_at(s, &i, end, 0);
+	if (!n || strspn(s + i - n, "abcdefghijklmnopqrstuvwxyz0123456789_") <
+	    n) {
+		modeldoc_error(doc, i - n, n ? n : 1, "expected 'data NAME for "
+			       "VAR in SOURCE': a dataset's name is a-z, 0-9 "
+			       "and _");
+		return NULL;
+	}
+	it = new_item(doc, ITEM_DATA, s, i - n, n);
+	if (word_at(s, &i, end, 0) != 3 || memcmp(s + i - 3, "for", 3)) {
+		modeldoc_error(doc, off, len, "expected 'data NAME for VAR in "
+			       "SOURCE'");
+		return NULL;
+	}
+	it->expr_off = i;
+	it->expr_len = end - i;
+	it->expr_text = one_line(s + i, end - i);
+	it->rule = parse_rule(doc, i, end, data_clauses, 1);
+	/* Its attributes and columns follow it either way. */
+	*bad = !it->rule;
+	return it;
+}
+
 static int
 parse(struct modeldoc *doc)
 {
 	const char *fam_var = NULL, *fam_over = NULL, *fam_rvar = NULL;
 	const char *s = doc->f->data;
-	size_t off = 0, prose = 0;
+	size_t off = 0, prose = 0, data = SIZE_MAX;
+	int bad = 0;
 	struct item *cur = NULL;
 	int in_block = 0, ret = 0;
 	size_t block_off = 0;
@@ -647,6 +1107,7 @@ parse(struct modeldoc *doc)
 				block_off = off;
 				cur = NULL;
 				fam_var = fam_over = fam_rvar = NULL;
+				data = SIZE_MAX;
 			}
 			off = next;
 			if (!in_block)
@@ -667,6 +1128,19 @@ parse(struct modeldoc *doc)
 		}
 		if (!len || strspn(s + off, " \t") == len) {
 			/* A blank line ends a definition. */
+		} else if (len > 5 && !memcmp(s + off, "data ", 5)) {
+			if (cur || doc->n != doc->parts[doc->nparts - 1].from)
+				ret = modeldoc_error(doc, off, len, "'data' is "
+						     "the first line of a block: "
+						     "the whole block is the "
+						     "dataset");
+			else if (bad = 0, !(cur = data_line(doc, off, len,
+							     &bad)))
+				ret = -1;
+			else
+				data = doc->n - 1;
+			if (bad)
+				ret = -1;
 		} else if (len > 4 && !memcmp(s + off, "for ", 4)) {
 			const char *var = NULL, *over = NULL;
 
@@ -701,7 +1175,15 @@ parse(struct modeldoc *doc)
 				ret = -1;
 			if (head_line(doc, off, len, &cur))
 				ret = -1;
-			if (cur) {
+			if (data != SIZE_MAX && (!cur || cur->kind != ITEM_DEF)) {
+				ret = modeldoc_error(doc, off, len, "a dataset's "
+						     "block holds its columns: "
+						     "NAME = EXPRESSION");
+				cur = NULL;
+			} else if (cur && data != SIZE_MAX) {
+				cur->kind = ITEM_COLUMN;
+				cur->data = data;
+			} else if (cur) {
 				cur->var = fam_var;
 				cur->over = fam_over;
 				cur->rvar = fam_rvar;
@@ -727,13 +1209,14 @@ parse(struct modeldoc *doc)
 				at->len = off + len - toff;
 				at->text = xstrndup(s + toff, at->len);
 			}
-		} else if ((cur->kind == ITEM_DEF || cur->kind == ITEM_PICK) &&
-			   !has_attr(cur)) {
+		} else if ((cur->kind == ITEM_DEF || cur->kind == ITEM_PICK ||
+			    cur->kind == ITEM_ROWS || cur->kind == ITEM_TREND ||
+			    cur->kind == ITEM_COLUMN) && !has_attr(cur)) {
 			/* The expression goes on. */
 			cur->expr_len = off + len - cur->expr_off;
 		} else {
 			ret = modeldoc_error(doc, off, len, "expected 'key: text' "
-					"(unit, symbol, note, source, rate, when)");
+					"(%s)", ATTR_LIST);
 		}
 		off = next;
 	}
@@ -778,7 +1261,9 @@ index_items(struct modeldoc *doc)
 	for (i = 0; i < doc->n; i++) {
 		const struct item *it = &doc->items[i];
 
-		if (it->kind == ITEM_PICK) {
+		if (it->kind == ITEM_PICK || it->kind == ITEM_ROWS ||
+		    it->kind == ITEM_TREND) {
+			/* Each names the quantities under its name. */
 			doc->picks = push_index(doc->picks, &doc->npicks, i);
 		} else if (it->kind != ITEM_DEF) {
 			continue;
@@ -838,6 +1323,17 @@ load(struct srcfile *f)
 		return NULL;
 	}
 	for (i = 0; i < doc->n; i++)
+		if (doc->items[i].kind == ITEM_DECL &&
+		    strchr(doc->items[i].name, '*') &&
+		    doc->items[i].a[A_SYMBOL].text) {
+			doc->patterns = xreallocarray(doc->patterns,
+						      doc->npatterns + 1,
+						      sizeof(*doc->patterns));
+			doc->patterns[doc->npatterns][0] = doc->items[i].name;
+			doc->patterns[doc->npatterns++][1] =
+				doc->items[i].a[A_SYMBOL].text;
+		}
+	for (i = 0; i < doc->n; i++)
 		if (doc->items[i].a[A_RATE].text) {
 			doc->rates = xreallocarray(doc->rates, doc->nrates + 1,
 						   sizeof(*doc->rates));
@@ -857,6 +1353,24 @@ struct modeldoc *
 modeldoc_from_mem(const char *name, const char *data, size_t len)
 {
 	return load(srcfile_from_mem(name, data, len));
+}
+
+void
+rowrule_free(struct rowrule *r)
+{
+	if (!r)
+		return;
+	free(r->var);
+	free(r->source);
+	expr_free(r->from);
+	expr_free(r->to);
+	expr_free(r->count);
+	expr_free(r->where);
+	expr_free(r->records);
+	expr_free(r->of);
+	expr_free(r->distinct);
+	expr_free(r->by);
+	free(r);
 }
 
 static void
@@ -887,6 +1401,13 @@ modeldoc_free(struct modeldoc *doc)
 		expr_free(doc->items[i].expr);
 		expr_free(doc->items[i].when);
 		pick_free(doc->items[i].pick);
+		rowrule_free(doc->items[i].rule);
+		expr_free(doc->items[i].value);
+		expr_free(doc->items[i].label);
+		expr_free(doc->items[i].check);
+		free(doc->items[i].place_x);
+		free(doc->items[i].place_y);
+		expr_free(doc->items[i].place_where);
 		free(doc->items[i].names);
 		free(doc->items[i].expr_text);
 		expr_free(doc->items[i].shown);
@@ -899,6 +1420,7 @@ modeldoc_free(struct modeldoc *doc)
 	free(doc->items);
 	free(doc->parts);
 	free(doc->rates);
+	free(doc->patterns);
 	free(doc->singles);
 	free(doc->members);
 	free(doc->picks);

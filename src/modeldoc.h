@@ -4,6 +4,9 @@
 #include <stddef.h>
 
 struct buf;
+struct datasets;
+struct expr_rows;
+struct modelrows;
 struct registry;
 
 /*
@@ -58,7 +61,16 @@ struct modeldoc_eval {
 	struct registry *reg;
 	const struct modeldoc_provider *providers;	/* ends with NULL name */
 	void *ctx;				/* for the providers */
+	/*
+	 * The rows of the data file whose prefix is prefix, as of the
+	 * edition (rows.h): 0 and *out, or 1 when there is none. NULL:
+	 * no data files.
+	 */
+	int (*file_rows)(void *ctx, const char *prefix, struct expr_rows *out);
+	/* Where the datasets go (data blocks), or NULL: none computed. */
+	struct datasets *ds;
 	/* private */
+	struct modelrows *rows;	/* the sets of rows named, this run's */
 	unsigned char *state;	/* per item: 0 to do, 1 busy, 2 done */
 	char **stack;		/* names being evaluated, for loops */
 	size_t depth;
@@ -74,6 +86,11 @@ struct modeldoc_eval {
  * printing the first error (one bad input gives one error).
  */
 int modeldoc_run(struct modeldoc_eval *ev);
+/*
+ * Evaluates only name, and what it reads, when the document defines it
+ * (nothing when it does not). Returns 0, or -1 after printing an error.
+ */
+int modeldoc_run_one(struct modeldoc_eval *ev, const char *name);
 
 /*
  * For a provider (during modeldoc_run() only) that reads a quantity the
@@ -107,6 +124,10 @@ enum modeldoc_kind {
 	MODELDOC_GIVEN,		/* a name alone: given by the data */
 	MODELDOC_CALL,		/* call provider */
 	MODELDOC_PICK,		/* name = largest VAR in PREFIX by KEY */
+	MODELDOC_ROWS,		/* name = rows VAR in SOURCE ... */
+	MODELDOC_TREND,		/* name = trend VAR in SOURCE ... */
+	MODELDOC_DATA,		/* data NAME for VAR in SOURCE: a dataset */
+	MODELDOC_COLUMN,	/* one of its columns */
 };
 /*
  * Whether name is "PREFIX.X.id" for a prefix of over (a family's

@@ -27,6 +27,25 @@ enum item_kind {
 					   give */
 	ITEM_CALL = MODELDOC_CALL,	/* call provider */
 	ITEM_PICK = MODELDOC_PICK,	/* name = largest VAR in PREFIX by ... */
+	ITEM_ROWS = MODELDOC_ROWS,	/* name = rows VAR in SOURCE ... */
+	ITEM_TREND = MODELDOC_TREND,	/* name = trend VAR in SOURCE ... */
+	ITEM_DATA = MODELDOC_DATA,	/* data NAME for VAR in SOURCE ... */
+	ITEM_COLUMN = MODELDOC_COLUMN,	/* a dataset's column: name = expr */
+};
+
+/*
+ * The rows a set of rows, a trend or a dataset ranges over: "VAR in
+ * SOURCE" and its clauses. SOURCE is a data file's rows (its prefix), a
+ * set of rows the document names, or for a dataset a range
+ * "linspace(A, B, N)" or "logspace(A, B, N)" (range: 1 or 2; A, B, N
+ * in from, to and count).
+ */
+struct rowrule {
+	char *var, *source;
+	size_t source_off, source_len;
+	int range;			/* 0, 1 linspace, 2 logspace */
+	struct expr *from, *to, *count;	/* a trend's window; a range */
+	struct expr *where, *records, *of, *distinct, *by;
 };
 
 /*
@@ -50,9 +69,11 @@ struct attr {
 	size_t off, len;
 };
 
-enum { A_UNIT, A_SYMBOL, A_NOTE, A_SOURCE, A_RATE, A_TAG, A_WHEN, NATTR };
+enum { A_UNIT, A_SYMBOL, A_NOTE, A_SOURCE, A_RATE, A_TAG, A_WHEN, A_VALUE,
+       A_LABEL, A_NEEDS, A_CHECK, A_PLACE, NATTR };
 static const char *const attr_names[NATTR] = {
-	"unit", "symbol", "note", "source", "rate", "tag", "when",
+	"unit", "symbol", "note", "source", "rate", "tag", "when", "value",
+	"label", "needs", "check", "place",
 };
 
 struct item {
@@ -67,6 +88,16 @@ struct item {
 	struct unit dim;	/* of a[A_UNIT] */
 	int any_unit;		/* "unit: *": the unit the value comes with */
 	struct expr *when;	/* of a[A_WHEN], or NULL */
+	struct rowrule *rule;	/* ITEM_ROWS, ITEM_TREND, ITEM_DATA */
+	struct expr *value, *label;	/* a set of rows' value: and label: */
+	struct expr *check;	/* of a[A_CHECK]: what must hold */
+	const char *reason;	/* why (a[A_CHECK]'s words after it) */
+	size_t need_points;	/* a trend's needs: N points, Y years */
+	double need_years;
+	size_t data;		/* ITEM_COLUMN: its dataset's item */
+	/* ITEM_DATA's "place: X, Y [where COND]": its columns X and Y. */
+	char *place_x, *place_y;
+	struct expr *place_where;
 	char *names;		/* the names expr reads, each after a
 				   newline, in order (expr_inputs()) */
 	/*
@@ -119,9 +150,43 @@ struct modeldoc {
 	size_t nsingles, nmembers;
 	size_t *picks, *rated;
 	size_t npicks, nrated;
+	/* The declarations with "*" parts and their symbols, for the
+	 * registry (registry_set_symbols()): borrowed from the items. */
+	const char *(*patterns)[2];
+	size_t npatterns;
 };
 
 
+/*
+ * What an expression's names mean while one definition is evaluated:
+ * for a family's member, its variable stands for the row ("d.mass" is
+ * "device.eee_pc_2008.mass").
+ */
+struct bind {
+	struct modeldoc_eval *ev;
+	const char *var;	/* NULL: a single quantity */
+	const char *row;	/* "device.eee_pc_2008" */
+	/* A per-rate item's rate: its variable ("r"), its quantity
+	 * ("rate.lloyd"), its short name ("lloyd": "{r}" in names), its
+	 * subscript ("L": "{r}" in symbols) and its words ("{r}" in
+	 * notes); rvar NULL for none. */
+	const char *rvar, *rate, *rshort, *rtag, *rwhat;
+};
+
+/* modeleval.c: env to evaluate with b's bindings, over the run's rows. */
+struct expr_env;
+void modeleval_env(struct bind *b, struct expr_env *env);
+
+/* modelrows.c: the sets of rows, trends and datasets of a run. */
+int modelrows_find(struct modeldoc_eval *ev, const char *name,
+		   struct expr_rows *out);
+int modelrows_view(struct modeldoc_eval *ev, size_t i);
+int modelrows_trend(struct modeldoc_eval *ev, size_t i);
+int modelrows_data(struct modeldoc_eval *ev, size_t i);
+void modelrows_free(struct modeldoc_eval *ev);
+
+/* Frees a rule and what it holds; NULL is fine. */
+void rowrule_free(struct rowrule *r);
 /* Whether c may be part of a name (letters, digits, '_', '-', '.'). */
 int modeldoc_name_char(char c);
 /* An error at [off, off + len) of the document; returns -1. */

@@ -26,26 +26,13 @@
 /* The quantities being evaluated, innermost last: for loops. */
 #define DEPTH_MAX 256
 
-/*
- * What an expression's names mean while one definition is evaluated:
- * for a family's member, its variable stands for the row ("d.mass" is
- * "device.eee_pc_2008.mass").
- */
-struct bind {
-	struct modeldoc_eval *ev;
-	const char *var;	/* NULL: a single quantity */
-	const char *row;	/* "device.eee_pc_2008" */
-	/* A per-rate item's rate: its variable ("r"), its quantity
-	 * ("rate.lloyd"), its short name ("lloyd": "{r}" in names), its
-	 * subscript ("L": "{r}" in symbols) and its words ("{r}" in
-	 * notes); rvar NULL for none. */
-	const char *rvar, *rate, *rshort, *rtag, *rwhat;
-};
 
 /* No rate: an item that is not per_rate. */
 #define NO_RATE ((size_t)-1)
 
 static int eval_item(struct modeldoc_eval *ev, size_t i);
+static int check_item(struct modeldoc_eval *ev, const struct item *it,
+		      struct bind *b);
 static int eval_member(struct modeldoc_eval *ev, size_t i, const char *row,
 		       size_t k);
 
@@ -108,6 +95,7 @@ static int
 bound_name(const struct bind *b, const char *name, struct buf *out)
 {
 	size_t at = out->len, vl = b->var ? strlen(b->var) : 0;
+	const char *last = b->row ? strrchr(b->row, '.') : NULL;
 	int changed = 0;
 
 	if (!vl && !b->rvar)
@@ -126,15 +114,34 @@ bound_name(const struct bind *b, const char *name, struct buf *out)
 		name += vl;
 		changed = 1;
 	}
-	if (!b->rvar || !strchr(name, '{')) {
-		if (changed)
-			buf_addstr(out, name);
-		return changed ? 0 : -1;
+	/*
+	 * "{r}" is the rate's short name, "{d}" the row's last part
+	 * (compare.{k}.years of the row then.laptop: compare.laptop.years).
+	 */
+	while (*name) {
+		const char *open = strchr(name, '{'), *close;
+		size_t n;
+
+		if (!open || !(close = strchr(open, '}')))
+			break;
+		n = (size_t)(close - open - 1);
+		buf_add(out, name, (size_t)(open - name));
+		if (b->rvar && strlen(b->rvar) == n &&
+		    !memcmp(open + 1, b->rvar, n)) {
+			buf_addstr(out, b->rshort);
+			changed = 1;
+		} else if (vl == n && last && !memcmp(open + 1, b->var, n)) {
+			buf_addstr(out, last + 1);
+			changed = 1;
+		} else {
+			buf_add(out, open, n + 2);
+		}
+		name = close + 1;
 	}
-	if (unbrace_rate(b, name, b->rshort, out))
-		changed = 1;
-	if (changed)
+	if (changed) {
+		buf_addstr(out, name);
 		return 0;
+	}
 	out->len = at;
 	if (out->data)
 		out->data[at] = '\0';
@@ -156,6 +163,32 @@ resolve_hook(void *ctx, const char *name, struct buf *out)
 	if (!registry_get(b->ev->reg, ret ? name : out->data + at))
 		modeldoc_need(b->ev, ret ? name : out->data + at);
 	return ret;
+}
+
+/* The rows of a reduction: a set the document names, or a data file's. */
+static int
+rows_hook(void *ctx, const char *over, struct expr_rows *out)
+{
+	struct bind *b = ctx;
+	int ret = modelrows_find(b->ev, over, out);
+
+	/* An error was printed: no rows, and the run has failed. */
+	if (ret < 0) {
+		b->ev->failed = 1;
+		memset(out, 0, sizeof(*out));
+		return 1;
+	}
+	return ret;
+}
+
+void
+modeleval_env(struct bind *b, struct expr_env *env)
+{
+	memset(env, 0, sizeof(*env));
+	env->reg = b->ev->reg;
+	env->resolve = resolve_hook;
+	env->ctx = b;
+	env->rows = rows_hook;
 }
 
 /* The definition of name, as an index, or SIZE_MAX. */
@@ -226,6 +259,51 @@ may_be_member(const struct item *it, const char *name)
 	return pl == 0 || memmem(name, nl, from, pl) != NULL;
 }
 
+/*
+ * name as a member of family item i whose name holds "{VAR}" (pattern,
+ * its rate's short name in already: compare.{k}.years): the part of
+ * name in its place is the row's last part, under one of the family's
+ * prefixes. Evaluates it for that row. Returns as modeldoc_need().
+ */
+static int
+brace_member(struct modeldoc_eval *ev, size_t i, const char *pattern,
+	     const char *name, size_t k)
+{
+	const struct item *it = &ev->doc->items[i];
+	struct buf brace = BUF_INIT, row = BUF_INIT;
+	const char *open, *p;
+	size_t before, after, nl = strlen(name), mid, len;
+	int ret = 1;
+
+	buf_addf(&brace, "{%s}", it->var);
+	open = strstr(pattern, brace.data);
+	if (!open)
+		goto out;
+	before = (size_t)(open - pattern);
+	after = strlen(open + brace.len);
+	if (nl <= before + after || strncmp(name, pattern, before) ||
+	    strcmp(name + nl - after, open + brace.len))
+		goto out;
+	mid = nl - before - after;
+	if (memchr(name + before, '.', mid))
+		goto out;
+	for (p = it->over; *p && ret == 1; p += len + (p[len] == ' ')) {
+		len = strcspn(p, " ");
+		buf_reset(&row);
+		buf_add(&row, p, len);
+		buf_addch(&row, '.');
+		buf_add(&row, name + before, mid);
+		buf_reset(&brace);
+		buf_addf(&brace, "%s.id", row.data);
+		if (registry_get(ev->reg, brace.data))
+			ret = eval_member(ev, i, row.data, k);
+	}
+out:
+	buf_release(&brace);
+	buf_release(&row);
+	return ret;
+}
+
 int
 modeldoc_need(struct modeldoc_eval *ev, const char *name)
 {
@@ -246,7 +324,15 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 		/* Busy: its families read its row as it is copied. */
 		if (!ev->state[i] && eval_item(ev, i))
 			return -1;
-		return registry_has(ev->reg, name) ? 0 : 1;
+		/*
+		 * A pick's row holds what its families compute too; a
+		 * trend's name is the prefix of definitions of its own
+		 * (energy.fit.halving_time): those are looked for below.
+		 */
+		if (registry_get(ev->reg, name))
+			return 0;
+		if (doc->items[i].kind == ITEM_PICK)
+			return registry_has(ev->reg, name) ? 0 : 1;
 	}
 	/*
 	 * A member of a family: PREFIX.X.rest, defined as VAR.rest; or of
@@ -280,6 +366,12 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 			if (!it->var) {
 				if (!strcmp(id.data, name))
 					ret = eval_member(ev, i, NULL, k);
+				continue;
+			}
+			if (strncmp(it->name, it->var, strlen(it->var)) ||
+			    it->name[strlen(it->var)] != '.') {
+				ret = brace_member(ev, i, id.data, name,
+						   it->per_rate ? k : NO_RATE);
 				continue;
 			}
 			rest = id.data + strlen(it->var);	/* ".rest" */
@@ -361,6 +453,12 @@ bound_text(const struct bind *b, const char *text, struct buf *out)
 		    p[rl + 1] == '}') {
 			buf_addstr(out, b->rshort);
 			p += rl + 2;
+			continue;
+		}
+		if (vl && b->row && *p == '{' && !strncmp(p + 1, b->var, vl) &&
+		    p[vl + 1] == '}') {
+			buf_addstr(out, strrchr(b->row, '.') + 1);
+			p += vl + 2;
 			continue;
 		}
 		/* Inside a string, nothing is a name. */
@@ -500,16 +598,64 @@ reduction_inputs(const struct registry *reg, const struct expr *e,
 	reduction_inputs(reg, expr_arg(e, 1), inputs);
 }
 
+/*
+ * The data files the reductions of e range over (a set's, a data
+ * file's rows), each once, ", " between, appended to out: what a count
+ * or a total of rows was made from.
+ */
+static void
+reduction_files(struct bind *b, const struct expr *e, struct buf *out)
+{
+	const char *over, *var;
+	const struct expr *by, *distinct;
+	struct buf word = BUF_INIT;
+	struct expr_rows rows;
+	int k;
+
+	if (!e)
+		return;
+	if (expr_kind(e) == EXPR_CALL && (var = expr_reduction(e, &over))) {
+		const char *p = over;
+		size_t len;
+
+		for (; *p; p += len + (p[len] == ' ')) {
+			len = strcspn(p, " ");
+			buf_reset(&word);
+			buf_add(&word, p, len);
+			/* A family's variable stands for its row. */
+			if (!strchr(word.data, '.')) {
+				struct buf bound = BUF_INIT;
+
+				if (!bound_name(b, word.data, &bound)) {
+					buf_reset(&word);
+					buf_addstr(&word, bound.data);
+				}
+				buf_release(&bound);
+			}
+			if (!modelrows_find(b->ev, word.data, &rows) &&
+			    rows.file && !strstr(out->data, rows.file))
+				buf_addf(out, "%s%s", out->len ? ", " : "",
+					 rows.file);
+		}
+		expr_reduction_keys(e, &by, &distinct);
+		reduction_files(b, by, out);
+		reduction_files(b, distinct, out);
+	}
+	for (k = 0; k < 3; k++)
+		reduction_files(b, expr_arg(e, k), out);
+	buf_release(&word);
+}
+
 static int
 eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 	 size_t k)
 {
 	const struct modeldoc *doc = ev->doc;
 	struct bind b;
-	struct expr_env env = { .reg = ev->reg, .resolve = resolve_hook, .ctx = &b };
+	struct expr_env env;
 	struct buf names = BUF_INIT, inputs = BUF_INIT, formula = BUF_INIT;
 	struct buf ua = BUF_INIT, name = BUF_INIT, text = BUF_INIT;
-	struct buf notes = BUF_INIT;
+	struct buf notes = BUF_INIT, files = BUF_INIT;
 	struct value v = { 0 };
 	struct quantity *q;
 	const char *p, *note = it->a[A_NOTE].text;
@@ -519,6 +665,7 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 	int ret = -1;
 
 	bind_init(&b, ev, it, row, k);
+	modeleval_env(&b, &env);
 	if (bound_name(&b, it->name, &name))
 		buf_addstr(&name, it->name);
 	/* A rate this edition lacks (no fit yet) counts nothing. */
@@ -619,9 +766,15 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 		buf_addstr(&formula, note);
 		buf_addch(&formula, ')');
 	}
-	/* One data row's value (last(r in top500: r.system)): its row's. */
+	/*
+	 * One data row's value (last(r in top500: r.system)): its row's
+	 * source; a value of many rows (a count): their files.
+	 */
 	if (v.origin && !it->a[A_SOURCE].text && v.source)
 		source = v.source;
+	else if (!it->a[A_SOURCE].text &&
+		 (reduction_files(&b, it->expr, &files), files.len))
+		source = files.data;
 	if (v.type == VALUE_TEXT)
 		q = registry_add_text(ev->reg, name.data, v.text, formula.data,
 				      inputs.data, source, v.origin);
@@ -636,6 +789,8 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 		goto popped;
 	}
 	registry_set_expr(q, text.data, note);
+	if (check_item(ev, it, &b))
+		goto popped;
 added:
 	/* A given number and a formula alike: its symbol. */
 	set_symbol(&b, it, name.data);
@@ -650,6 +805,7 @@ out:
 	buf_release(&ua);
 	buf_release(&name);
 	buf_release(&text);
+	buf_release(&files);
 	buf_release(&notes);
 	if (ret < 0)
 		ev->failed = 1;
@@ -731,12 +887,62 @@ eval_rates(struct modeldoc_eval *ev, size_t i, const char *row)
 	return 0;
 }
 
+/*
+ * The check of it ("check: COND: WHY") for its binding b: 0 when COND
+ * holds, else -1 after an error at the check naming the row and the
+ * values COND read.
+ */
+static int
+check_item(struct modeldoc_eval *ev, const struct item *it, struct bind *b)
+{
+	struct expr_env env;
+	struct value v = { 0 };
+	struct buf vals = BUF_INIT, where = BUF_INIT, id = BUF_INIT;
+	const struct quantity *q;
+	int ret;
+
+	if (!it->check)
+		return 0;
+	modeleval_env(b, &env);
+	ret = expr_eval(it->check, &env, &v);
+	if (ret || value_truthy(&v)) {
+		value_release(&v);
+		return ret ? -1 : 0;
+	}
+	value_release(&v);
+	expr_values(it->check, &env, &vals);
+	if (b->row) {
+		buf_addf(&id, "%s.id", b->row);
+		q = registry_get(ev->reg, id.data);
+		buf_addf(&where, "row %s", b->row);
+		if (q && q->origin)
+			buf_addf(&where, " (%s)", q->origin);
+		BUF_ADDLIT(&where, ": ");
+	}
+	modeldoc_error(ev->doc, it->a[A_CHECK].off, it->a[A_CHECK].len,
+		       "%sthis check fails: %s (%s)", where.data, it->reason,
+		       vals.data);
+	buf_release(&vals);
+	buf_release(&where);
+	buf_release(&id);
+	ev->failed = 1;
+	return -1;
+}
+
+/*
+ * A declaration of a quantity the data give (one per row in a family):
+ * it must exist (a row may lack it), in the unit declared or one of the
+ * same dimension, which it is then written in (volume_l, in L, declared
+ * in m^3); its symbol is set and its check made. A name with "*" parts
+ * declares the symbol of every quantity it matches (the claims' too,
+ * which come later). Returns 0, or -1 after an error.
+ */
 static int
 eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 {
 	struct buf name = BUF_INIT, hint = BUF_INIT;
 	struct bind b;
-	const struct quantity *q;
+	struct quantity *q;
 	const char *near[3];
 	size_t n;
 	int ret = -1;
@@ -744,8 +950,25 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	bind_init(&b, ev, it, row, NO_RATE);
 	if (bound_name(&b, it->name, &name))
 		buf_addstr(&name, it->name);
-	q = registry_get(ev->reg, name.data);
-	if (!q && row) {
+	q = registry_get_mut(ev->reg, name.data);
+	if (it->when) {
+		struct expr_env env;
+		struct value v = { 0 };
+		int t;
+
+		modeleval_env(&b, &env);
+		env.missing_ok = 1;
+		t = expr_eval(it->when, &env, &v);
+		t = t < 0 ? -1 : t == 0 && value_truthy(&v);
+		value_release(&v);
+		if (t <= 0) {
+			buf_release(&name);
+			return t;
+		}
+	}
+	if (strchr(it->name, '*')) {
+		ret = 0;	/* a pattern: the registry's symbols */
+	} else if (!q && row) {
 		ret = 0;	/* a row without it */
 	} else if (!q) {
 		n = registry_suggest(ev->reg, name.data, near, 3);
@@ -753,17 +976,21 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 		modeldoc_error(ev->doc, it->off, it->len, "'%s' is not a quantity "
 			  "of the data or of a provider called above%s",
 			  name.data, hint.data);
-	} else if (it->a[A_UNIT].text && strcmp(it->a[A_UNIT].text,
-						q->unit)) {
+	} else if (it->a[A_UNIT].text && !it->any_unit &&
+		   strcmp(it->a[A_UNIT].text, q->unit) &&
+		   registry_convert(q, it->a[A_UNIT].text)) {
 		buf_addf(&hint, "'%s', but the data give '%s'",
 			 it->a[A_UNIT].text, q->unit);
 		modeldoc_error(ev->doc, it->a[A_UNIT].off, it->a[A_UNIT].len,
-			  "the unit of '%s' is declared %s", name.data,
-			  hint.data);
+			  "the unit of '%s' is declared %s, of another "
+			  "dimension", name.data, hint.data);
 	} else {
 		set_symbol(&b, it, name.data);
 		ret = 0;
 	}
+	/* A row's check holds whether the row has the quantity or not. */
+	if (!ret && !strchr(it->name, '*'))
+		ret = check_item(ev, it, &b);
 	buf_release(&name);
 	buf_release(&hint);
 	return ret;
@@ -925,7 +1152,13 @@ copy_row(struct modeldoc_eval *ev, const struct item *it, const char *row)
 		if (strncmp(q->name, row, rl) || q->name[rl] != '.')
 			continue;
 		tail = q->name + rl;
-		if (nrest && bsearch(&tail, rest, nrest, sizeof(*rest), by_rest))
+		/*
+		 * What a family computes it computes for the pick too; what
+		 * the data give (a label the family defines only for rows
+		 * without one) is copied.
+		 */
+		if (nrest && q->expr &&
+		    bsearch(&tail, rest, nrest, sizeof(*rest), by_rest))
 			continue;
 		buf_reset(&name);
 		buf_addstr(&name, it->name);
@@ -1037,12 +1270,13 @@ pick_keys(struct modeldoc_eval *ev, const struct item *it, const char *row,
 {
 	const struct pick *pk = it->pick;
 	struct bind b = { .ev = ev, .var = pk->var, .row = row };
-	struct expr_env env = { .reg = ev->reg, .resolve = resolve_hook, .ctx = &b };
+	struct expr_env env;
 	struct value v = { 0 };
 	struct buf ua = BUF_INIT, ub = BUF_INIT;
 	size_t k;
 	int ret = 0;
 
+	modeleval_env(&b, &env);
 	if (pk->where) {
 		if (expr_eval(pk->where, &env, &v))
 			return -1;
@@ -1096,7 +1330,7 @@ eval_pick(struct modeldoc_eval *ev, const struct item *it)
 	const struct pick *pk = it->pick;
 	struct buf rows = BUF_INIT, best = BUF_INIT, row = BUF_INIT;
 	struct bind b = { .ev = ev };
-	struct expr_env env = { .reg = ev->reg, .resolve = resolve_hook, .ctx = &b, .missing_ok = 1 };
+	struct expr_env env;
 	struct unit unit[PICK_KEYS_MAX];
 	double key[PICK_KEYS_MAX], top[PICK_KEYS_MAX];
 	struct value v = { 0 };
@@ -1104,6 +1338,8 @@ eval_pick(struct modeldoc_eval *ev, const struct item *it)
 	long n;
 	int ret = -1;
 
+	modeleval_env(&b, &env);
+	env.missing_ok = 1;
 	if (registry_has(ev->reg, it->name)) {
 		modeldoc_error(ev->doc, it->off, it->len, "'%s' is already a "
 			  "quantity or a prefix of some: a pick names new "
@@ -1156,6 +1392,42 @@ out:
 	return ret;
 }
 
+/*
+ * A set of rows or a trend (modelrows.c), when its "when:" holds, with
+ * loops through it caught. Returns 0, 1 when "when:" is false, or -1.
+ */
+static int
+eval_rule(struct modeldoc_eval *ev, size_t i)
+{
+	const struct item *it = &ev->doc->items[i];
+	struct bind b = { .ev = ev };
+	struct expr_env env;
+	struct value v = { 0 };
+	int ret;
+
+	if (registry_has(ev->reg, it->name))
+		return modeldoc_error(ev->doc, it->off, it->len, "'%s' is "
+				      "already a quantity or a prefix of "
+				      "some: a %s names new ones", it->name,
+				      it->kind == ITEM_ROWS ? "set of rows" :
+				      "trend");
+	if (push(ev, it, it->name))
+		return -1;
+	modeleval_env(&b, &env);
+	env.missing_ok = 1;
+	ret = 0;
+	if (it->when) {
+		ret = expr_eval(it->when, &env, &v);
+		ret = ret < 0 ? -1 : ret == 0 && value_truthy(&v) ? 0 : 1;
+		value_release(&v);
+	}
+	if (!ret)
+		ret = it->kind == ITEM_ROWS ? modelrows_view(ev, i) :
+		      modelrows_trend(ev, i);
+	pop(ev);
+	return ret;
+}
+
 static int
 eval_item(struct modeldoc_eval *ev, size_t i)
 {
@@ -1175,6 +1447,12 @@ eval_item(struct modeldoc_eval *ev, size_t i)
 		ret = eval_decl(ev, it, NULL);
 	else if (it->kind == ITEM_PICK)
 		ret = eval_pick(ev, it) < 0 ? -1 : 0;
+	else if (it->kind == ITEM_ROWS || it->kind == ITEM_TREND)
+		ret = eval_rule(ev, i) < 0 ? -1 : 0;
+	else if (it->kind == ITEM_DATA)
+		ret = modelrows_data(ev, i);
+	else if (it->kind == ITEM_COLUMN)
+		ret = 0;	/* its dataset's */
 	else
 		ret = eval_call(ev, it);
 	ev->state[i] = 2;
@@ -1183,25 +1461,28 @@ eval_item(struct modeldoc_eval *ev, size_t i)
 	return ret;
 }
 
-int
-modeldoc_run(struct modeldoc_eval *ev)
+static void
+run_begin(struct modeldoc_eval *ev)
 {
-	size_t i;
-	int ret = 0;
-
 	ev->state = xcalloc(ev->doc->n ? ev->doc->n : 1, 1);
 	ev->stack = xcalloc(DEPTH_MAX, sizeof(*ev->stack));
 	ev->members = NULL;
 	ev->nmembers = ev->memberslots = 0;
 	ev->depth = 0;
 	ev->failed = 0;
-	for (i = 0; i < ev->doc->n && !ev->failed; i++)
-		if (eval_item(ev, i))
-			ret = -1;
+}
+
+/* The end of a run: ret, or -1 when it failed. */
+static int
+run_end(struct modeldoc_eval *ev, int ret)
+{
+	size_t i;
+
 	if (ev->failed)
 		ret = -1;
 	while (ev->depth)
 		pop(ev);
+	modelrows_free(ev);
 	free(ev->stack);
 	ev->stack = NULL;
 	for (i = 0; i < ev->memberslots; i++)
@@ -1211,5 +1492,31 @@ modeldoc_run(struct modeldoc_eval *ev)
 	free(ev->state);
 	ev->state = NULL;
 	return ret;
+}
+
+int
+modeldoc_run(struct modeldoc_eval *ev)
+{
+	size_t i;
+	int ret = 0;
+
+	run_begin(ev);
+	for (i = 0; i < ev->doc->n && !ev->failed; i++)
+		if (eval_item(ev, i))
+			ret = -1;
+	/* The symbols of names by pattern, for the quantities added later
+	 * too (the claims). */
+	if (!ret && !ev->failed && ev->doc->npatterns)
+		registry_set_symbols(ev->reg, (const char *const (*)[2])
+				     ev->doc->patterns, ev->doc->npatterns,
+				     NULL, 0);
+	return run_end(ev, ret);
+}
+
+int
+modeldoc_run_one(struct modeldoc_eval *ev, const char *name)
+{
+	run_begin(ev);
+	return run_end(ev, modeldoc_need(ev, name) < 0 ? -1 : 0);
 }
 

@@ -799,7 +799,6 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	buf_init(&b->prev);
 	pl->jobs = xgrow(pl->jobs, &pl->cap, pl->n + n * NVARIANTS,
 			 sizeof(*pl->jobs));
-	figdata_add(reg, &mine);
 	/* The previous run's cache manifest, read once (none: all drawn). */
 	buf_addf(&path, "%s/%s/.cache", site_outdir(site), dir);
 	if (buf_read_file_flags(&b->prev, path.data, FILE_NOFOLLOW))

@@ -354,6 +354,22 @@ registry_set_expr(struct quantity *q, const char *expr, const char *note)
 	q->formula = buf_detach(&b, NULL);
 }
 
+int
+registry_convert(struct quantity *q, const char *unit)
+{
+	struct unit u;
+
+	if (q->type != Q_NUMBER || !q->dim_ok || unit_parse(unit, &u, NULL) ||
+	    !unit_same_dim(&u, &q->dim) || u.calendar != q->dim.calendar)
+		return -1;
+	q->value = q->dim.scale == u.scale ? q->value :
+		   q->value * (q->dim.scale / u.scale);
+	q->dim = u;
+	free(q->unit);
+	q->unit = xstrdup(unit);
+	return 0;
+}
+
 void
 registry_set_symbol(struct registry *reg, const char *name,
 		    const char *symbol)
@@ -585,6 +601,14 @@ registry_set_symbols(struct registry *reg, const char *const table[][2],
 
 const struct quantity *
 registry_get(const struct registry *reg, const char *name)
+{
+	size_t slot = find_slot(reg, name, hash(name));
+
+	return reg->slots[slot] ? reg->q[reg->slots[slot] - 1] : NULL;
+}
+
+struct quantity *
+registry_get_mut(struct registry *reg, const char *name)
 {
 	size_t slot = find_slot(reg, name, hash(name));
 

@@ -321,11 +321,13 @@ source_get(void *ctx, size_t i, const char *rest, struct value *out)
 		return 0;
 	}
 	for (k = 0; k < f->s.ncols; k++)
-		if (f->names[k] && !strcmp(f->names[k], rest) &&
-		    !(f->s.cols[k].flags & TABLE_COL_DATE))
+		if (f->names[k] && !strcmp(f->names[k], rest))
 			break;
 	if (k == f->s.ncols)
 		return 2;
+	/* The date by its own name: a month as written, a year a year. */
+	if (f->s.cols[k].kind == TABLE_KIND_YEAR)
+		return source_get(ctx, i, "year", out);
 	if (i >= s->n || s->col[k] < 0)
 		return 1;
 	cell = table_cell(s->t, s->row[i], s->col[k]);
@@ -335,6 +337,7 @@ source_get(void *ctx, size_t i, const char *rest, struct value *out)
 		return 0;
 	memset(out, 0, sizeof(*out));
 	if (f->s.cols[k].kind != TABLE_KIND_NUMBER) {
+		/* Text: its own, or a month's date as written (2008-06). */
 		out->type = VALUE_TEXT;
 		out->text = xstrdup(cell);
 		return 0;
@@ -345,8 +348,8 @@ source_get(void *ctx, size_t i, const char *rest, struct value *out)
 	out->type = VALUE_NUMBER;
 	out->num = v;
 	out->unit = s->unit[k];
-	if (f->s.cols[k].unit)
-		out->utext = xstrdup(f->s.cols[k].unit);
+	/* The catalogue's unit, "" for a pure number. */
+	out->utext = xstrdup(f->s.cols[k].unit ? f->s.cols[k].unit : "");
 	return 0;
 }
 
@@ -391,6 +394,7 @@ rows_source_expr(struct rows_source *src, struct expr_rows *out)
 	out->where = source_where;
 	out->names = source_names;
 	out->what = table_name(src->t);
+	out->file = table_name(src->t);
 }
 
 const struct schema_file *
