@@ -49,7 +49,7 @@ SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c ex
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = audit buf export expr fit format hash physics registry table template model modeldoc units \
        schema \
-       formulas mathml bib pages figdata figure serve pdf
+       formulas mathml bib pages ladder figure serve pdf modelrows
 UNIT += diag html
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 

@@ -1187,10 +1187,22 @@ add_values(const struct expr *e, const struct expr_env *env, struct buf *out,
 		add_values(e->b, env, out, seen);
 		return;
 	}
-	if (env->bound && !in_has) {
+	if (env->bound) {
 		struct value v = { 0 };
-		int r = bound_get(env, e->str, &v, NULL);
+		const char *nm = in_has ? e->a->str : e->str;
+		int r = bound_get(env, nm, in_has ? NULL : &v, NULL);
 
+		if (r != 2 && in_has) {
+			buf_addf(&key, "\nhas %s\n", nm);
+			if (!strstr(seen->data, key.data)) {
+				if (seen->len > 1)
+					BUF_ADDLIT(out, ", ");
+				buf_add(seen, key.data + 1, key.len - 1);
+				buf_addf(out, "has(%s) = %d", nm, r == 0);
+			}
+			buf_release(&key);
+			return;
+		}
 		if (r != 2) {
 			buf_addf(&key, "\n%s\n", e->str);
 			if (!strstr(seen->data, key.data)) {

@@ -125,20 +125,6 @@ new_item(struct modeldoc *doc, enum item_kind kind, const char *s,
 	return it;
 }
 
-/* The item that defines or declares name first, or NULL. */
-static const struct item *
-find(const struct modeldoc *doc, const char *name, enum item_kind kind,
-     size_t before)
-{
-	size_t i;
-
-	for (i = 0; i < before; i++)
-		if (doc->items[i].kind == kind &&
-		    !strcmp(doc->items[i].name, name))
-			return &doc->items[i];
-	return NULL;
-}
-
 /* Collapses every run of white space of s[0..len) to one space. */
 static char *
 one_line(const char *s, size_t len)
@@ -870,7 +856,6 @@ finish_data(struct modeldoc *doc, struct item *it)
 static int
 finish(struct modeldoc *doc, struct item *it)
 {
-	const struct item *twin;
 	struct buf err = BUF_INIT;
 	int ret = 0;
 
@@ -878,28 +863,6 @@ finish(struct modeldoc *doc, struct item *it)
 		return 0;
 	if (it->kind == ITEM_COLUMN || it->kind == ITEM_DATA)
 		return finish_data(doc, it);
-	twin = find(doc, it->name, ITEM_DEF, (size_t)(it - doc->items));
-	if (!twin)
-		twin = find(doc, it->name, ITEM_DECL,
-			    (size_t)(it - doc->items));
-	if (!twin)
-		twin = find(doc, it->name, ITEM_PICK,
-			    (size_t)(it - doc->items));
-	if (!twin)
-		twin = find(doc, it->name, ITEM_ROWS,
-			    (size_t)(it - doc->items));
-	if (!twin)
-		twin = find(doc, it->name, ITEM_TREND,
-			    (size_t)(it - doc->items));
-	if (twin) {
-		size_t line, col;
-		char where[32];
-
-		srcfile_locate(doc->f, twin->off, &line, &col);
-		snprintf(where, sizeof(where), "%zu", line);
-		ret = modeldoc_error(doc, it->off, it->len, "'%s' is already "
-				"defined on line %s", it->name, where);
-	}
 	if (it->var && (strncmp(it->name, it->var, strlen(it->var)) ||
 			it->name[strlen(it->var)] != '.') &&
 	    !brace_of(it->name, it->var))
@@ -1261,6 +1224,8 @@ index_items(struct modeldoc *doc)
 	for (i = 0; i < doc->n; i++) {
 		const struct item *it = &doc->items[i];
 
+		if (it->kind == ITEM_ROWS)
+			doc->views = push_index(doc->views, &doc->nviews, i);
 		if (it->kind == ITEM_PICK || it->kind == ITEM_ROWS ||
 		    it->kind == ITEM_TREND) {
 			/* Each names the quantities under its name. */
@@ -1308,6 +1273,54 @@ modeldoc_key_find(const struct modeldoc_key *keys, size_t n,
 	return lo < n && !strcmp(keys[lo].key, key) ? keys + lo : keys + n;
 }
 
+static int
+by_key_then_index(const void *a, const void *b)
+{
+	const struct modeldoc_key *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * A name defined twice: an error at the later definition, naming the
+ * line of the first. (Sorted once: a search of the items before each
+ * was quadratic in the document's length.) Returns -1 after errors.
+ */
+static int
+twins(struct modeldoc *doc)
+{
+	struct modeldoc_key *k = xcalloc(doc->n ? doc->n : 1, sizeof(*k));
+	size_t i, n = 0, line, col;
+	int ret = 0;
+
+	for (i = 0; i < doc->n; i++) {
+		enum item_kind kind = doc->items[i].kind;
+
+		if (kind == ITEM_DEF || kind == ITEM_DECL || kind == ITEM_PICK ||
+		    kind == ITEM_ROWS || kind == ITEM_TREND) {
+			k[n].key = doc->items[i].name;
+			k[n++].i = i;
+		}
+	}
+	if (n)
+		qsort(k, n, sizeof(*k), by_key_then_index);
+	for (i = 1; i < n; i++) {
+		size_t first = i - 1;
+		const struct item *it = &doc->items[k[i].i];
+
+		if (strcmp(k[i].key, k[first].key))
+			continue;
+		while (first && !strcmp(k[first - 1].key, k[i].key))
+			first--;
+		srcfile_locate(doc->f, doc->items[k[first].i].off, &line, &col);
+		ret = modeldoc_error(doc, it->off, it->len, "'%s' is already "
+				     "defined on line %zu", it->name, line);
+	}
+	free(k);
+	return ret;
+}
+
 /* Takes f: checks and parses it into a new document, or NULL. */
 static struct modeldoc *
 load(struct srcfile *f)
@@ -1318,7 +1331,8 @@ load(struct srcfile *f)
 	doc->f = f;
 	if (f)
 		f->show_source = 1;
-	if (!doc->f || srcfile_check_text(doc->f) || parse(doc)) {
+	if (!doc->f || srcfile_check_text(doc->f) || parse(doc) ||
+	    twins(doc)) {
 		modeldoc_free(doc);
 		return NULL;
 	}
@@ -1421,6 +1435,7 @@ modeldoc_free(struct modeldoc *doc)
 	free(doc->parts);
 	free(doc->rates);
 	free(doc->patterns);
+	free(doc->views);
 	free(doc->singles);
 	free(doc->members);
 	free(doc->picks);

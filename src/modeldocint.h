@@ -154,6 +154,8 @@ struct modeldoc {
 	 * registry (registry_set_symbols()): borrowed from the items. */
 	const char *(*patterns)[2];
 	size_t npatterns;
+	size_t *views;		/* the sets of rows (ITEM_ROWS), in order */
+	size_t nviews;
 };
 
 

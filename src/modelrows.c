@@ -139,12 +139,11 @@ modelrows_find(struct modeldoc_eval *ev, const char *name,
 {
 	const struct modeldoc *doc = ev->doc;
 	struct view *w;
-	size_t i;
+	size_t i = doc->n, k;
 
-	for (i = 0; i < doc->n; i++)
-		if (doc->items[i].kind == ITEM_ROWS &&
-		    !strcmp(doc->items[i].name, name))
-			break;
+	for (k = 0; k < doc->nviews; k++)
+		if (!strcmp(doc->items[doc->views[k]].name, name))
+			i = doc->views[k];
 	if (i < doc->n) {
 		if (!(w = view_of(ev, i))) {
 			if (ev->state[i] == 1)
@@ -220,9 +219,9 @@ number_of(struct modeldoc_eval *ev, const struct expr *e,
 	if (v.type != VALUE_NUMBER) {
 		ret = error_at(expr_loc(e), "expected a number, got the text "
 			       "'%s'", v.text);
-	} else if (want && (unit_parse(want, &u, NULL) ||
-			    !unit_same_dim(&v.unit, &u) ||
-			    u.calendar != v.unit.calendar)) {
+	} else if (want && !v.literal && (unit_parse(want, &u, NULL) ||
+					  !unit_same_dim(&v.unit, &u) ||
+					  u.calendar != v.unit.calendar)) {
 		ret = error_at(expr_loc(e), "expected a number in %s", want);
 	} else {
 		*x = v.num;

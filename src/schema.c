@@ -387,6 +387,15 @@ check_file(const struct table *t, const struct selfcols *sc,
 					       strlen(f->s.file) - 4);
 		f->prefix = c->stems[c->nstems++];
 	}
+	/* The engine's own names: the edition's, the claims audit's. */
+	if (f->kind == SCHEMA_ROWS && (!strcmp(f->prefix, "edition") ||
+				       !strcmp(f->prefix, "claim") ||
+				       !strcmp(f->prefix, "claims")))
+		bad = table_error(t, first, sc->file, "'%s' would name its rows "
+				  "%s.<id>.*, and the engine names quantities "
+				  "%s.* itself: give it another prefix (the "
+				  "column 'name' of its row)", f->s.file,
+				  f->prefix, f->prefix);
 	for (k = 0; k < N(engine_cols); k++) {
 		const struct engine_col *ec = &engine_cols[k];
 
@@ -427,7 +436,7 @@ catalogue_read(const struct table *t, struct catalogue *c)
 		table_col(t, "description"),
 	};
 	size_t r, i, k;
-	int bad = 0;
+	int bad = 0, rows_bad;
 
 	for (r = 0; r < table_rows(t); r++) {
 		const char *file = table_cell(t, r, sc.file);
@@ -443,8 +452,9 @@ catalogue_read(const struct table *t, struct catalogue *c)
 		    read_column_row(t, &sc, r, c) : read_file_row(t, &sc, r, c))
 			bad = -1;
 	}
-	/* A prefix names one rows file's rows. */
-	for (i = 0; !bad && i < c->n; i++) {
+	rows_bad = bad;
+	/* Each file whole; a prefix names one rows file's rows. */
+	for (i = 0; !rows_bad && i < c->n; i++) {
 		bad |= check_file(t, &sc, &c->v[i], c);
 		for (k = 0; k < i && c->v[i].kind == SCHEMA_ROWS; k++)
 			if (c->v[k].kind == SCHEMA_ROWS &&
