@@ -145,12 +145,15 @@ void value_unit_text(const struct value *v, struct buf *out);
 
 /*
  * Checks the formula of q (q->expr) against the registry: it parses,
- * it names exactly q's inputs (no more, no fewer), its dimension is the
+ * it names q's inputs (all of them, and no other name of a quantity: a
+ * name of none sits in a branch of if() not taken), its dimension is the
  * one of q's unit (SI dimensions and calendar years; counts such as bit
  * and ops are pure numbers to physics, units.h), and evaluated with the
  * values of its inputs it gives q's value to 1e-12 relative, exactly
  * for calendar years and whole numbers. Returns 0 (also when q has no
- * expr), or -1 after an error naming q.
+ * expr), 1 when the formula reduces over a data file's rows, which the
+ * registry does not hold (its names checked, its value not), or -1
+ * after an error naming q.
  */
 int expr_check_formula(const struct registry *reg, const struct quantity *q);
 

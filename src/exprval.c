@@ -1260,6 +1260,29 @@ expr_values(const struct expr *e, const struct expr_env *env, struct buf *out)
 	add_values(e, env, out, &seen);
 	buf_release(&seen);
 }
+/*
+ * Whether e reduces over rows that are no family of reg (a data file's,
+ * or a set of them the model document names): gone with the model's
+ * tables, the registry cannot re-evaluate e.
+ */
+static int
+reads_rows(const struct expr *e, const struct registry *reg)
+{
+	struct buf rows = BUF_INIT;
+	int ret = 0;
+
+	if (!e)
+		return 0;
+	if (e->over) {
+		family_rows(reg, e->over, &rows);
+		ret = !rows.len;
+		buf_release(&rows);
+	}
+	return ret || reads_rows(e->a, reg) || reads_rows(e->b, reg) ||
+	       reads_rows(e->c, reg) || reads_rows(e->by, reg) ||
+	       reads_rows(e->distinct, reg);
+}
+
 int
 expr_check_formula(const struct registry *reg, const struct quantity *q)
 {
@@ -1281,7 +1304,7 @@ expr_check_formula(const struct registry *reg, const struct quantity *q)
 	f->show_source = 1;
 	if (!(e = expr_parse(f, 0, f->len)))
 		goto out;
-	/* Its names are its inputs: no more, no fewer. */
+	/* Its names are its inputs: no fewer, and no more that exist. */
 	buf_addch(&names, '\n');
 	expr_inputs(e, &names);
 	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
@@ -1291,7 +1314,10 @@ expr_check_formula(const struct registry *reg, const struct quantity *q)
 			if (strlen(q->inputs[i]) == len &&
 			    !memcmp(q->inputs[i], p, len))
 				break;
-		if (i == q->ninputs) {
+		buf_reset(&key);
+		buf_add(&key, p, len);
+		/* A name of no quantity: in a branch of if() not taken. */
+		if (i == q->ninputs && registry_has(reg, key.data)) {
 			error("formula of '%s' uses '%.*s', which is not one "
 			      "of its inputs", q->name, (int)len, p);
 			goto out;
@@ -1305,6 +1331,10 @@ expr_check_formula(const struct registry *reg, const struct quantity *q)
 			      q->inputs[i], q->name, q->expr);
 			goto out;
 		}
+	}
+	if (reads_rows(e, reg)) {
+		ret = 1;
+		goto out;
 	}
 	if (expr_eval(e, &env, &v))
 		goto out;
