@@ -144,6 +144,22 @@ void expr_inputs(const struct expr *e, struct buf *out);
 void value_unit_text(const struct value *v, struct buf *out);
 
 /*
+ * For a condition e that is false in env: the names to blame, most
+ * first, each once, as lines after a newline appended to out ("\nr.mass_kg
+ * \nr.prev.mass_kg\n"): a name bound to a row as written, any other as
+ * it resolves. For an error at the data cell that fails a check.
+ */
+void expr_culprits(const struct expr *e, const struct expr_env *env,
+		   struct buf *out);
+/*
+ * Of a condition e false in env, the part that makes it so: of "and"
+ * its first false side, of if() its branch taken, down to a part that
+ * is neither. For the values a message about a failed check lists.
+ */
+const struct expr *expr_failing(const struct expr *e,
+				const struct expr_env *env);
+
+/*
  * Checks the formula of q (q->expr) against the registry: it parses,
  * it names q's inputs (all of them, and no other name of a quantity: a
  * name of none sits in a branch of if() not taken), its dimension is the

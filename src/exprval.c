@@ -850,6 +850,11 @@ reduce(const struct expr *e, const struct expr_env *env, struct value *out)
 		buf_addstr(&list, last.data);
 		out->type = VALUE_TEXT;
 		out->text = buf_detach(&list, NULL);
+	} else if (!n && w.is_src) {
+		ret = error_at(&e->loc, "'%s' over no rows: %s has none in "
+			       "this edition%s", fn, w.src.what,
+			       e->b || e->distinct ? " for which the "
+			       "condition holds" : "");
 	} else if (!n) {
 		ret = error_at(&e->loc, "'%s' over no rows: no '%s.X.id' in "
 			       "this edition%s", fn, e->over,
@@ -1260,6 +1265,94 @@ expr_values(const struct expr *e, const struct expr_env *env, struct buf *out)
 	add_values(e, env, out, &seen);
 	buf_release(&seen);
 }
+/* The names e reads, in the order written, each once, into out. */
+static void
+culprit_names(const struct expr *e, const struct expr_env *env,
+	      struct buf *out)
+{
+	struct buf name = BUF_INIT, key = BUF_INIT;
+	const struct expr *n = e;
+
+	if (!e || (e->kind == N_CALL && e->var))
+		return;		/* a reduction's names are each row's */
+	if (e->kind == N_CALL && e->fn->kind == FN_HAS)
+		n = e->a;
+	if (n->kind != N_NAME) {
+		culprit_names(e->a, env, out);
+		culprit_names(e->b, env, out);
+		culprit_names(e->c, env, out);
+		return;
+	}
+	/* A name bound to a row stays as written: "r.mass_kg". */
+	if (env->bound && bound_get(env, n->str, NULL, NULL) != 2)
+		buf_addstr(&name, n->str);
+	else
+		resolve(n, env, &name);
+	buf_addf(&key, "\n%s\n", name.data);
+	if (!strstr(out->data, key.data))
+		buf_add(out, key.data + 1, key.len - 1);
+	buf_release(&name);
+	buf_release(&key);
+}
+
+/*
+ * The names that make e false, most to blame first: of a false "and"
+ * its first false side; of a false "or" its sides from the right (the
+ * guards come first: "!has(x) || x > 0" blames x > 0); of if() its
+ * branch taken; else the names e reads, in the order written.
+ */
+static void
+culprits(const struct expr *e, const struct expr_env *env, struct buf *out)
+{
+	struct value v = { 0 };
+	int t;
+
+	if (e->kind == N_BIN && e->op == OP_AND) {
+		t = !expr_eval(e->a, env, &v) && !value_truthy(&v);
+		value_release(&v);
+		culprits(t ? e->a : e->b, env, out);
+	} else if (e->kind == N_BIN && e->op == OP_OR) {
+		culprits(e->b, env, out);
+		culprits(e->a, env, out);
+	} else if (e->kind == N_NOT) {
+		culprits(e->a, env, out);
+	} else if (e->kind == N_CALL && e->fn->kind == FN_IF) {
+		t = !expr_eval(e->a, env, &v) && value_truthy(&v);
+		value_release(&v);
+		culprits(t ? e->b : e->c, env, out);
+		culprit_names(e->a, env, out);
+	} else {
+		culprit_names(e, env, out);
+	}
+}
+
+void
+expr_culprits(const struct expr *e, const struct expr_env *env,
+	      struct buf *out)
+{
+	buf_addch(out, '\n');
+	culprits(e, env, out);
+}
+
+const struct expr *
+expr_failing(const struct expr *e, const struct expr_env *env)
+{
+	struct value v = { 0 };
+	int t;
+
+	if (e->kind == N_BIN && e->op == OP_AND) {
+		t = !expr_eval(e->a, env, &v) && !value_truthy(&v);
+		value_release(&v);
+		return expr_failing(t ? e->a : e->b, env);
+	}
+	if (e->kind == N_CALL && e->fn->kind == FN_IF) {
+		t = !expr_eval(e->a, env, &v) && value_truthy(&v);
+		value_release(&v);
+		return expr_failing(t ? e->b : e->c, env);
+	}
+	return e;
+}
+
 /*
  * Whether e reduces over rows that are no family of reg (a data file's,
  * or a set of them the model document names): gone with the model's

@@ -132,6 +132,16 @@ file_rows(void *ctx, const char *prefix, struct expr_rows *out)
 	return 0;
 }
 
+/* The document's cell_error(): at a cell of the catalogue's files. */
+static int
+cell_error(void *ctx, const char *origin, const char *name, int of_unit,
+	   const char *msg)
+{
+	struct model *m = ctx;
+
+	return rows_cell_error(m->ts, m->datadir, origin, name, of_unit, msg);
+}
+
 static void
 doc_free(void *doc)
 {
@@ -213,7 +223,8 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 	if (doc && !model_start(&m, &newest)) {
 		ev = (struct modeldoc_eval){ .doc = doc, .reg = m.reg,
 			.providers = providers, .ctx = &m,
-			.file_rows = file_rows, .ds = ds };
+			.file_rows = file_rows, .cell_error = cell_error,
+			.ds = ds };
 		m.ev = &ev;
 		ok = !modeldoc_run(&ev) && diag_errors() == before;
 	}
@@ -241,7 +252,7 @@ model_editions(const char *datadir, struct tableset *ts, int *first,
 	if (doc && !model_start(&m, newest)) {
 		ev = (struct modeldoc_eval){ .doc = doc, .reg = m.reg,
 			.providers = providers, .ctx = &m,
-			.file_rows = file_rows };
+			.file_rows = file_rows, .cell_error = cell_error };
 		m.ev = &ev;
 		/* The first edition, when the document says which. */
 		if (!modeldoc_run_one(&ev, "edition.first")) {

@@ -622,13 +622,13 @@ fail:
 }
 
 /*
- * "check: CONDITION: WHY" of it: the condition parsed, the words after
- * the first colon outside brackets and strings its reason.
+ * "check: CONDITION: WHY" c: the condition parsed, the words after the
+ * first colon outside brackets and strings its reason.
  */
 static int
-parse_check(struct modeldoc *doc, struct item *it)
+parse_check(struct modeldoc *doc, struct check *c)
 {
-	const struct attr *a = &it->a[A_CHECK];
+	const struct attr *a = &c->a;
 	const char *s = doc->f->data;
 	size_t i, depth = 0, end = a->off + a->len;
 
@@ -651,8 +651,8 @@ parse_check(struct modeldoc *doc, struct item *it)
 		return modeldoc_error(doc, a->off, a->len, "expected 'check: "
 				      "CONDITION: WHY', the reason after a "
 				      "colon");
-	it->reason = a->text + (i + 2 - a->off);
-	return pick_expr(doc, a->off, i, "a condition", &it->check);
+	c->reason = a->text + (i + 2 - a->off);
+	return pick_expr(doc, a->off, i, "a condition", &c->cond);
 }
 
 /* "needs: N points, Y years" of a trend. */
@@ -857,6 +857,7 @@ static int
 finish(struct modeldoc *doc, struct item *it)
 {
 	struct buf err = BUF_INIT;
+	size_t k;
 	int ret = 0;
 
 	if (it->kind == ITEM_CALL)
@@ -869,8 +870,9 @@ finish(struct modeldoc *doc, struct item *it)
 		ret = modeldoc_error(doc, it->off, it->len, "in a family over "
 				"'%s', a name starts with '%s.' or holds "
 				"'{%s}'", it->var, it->var, it->var);
-	if (it->a[A_CHECK].text && parse_check(doc, it))
-		ret = -1;
+	for (k = 0; k < it->nchecks; k++)
+		if (parse_check(doc, &it->checks[k]))
+			ret = -1;
 	ret |= finish_rule(doc, it);
 	if (check_braces(doc, it, it->name, it->off, it->len))
 		ret = -1;
@@ -1163,7 +1165,21 @@ parse(struct modeldoc *doc)
 		} else if (a < NATTR) {
 			struct attr *at = &cur->a[a];
 
-			if (at->text) {
+			/* Checks are many: each its own condition. */
+			if (a == A_CHECK) {
+				struct check *c;
+
+				cur->checks = xreallocarray(cur->checks,
+					cur->nchecks + 1, sizeof(*c));
+				c = &cur->checks[cur->nchecks++];
+				memset(c, 0, sizeof(*c));
+				c->a.off = toff;
+				c->a.len = off + len - toff;
+				c->a.text = xstrndup(s + toff, c->a.len);
+			}
+			if (at->text && a == A_CHECK) {
+				;	/* a[A_CHECK] stays the first */
+			} else if (at->text) {
 				ret = modeldoc_error(doc, off, len, "a second "
 						"'%s:' for '%s'", attr_names[a],
 						cur->name);
@@ -1405,7 +1421,7 @@ pick_free(struct pick *pk)
 void
 modeldoc_free(struct modeldoc *doc)
 {
-	size_t i;
+	size_t i, k;
 	int j;
 
 	if (!doc)
@@ -1418,7 +1434,11 @@ modeldoc_free(struct modeldoc *doc)
 		rowrule_free(doc->items[i].rule);
 		expr_free(doc->items[i].value);
 		expr_free(doc->items[i].label);
-		expr_free(doc->items[i].check);
+		for (k = 0; k < doc->items[i].nchecks; k++) {
+			expr_free(doc->items[i].checks[k].cond);
+			free(doc->items[i].checks[k].a.text);
+		}
+		free(doc->items[i].checks);
 		free(doc->items[i].place_x);
 		free(doc->items[i].place_y);
 		expr_free(doc->items[i].place_where);

@@ -67,6 +67,15 @@ struct modeldoc_eval {
 	 * no data files.
 	 */
 	int (*file_rows)(void *ctx, const char *prefix, struct expr_rows *out);
+	/*
+	 * Prints msg as an error at the data cell that gives name (a
+	 * quantity, or a column's name in a row) in the row of a data file
+	 * at origin ("data/top500.csv:60"), or with of_unit at the cell of
+	 * its unit: 0, or 1 when that is no cell (nothing printed). NULL:
+	 * errors about the data are told in the document.
+	 */
+	int (*cell_error)(void *ctx, const char *origin, const char *name,
+			  int of_unit, const char *msg);
 	/* Where the datasets go (data blocks), or NULL: none computed. */
 	struct datasets *ds;
 	/* private */

@@ -76,6 +76,13 @@ static const char *const attr_names[NATTR] = {
 	"label", "needs", "check", "place",
 };
 
+/* "check: CONDITION: WHY": what must hold, and why. */
+struct check {
+	struct attr a;
+	struct expr *cond;
+	const char *reason;	/* a.text's words after the condition */
+};
+
 struct item {
 	enum item_kind kind;
 	char *name;		/* quantity or provider */
@@ -90,8 +97,8 @@ struct item {
 	struct expr *when;	/* of a[A_WHEN], or NULL */
 	struct rowrule *rule;	/* ITEM_ROWS, ITEM_TREND, ITEM_DATA */
 	struct expr *value, *label;	/* a set of rows' value: and label: */
-	struct expr *check;	/* of a[A_CHECK]: what must hold */
-	const char *reason;	/* why (a[A_CHECK]'s words after it) */
+	struct check *checks;	/* each "check:" (a[A_CHECK] the first) */
+	size_t nchecks;
 	size_t need_points;	/* a trend's needs: N points, Y years */
 	double need_years;
 	size_t data;		/* ITEM_COLUMN: its dataset's item */
@@ -178,6 +185,9 @@ struct bind {
 /* modeleval.c: env to evaluate with b's bindings, over the run's rows. */
 struct expr_env;
 void modeleval_env(struct bind *b, struct expr_env *env);
+int modeleval_check(struct modeldoc_eval *ev, const struct item *it,
+		    const struct expr_env *env, const char *var,
+		    const char *origin, const char *where);
 
 /* modelrows.c: the sets of rows, trends and datasets of a run. */
 int modelrows_find(struct modeldoc_eval *ev, const char *name,

@@ -888,29 +888,108 @@ eval_rates(struct modeldoc_eval *ev, size_t i, const char *row)
 }
 
 /*
- * The check of it ("check: COND: WHY") for its binding b: 0 when COND
- * holds, else -1 after an error at the check naming the row and the
- * values COND read.
+ * The error of check c of it failed: at the data cell most to blame
+ * (expr_culprits()) when one is, a name var.X bound to the row of a
+ * file at origin, or a quantity the data give (its origin, or for one
+ * the row leaves empty its row's); else at the check, after where.
+ */
+static void
+check_failed(struct modeldoc_eval *ev, const struct check *c,
+	     const struct expr_env *env, const char *var, const char *origin,
+	     const char *where)
+{
+	struct buf vals = BUF_INIT, msg = BUF_INIT, names = BUF_INIT;
+	struct buf name = BUF_INIT, id = BUF_INIT;
+	const struct expr *part = expr_failing(c->cond, env);
+	const struct quantity *q;
+	size_t line, col, vl = var ? strlen(var) : 0;
+	const char *p;
+	int done = 1;
+
+	/* The values of the part that fails, not of every part. */
+	expr_values(part, env, &vals);
+	srcfile_locate(ev->doc->f, c->a.off, &line, &col);
+	buf_addf(&msg, "fails the check '%s' (%s), %s:%zu:%zu", c->reason,
+		 vals.data, ev->doc->f->name, line, col);
+	if (ev->cell_error)
+		expr_culprits(part, env, &names);
+	for (p = names.data + (names.len > 0); done && *p;
+	     p += strcspn(p, "\n") + 1) {
+		buf_reset(&name);
+		buf_add(&name, p, strcspn(p, "\n"));
+		if (var && !strncmp(name.data, var, vl) && name.data[vl] == '.') {
+			done = ev->cell_error(ev->ctx, origin, name.data + vl + 1,
+					      0, msg.data);
+			continue;
+		}
+		/* Empty in its row: the row's id has the row's origin. */
+		buf_reset(&id);
+		if (strrchr(name.data, '.'))
+			buf_add(&id, name.data,
+				(size_t)(strrchr(name.data, '.') - name.data));
+		BUF_ADDLIT(&id, ".id");
+		if ((q = registry_get(ev->reg, name.data)) ||
+		    (q = registry_get(ev->reg, id.data)))
+			if (q->origin)
+				done = ev->cell_error(ev->ctx, q->origin,
+						      name.data, 0, msg.data);
+	}
+	if (done)
+		modeldoc_error(ev->doc, c->a.off, c->a.len,
+			       "%sthis check fails: %s (%s)", where, c->reason,
+			       vals.data);
+	buf_release(&vals);
+	buf_release(&msg);
+	buf_release(&names);
+	buf_release(&name);
+	buf_release(&id);
+}
+
+/*
+ * The checks of it in env (a row of a file at origin bound to var, or
+ * var NULL): 0 when each holds, 1 when one does not, after its error
+ * (where: the row, for one told at the check), or -1 after another.
+ */
+int
+modeleval_check(struct modeldoc_eval *ev, const struct item *it,
+		const struct expr_env *env, const char *var,
+		const char *origin, const char *where)
+{
+	struct value v = { 0 };
+	size_t k;
+	int ret, t;
+
+	for (k = 0; k < it->nchecks; k++) {
+		ret = expr_eval(it->checks[k].cond, env, &v);
+		t = !ret && value_truthy(&v);
+		value_release(&v);
+		if (ret)
+			return -1;
+		if (!t) {
+			check_failed(ev, &it->checks[k], env, var, origin,
+				     where);
+			ev->failed = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The checks of it for its binding b: 0 when they hold, else -1 after
+ * an error (modeleval_check()).
  */
 static int
 check_item(struct modeldoc_eval *ev, const struct item *it, struct bind *b)
 {
 	struct expr_env env;
-	struct value v = { 0 };
-	struct buf vals = BUF_INIT, where = BUF_INIT, id = BUF_INIT;
+	struct buf where = BUF_INIT, id = BUF_INIT;
 	const struct quantity *q;
 	int ret;
 
-	if (!it->check)
+	if (!it->nchecks)
 		return 0;
 	modeleval_env(b, &env);
-	ret = expr_eval(it->check, &env, &v);
-	if (ret || value_truthy(&v)) {
-		value_release(&v);
-		return ret ? -1 : 0;
-	}
-	value_release(&v);
-	expr_values(it->check, &env, &vals);
 	if (b->row) {
 		buf_addf(&id, "%s.id", b->row);
 		q = registry_get(ev->reg, id.data);
@@ -919,14 +998,10 @@ check_item(struct modeldoc_eval *ev, const struct item *it, struct bind *b)
 			buf_addf(&where, " (%s)", q->origin);
 		BUF_ADDLIT(&where, ": ");
 	}
-	modeldoc_error(ev->doc, it->a[A_CHECK].off, it->a[A_CHECK].len,
-		       "%sthis check fails: %s (%s)", where.data, it->reason,
-		       vals.data);
-	buf_release(&vals);
+	ret = modeleval_check(ev, it, &env, NULL, NULL, where.data);
 	buf_release(&where);
 	buf_release(&id);
-	ev->failed = 1;
-	return -1;
+	return ret ? -1 : 0;
 }
 
 /*
@@ -973,17 +1048,32 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	} else if (!q) {
 		n = registry_suggest(ev->reg, name.data, near, 3);
 		suggest_hint(&hint, near, n);
-		modeldoc_error(ev->doc, it->off, it->len, "'%s' is not a quantity "
-			  "of the data or of a provider called above%s",
+		modeldoc_error(ev->doc, it->off, it->len, "'%s' is declared "
+			  "here, and no data give it: a row of a values file "
+			  "of the catalogue, or a provider called above%s",
 			  name.data, hint.data);
 	} else if (it->a[A_UNIT].text && !it->any_unit &&
 		   strcmp(it->a[A_UNIT].text, q->unit) &&
 		   registry_convert(q, it->a[A_UNIT].text)) {
-		buf_addf(&hint, "'%s', but the data give '%s'",
-			 it->a[A_UNIT].text, q->unit);
-		modeldoc_error(ev->doc, it->a[A_UNIT].off, it->a[A_UNIT].len,
-			  "the unit of '%s' is declared %s, of another "
-			  "dimension", name.data, hint.data);
+		size_t line, col;
+
+		srcfile_locate(ev->doc->f, it->a[A_UNIT].off, &line, &col);
+		buf_addf(&hint, "'%s' is not of the dimension of '%s', the "
+			 "unit %s:%zu:%zu declares for '%s'", q->unit,
+			 it->a[A_UNIT].text, ev->doc->f->name, line, col,
+			 name.data);
+		/* At the data's unit, else at the declaration's. */
+		if (!q->origin || !ev->cell_error ||
+		    ev->cell_error(ev->ctx, q->origin, name.data, 1,
+				   hint.data)) {
+			buf_reset(&hint);
+			buf_addf(&hint, "'%s', but the data give '%s'",
+				 it->a[A_UNIT].text, q->unit);
+			modeldoc_error(ev->doc, it->a[A_UNIT].off,
+				       it->a[A_UNIT].len, "the unit of '%s' is "
+				       "declared %s, of another dimension",
+				       name.data, hint.data);
+		}
 	} else {
 		set_symbol(&b, it, name.data);
 		ret = 0;

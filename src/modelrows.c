@@ -247,7 +247,7 @@ passes(const struct expr *cond, const struct expr_env *env)
 	return t;
 }
 
-/* The check of it over row i of rows (a set's source): 0, or -1. */
+/* The checks of it over row i of rows (a set's source): 0, or -1. */
 static int
 row_check(struct modeldoc_eval *ev, const struct item *it,
 	  const struct expr_rows *rows, size_t i)
@@ -255,20 +255,17 @@ row_check(struct modeldoc_eval *ev, const struct item *it,
 	struct bind b;
 	struct expr_env env;
 	struct expr_bound bound;
-	struct buf vals = BUF_INIT, org = BUF_INIT;
-	int t;
+	struct buf where = BUF_INIT, org = BUF_INIT;
+	int ret;
 
 	bind_row(ev, &b, &env, &bound, it->rule->var, rows, i);
-	if ((t = passes(it->check, &env)) != 0)
-		return t < 0 ? -1 : 0;
-	expr_values(it->check, &env, &vals);
 	rows->where(rows->ctx, i, &org);
-	modeldoc_error(ev->doc, it->a[A_CHECK].off, it->a[A_CHECK].len,
-		       "the row of %s fails this check: %s (%s)", org.data,
-		       it->reason, vals.data);
-	buf_release(&vals);
+	buf_addf(&where, "the row of %s: ", org.data);
+	ret = modeleval_check(ev, it, &env, it->rule->var, org.data,
+			      where.data);
+	buf_release(&where);
 	buf_release(&org);
-	return -1;
+	return ret ? -1 : 0;
 }
 
 /*
@@ -345,7 +342,7 @@ modelrows_view(struct modeldoc_eval *ev, size_t i)
 		return -1;
 	idx = xcalloc(src.n ? src.n : 1, sizeof(*idx));
 	for (r = 0; r < src.n; r++) {
-		if (it->check && row_check(ev, it, &src, r))
+		if (it->nchecks && row_check(ev, it, &src, r))
 			continue;
 		bind_row(ev, &b, &env, &bound, it->rule->var, &src, r);
 		if ((t = passes(it->rule->where, &env)) < 0)

@@ -7,6 +7,7 @@
  * project: the catalogue names them and their columns.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,36 +216,142 @@ rows_add(struct registry *reg, struct tableset *ts, const char *datadir,
 	return diag_errors() == before ? 0 : -1;
 }
 
+/* Whether f's rows are things with ids rather than a history. */
+static int
+has_ids(const struct schema_file *f)
+{
+	size_t k;
+
+	for (k = 0; k < f->s.ncols; k++)
+		if (f->s.cols[k].flags & TABLE_COL_ID)
+			return 1;
+	return 0;
+}
+
 int
 rows_newest(struct tableset *ts, const char *datadir, int *newest,
 	    const char **file)
 {
 	const struct schema_file *v;
-	size_t n, i, r;
+	size_t n, i, r, before = diag_errors();
+	int pass, histories = 0;
 
 	*newest = 0;
 	*file = NULL;
 	if (schema_catalogue(ts, datadir, &v, &n))
 		return -1;
-	for (i = 0; i < n; i++) {
-		const struct table *t;
-		int col;
+	/*
+	 * Pass 0 the histories (dated files without ids), whose newest row
+	 * is the newest edition; pass 1 the things with ids, none of which
+	 * may be newer (no edition would show it), or, with no history,
+	 * the newest of them is.
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < n; i++) {
+			const struct table *t;
+			int col;
 
-		if (v[i].kind != SCHEMA_ROWS)
-			continue;
-		t = schema_load(ts, datadir, v[i].s.file);
-		if (!t)
-			return -1;
-		col = table_role(t, TABLE_COL_DATE);
-		for (r = 0; col >= 0 && r < table_rows(t); r++) {
-			int y = atoi(table_cell(t, r, col));
+			if (v[i].kind != SCHEMA_ROWS || has_ids(&v[i]) != pass)
+				continue;
+			if (!(t = schema_load(ts, datadir, v[i].s.file)))
+				return -1;
+			col = table_role(t, TABLE_COL_DATE);
+			for (r = 0; col >= 0 && r < table_rows(t); r++) {
+				int y = atoi(table_cell(t, r, col));
 
-			if (y > *newest) {
-				*newest = y;
-				*file = v[i].s.file;
+				histories |= !pass;
+				if (y <= *newest)
+					continue;
+				if (pass && histories)
+					table_error(t, r, col, "dated %d, after "
+						    "the newest year of the "
+						    "data (%d, in %s): no "
+						    "edition would show this "
+						    "row", y, *newest, *file);
+				else {
+					*newest = y;
+					*file = v[i].s.file;
+				}
 			}
 		}
 	}
+	return diag_errors() == before ? 0 : -1;
+}
+
+/*
+ * The row of datadir's catalogue that describes column col of file, or
+ * SIZE_MAX; *cat its table.
+ */
+static size_t
+catalogue_row(struct tableset *ts, const char *datadir, const char *file,
+	      const char *col, const struct table **cat)
+{
+	struct buf path = BUF_INIT;
+	size_t r;
+	int cf, cc;
+
+	buf_addf(&path, "%s/%s", datadir, SCHEMA_FILE);
+	*cat = tableset_find(ts, path.data);
+	buf_release(&path);
+	if (!*cat)
+		return SIZE_MAX;
+	cf = table_find(*cat, "file");
+	cc = table_find(*cat, "column");
+	for (r = 0; cf >= 0 && cc >= 0 && r < table_rows(*cat); r++)
+		if (!strcmp(table_cell(*cat, r, cf), file) &&
+		    !strcmp(table_cell(*cat, r, cc), col))
+			return r;
+	return SIZE_MAX;
+}
+
+int
+rows_cell_error(struct tableset *ts, const char *datadir, const char *origin,
+		const char *name, int of_unit, const char *msg)
+{
+	struct buf path = BUF_INIT;
+	const struct schema_file *f = NULL;
+	const struct table *t;
+	const char *colon = strrchr(origin, ':'), *file;
+	size_t k, pl, r = SIZE_MAX;
+	int col = -1;
+
+	if (!colon)
+		return 1;
+	buf_add(&path, origin, (size_t)(colon - origin));
+	t = tableset_find(ts, path.data);
+	buf_release(&path);
+	/* Its catalogue entry: the name after "DATADIR/". */
+	file = t ? table_name(t) : "";
+	if (!strncmp(file, datadir, strlen(datadir)) &&
+	    file[strlen(datadir)] == '/')
+		f = schema_find(ts, datadir, file + strlen(datadir) + 1);
+	if (f)
+		r = table_row_at_line(t, strtoul(colon + 1, NULL, 10));
+	if (r == SIZE_MAX)
+		return 1;
+	pl = f->prefix ? strlen(f->prefix) : 0;
+	/* A row's quantity, PREFIX.ID.NAME: its NAME's column. */
+	if (pl && !strncmp(name, f->prefix, pl) && name[pl] == '.' &&
+	    strchr(name + pl + 1, '.'))
+		name = strchr(name + pl + 1, '.') + 1;
+	if (f->kind == SCHEMA_VALUES)
+		col = table_find(t, of_unit ? "unit" : "value");
+	else if (!strcmp(name, "year") || !strcmp(name, "time"))
+		col = table_role(t, TABLE_COL_DATE);
+	for (k = 0; col < 0 && k < f->s.ncols; k++)
+		if (f->names[k] && !strcmp(f->names[k], name))
+			col = table_find(t, f->s.cols[k].name);
+	if (col < 0)
+		return 1;
+	/* A rows file's unit is its column's, in the catalogue. */
+	if (of_unit && f->kind != SCHEMA_VALUES) {
+		r = catalogue_row(ts, datadir, f->s.file,
+				  table_header(t, (size_t)col), &t);
+		col = r == SIZE_MAX ? -1 : table_find(t, "unit");
+		if (col < 0)
+			return 1;
+	}
+	table_error(t, r, col, "%s", msg);
 	return 0;
 }
 

@@ -49,12 +49,27 @@ int rows_add(struct registry *reg, struct tableset *ts, const char *datadir,
 	     int (*row_done)(void *ctx, const char *row), void *ctx);
 
 /*
- * The newest year any dated row of datadir's rows files has, into
- * *newest (0: none), and its file into *file. Returns -1 after printing
- * errors in the files.
+ * The newest year of the data, the newest edition, into *newest (0:
+ * no dated row), and its file into *file: the newest row of the
+ * histories (rows files with a date and no id column), or, with none,
+ * of every dated file. A row of a file with ids dated after it is an
+ * error: no edition would show it. Returns -1 after printing errors.
  */
 int rows_newest(struct tableset *ts, const char *datadir, int *newest,
 		const char **file);
+
+/*
+ * Prints msg as an error at the cell that gives name (a quantity, or a
+ * column's quantity name) in the row of a data file at origin
+ * ("data/top500.csv:60", as a row's quantities have it): a rows file's
+ * column of that name ("year" and "time" its date), a values file's
+ * value; with of_unit, the cell of its unit instead (a rows file's in
+ * the catalogue). Returns 0, or 1 (nothing printed) when origin is no
+ * row of datadir's files read, or name no column of it.
+ */
+int rows_cell_error(struct tableset *ts, const char *datadir,
+		    const char *origin, const char *name, int of_unit,
+		    const char *msg);
 
 /* One rows file's rows of an edition, for reductions and trends. */
 struct rows_source;
