@@ -555,8 +555,8 @@ figures_stale(const struct options *opt)
 /*
  * The data files' columns (schema.h), as the loaders read them: each
  * file with what a row is, then each column with its kind and unit,
- * whether it is required, and what it holds; after the built-in files,
- * those data/schema.csv declares.
+ * whether it is required, and what it holds; the files of the catalogue
+ * (data/schema.csv), then the catalogue's own.
  */
 static int
 print_tables(struct run *r)
@@ -571,6 +571,7 @@ print_tables(struct run *r)
 	all = xcalloc(n + 1, sizeof(*all));
 	for (i = 0; i < n; i++)
 		all[i] = &files[i].s;
+	all[n++] = schema_self();
 	for (i = 0; i < n; i++)
 		for (c = 0; c < all[i]->ncols; c++)
 			if (strlen(all[i]->cols[c].name) > w)

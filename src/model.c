@@ -171,7 +171,7 @@ static int
 model_start(struct model *m, int *newest)
 {
 	const struct schema_file *v;
-	const char *file;
+	struct buf origin = BUF_INIT;
 	size_t n, i;
 	int ret = 0;
 
@@ -180,21 +180,23 @@ model_start(struct model *m, int *newest)
 	for (i = 0; i < n; i++)
 		if (v[i].kind == SCHEMA_VALUES)
 			ret |= rows_values(m->reg, m->ts, m->datadir, &v[i]);
-	if (ret || rows_newest(m->ts, m->datadir, newest, &file))
-		return -1;
-	if (*newest && (*newest < YEAR_MIN || *newest > YEAR_MAX))
-		return error("%s/%s: a row is dated %d: the editions are years "
-			     "from %d to %d", m->datadir, file, *newest,
-			     YEAR_MIN, YEAR_MAX);
-	if (!m->as_of || (*newest && m->as_of > *newest))
-		m->as_of = *newest;
-	/* A project without dated rows has one edition, this year's none. */
-	if (m->as_of && !registry_add_num(m->reg, "edition.year", m->as_of,
-					  "year", "newest year of data used "
-					  "(--as-of, default the newest in the "
-					  "data)", NULL, "derived here", NULL))
-		return -1;
-	return 0;
+	if (ret || rows_newest(m->ts, m->datadir, &m->as_of, newest, &origin))
+		ret = -1;
+	else if (*newest && (*newest < YEAR_MIN || *newest > YEAR_MAX))
+		ret = error("%s: a row is dated %d: the editions are years "
+			    "from %d to %d", origin.data, *newest, YEAR_MIN,
+			    YEAR_MAX);
+	/*
+	 * A project without dated rows has one edition, this year's none;
+	 * the newest row the edition shows decides its year (`diff`).
+	 */
+	else if (m->as_of && !registry_add_num(m->reg, "edition.year",
+			m->as_of, "year", "newest year of data used (--as-of, "
+			"default the newest in the data)", NULL, "derived here",
+			origin.data))
+		ret = -1;
+	buf_release(&origin);
+	return ret;
 }
 
 static void

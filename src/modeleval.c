@@ -598,6 +598,30 @@ reduction_inputs(const struct registry *reg, const struct expr *e,
 	reduction_inputs(reg, expr_arg(e, 1), inputs);
 }
 
+/* q's because: the quantities cond reads, as bound by b. */
+static void
+set_because(struct quantity *q, const struct bind *b, const struct expr *cond)
+{
+	struct buf names = BUF_INIT, one = BUF_INIT, because = BUF_INIT;
+	const char *p;
+
+	buf_addch(&names, '\n');
+	expr_inputs(cond, &names);
+	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
+		buf_reset(&one);
+		buf_add(&one, p, strcspn(p, "\n"));
+		if (because.len)
+			buf_addch(&because, ' ');
+		if (bound_name(b, one.data, &because))
+			buf_addstr(&because, one.data);
+	}
+	free(q->because);
+	q->because = because.len ? xstrdup(because.data) : NULL;
+	buf_release(&names);
+	buf_release(&one);
+	buf_release(&because);
+}
+
 /*
  * The data files the reductions of e range over (a set's, a data
  * file's rows), each once, ", " between, appended to out: what a count
@@ -794,6 +818,9 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 added:
 	/* A given number and a formula alike: its symbol. */
 	set_symbol(&b, it, name.data);
+	/* What decided that it exists: its "when:", for `diff`'s causes. */
+	if (it->when)
+		set_because(q, &b, it->when);
 	ret = 0;
 popped:
 	pop(ev);

@@ -229,29 +229,34 @@ has_ids(const struct schema_file *f)
 }
 
 int
-rows_newest(struct tableset *ts, const char *datadir, int *newest,
-	    const char **file)
+rows_newest(struct tableset *ts, const char *datadir, int *year,
+	    int *newest, struct buf *origin)
 {
+	const char *file = NULL;
 	const struct schema_file *v;
 	size_t n, i, r, before = diag_errors();
-	int pass, histories = 0;
+	int pass, histories = 0, best = 0;
 
 	*newest = 0;
-	*file = NULL;
 	if (schema_catalogue(ts, datadir, &v, &n))
 		return -1;
 	/*
 	 * Pass 0 the histories (dated files without ids), whose newest row
 	 * is the newest edition; pass 1 the things with ids, none of which
 	 * may be newer (no edition would show it), or, with no history,
-	 * the newest of them is.
+	 * the newest of them is. Pass 2 finds the newest row the edition
+	 * shows of the files that decided.
 	 */
-	for (pass = 0; pass < 2; pass++) {
+	for (pass = 0; pass < 3; pass++) {
+		if (pass == 2 && (!*year || *year > *newest))
+			*year = *newest;
 		for (i = 0; i < n; i++) {
 			const struct table *t;
 			int col;
 
-			if (v[i].kind != SCHEMA_ROWS || has_ids(&v[i]) != pass)
+			if (v[i].kind != SCHEMA_ROWS ||
+			    (pass < 2 ? has_ids(&v[i]) != pass :
+			     histories && has_ids(&v[i])))
 				continue;
 			if (!(t = schema_load(ts, datadir, v[i].s.file)))
 				return -1;
@@ -259,6 +264,15 @@ rows_newest(struct tableset *ts, const char *datadir, int *newest,
 			for (r = 0; col >= 0 && r < table_rows(t); r++) {
 				int y = atoi(table_cell(t, r, col));
 
+				if (pass == 2) {
+					if (y > *year || y < best)
+						continue;
+					best = y;
+					buf_reset(origin);
+					buf_addf(origin, "%s:%zu", table_name(t),
+						 table_line(t, r));
+					continue;
+				}
 				histories |= !pass;
 				if (y <= *newest)
 					continue;
@@ -267,10 +281,10 @@ rows_newest(struct tableset *ts, const char *datadir, int *newest,
 						    "the newest year of the "
 						    "data (%d, in %s): no "
 						    "edition would show this "
-						    "row", y, *newest, *file);
+						    "row", y, *newest, file);
 				else {
 					*newest = y;
-					*file = v[i].s.file;
+					file = v[i].s.file;
 				}
 			}
 		}

@@ -50,13 +50,16 @@ int rows_add(struct registry *reg, struct tableset *ts, const char *datadir,
 
 /*
  * The newest year of the data, the newest edition, into *newest (0:
- * no dated row), and its file into *file: the newest row of the
- * histories (rows files with a date and no id column), or, with none,
- * of every dated file. A row of a file with ids dated after it is an
- * error: no edition would show it. Returns -1 after printing errors.
+ * no dated row): the newest row's of the histories (rows files with a
+ * date and no id column), or, with none, of every dated file. A row of
+ * a file with ids dated after it is an error: no edition would show it.
+ * *year, the edition asked for (0: the newest), is set to one that is
+ * (no later than *newest), and origin to the newest row of those files
+ * it shows ("data/top500.csv:70"), what decides the edition's year.
+ * Returns -1 after printing errors.
  */
-int rows_newest(struct tableset *ts, const char *datadir, int *newest,
-		const char **file);
+int rows_newest(struct tableset *ts, const char *datadir, int *year,
+		int *newest, struct buf *origin);
 
 /*
  * Prints msg as an error at the cell that gives name (a quantity, or a

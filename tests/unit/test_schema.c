@@ -148,15 +148,17 @@ test_none(void **state)
 	const struct schema_file *v;
 	const char **files;
 	size_t n = 7;
-	int newest = 1;
-	const char *file;
+	int newest = 1, year = 0;
+	struct buf origin = BUF_INIT;
 
 	(void)state;
 	capture_start();
 	assert_int_equal(schema_catalogue(&ts, dir, &v, &n), 0);
 	assert_int_equal(n, 0);
-	assert_int_equal(rows_newest(&ts, dir, &newest, &file), 0);
+	assert_int_equal(rows_newest(&ts, dir, &year, &newest, &origin), 0);
 	assert_int_equal(newest, 0);
+	assert_int_equal(origin.len, 0);
+	buf_release(&origin);
 	files = schema_files(&ts, dir);
 	assert_null(files[0]);
 	free(files);
