@@ -404,37 +404,83 @@ modelrows_free(struct modeldoc_eval *ev)
 	ev->rows = NULL;
 }
 
+/*
+ * What a trend fits, in words: its "of" expression, else its set's
+ * value: (r.rmax_flops), without the rows' variable (rmax_flops).
+ */
+static void
+trend_value_text(struct modeldoc_eval *ev, const struct item *it,
+		 struct buf *out)
+{
+	const struct modeldoc *doc = ev->doc;
+	const char *text = NULL, *var = it->rule->var, *p;
+	size_t len = 0, k, vl;
+
+	if (it->rule->of) {
+		text = doc->f->data + expr_loc(it->rule->of)->off;
+		len = expr_loc(it->rule->of)->len;
+	}
+	for (k = 0; !text && k < doc->nviews; k++) {
+		const struct item *w = &doc->items[doc->views[k]];
+
+		if (!strcmp(w->name, it->rule->source) && w->a[A_VALUE].text) {
+			text = w->a[A_VALUE].text;
+			len = strlen(text);
+			var = w->rule->var;
+		}
+	}
+	if (!text) {
+		buf_addstr(out, "value");
+		return;
+	}
+	vl = strlen(var);
+	for (p = text; p < text + len; p++) {
+		if (!strncmp(p, var, vl) && p[vl] == '.' &&
+		    (p == text || !modeldoc_name_char(p[-1]))) {
+			p += vl;
+			continue;
+		}
+		buf_addch(out, *p);
+	}
+}
+
 /* The trend's quantities NAME.* from f, its values in unit. */
 static int
 add_trend(struct modeldoc_eval *ev, const struct item *it,
 	  const struct fit *f, const char *unit, const char *src)
 {
+	/* what, or what, the rows' short name (1) or the value (2), post. */
 	static const struct {
 		const char *part, *unit, *what;
+		int ins;
+		const char *post;
 	} out[] = {
-		{ "n", "", "points the trend is fitted to" },
-		{ "from", "year", "first year in the window" },
-		{ "to", "year", "last year in the window" },
-		{ "slope", "1/yr", "least-squares slope of log2(value) "
-		  "against time" },
+		{ "n", "", "points of ", 1, " in the window" },
+		{ "from", "year", "first year in the window", 0, NULL },
+		{ "to", "year", "last year in the window", 0, NULL },
+		{ "slope", "1/yr", "least-squares slope of log2(", 2,
+		  ") against time" },
 		{ "intercept", "", "log2(value) at year 0 on the fitted "
-		  "line: log2(v) = intercept + slope x year" },
-		{ "r2", "", "coefficient of determination of the fit" },
+		  "line: log2(v) = intercept + slope x year", 0, NULL },
+		{ "r2", "", "coefficient of determination of the fit", 0,
+		  NULL },
 		{ "slope_se", "1/yr", "standard error of the slope, from "
 		  "the scatter of the points about the line (n - 2 degrees "
-		  "of freedom)" },
+		  "of freedom)", 0, NULL },
 		{ "intercept_se", "", "standard error of the intercept (n - 2 "
-		  "degrees of freedom)" },
+		  "degrees of freedom)", 0, NULL },
 		{ "value_to", NULL, "value of the fitted line at the last year "
-		  "of the window" },
+		  "of the window", 0, NULL },
 	};
 	const double v[] = { (double)f->n, floor(f->t0), floor(f->t1), f->b,
 			     f->a, f->r2, f->se_b, f->se_a,
 			     fit_value_at(f, floor(f->t1)) };
-	struct buf name = BUF_INIT, what = BUF_INIT;
+	struct buf name = BUF_INIT, what = BUF_INIT, val = BUF_INIT;
+	const char *of = strrchr(it->rule->source, '.');
 	size_t k;
 	int ret = 0;
 
+	trend_value_text(ev, it, &val);
 	for (k = 0; k < sizeof(out) / sizeof(out[0]) && !ret; k++) {
 		if (isnan(v[k]))
 			continue;
@@ -442,8 +488,11 @@ add_trend(struct modeldoc_eval *ev, const struct item *it,
 		buf_addf(&name, "%s.%s", it->name, out[k].part);
 		buf_reset(&what);
 		buf_addstr(&what, out[k].what);
-		if (!k && it->a[A_NOTE].text)
-			buf_addf(&what, ": %s", it->a[A_NOTE].text);
+		if (out[k].ins)
+			buf_addf(&what, "%s%s", out[k].ins == 2 ? val.data :
+				 of ? of + 1 : it->rule->source, out[k].post);
+		if (out[k].ins && it->a[A_NOTE].text)
+			buf_addf(&what, " (%s)", it->a[A_NOTE].text);
 		if (!registry_add_num(ev->reg, name.data, v[k], out[k].unit ?
 				      out[k].unit : unit, what.data, NULL, src,
 				      NULL))
@@ -453,6 +502,7 @@ add_trend(struct modeldoc_eval *ev, const struct item *it,
 	}
 	buf_release(&name);
 	buf_release(&what);
+	buf_release(&val);
 	return ret;
 }
 

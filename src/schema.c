@@ -103,6 +103,8 @@ struct catalogue {
 	int failed;
 	struct schema_file *v;	/* strings borrowed from schema.csv */
 	size_t n, cap;
+	size_t shown;		/* v's first, the files there: the rest
+				   may be absent and are */
 	char **stems;		/* the default prefixes, ours */
 	size_t nstems;
 	struct catalogue *next;
@@ -191,11 +193,16 @@ read_file_row(const struct table *t, const struct selfcols *sc, size_t r,
 	if (f && f->line)
 		return table_error(t, r, sc->file, "'%s' is described on line "
 				   "%zu already", file, f->line);
-	if (*table_cell(t, r, sc->unit) || *table_cell(t, r, sc->req))
-		return table_error(t, r, *table_cell(t, r, sc->unit) ?
-				   sc->unit : sc->req, "the row that "
-				   "describes a file has no unit and no "
-				   "'required'");
+	if (*table_cell(t, r, sc->unit))
+		return table_error(t, r, sc->unit, "the row that describes a "
+				   "file has no unit");
+	if (*table_cell(t, r, sc->req) && strcmp(table_cell(t, r, sc->req),
+						 "yes") &&
+	    strcmp(table_cell(t, r, sc->req), "no"))
+		return table_error(t, r, sc->req, "the row that describes a "
+				   "file says 'yes' (empty: yes) or 'no' (the "
+				   "file may be absent), not '%s'",
+				   table_cell(t, r, sc->req));
 	if (*name && (k != SCHEMA_ROWS || registry_name_problem(name) ||
 		      strchr(name, '.')))
 		return table_error(t, r, sc->name, k != SCHEMA_ROWS ? "only a "
@@ -208,6 +215,7 @@ read_file_row(const struct table *t, const struct selfcols *sc, size_t r,
 		f->s.file = file;
 	}
 	f->line = table_line(t, r);
+	f->optional = !strcmp(table_cell(t, r, sc->req), "no");
 	f->kind = (enum schema_kind)k;
 	f->prefix = *name ? name : NULL;
 	if (sc->desc >= 0 && *table_cell(t, r, sc->desc))
@@ -469,6 +477,36 @@ catalogue_read(const struct table *t, struct catalogue *c)
 	return bad ? -1 : 0;
 }
 
+/*
+ * Moves the files that may be absent and are after the others, keeping
+ * the order: the catalogue's files are v[0..shown).
+ */
+static void
+drop_absent(struct catalogue *c)
+{
+	struct schema_file *v = xcalloc(c->n ? c->n : 1, sizeof(*v));
+	struct buf path = BUF_INIT;
+	struct stat st;
+	size_t i, k = 0, pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < c->n; i++) {
+			int absent;
+
+			buf_reset(&path);
+			buf_addf(&path, "%s/%s", c->dir, c->v[i].s.file);
+			absent = c->v[i].optional && stat(path.data, &st) &&
+				 errno == ENOENT;
+			if (absent == (int)pass)
+				v[k++] = c->v[i];
+			if (!pass && !absent)
+				c->shown++;
+		}
+	memcpy(c->v, v, c->n * sizeof(*v));
+	free(v);
+	buf_release(&path);
+}
+
 int
 schema_catalogue(struct tableset *ts, const char *datadir,
 		 const struct schema_file **out, size_t *n)
@@ -493,9 +531,11 @@ schema_catalogue(struct tableset *ts, const char *datadir,
 			c->failed = !t || catalogue_read(t, c);
 		}
 		buf_release(&path);
+		if (!c->failed)
+			drop_absent(c);
 	}
 	*out = c->v;
-	*n = c->failed ? 0 : c->n;
+	*n = c->failed ? 0 : c->shown;
 	return c->failed ? -1 : 0;
 }
 

@@ -44,6 +44,7 @@ struct schema_file {
 	 */
 	const char **names;
 	size_t line;		/* its row in schema.csv, for messages */
+	int optional;		/* "required" no: it may be absent */
 	struct table_column *cols;	/* private: s.cols, the catalogue's */
 };
 
