@@ -829,7 +829,8 @@ mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
 /*
  * Whether every quantity e names (reg's) has a symbol of its own; a name
  * a reduction binds (d.mass in count(d in device where has(d.mass)))
- * names no quantity, and is written as it is.
+ * names no quantity, and is written as it is, as is a name of no
+ * quantity (a row's empty cell, in a branch of if() not taken).
  */
 static int
 all_symbols(const struct registry *reg, const struct expr *e,
@@ -846,7 +847,12 @@ all_symbols(const struct registry *reg, const struct expr *e,
 
 		if (bl && !strncmp(n, bound, bl) && n[bl] == '.')
 			return 1;
-		return (q = lookup(reg, seen, n)) && q->symbol;
+		/*
+		 * A name of no quantity sits in a branch of if() not taken;
+		 * a text (a machine's kind) is its name, as it is compared.
+		 */
+		return !(q = lookup(reg, seen, n)) || q->symbol ||
+		       q->type == Q_TEXT;
 	}
 	if (expr_kind(e) == EXPR_CALL && (var = expr_reduction(e, &over))) {
 		const struct expr *by, *distinct;

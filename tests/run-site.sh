@@ -383,12 +383,16 @@ assert not bad, "; ".join(sorted(bad)[:5])
 PY
 then ok; else no "an edition cites a later work"; cat "$tmp/anachron"; fi
 
-# Every formula on the quantities pages, each edition's too, is typeset:
-# none left as code (a name with no symbol did that), and the formulas
-# are there.
+# Every formula of a quantity with a symbol on the quantities pages, each
+# edition's too, is typeset: none left as code (a name with no symbol did
+# that), and the formulas are there. A quantity without a symbol (a
+# machine's name, a count of rows) shows its formula as code.
 if python3 - "$tmp/shipped" >"$tmp/typeset" 2>&1 <<'PY'
-import os, re, sys
+import json, os, re, sys
 root = sys.argv[1]
+symbols = set(q["name"] for q in json.load(
+    open(os.path.join(root, "quantities.json")))
+    if q.get("symbol"))
 pages = [os.path.join("quantities", f)
          for f in os.listdir(os.path.join(root, "quantities"))]
 pages += [os.path.join("editions", d, "quantities.html")
@@ -396,8 +400,9 @@ pages += [os.path.join("editions", d, "quantities.html")
 typeset = 0
 for f in sorted(pages):
     page = open(os.path.join(root, f)).read()
-    code = re.findall(r'<tr id="([^"]+)">(?:(?!</tr>).)*<code class="formula">',
-                      page, re.S)
+    code = [n for n in re.findall(
+        r'<tr id="([^"]+)">(?:(?!</tr>).)*<code class="formula">', page,
+        re.S) if n in symbols]
     assert not code, "%s: %d formulas as code, the first of %s" % (
         f, len(code), code[0])
     typeset += len(re.findall(r'data-label="Formula"><math ', page))

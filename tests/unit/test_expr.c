@@ -919,7 +919,7 @@ test_row_reductions(void **state)
 		    "max(r in lists: r.power)", "                ^^^^^^^")), -1);
 	assert_int_equal(rows_eval("first(r in lists where r.year > 2020: "
 				   "r.year)", &v,
-		ERR("1", "'first' over no rows: no 'lists.X.id' in this "
+		ERR("1", "'first' over no rows: lists.csv has none in this "
 		    "edition for which the condition holds",
 		    "first(r in lists where r.year > 2020: r.year)",
 		    "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^")), -1);

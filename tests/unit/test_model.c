@@ -484,9 +484,10 @@ test_fixture_bad_power(void **state)
 	err = capture_end();
 	fix_top500(NULL);
 	assert_null(reg);
-	if (!strstr(err, "the row of ") || !strstr(err, "top500.csv:8 fails "
-		    "this check: a power is above zero (has(r.power_w) = 1, "
-		    "r.power_w = -5)"))
+	/* At the cell, naming the check and the values it read. */
+	if (!strstr(err, "top500.csv:8:43: error: column 'power_w': fails "
+		    "the check 'a power is above zero' (has(r.power_w) = 1, "
+		    "r.power_w = -5), ") || !strstr(err, "model.md:"))
 		fail_msg("unexpected message: %s", err);
 	free(err);
 }
