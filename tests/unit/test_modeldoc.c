@@ -434,8 +434,8 @@ test_errors(void **state)
 	expect_error("```define\ncall mas\n```\n", "FILE:2:6: error: "
 		     "unknown provider 'mas'; did you mean 'mass'?");
 	expect_error("```define\nbox.mass\n  unit: kg\n```\n",
-		     "FILE:2:1: error: 'box.mass' is not a quantity of the "
-		     "data or of a provider called above");
+		     "FILE:2:1: error: 'box.mass' is declared here, and no "
+		     "data give it");
 	expect_error("```define\ncall mass\n\nbox.mass\n  unit: m\n```\n",
 		     "FILE:5:9: error: the unit of 'box.mass' is declared "
 		     "'m', but the data give 'kg', of another dimension");

@@ -357,8 +357,8 @@ test_checks(void **state)
 	assert_int_equal(ret, -1);
 	registry_free(reg);
 	buf_reset(&want);
-	buf_addf(&want, "3:10: error: the row of lists.csv:6 fails this "
-		 "check: rates grow (has(r.prev.rate) = 1, r.rate = 8e+12, "
+	buf_addf(&want, "3:10: error: the row of lists.csv:6: this check "
+		 "fails: rates grow (has(r.prev.rate) = 1, r.rate = 8e+12, "
 		 "r.prev.rate = 8e+12)\n");
 	reg = run("```define\nset = rows r in lists\n"
 		  "  check: !has(r.prev.rate) || r.rate > r.prev.rate: rates "
