@@ -34,12 +34,17 @@ diag_full(void)
 	return full;
 }
 
-/* Counts an error; 1 when it is to be printed. */
+/*
+ * Counts an error; 1 when it is to be printed. Once the run is
+ * interrupted, none is: a stage stopped halfway may take what it has not
+ * reached yet for missing (a citation before the references list it
+ * never got to), and a stopped run says only that it stopped (main.c).
+ */
 static int
 count_error(void)
 {
 	nerrors++;
-	if (quiet || full)
+	if (quiet || full || diag_interrupted())
 		return 0;
 	if (nerrors > DIAG_MAX_SHOWN) {
 		full = 1;

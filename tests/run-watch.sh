@@ -99,8 +99,9 @@ if has "$tmp/e" "cannot watch '$tmp/nothing'.*-d"; then ok; else
 if [ -e "$tmp/o1" ]; then no "watch-no-data: made the output folder"
 else ok; fi
 
-# start MODE ARGS...: copies the data and templates into $tmp/MODE and
-# starts watch there in the background ($pid), its output in log. One
+# start MODE ARGS...: copies the data and templates into $tmp/MODE (then
+# runs $prep DIR, if set) and starts watch there in the background
+# ($pid), its output in log. One
 # edition (--no-editions, unless noed is emptied) is enough and quicker:
 # every edition is built by the same code.
 noed=--no-editions
@@ -109,6 +110,7 @@ start() {
 	shift
 	mkdir "$dir"
 	cp -R "$top/data" "$top/templates" "$dir/"
+	[ -z "${prep:-}" ] || $prep "$dir"
 	: >"$dir/log"
 	(cd "$dir" && exec env WATCH_RUN="$tmp" PATH="$tmp/bin:$PATH" \
 		"$ult" -d data -t templates -o out $noed "$@" watch) \
@@ -687,6 +689,48 @@ if diff -r -x '.*' "$dir/out" "$dir/out2" >/dev/null; then ok; else
 if grep -rlq '<script' "$dir/out"; then no "editions: a script in out/"
 else ok; fi
 stop INT editions
+
+# A build stopped halfway says only that it was stopped: no error about
+# what it had not reached yet (a citation before the references list,
+# a table labelled further on). Three editions, each made slow to
+# expand (800,000 passes of a loop that writes nothing, in the
+# conclusion, after the citations and before the references list:
+# about 0.4 s an edition), and the rest stopped while it expands them.
+slow_conclusion() {
+	python3 - "$1/templates/sections/conclusion.md" <<'EOF'
+import sys
+n, names = 7, "laptop.mass laptop.volume laptop.ops_max laptop.bits_max " \
+    "dust.volume dust.mass landauer.energy_room"
+with open(sys.argv[1], "a") as f:
+    f.write("\n" + "".join("{{#each q%d of %s }}\n" % (i, names)
+                           for i in range(n)) +
+            "{{#assert q%d > 0 \"positive\" }}\n" % (n - 1) +
+            "{{/each}}\n" * n)
+EOF
+}
+noed="--as-of 2010" prep=slow_conclusion
+start stopped
+noed=--no-editions prep=
+if waitfor 60 has "$dir/log" '^watch: built out/'; then ok; else
+	no "stopped: first build"; cat "$dir/log"; fi
+save "$dir/templates/sections/speed.md" '$a\
+Watchword stop.'
+if waitfor 30 has "$dir/log" 'the other editions next'; then ok; else
+	no "stopped: no newest edition"; cat "$dir/log"; fi
+# Into the rest's expanding.
+sleep 0.4
+save "$dir/templates/sections/speed.md" '$a\
+Watchword again.'
+if waitfor 30 has "$dir/log" "the other editions' build stopped"; then ok
+else no "stopped: the rest not stopped"; cat "$dir/log"; fi
+if waitfor 60 has "$dir/log" '^watch: rebuilt the other editions'; then ok
+else no "stopped: the rest not built again"; cat "$dir/log"; fi
+if grep -v '^watch: \|^ultimate: interrupted by SIGTERM' "$dir/log" |
+	grep -q .; then
+	no "stopped: a stopped build printed more than that it stopped"
+	cat "$dir/log"
+else ok; fi
+stop INT stopped
 
 total=$((pass + fail))
 if [ "$skip" = 0 ]; then echo "watch: $pass passed, $fail failed"
