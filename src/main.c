@@ -765,7 +765,7 @@ cmd_report(struct run *r)
 	if (stop)
 		return EXIT_INPUT;
 	if (fresh)
-		return EXIT_OK;
+		return report_say(r->site);
 	if (load(r, 1))
 		return EXIT_INPUT;
 	ro = (struct report_options){ opt->datadir, opt->templatedir,

@@ -545,10 +545,20 @@ build(struct watcher *w, enum phase phase, int *status, double *ms)
 		return 0;
 	}
 	if (!pid) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
 		if (pipefd[1] >= 0) {
 			dup2(pipefd[1], STDERR_FILENO);
 			close(pipefd[0]);
 			close(pipefd[1]);
+		}
+		/*
+		 * What a build says on stdout (report's "report: out/index.html"
+		 * line) the watcher says in its own line for the build.
+		 */
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			close(null);
 		}
 		release(w);
 		return phase == NEWEST ? WATCH_BUILD_NEWEST : WATCH_BUILD;
