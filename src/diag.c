@@ -353,8 +353,9 @@ srcfile_free(struct srcfile *f)
 
 /*
  * Counts lines up to off: a line ends with LF, CR LF or a lone CR, as
- * the CSV reader counts them. Linear, but only run when a message is
- * printed, and messages per file are capped.
+ * the CSV reader counts them. Columns on the first line do not count a
+ * byte-order mark, which editors do not show. Linear, but only run when
+ * a message is printed, and messages per file are capped.
  */
 void
 srcfile_locate(const struct srcfile *f, size_t off, size_t *line, size_t *col)
@@ -363,6 +364,8 @@ srcfile_locate(const struct srcfile *f, size_t off, size_t *line, size_t *col)
 
 	if (off > f->len)
 		off = f->len;
+	if (off >= 3 && !memcmp(f->data, "\xef\xbb\xbf", 3))
+		start = 3;
 	for (i = 0; i < off; i++)
 		if (f->data[i] == '\n' || (f->data[i] == '\r' &&
 		    (i + 1 == f->len || f->data[i + 1] != '\n')))
@@ -413,10 +416,13 @@ show_source(const struct srcloc *loc)
 	put_escaped(f->data + ws, we - ws);
 	fprintf(stderr, "%s\n    %s", we < end ? "..." : "",
 		ws > start ? "   " : "");
-	/* As wide as the text above: an escape's width, a tab a tab. */
+	/*
+	 * As wide as the text above: an escape's width, a tab a tab, a
+	 * character one column, however many bytes it takes (µ: two).
+	 */
 	for (i = ws; i < loc->off && i < we; i += k) {
 		k = unit_at(f->data, we, i, esc);
-		for (w = *esc ? strlen(esc) : k; w > 0; w--)
+		for (w = *esc ? strlen(esc) : 1; w > 0; w--)
 			fputc(f->data[i] == '\t' ? '\t' : ' ', stderr);
 	}
 	n = loc->len ? loc->len : 1;
@@ -424,7 +430,7 @@ show_source(const struct srcloc *loc)
 		n = we - loc->off;
 	for (; i < loc->off + n && i < we; i += k) {
 		k = unit_at(f->data, we, i, esc);
-		for (w = *esc ? strlen(esc) : k; w > 0; w--)
+		for (w = *esc ? strlen(esc) : 1; w > 0; w--)
 			fputc('^', stderr);
 	}
 	/* At the end of the line (a missing closing brace): one caret. */

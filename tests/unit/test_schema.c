@@ -67,6 +67,21 @@ err(struct buf *b, const char *file, const char *where, const char *msg)
 	return b->data;
 }
 
+/*
+ * The file's line under an error, into b, and n carets (one when n is
+ * 0) under it from column col.
+ */
+static void
+shown(struct buf *b, const char *line, size_t col, size_t n)
+{
+	size_t k;
+
+	buf_addf(b, "    %s\n    %*s", line, (int)(col - 1), "");
+	for (k = 0; k < (n ? n : 1); k++)
+		buf_addch(b, '^');
+	buf_addch(b, '\n');
+}
+
 /* Each built-in file: one id and one date at most, of the right kinds. */
 static void
 test_roles(void **state)
@@ -255,26 +270,36 @@ test_bad_declarations(void **state)
 	    "bench.csv,date,year,,yes\n");
 	err(&want, "schema.csv", "3:24", "column 'unit': unknown unit "
 	    "'furlong'");
+	shown(&want, "bench.csv,score,number,furlong,yes", 24, 7);
 	err(&want, "schema.csv", "4:21", "column 'unit': a unit is for a "
 	    "number column, not for one of kind 'text'");
+	shown(&want, "bench.csv,name,text,kg,yes", 21, 2);
 	err(&want, "schema.csv", "5:16", "column 'kind': unknown kind "
 	    "'bignum': expected id, year, month, number or text");
+	shown(&want, "bench.csv,size,bignum,,yes", 16, 6);
 	err(&want, "schema.csv", "6:22", "column 'required': expected 'yes' "
 	    "or 'no', got 'maybe'");
+	shown(&want, "bench.csv,when,year,,maybe", 22, 5);
 	err(&want, "schema.csv", "7:11", "column 'column': duplicate column "
 	    "'id' of 'bench.csv' (first on line 2)");
+	shown(&want, "bench.csv,id,text,,yes", 11, 2);
 	err(&want, "schema.csv", "8:1", "column 'file': 'Bench.csv' is not a "
 	    "data file name: NAME.csv, NAME of a-z, 0-9 and _");
+	shown(&want, "Bench.csv,x,text,,yes", 1, 9);
 	err(&want, "schema.csv", "9:1", "column 'file': 'devices.csv' is a "
 	    "built-in data file: its columns are in src/schema.c (ultimate "
 	    "datasets --tables)");
+	shown(&want, "devices.csv,x,text,,yes", 1, 11);
 	err(&want, "schema.csv", "11:15", "column 'kind': 'bench.csv' has an "
 	    "id column already ('id', line 2): one at most");
+	shown(&want, "bench.csv,key,id,,yes", 15, 2);
 	err(&want, "schema.csv", "13:11", "column 'column': 'year' of "
 	    "'bench.csv' would name the same quantity as the row's year, "
 	    "of its date");
+	shown(&want, "bench.csv,year,number,yr,no", 11, 4);
 	err(&want, "schema.csv", "10:1", "column 'file': 'other.csv' "
 	    "declares no column of kind 'id': one column names its rows");
+	shown(&want, "other.csv,x,text,,yes", 1, 9);
 	load_fails(want.data);
 	buf_release(&want);
 }
@@ -289,18 +314,22 @@ test_bad_rows(void **state)
 	put("schema.csv", decl);
 	put("bench.csv", "id,year,mass\na,2010,1\n");
 	err(&want, "bench.csv", "1:1", "missing required column 'score'");
+	shown(&want, "id,year,mass", 1, 0);
 	load_fails(want.data);
 	buf_reset(&want);
 	put("bench.csv", "id,year,score\na,2010,fast\n");
 	err(&want, "bench.csv", "2:8", "column 'score': expected a number, "
 	    "got 'fast'");
+	shown(&want, "a,2010,fast", 8, 4);
 	load_fails(want.data);
 	buf_reset(&want);
 	put("bench.csv", "id,year,score\nb,2010,1\nb,2011,2\nc,2031,1\n");
 	err(&want, "bench.csv", "3:1", "column 'id': duplicate id 'b' (first on line 2)");
+	shown(&want, "b,2011,2", 1, 1);
 	err(&want, "bench.csv", "4:3", "column 'year': dated 2031, after the "
 	    "newest year of the data (2026, in t.csv): no edition would "
 	    "show this row");
+	shown(&want, "c,2031,1", 3, 4);
 	load_fails(want.data);
 	buf_release(&want);
 }
@@ -320,6 +349,7 @@ test_taken_prefix(void **state)
 	err(&want, "schema.csv", "2:1", "column 'file': 'bench.csv' would "
 	    "name its rows bench.<id>.*, and the model has quantities "
 	    "called bench.* already: name the file otherwise");
+	shown(&want, "bench.csv,id,id,,yes,the machine", 1, 9);
 	capture_start();
 	assert_int_equal(rows_add(reg, &ts, dir, 2026, 2026, "t.csv"), -1);
 	assert_captured(want.data);
@@ -333,6 +363,7 @@ test_taken_prefix(void **state)
 	err(&want, "schema.csv", "2:1", "column 'file': 'claim.csv' would "
 	    "name its rows claim.<id>.*, and the model has quantities "
 	    "called claim.* already: name the file otherwise");
+	shown(&want, "claim.csv,id,id,,yes", 1, 9);
 	load_fails(want.data);
 	buf_release(&want);
 }
