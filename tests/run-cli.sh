@@ -769,6 +769,8 @@ if command -v bash >/dev/null; then
 	comp_has options --format
 	complete_line datasets --ta
 	comp_has tables --tables
+	complete_line --serve 0 watch --op
+	comp_has open --open
 	complete_line --format ""
 	comp_has format text
 	complete_line get laptop.ops_m

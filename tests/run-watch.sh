@@ -91,6 +91,10 @@ expect_rc host-no-serve 2 "$ult" --host 127.0.0.1 watch
 if has "$tmp/e" "^ultimate: --host is an option of 'watch --serve'$"; then ok
 else no "host-no-serve: message"; cat "$tmp/e"; fi
 expect_rc host-not-watch 2 "$ult" --host 127.0.0.1 list
+expect_rc open-no-serve 2 "$ult" --open watch
+if has "$tmp/e" "^ultimate: --open is an option of 'watch --serve'$"; then ok
+else no "open-no-serve: message"; cat "$tmp/e"; fi
+expect_rc open-not-watch 2 "$ult" --open list
 expect_rc watch-no-argument 2 "$ult" watch extra
 expect_rc watch-no-data 1 "$ult" -d "$tmp/nothing" -t "$top/templates" \
 	-o "$tmp/o1" watch
@@ -630,6 +634,47 @@ host_check host4 127.0.0.2 127.0.0.2
 if python3 -c 'import socket; s = socket.socket(socket.AF_INET6); s.bind(("::1", 0))' 2>/dev/null
 then host_check host6 ::1 '\[::1\]'
 else echo "watch: no IPv6 loopback here, --host ::1 not tested"; skip=$((skip + 1)); fi
+
+# --open: the browser (xdg-open, or $BROWSER) started once, on the
+# served address as its one argument (no shell), after the first build
+# and not after the next; one that cannot be started or fails is one
+# line, and the watch goes on.
+cat >"$tmp/bin/xdg-open" <<EOF
+#!/bin/sh
+printf '%s\n' "\$#:\$1" >>"$tmp/opened"
+EOF
+printf '#!/bin/sh\nexit 3\n' >"$tmp/bin/failing-browser"
+chmod +x "$tmp/bin/xdg-open" "$tmp/bin/failing-browser"
+unset BROWSER
+start open --serve 0 --open
+if waitfor 30 has "$dir/log" '^watch: built out/'; then ok; else
+	no "open: first build"; cat "$dir/log"; fi
+url=$(sed -n "s|^watch: serving 'out' at \(http://127.0.0.1:[0-9]*/\)\$|\1|p" "$dir/log")
+if waitfor 10 test -s "$tmp/opened" &&
+	[ "$(cat "$tmp/opened")" = "1:$url" ] && [ -n "$url" ]; then ok
+else no "open: xdg-open got '$(cat "$tmp/opened" 2>/dev/null)', want '1:$url'"
+fi
+save "$dir/templates/sections/speed.md" '$a\
+Watchword open.'
+if waitfor 10 has "$dir/log" 'speed.md changed; rebuilt' &&
+	[ "$(wc -l <"$tmp/opened")" = 1 ]; then ok; else
+	no "open: opened again after a rebuild"; cat "$tmp/opened"; fi
+stop INT open
+for b in "$tmp/none/browser" failing-browser; do
+	export BROWSER="$b"
+	start "open-$(basename "$b")" --serve 0 --open
+	unset BROWSER
+	case $b in
+	failing-browser) want="^watch: 'failing-browser' did not open the browser (exit status 3)\$" ;;
+	*) want="^watch: cannot open a browser: '$b': No such file or directory (from BROWSER); open http://127.0.0.1:[0-9]*/ by hand\$" ;;
+	esac
+	if waitfor 30 has "$dir/log" "$want"; then ok; else
+		no "open $b: no line for it"; cat "$dir/log"; fi
+	if [ "$(grep -cv '^watch: ' "$dir/log")" = 0 ]; then ok; else
+		no "open $b: more than the watch's lines"; cat "$dir/log"; fi
+	stop INT "open-$(basename "$b")"
+done
+rm -f "$tmp/bin/xdg-open"
 
 # Every edition: a change is published in the newest edition first, the
 # other editions' pages kept as they were until the rest is built; a
