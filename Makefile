@@ -123,7 +123,8 @@ need = $(if $(call stale,$(1)),@CC=$(call shq,$(CC)) \
 # one message) covers them all.
 NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	   $(MAKECMDGOALS),,all),DEPS_BUILD) \
-	 $(if $(filter report,$(MAKECMDGOALS)),DEPS_REPORT) \
+	 $(if $(filter report,$(MAKECMDGOALS)),DEPS_REPORT $(if $(filter \
+	      --pdf,$(REPORT_FLAGS)),DEPS_PDF)) \
 	 $(if $(filter test check,$(MAKECMDGOALS)),DEPS_TEST) \
 	 $(if $(filter check,$(MAKECMDGOALS)),DEPS_CHECK) \
 	 $(if $(filter fuzz,$(MAKECMDGOALS)),DEPS_FUZZ) \
@@ -191,9 +192,11 @@ $(BUILD):
 	mkdir -p $@
 
 # --- Report ---------------------------------------------------------------
-# Its last line, the program's, says where the site is.
+# Its last line, the program's, says where the site is. REPORT_FLAGS
+# adds options (--pdf: the Pages workflow publishes the PDFs).
+REPORT_FLAGS ?=
 report: ultimate | deps-report
-	./ultimate report
+	./ultimate $(strip $(REPORT_FLAGS) report)
 
 # The site with each edition's report as PDF too (report.pdf beside its
 # index.html), printed by headless Chromium. `make report` after it
