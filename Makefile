@@ -123,7 +123,8 @@ need = $(if $(call stale,$(1)),@CC=$(call shq,$(CC)) \
 # one message) covers them all.
 NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	   $(MAKECMDGOALS),,all),DEPS_BUILD) \
-	 $(if $(filter report,$(MAKECMDGOALS)),DEPS_REPORT) \
+	 $(if $(filter report,$(MAKECMDGOALS)),DEPS_REPORT $(if $(filter \
+	      --pdf,$(REPORT_FLAGS)),DEPS_PDF)) \
 	 $(if $(filter test check,$(MAKECMDGOALS)),DEPS_TEST) \
 	 $(if $(filter check,$(MAKECMDGOALS)),DEPS_CHECK) \
 	 $(if $(filter fuzz,$(MAKECMDGOALS)),DEPS_FUZZ) \
@@ -135,9 +136,9 @@ NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	 $(if $(filter check-pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_TEST)
 
 .PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
-	fuzz check-browser bench valgrind lint-ci report-site \
+	fuzz check-browser bench valgrind lint-ci \
 	install uninstall clean deps-build deps-report deps-test deps-check \
-	deps-lint pdf pdf-site check-pdf deps-pdf FORCE
+	deps-lint pdf check-pdf deps-pdf FORCE
 
 all: ultimate
 
@@ -191,21 +192,16 @@ $(BUILD):
 	mkdir -p $@
 
 # --- Report ---------------------------------------------------------------
-# The last line says where the site is; counted with $(wildcard) once
-# report-site is done, so no process is started for it.
-report: report-site
-	$(info report: out/index.html ($(words $(wildcard out/*.html \
-		out/*/*.html out/*/*/*.html)) pages))
-report-site: ultimate | deps-report
-	./ultimate report
+# Its last line, the program's, says where the site is. REPORT_FLAGS
+# adds options (--pdf: the Pages workflow publishes the PDFs).
+REPORT_FLAGS ?=
+report: ultimate | deps-report
+	./ultimate $(strip $(REPORT_FLAGS) report)
 
 # The site with each edition's report as PDF too (report.pdf beside its
 # index.html), printed by headless Chromium. `make report` after it
 # writes the site without them again.
-pdf: pdf-site
-	$(info pdf: out/report.pdf ($(words $(wildcard out/report.pdf \
-		out/editions/*/report.pdf)) PDFs))
-pdf-site: ultimate | deps-report deps-pdf
+pdf: ultimate | deps-report deps-pdf
 	./ultimate --pdf report
 
 # Live preview: writes out/, then again after each change to data/ or

@@ -34,12 +34,17 @@ diag_full(void)
 	return full;
 }
 
-/* Counts an error; 1 when it is to be printed. */
+/*
+ * Counts an error; 1 when it is to be printed. Once the run is
+ * interrupted, none is: a stage stopped halfway may take what it has not
+ * reached yet for missing (a citation before the references list it
+ * never got to), and a stopped run says only that it stopped (main.c).
+ */
 static int
 count_error(void)
 {
 	nerrors++;
-	if (quiet || full)
+	if (quiet || full || diag_interrupted())
 		return 0;
 	if (nerrors > DIAG_MAX_SHOWN) {
 		full = 1;
@@ -348,8 +353,9 @@ srcfile_free(struct srcfile *f)
 
 /*
  * Counts lines up to off: a line ends with LF, CR LF or a lone CR, as
- * the CSV reader counts them. Linear, but only run when a message is
- * printed, and messages per file are capped.
+ * the CSV reader counts them. Columns on the first line do not count a
+ * byte-order mark, which editors do not show. Linear, but only run when
+ * a message is printed, and messages per file are capped.
  */
 void
 srcfile_locate(const struct srcfile *f, size_t off, size_t *line, size_t *col)
@@ -358,6 +364,8 @@ srcfile_locate(const struct srcfile *f, size_t off, size_t *line, size_t *col)
 
 	if (off > f->len)
 		off = f->len;
+	if (off >= 3 && !memcmp(f->data, "\xef\xbb\xbf", 3))
+		start = 3;
 	for (i = 0; i < off; i++)
 		if (f->data[i] == '\n' || (f->data[i] == '\r' &&
 		    (i + 1 == f->len || f->data[i + 1] != '\n')))
@@ -408,10 +416,13 @@ show_source(const struct srcloc *loc)
 	put_escaped(f->data + ws, we - ws);
 	fprintf(stderr, "%s\n    %s", we < end ? "..." : "",
 		ws > start ? "   " : "");
-	/* As wide as the text above: an escape's width, a tab a tab. */
+	/*
+	 * As wide as the text above: an escape's width, a tab a tab, a
+	 * character one column, however many bytes it takes (µ: two).
+	 */
 	for (i = ws; i < loc->off && i < we; i += k) {
 		k = unit_at(f->data, we, i, esc);
-		for (w = *esc ? strlen(esc) : k; w > 0; w--)
+		for (w = *esc ? strlen(esc) : 1; w > 0; w--)
 			fputc(f->data[i] == '\t' ? '\t' : ' ', stderr);
 	}
 	n = loc->len ? loc->len : 1;
@@ -419,7 +430,7 @@ show_source(const struct srcloc *loc)
 		n = we - loc->off;
 	for (; i < loc->off + n && i < we; i += k) {
 		k = unit_at(f->data, we, i, esc);
-		for (w = *esc ? strlen(esc) : k; w > 0; w--)
+		for (w = *esc ? strlen(esc) : 1; w > 0; w--)
 			fputc('^', stderr);
 	}
 	/* At the end of the line (a missing closing brace): one caret. */

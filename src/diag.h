@@ -144,7 +144,8 @@ void diag_reset(void);
  * From diag_catch_signals() on, SIGINT, SIGTERM and SIGHUP no longer end
  * the process: the signal is recorded, and every stage polls
  * diag_interrupted() (the signal, or 0) and stops, so that the run can
- * clean up and leave its output folder as it was.
+ * clean up and leave its output folder as it was. From the signal on,
+ * errors are counted but not printed.
  */
 void diag_catch_signals(void);
 int diag_interrupted(void);

@@ -85,6 +85,7 @@ struct options {
 	int poll;		/* watch: --poll */
 	int serve;		/* watch: --serve PORT, or -1 */
 	const char *host;	/* watch: --host ADDR, or NULL: 127.0.0.1 */
+	int open;		/* watch: --open */
 	int newest;		/* a watch build of the newest edition alone */
 	int pdf;		/* report: --pdf */
 };
@@ -747,7 +748,7 @@ cmd_report(struct run *r)
 	if (stop)
 		return EXIT_INPUT;
 	if (fresh)
-		return EXIT_OK;
+		return report_say(r->site);
 	if (load(r, 1))
 		return EXIT_INPUT;
 	ro = (struct report_options){ opt->datadir, opt->templatedir,
@@ -767,11 +768,12 @@ cmd_watch(struct run *r)
 {
 	struct watch_options wo = { r->opt.datadir, r->opt.templatedir,
 				    r->opt.outdir, r->opt.poll, r->opt.serve,
-				    r->opt.host, r->opt.editions };
+				    r->opt.host, r->opt.editions, r->opt.open };
 	int ret;
 
-	if (r->opt.host && r->opt.serve < 0) {
-		diag_say("--host is an option of 'watch --serve'");
+	if ((r->opt.host || r->opt.open) && r->opt.serve < 0) {
+		diag_say("%s is an option of 'watch --serve'",
+			 r->opt.host ? "--host" : "--open");
 		return EXIT_USAGE;
 	}
 	ret = watch_run(&wo);
@@ -817,7 +819,8 @@ diff_years(struct run *r)
  */
 enum opt_id {
 	O_DATA, O_TEMPLATES, O_OUT, O_AS_OF, O_NO_EDITIONS, O_FORMAT,
-	O_TABLES, O_FIGURE_TIMEOUT, O_PDF, O_POLL, O_SERVE, O_HOST, O_TIMINGS,
+	O_TABLES, O_FIGURE_TIMEOUT, O_PDF, O_POLL, O_SERVE, O_HOST, O_OPEN,
+	O_TIMINGS,
 	O_HELP, O_VERSION, O_COUNT
 };
 
@@ -874,6 +877,9 @@ static const struct opt {
 		"with --serve: listen on ADDR (an IPv4 or IPv6 address, or a "
 		"name) instead of 127.0.0.1, for another device on the "
 		"network; anyone who can reach it can read the preview" },
+	[O_OPEN] = { "--open", 0, NULL, OPT_ONLY,
+		"with --serve: open the preview in the browser ($BROWSER, "
+		"else xdg-open) once the first build is done" },
 	[O_TIMINGS] = { "--timings", 0, NULL, OPT_ALL,
 		"print the time of each stage, and the program's own time "
 		"and CPU (gnuplot apart), to stderr" },
@@ -933,7 +939,7 @@ static const struct cmd {
 	/* No RUN_SETUP: each build does it, in its own process. */
 	{ .name = "watch", .run = cmd_watch,
 	  .opts = OPT(O_OUT) | OPT(O_NO_EDITIONS) | OPT(O_FIGURE_TIMEOUT) |
-	  OPT(O_POLL) | OPT(O_SERVE) | OPT(O_HOST),
+	  OPT(O_POLL) | OPT(O_SERVE) | OPT(O_HOST) | OPT(O_OPEN),
 	  .help = "write the site as report does, then again each time a "
 	  "file in the data or templates folder changes (one line each); "
 	  "Ctrl-C stops" },
@@ -1222,6 +1228,9 @@ set_option(struct run *r, enum opt_id id, const char *v)
 			return -1;
 		}
 		opt->host = v;
+		return 0;
+	case O_OPEN:
+		opt->open = 1;
 		return 0;
 	case O_TIMINGS:
 		opt->timings = 1;

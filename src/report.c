@@ -812,6 +812,26 @@ list_pdfs(struct run *run)
 }
 
 int
+report_say(const struct site *site)
+{
+	const char *out = site_outdir(site);
+	size_t len = strlen(out), pdfs = site_count(site, ".pdf");
+	const char *slash = len && out[len - 1] == '/' ? "" : "/";
+	struct buf line = BUF_INIT;
+
+	buf_addf(&line, "report: %s%sindex.html (%zu pages)", out, slash,
+		 site_count(site, ".html"));
+	if (pdfs)
+		buf_addf(&line, ", %s%sreport.pdf (%zu PDF%s)", out, slash,
+			 pdfs, pdfs == 1 ? "" : "s");
+	/* The folder's name is shown, not obeyed by the terminal. */
+	diag_fputs(line.data, stdout);
+	putchar('\n');
+	buf_release(&line);
+	return 0;
+}
+
+int
 report_write(struct site *site, const struct registry *reg,
 	     const struct datasets *ds, struct tableset *ts,
 	     struct report_options *opt)
@@ -945,7 +965,7 @@ report_write(struct site *site, const struct registry *reg,
 	if (!r && opt->newest)
 		site_keep_rest(site);
 	if (!r && !site_publish(site))
-		ret = 0;
+		ret = report_say(site);
 	timing_end();
 out:
 	if (run.pl)

@@ -38,6 +38,13 @@ struct tableset;
 #ifndef MATH_FONT
 #define MATH_FONT \
 	"/usr/share/texmf/fonts/opentype/public/lm-math/latinmodern-math.otf"
+/*
+ * Prints where the site published in (or found up to date in) site is,
+ * one line on stdout: "report: out/index.html (179 pages)", and
+ * ", out/report.pdf (20 PDFs)" when it holds PDFs. Returns 0.
+ */
+int report_say(const struct site *site);
+
 #endif
 #define MATH_FONT_PACKAGE "fonts-lmodern"
 
@@ -74,13 +81,20 @@ struct registry *report_registry(const char *datadir, int year,
 
 /*
  * Writes the site into site's staging area and publishes it when every
- * part succeeded. reg, ds (the newest edition, with its figure data)
- * and ts (the tables read) come from model_build(). Returns an exit
- * status: 0, 1 (input errors, printed), 3 (gnuplot or, with pdf, the
- * browser failed).
+ * part succeeded, then says where it is (report_say()). reg, ds (the
+ * newest edition, with its figure data) and ts (the tables read) come
+ * from model_build(). Returns an exit status: 0, 1 (input errors,
+ * printed), 3 (gnuplot or, with pdf, the browser failed).
  */
 int report_write(struct site *site, const struct registry *reg,
 		 const struct datasets *ds, struct tableset *ts,
 		 struct report_options *opt);
+
+/*
+ * Prints where the site published in (or found up to date in) site is,
+ * one line on stdout: "report: out/index.html (179 pages)", and
+ * ", out/report.pdf (20 PDFs)" when it holds PDFs. Returns 0.
+ */
+int report_say(const struct site *site);
 
 #endif

@@ -1556,6 +1556,20 @@ site_publish(struct site *s)
 	return ret;
 }
 
+size_t
+site_count(const struct site *s, const char *suffix)
+{
+	const struct entry *v = s->published ? s->files : s->old;
+	size_t n = s->published ? s->nfiles : s->nold, i, k = 0;
+	size_t len = strlen(suffix), plen;
+
+	for (i = 0; i < n; i++) {
+		plen = strlen(v[i].path);
+		k += plen >= len && !strcmp(v[i].path + plen - len, suffix);
+	}
+	return k;
+}
+
 /* -------------------------------------------------------------- watch */
 
 /* Notes every entry under dir (outdir/...), the staging folder apart. */

@@ -138,6 +138,13 @@ void site_keep_rest(struct site *s);
 int site_publish(struct site *s);
 
 /*
+ * How many files of the site have a name ending in suffix (".html": its
+ * pages): of those site_publish() published, or before it (a run that
+ * found the site up to date) of the previous run's manifest.
+ */
+size_t site_count(const struct site *s, const char *suffix);
+
+/*
  * Notes the state of everything in outdir but the staging folder, before
  * another program (gnuplot) runs; site_verify() afterwards returns 0 when
  * nothing there changed, else -1 after printing an error for each file

@@ -24,6 +24,7 @@
 #include "file.h"
 #include "format.h"
 #include "registry.h"
+#include "suggest.h"
 #include "template.h"
 #include "tmpl.h"
 #include "units.h"
@@ -461,17 +462,28 @@ expand_cite(struct expander *ex, const struct tnode *n, struct buf *out,
 	}
 	key = expr_text(expr_arg(n->expr, 0));
 	if (!(e = bib_find(x->bib, key))) {
-		struct buf have = BUF_INIT;
+		struct buf hint = BUF_INIT;
+		const char *near[3];
+		size_t nn = 0;
 
-		for (i = 0; x->bib && i < x->bib->n && i < 30; i++)
-			buf_addf(&have, "%s%s", i ? ", " : "", x->bib->v[i].key);
-		if (!x->bib || !x->bib->n)
+		if (!x->bib || !x->bib->n) {
 			xerr(ex, &n->loc, "unknown reference '%s': there is no "
 			     "references.csv in the data folder", key);
-		else
-			xerr(ex, &n->loc, "unknown reference '%s' (%s has: %s)",
-			     key, x->bib->file, have.data);
-		buf_release(&have);
+			return;
+		}
+		/* The closest keys, as for a [key] in a data cell (bib.c). */
+		if (!diag_full()) {
+			struct suggest sg;
+
+			suggest_init(&sg, key, near, 3);
+			for (i = 0; i < x->bib->n; i++)
+				suggest_add(&sg, x->bib->v[i].key);
+			nn = suggest_end(&sg);
+		}
+		suggest_hint(&hint, near, nn);
+		xerr(ex, &n->loc, "unknown reference '%s' (not a key of %s)%s",
+		     key, x->bib->file, hint.data);
+		buf_release(&hint);
 		return;
 	}
 	cite_entry(ex, n, e, out, md);

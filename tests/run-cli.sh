@@ -457,11 +457,22 @@ if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \
 	"$out/quantities.json" 2>/dev/null || ! command -v python3 >/dev/null
 then ok; else no "report: quantities.json is not valid JSON"; fi
 if ls -A "$out" | grep -q staging; then no "report: staging left"; else ok; fi
+# It says where the site is, on stdout, in one line, with its pages;
+# nothing on stderr.
+says_where() { # says_where NAME OUT [DIR]: stdout names OUT (in DIR)
+	n=$(cd "${3:-.}" && find "$2" -name '*.html' | wc -l)
+	if [ "$(cat "$tmp/stdout")" = "report: $2/index.html ($n pages)" ] &&
+		[ "$n" -gt 1 ] && [ ! -s "$tmp/stderr" ]
+	then ok; else no "$1: stdout '$(cat "$tmp/stdout")', want" \
+		"'report: $2/index.html ($n pages)' alone"; fi
+}
+says_where report "$out"
 
 # Same inputs, same bytes; an unchanged file keeps its timestamp.
 cp -R "$out" "$tmp/first"
 touch -d '2000-01-01' "$out/quantities.csv"
 expect report-again 0 "$ult" -o "$out" report
+says_where report-again "$out"
 if diff -r "$tmp/first" "$out" >/dev/null; then ok; else
 	no "report: second run differs"; fi
 if [ "$(date -r "$out/quantities.csv" +%Y)" = 2000 ]; then ok; else
@@ -472,6 +483,8 @@ cp -R "$top/data" "$tmp/bad"
 sed 's/^laptop.mass,1,/laptop.mass,-1,/' "$top/data/assumptions.csv" \
 	>"$tmp/bad/assumptions.csv"
 expect report-bad-data 1 "$ult" -d "$tmp/bad" -o "$out" report
+if [ -s "$tmp/stdout" ]; then no "report-bad-data: said '$(cat "$tmp/stdout")'"
+else ok; fi
 if diff -r "$tmp/first" "$out" >/dev/null; then ok; else
 	no "report: failed run changed out/"; fi
 # An output folder that cannot be created: one line, exit 1.
@@ -758,6 +771,8 @@ if command -v bash >/dev/null; then
 	comp_has options --format
 	complete_line datasets --ta
 	comp_has tables --tables
+	complete_line --serve 0 watch --op
+	comp_has open --open
 	complete_line --format ""
 	comp_has format text
 	complete_line get laptop.ops_m
@@ -827,6 +842,7 @@ done
 if [ "$(ls -A "$tmp/pp")" = proj ]; then ok; else
 	no "init: left beside the project: $(ls -A "$tmp/pp")"; fi
 expect_in "$tmp/pp/proj" init-report 0 env -u ULTIMATE_SHARE "$iult" report
+says_where init-report out "$tmp/pp/proj"
 if [ -f "$tmp/pp/proj/out/index.html" ] &&
 	diff -r -x .manifest "$tmp/first" "$tmp/pp/proj/out" >/dev/null
 then ok; else no "init: the project's report differs from the repository's"; fi

@@ -91,6 +91,10 @@ expect_rc host-no-serve 2 "$ult" --host 127.0.0.1 watch
 if has "$tmp/e" "^ultimate: --host is an option of 'watch --serve'$"; then ok
 else no "host-no-serve: message"; cat "$tmp/e"; fi
 expect_rc host-not-watch 2 "$ult" --host 127.0.0.1 list
+expect_rc open-no-serve 2 "$ult" --open watch
+if has "$tmp/e" "^ultimate: --open is an option of 'watch --serve'$"; then ok
+else no "open-no-serve: message"; cat "$tmp/e"; fi
+expect_rc open-not-watch 2 "$ult" --open list
 expect_rc watch-no-argument 2 "$ult" watch extra
 expect_rc watch-no-data 1 "$ult" -d "$tmp/nothing" -t "$top/templates" \
 	-o "$tmp/o1" watch
@@ -99,8 +103,9 @@ if has "$tmp/e" "cannot watch '$tmp/nothing'.*-d"; then ok; else
 if [ -e "$tmp/o1" ]; then no "watch-no-data: made the output folder"
 else ok; fi
 
-# start MODE ARGS...: copies the data and templates into $tmp/MODE and
-# starts watch there in the background ($pid), its output in log. One
+# start MODE ARGS...: copies the data and templates into $tmp/MODE (then
+# runs $prep DIR, if set) and starts watch there in the background
+# ($pid), its output in log. One
 # edition (--no-editions, unless noed is emptied) is enough and quicker:
 # every edition is built by the same code.
 noed=--no-editions
@@ -109,6 +114,7 @@ start() {
 	shift
 	mkdir "$dir"
 	cp -R "$top/data" "$top/templates" "$dir/"
+	[ -z "${prep:-}" ] || $prep "$dir"
 	: >"$dir/log"
 	(cd "$dir" && exec env WATCH_RUN="$tmp" PATH="$tmp/bin:$PATH" \
 		"$ult" -d data -t templates -o out $noed "$@" watch) \
@@ -629,6 +635,47 @@ if python3 -c 'import socket; s = socket.socket(socket.AF_INET6); s.bind(("::1",
 then host_check host6 ::1 '\[::1\]'
 else echo "watch: no IPv6 loopback here, --host ::1 not tested"; skip=$((skip + 1)); fi
 
+# --open: the browser (xdg-open, or $BROWSER) started once, on the
+# served address as its one argument (no shell), after the first build
+# and not after the next; one that cannot be started or fails is one
+# line, and the watch goes on.
+cat >"$tmp/bin/xdg-open" <<EOF
+#!/bin/sh
+printf '%s\n' "\$#:\$1" >>"$tmp/opened"
+EOF
+printf '#!/bin/sh\nexit 3\n' >"$tmp/bin/failing-browser"
+chmod +x "$tmp/bin/xdg-open" "$tmp/bin/failing-browser"
+unset BROWSER
+start open --serve 0 --open
+if waitfor 30 has "$dir/log" '^watch: built out/'; then ok; else
+	no "open: first build"; cat "$dir/log"; fi
+url=$(sed -n "s|^watch: serving 'out' at \(http://127.0.0.1:[0-9]*/\)\$|\1|p" "$dir/log")
+if waitfor 10 test -s "$tmp/opened" &&
+	[ "$(cat "$tmp/opened")" = "1:$url" ] && [ -n "$url" ]; then ok
+else no "open: xdg-open got '$(cat "$tmp/opened" 2>/dev/null)', want '1:$url'"
+fi
+save "$dir/templates/sections/speed.md" '$a\
+Watchword open.'
+if waitfor 10 has "$dir/log" 'speed.md changed; rebuilt' &&
+	[ "$(wc -l <"$tmp/opened")" = 1 ]; then ok; else
+	no "open: opened again after a rebuild"; cat "$tmp/opened"; fi
+stop INT open
+for b in "$tmp/none/browser" failing-browser; do
+	export BROWSER="$b"
+	start "open-$(basename "$b")" --serve 0 --open
+	unset BROWSER
+	case $b in
+	failing-browser) want="^watch: 'failing-browser' did not open the browser (exit status 3)\$" ;;
+	*) want="^watch: cannot open a browser: '$b': No such file or directory (from BROWSER); open http://127.0.0.1:[0-9]*/ by hand\$" ;;
+	esac
+	if waitfor 30 has "$dir/log" "$want"; then ok; else
+		no "open $b: no line for it"; cat "$dir/log"; fi
+	if [ "$(grep -cv '^watch: ' "$dir/log")" = 0 ]; then ok; else
+		no "open $b: more than the watch's lines"; cat "$dir/log"; fi
+	stop INT "open-$(basename "$b")"
+done
+rm -f "$tmp/bin/xdg-open"
+
 # Every edition: a change is published in the newest edition first, the
 # other editions' pages kept as they were until the rest is built; a
 # change while the rest builds starts over. The rest waits for gnuplot
@@ -687,6 +734,48 @@ if diff -r -x '.*' "$dir/out" "$dir/out2" >/dev/null; then ok; else
 if grep -rlq '<script' "$dir/out"; then no "editions: a script in out/"
 else ok; fi
 stop INT editions
+
+# A build stopped halfway says only that it was stopped: no error about
+# what it had not reached yet (a citation before the references list,
+# a table labelled further on). Three editions, each made slow to
+# expand (800,000 passes of a loop that writes nothing, in the
+# conclusion, after the citations and before the references list:
+# about 0.4 s an edition), and the rest stopped while it expands them.
+slow_conclusion() {
+	python3 - "$1/templates/sections/conclusion.md" <<'EOF'
+import sys
+n, names = 7, "laptop.mass laptop.volume laptop.ops_max laptop.bits_max " \
+    "dust.volume dust.mass landauer.energy_room"
+with open(sys.argv[1], "a") as f:
+    f.write("\n" + "".join("{{#each q%d of %s }}\n" % (i, names)
+                           for i in range(n)) +
+            "{{#assert q%d > 0 \"positive\" }}\n" % (n - 1) +
+            "{{/each}}\n" * n)
+EOF
+}
+noed="--as-of 2010" prep=slow_conclusion
+start stopped
+noed=--no-editions prep=
+if waitfor 60 has "$dir/log" '^watch: built out/'; then ok; else
+	no "stopped: first build"; cat "$dir/log"; fi
+save "$dir/templates/sections/speed.md" '$a\
+Watchword stop.'
+if waitfor 30 has "$dir/log" 'the other editions next'; then ok; else
+	no "stopped: no newest edition"; cat "$dir/log"; fi
+# Into the rest's expanding.
+sleep 0.4
+save "$dir/templates/sections/speed.md" '$a\
+Watchword again.'
+if waitfor 30 has "$dir/log" "the other editions' build stopped"; then ok
+else no "stopped: the rest not stopped"; cat "$dir/log"; fi
+if waitfor 60 has "$dir/log" '^watch: rebuilt the other editions'; then ok
+else no "stopped: the rest not built again"; cat "$dir/log"; fi
+if grep -v '^watch: \|^ultimate: interrupted by SIGTERM' "$dir/log" |
+	grep -q .; then
+	no "stopped: a stopped build printed more than that it stopped"
+	cat "$dir/log"
+else ok; fi
+stop INT stopped
 
 total=$((pass + fail))
 if [ "$skip" = 0 ]; then echo "watch: $pass passed, $fail failed"

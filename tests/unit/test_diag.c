@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <cmocka.h>
 
 #include "testutil.h"
@@ -110,6 +111,30 @@ test_verror_at_counts(void **state)
 	srcfile_free(f);
 }
 
+/*
+ * Once the run is interrupted, errors are counted, not printed: a stage
+ * stopped halfway would report what it had not reached yet. Last: the
+ * signal stays caught for the rest of the process.
+ */
+static void
+test_interrupted_errors_not_shown(void **state)
+{
+	struct srcfile *f = srcfile_from_mem("t.md", text, sizeof(text) - 1);
+
+	(void)state;
+	diag_catch_signals();
+	raise(SIGTERM);
+	assert_int_equal(diag_interrupted(), SIGTERM);
+	capture_start();
+	assert_int_equal(wrapped(f, 0, 1, "a citation needs %s", "a list"),
+			 -1);
+	assert_int_equal(error("no figure labelled '%s'", "x"), -1);
+	assert_int_equal(error_at_line("d.csv", 2, 3, "bad"), -1);
+	assert_captured("");
+	assert_int_equal(diag_errors(), 3);
+	srcfile_free(f);
+}
+
 #define T(f) cmocka_unit_test_setup(f, reset)
 
 int
@@ -119,6 +144,7 @@ main(void)
 		T(test_verror_at_as_error_at),
 		T(test_verror_at_escapes),
 		T(test_verror_at_counts),
+		T(test_interrupted_errors_not_shown),	/* last */
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

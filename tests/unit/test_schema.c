@@ -276,7 +276,7 @@ test_values(void **state)
 	capture_start();
 	assert_int_equal(rows_values(reg, &ts, dir,
 				     schema_find(&ts, dir, "values.csv")), -1);
-	assert_captured(want.data);
+	assert_captured_messages(want.data);
 	buf_release(&want);
 	registry_free(reg);
 	tableset_release(&ts);
@@ -344,7 +344,7 @@ catalogue_fails(const char *want)
 
 	capture_start();
 	assert_int_equal(schema_catalogue(&ts, dir, &v, &n), -1);
-	assert_captured(want);
+	assert_captured_messages(want);
 	tableset_release(&ts);
 }
 
@@ -423,7 +423,7 @@ test_bad_rows(void **state)
 	capture_start();
 	assert_int_equal(rows_add(reg, &ts, dir, schema_find(&ts, dir,
 				  "bench.csv"), 2026, NULL, NULL), -1);
-	assert_captured(want.data);
+	assert_captured_messages(want.data);
 	registry_free(reg);
 	tableset_release(&ts);
 	buf_reset(&want);
@@ -434,7 +434,7 @@ test_bad_rows(void **state)
 	capture_start();
 	assert_int_equal(rows_add(reg, &ts, dir, schema_find(&ts, dir,
 				  "bench.csv"), 2026, NULL, NULL), -1);
-	assert_captured(want.data);
+	assert_captured_messages(want.data);
 	registry_free(reg);
 	tableset_release(&ts);
 	buf_release(&want);
@@ -459,7 +459,7 @@ test_taken_prefix(void **state)
 	capture_start();
 	assert_int_equal(rows_add(reg, &ts, dir, schema_find(&ts, dir,
 				  "bench.csv"), 2026, NULL, NULL), -1);
-	assert_captured(want.data);
+	assert_captured_messages(want.data);
 	assert_null(registry_get(reg, "machine.a.id"));
 	registry_free(reg);
 	tableset_release(&ts);

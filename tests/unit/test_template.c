@@ -1557,9 +1557,16 @@ test_cite(void **state)
 
 	assert_int_equal(expand_cited("{{ cite(loyd2000) }}\n\n"
 		"{{ references() }}\n", &x,
-		ERR("1:4", "unknown reference 'loyd2000' (data/references.csv "
-		    "has: lloyd2000, henson2008, unused)",
+		ERR("1:4", "unknown reference 'loyd2000' (not a key of "
+		    "data/references.csv); did you mean 'lloyd2000'?",
 		    "{{ cite(loyd2000) }}", "   ^^^^^^^^^^^^^^")), -1);
+	expansion_release(&x);
+	/* Nothing close: no list of every key (a report cites dozens). */
+	assert_int_equal(expand_cited("{{ cite(zzzzzz) }}\n\n"
+		"{{ references() }}\n", &x,
+		ERR("1:4", "unknown reference 'zzzzzz' (not a key of "
+		    "data/references.csv)",
+		    "{{ cite(zzzzzz) }}", "   ^^^^^^^^^^^^")), -1);
 	expansion_release(&x);
 	assert_int_equal(expand_cited("{{ cite(lloyd2000) }}\n", &x,
 		ERR("1:4", "a citation needs a references list to link to: "
