@@ -59,6 +59,14 @@ size_t bib_marker(const struct bib *r, const char *s,
 
 int bib_check_cell(const struct bib *r, const struct table *t, size_t row,
 		   int col);
+/*
+ * The same for any text (a definition's "source:"): each unknown key is
+ * err(ctx, at, len, message), at the byte offset of its marker in text.
+ * Returns 0, or -1 when there was one.
+ */
+int bib_check_text(const struct bib *r, const char *text,
+		   void (*err)(void *ctx, size_t at, size_t len,
+			       const char *msg), void *ctx);
 
 /*
  * Appends text as HTML, escaped: each known [key] becomes a link to

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bib.h"
 #include "buf.h"
 #include "diag.h"
 #include "expr.h"
@@ -1518,6 +1519,36 @@ modeldoc_def(const struct modeldoc *doc, size_t i, struct modeldoc_def *out)
 			    it->a[A_SYMBOL].text;
 	out->per_rate = it->per_rate;
 	out->pick = it->kind == ITEM_PICK ? it->expr_text : NULL;
+}
+
+/* bib_check_text()'s error in a "source:" at off of doc. */
+struct source_at {
+	const struct modeldoc *doc;
+	size_t off;
+};
+
+static void
+source_error(void *ctx, size_t at, size_t len, const char *msg)
+{
+	const struct source_at *s = ctx;
+
+	modeldoc_error(s->doc, s->off + at, len, "%s", msg);
+}
+
+int
+modeldoc_check_sources(const struct modeldoc *doc, const struct bib *bib)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < doc->n; i++) {
+		const struct attr *a = &doc->items[i].a[A_SOURCE];
+		struct source_at at = { doc, a->off };
+
+		if (a->text && bib_check_text(bib, a->text, source_error, &at))
+			ret = -1;
+	}
+	return ret;
 }
 
 const char *

@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 
+struct bib;
 struct buf;
 struct datasets;
 struct expr_rows;
@@ -164,6 +165,13 @@ struct modeldoc_def {
 };
 void modeldoc_def(const struct modeldoc *doc, size_t i,
 		  struct modeldoc_def *out);
+/*
+ * Checks the works each "source:" cites ("[lloyd2000]") against the
+ * references list: an unknown key is an error at it, with the closest
+ * keys. Returns 0, or -1 after the errors.
+ */
+int modeldoc_check_sources(const struct modeldoc *doc, const struct bib *bib);
+
 /* The k-th rate of the document (a definition with "rate:"), or NULL
  * past the last: what "for r in rates" ranges over. */
 const char *modeldoc_rate(const struct modeldoc *doc, size_t k);

@@ -881,7 +881,8 @@ report_write(struct site *site, const struct registry *reg,
 	if (run.t)
 		run.doc = model_document(opt->datadir, run.ts);
 	timing_end();
-	if (!run.t || !run.doc || bib_load(&run.bib, opt->datadir, run.ts))
+	if (!run.t || !run.doc || bib_load(&run.bib, opt->datadir, run.ts) ||
+	    modeldoc_check_sources(run.doc, &run.bib))
 		goto out;
 	run.po = (struct plot_options){ NULL, "gnuplot", 2000,
 					opt->figure_timeout, opt->early };
