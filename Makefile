@@ -51,6 +51,7 @@ UNIT = audit buf export expr fit format hash physics registry table template mod
        schema \
        formulas mathml bib pages figdata figure serve pdf
 UNIT += diag html
+UNIT += escape
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Dependencies ---------------------------------------------------------

@@ -1,8 +1,11 @@
 /*
  * HTML escaping for the pages the tool writes around cmark-gfm's output:
- * page titles, quantity tables, data tables, figure attributes.
+ * page titles, quantity tables, data tables, figure attributes, and the
+ * literal text of code that html.c writes with its links. The one loop
+ * that escapes for HTML: every other module calls the functions here.
  */
 #include <ctype.h>
+#include <string.h>
 
 #include "buf.h"
 #include "escape.h"
@@ -21,12 +24,21 @@ static const unsigned char special_break[256] = {
 	['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['.'] = 1, ['_'] = 1,
 };
 
-enum { ESC_ATTR = 1, ESC_BREAK_DOTS = 2, ESC_BREAK_UNDERSCORES = 4 };
+enum {
+	ESC_ATTR = 1,			/* " as &quot; too */
+	ESC_BREAK_DOTS = 2,		/* html_name() */
+	ESC_BREAK_UNDERSCORES = 4,	/* html_heading() */
+	ESC_KEEP_CONTROLS = 8,		/* html_literal(): as cmark-gfm */
+};
 
+/*
+ * The one HTML escape loop: the len bytes of s into out, as how says
+ * (ESC_*). Every entry point below is this loop.
+ */
 static void
-escape(struct buf *out, const char *s, int how)
+escape(struct buf *out, const char *s, size_t len, int how)
 {
-	int attr = how & ESC_ATTR;
+	const char *end = s + len;
 	/*
 	 * A dot or an underscore stops the run only where a break may
 	 * follow it: the names in every formula's links and titles are
@@ -36,11 +48,11 @@ escape(struct buf *out, const char *s, int how)
 					   ESC_BREAK_UNDERSCORES) ?
 				    special_break : special;
 
-	for (; *s; s++) {
+	for (; s < end; s++) {
 		/* Copy the run of bytes that need no escaping at once. */
 		size_t run = 0;
 
-		while (!stop[(unsigned char)s[run]])
+		while (s + run < end && !stop[(unsigned char)s[run]])
 			run++;
 		if (run) {
 			buf_add(out, s, run);
@@ -60,7 +72,7 @@ escape(struct buf *out, const char *s, int how)
 			BUF_ADDLIT(out, "&gt;");
 			break;
 		case '"':
-			if (attr)
+			if (how & (ESC_ATTR | ESC_KEEP_CONTROLS))
 				BUF_ADDLIT(out, "&quot;");
 			else
 				buf_addch(out, c);
@@ -69,17 +81,18 @@ escape(struct buf *out, const char *s, int how)
 			buf_addch(out, c);
 			/* Before a letter: between a name's parts, never
 			 * inside a number (1.5). */
-			if ((how & ESC_BREAK_DOTS) &&
+			if ((how & ESC_BREAK_DOTS) && s + 1 < end &&
 			    (isalpha((unsigned char)s[1]) || s[1] == '_'))
 				BUF_ADDLIT(out, "<wbr>");
 			break;
 		case '_':
 			buf_addch(out, c);
-			if ((how & ESC_BREAK_UNDERSCORES) && s[1])
+			if ((how & ESC_BREAK_UNDERSCORES) && s + 1 < end)
 				BUF_ADDLIT(out, "<wbr>");
 			break;
 		default:
-			if (c >= 0x20 || c == '\t' || c == '\n')
+			if (c >= 0x20 || c == '\t' || c == '\n' ||
+			    (how & ESC_KEEP_CONTROLS))
 				buf_addch(out, c);
 			else if (c == '\r')
 				buf_addch(out, ' ');
@@ -90,23 +103,29 @@ escape(struct buf *out, const char *s, int how)
 void
 html_text(struct buf *out, const char *s)
 {
-	escape(out, s, 0);
+	escape(out, s, strlen(s), 0);
 }
 
 void
 html_attr(struct buf *out, const char *s)
 {
-	escape(out, s, ESC_ATTR);
+	escape(out, s, strlen(s), ESC_ATTR);
 }
 
 void
 html_name(struct buf *out, const char *s)
 {
-	escape(out, s, ESC_BREAK_DOTS);
+	escape(out, s, strlen(s), ESC_BREAK_DOTS);
 }
 
 void
 html_heading(struct buf *out, const char *s)
 {
-	escape(out, s, ESC_BREAK_UNDERSCORES);
+	escape(out, s, strlen(s), ESC_BREAK_UNDERSCORES);
+}
+
+void
+html_literal(struct buf *out, const char *s, size_t len)
+{
+	escape(out, s, len, ESC_KEEP_CONTROLS);
 }

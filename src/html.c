@@ -236,7 +236,7 @@ put_literal(struct buf *out, const struct expansion *x,
 
 	while (s < end) {
 		const struct qlink *l = token_at(x, s, (size_t)(end - s));
-		size_t run = 0;
+		const char *next;
 
 		if (l) {
 			if (at == IN_ATTR) {
@@ -259,30 +259,12 @@ put_literal(struct buf *out, const struct expansion *x,
 			s += nlen + 8;
 			continue;
 		}
-		while (s + run < end && !strchr("&<>\"", s[run]) &&
-		       (!run || s[run] != x->nonce[0]))
-			run++;
-		if (run) {
-			buf_add(out, s, run);
-			s += run;
-			continue;
-		}
-		switch (*s++) {
-		case '&':
-			BUF_ADDLIT(out, "&amp;");
-			break;
-		case '<':
-			BUF_ADDLIT(out, "&lt;");
-			break;
-		case '>':
-			BUF_ADDLIT(out, "&gt;");
-			break;
-		case '"':
-			BUF_ADDLIT(out, "&quot;");
-			break;
-		default:
-			buf_addch(out, s[-1]);
-		}
+		/* Up to the next byte that may start a token. */
+		next = memchr(s + 1, x->nonce[0], (size_t)(end - s - 1));
+		if (!next)
+			next = end;
+		html_literal(out, s, (size_t)(next - s));
+		s = next;
 	}
 }
 
