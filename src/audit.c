@@ -14,6 +14,7 @@
 #include "format.h"
 #include "registry.h"
 #include "table.h"
+#include "template.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -489,188 +490,41 @@ claim_judge(struct claim *c, double got, struct buf *tol)
 		err <= lim * (1 + 1e-12);
 }
 
-/* The formats a placeholder of an explanation may ask for. */
-static const char *const fills[] = {
-	"sci", "fixed", "sig", "int", "year", "pow10", "bytes", "unit",
+/* Where an error in an explanation is: its cell (table_error_in()). */
+struct cell {
+	const struct table *t;
+	size_t row;
+	int col;
 };
-enum { FILL_SCI, FILL_FIXED, FILL_SIG, FILL_INT, FILL_YEAR, FILL_POW10,
-       FILL_BYTES, FILL_UNIT };
 
-/*
- * One placeholder "{{ NAME | FORMAT | unit }}" of the cell s of row r,
- * its insides [p, end), filled into out from the registry. Returns -1
- * after an error at the culprit.
- */
 static int
-fill_one(const struct table *t, size_t r, int col, const char *s,
-	 const char *p, const char *end, const struct registry *reg,
-	 struct buf *out, struct buf *names, struct buf *hint)
+cell_error(const void *ctx, size_t off, const char *msg)
 {
-	const struct quantity *q;
-	struct buf name = BUF_INIT;
-	const char *w = p;
-	int fmt = -1, arg = -1, unit = 0, ret = -1, k;
-	size_t n;
+	const struct cell *c = ctx;
 
-	p += strspn(p, " ");
-	n = strspn(p, TABLE_ID_CHARS ".");
-	if (!n || p + n > end) {
-		table_error_in(t, r, col, (size_t)(p - s), "expected the "
-			       "name of a quantity after '{{'");
-		goto out;
-	}
-	buf_add(&name, p, n);
-	q = registry_get(reg, name.data);
-	if (!q) {
-		table_error_in(t, r, col, (size_t)(p - s), "unknown quantity "
-			       "'%s'%s", name.data, suggest(reg, name.data,
-							    hint));
-		goto out;
-	}
-	/* Each name once: " a b " holds " a ". */
-	buf_reset(hint);
-	buf_addf(hint, " %s ", name.data);
-	if (!strstr(names->data, hint->data))
-		buf_addf(names, "%s ", name.data);
-	for (p += n;; ) {
-		p += strspn(p, " ");
-		if (p >= end)
-			break;
-		if (*p != '|') {
-			table_error_in(t, r, col, (size_t)(p - s), "expected "
-				       "'|' or '}}' after '%s'", name.data);
-			goto out;
-		}
-		p++;
-		p += strspn(p, " ");
-		w = p;
-		n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789");
-		k = lookup(fills, (int)(sizeof(fills) / sizeof(*fills)), w, n);
-		if (k < 0 || (k != FILL_UNIT && fmt >= 0)) {
-			table_error_in(t, r, col, (size_t)(w - s), k < 0 ?
-				       "unknown format '%.*s': expected %s" :
-				       "a second number format '%.*s'%s",
-				       (int)n, w, k < 0 ? listed(fills, (int)
-				       (sizeof(fills) / sizeof(*fills)), hint) :
-				       "");
-			goto out;
-		}
-		p += n;
-		if (k == FILL_UNIT) {
-			unit = 1;
-			continue;
-		}
-		fmt = k;
-		if (*p == ':') {
-			char *stop;
-			long v = strtol(p + 1, &stop, 10);
-
-			if (stop == p + 1 || v < 0 || v > 17 || stop > end ||
-			    ((k == FILL_SCI || k == FILL_SIG ||
-			      k == FILL_BYTES) && v < 1) ||
-			    k == FILL_INT || k == FILL_YEAR ||
-			    k == FILL_POW10) {
-				table_error_in(t, r, col, (size_t)(p - s),
-					       "format '%s' takes %s",
-					       fills[k], k == FILL_INT ||
-					       k == FILL_YEAR ||
-					       k == FILL_POW10 ? "no digits" :
-					       "digits from 1 to 17 (fixed: "
-					       "0 to 17)");
-				goto out;
-			}
-			arg = (int)v;
-			p = stop;
-		}
-	}
-	if (q->type != Q_NUMBER) {
-		if (fmt >= 0 || unit) {
-			table_error_in(t, r, col, (size_t)(w - s), "'%s' is "
-				       "text, not a number", name.data);
-			goto out;
-		}
-		buf_addstr(out, q->text);
-		ret = 0;
-		goto out;
-	}
-	switch (fmt) {
-	case FILL_SCI:
-		k = format_sci(out, q->value, arg < 0 ? 3 : arg);
-		break;
-	case FILL_FIXED:
-		k = format_fixed(out, q->value, arg < 0 ? 2 : arg);
-		break;
-	case FILL_SIG:
-		k = format_sig(out, q->value, arg < 0 ? 3 : arg);
-		break;
-	case FILL_INT:
-		k = format_int(out, q->value);
-		break;
-	case FILL_YEAR:
-		k = format_year(out, q->value);
-		break;
-	case FILL_POW10:
-		k = q->value > 0 ? format_pow10(out, q->value) : -1;
-		break;
-	case FILL_BYTES:
-		k = format_bytes(out, q->value, arg < 0 ? 3 : arg, 0);
-		break;
-	default:
-		k = format_count_unit(q->unit) ? format_count(out, q->value) :
-			-1;
-		if (k)
-			k = format_sci(out, q->value, 3);
-		break;
-	}
-	if (k) {
-		table_error_in(t, r, col, (size_t)(w - s), "cannot write "
-			       "'%s' (%.17g) as '%s'", name.data, q->value,
-			       fmt < 0 ? "sci" : fills[fmt]);
-		goto out;
-	}
-	if (unit && fmt != FILL_BYTES)
-		add_unit(out, q->unit);
-	ret = 0;
-out:
-	buf_release(&name);
-	return ret;
+	return table_error_in(c->t, c->row, c->col, off, "%s", msg);
 }
 
 /*
- * The cell of row r in col with each "{{ NAME | FORMAT }}" filled from
- * the registry, into out (reset first), and the names it quotes, each
- * once and space-separated, into names (reset first). Returns -1 after
- * errors at the placeholders.
+ * The cell of row r in col with its value slots filled from the
+ * registry by the template stage (template_expand_text()), into out
+ * (reset first), and the names it quotes, space-separated, into names
+ * (reset first). Returns -1 after errors at the cell.
  */
 static int
-fill(const struct table *t, size_t r, int col, const struct registry *reg,
-     struct buf *out, struct buf *names, struct buf *hint)
+explain(const struct table *t, size_t r, int col,
+	const struct registry *reg, struct buf *out, struct buf *names)
 {
-	const char *s = table_cell(t, r, col), *p = s, *open, *close;
-	int bad = 0;
+	const struct cell at = { t, r, col };
+	const char *s = table_cell(t, r, col);
+	struct srcfile *f = srcfile_piece(s, strlen(s), cell_error, &at);
+	int ret;
 
 	buf_reset(out);
 	buf_reset(names);
-	BUF_ADDLIT(names, " ");
-	while ((open = strstr(p, "{{"))) {
-		buf_add(out, p, (size_t)(open - p));
-		close = strstr(open + 2, "}}");
-		if (!close)
-			return table_error_in(t, r, col, (size_t)(open - s),
-					      "'{{' without its '}}'");
-		if (fill_one(t, r, col, s, open + 2, close, reg, out, names,
-			     hint))
-			bad = -1;
-		p = close + 2;
-	}
-	buf_addstr(out, p);
-	/* Without the guarding spaces: "a b". */
-	while (names->len && names->data[names->len - 1] == ' ')
-		names->data[--names->len] = '\0';
-	memmove(names->data, names->data + strspn(names->data, " "),
-		names->len - strspn(names->data, " ") + 1);
-	names->len = strlen(names->data);
-	return bad;
+	ret = template_expand_text(f, reg, out, names);
+	srcfile_free(f);
+	return ret;
 }
 
 int
@@ -758,7 +612,7 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 			 c.id);
 		if (rq)
 			registry_set_expr(rq, in.data, NULL);
-		if (fill(t, r, cc.explanation, reg, &expl, &quoted, &hint))
+		if (explain(t, r, cc.explanation, reg, &expl, &quoted))
 			continue;
 		buf_addf(out, "%-18s %-11s %-12.6g %-8.4g ", c.id, c.pub_s, got,
 			 got / c.pub);

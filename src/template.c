@@ -1058,6 +1058,51 @@ expansion_locate(const struct expansion *x, size_t off, struct srcloc *loc)
 	return 0;
 }
 
+/*
+ * Appends to names the registry names that the value slots of the node
+ * list n read, each once, separated by spaces.
+ */
+static void
+slot_names(const struct tnode *n, const struct registry *reg,
+	   struct buf *names)
+{
+	struct buf lines = BUF_INIT;
+	char *p, *end;
+
+	buf_addch(&lines, '\n');
+	for (; n; n = n->next)
+		if (n->kind == T_VALUE && n->expr)
+			expr_inputs(n->expr, &lines);
+	/* expr_inputs() ends each name with a newline. */
+	for (p = lines.data + 1; *p; p = end + 1) {
+		end = strchr(p, '\n');
+		*end = '\0';
+		if (registry_get(reg, p))
+			buf_addf(names, "%s%s", names->len ? " " : "", p);
+	}
+	buf_release(&lines);
+}
+
+int
+template_expand_text(const struct srcfile *f, const struct registry *reg,
+		     struct buf *out, struct buf *names)
+{
+	struct template *t = tmpl_parse_values(f);
+	struct expansion x;
+	struct expander ex = { .reg = reg, .x = &x };
+
+	if (!t)
+		return -1;
+	expansion_init(&x);
+	x.reg = reg;
+	expand_nodes(&ex, t->root, out, 0);
+	slot_names(t->root, reg, names);
+	expansion_release(&x);
+	free(ex.bind);
+	template_free(t);
+	return ex.failed ? -1 : 0;
+}
+
 int
 template_expand(const struct template *t, const struct registry *reg,
 		struct expansion *x)
