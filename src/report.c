@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "audit.h"
 #include "bib.h"
@@ -28,7 +27,6 @@
 #include "escape.h"
 #include "export.h"
 #include "file.h"
-#include "gnuplot.h"
 #include "hash.h"
 #include "html.h"
 #include "mathml.h"
@@ -821,15 +819,13 @@ list_pdfs(struct run *run)
  * Writes the site into site's staging area and publishes it when every
  * part succeeded. reg, ds (the newest edition, with its figure data)
  * and ts (the tables read) come from report_registry(); key is the
- * inputs key for the manifest; *early is gnuplot started ahead, or NULL
- * (taken: NULL on return). Returns an exit status: 0, 1 (input errors,
- * printed), 3 (gnuplot or, with pdf, the browser failed).
+ * inputs key for the manifest. Returns an exit status: 0, 1 (input
+ * errors, printed), 3 (gnuplot or, with pdf, the browser failed).
  */
 static int
 report_write(struct site *site, const struct registry *reg,
 	     const struct datasets *ds, struct tableset *ts,
-	     const struct report_options *opt, uint64_t key,
-	     struct gnuplot **early)
+	     const struct report_options *opt, uint64_t key)
 {
 	struct run run = { .site = site, .opt = opt, .ts = ts };
 	struct srcfile *shell = NULL, *css = NULL;
@@ -878,9 +874,15 @@ report_write(struct site *site, const struct registry *reg,
 	timing_end();
 	if (!run.t || !run.doc || bib_load(&run.bib, opt->datadir, run.ts))
 		goto out;
+	/*
+	 * gnuplot starts with the first figure to draw: started ahead of
+	 * the model, a cold report was no faster on the 2-core VM (one
+	 * edition 0.99 to 1.06 times, every edition 1.01; paired, see the
+	 * commit that took that out), short of the 10% an optimization
+	 * must pay.
+	 */
 	run.po = (struct plot_options){ NULL, "gnuplot", 2000,
-					opt->figure_timeout, *early };
-	*early = NULL;	/* plot_begin() takes it */
+					opt->figure_timeout, NULL };
 	buf_reset(&path);
 	buf_addf(&path, "%s/figures", opt->templatedir);
 	run.po.figdir = path.data;
@@ -965,8 +967,6 @@ report_write(struct site *site, const struct registry *reg,
 out:
 	if (run.pl)
 		plot_cancel(run.pl);
-	gnuplot_stop(*early);
-	*early = NULL;
 	template_free(run.t);
 	bib_release(&run.bib);
 	qpages_release(&run.parts);
@@ -1108,65 +1108,12 @@ inputs_key(const struct report_options *opt, uint64_t *key)
 	return ret;
 }
 
-/* 1 when path exists and was modified after *t. */
-static int
-newer(const char *path, const struct timespec *t)
-{
-	struct stat st;
-
-	return !stat(path, &st) && (st.st_mtim.tv_sec > t->tv_sec ||
-				    (st.st_mtim.tv_sec == t->tv_sec &&
-				     st.st_mtim.tv_nsec > t->tv_nsec));
-}
-
-/*
- * Whether a figure will probably be drawn: there is no figure cache, or
- * a data file or a figure script changed after it. Only a guess, to
- * start gnuplot early: the figure keys decide what is drawn.
- */
-static int
-figures_stale(const struct report_options *opt)
-{
-	struct buf path = BUF_INIT;
-	struct stat st;
-	struct timespec cache;
-	DIR *d;
-	struct dirent *e;
-	size_t i;
-	int stale = 0;
-
-	buf_addf(&path, "%s/figures/.cache", opt->outdir);
-	if (stat(path.data, &st)) {
-		buf_release(&path);
-		return 1;
-	}
-	cache = st.st_mtim;
-	for (i = 0; model_data_files[i] && !stale; i++) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
-		stale = newer(path.data, &cache);
-	}
-	buf_reset(&path);
-	buf_addf(&path, "%s/figures", opt->templatedir);
-	d = opendir(path.data);
-	while (d && !stale && (e = readdir(d))) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/figures/%s", opt->templatedir, e->d_name);
-		stale = *e->d_name != '.' && newer(path.data, &cache);
-	}
-	if (d)
-		closedir(d);
-	buf_release(&path);
-	return stale;
-}
-
 int
 report_run(const struct report_options *opt, struct tableset *ts)
 {
 	struct site *site;
 	struct registry *reg = NULL;
 	struct datasets ds = { 0 };
-	struct gnuplot *early = NULL;
 	uint64_t key = 0;
 	int ret = 1, k, stop, fresh;
 
@@ -1176,14 +1123,6 @@ report_run(const struct report_options *opt, struct tableset *ts)
 	 */
 	diag_catch_signals();
 	timing_begin("noop");
-	/*
-	 * gnuplot's start-up (15 to 35 ms of loading libraries) then
-	 * overlaps all the work before the figures are drawn; it is stopped
-	 * if unused. Started only when the figures are known, a cold report
-	 * took 104 ms instead of 86 (make bench, 9 runs, this VM): 17%.
-	 */
-	if (figures_stale(opt))
-		early = gnuplot_start("gnuplot");
 	site = site_open(opt->outdir);
 	k = site ? inputs_key(opt, &key) : -2;
 	stop = k == -2 || diag_interrupted();
@@ -1200,9 +1139,8 @@ report_run(const struct report_options *opt, struct tableset *ts)
 	reg = report_registry(opt->datadir, opt->as_of, &ds, ts);
 	timing_end();
 	if (reg && !diag_interrupted())
-		ret = report_write(site, reg, &ds, ts, opt, key, &early);
+		ret = report_write(site, reg, &ds, ts, opt, key);
 out:
-	gnuplot_stop(early);	/* report_write() was not reached */
 	site_close(site);
 	registry_free(reg);
 	datasets_release(&ds);
