@@ -527,19 +527,209 @@ explain(const struct table *t, size_t r, int col,
 	return ret;
 }
 
+/* The audit's counts, by outcome. */
+struct tally {
+	int agree, known, inputs, bad;
+	int bycat[sizeof(categories) / sizeof(categories[0])];
+};
+
+/*
+ * claim.<id>.{published_low,published_high,published,recomputed,ratio}:
+ * c's numbers, got the recomputed value, org where the row is.
+ */
+static void
+add_numbers(struct registry *reg, const struct claim *c, double got,
+	    const char *org)
+{
+	const struct quantity *q = c->q;
+	struct buf name = BUF_INIT, in = BUF_INIT;
+	struct quantity *rq;
+
+	if (c->range) {
+		buf_addf(&name, "claim.%s.published_low", c->id);
+		registry_add_num(reg, name.data, c->lo, q->unit,
+				 "the low end of the printed range", NULL,
+				 c->where, org);
+		buf_reset(&name);
+		buf_addf(&name, "claim.%s.published_high", c->id);
+		registry_add_num(reg, name.data, c->hi, q->unit,
+				 "the high end of the printed range", NULL,
+				 c->where, org);
+	}
+	buf_reset(&name);
+	buf_addf(&name, "claim.%s.published", c->id);
+	registry_add_num(reg, name.data, c->pub, q->unit, c->range ?
+			 "the end of the printed range nearest the "
+			 "recomputed value" : "the value as printed", NULL,
+			 c->where, org);
+	buf_reset(&name);
+	buf_addf(&name, "claim.%s.recomputed", c->id);
+	if ((rq = registry_add_num(reg, name.data, got, q->unit, NULL,
+				   c->qname, q->source, NULL)))
+		registry_set_expr(rq, c->qname, "as the model computes it");
+	buf_reset(&name);
+	buf_addf(&name, "claim.%s.ratio", c->id);
+	buf_addf(&in, "claim.%s.recomputed claim.%s.published", c->id, c->id);
+	rq = registry_add_num(reg, name.data, got / c->pub, "", NULL, in.data,
+			      "derived here", NULL);
+	buf_reset(&in);
+	buf_addf(&in, "claim.%s.recomputed / claim.%s.published", c->id,
+		 c->id);
+	if (rq)
+		registry_set_expr(rq, in.data, NULL);
+	buf_release(&name);
+	buf_release(&in);
+}
+
+/*
+ * The line of c (row r of t) in the audit table into out, judged ok or
+ * not against got within tol, its verdict in words into verdict, and
+ * the outcome counted in *n.
+ */
+static void
+add_verdict(struct buf *out, struct buf *verdict, const struct claim *c,
+	    double got, int ok, const char *tol, const char *expl,
+	    const struct table *t, size_t r, struct tally *n)
+{
+	const char *cat = c->category >= 0 ? categories[c->category] : "";
+
+	buf_addf(out, "%-18s %-11s %-12.6g %-8.4g ", c->id, c->pub_s, got,
+		 got / c->pub);
+	buf_reset(verdict);
+	if (ok && c->status == S_REPRODUCIBLE) {
+		n->agree++;
+		if (c->range)
+			buf_addf(out, "inside the printed range\n");
+		else
+			buf_addf(out, "agrees (within %s%s)\n", tol,
+				 c->reason == R_DIGITS ? ", half a unit of "
+				 "the last printed digit" : "");
+		buf_addstr(verdict, c->range ? "inside the printed range" :
+			   "agrees");
+	} else if (ok && c->status == S_INPUT) {
+		n->inputs++;
+		buf_addf(out, "input, used as printed (within %s): %s\n", tol,
+			 expl);
+		BUF_ADDLIT(verdict, "input, used as printed");
+	} else if (!ok && c->discrepancy) {
+		n->known++;
+		n->bycat[c->category]++;
+		buf_addf(out, "%s [%s]: %s\n", c->range ? "outside the printed "
+			 "range, a known discrepancy" : "known discrepancy",
+			 cat, expl);
+		buf_addf(verdict, "%s: %s", c->range ? "outside the printed "
+			 "range" : "known discrepancy", cat);
+	} else if (ok) {
+		n->bad++;
+		buf_addf(out, "AGREES (within %s), but marked as a "
+			 "discrepancy: review %s:%zu\n", tol, table_name(t),
+			 table_line(t, r));
+		BUF_ADDLIT(verdict, "agrees, though marked a discrepancy");
+	} else {
+		n->bad++;
+		buf_addf(out, "DRIFTS outside its tolerance (%s)%s: %s = %.6g "
+			 "(%s)\n", tol, c->status == S_INPUT ? ", an input the "
+			 "model no longer takes as printed" : "", c->qname,
+			 got, c->q->formula);
+		BUF_ADDLIT(verdict, "drifts");
+	}
+}
+
+/*
+ * claim.<id>.{id,claim,where,quantity,status,verdict,...}: the words of
+ * c (row r of t), for the report's table; quoted the names its
+ * explanation quotes, org where the row is.
+ */
+static void
+add_words(struct registry *reg, const struct table *t, size_t r,
+	  const struct claimcols *cc, const struct claim *c, double got,
+	  const char *verdict, const char *tol, const char *expl,
+	  const char *quoted, const char *org)
+{
+	const char *cat = c->category >= 0 ? categories[c->category] : "";
+	struct buf name = BUF_INIT, shown = BUF_INIT;
+
+	buf_addf(&name, "claim.%s.id", c->id);
+	registry_add_text(reg, name.data, c->id, "from claims.csv", NULL,
+			  "data/claims.csv", org);
+	claim_text(reg, c->id, "claim", table_cell(t, r, cc->claim), org);
+	claim_text(reg, c->id, "where", c->where, org);
+	claim_text(reg, c->id, "quantity", c->qname, org);
+	claim_text(reg, c->id, "status", statuses[c->status], org);
+	claim_text(reg, c->id, "verdict", verdict, org);
+	claim_text(reg, c->id, "category", c->status == S_INPUT ? "input" :
+		   cat, org);
+	claim_text(reg, c->id, "tolerance", tol, org);
+	claim_text(reg, c->id, "tolerance_reason",
+		   table_cell(t, r, cc->reason), org);
+	claim_text_of(reg, c->id, "explanation", expl, quoted, org);
+	claim_text(reg, c->id, "printed", c->pub_s, org);
+	audit_printed_text(&shown, c->pub_s, c->unit);
+	claim_text(reg, c->id, "printed_text", shown.data, org);
+	buf_reset(&shown);
+	audit_recomputed_text(&shown, got, c->pub_s, c->unit);
+	buf_reset(&name);
+	buf_addf(&name, "claim.%s.recomputed", c->id);
+	claim_text_of(reg, c->id, "recomputed_text", shown.data, name.data,
+		      org);
+	buf_release(&name);
+	buf_release(&shown);
+}
+
+/* The totals: the audit's last line, and claims.{agree,input,...}. */
+static void
+add_totals(struct registry *reg, struct buf *out, const struct tally *n)
+{
+	struct buf name = BUF_INIT, what = BUF_INIT;
+	size_t i;
+
+	buf_addf(out, "claims: %d agree, %d known discrepancies (", n->agree,
+		 n->known);
+	for (i = 0; i < sizeof(categories) / sizeof(*categories); i++)
+		buf_addf(out, "%s%d %s", i ? ", " : "", n->bycat[i],
+			 categories[i]);
+	buf_addf(out, "), %d inputs, %d off\n", n->inputs, n->bad);
+	registry_add_num(reg, "claims.agree", n->agree, "", "claims "
+			 "recomputed from something the source did not print "
+			 "that agree within their tolerance", NULL,
+			 "derived here", NULL);
+	registry_add_num(reg, "claims.input", n->inputs, "", "the source's "
+			 "figures the model takes as inputs, checked by "
+			 "nothing independent and not counted as agreeing",
+			 NULL, "derived here", NULL);
+	registry_add_num(reg, "claims.known", n->known, "", "known "
+			 "discrepancies, each explained", NULL, "derived here",
+			 NULL);
+	registry_add_num(reg, "claims.off", n->bad, "", "claims that do not "
+			 "behave as marked", NULL, "derived here", NULL);
+	for (i = 0; i < sizeof(categories) / sizeof(*categories); i++) {
+		buf_reset(&name);
+		buf_addf(&name, "claims.%s", categories[i]);
+		/* "data-moved" is no name: claims.data_moved. */
+		for (char *p = name.data; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		buf_reset(&what);
+		buf_addf(&what, "known discrepancies of the category '%s'",
+			 categories[i]);
+		registry_add_num(reg, name.data, n->bycat[i], "", what.data,
+				 NULL, "derived here", NULL);
+	}
+	buf_release(&name);
+	buf_release(&what);
+}
+
 int
 audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	  struct tableset *ts)
 {
 	struct tableset own = { 0 };
 	struct buf hint = BUF_INIT, tol = BUF_INIT, verdict = BUF_INIT;
-	struct buf name = BUF_INIT, org = BUF_INIT, in = BUF_INIT;
-	struct buf expl = BUF_INIT, shown = BUF_INIT, quoted = BUF_INIT;
+	struct buf org = BUF_INIT, expl = BUF_INIT, quoted = BUF_INIT;
+	struct tally n = { 0 };
 	struct table *t;
 	struct claimcols cc;
-	int bycat[sizeof(categories) / sizeof(categories[0])] = { 0 };
-	size_t r, i, before = diag_errors();
-	int bad = 0, agree = 0, known = 0, inputs = 0;
+	size_t r, before = diag_errors();
 
 	t = tableset_load(ts ? ts : &own, datadir, "claims.csv");
 	if (!t || table_max_rows(t, 10000, "each claim is a row of the "
@@ -561,179 +751,34 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		 "recomputed", "ratio", "verdict");
 	for (r = 0; r < table_rows(t); r++) {
 		struct claim c;
-		const struct quantity *q;
-		struct quantity *rq;
-		const char *cat;
 		double got;
 		int ok;
 
 		if (claim_read(t, r, &cc, reg, &c, &hint))
 			continue;
-		q = c.q;
-		got = q->value;
+		got = c.q->value;
 		ok = claim_judge(&c, got, &tol);
-		cat = c.category >= 0 ? categories[c.category] : "";
-		/* The numbers first: an explanation may quote them. */
 		buf_reset(&org);
 		buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
-		if (c.range) {
-			buf_reset(&name);
-			buf_addf(&name, "claim.%s.published_low", c.id);
-			registry_add_num(reg, name.data, c.lo, q->unit,
-					 "the low end of the printed range",
-					 NULL, c.where, org.data);
-			buf_reset(&name);
-			buf_addf(&name, "claim.%s.published_high", c.id);
-			registry_add_num(reg, name.data, c.hi, q->unit,
-					 "the high end of the printed range",
-					 NULL, c.where, org.data);
-		}
-		buf_reset(&name);
-		buf_addf(&name, "claim.%s.published", c.id);
-		registry_add_num(reg, name.data, c.pub, q->unit, c.range ?
-				 "the end of the printed range nearest the "
-				 "recomputed value" : "the value as printed",
-				 NULL, c.where, org.data);
-		buf_reset(&name);
-		buf_addf(&name, "claim.%s.recomputed", c.id);
-		if ((rq = registry_add_num(reg, name.data, got, q->unit,
-					   NULL, c.qname, q->source, NULL)))
-			registry_set_expr(rq, c.qname,
-					  "as the model computes it");
-		buf_reset(&name);
-		buf_addf(&name, "claim.%s.ratio", c.id);
-		buf_reset(&in);
-		buf_addf(&in, "claim.%s.recomputed claim.%s.published", c.id,
-			 c.id);
-		rq = registry_add_num(reg, name.data, got / c.pub, "", NULL,
-				      in.data, "derived here", NULL);
-		buf_reset(&in);
-		buf_addf(&in, "claim.%s.recomputed / claim.%s.published", c.id,
-			 c.id);
-		if (rq)
-			registry_set_expr(rq, in.data, NULL);
+		/* The numbers first: an explanation may quote them. */
+		add_numbers(reg, &c, got, org.data);
 		if (explain(t, r, cc.explanation, reg, &expl, &quoted))
 			continue;
-		buf_addf(out, "%-18s %-11s %-12.6g %-8.4g ", c.id, c.pub_s, got,
-			 got / c.pub);
-		buf_reset(&verdict);
-		if (ok && c.status == S_REPRODUCIBLE) {
-			agree++;
-			if (c.range)
-				buf_addf(out, "inside the printed range\n");
-			else
-				buf_addf(out, "agrees (within %s%s)\n",
-					 tol.data, c.reason == R_DIGITS ?
-					 ", half a unit of the last printed "
-					 "digit" : "");
-			buf_addstr(&verdict, c.range ?
-				   "inside the printed range" : "agrees");
-		} else if (ok && c.status == S_INPUT) {
-			inputs++;
-			buf_addf(out, "input, used as printed (within %s): "
-				 "%s\n", tol.data, expl.data);
-			BUF_ADDLIT(&verdict, "input, used as printed");
-		} else if (!ok && c.discrepancy) {
-			known++;
-			bycat[c.category]++;
-			buf_addf(out, "%s [%s]: %s\n", c.range ?
-				 "outside the printed range, a known "
-				 "discrepancy" : "known discrepancy", cat,
-				 expl.data);
-			buf_addf(&verdict, "%s: %s", c.range ?
-				 "outside the printed range" :
-				 "known discrepancy", cat);
-		} else if (ok) {
-			bad++;
-			buf_addf(out, "AGREES (within %s), but marked as a "
-				 "discrepancy: review %s:%zu\n", tol.data,
-				 table_name(t), table_line(t, r));
-			BUF_ADDLIT(&verdict, "agrees, though marked a "
-				   "discrepancy");
-		} else {
-			bad++;
-			buf_addf(out, "DRIFTS outside its tolerance (%s)%s: "
-				 "%s = %.6g (%s)\n", tol.data,
-				 c.status == S_INPUT ? ", an input the model "
-				 "no longer takes as printed" : "", c.qname,
-				 got, q->formula);
-			BUF_ADDLIT(&verdict, "drifts");
-		}
+		add_verdict(out, &verdict, &c, got, ok, tol.data, expl.data, t,
+			    r, &n);
 		/* The audit joins the registry, for the report's table. */
-		buf_reset(&name);
-		buf_addf(&name, "claim.%s.id", c.id);
-		registry_add_text(reg, name.data, c.id, "from claims.csv", NULL,
-				  "data/claims.csv", org.data);
-		claim_text(reg, c.id, "claim", table_cell(t, r, cc.claim),
-			   org.data);
-		claim_text(reg, c.id, "where", c.where, org.data);
-		claim_text(reg, c.id, "quantity", c.qname, org.data);
-		claim_text(reg, c.id, "status", statuses[c.status], org.data);
-		claim_text(reg, c.id, "verdict", verdict.data, org.data);
-		claim_text(reg, c.id, "category", c.status == S_INPUT ?
-			   "input" : cat, org.data);
-		claim_text(reg, c.id, "tolerance", tol.data, org.data);
-		claim_text(reg, c.id, "tolerance_reason",
-			   table_cell(t, r, cc.reason), org.data);
-		claim_text_of(reg, c.id, "explanation", expl.data,
-			      quoted.data, org.data);
-		claim_text(reg, c.id, "printed", c.pub_s, org.data);
-		buf_reset(&shown);
-		audit_printed_text(&shown, c.pub_s, c.unit);
-		claim_text(reg, c.id, "printed_text", shown.data, org.data);
-		buf_reset(&shown);
-		audit_recomputed_text(&shown, got, c.pub_s, c.unit);
-		buf_reset(&name);
-		buf_addf(&name, "claim.%s.recomputed", c.id);
-		claim_text_of(reg, c.id, "recomputed_text", shown.data,
-			      name.data, org.data);
+		add_words(reg, t, r, &cc, &c, got, verdict.data, tol.data,
+			  expl.data, quoted.data, org.data);
 	}
-	if (diag_errors() == before) {
-		buf_addf(out, "claims: %d agree, %d known discrepancies (",
-			 agree, known);
-		for (i = 0; i < sizeof(categories) / sizeof(*categories); i++)
-			buf_addf(out, "%s%d %s", i ? ", " : "", bycat[i],
-				 categories[i]);
-		buf_addf(out, "), %d inputs, %d off\n", inputs, bad);
-		registry_add_num(reg, "claims.agree", agree, "",
-				 "claims recomputed from something the source "
-				 "did not print that agree within their "
-				 "tolerance", NULL, "derived here", NULL);
-		registry_add_num(reg, "claims.input", inputs, "",
-				 "the source's figures the model takes as "
-				 "inputs, checked by nothing independent and "
-				 "not counted as agreeing", NULL,
-				 "derived here", NULL);
-		registry_add_num(reg, "claims.known", known, "",
-				 "known discrepancies, each explained", NULL,
-				 "derived here", NULL);
-		registry_add_num(reg, "claims.off", bad, "",
-				 "claims that do not behave as marked", NULL,
-				 "derived here", NULL);
-		for (i = 0; i < sizeof(categories) / sizeof(*categories); i++) {
-			buf_reset(&name);
-			buf_addf(&name, "claims.%s", categories[i]);
-			/* "data-moved" is no name: claims.data_moved. */
-			for (char *p = name.data; *p; p++)
-				if (*p == '-')
-					*p = '_';
-			buf_reset(&in);
-			buf_addf(&in, "known discrepancies of the category "
-				 "'%s'", categories[i]);
-			registry_add_num(reg, name.data, bycat[i], "", in.data,
-					 NULL, "derived here", NULL);
-		}
-	}
+	if (diag_errors() == before)
+		add_totals(reg, out, &n);
 out:
 	tableset_release(&own);
 	buf_release(&hint);
 	buf_release(&tol);
 	buf_release(&verdict);
-	buf_release(&name);
 	buf_release(&org);
-	buf_release(&in);
 	buf_release(&expl);
-	buf_release(&shown);
 	buf_release(&quoted);
-	return diag_errors() == before ? bad : -1;
+	return diag_errors() == before ? n.bad : -1;
 }
