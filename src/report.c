@@ -816,6 +816,111 @@ list_pdfs(struct run *run)
 }
 
 /*
+ * The editions of the run from the article's year (article.year) to
+ * reg's (edition.year), or reg's alone without opt->editions: their
+ * years and folders; the newest is reg with ds. The data files, the
+ * formulas' memo and the PDFs to print, too.
+ */
+static void
+init_editions(struct run *run, const struct registry *reg,
+	      const struct datasets *ds)
+{
+	const struct report_options *opt = run->opt;
+	int newest = (int)registry_num(reg, "edition.year");
+	size_t i;
+
+	run->files = rows_files(run->ts, opt->datadir, model_data_files);
+	run->article_year = (int)registry_num(reg, "article.year");
+	run->n = opt->editions && run->article_year < newest ?
+		 (size_t)(newest - run->article_year) + 1 : 1;
+	run->ed = xcalloc(run->n, sizeof(*run->ed));
+	/* Each edition typesets mostly the same formulas (mathml.h). */
+	if (run->n > 1)
+		run->memo = mathml_memo_new();
+	for (i = 0; i < run->n; i++) {
+		struct edition *e = &run->ed[i];
+
+		e->year = newest - (int)(run->n - 1 - i);
+		snprintf(e->dir, sizeof(e->dir), "editions/%d", e->year);
+		snprintf(e->what, sizeof(e->what), "the %d edition", e->year);
+		expansion_init(&e->x);
+		buf_init(&e->body);
+		buf_init(&e->toc);
+	}
+	run->ed[run->n - 1].reg = reg;
+	run->ed[run->n - 1].dsp = ds;
+	if (opt->pdf)
+		list_pdfs(run);
+}
+
+/*
+ * Builds every edition (with opt->newest, the newest and the one before
+ * it), the newest first: its figures go to gnuplot first (and the top's
+ * copy of them, drawn once), and its errors, about the data as they
+ * stand, are the ones to see first. Each is rendered once the editions
+ * beside it are parsed. Returns 0, -1 after errors or a signal, -2 when
+ * gnuplot cannot be started.
+ */
+static int
+build_editions(struct run *run)
+{
+	const struct report_options *opt = run->opt;
+	/* The newest alone: it, and the previous for the links to it. */
+	size_t i, lo = opt->newest && run->n > 2 ? run->n - 2 : 0;
+	int r = 0;
+
+	for (i = run->n; i-- > lo && !r;) {
+		struct edition *e = &run->ed[i];
+
+		if (i + 1 < run->n)
+			diag_set_context(e->what);
+		r = build_edition(run, e);
+		if (!r && diag_interrupted())
+			r = -1;
+		/* The one after it has the editions beside it parsed now. */
+		if (!r && opt->editions && i + 1 < run->n)
+			render_edition(run, i + 1);
+	}
+	diag_set_context(NULL);
+	/* The oldest built, when its page is written. */
+	if (!r && opt->editions && (!opt->newest || lo == run->n - 1))
+		render_edition(run, lo);
+	return r;
+}
+
+/*
+ * Every page of the site (with opt->newest, the newest edition's only),
+ * style.css and the math font, into the staging area. Returns 0, or -1
+ * after an error.
+ */
+static int
+write_pages(struct run *run, const struct srcfile *css)
+{
+	const struct report_options *opt = run->opt;
+	size_t i;
+	int r;
+
+	qpages_init(&run->parts, run->ed[run->n - 1].reg);
+	r = write_top_report(run);
+	if (!r)
+		r = write_methods(run, &run->ed[run->n - 1], 1);
+	for (i = opt->newest ? run->n - 1 : 0; opt->editions && i < run->n &&
+	     !r; i++)
+		r = write_edition(run, i);
+	if (!r && !opt->newest)
+		r = write_reference(run);
+	if (!r && opt->editions && !opt->newest)
+		r = write_editions_index(run);
+	if (!r && opt->editions && !opt->newest)
+		r = write_changes(run);
+	if (!r)
+		r = site_write(run->site, "style.css", css->data, css->len);
+	if (!r)
+		r = write_math_font(run->site);
+	return r;
+}
+
+/*
  * Writes the site into site's staging area and publishes it when every
  * part succeeded. reg, ds (the newest edition, with its figure data)
  * and ts (the tables read) come from report_registry(); key is the
@@ -830,32 +935,9 @@ report_write(struct site *site, const struct registry *reg,
 	struct run run = { .site = site, .opt = opt, .ts = ts };
 	struct srcfile *shell = NULL, *css = NULL;
 	struct buf path = BUF_INIT;
-	int ret = 1, r = -1, newest = (int)registry_num(reg, "edition.year");
-	size_t i, lo;
+	int ret = 1, r = -1;
 
-	run.files = rows_files(ts, opt->datadir, model_data_files);
-	run.article_year = (int)registry_num(reg, "article.year");
-	run.n = opt->editions && run.article_year < newest ?
-		(size_t)(newest - run.article_year) + 1 : 1;
-	run.ed = xcalloc(run.n, sizeof(*run.ed));
-	/* Each edition typesets mostly the same formulas (mathml.h). */
-	if (run.n > 1)
-		run.memo = mathml_memo_new();
-	for (i = 0; i < run.n; i++) {
-		struct edition *e = &run.ed[i];
-
-		e->year = newest - (int)(run.n - 1 - i);
-		snprintf(e->dir, sizeof(e->dir), "editions/%d", e->year);
-		snprintf(e->what, sizeof(e->what), "the %d edition", e->year);
-		expansion_init(&e->x);
-		buf_init(&e->body);
-		buf_init(&e->toc);
-	}
-	run.ed[run.n - 1].reg = reg;
-	run.ed[run.n - 1].dsp = ds;
-	if (opt->pdf)
-		list_pdfs(&run);
-
+	init_editions(&run, reg, ds);
 	buf_addf(&path, "%s/page.html", opt->templatedir);
 	shell = srcfile_read(path.data);
 	buf_reset(&path);
@@ -888,52 +970,12 @@ report_write(struct site *site, const struct registry *reg,
 	run.po.figdir = path.data;
 	run.pl = plot_begin(site, &run.po);
 
-	/*
-	 * The newest edition first: its figures go to gnuplot first (and
-	 * the top's copy of them, drawn once), and its errors, about the
-	 * data as they stand, are the ones to see first.
-	 */
 	timing_begin("editions");
-	r = 0;
-	/* The newest alone: it, and the previous for the links to it. */
-	lo = opt->newest && run.n > 2 ? run.n - 2 : 0;
-	for (i = run.n; i-- > lo && !r;) {
-		struct edition *e = &run.ed[i];
-
-		if (i + 1 < run.n)
-			diag_set_context(e->what);
-		r = build_edition(&run, e);
-		if (!r && diag_interrupted())
-			r = -1;
-		/* The one after it has the editions beside it parsed now. */
-		if (!r && opt->editions && i + 1 < run.n)
-			render_edition(&run, i + 1);
-	}
-	diag_set_context(NULL);
-	/* The oldest built, when its page is written. */
-	if (!r && opt->editions && (!opt->newest || lo == run.n - 1))
-		render_edition(&run, lo);
+	r = build_editions(&run);
 	timing_end();
 	timing_begin("pages");
 	if (!r)
-		qpages_init(&run.parts, run.ed[run.n - 1].reg);
-	if (!r)
-		r = write_top_report(&run);
-	if (!r)
-		r = write_methods(&run, &run.ed[run.n - 1], 1);
-	for (i = opt->newest ? run.n - 1 : 0; opt->editions && i < run.n &&
-	     !r; i++)
-		r = write_edition(&run, i);
-	if (!r && !opt->newest)
-		r = write_reference(&run);
-	if (!r && opt->editions && !opt->newest)
-		r = write_editions_index(&run);
-	if (!r && opt->editions && !opt->newest)
-		r = write_changes(&run);
-	if (!r)
-		r = site_write(site, "style.css", css->data, css->len);
-	if (!r)
-		r = write_math_font(site);
+		r = write_pages(&run, css);
 	timing_end();
 	if (!r && diag_interrupted())
 		r = -1;
