@@ -41,12 +41,13 @@ struct tableset;
  * changed since) and explain why.
  *
  * An explanation may quote computed numbers with the value slots of the
- * template language (docs/templates.md): "{{ NAME }}", "{{ NAME | FORMAT
- * }}", any expression and format a slot takes, but no blocks; expanded
- * as plain text by the template stage (template_expand_text()), each
- * error (an unknown name or format) at its place in the cell. The
- * names it quotes are the inputs of claim.<id>.explanation. The claim's
- * own numbers are there to quote (claim.<id>.ratio).
+ * template language (docs/templates.md): "{{ NAME }}", "{{ NAME |
+ * FORMAT }}", any expression and format a slot takes, but no blocks and
+ * no citations; expanded as plain text by the template stage
+ * (template_expand_text()), each error (an unknown name or format) at
+ * its place in the cell. The names it quotes are the inputs of
+ * claim.<id>.explanation. The claim's own numbers are there to quote
+ * (claim.<id>.ratio).
  *
  * Reads datadir/claims.csv, checks every row against the registry,
  * appends the audit table (plain text) to out, and adds the results to

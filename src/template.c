@@ -64,6 +64,7 @@ struct expander {
 	const struct tnode *bib_node, *first_cite;
 	int stopped;		/* a limit hit or interrupted: no more */
 	int failed;
+	int text_only;		/* template_expand_text(): no page around */
 	/* The buffer each of x->spans is in until it reaches x->md. */
 	const struct buf **span_in;
 	size_t span_in_cap;
@@ -556,6 +557,12 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 	}
 	if (is_show(n->expr)) {
 		expand_show(ex, n, out, md);
+		return;
+	}
+	if (is_cite(n->expr) && ex->text_only) {
+		xerr(ex, &n->loc, "'%s' cannot be used here: this text is "
+		     "on no page with a references list",
+		     expr_text(n->expr));
 		return;
 	}
 	if (is_cite(n->expr)) {
@@ -1089,7 +1096,7 @@ template_expand_text(const struct srcfile *f, const struct registry *reg,
 {
 	struct template *t = tmpl_parse_values(f);
 	struct expansion x;
-	struct expander ex = { .reg = reg, .x = &x };
+	struct expander ex = { .reg = reg, .x = &x, .text_only = 1 };
 
 	if (!t)
 		return -1;

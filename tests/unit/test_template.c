@@ -2151,6 +2151,11 @@ test_expand_text_errors(void **state)
 	assert_string_equal(errs.data, "2: '{{@fig-a}}' cannot be used here: "
 			    "this text takes values only, '{{ NAME | FORMAT "
 			    "}}'\n");
+	/* A citation needs a page with a references list: none here. */
+	assert_int_equal(expand_text("as {{ cite(lloyd2000) }} says", &out,
+				     &names, &errs), -1);
+	assert_string_equal(errs.data, "6: 'cite' cannot be used here: this "
+			    "text is on no page with a references list\n");
 	/* A text value with a number format: at the format. */
 	assert_int_equal(expand_text("{{ record.name | sci:2 }}", &out,
 				     &names, &errs), -1);
