@@ -39,6 +39,7 @@
 #include "registry.h"
 #include "report.h"
 #include "rows.h"
+#include "shell.h"
 #include "site.h"
 #include "table.h"
 #include "template.h"
@@ -145,9 +146,9 @@ write_page(struct run *run, const char *file, const char *root,
 	struct buf page = BUF_INIT;
 	int ret;
 
-	html_page(&page, run->shell, title, toc, body, file, root,
-		  pdf_link(run, file),
-		  run->opt->editions ? HTML_PAGE_EDITIONS : 0);
+	shell_page(&page, run->shell, title, toc, body, file, root,
+		   pdf_link(run, file),
+		   run->opt->editions ? SHELL_EDITIONS : 0);
 	ret = site_write(run->site, file, page.data, page.len);
 	buf_release(&page);
 	return ret;
@@ -945,7 +946,7 @@ report_write(struct site *site, const struct registry *reg,
 	css = srcfile_read(path.data);
 	if (shell)
 		shell->show_source = 1;
-	if (!shell || !css || html_check_shell(shell) || site_begin(site))
+	if (!shell || !css || shell_check(shell) || site_begin(site))
 		goto out;
 	run.shell = shell->data;
 	site_set_inputs(site, key);

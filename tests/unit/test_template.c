@@ -2017,35 +2017,6 @@ test_after_title(void **state)
 	free(html);
 }
 
-/*
- * The site's navigation is told whether the site has editions, page by
- * page (no state kept between pages): without them, no link to the
- * editions or changes pages; the page itself is marked.
- */
-static void
-test_page_nav(void **state)
-{
-	struct buf a = BUF_INIT, b = BUF_INIT;
-
-	(void)state;
-	html_page(&a, "{{nav}}", "T", "", "", "changes.html", "", NULL,
-		  HTML_PAGE_EDITIONS);
-	html_page(&b, "{{nav}}", "T", "", "", "data.html", "../", NULL, 0);
-	assert_non_null(strstr(a.data, "<li><a href=\"editions/index.html\">"
-			       "Editions</a></li><li><a href=\"changes.html\" "
-			       "aria-current=\"page\">Changes</a></li>"));
-	assert_null(strstr(b.data, "editions/"));
-	assert_null(strstr(b.data, "changes.html"));
-	assert_non_null(strstr(b.data, "<li><a href=\"../data.html\" "
-			       "aria-current=\"page\">Data</a></li>"));
-	buf_reset(&a);
-	html_page(&a, "{{nav}}", "T", "", "", "index.html", "", NULL,
-		  HTML_PAGE_EDITIONS);
-	assert_non_null(strstr(a.data, "Editions"));
-	buf_release(&a);
-	buf_release(&b);
-}
-
 /* What a piece's errors were: "OFF: MESSAGE" lines. */
 static int
 note_error(const void *ctx, size_t off, const char *msg)
@@ -2176,7 +2147,6 @@ main(void)
 		T(test_units_and_links),
 		T(test_links_rendered),
 		T(test_links_everywhere),
-		T(test_page_nav),
 		T(test_links_resolved),
 		T(test_after_title),
 		T(test_tables),
