@@ -958,11 +958,11 @@ report_write(struct site *site, const struct registry *reg,
 	if (!run.t || !run.doc || bib_load(&run.bib, opt->datadir, run.ts))
 		goto out;
 	/*
-	 * gnuplot starts with the first figure to draw: started ahead of
-	 * the model, a cold report was no faster on the 2-core VM (one
-	 * edition 0.99 to 1.06 times, every edition 1.01; paired, see the
-	 * commit that took that out), short of the 10% an optimization
-	 * must pay.
+	 * gnuplot starts with the first figure to draw. Started ahead of
+	 * the model, it saved nothing of a whole cold report (every
+	 * edition: 1040.3 against 1040.8 ms, make bench paired, 2-core VM)
+	 * and 13% of one edition's (89.0 against 102.1 ms): short of the
+	 * 10% of the whole report an optimization must pay.
 	 */
 	run.po = (struct plot_options){ NULL, "gnuplot", 2000,
 					opt->figure_timeout, NULL };
