@@ -1,9 +1,27 @@
 /*
- * The expression stage's evaluation: a tree (eparse.c, exprint.h) -> a
- * value (expr_eval()) over the quantity registry, numbers with their
- * units; the names a tree reads; a quantity's formula checked against
- * its value. Prints errors with their location; writes nothing else.
- * The language is in eparse.c and docs/templates.md.
+ * The expression stage of template expansion: text inside {{ }} -> a
+ * tree (expr_parse) -> a value (expr_eval) over the quantity registry.
+ * Prints errors with their location; writes nothing else.
+ *
+ * Grammar (lowest precedence first):
+ *   or    = and { "||" and }
+ *   and   = eq { "&&" eq }
+ *   eq    = rel { ("==" | "!=") rel }
+ *   rel   = add { ("<" | "<=" | ">" | ">=") add }
+ *   add   = mul { ("+" | "-") mul }
+ *   mul   = unary { ("*" | "/") unary }
+ *   unary = ("-" | "!") unary | pow
+ *   pow   = primary [ "^" unary ]
+ *   primary = number | string | name | func "(" args ")" | "(" or ")"
+ *
+ * Reductions over the rows of a family (PREFIX.X for each X with a
+ * quantity PREFIX.X.id, as the model document's families):
+ *   max(VAR in PREFIX ... [where COND]: EXPR), min(...), and
+ *   count(VAR in PREFIX ... [where COND]).
+ *
+ * unit(), formula(), source(), name() and has() take a bare name: has()
+ * tells whether it exists (a quantity, or a prefix of some), so the name
+ * in it is never an unknown quantity.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,11 +30,664 @@
 #include "buf.h"
 #include "diag.h"
 #include "expr.h"
-#include "exprint.h"
 #include "registry.h"
 #include "suggest.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/*
+ * Parentheses, signs and powers nested deeper than this are refused, and
+ * so is a tree taller than EXPR_MAX_HEIGHT (a long chain such as
+ * 1+1+...+1): parsing, evaluating and freeing recurse, and the stack is
+ * not the user's to exhaust.
+ */
+#define EXPR_MAX_DEPTH 64
+#define PI 3.14159265358979323846
+#define EXPR_MAX_HEIGHT 256
+
+enum node_kind {
+	N_NUM,
+	N_STR,
+	N_NAME,
+	N_NEG,
+	N_NOT,
+	N_BIN,
+	N_CALL,
+};
+
+enum binop {
+	OP_OR, OP_AND, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_POW,
+};
+
+/* The public names of kinds and operators (expr.h) are these. */
+_Static_assert((int)N_CALL == (int)EXPR_CALL && (int)OP_POW == (int)EXPR_POW &&
+	       (int)OP_ADD == (int)EXPR_ADD && (int)N_BIN == (int)EXPR_BIN,
+	       "enum expr_kind and enum expr_op follow the parser's");
+
+static const char *const binop_text[] = {
+	"||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "^",
+};
+
+enum fn_kind {
+	FN_MATH,	/* numbers in, a number out */
+	FN_META,	/* a quantity name in, its unit, formula... as text */
+	FN_HAS,		/* a name in, 1 when it or names below it exist */
+	FN_SHOW,	/* a name in, its formula typeset: template.c */
+	FN_CITE,	/* a reference's key in, a citation: template.c */
+	FN_COUNT,	/* a reduction alone: count(VAR in PREFIX) */
+};
+
+struct func {
+	const char *name;
+	int nargs;
+	enum fn_kind kind;
+	double (*f1)(double);
+	double (*f2)(double, double);
+};
+
+static double
+fn_ln(double x)
+{
+	return log(x);
+}
+
+static const struct func funcs[] = {
+	{ "log10", 1, FN_MATH, log10, NULL },
+	{ "log2", 1, FN_MATH, log2, NULL },
+	{ "ln", 1, FN_MATH, fn_ln, NULL },
+	{ "exp", 1, FN_MATH, exp, NULL },
+	{ "sqrt", 1, FN_MATH, sqrt, NULL },
+	{ "abs", 1, FN_MATH, fabs, NULL },
+	{ "floor", 1, FN_MATH, floor, NULL },
+	{ "ceil", 1, FN_MATH, ceil, NULL },
+	{ "round", 1, FN_MATH, round, NULL },
+	{ "pow", 2, FN_MATH, NULL, pow },
+	{ "min", 2, FN_MATH, NULL, fmin },
+	{ "max", 2, FN_MATH, NULL, fmax },
+	{ "unit", 1, FN_META, NULL, NULL },
+	{ "formula", 1, FN_META, NULL, NULL },
+	{ "source", 1, FN_META, NULL, NULL },
+	{ "name", 1, FN_META, NULL, NULL },
+	{ "has", 1, FN_HAS, NULL, NULL },
+	{ "equation", 1, FN_SHOW, NULL, NULL },
+	{ "math", 1, FN_SHOW, NULL, NULL },
+	{ "cite", 1, FN_CITE, NULL, NULL },
+	{ "references", 0, FN_CITE, NULL, NULL },
+	{ "count", 1, FN_COUNT, NULL, NULL },
+};
+
+struct expr {
+	enum node_kind kind;
+	struct srcloc loc;
+	double num;			/* N_NUM */
+	char *str;			/* N_STR text, N_NAME name */
+	enum binop op;			/* N_BIN */
+	const struct func *fn;		/* N_CALL */
+	struct expr *a, *b;		/* operands, call arguments; a
+					   reduction's EXPR and COND */
+	int height;			/* of the tree below, leaves 1 */
+	/* A reduction (N_CALL of max, min or count): its VAR and its
+	 * prefixes, space-separated; NULL for a plain call. */
+	char *var, *over;
+};
+
+struct parser {
+	const struct srcfile *f;
+	size_t pos, end;
+	int depth;
+	int failed;
+};
+
+static struct expr *parse_or(struct parser *p);
+
+static struct expr *
+node(struct parser *p, enum node_kind kind, size_t start)
+{
+	struct expr *e = xcalloc(1, sizeof(*e));
+
+	e->height = 1;
+	e->kind = kind;
+	e->loc.file = p->f;
+	e->loc.off = start;
+	e->loc.len = p->pos > start ? p->pos - start : 1;
+	return e;
+}
+
+void
+expr_free(struct expr *e)
+{
+	if (!e)
+		return;
+	expr_free(e->a);
+	expr_free(e->b);
+	free(e->str);
+	free(e->var);
+	free(e->over);
+	free(e);
+}
+
+static struct expr *syntax(struct parser *p, size_t off, size_t len,
+			    const char *msg);
+
+/* Sets e's height from its children; NULL (and e freed) when too tall. */
+static struct expr *
+grow(struct parser *p, struct expr *e)
+{
+	int h = 0;
+
+	if (e->a && e->a->height > h)
+		h = e->a->height;
+	if (e->b && e->b->height > h)
+		h = e->b->height;
+	e->height = h + 1;
+	if (e->height > EXPR_MAX_HEIGHT) {
+		syntax(p, e->loc.off, e->loc.len, "expression too long or "
+		       "nested too deeply");
+		expr_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+static const char *
+cur(const struct parser *p)
+{
+	return p->f->data + p->pos;
+}
+
+static void
+skip_space(struct parser *p)
+{
+	while (p->pos < p->end && strchr(" \t\r\n", p->f->data[p->pos]))
+		p->pos++;
+}
+
+/* Reports a syntax error at [off, off+len) once per expression. */
+static struct expr *
+syntax(struct parser *p, size_t off, size_t len, const char *msg)
+{
+	struct srcloc loc = { p->f, off, len ? len : 1 };
+
+	if (!p->failed)
+		error_at(&loc, "%s", msg);
+	p->failed = 1;
+	return NULL;
+}
+
+static int
+accept(struct parser *p, const char *tok)
+{
+	size_t n;
+
+	skip_space(p);
+	/* Most tries fail on the first byte: no strlen() for those. */
+	if (p->pos >= p->end || cur(p)[0] != tok[0])
+		return 0;
+	n = strlen(tok);
+	if (p->end - p->pos >= n && !memcmp(cur(p), tok, n)) {
+		/* "<" must not take the first half of "<=", and so on. */
+		if (n == 1 && p->pos + 1 < p->end && strchr("<>=!", *tok) &&
+		    cur(p)[1] == '=')
+			return 0;
+		if (n == 1 && (*tok == '|' || *tok == '&') &&
+		    p->pos + 1 < p->end && cur(p)[1] == *tok)
+			return 0;
+		p->pos += n;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+is_name_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int
+is_name_char(char c)
+{
+	return is_name_start(c) || (c >= '0' && c <= '9');
+}
+
+static struct expr *
+parse_number(struct parser *p)
+{
+	size_t start = p->pos;
+	char *end;
+	double v;
+	struct buf tmp = BUF_INIT;
+	struct expr *e;
+
+	while (p->pos < p->end &&
+	       (strchr("0123456789.", cur(p)[0]) ||
+		((cur(p)[0] == 'e' || cur(p)[0] == 'E') && p->pos > start) ||
+		((cur(p)[0] == '+' || cur(p)[0] == '-') &&
+		 (p->f->data[p->pos - 1] == 'e' ||
+		  p->f->data[p->pos - 1] == 'E'))))
+		p->pos++;
+	buf_add(&tmp, p->f->data + start, p->pos - start);
+	v = strtod(tmp.data, &end);
+	if (*end || !isfinite(v)) {
+		buf_release(&tmp);
+		return syntax(p, start, p->pos - start, "malformed number");
+	}
+	e = node(p, N_NUM, start);
+	e->num = v;
+	e->str = buf_detach(&tmp, NULL);
+	return e;
+}
+
+static struct expr *
+parse_string(struct parser *p)
+{
+	size_t start = p->pos++;
+	struct buf s = BUF_INIT;
+	struct expr *e;
+
+	while (p->pos < p->end && cur(p)[0] != '"') {
+		if (cur(p)[0] == '\\' && p->pos + 1 < p->end)
+			p->pos++;
+		buf_addch(&s, cur(p)[0]);
+		p->pos++;
+	}
+	if (p->pos >= p->end) {
+		buf_release(&s);
+		return syntax(p, start, 1, "unterminated string");
+	}
+	p->pos++;
+	e = node(p, N_STR, start);
+	e->str = buf_detach(&s, NULL);
+	return e;
+}
+
+/*
+ * Whether the text after "max(" is a reduction's "VAR in ": no
+ * expression has two names in a row.
+ */
+static int
+reduction_ahead(const struct parser *p)
+{
+	size_t i = p->pos, v;
+	const char *s = p->f->data;
+
+	while (i < p->end && strchr(" \t\r\n", s[i]))
+		i++;
+	v = i;
+	while (i < p->end && is_name_char(s[i]))
+		i++;
+	if (i == v || !is_name_start(s[v]))
+		return 0;
+	while (i < p->end && strchr(" \t\r\n", s[i]))
+		i++;
+	return p->end - i > 3 && !memcmp(s + i, "in", 2) &&
+	       strchr(" \t\r\n", s[i + 2]);
+}
+
+/* A name at p (letters, digits, '_', and dots when dots): its length. */
+static size_t
+scan_name(struct parser *p, int dots)
+{
+	size_t start;
+
+	skip_space(p);
+	start = p->pos;
+	while (p->pos < p->end && (is_name_char(cur(p)[0]) ||
+	       (dots && cur(p)[0] == '.' && p->pos > start)))
+		p->pos++;
+	return p->pos - start;
+}
+
+/*
+ * The rest of a reduction after "max(": "VAR in PREFIX ... [where COND]
+ * : EXPR)" (count: no ": EXPR"). Returns the node, or NULL after a
+ * syntax error.
+ */
+static struct expr *
+parse_reduce(struct parser *p, size_t start, const struct func *fn)
+{
+	struct expr *e = node(p, N_CALL, start);
+	struct buf over = BUF_INIT;
+	size_t n, w;
+
+	e->fn = fn;
+	n = scan_name(p, 0);
+	if (!n || !is_name_start(p->f->data[p->pos - n])) {
+		syntax(p, p->pos - n, n ? n : 1, "expected 'VAR in PREFIX' "
+		       "after the '(' of a reduction");
+		goto fail;
+	}
+	e->var = xstrndup(cur(p) - n, n);
+	scan_name(p, 0);	/* "in", as reduction_ahead() saw */
+	for (;;) {
+		n = scan_name(p, 1);
+		w = p->pos - n;
+		if (!n || (n == 5 && !memcmp(p->f->data + w, "where", 5)))
+			break;
+		buf_addf(&over, "%s%.*s", over.len ? " " : "", (int)n,
+			 p->f->data + w);
+	}
+	if (!over.len) {
+		skip_space(p);
+		syntax(p, p->pos, 1, "expected the prefix of the rows after "
+		       "'in'");
+		goto fail;
+	}
+	e->over = buf_detach(&over, NULL);
+	if (n && !(e->b = parse_or(p)))
+		goto fail;
+	if (fn->kind != FN_COUNT) {
+		if (!accept(p, ":")) {
+			skip_space(p);
+			syntax(p, p->pos, 1, "expected ':' and the expression "
+			       "of each row");
+			goto fail;
+		}
+		if (!(e->a = parse_or(p)))
+			goto fail;
+	}
+	if (!accept(p, ")")) {
+		skip_space(p);
+		syntax(p, p->pos, 1, "expected ')' after the reduction");
+		goto fail;
+	}
+	p->depth--;
+	e->loc.len = p->pos - start;
+	return grow(p, e);
+fail:
+	buf_release(&over);
+	expr_free(e);
+	return NULL;
+}
+
+static struct expr *
+parse_call(struct parser *p, size_t start, const char *name)
+{
+	const struct func *fn = NULL;
+	struct expr *e, *args[2] = { NULL, NULL };
+	size_t i, nargs = 0;
+
+	for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
+		if (!strcmp(funcs[i].name, name))
+			fn = &funcs[i];
+	if (!fn) {
+		struct buf msg = BUF_INIT;
+
+		buf_addf(&msg, "unknown function '%s' (functions: ", name);
+		for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
+			buf_addf(&msg, "%s%s", i ? ", " : "", funcs[i].name);
+		buf_addch(&msg, ')');
+		syntax(p, start, strlen(name), msg.data);
+		buf_release(&msg);
+		return NULL;
+	}
+	p->pos++;	/* "(" */
+	if (++p->depth > EXPR_MAX_DEPTH) {
+		syntax(p, start, strlen(name), "expression nested too deeply");
+		goto fail;
+	}
+	if (fn->kind == FN_COUNT || reduction_ahead(p))
+		return parse_reduce(p, start, fn);
+	skip_space(p);
+	if (!accept(p, ")")) {
+		do {
+			if (nargs == 2) {
+				skip_space(p);
+				syntax(p, p->pos, 1, "too many arguments");
+				goto fail;
+			}
+			args[nargs] = parse_or(p);
+			if (!args[nargs])
+				goto fail;
+			nargs++;
+		} while (accept(p, ","));
+		if (!accept(p, ")")) {
+			skip_space(p);
+			syntax(p, p->pos, 1, "expected ',' or ')' in the "
+			       "arguments");
+			goto fail;
+		}
+	}
+	p->depth--;
+	if ((int)nargs != fn->nargs) {
+		struct buf msg = BUF_INIT;
+
+		buf_addf(&msg, "'%s' takes %d argument%s, got %zu", fn->name,
+			 fn->nargs, fn->nargs == 1 ? "" : "s", nargs);
+		syntax(p, start, p->pos - start, msg.data);
+		buf_release(&msg);
+		goto fail;
+	}
+	if (fn->kind != FN_MATH && nargs && args[0]->kind != N_NAME) {
+		struct buf msg = BUF_INIT;
+
+		buf_addf(&msg, "'%s' takes a %s", fn->name,
+			 fn->kind == FN_HAS ? "quantity name or a prefix of names" :
+			 fn->kind == FN_CITE ? "reference's key" : "quantity name");
+		syntax(p, args[0]->loc.off, args[0]->loc.len, msg.data);
+		buf_release(&msg);
+		goto fail;
+	}
+	e = node(p, N_CALL, start);
+	e->fn = fn;
+	e->a = args[0];
+	e->b = args[1];
+	return grow(p, e);
+fail:
+	expr_free(args[0]);
+	expr_free(args[1]);
+	return NULL;
+}
+
+static struct expr *
+parse_primary(struct parser *p)
+{
+	size_t start;
+	char c;
+
+	skip_space(p);
+	start = p->pos;
+	if (p->pos >= p->end)
+		return syntax(p, p->pos ? p->pos - 1 : 0, 1,
+			      "expected a value at the end of the expression");
+	c = cur(p)[0];
+	if ((c >= '0' && c <= '9') || c == '.')
+		return parse_number(p);
+	if (c == '"')
+		return parse_string(p);
+	if (c == '(') {
+		struct expr *e;
+
+		p->pos++;
+		if (++p->depth > EXPR_MAX_DEPTH)
+			return syntax(p, start, 1, "expression nested too "
+				      "deeply");
+		e = parse_or(p);
+		p->depth--;
+		if (!e)
+			return NULL;
+		if (!accept(p, ")")) {
+			expr_free(e);
+			skip_space(p);
+			return syntax(p, start, 1, "unclosed '('");
+		}
+		return e;
+	}
+	if (is_name_start(c)) {
+		struct expr *e;
+		char *name;
+		size_t k;
+
+		while (p->pos < p->end && (is_name_char(cur(p)[0]) ||
+		       (cur(p)[0] == '.' && p->pos + 1 < p->end &&
+			is_name_char(cur(p)[1]))))
+			p->pos++;
+		/*
+		 * Inside a name, "{r}" stands for a rate of the model
+		 * document's "for r in rates" (modeldoc.c), as in
+		 * d.gap.ops.years_{r}: the document binds it, nothing else.
+		 */
+		while (p->pos + 2 < p->end && cur(p)[0] == '{' &&
+		       is_name_start(cur(p)[1])) {
+			for (k = 2; p->pos + k < p->end &&
+			     is_name_char(cur(p)[k]); k++)
+				;
+			if (p->pos + k >= p->end || cur(p)[k] != '}')
+				break;
+			p->pos += k + 1;
+			while (p->pos < p->end && (is_name_char(cur(p)[0]) ||
+			       (cur(p)[0] == '.' && p->pos + 1 < p->end &&
+				is_name_char(cur(p)[1]))))
+				p->pos++;
+		}
+		name = xstrndup(p->f->data + start, p->pos - start);
+		if (p->pos < p->end && cur(p)[0] == '(' && !strchr(name, '.')) {
+			e = parse_call(p, start, name);
+			free(name);
+			return e;
+		}
+		/* pi is the number: no quantity is called that. */
+		e = node(p, strcmp(name, "pi") ? N_NAME : N_NUM, start);
+		e->str = name;
+		if (e->kind == N_NUM)
+			e->num = PI;
+		return e;
+	}
+	{
+		struct buf msg = BUF_INIT;
+		struct expr *e;
+
+		buf_addf(&msg, "unexpected '%c'", c);
+		e = syntax(p, start, 1, msg.data);
+		buf_release(&msg);
+		return e;
+	}
+}
+
+static struct expr *parse_unary(struct parser *p);
+
+static struct expr *
+parse_pow(struct parser *p)
+{
+	size_t start;
+	struct expr *l, *e;
+
+	skip_space(p);
+	start = p->pos;
+	l = parse_primary(p);
+	if (!l || !accept(p, "^"))
+		return l;
+	e = node(p, N_BIN, start);
+	e->op = OP_POW;
+	e->a = l;
+	if (++p->depth > EXPR_MAX_DEPTH) {
+		expr_free(e);
+		skip_space(p);
+		return syntax(p, p->pos, 1, "expression nested too deeply");
+	}
+	e->b = parse_unary(p);
+	p->depth--;
+	if (!e->b) {
+		expr_free(e);
+		return NULL;
+	}
+	e->loc.len = p->pos - start;
+	return grow(p, e);
+}
+
+static struct expr *
+parse_unary(struct parser *p)
+{
+	size_t start;
+	struct expr *e;
+	enum node_kind kind;
+
+	skip_space(p);
+	start = p->pos;
+	if (accept(p, "-"))
+		kind = N_NEG;
+	else if (accept(p, "!"))
+		kind = N_NOT;
+	else
+		return parse_pow(p);
+	if (++p->depth > EXPR_MAX_DEPTH)
+		return syntax(p, start, 1, "expression nested too deeply");
+	e = node(p, kind, start);
+	e->a = parse_unary(p);
+	p->depth--;
+	if (!e->a) {
+		expr_free(e);
+		return NULL;
+	}
+	return grow(p, e);
+}
+
+/* One level of left-associative binary operators. */
+static struct expr *
+parse_level(struct parser *p, int level)
+{
+	static const enum binop levels[][4] = {
+		{ OP_OR }, { OP_AND }, { OP_EQ, OP_NE },
+		{ OP_LE, OP_GE, OP_LT, OP_GT }, { OP_ADD, OP_SUB },
+		{ OP_MUL, OP_DIV },
+	};
+	static const size_t count[] = { 1, 1, 2, 4, 2, 2 };
+	struct expr *l;
+	size_t start;
+
+	if (level == 6)
+		return parse_unary(p);
+	skip_space(p);
+	start = p->pos;
+	l = parse_level(p, level + 1);
+	while (l) {
+		size_t i;
+		struct expr *e;
+
+		for (i = 0; i < count[level]; i++)
+			if (accept(p, binop_text[levels[level][i]]))
+				break;
+		if (i == count[level])
+			break;
+		e = node(p, N_BIN, start);
+		e->op = levels[level][i];
+		e->a = l;
+		e->b = parse_level(p, level + 1);
+		e->loc.len = p->pos - start;
+		if (!e->b) {
+			expr_free(e);
+			l = NULL;
+			break;
+		}
+		l = grow(p, e);
+	}
+	return l;
+}
+
+static struct expr *
+parse_or(struct parser *p)
+{
+	return parse_level(p, 0);
+}
+
+struct expr *
+expr_parse(const struct srcfile *f, size_t off, size_t len)
+{
+	struct parser p = { f, off, off + len, 0, 0 };
+	struct expr *e = parse_or(&p);
+
+	if (e) {
+		skip_space(&p);
+		if (p.pos < p.end) {
+			syntax(&p, p.pos, 1, "unexpected text after the "
+			       "expression");
+			expr_free(e);
+			e = NULL;
+		}
+	}
+	return e;
+}
 
 const char *
 expr_reduction(const struct expr *e, const char **over)
@@ -686,8 +1357,8 @@ eval_binary(const struct expr *e, const struct expr_env *env,
 		ret = 0;
 		goto out;
 	}
-	if (want_number(e->a, &a, expr_binop_text[e->op]) ||
-	    want_number(e->b, &b, expr_binop_text[e->op]) ||
+	if (want_number(e->a, &a, binop_text[e->op]) ||
+	    want_number(e->b, &b, binop_text[e->op]) ||
 	    binary_unit(e, &a, &b, out, &x, &y, &u, &ut))
 		goto out;
 	switch (e->op) {
@@ -706,7 +1377,7 @@ eval_binary(const struct expr *e, const struct expr_env *env,
 	}
 	if (!isfinite(r)) {
 		error_at(&e->loc, "'%s' gives no finite number here%s",
-			 expr_binop_text[e->op], e->op == OP_DIV && y == 0 ?
+			 binop_text[e->op], e->op == OP_DIV && y == 0 ?
 			 " (division by zero)" : "");
 		goto out;
 	}
