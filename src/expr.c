@@ -1089,247 +1089,148 @@ reduce(const struct expr *e, const struct expr_env *env, struct value *out)
 	return ret;
 }
 
-/* A quantity: its text, or its number in its unit. */
-static int
-eval_name(const struct expr *e, const struct expr_env *env,
-	  struct value *out)
-{
-	const struct quantity *q;
-	int ret;
-
-	if ((ret = lookup(e, env, &q)))
-		return ret;
-	if (q->type == Q_TEXT) {
-		set_text(out, q->text);
-	} else if (!q->dim_ok) {
-		return error_at(&e->loc, "the unit '%s' of '%s' is no unit "
-				"this tool knows", q->unit, q->name);
-	} else {
-		set_num(out, q->value, &q->dim, 0, q->unit);
-	}
-	out->q = q;
-	return 0;
-}
-
-/* -x, a number in its unit; !x, 1 or 0. */
-static int
-eval_unary(const struct expr *e, const struct expr_env *env,
-	   struct value *out)
-{
-	struct value a = { 0 };
-	struct unit one;
-	int ret;
-
-	if ((ret = eval(e->a, env, &a)))
-		return ret;
-	ret = -1;
-	if (e->kind == N_NOT) {
-		unit_one(&one);
-		set_num(out, !value_truthy(&a), &one, 1, NULL);
-		ret = 0;
-	} else if (!want_number(e, &a, "-")) {
-		set_num(out, -a.num, &a.unit, a.literal, a.utext);
-		ret = 0;
-	}
-	value_release(&a);
-	return ret;
-}
-
-/* unit(NAME), formula(NAME), source(NAME), name(NAME): NAME's words. */
-static int
-eval_meta(const struct expr *e, const struct expr_env *env,
-	  struct value *out)
-{
-	const struct quantity *q;
-	int ret;
-
-	if ((ret = lookup(e->a, env, &q)))
-		return ret;
-	if (!strcmp(e->fn->name, "unit"))
-		set_text(out, q->unit);
-	else if (!strcmp(e->fn->name, "formula"))
-		set_text(out, q->formula);
-	else if (!strcmp(e->fn->name, "source"))
-		set_text(out, q->source);
-	else
-		set_text(out, q->name);
-	return 0;
-}
-
 /*
- * A call: a reduction, has(), a quantity's words, or a function of one
- * or two numbers (pow, min, max, sqrt, logarithms, abs, ...), whose
- * unit follows from its arguments'.
+ * Evaluates e into out: 0, -1 after an error, 1 (nothing printed) at an
+ * unknown quantity when env->missing_ok is set. Numbers carry their
+ * unit: a sum needs one dimension, a product multiplies them.
  */
 static int
-eval_call(const struct expr *e, const struct expr_env *env,
-	  struct value *out)
+eval(const struct expr *e, const struct expr_env *env, struct value *out)
 {
 	struct value a = { 0 }, b = { 0 };
+	const struct quantity *q;
 	struct unit one, u;
 	const char *ut;
 	int ret, done = 0;
 	double r, x, y;
 
+	memset(out, 0, sizeof(*out));
 	unit_one(&one);
-	if (e->var)
-		return reduce(e, env, out);
-	if (e->fn->kind == FN_HAS) {
-		set_num(out, has(e->a, env), &one, 1, NULL);
+	switch (e->kind) {
+	case N_NUM:
+		set_num(out, e->num, &one, 1, NULL);
 		return 0;
-	}
-	if (e->fn->kind == FN_SHOW)
-		return error_at(&e->loc, "'%s' typesets a formula: use it "
-				"alone in a slot, {{ %s(NAME) }}",
-				e->fn->name, e->fn->name);
-	if (e->fn->kind == FN_CITE)
-		return error_at(&e->loc, "'%s' writes a %s: use it alone in "
-				"a slot", e->fn->name, e->fn->nargs ?
-				"citation" : "references list");
-	if (e->fn->kind == FN_META)
-		return eval_meta(e, env, out);
-	if ((ret = eval(e->a, env, &a)) ||
-	    (e->b && (ret = eval(e->b, env, &b))))
-		goto out;
-	ret = -1;
-	if (want_number(e->a, &a, e->fn->name) ||
-	    (e->b && want_number(e->b, &b, e->fn->name)))
-		goto out;
-	ut = a.utext;
-	u = a.unit;
-	x = a.num;
-	y = b.num;
-	if (!strcmp(e->fn->name, "pow")) {
-		if (power(e, &a, &b, out))
-			goto out;
-		r = out->num;
-		done = 1;
-	} else if (e->fn->f2) {
-		if (common_unit(&a, &b, &x, &y, &u, &ut)) {
-			unit_error(e, !strcmp(e->fn->name, "min") ?
-				   "take the min of" : "take the max of",
-				   &a, "and", &b);
-			goto out;
-		}
-		r = e->fn->f2(x, y);
-	} else if (!strcmp(e->fn->name, "sqrt")) {
-		b.literal = 1;
-		b.num = 0.5;
-		unit_one(&b.unit);
-		if (power(e, &a, &b, out))
-			goto out;
-		r = sqrt(a.num);
-		done = 1;
-	} else if (strstr("log10 log2 ln exp", e->fn->name)) {
-		if (want_pure(e, &a, &x))
-			goto out;
-		u = one;
-		ut = NULL;
-		r = e->fn->f1(x);
-	} else {
-		r = e->fn->f1(a.num);	/* abs floor ceil round */
-	}
-	if (!isfinite(r)) {
-		error_at(&e->loc, "'%s' gives no finite number here",
-			 e->fn->name);
-		value_release(out);
-		goto out;
-	}
-	if (done)
-		out->num = r;
-	else
-		set_num(out, r, &u, a.literal && (!e->b || b.literal), ut);
-	ret = 0;
-out:
-	value_release(&a);
-	value_release(&b);
-	if (ret)
-		value_release(out);
-	return ret;
-}
-
-/*
- * The unit of a binary operator's result, and its operands in it
- * (*x, *y): comparisons in a common unit give a pure number, a sum
- * needs one dimension, a product multiplies them, a power needs a pure
- * exponent. Returns -1 after an error.
- */
-static int
-binary_unit(const struct expr *e, struct value *a, struct value *b,
-	    struct value *out, double *x, double *y, struct unit *u,
-	    const char **ut)
-{
-	*x = a->num;
-	*y = b->num;
-	*u = a->unit;
-	*ut = a->utext;
-	switch (e->op) {
-	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT:
-	case OP_GE:
-		if (common_unit(a, b, x, y, u, ut)) {
-			unit_error(e, "compare", a, "with", b);
-			return -1;
-		}
-		unit_one(u);
-		*ut = NULL;
+	case N_STR:
+		set_text(out, e->str);
 		return 0;
-	case OP_ADD:
-	case OP_SUB:
-		if (unit_add(u, &a->unit, &b->unit, e->op == OP_SUB)) {
-			if (e->op == OP_ADD)
-				unit_error(e, "add", a, "and", b);
+	case N_NAME:
+		if ((ret = lookup(e, env, &q)))
+			return ret;
+		if (q->type == Q_TEXT) {
+			set_text(out, q->text);
+		} else if (!q->dim_ok) {
+			return error_at(&e->loc, "the unit '%s' of '%s' is no "
+					"unit this tool knows", q->unit,
+					q->name);
+		} else {
+			set_num(out, q->value, &q->dim, 0, q->unit);
+		}
+		out->q = q;
+		return 0;
+	case N_NEG:
+	case N_NOT:
+		if ((ret = eval(e->a, env, &a)))
+			return ret;
+		ret = -1;
+		if (e->kind == N_NOT) {
+			set_num(out, !value_truthy(&a), &one, 1, NULL);
+			ret = 0;
+		} else if (!want_number(e, &a, "-")) {
+			set_num(out, -a.num, &a.unit, a.literal, a.utext);
+			ret = 0;
+		}
+		value_release(&a);
+		return ret;
+	case N_CALL:
+		if (e->var)
+			return reduce(e, env, out);
+		if (e->fn->kind == FN_HAS) {
+			set_num(out, has(e->a, env), &one, 1, NULL);
+			return 0;
+		}
+		if (e->fn->kind == FN_SHOW)
+			return error_at(&e->loc, "'%s' typesets a formula: "
+					"use it alone in a slot, "
+					"{{ %s(NAME) }}", e->fn->name,
+					e->fn->name);
+		if (e->fn->kind == FN_CITE)
+			return error_at(&e->loc, "'%s' writes a %s: use it "
+					"alone in a slot", e->fn->name,
+					e->fn->nargs ? "citation" :
+					"references list");
+		if (e->fn->kind == FN_META) {
+			if ((ret = lookup(e->a, env, &q)))
+				return ret;
+			if (!strcmp(e->fn->name, "unit"))
+				set_text(out, q->unit);
+			else if (!strcmp(e->fn->name, "formula"))
+				set_text(out, q->formula);
+			else if (!strcmp(e->fn->name, "source"))
+				set_text(out, q->source);
 			else
-				unit_error(e, "subtract", b, "from", a);
-			return -1;
+				set_text(out, q->name);
+			return 0;
 		}
-		*x = convert(a->num, &a->unit, u);
-		*y = convert(b->num, &b->unit, u);
-		*ut = u->scale == a->unit.scale &&
-		      u->calendar == a->unit.calendar ? a->utext :
-		      u->scale == b->unit.scale &&
-		      u->calendar == b->unit.calendar ? b->utext : NULL;
-		return 0;
-	case OP_MUL:
-	case OP_DIV:
-		if (a->unit.calendar || b->unit.calendar) {
-			unit_error(e, e->op == OP_MUL ? "multiply" : "divide",
-				   a, "by", b);
-			return -1;
+		if ((ret = eval(e->a, env, &a)) ||
+		    (e->b && (ret = eval(e->b, env, &b))))
+			goto out;
+		ret = -1;
+		if (want_number(e->a, &a, e->fn->name) ||
+		    (e->b && want_number(e->b, &b, e->fn->name)))
+			goto out;
+		ut = a.utext;
+		u = a.unit;
+		x = a.num;
+		y = b.num;
+		if (!strcmp(e->fn->name, "pow")) {
+			if (power(e, &a, &b, out))
+				goto out;
+			r = out->num;
+			done = 1;
+		} else if (e->fn->f2) {
+			if (common_unit(&a, &b, &x, &y, &u, &ut)) {
+				unit_error(e, !strcmp(e->fn->name, "min") ?
+					   "take the min of" :
+					   "take the max of", &a, "and", &b);
+				goto out;
+			}
+			r = e->fn->f2(x, y);
+		} else if (!strcmp(e->fn->name, "sqrt")) {
+			b.literal = 1;
+			b.num = 0.5;
+			unit_one(&b.unit);
+			if (power(e, &a, &b, out))
+				goto out;
+			r = sqrt(a.num);
+			done = 1;
+		} else if (strstr("log10 log2 ln exp", e->fn->name)) {
+			if (want_pure(e, &a, &x))
+				goto out;
+			u = one;
+			ut = NULL;
+			r = e->fn->f1(x);
+		} else {
+			r = e->fn->f1(a.num);	/* abs floor ceil round */
 		}
-		if (e->op == OP_MUL ? unit_mul(u, &a->unit, &b->unit) :
-		    unit_div(u, &a->unit, &b->unit)) {
-			range_error(e, e->op == OP_MUL ? "multiply" :
-				    "divide", a, b);
-			return -1;
+		if (!isfinite(r)) {
+			error_at(&e->loc, "'%s' gives no finite number here",
+				 e->fn->name);
+			value_release(out);
+			goto out;
 		}
-		/* x / 8 is still in bit; 1 / x is not. */
-		*ut = b->literal ? a->utext : a->literal && e->op == OP_MUL ?
-		      b->utext : NULL;
-		return 0;
-	case OP_POW:
-		if (power(e, a, b, out))
-			return -1;
-		*u = out->unit;
-		*ut = NULL;
-		value_release(out);
-		return 0;
-	default:
-		BUG("operator %d", (int)e->op);
+		if (done) {
+			out->num = r;
+		} else {
+			set_num(out, r, &u, a.literal && (!e->b || b.literal),
+				ut);
+		}
+		ret = 0;
+		goto out;
+	case N_BIN:
+		break;
 	}
-}
 
-/* Binary operators; && and || short-circuit. */
-static int
-eval_binary(const struct expr *e, const struct expr_env *env,
-	    struct value *out)
-{
-	struct value a = { 0 }, b = { 0 };
-	struct unit one, u;
-	const char *ut;
-	int ret;
-	double r, x, y;
-
-	unit_one(&one);
+	/* Binary operators; && and || short-circuit. */
 	if ((ret = eval(e->a, env, &a)))
 		goto out;
 	ret = -1;
@@ -1358,9 +1259,64 @@ eval_binary(const struct expr *e, const struct expr_env *env,
 		goto out;
 	}
 	if (want_number(e->a, &a, binop_text[e->op]) ||
-	    want_number(e->b, &b, binop_text[e->op]) ||
-	    binary_unit(e, &a, &b, out, &x, &y, &u, &ut))
+	    want_number(e->b, &b, binop_text[e->op]))
 		goto out;
+	x = a.num;
+	y = b.num;
+	u = a.unit;
+	ut = a.utext;
+	switch (e->op) {
+	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT:
+	case OP_GE:
+		if (common_unit(&a, &b, &x, &y, &u, &ut)) {
+			unit_error(e, "compare", &a, "with", &b);
+			goto out;
+		}
+		u = one;
+		ut = NULL;
+		break;
+	case OP_ADD:
+	case OP_SUB:
+		if (unit_add(&u, &a.unit, &b.unit, e->op == OP_SUB)) {
+			if (e->op == OP_ADD)
+				unit_error(e, "add", &a, "and", &b);
+			else
+				unit_error(e, "subtract", &b, "from", &a);
+			goto out;
+		}
+		x = convert(a.num, &a.unit, &u);
+		y = convert(b.num, &b.unit, &u);
+		ut = u.scale == a.unit.scale && u.calendar == a.unit.calendar ?
+		     a.utext : u.scale == b.unit.scale &&
+		     u.calendar == b.unit.calendar ? b.utext : NULL;
+		break;
+	case OP_MUL:
+	case OP_DIV:
+		if (a.unit.calendar || b.unit.calendar) {
+			unit_error(e, e->op == OP_MUL ? "multiply" : "divide",
+				   &a, "by", &b);
+			goto out;
+		}
+		if (e->op == OP_MUL ? unit_mul(&u, &a.unit, &b.unit) :
+		    unit_div(&u, &a.unit, &b.unit)) {
+			range_error(e, e->op == OP_MUL ? "multiply" :
+				    "divide", &a, &b);
+			goto out;
+		}
+		/* x / 8 is still in bit; 1 / x is not. */
+		ut = b.literal ? a.utext : a.literal && e->op == OP_MUL ?
+		     b.utext : NULL;
+		break;
+	case OP_POW:
+		if (power(e, &a, &b, out))
+			goto out;
+		u = out->unit;
+		ut = NULL;
+		value_release(out);
+		break;
+	default:
+		BUG("operator %d", (int)e->op);
+	}
 	switch (e->op) {
 	case OP_EQ: r = x == y; break;
 	case OP_NE: r = x != y; break;
@@ -1389,38 +1345,6 @@ out:
 	if (ret)
 		value_release(out);
 	return ret;
-}
-
-/*
- * Evaluates e into out: 0, -1 after an error, 1 (nothing printed) at an
- * unknown quantity when env->missing_ok is set. Numbers carry their
- * unit: a sum needs one dimension, a product multiplies them.
- */
-static int
-eval(const struct expr *e, const struct expr_env *env, struct value *out)
-{
-	struct unit one;
-
-	memset(out, 0, sizeof(*out));
-	switch (e->kind) {
-	case N_NUM:
-		unit_one(&one);
-		set_num(out, e->num, &one, 1, NULL);
-		return 0;
-	case N_STR:
-		set_text(out, e->str);
-		return 0;
-	case N_NAME:
-		return eval_name(e, env, out);
-	case N_NEG:
-	case N_NOT:
-		return eval_unary(e, env, out);
-	case N_CALL:
-		return eval_call(e, env, out);
-	case N_BIN:
-		return eval_binary(e, env, out);
-	}
-	BUG("expression kind %d", (int)e->kind);
 }
 
 int
