@@ -40,11 +40,13 @@ struct tableset;
  * that differs from what the data measure; data-moved, a trend that
  * changed since) and explain why.
  *
- * An explanation may quote computed numbers as "{{ NAME }}" or
- * "{{ NAME | FORMAT }}" (FORMAT: sci:N, fixed:N, sig:N, int, year,
- * pow10, bytes, then optionally "| unit"), filled from the registry as a
- * template fills them; an unknown name or format is an error at the
- * placeholder. The claim's own numbers are there to quote
+ * An explanation may quote computed numbers with the value slots of the
+ * template language (docs/templates.md): "{{ NAME }}", "{{ NAME |
+ * FORMAT }}", any expression and format a slot takes, but no blocks and
+ * no citations; expanded as plain text by the template stage
+ * (template_expand_text()), each error (an unknown name or format) at
+ * its place in the cell. The names it quotes are the inputs of
+ * claim.<id>.explanation. The claim's own numbers are there to quote
  * (claim.<id>.ratio).
  *
  * Reads datadir/claims.csv, checks every row against the registry,

@@ -180,6 +180,18 @@ srcfile_from_mem(const char *name, const char *data, size_t len)
 	return f;
 }
 
+struct srcfile *
+srcfile_piece(const char *data, size_t len,
+	      int (*relocate)(const void *ctx, size_t off, const char *msg),
+	      const void *ctx)
+{
+	struct srcfile *f = srcfile_from_mem("(piece)", data, len);
+
+	f->relocate = relocate;
+	f->relocate_ctx = ctx;
+	return f;
+}
+
 /* The folders inputs must lie in (srcfile_confine()), resolved. */
 static char **roots;
 static size_t nroots, roots_cap;
@@ -501,6 +513,16 @@ vreport(const struct srcloc *loc, const char *kind, const char *fmt,
 int
 verror_at(const struct srcloc *loc, const char *fmt, va_list ap)
 {
+	/* Where the piece came from prints and counts it. */
+	if (loc && loc->file && loc->file->relocate) {
+		struct buf msg = BUF_INIT;
+
+		buf_vaddf(&msg, fmt, ap);
+		loc->file->relocate(loc->file->relocate_ctx, loc->off,
+				    msg.data);
+		buf_release(&msg);
+		return -1;
+	}
 	if (count_error())
 		vreport(loc, "error", fmt, ap);
 	return -1;

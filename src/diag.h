@@ -21,6 +21,13 @@ struct srcfile {
 	char *data;		/* contents, NUL-terminated, owned */
 	size_t len;
 	int show_source;	/* print the line and a caret under errors */
+	/*
+	 * A piece of another file (srcfile_piece()): errors located in it
+	 * go to relocate() with their byte offset and message, which
+	 * prints them where the piece came from; NULL: printed here.
+	 */
+	int (*relocate)(const void *ctx, size_t off, const char *msg);
+	const void *relocate_ctx;	/* borrowed */
 };
 
 struct srcloc {
@@ -59,6 +66,18 @@ void srcfile_confine_release(void);
 struct srcfile *srcfile_from_mem(const char *name, const char *data,
 				 size_t len);
 void srcfile_free(struct srcfile *f);
+/*
+ * A srcfile of the len bytes at data (copied), cut out of another file
+ * and unquoted on the way (a CSV cell: "" read as "), whose offsets
+ * only its reader can map back: every error located in it is handed to
+ * relocate(ctx, off, message) instead of printed, which prints and
+ * counts it where it is in that file (table_error_in()) and returns
+ * -1. ctx must outlive the srcfile. Free with srcfile_free().
+ */
+struct srcfile *srcfile_piece(const char *data, size_t len,
+			      int (*relocate)(const void *ctx, size_t off,
+					      const char *msg),
+			      const void *ctx);
 /*
  * Checks that f is text: valid UTF-8 without NUL bytes. Returns 0, or -1
  * after an error at the first bad byte.

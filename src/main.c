@@ -1,47 +1,39 @@
 /*
  * The command line: parses argv, then runs the pipeline for the command
- * asked: load and model (model.c), then write (export.c, site.c) or
- * print. Holds no logic of its own beyond choosing what to run: the
- * commands and the options are tables (commands[], options[]), and the
- * help is made from them.
+ * asked: load and model (model.c), then write (report.c) or print.
+ * Holds no logic of its own beyond choosing what to run. It reads top
+ * to bottom as: the options and the commands, as tables (options[],
+ * commands[], from which the help is made); the steps every command
+ * shares (the folders, setup(), load()); each command's handler, in
+ * the order of commands[]; the parsing of the command line; main().
  */
 /* getopt_long() is GNU's: declared under _GNU_SOURCE, not POSIX's. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <malloc.h>
 #include <getopt.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "audit.h"
-#include "bib.h"
 #include "buf.h"
 #include "changes.h"
 #include "dataset.h"
 #include "diag.h"
-#include "export.h"
 #include "figdata.h"
-#include "gnuplot.h"
-#include "hash.h"
 #include "html.h"
 #include "init.h"
 #include "import.h"
 #include "model.h"
-#include "pages.h"
 #include "registry.h"
 #include "report.h"
 #include "rows.h"
 #include "schema.h"
 #include "serve.h"
-#include "site.h"
 #include "suggest.h"
 #include "table.h"
-#include "template.h"
 #include "timing.h"
 #include "watch.h"
 #include "xalloc.h"
@@ -80,8 +72,6 @@ struct options {
 	int timings;		/* print stage timings to stderr */
 	int tables;		/* datasets: --tables */
 	double figure_timeout;	/* seconds gnuplot may run */
-	uint64_t inputs;	/* key of the inputs, for the manifest */
-	struct gnuplot *early;	/* gnuplot started ahead, or NULL */
 	int poll;		/* watch: --poll */
 	int serve;		/* watch: --serve PORT, or -1 */
 	const char *host;	/* watch: --host ADDR, or NULL: 127.0.0.1 */
@@ -101,7 +91,6 @@ struct run {
 	char **args;		/* words + 1: the command's arguments */
 	int nargs;
 	struct registry *reg;
-	struct site *site;
 	struct buf audit;	/* the claims audit, printed by check */
 	int off;		/* claims that drift */
 	struct datasets ds;
@@ -111,706 +100,18 @@ struct run {
 	int watcher;		/* the watch process itself: no timings */
 };
 
-/* The shortest %g form that reads back to the same double. */
-static void
-add_number(struct buf *b, double v)
-{
-	char tmp[32];	/* "-1.2345678901234567e-308" */
-	int len = 0, prec;
-
-	for (prec = 6; prec <= 17; prec++) {
-		len = snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
-		if (strtod(tmp, NULL) == v)
-			break;
-	}
-	buf_add(b, tmp, (size_t)len);
-}
-
-static void
-add_value(struct buf *b, const struct quantity *q)
-{
-	if (q->type == Q_TEXT) {
-		buf_addstr(b, q->text);
-		return;
-	}
-	add_number(b, q->value);
-}
-
-static int
-is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-/*
- * The folder of an input, in this order: the one given with the flag,
- * else $ENV, else ./NAME when it is a folder, else the installed copy.
- * Notes for "cannot open" errors how it was chosen, and how to choose
- * another.
- */
-static const char *
-input_dir(const char *given, const char *flag, const char *name,
-	  const char *env, const char *installed)
-{
-	const char *e = getenv(env), *dir, *why;
-	struct buf note = BUF_INIT;
-
-	if (given)
-		dir = given, why = "given with ";
-	else if (e && *e)
-		dir = e, why = "from ";
-	else if (is_dir(name))
-		dir = name, why = "found in the working directory";
-	else
-		dir = installed, why = "the installed copy";
-	buf_addf(&note, "%s folder '%s', %s%s; choose another with %s DIR "
-		 "or %s=DIR", name, dir, why, given ? flag : dir == e ? env :
-		 "", flag, env);
-	srcfile_note_folder(dir, note.data);
-	buf_release(&note);
-	return dir;
-}
-
-/* Looks name up, or prints an error with the closest names. */
-static const struct quantity *
-lookup(const struct registry *reg, const char *name)
-{
-	const struct quantity *q = registry_get(reg, name);
-	const char *near[3];
-	size_t n;
-	struct buf msg = BUF_INIT;
-
-	if (q)
-		return q;
-	n = registry_suggest(reg, name, near, 3);
-	suggest_hint(&msg, near, n);
-	error("unknown quantity '%s'%s", name, n ? msg.data :
-	      " (see 'ultimate list')");
-	buf_release(&msg);
-	return NULL;
-}
-
-/* No quantity starts with prefix: an error with the closest prefixes. */
-static int
-no_prefix(const struct registry *reg, const char *prefix)
-{
-	char *near[3];
-	size_t n = diag_full() ? 0 : registry_suggest_prefix(reg, prefix,
-							      near, 3), i;
-	struct buf msg = BUF_INIT;
-
-	suggest_hint(&msg, (const char *const *)near, n);
-	error("no quantity starts with '%s'%s", prefix, n ? msg.data :
-	      " (see 'ultimate list')");
-	for (i = 0; i < n; i++)
-		free(near[i]);
-	buf_release(&msg);
-	return EXIT_INPUT;
-}
-
-/*
- * The years of the command line against the editions the data allow
- * (model_editions()): --as-of or diff before the first edition, the
- * article's year, is a usage error, named before any error of the data
- * of such an edition; diff after the newest edition too. An --as-of
- * after the data gives the newest edition, with a note. Returns EXIT_OK,
- * EXIT_USAGE, or EXIT_INPUT after errors in the data read.
- */
-static int
-check_years(struct options *opt, struct tableset *ts)
-{
-	int first, newest, i;
-
-	if (model_editions(opt->datadir, ts, &first, &newest))
-		return EXIT_INPUT;
-	if (opt->as_of && opt->as_of < first) {
-		diag_say("--as-of %d is before the first "
-			"edition (%d, the article's year)", opt->as_of,
-			first);
-		return EXIT_USAGE;
-	}
-	for (i = 0; opt->diff[0] && i < 2; i++) {
-		if (opt->diff[i] < first) {
-			diag_say("'diff' %d is before the "
-				"first edition (%d, the article's year)",
-				opt->diff[i], first);
-			return EXIT_USAGE;
-		}
-		if (opt->diff[i] > newest) {
-			diag_say("'diff' %d is after the "
-				"newest edition (%d, the newest year of the "
-				"data)", opt->diff[i], newest);
-			return EXIT_USAGE;
-		}
-	}
-	if (opt->as_of > newest) {
-		diag_say("note: the data end in %d; --as-of %d gives the %d "
-			 "edition", newest, opt->as_of, newest);
-		opt->as_of = newest;
-	}
-	return EXIT_OK;
-}
-
-/*
- * Before a command reads anything: inputs are read from their folders
- * only, symbolic links included, and the years asked are checked
- * against the editions of the data (check_years()). Returns EXIT_OK,
- * EXIT_USAGE or EXIT_INPUT.
- */
-static int
-setup(struct run *r)
-{
-	int ret = EXIT_OK;
-
-	srcfile_confine(r->opt.datadir);
-	srcfile_confine(r->opt.templatedir);
-	if ((r->opt.as_of || r->opt.diff[0]) && !r->opt.tables) {
-		ret = check_years(&r->opt, &r->ts);
-		if (ret != EXIT_OK)
-			r->count = 1;
-	}
-	return ret;
-}
-
-/*
- * The model of the edition asked and the claims audit, into r->reg,
- * r->audit and r->off; the figures' datasets into r->ds too when
- * datasets is set. Returns 0, or -1 after errors or a signal.
- */
-static int
-load(struct run *r, int datasets)
-{
-	timing_begin("model");
-	r->reg = model_build(r->opt.datadir, r->opt.as_of,
-			     datasets ? &r->ds : NULL, &r->ts);
-	if (r->reg && (r->off = audit_run(r->opt.datadir, r->reg, &r->audit,
-					  &r->ts)) < 0) {
-		registry_free(r->reg);
-		r->reg = NULL;
-	}
-	timing_end();
-	if (!r->reg || diag_interrupted()) {
-		r->count = 1;
-		return -1;
-	}
-	return 0;
-}
-
-/* list [PREFIX]: every quantity whose name starts with PREFIX, or all. */
-static int
-cmd_list(struct run *r)
-{
-	const char *prefix = r->nargs ? r->args[0] : "";
-	const struct registry *reg;
-	struct buf line = BUF_INIT;
-	size_t i, w = 0, plen = strlen(prefix), n = 0;
-
-	if (load(r, 0))
-		return EXIT_INPUT;
-	reg = r->reg;
-	for (i = 0; i < registry_count(reg); i++) {
-		const char *name = registry_at(reg, i)->name;
-		size_t len = strlen(name);
-
-		if (strncmp(name, prefix, plen))
-			continue;
-		n++;
-		if (len > w)
-			w = len;
-	}
-	if (!n)
-		return no_prefix(reg, prefix);
-	for (i = 0; i < registry_count(reg); i++) {
-		const struct quantity *q = registry_at(reg, i);
-
-		if (strncmp(q->name, prefix, plen))
-			continue;
-		buf_reset(&line);
-		buf_addf(&line, "%-*s  ", (int)w, q->name);
-		add_value(&line, q);
-		if (*q->unit)
-			buf_addf(&line, " %s", q->unit);
-		puts(line.data);
-	}
-	buf_release(&line);
-	return EXIT_OK;
-}
-
-/* get NAME: the value alone, for scripts. */
-static int
-cmd_get(struct run *r)
-{
-	const struct quantity *q;
-	struct buf b = BUF_INIT;
-
-	if (load(r, 0) || !(q = lookup(r->reg, r->args[0])))
-		return EXIT_INPUT;
-	add_value(&b, q);
-	puts(b.data);
-	buf_release(&b);
-	return EXIT_OK;
-}
-
-/* explain NAME: the value, formula, inputs and source. */
-static int
-cmd_explain(struct run *r)
-{
-	const struct quantity *q;
-	struct buf b = BUF_INIT;
-	size_t i, w = 0;
-
-	if (load(r, 0) || !(q = lookup(r->reg, r->args[0])))
-		return EXIT_INPUT;
-	buf_addf(&b, "%s = ", q->name);
-	add_value(&b, q);
-	if (*q->unit)
-		buf_addf(&b, " %s", q->unit);
-	buf_addf(&b, "\n  formula: %s\n", q->formula);
-	if (q->ninputs)
-		BUF_ADDLIT(&b, "  inputs:\n");
-	for (i = 0; i < q->ninputs; i++)
-		if (strlen(q->inputs[i]) > w)
-			w = strlen(q->inputs[i]);
-	for (i = 0; i < q->ninputs; i++) {
-		const struct quantity *in = registry_get(r->reg,
-							 q->inputs[i]);
-
-		buf_addf(&b, "    %-*s = ", (int)w, in->name);
-		add_value(&b, in);
-		if (*in->unit)
-			buf_addf(&b, " %s", in->unit);
-		buf_addch(&b, '\n');
-	}
-	buf_addf(&b, "  source: %s\n", q->source);
-	if (q->origin)
-		buf_addf(&b, "  defined at: %s\n", q->origin);
-	fputs(b.data, stdout);
-	buf_release(&b);
-	return EXIT_OK;
-}
-
-/* A file by identity: where it is, its size and its time. */
-static uint64_t
-hash_identity(uint64_t h, const struct stat *st)
-{
-	uint64_t id[5] = { (uint64_t)st->st_dev, (uint64_t)st->st_ino,
-			   (uint64_t)st->st_size,
-			   (uint64_t)st->st_mtim.tv_sec,
-			   (uint64_t)st->st_mtim.tv_nsec };
-
-	return hash_bytes(h, id, sizeof(id));
-}
-
-/*
- * scandir() filter: a .csv file of the data folder (the catalogue and
- * every file it may name).
- */
-static int
-declared_csv(const struct dirent *e)
-{
-	size_t n = strlen(e->d_name);
-
-	return n >= 5 && !strcmp(e->d_name + n - 4, ".csv") &&
-	       *e->d_name != '.';
-}
-
-/*
- * Adds to *h the name and bytes of each declared_csv() file of dir, in
- * name order (none: *h as it was). Returns -1 when one cannot be read.
- */
-static int
-hash_declared(uint64_t *h, const char *dir)
-{
-	struct dirent **names;
-	struct buf path = BUF_INIT;
-	int n, i, ret = 0;
-
-	n = scandir(dir, &names, declared_csv, alphasort);
-	for (i = 0; i < n; i++) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", dir, names[i]->d_name);
-		*h = hash_str(*h, names[i]->d_name);
-		ret |= hash_file(h, path.data, 0);
-		free(names[i]);
-	}
-	if (n >= 0)
-		free(names);
-	buf_release(&path);
-	return ret;
-}
-
-/*
- * The key of everything a report is made from: the data files (those
- * data/schema.csv declares too), the model document, every
- * file under the templates folder, the edition, this program itself and
- * the math font it copies.
- * Returns 0, -1 when something cannot be read (then no run is
- * skipped), or -2 after printing an error about the templates folder
- * (a symbolic link that leads nowhere, to a folder, or outside it).
- */
-static int
-inputs_key(const struct options *opt, uint64_t *key)
-{
-	struct buf path = BUF_INIT;
-	uint64_t h = HASH_INIT;
-	struct stat st;
-	int ret = 0, tree;
-
-	/* The model document: every formula. */
-	buf_reset(&path);
-	buf_addf(&path, "%s/%s", opt->datadir, MODEL_DOCUMENT);
-	h = hash_str(h, MODEL_DOCUMENT);
-	ret |= hash_file(&h, path.data, 0);
-	/* Every data file, the catalogue too: a file gone is a state. */
-	ret |= hash_declared(&h, opt->datadir);
-	tree = hash_tree(&h, opt->templatedir);
-	if (tree == -2) {
-		buf_release(&path);
-		return -2;
-	}
-	ret |= tree;
-	h = hash_bytes(h, &opt->as_of, sizeof(opt->as_of));
-	h = hash_bytes(h, &opt->editions, sizeof(opt->editions));
-	/* A site of the newest edition alone is not the whole site. */
-	if (opt->newest)
-		h = hash_str(h, "newest edition alone");
-	/* Only with --pdf: a site without PDFs keeps its key. */
-	if (opt->pdf)
-		h = hash_str(h, "--pdf");
-	h = hash_str(h, VERSION);
-	/*
-	 * This program by identity, not content: hashing half a megabyte
-	 * of code took a quarter of a millisecond, and a rebuilt program
-	 * is a new file with a new time.
-	 */
-	if (stat("/proc/self/exe", &st))
-		ret = -1;
-	else
-		h = hash_identity(h, &st);
-	/* The math font the site ships, the same way: a new copy is new. */
-	if (stat(MATH_FONT, &st))
-		h = hash_str(h, "no math font");
-	else
-		h = hash_identity(h, &st);
-	buf_release(&path);
-	*key = h;
-	return ret;
-}
-
-/* 1 when path exists and was modified after *t. */
-static int
-newer(const char *path, const struct timespec *t)
-{
-	struct stat st;
-
-	return !stat(path, &st) && (st.st_mtim.tv_sec > t->tv_sec ||
-				    (st.st_mtim.tv_sec == t->tv_sec &&
-				     st.st_mtim.tv_nsec > t->tv_nsec));
-}
-
-/*
- * Whether a figure will probably be drawn: there is no figure cache, or
- * a data file or a figure script changed after it. Only a guess, to
- * start gnuplot early: the figure keys decide what is drawn.
- */
-static int
-figures_stale(const struct options *opt)
-{
-	struct buf path = BUF_INIT;
-	struct stat st;
-	struct timespec cache;
-	DIR *d;
-	struct dirent *e;
-	int stale = 0;
-
-	buf_addf(&path, "%s/figures/.cache", opt->outdir);
-	if (stat(path.data, &st)) {
-		buf_release(&path);
-		return 1;
-	}
-	cache = st.st_mtim;
-	d = opendir(opt->datadir);
-	while (d && !stale && (e = readdir(d))) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", opt->datadir, e->d_name);
-		stale = declared_csv(e) && newer(path.data, &cache);
-	}
-	if (d)
-		closedir(d);
-	buf_reset(&path);
-	buf_addf(&path, "%s/figures", opt->templatedir);
-	d = opendir(path.data);
-	while (d && !stale && (e = readdir(d))) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/figures/%s", opt->templatedir, e->d_name);
-		stale = *e->d_name != '.' && newer(path.data, &cache);
-	}
-	if (d)
-		closedir(d);
-	buf_release(&path);
-	return stale;
-}
-
-/*
- * The data files' columns (schema.h), as the loaders read them: each
- * file with what a row is, then each column with its kind and unit,
- * whether it is required, and what it holds; the files of the catalogue
- * (data/schema.csv), then the catalogue's own.
- */
-static int
-print_tables(struct run *r)
-{
-	struct buf b = BUF_INIT, kind = BUF_INIT;
-	const struct schema_file *files;
-	const struct table_schema **all;
-	size_t i, c, n, w = 0;
-
-	if (schema_catalogue(&r->ts, r->opt.datadir, &files, &n))
-		return EXIT_INPUT;
-	all = xcalloc(n + 1, sizeof(*all));
-	for (i = 0; i < n; i++)
-		all[i] = &files[i].s;
-	all[n++] = schema_self();
-	for (i = 0; i < n; i++)
-		for (c = 0; c < all[i]->ncols; c++)
-			if (strlen(all[i]->cols[c].name) > w)
-				w = strlen(all[i]->cols[c].name);
-	for (i = 0; i < n; i++) {
-		const struct table_schema *sc = all[i];
-
-		buf_addf(&b, "%s%s: %s\n", i ? "\n" : "", sc->file, sc->what);
-		for (c = 0; c < sc->ncols; c++) {
-			const struct table_column *col = &sc->cols[c];
-
-			buf_reset(&kind);
-			buf_addstr(&kind, table_kind_name(col->kind));
-			if (col->unit)
-				buf_addf(&kind, " (%s)", col->unit);
-			buf_addf(&b, "  %-*s  %-17s  %-12s  %s\n", (int)w,
-				 col->name, kind.data,
-				 col->flags & TABLE_COL_OPTIONAL ? "optional" :
-				 col->flags & TABLE_COL_EMPTY ? "may be empty" :
-				 "required", col->what);
-		}
-	}
-	fputs(b.data, stdout);
-	free(all);
-	buf_release(&b);
-	buf_release(&kind);
-	return EXIT_OK;
-}
-
-/*
- * datasets: what a figure script can ask for with "# data:": each
- * dataset with what a row is and its columns, numbered as gnuplot's
- * "using" counts them, with their units; the label from data comes
- * last. With --tables, the data files' columns instead.
- */
-static int
-cmd_datasets(struct run *r)
-{
-	const struct datasets *all = &r->ds;
-	struct buf b = BUF_INIT;
-	size_t i, c, w = 5;	/* "label" */
-
-	if (r->opt.tables)
-		return print_tables(r);
-	if (load(r, 1))
-		return EXIT_INPUT;
-	for (i = 0; i < all->n; i++)
-		for (c = 0; c < all->d[i]->ncols; c++)
-			if (strlen(all->d[i]->cols[c]) > w)
-				w = strlen(all->d[i]->cols[c]);
-	for (i = 0; i < all->n; i++) {
-		const struct dataset *d = all->d[i];
-
-		buf_addf(&b, "%s%s.dat: %s\n", i ? "\n" : "", d->name,
-			 d->what);
-		for (c = 0; c < d->ncols; c++)
-			buf_addf(&b, "  %2zu  %-*s  %s\n", c + 1, (int)w,
-				 d->cols[c], *d->units[c] ? d->units[c] :
-				 "(a number)");
-		buf_addf(&b, "  %2zu  %-*s  %s\n", c + 1, (int)w, "label",
-			 "(text: a name, or -)");
-	}
-	fputs(b.data, stdout);
-	buf_release(&b);
-	return EXIT_OK;
-}
-
-/* init DIR: a new project from the installed share folder (init.c). */
-static int
-cmd_init(struct run *r)
-{
-	const char *why, *share = init_share(&why);
-
-	return init_project(share, why, r->args[0]) ? EXIT_INPUT : EXIT_OK;
-}
-
-/*
- * import-refs FILE: a BibTeX or CSL-JSON export as the rows of
- * references.csv on stdout; nothing on stdout when FILE has an error.
- */
-static int
-cmd_import_refs(struct run *r)
-{
-	struct buf b = BUF_INIT;
-	int ret = EXIT_INPUT;
-
-	if (!import_refs(r->args[0], &b)) {
-		fwrite(b.data, 1, b.len, stdout);
-		ret = EXIT_OK;
-	}
-	buf_release(&b);
-	return ret;
-}
-
-/* check: prints the claims audit; exit 1 when a claim drifts. */
-static int
-cmd_check(struct run *r)
-{
-	if (load(r, 0))
-		return EXIT_INPUT;
-	fputs(r->audit.data, stdout);
-	return r->off ? EXIT_INPUT : EXIT_OK;
-}
-
-/* diff: what changed from the y1 edition to the y2 edition, on stdout. */
-static int
-cmd_diff(struct run *r)
-{
-	const struct options *opt = &r->opt;
-	int y1 = opt->diff[0], y2 = opt->diff[1];
-	struct tableset *ts = &r->ts;
-	struct registry *a, *b = NULL;
-	struct buf out = BUF_INIT;
-	struct changes cs;
-	const char **files;
-
-	r->count = 1;
-	a = report_registry(opt->datadir, y1, NULL, ts);
-	if (a)
-		b = report_registry(opt->datadir, y2, NULL, ts);
-	if (!b) {
-		registry_free(a);
-		return EXIT_INPUT;
-	}
-	/* Rows added to any file of the catalogue are causes. */
-	files = schema_files(ts, opt->datadir);
-	changes_compare(&cs, a, y1, b, y2, ts, opt->datadir, files);
-	free(files);
-	if (opt->csv)
-		changes_csv(&cs, &out);
-	else
-		changes_text(&cs, &out);
-	changes_release(&cs);
-	fputs(out.data, stdout);
-	registry_free(a);
-	registry_free(b);
-	buf_release(&out);
-	return EXIT_OK;
-}
-
-/*
- * report: the site into the output folder, unless nothing it is made
- * from changed since the last one.
- */
-static int
-cmd_report(struct run *r)
-{
-	struct options *opt = &r->opt;
-	struct report_options ro;
-	int key, stop, fresh;
-
-	r->count = 1;
-	/*
-	 * From here on a signal stops the run cleanly: out/ is left as it
-	 * was and nothing is left behind.
-	 */
-	diag_catch_signals();
-	timing_begin("noop");
-	/*
-	 * gnuplot's start-up (15 to 35 ms of loading libraries) then
-	 * overlaps all the work before the figures are drawn; it is stopped
-	 * if unused. Started only when the figures are known, a cold report
-	 * took 104 ms instead of 86 (make bench, 9 runs, this VM): 17%.
-	 */
-	if (figures_stale(opt))
-		opt->early = gnuplot_start("gnuplot");
-	r->site = site_open(opt->outdir);
-	key = r->site ? inputs_key(opt, &opt->inputs) : -2;
-	stop = key == -2 || diag_interrupted();
-	/* Nothing changed since the last report: nothing to do. */
-	fresh = !stop && !key && site_uptodate(r->site, opt->inputs);
-	timing_end();
-	if (stop)
-		return EXIT_INPUT;
-	if (fresh)
-		return report_say(r->site);
-	if (load(r, 1))
-		return EXIT_INPUT;
-	ro = (struct report_options){ opt->datadir, opt->templatedir,
-				      opt->editions, opt->figure_timeout,
-				      opt->inputs, opt->early, opt->newest,
-				      opt->pdf, PDF_TIMEOUT };
-	opt->early = NULL;	/* report_write() takes it */
-	return report_write(r->site, r->reg, &r->ds, &r->ts, &ro);
-}
-
-/*
- * watch: the watcher, which returns only at its end, and in each child
- * that builds: that child then runs report.
- */
-static int
-cmd_watch(struct run *r)
-{
-	struct watch_options wo = { r->opt.datadir, r->opt.templatedir,
-				    r->opt.outdir, r->opt.poll, r->opt.serve,
-				    r->opt.host, r->opt.editions, r->opt.open };
-	int ret;
-
-	if ((r->opt.host || r->opt.open) && r->opt.serve < 0) {
-		diag_say("%s is an option of 'watch --serve'",
-			 r->opt.host ? "--host" : "--open");
-		return EXIT_USAGE;
-	}
-	ret = watch_run(&wo);
-	if (ret != WATCH_BUILD && ret != WATCH_BUILD_NEWEST) {
-		r->watcher = 1;
-		return ret;
-	}
-	r->opt.newest = ret == WATCH_BUILD_NEWEST;
-	ret = setup(r);
-	return ret == EXIT_OK ? cmd_report(r) : ret;
-}
-
-/* diff YEAR1 YEAR2: the two years into r->opt.diff. Returns 0 or -1. */
-static int
-diff_years(struct run *r)
-{
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		const char *v = r->args[i];
-		char *end;
-		long n = strtol(v, &end, 10);
-
-		if (end == v || *end || n < 1900 || n > 2100) {
-			diag_say("'diff' needs two years from 1900 to 2100, "
-				 "the earlier first, got '%s'", v);
-			return -1;
-		}
-		r->opt.diff[i] = (int)n;
-	}
-	if (r->opt.diff[0] >= r->opt.diff[1]) {
-		diag_say("'diff' needs the earlier year first, got %d %d",
-			 r->opt.diff[0], r->opt.diff[1]);
-		return -1;
-	}
-	return 0;
-}
+/* The commands' handlers (below, in the order of commands[]). */
+static int cmd_report(struct run *r);
+static int cmd_list(struct run *r);
+static int cmd_get(struct run *r);
+static int cmd_explain(struct run *r);
+static int cmd_check(struct run *r);
+static int cmd_diff(struct run *r);
+static int diff_years(struct run *r);
+static int cmd_watch(struct run *r);
+static int cmd_datasets(struct run *r);
+static int cmd_init(struct run *r);
+static int cmd_import_refs(struct run *r);
 
 /*
  * The options, in the order the help lists them. An option is taken by
@@ -961,6 +262,521 @@ static const struct cmd {
 	  "or CSL-JSON (.json), as the rows of data/references.csv, "
 	  "checked as that file is" },
 };
+
+
+static int
+is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The folder of an input, in this order: the one given with the flag,
+ * else $ENV, else ./NAME when it is a folder, else the installed copy.
+ * Notes for "cannot open" errors how it was chosen, and how to choose
+ * another.
+ */
+static const char *
+input_dir(const char *given, const char *flag, const char *name,
+	  const char *env, const char *installed)
+{
+	const char *e = getenv(env), *dir, *why;
+	struct buf note = BUF_INIT;
+
+	if (given)
+		dir = given, why = "given with ";
+	else if (e && *e)
+		dir = e, why = "from ";
+	else if (is_dir(name))
+		dir = name, why = "found in the working directory";
+	else
+		dir = installed, why = "the installed copy";
+	buf_addf(&note, "%s folder '%s', %s%s; choose another with %s DIR "
+		 "or %s=DIR", name, dir, why, given ? flag : dir == e ? env :
+		 "", flag, env);
+	srcfile_note_folder(dir, note.data);
+	buf_release(&note);
+	return dir;
+}
+
+/*
+ * The years of the command line against the editions the data allow
+ * (model_editions()): --as-of or diff before the first edition, the
+ * article's year, is a usage error, named before any error of the data
+ * of such an edition; diff after the newest edition too. An --as-of
+ * after the data gives the newest edition, with a note. Returns EXIT_OK,
+ * EXIT_USAGE, or EXIT_INPUT after errors in the data read.
+ */
+static int
+check_years(struct options *opt, struct tableset *ts)
+{
+	int first, newest, i;
+
+	if (model_editions(opt->datadir, ts, &first, &newest))
+		return EXIT_INPUT;
+	if (opt->as_of && opt->as_of < first) {
+		diag_say("--as-of %d is before the first "
+			"edition (%d, the article's year)", opt->as_of,
+			first);
+		return EXIT_USAGE;
+	}
+	for (i = 0; opt->diff[0] && i < 2; i++) {
+		if (opt->diff[i] < first) {
+			diag_say("'diff' %d is before the "
+				"first edition (%d, the article's year)",
+				opt->diff[i], first);
+			return EXIT_USAGE;
+		}
+		if (opt->diff[i] > newest) {
+			diag_say("'diff' %d is after the "
+				"newest edition (%d, the newest year of the "
+				"data)", opt->diff[i], newest);
+			return EXIT_USAGE;
+		}
+	}
+	if (opt->as_of > newest) {
+		diag_say("note: the data end in %d; --as-of %d gives the %d "
+			 "edition", newest, opt->as_of, newest);
+		opt->as_of = newest;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * Before a command reads anything: inputs are read from their folders
+ * only, symbolic links included, and the years asked are checked
+ * against the editions of the data (check_years()). Returns EXIT_OK,
+ * EXIT_USAGE or EXIT_INPUT.
+ */
+static int
+setup(struct run *r)
+{
+	int ret = EXIT_OK;
+
+	srcfile_confine(r->opt.datadir);
+	srcfile_confine(r->opt.templatedir);
+	if ((r->opt.as_of || r->opt.diff[0]) && !r->opt.tables) {
+		ret = check_years(&r->opt, &r->ts);
+		if (ret != EXIT_OK)
+			r->count = 1;
+	}
+	return ret;
+}
+
+/*
+ * The model of the edition asked and the claims audit, into r->reg,
+ * r->audit and r->off; the figures' datasets into r->ds too when
+ * datasets is set. Returns 0, or -1 after errors or a signal.
+ */
+static int
+load(struct run *r, int datasets)
+{
+	timing_begin("model");
+	r->reg = model_build(r->opt.datadir, r->opt.as_of,
+			     datasets ? &r->ds : NULL, &r->ts);
+	if (r->reg && (r->off = audit_run(r->opt.datadir, r->reg, &r->audit,
+					  &r->ts)) < 0) {
+		registry_free(r->reg);
+		r->reg = NULL;
+	}
+	timing_end();
+	if (!r->reg || diag_interrupted()) {
+		r->count = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * report: the site into the output folder, unless nothing it is made
+ * from changed since the last one (report.h).
+ */
+static int
+cmd_report(struct run *r)
+{
+	const struct options *opt = &r->opt;
+	const struct report_options ro = {
+		.datadir = opt->datadir, .templatedir = opt->templatedir,
+		.outdir = opt->outdir, .as_of = opt->as_of,
+		.editions = opt->editions,
+		.figure_timeout = opt->figure_timeout,
+		.newest = opt->newest, .pdf = opt->pdf,
+		.pdf_timeout = PDF_TIMEOUT,
+	};
+
+	r->count = 1;
+	return report_run(&ro, &r->ts);
+}
+
+/* The shortest %g form that reads back to the same double. */
+static void
+add_number(struct buf *b, double v)
+{
+	char tmp[32];	/* "-1.2345678901234567e-308" */
+	int len = 0, prec;
+
+	for (prec = 6; prec <= 17; prec++) {
+		len = snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+		if (strtod(tmp, NULL) == v)
+			break;
+	}
+	buf_add(b, tmp, (size_t)len);
+}
+
+static void
+add_value(struct buf *b, const struct quantity *q)
+{
+	if (q->type == Q_TEXT) {
+		buf_addstr(b, q->text);
+		return;
+	}
+	add_number(b, q->value);
+}
+
+/* Looks name up, or prints an error with the closest names. */
+static const struct quantity *
+lookup(const struct registry *reg, const char *name)
+{
+	const struct quantity *q = registry_get(reg, name);
+	const char *near[3];
+	size_t n;
+	struct buf msg = BUF_INIT;
+
+	if (q)
+		return q;
+	n = registry_suggest(reg, name, near, 3);
+	suggest_hint(&msg, near, n);
+	error("unknown quantity '%s'%s", name, n ? msg.data :
+	      " (see 'ultimate list')");
+	buf_release(&msg);
+	return NULL;
+}
+
+/* No quantity starts with prefix: an error with the closest prefixes. */
+static int
+no_prefix(const struct registry *reg, const char *prefix)
+{
+	char *near[3];
+	size_t n = diag_full() ? 0 : registry_suggest_prefix(reg, prefix,
+							      near, 3), i;
+	struct buf msg = BUF_INIT;
+
+	suggest_hint(&msg, (const char *const *)near, n);
+	error("no quantity starts with '%s'%s", prefix, n ? msg.data :
+	      " (see 'ultimate list')");
+	for (i = 0; i < n; i++)
+		free(near[i]);
+	buf_release(&msg);
+	return EXIT_INPUT;
+}
+
+/* list [PREFIX]: every quantity whose name starts with PREFIX, or all. */
+static int
+cmd_list(struct run *r)
+{
+	const char *prefix = r->nargs ? r->args[0] : "";
+	const struct registry *reg;
+	struct buf line = BUF_INIT;
+	size_t i, w = 0, plen = strlen(prefix), n = 0;
+
+	if (load(r, 0))
+		return EXIT_INPUT;
+	reg = r->reg;
+	for (i = 0; i < registry_count(reg); i++) {
+		const char *name = registry_at(reg, i)->name;
+		size_t len = strlen(name);
+
+		if (strncmp(name, prefix, plen))
+			continue;
+		n++;
+		if (len > w)
+			w = len;
+	}
+	if (!n)
+		return no_prefix(reg, prefix);
+	for (i = 0; i < registry_count(reg); i++) {
+		const struct quantity *q = registry_at(reg, i);
+
+		if (strncmp(q->name, prefix, plen))
+			continue;
+		buf_reset(&line);
+		buf_addf(&line, "%-*s  ", (int)w, q->name);
+		add_value(&line, q);
+		if (*q->unit)
+			buf_addf(&line, " %s", q->unit);
+		puts(line.data);
+	}
+	buf_release(&line);
+	return EXIT_OK;
+}
+
+/* get NAME: the value alone, for scripts. */
+static int
+cmd_get(struct run *r)
+{
+	const struct quantity *q;
+	struct buf b = BUF_INIT;
+
+	if (load(r, 0) || !(q = lookup(r->reg, r->args[0])))
+		return EXIT_INPUT;
+	add_value(&b, q);
+	puts(b.data);
+	buf_release(&b);
+	return EXIT_OK;
+}
+
+/* explain NAME: the value, formula, inputs and source. */
+static int
+cmd_explain(struct run *r)
+{
+	const struct quantity *q;
+	struct buf b = BUF_INIT;
+	size_t i, w = 0;
+
+	if (load(r, 0) || !(q = lookup(r->reg, r->args[0])))
+		return EXIT_INPUT;
+	buf_addf(&b, "%s = ", q->name);
+	add_value(&b, q);
+	if (*q->unit)
+		buf_addf(&b, " %s", q->unit);
+	buf_addf(&b, "\n  formula: %s\n", q->formula);
+	if (q->ninputs)
+		BUF_ADDLIT(&b, "  inputs:\n");
+	for (i = 0; i < q->ninputs; i++)
+		if (strlen(q->inputs[i]) > w)
+			w = strlen(q->inputs[i]);
+	for (i = 0; i < q->ninputs; i++) {
+		const struct quantity *in = registry_get(r->reg,
+							 q->inputs[i]);
+
+		buf_addf(&b, "    %-*s = ", (int)w, in->name);
+		add_value(&b, in);
+		if (*in->unit)
+			buf_addf(&b, " %s", in->unit);
+		buf_addch(&b, '\n');
+	}
+	buf_addf(&b, "  source: %s\n", q->source);
+	if (q->origin)
+		buf_addf(&b, "  defined at: %s\n", q->origin);
+	fputs(b.data, stdout);
+	buf_release(&b);
+	return EXIT_OK;
+}
+
+/* check: prints the claims audit; exit 1 when a claim drifts. */
+static int
+cmd_check(struct run *r)
+{
+	if (load(r, 0))
+		return EXIT_INPUT;
+	fputs(r->audit.data, stdout);
+	return r->off ? EXIT_INPUT : EXIT_OK;
+}
+
+/* diff: what changed from the y1 edition to the y2 edition, on stdout. */
+static int
+cmd_diff(struct run *r)
+{
+	const struct options *opt = &r->opt;
+	int y1 = opt->diff[0], y2 = opt->diff[1];
+	struct tableset *ts = &r->ts;
+	struct registry *a, *b = NULL;
+	struct buf out = BUF_INIT;
+	struct changes cs;
+	const char **files;
+
+	r->count = 1;
+	a = report_registry(opt->datadir, y1, NULL, ts);
+	if (a)
+		b = report_registry(opt->datadir, y2, NULL, ts);
+	if (!b) {
+		registry_free(a);
+		return EXIT_INPUT;
+	}
+	/* Rows added to any file of the catalogue are causes. */
+	files = schema_files(ts, opt->datadir);
+	changes_compare(&cs, a, y1, b, y2, ts, opt->datadir, files);
+	free(files);
+	if (opt->csv)
+		changes_csv(&cs, &out);
+	else
+		changes_text(&cs, &out);
+	changes_release(&cs);
+	fputs(out.data, stdout);
+	registry_free(a);
+	registry_free(b);
+	buf_release(&out);
+	return EXIT_OK;
+}
+
+/* diff YEAR1 YEAR2: the two years into r->opt.diff. Returns 0 or -1. */
+static int
+diff_years(struct run *r)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const char *v = r->args[i];
+		char *end;
+		long n = strtol(v, &end, 10);
+
+		if (end == v || *end || n < 1900 || n > 2100) {
+			diag_say("'diff' needs two years from 1900 to 2100, "
+				 "the earlier first, got '%s'", v);
+			return -1;
+		}
+		r->opt.diff[i] = (int)n;
+	}
+	if (r->opt.diff[0] >= r->opt.diff[1]) {
+		diag_say("'diff' needs the earlier year first, got %d %d",
+			 r->opt.diff[0], r->opt.diff[1]);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * watch: the watcher, which returns only at its end, and in each child
+ * that builds: that child then runs report.
+ */
+static int
+cmd_watch(struct run *r)
+{
+	struct watch_options wo = { r->opt.datadir, r->opt.templatedir,
+				    r->opt.outdir, r->opt.poll, r->opt.serve,
+				    r->opt.host, r->opt.editions, r->opt.open };
+	int ret;
+
+	if ((r->opt.host || r->opt.open) && r->opt.serve < 0) {
+		diag_say("%s is an option of 'watch --serve'",
+			 r->opt.host ? "--host" : "--open");
+		return EXIT_USAGE;
+	}
+	ret = watch_run(&wo);
+	if (ret != WATCH_BUILD && ret != WATCH_BUILD_NEWEST) {
+		r->watcher = 1;
+		return ret;
+	}
+	r->opt.newest = ret == WATCH_BUILD_NEWEST;
+	ret = setup(r);
+	return ret == EXIT_OK ? cmd_report(r) : ret;
+}
+
+/*
+ * The data files' columns (schema.h), as the loaders read them: each
+ * file with what a row is, then each column with its kind and unit,
+ * whether it is required, and what it holds; the files of the catalogue
+ * (data/schema.csv), then the catalogue's own.
+ */
+static int
+print_tables(struct run *r)
+{
+	struct buf b = BUF_INIT, kind = BUF_INIT;
+	const struct schema_file *files;
+	const struct table_schema **all;
+	size_t i, c, n, w = 0;
+
+	if (schema_catalogue(&r->ts, r->opt.datadir, &files, &n))
+		return EXIT_INPUT;
+	all = xcalloc(n + 1, sizeof(*all));
+	for (i = 0; i < n; i++)
+		all[i] = &files[i].s;
+	all[n++] = schema_self();
+	for (i = 0; i < n; i++)
+		for (c = 0; c < all[i]->ncols; c++)
+			if (strlen(all[i]->cols[c].name) > w)
+				w = strlen(all[i]->cols[c].name);
+	for (i = 0; i < n; i++) {
+		const struct table_schema *sc = all[i];
+
+		buf_addf(&b, "%s%s: %s\n", i ? "\n" : "", sc->file, sc->what);
+		for (c = 0; c < sc->ncols; c++) {
+			const struct table_column *col = &sc->cols[c];
+
+			buf_reset(&kind);
+			buf_addstr(&kind, table_kind_name(col->kind));
+			if (col->unit)
+				buf_addf(&kind, " (%s)", col->unit);
+			buf_addf(&b, "  %-*s  %-17s  %-12s  %s\n", (int)w,
+				 col->name, kind.data,
+				 col->flags & TABLE_COL_OPTIONAL ? "optional" :
+				 col->flags & TABLE_COL_EMPTY ? "may be empty" :
+				 "required", col->what);
+		}
+	}
+	fputs(b.data, stdout);
+	free(all);
+	buf_release(&b);
+	buf_release(&kind);
+	return EXIT_OK;
+}
+
+/*
+ * datasets: what a figure script can ask for with "# data:": each
+ * dataset with what a row is and its columns, numbered as gnuplot's
+ * "using" counts them, with their units; the label from data comes
+ * last. With --tables, the data files' columns instead.
+ */
+static int
+cmd_datasets(struct run *r)
+{
+	const struct datasets *all = &r->ds;
+	struct buf b = BUF_INIT;
+	size_t i, c, w = 5;	/* "label" */
+
+	if (r->opt.tables)
+		return print_tables(r);
+	if (load(r, 1))
+		return EXIT_INPUT;
+	for (i = 0; i < all->n; i++)
+		for (c = 0; c < all->d[i]->ncols; c++)
+			if (strlen(all->d[i]->cols[c]) > w)
+				w = strlen(all->d[i]->cols[c]);
+	for (i = 0; i < all->n; i++) {
+		const struct dataset *d = all->d[i];
+
+		buf_addf(&b, "%s%s.dat: %s\n", i ? "\n" : "", d->name,
+			 d->what);
+		for (c = 0; c < d->ncols; c++)
+			buf_addf(&b, "  %2zu  %-*s  %s\n", c + 1, (int)w,
+				 d->cols[c], *d->units[c] ? d->units[c] :
+				 "(a number)");
+		buf_addf(&b, "  %2zu  %-*s  %s\n", c + 1, (int)w, "label",
+			 "(text: a name, or -)");
+	}
+	fputs(b.data, stdout);
+	buf_release(&b);
+	return EXIT_OK;
+}
+
+/* init DIR: a new project from the installed share folder (init.c). */
+static int
+cmd_init(struct run *r)
+{
+	const char *why, *share = init_share(&why);
+
+	return init_project(share, why, r->args[0]) ? EXIT_INPUT : EXIT_OK;
+}
+
+/*
+ * import-refs FILE: a BibTeX or CSL-JSON export as the rows of
+ * references.csv on stdout; nothing on stdout when FILE has an error.
+ */
+static int
+cmd_import_refs(struct run *r)
+{
+	struct buf b = BUF_INIT;
+	int ret = EXIT_INPUT;
+
+	if (!import_refs(r->args[0], &b)) {
+		fwrite(b.data, 1, b.len, stdout);
+		ret = EXIT_OK;
+	}
+	buf_release(&b);
+	return ret;
+}
 
 /* The key getopt_long() returns for option id: its letter, or above. */
 static int
@@ -1416,8 +1232,6 @@ main(int argc, char **argv)
 	if (r.opt.timings && !r.watcher)
 		timing_print();
 out:
-	gnuplot_stop(r.opt.early);	/* report_write() was not reached */
-	site_close(r.site);
 	registry_free(r.reg);
 	datasets_release(&r.ds);
 	tableset_release(&r.ts);

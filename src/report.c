@@ -1,7 +1,8 @@
 /*
  * The report stage: every edition's registry -> expanded templates ->
- * HTML pages and figures in the site's staging area -> published. The
- * order of work: editions from the newest down, each handing its
+ * HTML pages and figures in the site's staging area -> published;
+ * skipped when the key of everything the site is made from is the one
+ * its manifest records (report_run()). The order of work: editions from the newest down, each handing its
  * figures to gnuplot as soon as its templates are expanded (gnuplot
  * draws on the other core while the next edition is built), each
  * rendered as soon as the one before it is parsed (its sections link
@@ -9,12 +10,16 @@
  * pages that need every edition (the links between editions, the
  * history of each quantity, the changes), then the wait for gnuplot.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "audit.h"
+#include "bib.h"
 #include "buf.h"
 #include "changes.h"
 #include "dataset.h"
@@ -22,7 +27,7 @@
 #include "escape.h"
 #include "export.h"
 #include "file.h"
-#include "gnuplot.h"
+#include "hash.h"
 #include "html.h"
 #include "mathml.h"
 #include "methods.h"
@@ -35,12 +40,17 @@
 #include "schema.h"
 #include "report.h"
 #include "rows.h"
+#include "shell.h"
 #include "site.h"
 #include "table.h"
 #include "template.h"
 #include "timing.h"
 #include "xalloc.h"
 #include "banned.h"
+
+#ifndef VERSION
+#define VERSION "unknown"
+#endif
 
 /*
  * The math font that style.css names (fonts/math.otf), copied from the
@@ -138,9 +148,9 @@ write_page(struct run *run, const char *file, const char *root,
 	struct buf page = BUF_INIT;
 	int ret;
 
-	html_page(&page, run->shell, title, toc, body, file, root,
-		  pdf_link(run, file),
-		  run->opt->editions ? HTML_PAGE_EDITIONS : 0);
+	shell_page(&page, run->shell, title, toc, body, file, root,
+		   pdf_link(run, file),
+		   run->opt->editions ? SHELL_EDITIONS : 0);
 	ret = site_write(run->site, file, page.data, page.len);
 	buf_release(&page);
 	return ret;
@@ -811,7 +821,12 @@ list_pdfs(struct run *run)
 	free(at);
 }
 
-int
+/*
+ * Prints where the site published in (or found up to date in) site is,
+ * one line on stdout: "report: out/index.html (179 pages)", and
+ * ", out/report.pdf (20 PDFs)" when it holds PDFs. Returns 0.
+ */
+static int
 report_say(const struct site *site)
 {
 	const char *out = site_outdir(site);
@@ -831,40 +846,129 @@ report_say(const struct site *site)
 	return 0;
 }
 
-int
-report_write(struct site *site, const struct registry *reg,
-	     const struct datasets *ds, struct tableset *ts,
-	     struct report_options *opt)
+/*
+ * The editions of the run from the article's year (article.year) to
+ * reg's (edition.year), or reg's alone without opt->editions: their
+ * years and folders; the newest is reg with ds. The data files, the
+ * formulas' memo and the PDFs to print, too.
+ */
+static void
+init_editions(struct run *run, const struct registry *reg,
+	      const struct datasets *ds)
 {
-	struct run run = { .site = site, .opt = opt, .ts = ts };
-	struct srcfile *shell = NULL, *css = NULL;
-	struct buf path = BUF_INIT;
-	int ret = 1, r = -1, newest = (int)registry_num(reg, "edition.year");
-	size_t i, lo;
+	const struct report_options *opt = run->opt;
+	int newest = (int)registry_num(reg, "edition.year");
+	size_t i;
 
-	run.files = schema_files(ts, opt->datadir);
-	run.article_year = (int)registry_num(reg, "article.year");
-	run.n = opt->editions && run.article_year < newest ?
-		(size_t)(newest - run.article_year) + 1 : 1;
-	run.ed = xcalloc(run.n, sizeof(*run.ed));
+	run->files = schema_files(run->ts, opt->datadir);
+	run->article_year = (int)registry_num(reg, "article.year");
+	run->n = opt->editions && run->article_year < newest ?
+		 (size_t)(newest - run->article_year) + 1 : 1;
+	run->ed = xcalloc(run->n, sizeof(*run->ed));
 	/* Each edition typesets mostly the same formulas (mathml.h). */
-	if (run.n > 1)
-		run.memo = mathml_memo_new();
-	for (i = 0; i < run.n; i++) {
-		struct edition *e = &run.ed[i];
+	if (run->n > 1)
+		run->memo = mathml_memo_new();
+	for (i = 0; i < run->n; i++) {
+		struct edition *e = &run->ed[i];
 
-		e->year = newest - (int)(run.n - 1 - i);
+		e->year = newest - (int)(run->n - 1 - i);
 		snprintf(e->dir, sizeof(e->dir), "editions/%d", e->year);
 		snprintf(e->what, sizeof(e->what), "the %d edition", e->year);
 		expansion_init(&e->x);
 		buf_init(&e->body);
 		buf_init(&e->toc);
 	}
-	run.ed[run.n - 1].reg = reg;
-	run.ed[run.n - 1].dsp = ds;
+	run->ed[run->n - 1].reg = reg;
+	run->ed[run->n - 1].dsp = ds;
 	if (opt->pdf)
-		list_pdfs(&run);
+		list_pdfs(run);
+}
 
+/*
+ * Builds every edition (with opt->newest, the newest and the one before
+ * it), the newest first: its figures go to gnuplot first (and the top's
+ * copy of them, drawn once), and its errors, about the data as they
+ * stand, are the ones to see first. Each is rendered once the editions
+ * beside it are parsed. Returns 0, -1 after errors or a signal, -2 when
+ * gnuplot cannot be started.
+ */
+static int
+build_editions(struct run *run)
+{
+	const struct report_options *opt = run->opt;
+	/* The newest alone: it, and the previous for the links to it. */
+	size_t i, lo = opt->newest && run->n > 2 ? run->n - 2 : 0;
+	int r = 0;
+
+	for (i = run->n; i-- > lo && !r;) {
+		struct edition *e = &run->ed[i];
+
+		if (i + 1 < run->n)
+			diag_set_context(e->what);
+		r = build_edition(run, e);
+		if (!r && diag_interrupted())
+			r = -1;
+		/* The one after it has the editions beside it parsed now. */
+		if (!r && opt->editions && i + 1 < run->n)
+			render_edition(run, i + 1);
+	}
+	diag_set_context(NULL);
+	/* The oldest built, when its page is written. */
+	if (!r && opt->editions && (!opt->newest || lo == run->n - 1))
+		render_edition(run, lo);
+	return r;
+}
+
+/*
+ * Every page of the site (with opt->newest, the newest edition's only),
+ * style.css and the math font, into the staging area. Returns 0, or -1
+ * after an error.
+ */
+static int
+write_pages(struct run *run, const struct srcfile *css)
+{
+	const struct report_options *opt = run->opt;
+	size_t i;
+	int r;
+
+	qpages_init(&run->parts, run->ed[run->n - 1].reg);
+	r = write_top_report(run);
+	if (!r)
+		r = write_methods(run, &run->ed[run->n - 1], 1);
+	for (i = opt->newest ? run->n - 1 : 0; opt->editions && i < run->n &&
+	     !r; i++)
+		r = write_edition(run, i);
+	if (!r && !opt->newest)
+		r = write_reference(run);
+	if (!r && opt->editions && !opt->newest)
+		r = write_editions_index(run);
+	if (!r && opt->editions && !opt->newest)
+		r = write_changes(run);
+	if (!r)
+		r = site_write(run->site, "style.css", css->data, css->len);
+	if (!r)
+		r = write_math_font(run->site);
+	return r;
+}
+
+/*
+ * Writes the site into site's staging area and publishes it when every
+ * part succeeded. reg, ds (the newest edition, with its figure data)
+ * and ts (the tables read) come from report_registry(); key is the
+ * inputs key for the manifest. Returns an exit status: 0, 1 (input
+ * errors, printed), 3 (gnuplot or, with pdf, the browser failed).
+ */
+static int
+report_write(struct site *site, const struct registry *reg,
+	     const struct datasets *ds, struct tableset *ts,
+	     const struct report_options *opt, uint64_t key)
+{
+	struct run run = { .site = site, .opt = opt, .ts = ts };
+	struct srcfile *shell = NULL, *css = NULL;
+	struct buf path = BUF_INIT;
+	int ret = 1, r = -1;
+
+	init_editions(&run, reg, ds);
 	buf_addf(&path, "%s/page.html", opt->templatedir);
 	shell = srcfile_read(path.data);
 	buf_reset(&path);
@@ -872,10 +976,10 @@ report_write(struct site *site, const struct registry *reg,
 	css = srcfile_read(path.data);
 	if (shell)
 		shell->show_source = 1;
-	if (!shell || !css || html_check_shell(shell) || site_begin(site))
+	if (!shell || !css || shell_check(shell) || site_begin(site))
 		goto out;
 	run.shell = shell->data;
-	site_set_inputs(site, opt->inputs);
+	site_set_inputs(site, key);
 	timing_begin("templates");
 	run.t = template_load(opt->templatedir, "report.md");
 	if (run.t)
@@ -884,60 +988,26 @@ report_write(struct site *site, const struct registry *reg,
 	if (!run.t || !run.doc || bib_load(&run.bib, opt->datadir, run.ts) ||
 	    modeldoc_check_sources(run.doc, &run.bib))
 		goto out;
+	/*
+	 * gnuplot starts with the first figure to draw. Started ahead of
+	 * the model, it saved nothing of a whole cold report (every
+	 * edition: 1040.3 against 1040.8 ms, make bench paired, 2-core VM)
+	 * and 13% of one edition's (89.0 against 102.1 ms): short of the
+	 * 10% of the whole report an optimization must pay.
+	 */
 	run.po = (struct plot_options){ NULL, "gnuplot", 2000,
-					opt->figure_timeout, opt->early };
-	opt->early = NULL;	/* plot_begin() takes it */
+					opt->figure_timeout, NULL };
 	buf_reset(&path);
 	buf_addf(&path, "%s/figures", opt->templatedir);
 	run.po.figdir = path.data;
 	run.pl = plot_begin(site, &run.po);
 
-	/*
-	 * The newest edition first: its figures go to gnuplot first (and
-	 * the top's copy of them, drawn once), and its errors, about the
-	 * data as they stand, are the ones to see first.
-	 */
 	timing_begin("editions");
-	r = 0;
-	/* The newest alone: it, and the previous for the links to it. */
-	lo = opt->newest && run.n > 2 ? run.n - 2 : 0;
-	for (i = run.n; i-- > lo && !r;) {
-		struct edition *e = &run.ed[i];
-
-		if (i + 1 < run.n)
-			diag_set_context(e->what);
-		r = build_edition(&run, e);
-		if (!r && diag_interrupted())
-			r = -1;
-		/* The one after it has the editions beside it parsed now. */
-		if (!r && opt->editions && i + 1 < run.n)
-			render_edition(&run, i + 1);
-	}
-	diag_set_context(NULL);
-	/* The oldest built, when its page is written. */
-	if (!r && opt->editions && (!opt->newest || lo == run.n - 1))
-		render_edition(&run, lo);
+	r = build_editions(&run);
 	timing_end();
 	timing_begin("pages");
 	if (!r)
-		qpages_init(&run.parts, run.ed[run.n - 1].reg);
-	if (!r)
-		r = write_top_report(&run);
-	if (!r)
-		r = write_methods(&run, &run.ed[run.n - 1], 1);
-	for (i = opt->newest ? run.n - 1 : 0; opt->editions && i < run.n &&
-	     !r; i++)
-		r = write_edition(&run, i);
-	if (!r && !opt->newest)
-		r = write_reference(&run);
-	if (!r && opt->editions && !opt->newest)
-		r = write_editions_index(&run);
-	if (!r && opt->editions && !opt->newest)
-		r = write_changes(&run);
-	if (!r)
-		r = site_write(site, "style.css", css->data, css->len);
-	if (!r)
-		r = write_math_font(site);
+		r = write_pages(&run, css);
 	timing_end();
 	if (!r && diag_interrupted())
 		r = -1;
@@ -971,8 +1041,6 @@ report_write(struct site *site, const struct registry *reg,
 out:
 	if (run.pl)
 		plot_cancel(run.pl);
-	gnuplot_stop(opt->early);
-	opt->early = NULL;
 	template_free(run.t);
 	bib_release(&run.bib);
 	qpages_release(&run.parts);
@@ -985,5 +1053,152 @@ out:
 	srcfile_free(shell);
 	srcfile_free(css);
 	buf_release(&path);
+	return ret;
+}
+
+/* A file by identity: where it is, its size and its time. */
+static uint64_t
+hash_identity(uint64_t h, const struct stat *st)
+{
+	uint64_t id[5] = { (uint64_t)st->st_dev, (uint64_t)st->st_ino,
+			   (uint64_t)st->st_size,
+			   (uint64_t)st->st_mtim.tv_sec,
+			   (uint64_t)st->st_mtim.tv_nsec };
+
+	return hash_bytes(h, id, sizeof(id));
+}
+
+/*
+ * scandir() filter: a .csv file of the data folder (the catalogue and
+ * every file it may name).
+ */
+static int
+declared_csv(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return n >= 5 && !strcmp(e->d_name + n - 4, ".csv") &&
+	       *e->d_name != '.';
+}
+
+/*
+ * Adds to *h the name and bytes of each declared_csv() file of dir, in
+ * name order (none: *h as it was). Returns -1 when one cannot be read.
+ */
+static int
+hash_declared(uint64_t *h, const char *dir)
+{
+	struct dirent **names;
+	struct buf path = BUF_INIT;
+	int n, i, ret = 0;
+
+	n = scandir(dir, &names, declared_csv, alphasort);
+	for (i = 0; i < n; i++) {
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", dir, names[i]->d_name);
+		*h = hash_str(*h, names[i]->d_name);
+		ret |= hash_file(h, path.data, 0);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	buf_release(&path);
+	return ret;
+}
+
+/*
+ * The key of everything a report is made from: the data files (the
+ * catalogue and every file it may name), the model document, every
+ * file under the templates folder, the edition, this program itself and
+ * the math font it copies.
+ * Returns 0, -1 when something cannot be read (then no run is
+ * skipped), or -2 after printing an error about the templates folder
+ * (a symbolic link that leads nowhere, to a folder, or outside it).
+ */
+static int
+inputs_key(const struct report_options *opt, uint64_t *key)
+{
+	struct buf path = BUF_INIT;
+	uint64_t h = HASH_INIT;
+	struct stat st;
+	int ret = 0, tree;
+
+	/* The model document: every formula. */
+	buf_reset(&path);
+	buf_addf(&path, "%s/%s", opt->datadir, MODEL_DOCUMENT);
+	h = hash_str(h, MODEL_DOCUMENT);
+	ret |= hash_file(&h, path.data, 0);
+	/* Every data file, the catalogue too: a file gone is a state. */
+	ret |= hash_declared(&h, opt->datadir);
+	tree = hash_tree(&h, opt->templatedir);
+	if (tree == -2) {
+		buf_release(&path);
+		return -2;
+	}
+	ret |= tree;
+	h = hash_bytes(h, &opt->as_of, sizeof(opt->as_of));
+	h = hash_bytes(h, &opt->editions, sizeof(opt->editions));
+	/* A site of the newest edition alone is not the whole site. */
+	if (opt->newest)
+		h = hash_str(h, "newest edition alone");
+	/* Only with --pdf: a site without PDFs keeps its key. */
+	if (opt->pdf)
+		h = hash_str(h, "--pdf");
+	h = hash_str(h, VERSION);
+	/*
+	 * This program by identity, not content: hashing half a megabyte
+	 * of code took a quarter of a millisecond, and a rebuilt program
+	 * is a new file with a new time.
+	 */
+	if (stat("/proc/self/exe", &st))
+		ret = -1;
+	else
+		h = hash_identity(h, &st);
+	/* The math font the site ships, the same way: a new copy is new. */
+	if (stat(MATH_FONT, &st))
+		h = hash_str(h, "no math font");
+	else
+		h = hash_identity(h, &st);
+	buf_release(&path);
+	*key = h;
+	return ret;
+}
+
+int
+report_run(const struct report_options *opt, struct tableset *ts)
+{
+	struct site *site;
+	struct registry *reg = NULL;
+	struct datasets ds = { 0 };
+	uint64_t key = 0;
+	int ret = 1, k, stop, fresh;
+
+	/*
+	 * From here on a signal stops the run cleanly: the output folder
+	 * is left as it was and nothing is left behind.
+	 */
+	diag_catch_signals();
+	timing_begin("noop");
+	site = site_open(opt->outdir);
+	k = site ? inputs_key(opt, &key) : -2;
+	stop = k == -2 || diag_interrupted();
+	/* Nothing changed since the last report: nothing to do. */
+	fresh = !stop && !k && site_uptodate(site, key);
+	timing_end();
+	if (stop)
+		goto out;
+	if (fresh) {
+		ret = report_say(site);
+		goto out;
+	}
+	timing_begin("model");
+	reg = report_registry(opt->datadir, opt->as_of, &ds, ts);
+	timing_end();
+	if (reg && !diag_interrupted())
+		ret = report_write(site, reg, &ds, ts, opt, key);
+out:
+	site_close(site);
+	registry_free(reg);
+	datasets_release(&ds);
 	return ret;
 }

@@ -77,7 +77,8 @@ static int
 verror_in(const struct table *t, size_t off, size_t len, const char *fmt,
 	  va_list ap)
 {
-	struct srcfile f = { t->name, t->data, t->len, t->show_source };
+	struct srcfile f = { t->name, t->data, t->len, t->show_source, NULL,
+			     NULL };
 	struct srcloc loc = { &f, off, len };
 
 	return verror_at(&loc, fmt, ap);

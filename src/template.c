@@ -65,6 +65,7 @@ struct expander {
 	const struct tnode *bib_node, *first_cite;
 	int stopped;		/* a limit hit or interrupted: no more */
 	int failed;
+	int text_only;		/* template_expand_text(): no page around */
 	/* The buffer each of x->spans is in until it reaches x->md. */
 	const struct buf **span_in;
 	size_t span_in_cap;
@@ -571,6 +572,12 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 		expand_show(ex, n, out, md);
 		return;
 	}
+	if (is_cite(n->expr) && ex->text_only) {
+		xerr(ex, &n->loc, "'%s' cannot be used here: this text is "
+		     "on no page with a references list",
+		     expr_text(n->expr));
+		return;
+	}
 	if (is_cite(n->expr)) {
 		expand_cite(ex, n, out, md);
 		return;
@@ -1069,6 +1076,51 @@ expansion_locate(const struct expansion *x, size_t off, struct srcloc *loc)
 	loc->off += off - x->spans[lo - 1].off;
 	loc->len -= off - x->spans[lo - 1].off;
 	return 0;
+}
+
+/*
+ * Appends to names the registry names that the value slots of the node
+ * list n read, each once, separated by spaces.
+ */
+static void
+slot_names(const struct tnode *n, const struct registry *reg,
+	   struct buf *names)
+{
+	struct buf lines = BUF_INIT;
+	char *p, *end;
+
+	buf_addch(&lines, '\n');
+	for (; n; n = n->next)
+		if (n->kind == T_VALUE && n->expr)
+			expr_inputs(n->expr, &lines);
+	/* expr_inputs() ends each name with a newline. */
+	for (p = lines.data + 1; *p; p = end + 1) {
+		end = strchr(p, '\n');
+		*end = '\0';
+		if (registry_get(reg, p))
+			buf_addf(names, "%s%s", names->len ? " " : "", p);
+	}
+	buf_release(&lines);
+}
+
+int
+template_expand_text(const struct srcfile *f, const struct registry *reg,
+		     struct buf *out, struct buf *names)
+{
+	struct template *t = tmpl_parse_values(f);
+	struct expansion x;
+	struct expander ex = { .reg = reg, .x = &x, .text_only = 1 };
+
+	if (!t)
+		return -1;
+	expansion_init(&x);
+	x.reg = reg;
+	expand_nodes(&ex, t->root, out, 0);
+	slot_names(t->root, reg, names);
+	expansion_release(&x);
+	free(ex.bind);
+	template_free(t);
+	return ex.failed ? -1 : 0;
 }
 
 int

@@ -597,6 +597,20 @@ if [ ! -e "$tmp/one/editions" ] && [ ! -e "$tmp/one/changes.html" ] &&
 	no "report --no-editions: editions written"; fi
 if grep -q 'editions/index.html' "$tmp/one/index.html"; then
 	no "report --no-editions: links to editions"; else ok; fi
+# The no-change key (report.c): with nothing changed the run stops after
+# the no-op check and builds no model; an option that changes the site
+# (--as-of, every edition) is in the key, and the run is not skipped.
+expect report-noop 0 "$ult" --no-editions -o "$tmp/one" --timings report
+has report-noop "$tmp/stderr" '^timing: noop '
+if grep -q '^timing: model ' "$tmp/stderr"; then
+	no "report-noop: a model was built"; else ok; fi
+expect report-key-as-of 0 "$ult" --no-editions --as-of "$article" \
+	-o "$tmp/one" --timings report
+has report-key-as-of "$tmp/stderr" '^timing: model '
+has report-key-as-of "$tmp/one/quantities.csv" "^edition.year,$article,"
+expect report-key-editions 0 "$ult" --as-of "$article" -o "$tmp/one" report
+if [ -f "$tmp/one/editions/$article/index.html" ]; then ok; else
+	no "report-key-editions: skipped as unchanged"; fi
 
 # diff: what changed between two editions, and the rows that did it.
 expect diff 0 "$ult" diff "$article" "$newest"
