@@ -1519,6 +1519,27 @@ modeldoc_def(const struct modeldoc *doc, size_t i, struct modeldoc_def *out)
 			    it->a[A_SYMBOL].text;
 	out->per_rate = it->per_rate;
 	out->pick = it->kind == ITEM_PICK ? it->expr_text : NULL;
+	out->rule = it->rule ? it->expr_text : NULL;
+	out->value = it->a[A_VALUE].text;
+	out->label = it->a[A_LABEL].text;
+	out->needs = it->a[A_NEEDS].text;
+	out->text = it->expr_text;
+	out->nchecks = it->nchecks;
+}
+
+void
+modeldoc_check(const struct modeldoc *doc, size_t i, size_t k,
+	       const char **cond, size_t *cond_len, const char **why)
+{
+	const struct check *c = &doc->items[i].checks[k];
+
+	*cond = c->a.text;
+	*cond_len = (size_t)(c->reason - c->a.text);
+	/* Before the reason: ": ", and spaces. */
+	while (*cond_len && (c->a.text[*cond_len - 1] == ' ' ||
+			     c->a.text[*cond_len - 1] == ':'))
+		(*cond_len)--;
+	*why = c->reason;
 }
 
 /* bib_check_text()'s error in a "source:" at off of doc. */

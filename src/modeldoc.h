@@ -162,6 +162,11 @@ struct modeldoc_def {
 	const char *pick;		/* a pick's right-hand side on one
 					   line ("largest d in device by
 					   d.sbops"), or NULL */
+	/* A set of rows', a trend's, a dataset's rule on one line ("rows
+	 * r in top500 where ..."), its value:, label:, needs: or NULL. */
+	const char *rule, *value, *label, *needs;
+	const char *text;		/* its expression on one line */
+	size_t nchecks;			/* its "check:" lines */
 };
 void modeldoc_def(const struct modeldoc *doc, size_t i,
 		  struct modeldoc_def *out);
@@ -171,6 +176,13 @@ void modeldoc_def(const struct modeldoc *doc, size_t i,
  * keys. Returns 0, or -1 after the errors.
  */
 int modeldoc_check_sources(const struct modeldoc *doc, const struct bib *bib);
+
+/*
+ * The k-th check of item i (k < nchecks of modeldoc_def()): its
+ * condition as written, cond_len bytes at *cond, and its reason.
+ */
+void modeldoc_check(const struct modeldoc *doc, size_t i, size_t k,
+		    const char **cond, size_t *cond_len, const char **why);
 
 /* The k-th rate of the document (a definition with "rate:"), or NULL
  * past the last: what "for r in rates" ranges over. */

@@ -25,6 +25,7 @@
 #include "dataset.h"
 #include "diag.h"
 #include "escape.h"
+#include "format.h"
 #include "export.h"
 #include "file.h"
 #include "hash.h"
@@ -631,79 +632,154 @@ rows_dated(const struct run *run, int year, int upto, struct buf *out)
 		BUF_ADDLIT(out, "none");
 }
 
-/* The names of the devices of reg that prev does not have. */
-static void
-new_devices(const struct registry *reg, const struct registry *prev,
-	    struct buf *out)
+/*
+ * Whether q, a PREFIX.ID.id, is a row of the file its origin names
+ * (not a pick's copy of it, then.laptop.id): PREFIX is that file's.
+ */
+static int
+own_row(const struct run *run, const struct quantity *q)
 {
+	const struct schema_file *f;
+	const char *dir = run->opt->datadir, *colon;
+	struct buf file = BUF_INIT;
+	size_t dl = strlen(dir), pl;
+	int ret = 0;
+
+	if (!q->origin || strncmp(q->origin, dir, dl) || q->origin[dl] != '/' ||
+	    !(colon = strrchr(q->origin, ':')))
+		return 0;
+	buf_add(&file, q->origin + dl + 1, (size_t)(colon - q->origin) - dl - 1);
+	f = schema_find(run->ts, dir, file.data);
+	pl = f && f->prefix ? strlen(f->prefix) : 0;
+	ret = pl && !strncmp(q->name, f->prefix, pl) && q->name[pl] == '.';
+	buf_release(&file);
+	return ret;
+}
+
+/*
+ * The rows of files with ids that reg has and prev does not: each
+ * PREFIX.ID.id new, named by its PREFIX.ID.name when it has one.
+ */
+static void
+new_rows(const struct run *run, const struct registry *reg,
+	 const struct registry *prev, struct buf *out)
+{
+	struct buf name = BUF_INIT;
 	size_t i, n = 0;
 
-	for (i = 0; i < registry_count(reg); i++) {
-		const struct quantity *q = registry_at(reg, i);
-		size_t len = strlen(q->name);
+	for (i = 0; i < registry_nids(reg); i++) {
+		const struct quantity *q = registry_id_at(reg, i), *nm;
 
-		if (strncmp(q->name, "device.", 7) || len < 13 ||
-		    strcmp(q->name + len - 5, ".name") ||
-		    memchr(q->name + 7, '.', len - 12) ||
-		    (prev && registry_get(prev, q->name)))
+		if (!own_row(run, q) || (prev && registry_get(prev, q->name)))
 			continue;
+		buf_reset(&name);
+		buf_add(&name, q->name, strlen(q->name) - 2);
+		BUF_ADDLIT(&name, "name");
+		nm = registry_get(reg, name.data);
 		buf_addstr(out, n++ ? ", " : "");
-		html_text(out, q->text);
+		html_text(out, nm && nm->type == Q_TEXT ? nm->text : q->text);
 	}
 	if (!n)
 		BUF_ADDLIT(out, "none");
+	buf_release(&name);
 }
 
-static const char *
-text_of(const struct registry *reg, const char *name)
-{
-	const struct quantity *q = registry_get(reg, name);
+/* The document's columns of the index: edition.index.* (their notes). */
+#define INDEX_PREFIX "edition.index."
 
-	return q && q->type == Q_TEXT ? q->text : NULL;
+/* A quantity's value as a cell: a text as it is, a number in brief. */
+static void
+cell_value(struct buf *out, const struct quantity *q)
+{
+	struct buf v = BUF_INIT;
+
+	if (q->type == Q_TEXT) {
+		html_text(out, q->text);
+		return;
+	}
+	format_brief(&v, q->value, q->unit);
+	if (*q->unit && strcmp(q->unit, "year")) {
+		buf_addstr(&v, "\xc2\xa0");
+		format_unit(&v, q->unit);
+	}
+	html_text(out, v.data);
+	buf_release(&v);
+}
+
+/* Whether q has another value in prev (a text or a number). */
+static int
+changed(const struct quantity *q, const struct registry *prev)
+{
+	const struct quantity *p = prev ? registry_get(prev, q->name) : NULL;
+
+	if (!p)
+		return 0;
+	return q->type == Q_TEXT ? p->type != Q_TEXT || strcmp(q->text,
+							       p->text) :
+	       p->type != Q_NUMBER || p->value != q->value;
 }
 
 /* editions/index.html: every edition, with what was new in it. */
 static int
 write_editions_index(struct run *run)
 {
+	const struct registry *newest = run->ed[run->n - 1].reg;
 	struct buf b = BUF_INIT;
-	size_t i;
+	size_t i, k, pl = strlen(INDEX_PREFIX);
 	int ret;
 
 	count_dated(run);
 	buf_addf(&b, "<h1 id=\"editions\">Editions</h1>\n<p>The report as it "
-		 "would have been written in each year from the article's, "
-		 "%d, to %d: each edition is computed from the data rows dated "
-		 "up to its year only, so its record holder, devices and "
-		 "fitted trends are those known then; the physical constants, "
-		 "the particle and solar data and the assumptions are the "
-		 "best known now, the same in every edition. <a href=\"../"
+		 "would have been written in each year from the first "
+		 "edition's, %d, to %d: each edition is computed from the "
+		 "data rows dated up to its year only, so its rows and the "
+		 "trends fitted to them are those known then; the data without "
+		 "a date are the same in every edition. <a href=\"../"
 		 "changes.html\">The changes page</a> lists every number that "
 		 "moved in the newest edition.</p>\n<div class=\"wide\">"
 		 "<table aria-labelledby=\"editions\" class=\"editions\">\n"
-		 "<thead><tr><th>Edition</th><th>TOP500 No. 1</th><th>New devices</th><th>Data rows "
-		 "dated that year</th></tr></thead>\n<tbody>\n",
-		 run->ed[0].year, run->ed[run->n - 1].year);
+		 "<thead><tr><th>Edition</th>", run->ed[0].year,
+		 run->ed[run->n - 1].year);
+	/* The document's columns, in its order, headed by their notes. */
+	for (k = 0; k < registry_count(newest); k++) {
+		const struct quantity *q = registry_at(newest, k);
+
+		if (strncmp(q->name, INDEX_PREFIX, pl))
+			continue;
+		BUF_ADDLIT(&b, "<th>");
+		html_text(&b, q->note && *q->note ? q->note : q->name + pl);
+		BUF_ADDLIT(&b, "</th>");
+	}
+	BUF_ADDLIT(&b, "<th>New rows</th><th>Data rows dated that year</th>"
+		   "</tr></thead>\n<tbody>\n");
 	for (i = run->n; i-- > 0;) {
 		const struct edition *e = &run->ed[i];
 		const struct registry *prev = i ? run->ed[i - 1].reg : NULL;
-		const char *rec = text_of(e->reg, "record.name");
-		const char *was = prev ? text_of(prev, "record.name") : NULL;
 
 		buf_addf(&b, "<tr id=\"e%d\"><td><a href=\"%d/index.html\">%d"
-			 "</a>%s</td><td data-label=\"TOP500 No. 1\">",
-			 e->year, e->year, e->year,
-			 e->year == run->article_year ? " (the article's)" :
+			 "</a>%s</td>", e->year, e->year, e->year,
+			 e->year == run->article_year ? " (the first)" :
 			 i + 1 == run->n ? " (newest)" : "");
-		if (rec) {
-			html_text(&b, rec);
-			if (prev && was && strcmp(rec, was))
-				BUF_ADDLIT(&b, " (new)");
-		} else {
-			BUF_ADDLIT(&b, "—");
+		for (k = 0; k < registry_count(newest); k++) {
+			const struct quantity *h = registry_at(newest, k), *q;
+
+			if (strncmp(h->name, INDEX_PREFIX, pl))
+				continue;
+			BUF_ADDLIT(&b, "<td data-label=\"");
+			html_attr(&b, h->note && *h->note ? h->note :
+				  h->name + pl);
+			BUF_ADDLIT(&b, "\">");
+			if ((q = registry_get(e->reg, h->name))) {
+				cell_value(&b, q);
+				if (changed(q, prev))
+					BUF_ADDLIT(&b, " (new)");
+			} else {
+				BUF_ADDLIT(&b, "\xe2\x80\x94");
+			}
+			BUF_ADDLIT(&b, "</td>");
 		}
-		BUF_ADDLIT(&b, "</td><td data-label=\"New devices\">");
-		new_devices(e->reg, prev, &b);
+		BUF_ADDLIT(&b, "<td data-label=\"New rows\">");
+		new_rows(run, e->reg, prev, &b);
 		BUF_ADDLIT(&b, "</td><td data-label=\"Data rows\">");
 		if (i == 0)
 			BUF_ADDLIT(&b, "up to that year: ");
