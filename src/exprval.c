@@ -881,186 +881,256 @@ reduce(const struct expr *e, const struct expr_env *env, struct value *out)
 	return ret;
 }
 
-/*
- * Evaluates e into out: 0, -1 after an error, 1 (nothing printed) at an
- * unknown quantity when env->missing_ok is set. Numbers carry their
- * unit: a sum needs one dimension, a product multiplies them.
- */
+/* A name: a row's cell, a "with" value, or a quantity. */
 static int
-eval(const struct expr *e, const struct expr_env *env, struct value *out)
+eval_name(const struct expr *e, const struct expr_env *env,
+	  struct value *out)
+{
+	const struct quantity *q;
+	struct unit one;
+	int ret;
+
+	if ((ret = bound_value(e, env, out)) != 2)
+		return ret;
+	if (env->with) {
+		struct buf name = BUF_INIT;
+
+		resolve(e, env, &name);
+		ret = with_value(env->with, name.data, out);
+		buf_release(&name);
+		if (ret != 2)
+			return ret;
+	}
+	if ((ret = lookup(e, env, &q)))
+		return ret;
+	unit_one(&one);
+	if (q->type == Q_TEXT)
+		set_text(out, q->text);
+	else if (!q->dim_ok)
+		return error_at(&e->loc, "the unit '%s' of '%s' is no unit "
+				"this tool knows", q->unit, q->name);
+	else
+		set_num(out, q->value, &q->dim, 0, q->unit);
+	out->q = q;
+	return 0;
+}
+
+/* -x and !x. */
+static int
+eval_unary(const struct expr *e, const struct expr_env *env,
+	   struct value *out)
+{
+	struct value a = { 0 };
+	struct unit one;
+	int ret;
+
+	if ((ret = eval(e->a, env, &a)))
+		return ret;
+	ret = -1;
+	unit_one(&one);
+	if (e->kind == N_NOT) {
+		set_num(out, !value_truthy(&a), &one, 1, NULL);
+		ret = 0;
+	} else if (!want_number(e, &a, "-")) {
+		set_num(out, -a.num, &a.unit, a.literal, a.utext);
+		ret = 0;
+	}
+	value_release(&a);
+	return ret;
+}
+
+/* A function of numbers: pow, min, max, sqrt, the logarithms, ... */
+static int
+eval_math(const struct expr *e, const struct expr_env *env,
+	  struct value *out)
 {
 	struct value a = { 0 }, b = { 0 };
-	const struct quantity *q;
 	struct unit one, u;
 	const char *ut;
 	int ret, done = 0;
 	double r, x, y;
 
-	memset(out, 0, sizeof(*out));
 	unit_one(&one);
-	switch (e->kind) {
-	case N_NUM:
-		set_num(out, e->num, &one, 1, NULL);
-		return 0;
-	case N_STR:
-		set_text(out, e->str);
-		return 0;
-	case N_NAME:
-		if ((ret = bound_value(e, env, out)) != 2)
-			return ret;
-		if (env->with) {
-			struct buf name = BUF_INIT;
-
-			resolve(e, env, &name);
-			ret = with_value(env->with, name.data, out);
-			buf_release(&name);
-			if (ret != 2)
-				return ret;
-		}
-		if ((ret = lookup(e, env, &q)))
-			return ret;
-		if (q->type == Q_TEXT) {
-			set_text(out, q->text);
-		} else if (!q->dim_ok) {
-			return error_at(&e->loc, "the unit '%s' of '%s' is no "
-					"unit this tool knows", q->unit,
-					q->name);
-		} else {
-			set_num(out, q->value, &q->dim, 0, q->unit);
-		}
-		out->q = q;
-		return 0;
-	case N_NEG:
-	case N_NOT:
-		if ((ret = eval(e->a, env, &a)))
-			return ret;
-		ret = -1;
-		if (e->kind == N_NOT) {
-			set_num(out, !value_truthy(&a), &one, 1, NULL);
-			ret = 0;
-		} else if (!want_number(e, &a, "-")) {
-			set_num(out, -a.num, &a.unit, a.literal, a.utext);
-			ret = 0;
-		}
-		value_release(&a);
-		return ret;
-	case N_CALL:
-		if (e->var)
-			return reduce(e, env, out);
-		if (e->fn->kind == FN_HAS) {
-			set_num(out, has(e->a, env), &one, 1, NULL);
-			return 0;
-		}
-		if (e->fn->kind == FN_IF) {
-			/* One branch only: the other may read what is not. */
-			if ((ret = eval(e->a, env, &a)))
-				return ret;
-			done = value_truthy(&a);
-			value_release(&a);
-			return eval(done ? e->b : e->c, env, out);
-		}
-		if (e->fn->kind == FN_SHOW)
-			return error_at(&e->loc, "'%s' typesets a formula: "
-					"use it alone in a slot, "
-					"{{ %s(NAME) }}", e->fn->name,
-					e->fn->name);
-		if (e->fn->kind == FN_CITE)
-			return error_at(&e->loc, "'%s' writes a %s: use it "
-					"alone in a slot", e->fn->name,
-					e->fn->nargs ? "citation" :
-					"references list");
-		if (e->fn->kind == FN_META) {
-			if ((ret = lookup(e->a, env, &q)))
-				return ret;
-			if (!strcmp(e->fn->name, "unit"))
-				set_text(out, q->unit);
-			else if (!strcmp(e->fn->name, "formula"))
-				set_text(out, q->formula);
-			else if (!strcmp(e->fn->name, "source"))
-				set_text(out, q->source);
-			else
-				set_text(out, q->name);
-			return 0;
-		}
-		if ((ret = eval(e->a, env, &a)) ||
-		    (e->b && (ret = eval(e->b, env, &b))))
-			goto out;
-		ret = -1;
-		if (want_number(e->a, &a, e->fn->name) ||
-		    (e->b && want_number(e->b, &b, e->fn->name)))
-			goto out;
-		ut = a.utext;
-		u = a.unit;
-		x = a.num;
-		y = b.num;
-		if (!strcmp(e->fn->name, "pow")) {
-			if (power(e, &a, &b, out))
-				goto out;
-			r = out->num;
-			done = 1;
-		} else if (e->fn->f2) {
-			if (common_unit(&a, &b, &x, &y, &u, &ut)) {
-				unit_error(e, !strcmp(e->fn->name, "min") ?
-					   "take the min of" :
-					   "take the max of", &a, "and", &b);
-				goto out;
-			}
-			r = e->fn->f2(x, y);
-		} else if (!strcmp(e->fn->name, "sqrt")) {
-			b.literal = 1;
-			b.num = 0.5;
-			unit_one(&b.unit);
-			if (power(e, &a, &b, out))
-				goto out;
-			r = sqrt(a.num);
-			done = 1;
-		} else if (strstr("log10 log2 ln exp", e->fn->name)) {
-			if (want_pure(e, &a, &x))
-				goto out;
-			u = one;
-			ut = NULL;
-			r = e->fn->f1(x);
-		} else {
-			r = e->fn->f1(a.num);	/* abs floor ceil round */
-		}
-		if (!isfinite(r)) {
-			error_at(&e->loc, "'%s' gives no finite number here",
-				 e->fn->name);
-			value_release(out);
-			goto out;
-		}
-		if (done) {
-			out->num = r;
-		} else {
-			set_num(out, r, &u, a.literal && (!e->b || b.literal),
-				ut);
-		}
-		ret = 0;
-		goto out;
-	case N_BIN:
-		break;
-	case N_WITH:
-		return eval_with(e, env, out);
-	case N_BIND:
-		BUG("a binding outside its 'with'");
-	}
-
-	/* Binary operators; && and || short-circuit. */
-	if ((ret = eval(e->a, env, &a)))
+	if ((ret = eval(e->a, env, &a)) ||
+	    (e->b && (ret = eval(e->b, env, &b))))
 		goto out;
 	ret = -1;
+	if (want_number(e->a, &a, e->fn->name) ||
+	    (e->b && want_number(e->b, &b, e->fn->name)))
+		goto out;
+	ut = a.utext;
+	u = a.unit;
+	x = a.num;
+	y = b.num;
+	if (!strcmp(e->fn->name, "pow")) {
+		if (power(e, &a, &b, out))
+			goto out;
+		r = out->num;
+		done = 1;
+	} else if (e->fn->f2) {
+		if (common_unit(&a, &b, &x, &y, &u, &ut)) {
+			unit_error(e, !strcmp(e->fn->name, "min") ?
+				   "take the min of" : "take the max of", &a,
+				   "and", &b);
+			goto out;
+		}
+		r = e->fn->f2(x, y);
+	} else if (!strcmp(e->fn->name, "sqrt")) {
+		b.literal = 1;
+		b.num = 0.5;
+		unit_one(&b.unit);
+		if (power(e, &a, &b, out))
+			goto out;
+		r = sqrt(a.num);
+		done = 1;
+	} else if (strstr("log10 log2 ln exp", e->fn->name)) {
+		if (want_pure(e, &a, &x))
+			goto out;
+		u = one;
+		ut = NULL;
+		r = e->fn->f1(x);
+	} else {
+		r = e->fn->f1(a.num);	/* abs floor ceil round */
+	}
+	if (!isfinite(r)) {
+		error_at(&e->loc, "'%s' gives no finite number here",
+			 e->fn->name);
+		value_release(out);
+		goto out;
+	}
+	if (done)
+		out->num = r;
+	else
+		set_num(out, r, &u, a.literal && (!e->b || b.literal), ut);
+	ret = 0;
+out:
+	value_release(&a);
+	value_release(&b);
+	return ret;
+}
+
+/* A call: a reduction, has(), if(), a quantity's words, or math. */
+static int
+eval_call(const struct expr *e, const struct expr_env *env,
+	  struct value *out)
+{
+	const struct quantity *q;
+	struct value a = { 0 };
+	struct unit one;
+	int ret, t;
+
+	unit_one(&one);
+	if (e->var)
+		return reduce(e, env, out);
+	switch (e->fn->kind) {
+	case FN_HAS:
+		set_num(out, has(e->a, env), &one, 1, NULL);
+		return 0;
+	case FN_IF:
+		/* One branch only: the other may read what is not. */
+		if ((ret = eval(e->a, env, &a)))
+			return ret;
+		t = value_truthy(&a);
+		value_release(&a);
+		return eval(t ? e->b : e->c, env, out);
+	case FN_SHOW:
+		return error_at(&e->loc, "'%s' typesets a formula: use it "
+				"alone in a slot, {{ %s(NAME) }}", e->fn->name,
+				e->fn->name);
+	case FN_CITE:
+		return error_at(&e->loc, "'%s' writes a %s: use it alone in a "
+				"slot", e->fn->name, e->fn->nargs ?
+				"citation" : "references list");
+	case FN_META:
+		if ((ret = lookup(e->a, env, &q)))
+			return ret;
+		set_text(out, !strcmp(e->fn->name, "unit") ? q->unit :
+			 !strcmp(e->fn->name, "formula") ? q->formula :
+			 !strcmp(e->fn->name, "source") ? q->source : q->name);
+		return 0;
+	default:
+		return eval_math(e, env, out);
+	}
+}
+
+/* The unit of a op b into *u (and *x, *y converted): 0, or -1. */
+static int
+binary_unit(const struct expr *e, struct value *a, struct value *b,
+	    double *x, double *y, struct unit *u, const char **ut,
+	    struct value *out)
+{
+	switch (e->op) {
+	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT:
+	case OP_GE:
+		if (common_unit(a, b, x, y, u, ut))
+			return unit_error(e, "compare", a, "with", b);
+		unit_one(u);
+		*ut = NULL;
+		return 0;
+	case OP_ADD:
+	case OP_SUB:
+		/* A written zero has every unit: if(has(x), x, 0) + y. */
+		if (a->literal && a->num == 0 && !b->literal)
+			a->unit = b->unit;
+		else if (b->literal && b->num == 0 && !a->literal)
+			b->unit = a->unit;
+		if (unit_add(u, &a->unit, &b->unit, e->op == OP_SUB))
+			return e->op == OP_ADD ?
+			       unit_error(e, "add", a, "and", b) :
+			       unit_error(e, "subtract", b, "from", a);
+		*x = convert(a->num, &a->unit, u);
+		*y = convert(b->num, &b->unit, u);
+		*ut = u->scale == a->unit.scale &&
+		      u->calendar == a->unit.calendar ? a->utext :
+		      u->scale == b->unit.scale &&
+		      u->calendar == b->unit.calendar ? b->utext : NULL;
+		return 0;
+	case OP_MUL:
+	case OP_DIV:
+		if (a->unit.calendar || b->unit.calendar)
+			return unit_error(e, e->op == OP_MUL ? "multiply" :
+					  "divide", a, "by", b);
+		if (e->op == OP_MUL ? unit_mul(u, &a->unit, &b->unit) :
+		    unit_div(u, &a->unit, &b->unit))
+			return range_error(e, e->op == OP_MUL ? "multiply" :
+					   "divide", a, b);
+		/* x / 8 is still in bit; 1 / x is not. */
+		*ut = b->literal ? a->utext : a->literal && e->op == OP_MUL ?
+		      b->utext : NULL;
+		return 0;
+	case OP_POW:
+		if (power(e, a, b, out))
+			return -1;
+		*u = out->unit;
+		*ut = NULL;
+		value_release(out);
+		return 0;
+	default:
+		BUG("operator %d", (int)e->op);
+	}
+}
+
+/* A binary operator; && and || short-circuit. */
+static int
+eval_binary(const struct expr *e, const struct expr_env *env,
+	    struct value *out)
+{
+	struct value a = { 0 }, b = { 0 };
+	struct unit one, u;
+	const char *ut;
+	int ret;
+	double r, x, y;
+
+	unit_one(&one);
+	if ((ret = eval(e->a, env, &a)))
+		goto out;
 	if (e->op == OP_AND || e->op == OP_OR) {
 		int t = value_truthy(&a);
 
-		if ((e->op == OP_AND) != t) {
-			set_num(out, t, &one, 1, NULL);
-			ret = 0;
+		if ((e->op == OP_AND) == t && (ret = eval(e->b, env, &b)))
 			goto out;
-		}
-		if ((ret = eval(e->b, env, &b)))
-			goto out;
-		set_num(out, value_truthy(&b), &one, 1, NULL);
-		ret = 0;
+		set_num(out, (e->op == OP_AND) != t ? t : value_truthy(&b),
+			&one, 1, NULL);
 		goto out;
 	}
 	if ((ret = eval(e->b, env, &b)))
@@ -1080,63 +1150,8 @@ eval(const struct expr *e, const struct expr_env *env, struct value *out)
 	y = b.num;
 	u = a.unit;
 	ut = a.utext;
-	switch (e->op) {
-	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT:
-	case OP_GE:
-		if (common_unit(&a, &b, &x, &y, &u, &ut)) {
-			unit_error(e, "compare", &a, "with", &b);
-			goto out;
-		}
-		u = one;
-		ut = NULL;
-		break;
-	case OP_ADD:
-	case OP_SUB:
-		/* A written zero has every unit: if(has(x), x, 0) + y. */
-		if (a.literal && a.num == 0 && !b.literal)
-			a.unit = b.unit;
-		else if (b.literal && b.num == 0 && !a.literal)
-			b.unit = a.unit;
-		if (unit_add(&u, &a.unit, &b.unit, e->op == OP_SUB)) {
-			if (e->op == OP_ADD)
-				unit_error(e, "add", &a, "and", &b);
-			else
-				unit_error(e, "subtract", &b, "from", &a);
-			goto out;
-		}
-		x = convert(a.num, &a.unit, &u);
-		y = convert(b.num, &b.unit, &u);
-		ut = u.scale == a.unit.scale && u.calendar == a.unit.calendar ?
-		     a.utext : u.scale == b.unit.scale &&
-		     u.calendar == b.unit.calendar ? b.utext : NULL;
-		break;
-	case OP_MUL:
-	case OP_DIV:
-		if (a.unit.calendar || b.unit.calendar) {
-			unit_error(e, e->op == OP_MUL ? "multiply" : "divide",
-				   &a, "by", &b);
-			goto out;
-		}
-		if (e->op == OP_MUL ? unit_mul(&u, &a.unit, &b.unit) :
-		    unit_div(&u, &a.unit, &b.unit)) {
-			range_error(e, e->op == OP_MUL ? "multiply" :
-				    "divide", &a, &b);
-			goto out;
-		}
-		/* x / 8 is still in bit; 1 / x is not. */
-		ut = b.literal ? a.utext : a.literal && e->op == OP_MUL ?
-		     b.utext : NULL;
-		break;
-	case OP_POW:
-		if (power(e, &a, &b, out))
-			goto out;
-		u = out->unit;
-		ut = NULL;
-		value_release(out);
-		break;
-	default:
-		BUG("operator %d", (int)e->op);
-	}
+	if (binary_unit(e, &a, &b, &x, &y, &u, &ut, out))
+		goto out;
 	switch (e->op) {
 	case OP_EQ: r = x == y; break;
 	case OP_NE: r = x != y; break;
@@ -1165,6 +1180,42 @@ out:
 	if (ret)
 		value_release(out);
 	return ret;
+}
+
+/*
+ * Evaluates e into out: 0, -1 after an error, 1 (nothing printed) at an
+ * unknown quantity when env->missing_ok is set. Numbers carry their
+ * unit: a sum needs one dimension, a product multiplies them.
+ */
+static int
+eval(const struct expr *e, const struct expr_env *env, struct value *out)
+{
+	struct unit one;
+
+	memset(out, 0, sizeof(*out));
+	unit_one(&one);
+	switch (e->kind) {
+	case N_NUM:
+		set_num(out, e->num, &one, 1, NULL);
+		return 0;
+	case N_STR:
+		set_text(out, e->str);
+		return 0;
+	case N_NAME:
+		return eval_name(e, env, out);
+	case N_NEG:
+	case N_NOT:
+		return eval_unary(e, env, out);
+	case N_CALL:
+		return eval_call(e, env, out);
+	case N_BIN:
+		return eval_binary(e, env, out);
+	case N_WITH:
+		return eval_with(e, env, out);
+	case N_BIND:
+		break;
+	}
+	BUG("a binding outside its 'with'");
 }
 
 int

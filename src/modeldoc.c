@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bib.h"
 #include "buf.h"
 #include "diag.h"
 #include "expr.h"
@@ -1046,6 +1045,72 @@ data_line(struct modeldoc *doc, size_t off, size_t len, int *bad)
 	return it;
 }
 
+/*
+ * A block's "for VAR in OVER" line at off: a family's variable and
+ * prefixes, or the rates' variable, into the block's. Returns 0, or -1
+ * after an error.
+ */
+static int
+for_line(struct modeldoc *doc, size_t off, size_t len, const char **fam_var,
+	 const char **fam_over, const char **fam_rvar)
+{
+	const char *var = NULL, *over = NULL;
+
+	if (parse_for(doc, off, len, &var, &over))
+		return -1;
+	if ((*fam_var && !strcmp(var, *fam_var)) ||
+	    (*fam_rvar && !strcmp(var, *fam_rvar)))
+		return modeldoc_error(doc, off, len, "'%s' is this block's "
+				      "variable already", var);
+	if (!strcmp(over, "rates") && *fam_rvar)
+		return modeldoc_error(doc, off, len, "a block has one 'for "
+				      "... in rates'");
+	if (!strcmp(over, "rates")) {
+		*fam_rvar = var;
+		return 0;
+	}
+	if (*fam_var)
+		return modeldoc_error(doc, off, len, "a block is a family "
+				      "over one set of rows (and the rates)");
+	*fam_var = var;
+	*fam_over = over;
+	return 0;
+}
+
+/*
+ * Attribute a of cur, its text at toff of the line at off: once each,
+ * but for "check:", as many as wanted (a[A_CHECK] keeps the first).
+ * Returns 0, or -1 after an error.
+ */
+static int
+add_attr(struct modeldoc *doc, struct item *cur, int a, size_t off,
+	 size_t len, size_t toff)
+{
+	const char *s = doc->f->data;
+	struct attr *at = &cur->a[a];
+
+	if (a == A_CHECK) {
+		struct check *c;
+
+		cur->checks = xreallocarray(cur->checks, cur->nchecks + 1,
+					    sizeof(*c));
+		c = &cur->checks[cur->nchecks++];
+		memset(c, 0, sizeof(*c));
+		c->a.off = toff;
+		c->a.len = off + len - toff;
+		c->a.text = xstrndup(s + toff, c->a.len);
+		if (at->text)
+			return 0;
+	}
+	if (at->text)
+		return modeldoc_error(doc, off, len, "a second '%s:' for '%s'",
+				      attr_names[a], cur->name);
+	at->off = toff;
+	at->len = off + len - toff;
+	at->text = xstrndup(s + toff, at->len);
+	return 0;
+}
+
 static int
 parse(struct modeldoc *doc)
 {
@@ -1108,32 +1173,13 @@ parse(struct modeldoc *doc)
 			if (bad)
 				ret = -1;
 		} else if (len > 4 && !memcmp(s + off, "for ", 4)) {
-			const char *var = NULL, *over = NULL;
-
 			if (cur || doc->n != doc->parts[doc->nparts - 1].from)
 				ret = modeldoc_error(doc, off, len, "'for' is the "
 						"first line of a block: the "
 						"whole block is the family");
-			else if (parse_for(doc, off, len, &var, &over))
+			else if (for_line(doc, off, len, &fam_var, &fam_over,
+					  &fam_rvar))
 				ret = -1;
-			else if ((fam_var && !strcmp(var, fam_var)) ||
-				 (fam_rvar && !strcmp(var, fam_rvar)))
-				ret = modeldoc_error(doc, off, len, "'%s' is this "
-						"block's variable already",
-						var);
-			else if (!strcmp(over, "rates") && fam_rvar)
-				ret = modeldoc_error(doc, off, len, "a block has "
-						"one 'for ... in rates'");
-			else if (!strcmp(over, "rates"))
-				fam_rvar = var;
-			else if (fam_var)
-				ret = modeldoc_error(doc, off, len, "a block is a "
-						"family over one set of rows "
-						"(and the rates)");
-			else {
-				fam_var = var;
-				fam_over = over;
-			}
 		} else if (s[off] != ' ' && s[off] != '\t') {
 			size_t had = doc->n;
 
@@ -1164,31 +1210,8 @@ parse(struct modeldoc *doc)
 		} else if ((a = attr_line(doc, off, len, &toff)) < 0) {
 			ret = -1;
 		} else if (a < NATTR) {
-			struct attr *at = &cur->a[a];
-
-			/* Checks are many: each its own condition. */
-			if (a == A_CHECK) {
-				struct check *c;
-
-				cur->checks = xreallocarray(cur->checks,
-					cur->nchecks + 1, sizeof(*c));
-				c = &cur->checks[cur->nchecks++];
-				memset(c, 0, sizeof(*c));
-				c->a.off = toff;
-				c->a.len = off + len - toff;
-				c->a.text = xstrndup(s + toff, c->a.len);
-			}
-			if (at->text && a == A_CHECK) {
-				;	/* a[A_CHECK] stays the first */
-			} else if (at->text) {
-				ret = modeldoc_error(doc, off, len, "a second "
-						"'%s:' for '%s'", attr_names[a],
-						cur->name);
-			} else {
-				at->off = toff;
-				at->len = off + len - toff;
-				at->text = xstrndup(s + toff, at->len);
-			}
+			if (add_attr(doc, cur, a, off, len, toff))
+				ret = -1;
 		} else if ((cur->kind == ITEM_DEF || cur->kind == ITEM_PICK ||
 			    cur->kind == ITEM_ROWS || cur->kind == ITEM_TREND ||
 			    cur->kind == ITEM_COLUMN) && !has_attr(cur)) {
@@ -1540,36 +1563,6 @@ modeldoc_check(const struct modeldoc *doc, size_t i, size_t k,
 			     c->a.text[*cond_len - 1] == ':'))
 		(*cond_len)--;
 	*why = c->reason;
-}
-
-/* bib_check_text()'s error in a "source:" at off of doc. */
-struct source_at {
-	const struct modeldoc *doc;
-	size_t off;
-};
-
-static void
-source_error(void *ctx, size_t at, size_t len, const char *msg)
-{
-	const struct source_at *s = ctx;
-
-	modeldoc_error(s->doc, s->off + at, len, "%s", msg);
-}
-
-int
-modeldoc_check_sources(const struct modeldoc *doc, const struct bib *bib)
-{
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; i < doc->n; i++) {
-		const struct attr *a = &doc->items[i].a[A_SOURCE];
-		struct source_at at = { doc, a->off };
-
-		if (a->text && bib_check_text(bib, a->text, source_error, &at))
-			ret = -1;
-	}
-	return ret;
 }
 
 const char *

@@ -623,6 +623,73 @@ set_because(struct quantity *q, const struct bind *b, const struct expr *cond)
 }
 
 /*
+ * Whether v, the value of it (name, in row or NULL), is one it may
+ * have: a text only without a unit, a number in its unit's dimension
+ * (or with "unit: *", in one the value comes with). 0, or -1 after an
+ * error at its expression.
+ */
+static int
+value_fits(struct modeldoc_eval *ev, const struct item *it,
+	   const char *name, const char *row, const struct value *v)
+{
+	struct buf ua = BUF_INIT, given = BUF_INIT;
+	int ret = -1;
+
+	if (v->type != VALUE_NUMBER && *it->a[A_UNIT].text) {
+		modeldoc_error(ev->doc, it->expr_off, it->expr_len, "'%s' "
+			       "gives a text, and a text has no unit: give "
+			       "it 'unit:' empty", name);
+	} else if (v->type == VALUE_NUMBER && it->any_unit && !v->utext) {
+		value_unit_text(v, &ua);
+		modeldoc_error(ev->doc, it->expr_off, it->expr_len, "'unit: "
+			       "*' keeps the unit a value comes with, and "
+			       "this one's (%s) is computed: give it",
+			       ua.data);
+	} else if (v->type == VALUE_NUMBER && !it->any_unit &&
+		   !unit_same_si(&v->unit, &it->dim)) {
+		value_unit_text(v, &ua);
+		buf_addf(&given, "'%s'", it->a[A_UNIT].text);
+		if (row)
+			buf_addf(&given, " (row %s)", row);
+		modeldoc_error(ev->doc, it->expr_off, it->expr_len, "this "
+			       "expression is in %s, but the unit given is %s",
+			       ua.data, given.data);
+	} else {
+		ret = 0;
+	}
+	buf_release(&ua);
+	buf_release(&given);
+	return ret;
+}
+
+/*
+ * The inputs of it bound by b, into inputs: the names it reads, in
+ * order, that are quantities, and what its reductions read.
+ */
+static void
+def_inputs(struct modeldoc_eval *ev, const struct item *it,
+	   const struct bind *b, struct buf *inputs)
+{
+	struct buf one = BUF_INIT;
+	const char *p;
+
+	for (p = it->names + 1; *p; p += strcspn(p, "\n") + 1) {
+		size_t at = inputs->len + (inputs->len > 0);
+
+		buf_reset(&one);
+		buf_add(&one, p, strcspn(p, "\n"));
+		if (inputs->len)
+			buf_addch(inputs, ' ');
+		if (bound_name(b, one.data, inputs))
+			buf_addstr(inputs, one.data);
+		if (!registry_get(ev->reg, inputs->data + at))
+			inputs->data[inputs->len = at ? at - 1 : 0] = '\0';
+	}
+	reduction_inputs(ev->reg, it->expr, inputs);
+	buf_release(&one);
+}
+
+/*
  * The data files the reductions of e range over (a set's, a data
  * file's rows), each once, ", " between, appended to out: what a count
  * or a total of rows was made from.
@@ -677,12 +744,12 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 	const struct modeldoc *doc = ev->doc;
 	struct bind b;
 	struct expr_env env;
-	struct buf names = BUF_INIT, inputs = BUF_INIT, formula = BUF_INIT;
-	struct buf ua = BUF_INIT, name = BUF_INIT, text = BUF_INIT;
+	struct buf inputs = BUF_INIT, formula = BUF_INIT;
+	struct buf name = BUF_INIT, text = BUF_INIT;
 	struct buf notes = BUF_INIT, files = BUF_INIT;
 	struct value v = { 0 };
 	struct quantity *q;
-	const char *p, *note = it->a[A_NOTE].text;
+	const char *note = it->a[A_NOTE].text;
 	const char *source = it->a[A_SOURCE].text ? it->a[A_SOURCE].text :
 			     "derived here";
 	double x;
@@ -738,52 +805,15 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 			goto popped;
 		goto added;
 	}
-	if (expr_eval(it->expr, &env, &v))
+	if (expr_eval(it->expr, &env, &v) ||
+	    value_fits(ev, it, name.data, row, &v))
 		goto popped;
-	/* A text: a definition without a unit may give one. */
-	if (v.type != VALUE_NUMBER && *it->a[A_UNIT].text) {
-		modeldoc_error(doc, it->expr_off, it->expr_len, "'%s' gives a "
-			       "text, and a text has no unit: give it "
-			       "'unit:' empty", name.data);
-		goto popped;
-	}
-	if (v.type == VALUE_NUMBER && it->any_unit && !v.utext) {
-		value_unit_text(&v, &ua);
-		modeldoc_error(doc, it->expr_off, it->expr_len, "'unit: *' "
-			       "keeps the unit a value comes with, and this "
-			       "one's (%s) is computed: give it", ua.data);
-		goto popped;
-	}
-	if (v.type == VALUE_NUMBER && !it->any_unit &&
-	    !unit_same_si(&v.unit, &it->dim)) {
-		value_unit_text(&v, &ua);
-		buf_addf(&formula, "'%s'", it->a[A_UNIT].text);
-		if (row)
-			buf_addf(&formula, " (row %s)", row);
-		modeldoc_error(doc, it->expr_off, it->expr_len, "this "
-			       "expression is in %s, but the unit given is %s",
-			       ua.data, formula.data);
-		goto popped;
-	}
 	x = v.type != VALUE_NUMBER || it->any_unit ||
 	    v.unit.scale == it->dim.scale ? v.num :
 	    v.num * (v.unit.scale / it->dim.scale);
 	/* Its formula: the expression, a member's with its row's names. */
 	bound_text(&b, it->expr_text, &text);
-	/* Its inputs: the names it reads, in order, that are quantities. */
-	for (p = it->names + 1; *p; p += strcspn(p, "\n") + 1) {
-		size_t at = inputs.len + (inputs.len > 0);
-
-		buf_reset(&names);
-		buf_add(&names, p, strcspn(p, "\n"));
-		if (inputs.len)
-			buf_addch(&inputs, ' ');
-		if (bound_name(&b, names.data, &inputs))
-			buf_addstr(&inputs, names.data);
-		if (!registry_get(ev->reg, inputs.data + at))
-			inputs.data[inputs.len = at ? at - 1 : 0] = '\0';
-	}
-	reduction_inputs(ev->reg, it->expr, &inputs);
+	def_inputs(ev, it, &b, &inputs);
 	buf_addstr(&formula, text.data);
 	if (note) {
 		BUF_ADDLIT(&formula, " (");
@@ -826,10 +856,8 @@ popped:
 	pop(ev);
 out:
 	value_release(&v);
-	buf_release(&names);
 	buf_release(&inputs);
 	buf_release(&formula);
-	buf_release(&ua);
 	buf_release(&name);
 	buf_release(&text);
 	buf_release(&files);
@@ -911,94 +939,6 @@ eval_rates(struct modeldoc_eval *ev, size_t i, const char *row)
 	for (k = 0; k < ev->doc->nrates; k++)
 		if (eval_member(ev, i, row, k) < 0)
 			return -1;
-	return 0;
-}
-
-/*
- * The error of check c of it failed: at the data cell most to blame
- * (expr_culprits()) when one is, a name var.X bound to the row of a
- * file at origin, or a quantity the data give (its origin, or for one
- * the row leaves empty its row's); else at the check, after where.
- */
-static void
-check_failed(struct modeldoc_eval *ev, const struct check *c,
-	     const struct expr_env *env, const char *var, const char *origin,
-	     const char *where)
-{
-	struct buf vals = BUF_INIT, msg = BUF_INIT, names = BUF_INIT;
-	struct buf name = BUF_INIT, id = BUF_INIT;
-	const struct expr *part = expr_failing(c->cond, env);
-	const struct quantity *q;
-	size_t line, col, vl = var ? strlen(var) : 0;
-	const char *p;
-	int done = 1;
-
-	/* The values of the part that fails, not of every part. */
-	expr_values(part, env, &vals);
-	srcfile_locate(ev->doc->f, c->a.off, &line, &col);
-	buf_addf(&msg, "fails the check '%s' (%s), %s:%zu:%zu", c->reason,
-		 vals.data, ev->doc->f->name, line, col);
-	if (ev->cell_error)
-		expr_culprits(part, env, &names);
-	for (p = names.data + (names.len > 0); done && *p;
-	     p += strcspn(p, "\n") + 1) {
-		buf_reset(&name);
-		buf_add(&name, p, strcspn(p, "\n"));
-		if (var && !strncmp(name.data, var, vl) && name.data[vl] == '.') {
-			done = ev->cell_error(ev->ctx, origin, name.data + vl + 1,
-					      0, msg.data);
-			continue;
-		}
-		/* Empty in its row: the row's id has the row's origin. */
-		buf_reset(&id);
-		if (strrchr(name.data, '.'))
-			buf_add(&id, name.data,
-				(size_t)(strrchr(name.data, '.') - name.data));
-		BUF_ADDLIT(&id, ".id");
-		if ((q = registry_get(ev->reg, name.data)) ||
-		    (q = registry_get(ev->reg, id.data)))
-			if (q->origin)
-				done = ev->cell_error(ev->ctx, q->origin,
-						      name.data, 0, msg.data);
-	}
-	if (done)
-		modeldoc_error(ev->doc, c->a.off, c->a.len,
-			       "%sthis check fails: %s (%s)", where, c->reason,
-			       vals.data);
-	buf_release(&vals);
-	buf_release(&msg);
-	buf_release(&names);
-	buf_release(&name);
-	buf_release(&id);
-}
-
-/*
- * The checks of it in env (a row of a file at origin bound to var, or
- * var NULL): 0 when each holds, 1 when one does not, after its error
- * (where: the row, for one told at the check), or -1 after another.
- */
-int
-modeleval_check(struct modeldoc_eval *ev, const struct item *it,
-		const struct expr_env *env, const char *var,
-		const char *origin, const char *where)
-{
-	struct value v = { 0 };
-	size_t k;
-	int ret, t;
-
-	for (k = 0; k < it->nchecks; k++) {
-		ret = expr_eval(it->checks[k].cond, env, &v);
-		t = !ret && value_truthy(&v);
-		value_release(&v);
-		if (ret)
-			return -1;
-		if (!t) {
-			check_failed(ev, &it->checks[k], env, var, origin,
-				     where);
-			ev->failed = 1;
-			return 1;
-		}
-	}
 	return 0;
 }
 
