@@ -547,6 +547,15 @@ error(const char *fmt, ...)
 	return -1;
 }
 
+const char *
+diag_strerror(int err)
+{
+	if (err == EMFILE)
+		return "Too many open files (too few file descriptors: raise "
+		       "the limit, ulimit -n)";
+	return strerror(err);
+}
+
 void
 die(const char *fmt, ...)
 {

@@ -90,6 +90,13 @@ int error_at_line(const char *file, size_t line, size_t col,
 		  const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * strerror(err), saying for EMFILE what happened and what to do: "Too
+ * many open files (too few file descriptors: raise the limit, ulimit
+ * -n)", so that running out of them is not taken for a fault of the
+ * program that could not be started or the folder that could not be read.
+ */
+const char *diag_strerror(int err);
 void die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 

@@ -670,7 +670,7 @@ pdf_write(struct site *s, const struct pdf_page *pages, size_t n,
 					    opt->browser, strerror(err));
 			else if (err)
 				ret = error("cannot start '%s': %s",
-					    opt->browser, strerror(err));
+					    opt->browser, diag_strerror(err));
 			else
 				running++;
 		}

@@ -127,6 +127,50 @@ staging_name(const char *name)
 }
 
 /*
+ * The names in the folder path but "." and "..", each followed by a
+ * '\0', into names; the folder is closed again before the caller goes
+ * into any of them, so that a walk holds one descriptor at a time.
+ * Returns 0, or -1 with errno set when the folder cannot be read whole:
+ * a walk never takes a folder it cannot read (out of descriptors or of
+ * memory) for an empty one.
+ */
+static int
+list_dir(const char *path, struct buf *names)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int err;
+
+	buf_reset(names);
+	if (!d)
+		return -1;
+	for (;;) {
+		errno = 0;
+		if (!(e = readdir(d)))
+			break;
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			buf_add(names, e->d_name, strlen(e->d_name) + 1);
+	}
+	err = errno;
+	closedir(d);
+	errno = err;
+	return err ? -1 : 0;
+}
+
+/* Each name of a list_dir() list, in turn. */
+#define EACH_NAME(p, names) \
+	for ((p) = (names)->data; (p) < (names)->data + (names)->len; \
+	     (p) += strlen(p) + 1)
+
+/* The error for the folder path that list_dir() could not read: -1. */
+static int
+unreadable(const char *path)
+{
+	return error("cannot read folder '%s': %s", path,
+		     diag_strerror(errno));
+}
+
+/*
  * Removes path and, when it is a folder, everything in it, never
  * following symbolic links. Best effort.
  */
@@ -134,9 +178,8 @@ static void
 remove_tree(const char *path)
 {
 	struct stat st;
-	DIR *d;
-	struct dirent *e;
-	struct buf p = BUF_INIT;
+	struct buf p = BUF_INIT, names = BUF_INIT;
+	const char *n;
 
 	if (lstat(path, &st))
 		return;
@@ -144,18 +187,15 @@ remove_tree(const char *path)
 		unlink(path);
 		return;
 	}
-	d = opendir(path);
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
+	list_dir(path, &names);
+	EACH_NAME(n, &names) {
 		buf_reset(&p);
-		buf_addf(&p, "%s/%s", path, e->d_name);
+		buf_addf(&p, "%s/%s", path, n);
 		remove_tree(p.data);
 	}
-	if (d)
-		closedir(d);
 	rmdir(path);
 	buf_release(&p);
+	buf_release(&names);
 }
 
 /* 1 when the folder path was made (or found) before. */
@@ -571,10 +611,10 @@ apply_journal(const char *outdir, const char *text)
 static int
 recover(struct site *s)
 {
-	struct buf path = BUF_INIT, text = BUF_INIT;
-	DIR *d;
-	struct dirent *e;
-	int ret = 0, r;
+	struct buf path = BUF_INIT, text = BUF_INIT, names = BUF_INIT;
+	const char *n;
+	struct stat st;
+	int ret = 0, r, err;
 
 	buf_addf(&path, "%s/.publish", s->outdir);
 	if (!buf_read_file_flags(&text, path.data, FILE_NOFOLLOW)) {
@@ -588,23 +628,29 @@ recover(struct site *s)
 				    "above)", s->outdir);
 		else
 			unlink(path.data);
-	} else if (errno != ENOENT) {
-		/* Not a regular file: nothing of ours. */
-		remove_tree(path.data);
+	} else if ((err = errno) != ENOENT) {
+		/*
+		 * Not a regular file: nothing of ours. A journal that
+		 * cannot be read now (out of descriptors) stays.
+		 */
+		if (!lstat(path.data, &st) && !S_ISREG(st.st_mode))
+			remove_tree(path.data);
+		else
+			ret = error("cannot read '%s': %s", path.data,
+				    strerror(err));
 	}
 	buf_reset(&path);
 	buf_addf(&path, "%s/.publish.tmp", s->outdir);
 	remove_tree(path.data);
-	d = opendir(s->outdir);
-	while (!ret && d && (e = readdir(d))) {
-		if (strncmp(e->d_name, STAGING_PREFIX, 9))
+	if (!ret && list_dir(s->outdir, &names))
+		ret = unreadable(s->outdir);
+	EACH_NAME(n, &names) {
+		if (ret || strncmp(n, STAGING_PREFIX, 9))
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", s->outdir, e->d_name);
+		buf_addf(&path, "%s/%s", s->outdir, n);
 		remove_tree(path.data);
 	}
-	if (d)
-		closedir(d);
 	/* And those of their exchanges, beside outdir. */
 	if (!ret && s->target) {
 		size_t plen;
@@ -614,21 +660,21 @@ recover(struct site *s)
 		sibling_prefix(s, &path);
 		name = strrchr(path.data, '/') + 1;
 		plen = strlen(name);
-		d = opendir(s->parent);
-		while (d && (e = readdir(d))) {
-			if (strncmp(e->d_name, name, plen) ||
-			    !mkdtemp_suffix(e->d_name + plen))
+		/* Best effort: the parent may be writable, not readable. */
+		list_dir(s->parent, &names);
+		EACH_NAME(n, &names) {
+			if (strncmp(n, name, plen) ||
+			    !mkdtemp_suffix(n + plen))
 				continue;
 			buf_reset(&text);
 			buf_addf(&text, "%.*s%s", (int)(name - path.data),
-				 path.data, e->d_name);
+				 path.data, n);
 			remove_tree(text.data);
 		}
-		if (d)
-			closedir(d);
 	}
 	buf_release(&path);
 	buf_release(&text);
+	buf_release(&names);
 	return ret;
 }
 
@@ -1231,40 +1277,44 @@ link_unchanged(struct site *s)
 /*
  * Removes from the staged tree below rel ("" for the top) what is not
  * to be published: the figure stage's scripts and copies, a figure
- * script's stray files, and the folders that end empty.
+ * script's stray files, and the folders that end empty. Returns 0, or
+ * -1 after printing an error when a folder cannot be read (its strays
+ * would be published).
  */
-static void
+static int
 drop_strays(const struct site *s, size_t n, const char *rel)
 {
 	struct buf dir = BUF_INIT, path = BUF_INIT, sub = BUF_INIT;
+	struct buf names = BUF_INIT;
 	struct stat st;
-	struct dirent *e;
-	DIR *d;
+	const char *e;
+	int ret = 0;
 
 	buf_addf(&dir, "%s%s%s", s->root, *rel ? "/" : "", rel);
-	d = opendir(dir.data);
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
+	if (list_dir(dir.data, &names))
+		ret = unreadable(dir.data);
+	EACH_NAME(e, &names) {
+		if (ret)
+			break;
 		buf_reset(&sub);
-		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e);
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", dir.data, e->d_name);
+		buf_addf(&path, "%s/%s", dir.data, e);
 		if (lstat(path.data, &st))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			drop_strays(s, n, sub.data);
+			ret = drop_strays(s, n, sub.data);
 			rmdir(path.data);
 		} else if (!listed(s->files, n, sub.data) &&
 			   strcmp(sub.data, ".manifest")) {
 			unlink(path.data);
 		}
 	}
-	if (d)
-		closedir(d);
 	buf_release(&dir);
 	buf_release(&path);
 	buf_release(&sub);
+	buf_release(&names);
+	return ret;
 }
 
 /* Whether name, at the top of outdir, is this program's bookkeeping. */
@@ -1288,26 +1338,24 @@ static int
 carry_over(struct site *s, size_t n, const char *rel)
 {
 	struct buf dir = BUF_INIT, from = BUF_INIT, to = BUF_INIT;
-	struct buf sub = BUF_INIT;
+	struct buf sub = BUF_INIT, names = BUF_INIT;
 	struct stat st;
-	struct dirent *e;
+	const char *e;
 	size_t at;
-	DIR *d;
 	int ret = 0;
 
 	buf_addf(&dir, "%s%s%s", s->outdir, *rel ? "/" : "", rel);
-	d = opendir(dir.data);
-	if (!d && *rel)
-		ret = error("cannot read folder '%s': %s", dir.data,
-			    strerror(errno));
-	while (!ret && d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (!*rel && bookkeeping(e->d_name)))
+	if (list_dir(dir.data, &names))
+		ret = unreadable(dir.data);
+	EACH_NAME(e, &names) {
+		if (ret)
+			break;
+		if (!*rel && bookkeeping(e))
 			continue;
 		buf_reset(&sub);
-		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e);
 		buf_reset(&from);
-		buf_addf(&from, "%s/%s", dir.data, e->d_name);
+		buf_addf(&from, "%s/%s", dir.data, e);
 		if (lstat(from.data, &st))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
@@ -1338,12 +1386,11 @@ carry_over(struct site *s, size_t n, const char *rel)
 			ret = error("cannot keep '%s' in the new site: %s",
 				    from.data, strerror(errno));
 	}
-	if (d)
-		closedir(d);
 	buf_release(&dir);
 	buf_release(&from);
 	buf_release(&to);
 	buf_release(&sub);
+	buf_release(&names);
 	return ret;
 }
 
@@ -1366,8 +1413,7 @@ publish_exchange(struct site *s, size_t n)
 
 	if (link_unchanged(s))
 		goto out;
-	drop_strays(s, n, "");
-	if (carry_over(s, n, ""))
+	if (drop_strays(s, n, "") || carry_over(s, n, ""))
 		goto out;
 	/* Held before the exchange: the next run waits on this one. */
 	buf_addf(&path, "%s/.lock", s->root);
@@ -1558,24 +1604,31 @@ site_publish(struct site *s)
 
 /* -------------------------------------------------------------- watch */
 
-/* Notes every entry under dir (outdir/...), the staging folder apart. */
-static void
+/*
+ * Notes every entry under dir (outdir/...), the staging folder apart.
+ * Returns 0, or -1 after printing an error when a folder cannot be read:
+ * taken for empty, everything in it would look new afterwards.
+ */
+static int
 note_tree(struct site *s, const char *dir, int top)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	struct buf path = BUF_INIT;
+	struct buf path = BUF_INIT, names = BUF_INIT;
 	struct stat st;
+	const char *e;
+	int ret = 0;
 
-	while (d && (e = readdir(d))) {
+	if (list_dir(dir, &names))
+		ret = unreadable(dir);
+	EACH_NAME(e, &names) {
 		struct seen *n;
 
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (top && (!strncmp(e->d_name, STAGING_PREFIX, 9) ||
-			     !strcmp(e->d_name, ".lock"))))
+		if (ret)
+			break;
+		if (top && (!strncmp(e, STAGING_PREFIX, 9) ||
+			    !strcmp(e, ".lock")))
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", dir, e->d_name);
+		buf_addf(&path, "%s/%s", dir, e);
 		if (lstat(path.data, &st))
 			continue;
 		s->seen = xgrow(s->seen, &s->seencap, s->nseen + 1,
@@ -1584,22 +1637,57 @@ note_tree(struct site *s, const char *dir, int top)
 		n->path = xstrdup(path.data);
 		n->st = st;
 		if (S_ISDIR(st.st_mode))
-			note_tree(s, path.data, 0);
+			ret = note_tree(s, path.data, 0);
 	}
-	if (d)
-		closedir(d);
 	buf_release(&path);
+	buf_release(&names);
+	return ret;
 }
 
-void
-site_watch(struct site *s)
+/* Forgets what site_watch() noted. */
+static void
+forget_seen(struct site *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->nseen; i++)
 		free(s->seen[i].path);
-	s->nseen = 0;
-	note_tree(s, s->outdir, 1);
+	free(s->seen);
+	s->seen = NULL;
+	s->nseen = s->seencap = 0;
+}
+
+int
+site_watch(struct site *s)
+{
+	forget_seen(s);
+	if (!note_tree(s, s->outdir, 1))
+		return 0;
+	forget_seen(s);
+	return -1;
+}
+
+/*
+ * Whether the path p (outdir/...) is, or holds, a file of the site as
+ * last published: a file there that another program seems to have
+ * added is never removed (the manifest names what this program wrote).
+ */
+static int
+published_path(const struct site *s, const char *p)
+{
+	size_t i, n, len = strlen(s->outdir);
+
+	if (strncmp(p, s->outdir, len) || p[len] != '/')
+		return 1;	/* not ours to judge: kept */
+	p += len + 1;
+	n = strlen(p);
+	if (!strcmp(p, ".manifest") || !strncmp(p, ".publish", 8))
+		return 1;
+	for (i = 0; i < s->nold; i++)
+		if (!strncmp(s->old[i].path, p, n) &&
+		    (!s->old[i].path[n] || s->old[i].path[n] == '/'))
+			return 1;
+	return 0;
 }
 
 int
@@ -1611,14 +1699,22 @@ site_verify(struct site *s, const char *who)
 
 	s->seen = NULL;
 	s->nseen = s->seencap = 0;
-	note_tree(s, s->outdir, 1);
+	if (note_tree(s, s->outdir, 1)) {
+		/* Nothing is judged from half a look. */
+		ret = -1;
+		goto out;
+	}
 	for (i = 0; i < s->nseen; i++) {
 		const struct seen *now = &s->seen[i];
 
 		for (k = 0; k < nbefore; k++)
 			if (!strcmp(before[k].path, now->path))
 				break;
-		if (k == nbefore) {
+		if (k == nbefore && published_path(s, now->path)) {
+			ret = error("%s wrote '%s', outside the staging "
+				    "folder; the next run rewrites it", who,
+				    now->path);
+		} else if (k == nbefore) {
 			ret = error("%s wrote '%s', outside the staging "
 				    "folder; removed", who, now->path);
 			remove_tree(now->path);
@@ -1631,6 +1727,8 @@ site_verify(struct site *s, const char *who)
 				    now->path);
 		}
 	}
+out:
+	forget_seen(s);
 	for (i = 0; i < nbefore; i++)
 		free(before[i].path);
 	free(before);
