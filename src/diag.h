@@ -151,7 +151,8 @@ void diag_reset(void);
  * From diag_catch_signals() on, SIGINT, SIGTERM and SIGHUP no longer end
  * the process: the signal is recorded, and every stage polls
  * diag_interrupted() (the signal, or 0) and stops, so that the run can
- * clean up and leave its output folder as it was.
+ * clean up and leave its output folder as it was. SIGXFSZ is ignored:
+ * past a file-size limit a write fails (EFBIG), as on a full disk.
  */
 void diag_catch_signals(void);
 int diag_interrupted(void);
@@ -164,9 +165,9 @@ void diag_signal_set(sigset_t *set, int add);
 /*
  * Sets up at (initialized by the caller) for a helper program started
  * with posix_spawn (gnuplot, the PDF browser): no signal blocked, the
- * signals this program catches or ignores (and SIGPIPE, SIGCHLD) back to
- * their defaults, and a process group of its own, so that stopping the
- * group stops the helpers it starts too.
+ * signals this program catches or ignores (and SIGPIPE, SIGCHLD,
+ * SIGXFSZ) back to their defaults, and a process group of its own, so
+ * that stopping the group stops the helpers it starts too.
  */
 void diag_child_attr(posix_spawnattr_t *at);
 

@@ -71,7 +71,16 @@ struct site {
 	int have_old;
 	struct seen *seen;	/* site_watch() */
 	size_t nseen, seencap;
+	struct site *next;	/* of the sites open (live) */
+	pid_t pid;		/* of the process that opened it */
 };
+
+/*
+ * The sites open in this process: a run that ends in exit() from deep
+ * inside (out of memory, die()) leaves the output folder as site_close()
+ * would, as a run that fails or is signalled does.
+ */
+static struct site *live;
 
 /* -------------------------------------------------------------- paths */
 
@@ -833,11 +842,55 @@ out:
 	return ret;
 }
 
+/*
+ * What site_close() removes from the file system: the staging folders
+ * (not one that a kept journal names), the lock, outdir when this run
+ * made it and published nothing.
+ */
+static void
+clean_up(struct site *s)
+{
+	struct buf path = BUF_INIT;
+
+	if (s->staging && !s->journaled)
+		remove_tree(s->staging);
+	if (s->beside)
+		remove_tree(s->beside);
+	if (s->lockfd >= 0) {
+		/* The lock file goes first, while it is still held. */
+		buf_addf(&path, "%s/.lock", s->outdir);
+		unlink(path.data);
+		if (s->made && !s->published)
+			rmdir(s->outdir);
+		close(s->lockfd);
+		s->lockfd = -1;
+	}
+	buf_release(&path);
+}
+
+/* At exit(): the sites this process left open (a child's are not its). */
+static void
+clean_up_live(void)
+{
+	struct site *s;
+
+	for (s = live; s; s = s->next)
+		if (s->pid == getpid())
+			clean_up(s);
+}
+
 struct site *
 site_open(const char *outdir)
 {
+	static int registered;
 	struct site *s = xcalloc(1, sizeof(*s));
 	size_t len = strlen(outdir);
+
+	if (!registered++)
+		atexit(clean_up_live);
+	s->pid = getpid();
+	s->next = live;
+	live = s;
 
 	/* "out/" and "out" are one folder; "/" stays "/". */
 	while (len > 1 && outdir[len - 1] == '/')
@@ -864,24 +917,17 @@ fail:
 void
 site_close(struct site *s)
 {
-	struct buf path = BUF_INIT;
+	struct site **p;
 	size_t i;
 
 	if (!s)
 		return;
-	/* A kept journal names its staging folder: the next run needs it. */
-	if (s->staging && !s->journaled)
-		remove_tree(s->staging);
-	if (s->beside)
-		remove_tree(s->beside);
-	if (s->lockfd >= 0) {
-		/* The lock file goes first, while it is still held. */
-		buf_addf(&path, "%s/.lock", s->outdir);
-		unlink(path.data);
-		if (s->made && !s->published)
-			rmdir(s->outdir);
-		close(s->lockfd);
-	}
+	clean_up(s);
+	for (p = &live; *p; p = &(*p)->next)
+		if (*p == s) {
+			*p = s->next;
+			break;
+		}
 	for (i = 0; i < s->nfiles; i++)
 		free(s->files[i].path);
 	free(s->files);
@@ -892,7 +938,6 @@ site_close(struct site *s)
 		free(s->seen[i].path);
 	free(s->seen);
 	buf_release(&s->dirs);
-	buf_release(&path);
 	free(s->staging);
 	free(s->root);
 	free(s->beside);
@@ -1544,14 +1589,17 @@ publish_journal(struct site *s, size_t n)
 		error("cannot write '%s': %s", jpath.data, strerror(errno));
 		unlink(path.data);
 	} else {
-		/* Committed: done now, or by the next run if not. */
+		/*
+		 * Committed: done now, or by the next run if not, which
+		 * needs the staging folder the journal names (should this
+		 * one end on the way, out of memory).
+		 */
+		s->journaled = 1;
 		ret = apply_journal(s->outdir, j.data);
 		if (ret == -2)
 			BUG("the journal written does not parse");
-		if (ret) {
-			/* The journal names the staging folder: it stays. */
-			s->journaled = 1;
-		} else {
+		if (!ret) {
+			s->journaled = 0;
 			unlink(jpath.data);
 			s->published = 1;
 			free(s->staging);

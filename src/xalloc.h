@@ -17,7 +17,11 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
-/* Prints the out-of-memory message and exits. */
+/*
+ * Prints the out-of-memory message and exits (exit(): what the modules
+ * registered with atexit() runs, with 256 KiB set aside for it given
+ * back; site.c removes its staging folder so).
+ */
 _Noreturn void xalloc_die(void);
 
 /* Grow *cap (by 1.5x, at least to need) for an array of elem-sized items. */

@@ -1138,5 +1138,84 @@ sigterm_during_csv_field() {
 }
 run sigterm-during-csv-field sigterm_during_csv_field
 
+# --- Ways to die ------------------------------------------------------
+# Whatever ends the run, out/ is left as it was, no staging folder
+# anywhere, and stderr says why in one line (and, after errors, the
+# line that counts them): an error (a folder in the way, found when
+# publishing), a signal while gnuplot draws, out of memory, a file-size
+# limit (SIGXFSZ had ended the run without a word, exit 153), too few
+# descriptors. Out of memory had left the staging folder.
+one_line() { # one_line: one line on stderr, the count of errors apart
+	_l=$(grep -cv '^ultimate: [0-9]* errors\{0,1\}$' "$c/err")
+	[ "$_l" = 1 ] || bad "$_l lines on stderr, want 1: $(head -c 300 "$c/err")"
+}
+ways_to_die() {
+	mkcase B
+	snap
+	_v=$(echo "${ASAN_OPTIONS:-}" | tr ':' '\n' | grep -v max_allocation)
+	rounds_begin
+	# Each leaves out/ as it was: the next starts from it again.
+	for _way in signal memory file-size descriptors error; do
+		round
+		ulim="" xenv=""
+		case $_way in
+		signal)
+			xenv="PATH=$(fake sleep):$PATH"
+			bgrun "$c/err" 20 -d data -t templates -o out report
+			_n=0
+			until [ -n "$(find "$c/out" -maxdepth 3 -path \
+				'*/.staging-*/site/index.html')" ] ||
+				[ "$_n" -ge 1000 ]; do
+				sleep 0.01
+				_n=$((_n + 1))
+			done
+			_p=$(child "$bpid")
+			[ -n "$_p" ] && kill -TERM "$_p"
+			wait "$bpid" 2>/dev/null
+			rc=$?
+			want 143 ;;
+		memory)
+			# A 30 MB field: 250 MB of address space is not
+			# enough to load it (an AddressSanitizer build: no
+			# allocation above 20 MB).
+			cp "$tmp/A/top500.csv" "$c/data/top500.csv"
+			big_field "$c/data/top500.csv" 30000000
+			ulim="-v 250000"
+			if [ -z "$vlimit" ]; then
+				ulim=""
+				xenv="ASAN_OPTIONS=$(echo "$_v" | tr '\n' ':')allocator_may_return_null=1:max_allocation_size_mb=20"
+			fi
+			rep 20
+			cp "$tmp/B/top500.csv" "$c/data/top500.csv"
+			want 1
+			names 'out of memory' ;;
+		file-size)
+			ulim="-f 200"
+			rep 20
+			want 1
+			names 'File too large' ;;
+		descriptors)
+			ulim="-n 4"
+			rep 20
+			want 1 3
+			names 'Too many open files' ;;
+		error)
+			rm "$c/out/figures/top500.svg"
+			mkdir "$c/out/figures/top500.svg"
+			echo mine >"$c/out/figures/top500.svg/notes.txt"
+			snap
+			rep 20
+			want 1 ;;
+		esac
+		clean
+		unchanged
+		no_staging
+		one_line
+		round_end "$_way"
+	done
+	rounds_end 5
+}
+run ways-to-die ways_to_die
+
 echo "faults: $pass passed, $fail failed"
 [ "$fail" = 0 ]
