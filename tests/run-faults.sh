@@ -603,6 +603,21 @@ gnuplot_ignores_sigterm() { # --figure-timeout 1
 }
 run gnuplot-ignores-sigterm gnuplot_ignores_sigterm
 
+# report --pdf with a browser that ignores SIGTERM (and so does its
+# child) and never ends: stopped after --figure-timeout (the printer's
+# bound had been a fixed 600 s a page), SIGKILL two seconds later.
+printer_ignores_sigterm() {
+	mkcase
+	printf '#!/bin/sh\ntrap "" TERM\nsleep 100\n' >"$c/printer"
+	chmod +x "$c/printer"
+	snap
+	xenv="ULTIMATE_CHROMIUM=$c/printer"
+	rep 20 --no-editions --pdf --figure-timeout 1
+	refused 3 "printer.*'index\.html'.*--figure-timeout" 8
+	gone
+}
+run printer-ignores-sigterm printer_ignores_sigterm
+
 gnuplot_child_holds_stderr() { # gnuplot exits 0 and draws nothing
 	mkcase B
 	snap
