@@ -5,9 +5,10 @@
 # the fix rebuilt; a new subfolder watched; SIGINT and SIGTERM (during a
 # build that waits on gnuplot) ending it with status 0, leaving no
 # process, no staging folder and no lock; and --serve (files, types,
-# index.html, 404, no way out of out/ with "..", redirects on the same
-# host, many clients at once: idle, slow, not reading, sending without
-# end, too many); the preview's reload script and status (served pages
+# index.html, 404, no way out of out/ with ".." or through a symbolic
+# link at any depth, redirects on the same host, many clients at once:
+# idle, slow, not reading, sending without end, too many); the
+# preview's reload script and status (served pages
 # only, not out/), a failed build's located errors in the status and
 # on the page, cleared by the fix; with every edition, the newest
 # published first and a change during the rest starting over; --host.
@@ -307,6 +308,48 @@ get("/index.html", 405, None, None, "POST")
 sys.exit(1 if bad else 0)
 EOF
 then ok; else no "serve: requests (port '$port')"; cat "$dir/log"; fi
+# Symbolic links in out/ are never followed, at any depth: a link to a
+# folder at the top and in a folder (to /etc: /leakdir/passwd had been
+# served), a link to a file, a link to .. and a link to a folder of the
+# site itself. Each is not found, nothing of /etc or of the folder above
+# is sent, and the files beside them still are.
+ln -s /etc "$dir/out/leakdir"
+ln -s /etc "$dir/out/figures/leakdir"
+ln -s /etc/passwd "$dir/out/passwd.txt"
+ln -s /etc/passwd "$dir/out/figures/passwd.svg"
+ln -s .. "$dir/out/up"
+ln -s ../.. "$dir/out/figures/up"
+ln -s figures "$dir/out/figs"
+if [ -n "$port" ] && python3 - "$port" "$(head -n 1 /etc/passwd)" <<'EOF'
+import http.client, sys
+port, secret = int(sys.argv[1]), sys.argv[2].encode()
+bad = 0
+for path in ("/leakdir/passwd", "/leakdir/", "/leakdir", "/leakdir/hosts",
+             "/figures/leakdir/passwd", "/figures/leakdir/",
+             "/passwd.txt", "/figures/passwd.svg", "/up/log", "/up/out/",
+             "/figures/up/log", "/figs/dust.svg", "/figs/", "/figs"):
+    for method in ("GET", "HEAD"):
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        c.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        c.endheaders()
+        r = c.getresponse()
+        data = r.read()
+        c.close()
+        if r.status != 404 or secret in data or b"watch:" in data:
+            print("FAIL: serve: %s %s through a link: %d" %
+                  (method, path, r.status))
+            bad += 1
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+c.request("GET", "/figures/dust.svg")
+if c.getresponse().status != 200:
+    print("FAIL: serve: /figures/dust.svg beside the links")
+    bad += 1
+sys.exit(1 if bad else 0)
+EOF
+then ok; else no "serve: links (port '$port')"; fi
+rm -f "$dir/out/leakdir" "$dir/out/figures/leakdir" "$dir/out/passwd.txt" \
+	"$dir/out/figures/passwd.svg" "$dir/out/up" "$dir/out/figures/up" \
+	"$dir/out/figs"
 # Many clients at once: idle ones (a browser's preconnects), a slow
 # one, one that does not read its answer, more than the server keeps;
 # none delays a rebuild or another client. Redirects stay on the host.
