@@ -558,6 +558,17 @@ unknown_names_50000() { # a short stderr, in a few seconds
 }
 run unknown-names-50000 unknown_names_50000
 
+unknown_long_names() { # did you mean: 18.6 s of CPU (quadratic)
+	mkcase
+	awk 'BEGIN { for (i = 0; i < 20; i++) { s = "laptop.x" i "_"
+		while (length(s) < 5000) s = s "abcdefghij"
+		printf "{{ %s }}\n", s } }' >"$c/templates/report.md"
+	snap
+	rep 20
+	refused 1 'report\.md' 5
+}
+run unknown-long-names unknown_long_names
+
 uaf_table_in_figure() { # AddressSanitizer: heap-use-after-free
 	mkcase
 	cp "$fx/uaf-report.md" "$c/templates/report.md"
