@@ -10,42 +10,6 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* Optimal string alignment distance (Damerau-Levenshtein, restricted). */
-size_t
-suggest_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, d;
-	size_t *row0, *row1, *row2, *tmp;
-
-	row0 = xcalloc(lb + 1, sizeof(size_t));
-	row1 = xcalloc(lb + 1, sizeof(size_t));
-	row2 = xcalloc(lb + 1, sizeof(size_t));
-	for (j = 0; j <= lb; j++)
-		row1[j] = j;
-	for (i = 1; i <= la; i++) {
-		row2[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t cost = a[i - 1] != b[j - 1];
-			size_t best = row1[j - 1] + cost;
-
-			if (row1[j] + 1 < best)
-				best = row1[j] + 1;
-			if (row2[j - 1] + 1 < best)
-				best = row2[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && row0[j - 2] + 1 < best)
-				best = row0[j - 2] + 1;
-			row2[j] = best;
-		}
-		tmp = row0, row0 = row1, row1 = row2, row2 = tmp;
-	}
-	d = row1[lb];
-	free(row0);
-	free(row1);
-	free(row2);
-	return d;
-}
-
 /*
  * The most edits a kept name may be from the query: a third of its
  * length and two, but never more than this, so that a long unknown
@@ -107,6 +71,16 @@ out:
 	free(row1);
 	free(row2);
 	return d;
+}
+
+/* Optimal string alignment distance (Damerau-Levenshtein, restricted). */
+size_t
+suggest_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	/* Never more than la + lb edits: the whole table, exactly. */
+	return distance_within(a, la, b, lb, la + lb);
 }
 
 void
