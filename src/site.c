@@ -646,7 +646,7 @@ recover(struct site *s)
 			remove_tree(path.data);
 		else
 			ret = error("cannot read '%s': %s", path.data,
-				    strerror(err));
+				    diag_strerror(err));
 	}
 	buf_reset(&path);
 	buf_addf(&path, "%s/.publish.tmp", s->outdir);
@@ -886,17 +886,16 @@ site_open(const char *outdir)
 	struct site *s = xcalloc(1, sizeof(*s));
 	size_t len = strlen(outdir);
 
-	if (!registered++)
-		atexit(clean_up_live);
-	s->pid = getpid();
-	s->next = live;
-	live = s;
-
 	/* "out/" and "out" are one folder; "/" stays "/". */
 	while (len > 1 && outdir[len - 1] == '/')
 		len--;
 	s->outdir = xstrndup(outdir, len);
 	s->lockfd = -1;
+	if (!registered++)
+		atexit(clean_up_live);
+	s->pid = getpid();
+	s->next = live;
+	live = s;
 	buf_init(&s->dirs);
 	if (!*s->outdir) {
 		error("output folder name is empty");

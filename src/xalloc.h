@@ -18,9 +18,9 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
 /*
- * Prints the out-of-memory message and exits (exit(): what the modules
- * registered with atexit() runs, with 256 KiB set aside for it given
- * back; site.c removes its staging folder so).
+ * Prints the out-of-memory message and exits. exit() runs what modules
+ * registered with atexit() (site.c removes its staging folder), with
+ * 256 KiB that the first allocation set aside given back for it.
  */
 _Noreturn void xalloc_die(void);
 
