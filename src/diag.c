@@ -580,6 +580,15 @@ error(const char *fmt, ...)
 	return -1;
 }
 
+const char *
+diag_strerror(int err)
+{
+	if (err == EMFILE)
+		return "Too many open files (too few file descriptors: raise "
+		       "the limit, ulimit -n)";
+	return strerror(err);
+}
+
 void
 die(const char *fmt, ...)
 {
@@ -622,6 +631,13 @@ diag_catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < NRUN_SIGNALS; i++)
 		sigaction(run_signals[i], &sa, NULL);
+	/*
+	 * A file-size limit (ulimit -f) is a full disk: the write fails
+	 * (EFBIG) and is said, instead of the signal ending the run
+	 * without a word and leaving its staging folder.
+	 */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, NULL);
 }
 
 void
@@ -648,6 +664,7 @@ diag_child_attr(posix_spawnattr_t *at)
 	diag_signal_set(&dflt, 1);
 	sigaddset(&dflt, SIGPIPE);
 	sigaddset(&dflt, SIGCHLD);
+	sigaddset(&dflt, SIGXFSZ);
 	posix_spawnattr_setsigmask(at, &none);
 	posix_spawnattr_setsigdefault(at, &dflt);
 	posix_spawnattr_setpgroup(at, 0);

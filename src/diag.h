@@ -109,6 +109,13 @@ int error_at_line(const char *file, size_t line, size_t col,
 		  const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * strerror(err), saying for EMFILE what happened and what to do: "Too
+ * many open files (too few file descriptors: raise the limit, ulimit
+ * -n)", so that running out of them is not taken for a fault of the
+ * program that could not be started or the folder that could not be read.
+ */
+const char *diag_strerror(int err);
 void die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
@@ -164,7 +171,8 @@ void diag_reset(void);
  * the process: the signal is recorded, and every stage polls
  * diag_interrupted() (the signal, or 0) and stops, so that the run can
  * clean up and leave its output folder as it was. From the signal on,
- * errors are counted but not printed.
+ * errors are counted but not printed. SIGXFSZ is ignored: past a
+ * file-size limit a write fails (EFBIG), as on a full disk.
  */
 void diag_catch_signals(void);
 int diag_interrupted(void);
@@ -177,9 +185,9 @@ void diag_signal_set(sigset_t *set, int add);
 /*
  * Sets up at (initialized by the caller) for a helper program started
  * with posix_spawn (gnuplot, the PDF browser): no signal blocked, the
- * signals this program catches or ignores (and SIGPIPE, SIGCHLD) back to
- * their defaults, and a process group of its own, so that stopping the
- * group stops the helpers it starts too.
+ * signals this program catches or ignores (and SIGPIPE, SIGCHLD,
+ * SIGXFSZ) back to their defaults, and a process group of its own, so
+ * that stopping the group stops the helpers it starts too.
  */
 void diag_child_attr(posix_spawnattr_t *at);
 

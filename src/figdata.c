@@ -15,26 +15,45 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* Appends one row's label as a data-file field (see figdata_write()). */
+/* U+2060 WORD JOINER: no width, nothing shown (see add_label()). */
+#define WORD_JOINER "\xe2\x81\xa0"
+
+/*
+ * Appends one row's label as a data-file field that gnuplot draws as it
+ * is, whatever it holds (see figdata_write()). gnuplot reads a field's
+ * backslash escapes (\\ is a backslash, \ooo the byte of octal ooo),
+ * then draws the text as enhanced text, where \ { } ^ _ @ & ~ are
+ * markup and \ooo stands for the character itself: so each of those is
+ * written \\ooo ("{" is \\173; "&" could not be \\&, which the SVG
+ * terminal writes unescaped), and '"' is \042 (at the start of a field
+ * it opens a quoted string, and a tic label ends at it). Control
+ * characters become spaces, "?" (the missing value) \?, and an empty
+ * label "-". What the SVG terminal takes for its own (\U+ starts a
+ * character reference; ]]> it writes unescaped, ending the SVG) is
+ * broken by a word joiner.
+ */
 static void
 add_label(struct buf *out, const char *label)
 {
-	const char *s = label ? label : "";
+	const char *s = label ? label : "", *p;
 
 	if (!*s)
 		buf_addch(out, '-');
-	for (; *s; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+	if (!strcmp(s, "?"))
+		buf_addch(out, '\\');
+	for (p = s; *p; p++) {
+		if (*p == '>' && p - s >= 2 && p[-1] == ']' && p[-2] == ']')
+			BUF_ADDLIT(out, WORD_JOINER);
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			buf_addch(out, ' ');
-		else if (*s == '"')
-			/*
-			 * gnuplot reads a double quote in a data file as the
-			 * start of a quoted string and has no escape for it:
-			 * a right double quotation mark keeps the label whole.
-			 */
-			BUF_ADDLIT(out, "\xe2\x80\x9d");
+		else if (*p == '"')
+			BUF_ADDLIT(out, "\\042");
+		else if (strchr("\\{}^_@&~", *p))
+			buf_addf(out, "\\\\%03o", (unsigned)*p);
 		else
-			buf_addch(out, *s);
+			buf_addch(out, *p);
+		if (*p == '\\' && p[1] == 'U' && p[2] == '+')
+			BUF_ADDLIT(out, WORD_JOINER);
 	}
 }
 

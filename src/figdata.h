@@ -20,10 +20,11 @@ struct registry;
  * Appends ds to out as a tab-separated data file: a "#" header naming
  * the columns, then its rows (numbers as format_exact() writes them, "?"
  * for a missing value, the row's label last), thinned to at most max
- * rows (0: all) by keeping every k-th row and the last. A label has
- * tabs, line breaks and other control characters as spaces, '"' as
- * U+201D (gnuplot has no escape for it in data files), and is "-" when
- * empty.
+ * rows (0: all) by keeping every k-th row and the last. A label is
+ * written for gnuplot to draw as enhanced text (the terminal's default):
+ * escaped so, it shows as it is, whatever characters it holds ("{/=40
+ * x}", "a\\", '"'), never as markup; drawn noenhanced, it would show
+ * its escapes. Control characters become spaces, an empty label "-".
  */
 void figdata_write(const struct dataset *ds, size_t max, struct buf *out);
 

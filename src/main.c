@@ -47,9 +47,9 @@
 #endif
 
 /*
- * Seconds the browser may take to print one page (report --pdf): a page
- * took 10 to 17 s at a load average of 8 on a 2-core VM, and over 180 s
- * at 45.
+ * Seconds the browser may take to print one page (report --pdf) unless
+ * --figure-timeout says: a page took 10 to 17 s at a load average of 8
+ * on a 2-core VM, and over 180 s at 45.
  */
 #define PDF_TIMEOUT 600
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -72,6 +72,7 @@ struct options {
 	int timings;		/* print stage timings to stderr */
 	int tables;		/* datasets: --tables */
 	double figure_timeout;	/* seconds gnuplot may run */
+	double pdf_timeout;	/* and the browser over a page */
 	int poll;		/* watch: --poll */
 	int serve;		/* watch: --serve PORT, or -1 */
 	const char *host;	/* watch: --host ADDR, or NULL: 127.0.0.1 */
@@ -163,7 +164,8 @@ static const struct opt {
 		"print the data files' columns instead, as the loader reads "
 		"them" },
 	[O_FIGURE_TIMEOUT] = { "--figure-timeout", 0, "SECONDS", 0,
-		"stop gnuplot after this long (default 60)" },
+		"stop gnuplot after this long (default 60); with --pdf, "
+		"the browser too over one page (default 600)" },
 	[O_PDF] = { "--pdf", 0, NULL, OPT_ONLY,
 		"also print each edition's report to report.pdf beside it "
 		"(headless Chromium: $ULTIMATE_CHROMIUM, else chromium)" },
@@ -403,7 +405,7 @@ cmd_report(struct run *r)
 		.editions = opt->editions,
 		.figure_timeout = opt->figure_timeout,
 		.newest = opt->newest, .pdf = opt->pdf,
-		.pdf_timeout = PDF_TIMEOUT,
+		.pdf_timeout = opt->pdf_timeout,
 	};
 
 	r->count = 1;
@@ -1018,7 +1020,7 @@ set_option(struct run *r, enum opt_id id, const char *v)
 				 "from 0 to 86400, got '%s'", v);
 			return -1;
 		}
-		opt->figure_timeout = d;
+		opt->figure_timeout = opt->pdf_timeout = d;
 		return 0;
 	case O_POLL:
 		opt->poll = 1;
@@ -1178,7 +1180,8 @@ int
 main(int argc, char **argv)
 {
 	struct run r = { .opt = { .outdir = "out", .figure_timeout = 60,
-				  .editions = 1, .serve = -1 },
+				  .pdf_timeout = PDF_TIMEOUT, .editions = 1,
+				  .serve = -1 },
 			 .audit = BUF_INIT };
 	const struct cmd *cmd = NULL;
 	struct buf installed_data = BUF_INIT, installed_templates = BUF_INIT;

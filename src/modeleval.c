@@ -31,6 +31,8 @@
 #define NO_RATE ((size_t)-1)
 
 static int eval_item(struct modeldoc_eval *ev, size_t i);
+static int push(struct modeldoc_eval *ev, const struct item *it,
+		const char *name);
 static int check_item(struct modeldoc_eval *ev, const struct item *it,
 		      struct bind *b);
 static int eval_member(struct modeldoc_eval *ev, size_t i, const char *row,
@@ -321,7 +323,14 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 	if (i != (size_t)-1)
 		return eval_item(ev, i);
 	if ((i = pick_index(doc, name)) != (size_t)-1) {
-		/* Busy: its families read its row as it is copied. */
+		/*
+		 * Busy choosing its row (on the stack): a loop through it.
+		 * Busy copying it: its families read its row.
+		 */
+		for (c = 0; ev->state[i] && c < ev->depth; c++)
+			if (!strcmp(ev->stack[c], doc->items[i].name))
+				return push(ev, &doc->items[i],
+					    doc->items[i].name);
 		if (!ev->state[i] && eval_item(ev, i))
 			return -1;
 		/*
@@ -1439,7 +1448,10 @@ eval_pick(struct modeldoc_eval *ev, const struct item *it)
 		buf_addstr(&best, row.data);
 		memcpy(top, key, sizeof(key));
 	}
+	/* Chosen: copying the row is no loop (modeldoc_need()). */
+	pop(ev);
 	ret = best.len ? copy_row(ev, it, best.data) : 1;
+	goto out;
 popped:
 	pop(ev);
 out:
@@ -1551,6 +1563,62 @@ run_end(struct modeldoc_eval *ev, int ret)
 	return ret;
 }
 
+/*
+ * The single definitions that item i reads, depth first, on the stack
+ * that push() names a loop from; done marks those walked. Returns -1
+ * after the error naming a loop.
+ */
+static int
+walk_defs(struct modeldoc_eval *ev, char *done, size_t i)
+{
+	const struct item *it = &ev->doc->items[i];
+	struct buf name = BUF_INIT;
+	const char *p;
+	size_t j;
+	int ret = 0;
+
+	if (done[i])
+		return 0;
+	if (push(ev, it, it->name))
+		return -1;
+	for (p = it->names ? it->names + 1 : ""; *p && !ret;
+	     p += strcspn(p, "\n") + 1) {
+		buf_reset(&name);
+		buf_add(&name, p, strcspn(p, "\n"));
+		if ((j = def_index(ev->doc, name.data)) != (size_t)-1)
+			ret = walk_defs(ev, done, j);
+	}
+	pop(ev);
+	done[i] = 1;
+	buf_release(&name);
+	return ret;
+}
+
+/*
+ * A loop among the single definitions is named as the loop, whatever
+ * order evaluating them would meet it in: on demand, it could first come
+ * to a quantity that a provider below gives, and call that unknown
+ * ("const.hbar = laptop.ops_max / (2 * pi)": 'laptop.mass'). Returns -1
+ * after the error.
+ */
+static int
+find_loop(struct modeldoc_eval *ev)
+{
+	const struct item *it;
+	char *done = xcalloc(ev->doc->n ? ev->doc->n : 1, 1);
+	size_t i;
+	int ret = 0;
+
+	/* In the document's order, as they are evaluated. */
+	for (i = 0; i < ev->doc->n && !ret; i++) {
+		it = &ev->doc->items[i];
+		if (it->kind == ITEM_DEF && !it->var && !it->per_rate)
+			ret = walk_defs(ev, done, i);
+	}
+	free(done);
+	return ret;
+}
+
 int
 modeldoc_run(struct modeldoc_eval *ev)
 {
@@ -1558,6 +1626,7 @@ modeldoc_run(struct modeldoc_eval *ev)
 	int ret = 0;
 
 	run_begin(ev);
+	ev->failed = find_loop(ev) ? 1 : 0;
 	for (i = 0; i < ev->doc->n && !ev->failed; i++)
 		if (eval_item(ev, i))
 			ret = -1;

@@ -1001,9 +1001,9 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	if (!pl->g)
 		pl->g = gnuplot_start(opt->gnuplot);
 	/* What gnuplot may write outside its folders, it must not. */
-	if (!pl->handed)
-		site_watch(site);
-	if (hand_over(pl, nb))
+	if (!pl->handed && site_watch(site))
+		ret = -1;
+	else if (hand_over(pl, nb))
 		ret = -2;
 out:
 	for (k = 0; k < nwritten; k++) {

@@ -71,7 +71,16 @@ struct site {
 	int have_old;
 	struct seen *seen;	/* site_watch() */
 	size_t nseen, seencap;
+	struct site *next;	/* of the sites open (live) */
+	pid_t pid;		/* of the process that opened it */
 };
+
+/*
+ * The sites open in this process: a run that ends in exit() from deep
+ * inside (out of memory, die()) leaves the output folder as site_close()
+ * would, as a run that fails or is signalled does.
+ */
+static struct site *live;
 
 /* -------------------------------------------------------------- paths */
 
@@ -127,6 +136,50 @@ staging_name(const char *name)
 }
 
 /*
+ * The names in the folder path but "." and "..", each followed by a
+ * '\0', into names; the folder is closed again before the caller goes
+ * into any of them, so that a walk holds one descriptor at a time.
+ * Returns 0, or -1 with errno set when the folder cannot be read whole:
+ * a walk never takes a folder it cannot read (out of descriptors or of
+ * memory) for an empty one.
+ */
+static int
+list_dir(const char *path, struct buf *names)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int err;
+
+	buf_reset(names);
+	if (!d)
+		return -1;
+	for (;;) {
+		errno = 0;
+		if (!(e = readdir(d)))
+			break;
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			buf_add(names, e->d_name, strlen(e->d_name) + 1);
+	}
+	err = errno;
+	closedir(d);
+	errno = err;
+	return err ? -1 : 0;
+}
+
+/* Each name of a list_dir() list, in turn. */
+#define EACH_NAME(p, names) \
+	for ((p) = (names)->data; (p) < (names)->data + (names)->len; \
+	     (p) += strlen(p) + 1)
+
+/* The error for the folder path that list_dir() could not read: -1. */
+static int
+unreadable(const char *path)
+{
+	return error("cannot read folder '%s': %s", path,
+		     diag_strerror(errno));
+}
+
+/*
  * Removes path and, when it is a folder, everything in it, never
  * following symbolic links. Best effort.
  */
@@ -134,9 +187,8 @@ static void
 remove_tree(const char *path)
 {
 	struct stat st;
-	DIR *d;
-	struct dirent *e;
-	struct buf p = BUF_INIT;
+	struct buf p = BUF_INIT, names = BUF_INIT;
+	const char *n;
 
 	if (lstat(path, &st))
 		return;
@@ -144,18 +196,15 @@ remove_tree(const char *path)
 		unlink(path);
 		return;
 	}
-	d = opendir(path);
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
+	list_dir(path, &names);
+	EACH_NAME(n, &names) {
 		buf_reset(&p);
-		buf_addf(&p, "%s/%s", path, e->d_name);
+		buf_addf(&p, "%s/%s", path, n);
 		remove_tree(p.data);
 	}
-	if (d)
-		closedir(d);
 	rmdir(path);
 	buf_release(&p);
+	buf_release(&names);
 }
 
 /* 1 when the folder path was made (or found) before. */
@@ -571,10 +620,10 @@ apply_journal(const char *outdir, const char *text)
 static int
 recover(struct site *s)
 {
-	struct buf path = BUF_INIT, text = BUF_INIT;
-	DIR *d;
-	struct dirent *e;
-	int ret = 0, r;
+	struct buf path = BUF_INIT, text = BUF_INIT, names = BUF_INIT;
+	const char *n;
+	struct stat st;
+	int ret = 0, r, err;
 
 	buf_addf(&path, "%s/.publish", s->outdir);
 	if (!buf_read_file_flags(&text, path.data, FILE_NOFOLLOW)) {
@@ -588,23 +637,29 @@ recover(struct site *s)
 				    "above)", s->outdir);
 		else
 			unlink(path.data);
-	} else if (errno != ENOENT) {
-		/* Not a regular file: nothing of ours. */
-		remove_tree(path.data);
+	} else if ((err = errno) != ENOENT) {
+		/*
+		 * Not a regular file: nothing of ours. A journal that
+		 * cannot be read now (out of descriptors) stays.
+		 */
+		if (!lstat(path.data, &st) && !S_ISREG(st.st_mode))
+			remove_tree(path.data);
+		else
+			ret = error("cannot read '%s': %s", path.data,
+				    diag_strerror(err));
 	}
 	buf_reset(&path);
 	buf_addf(&path, "%s/.publish.tmp", s->outdir);
 	remove_tree(path.data);
-	d = opendir(s->outdir);
-	while (!ret && d && (e = readdir(d))) {
-		if (strncmp(e->d_name, STAGING_PREFIX, 9))
+	if (!ret && list_dir(s->outdir, &names))
+		ret = unreadable(s->outdir);
+	EACH_NAME(n, &names) {
+		if (ret || strncmp(n, STAGING_PREFIX, 9))
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", s->outdir, e->d_name);
+		buf_addf(&path, "%s/%s", s->outdir, n);
 		remove_tree(path.data);
 	}
-	if (d)
-		closedir(d);
 	/* And those of their exchanges, beside outdir. */
 	if (!ret && s->target) {
 		size_t plen;
@@ -614,21 +669,21 @@ recover(struct site *s)
 		sibling_prefix(s, &path);
 		name = strrchr(path.data, '/') + 1;
 		plen = strlen(name);
-		d = opendir(s->parent);
-		while (d && (e = readdir(d))) {
-			if (strncmp(e->d_name, name, plen) ||
-			    !mkdtemp_suffix(e->d_name + plen))
+		/* Best effort: the parent may be writable, not readable. */
+		list_dir(s->parent, &names);
+		EACH_NAME(n, &names) {
+			if (strncmp(n, name, plen) ||
+			    !mkdtemp_suffix(n + plen))
 				continue;
 			buf_reset(&text);
 			buf_addf(&text, "%.*s%s", (int)(name - path.data),
-				 path.data, e->d_name);
+				 path.data, n);
 			remove_tree(text.data);
 		}
-		if (d)
-			closedir(d);
 	}
 	buf_release(&path);
 	buf_release(&text);
+	buf_release(&names);
 	return ret;
 }
 
@@ -787,9 +842,47 @@ out:
 	return ret;
 }
 
+/*
+ * What site_close() removes from the file system: the staging folders
+ * (not one that a kept journal names), the lock, outdir when this run
+ * made it and published nothing.
+ */
+static void
+clean_up(struct site *s)
+{
+	struct buf path = BUF_INIT;
+
+	if (s->staging && !s->journaled)
+		remove_tree(s->staging);
+	if (s->beside)
+		remove_tree(s->beside);
+	if (s->lockfd >= 0) {
+		/* The lock file goes first, while it is still held. */
+		buf_addf(&path, "%s/.lock", s->outdir);
+		unlink(path.data);
+		if (s->made && !s->published)
+			rmdir(s->outdir);
+		close(s->lockfd);
+		s->lockfd = -1;
+	}
+	buf_release(&path);
+}
+
+/* At exit(): the sites this process left open (a child's are not its). */
+static void
+clean_up_live(void)
+{
+	struct site *s;
+
+	for (s = live; s; s = s->next)
+		if (s->pid == getpid())
+			clean_up(s);
+}
+
 struct site *
 site_open(const char *outdir)
 {
+	static int registered;
 	struct site *s = xcalloc(1, sizeof(*s));
 	size_t len = strlen(outdir);
 
@@ -798,6 +891,11 @@ site_open(const char *outdir)
 		len--;
 	s->outdir = xstrndup(outdir, len);
 	s->lockfd = -1;
+	if (!registered++)
+		atexit(clean_up_live);
+	s->pid = getpid();
+	s->next = live;
+	live = s;
 	buf_init(&s->dirs);
 	if (!*s->outdir) {
 		error("output folder name is empty");
@@ -818,24 +916,17 @@ fail:
 void
 site_close(struct site *s)
 {
-	struct buf path = BUF_INIT;
+	struct site **p;
 	size_t i;
 
 	if (!s)
 		return;
-	/* A kept journal names its staging folder: the next run needs it. */
-	if (s->staging && !s->journaled)
-		remove_tree(s->staging);
-	if (s->beside)
-		remove_tree(s->beside);
-	if (s->lockfd >= 0) {
-		/* The lock file goes first, while it is still held. */
-		buf_addf(&path, "%s/.lock", s->outdir);
-		unlink(path.data);
-		if (s->made && !s->published)
-			rmdir(s->outdir);
-		close(s->lockfd);
-	}
+	clean_up(s);
+	for (p = &live; *p; p = &(*p)->next)
+		if (*p == s) {
+			*p = s->next;
+			break;
+		}
 	for (i = 0; i < s->nfiles; i++)
 		free(s->files[i].path);
 	free(s->files);
@@ -846,7 +937,6 @@ site_close(struct site *s)
 		free(s->seen[i].path);
 	free(s->seen);
 	buf_release(&s->dirs);
-	buf_release(&path);
 	free(s->staging);
 	free(s->root);
 	free(s->beside);
@@ -1231,40 +1321,44 @@ link_unchanged(struct site *s)
 /*
  * Removes from the staged tree below rel ("" for the top) what is not
  * to be published: the figure stage's scripts and copies, a figure
- * script's stray files, and the folders that end empty.
+ * script's stray files, and the folders that end empty. Returns 0, or
+ * -1 after printing an error when a folder cannot be read (its strays
+ * would be published).
  */
-static void
+static int
 drop_strays(const struct site *s, size_t n, const char *rel)
 {
 	struct buf dir = BUF_INIT, path = BUF_INIT, sub = BUF_INIT;
+	struct buf names = BUF_INIT;
 	struct stat st;
-	struct dirent *e;
-	DIR *d;
+	const char *e;
+	int ret = 0;
 
 	buf_addf(&dir, "%s%s%s", s->root, *rel ? "/" : "", rel);
-	d = opendir(dir.data);
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
+	if (list_dir(dir.data, &names))
+		ret = unreadable(dir.data);
+	EACH_NAME(e, &names) {
+		if (ret)
+			break;
 		buf_reset(&sub);
-		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e);
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", dir.data, e->d_name);
+		buf_addf(&path, "%s/%s", dir.data, e);
 		if (lstat(path.data, &st))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			drop_strays(s, n, sub.data);
+			ret = drop_strays(s, n, sub.data);
 			rmdir(path.data);
 		} else if (!listed(s->files, n, sub.data) &&
 			   strcmp(sub.data, ".manifest")) {
 			unlink(path.data);
 		}
 	}
-	if (d)
-		closedir(d);
 	buf_release(&dir);
 	buf_release(&path);
 	buf_release(&sub);
+	buf_release(&names);
+	return ret;
 }
 
 /* Whether name, at the top of outdir, is this program's bookkeeping. */
@@ -1288,26 +1382,24 @@ static int
 carry_over(struct site *s, size_t n, const char *rel)
 {
 	struct buf dir = BUF_INIT, from = BUF_INIT, to = BUF_INIT;
-	struct buf sub = BUF_INIT;
+	struct buf sub = BUF_INIT, names = BUF_INIT;
 	struct stat st;
-	struct dirent *e;
+	const char *e;
 	size_t at;
-	DIR *d;
 	int ret = 0;
 
 	buf_addf(&dir, "%s%s%s", s->outdir, *rel ? "/" : "", rel);
-	d = opendir(dir.data);
-	if (!d && *rel)
-		ret = error("cannot read folder '%s': %s", dir.data,
-			    strerror(errno));
-	while (!ret && d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (!*rel && bookkeeping(e->d_name)))
+	if (list_dir(dir.data, &names))
+		ret = unreadable(dir.data);
+	EACH_NAME(e, &names) {
+		if (ret)
+			break;
+		if (!*rel && bookkeeping(e))
 			continue;
 		buf_reset(&sub);
-		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e);
 		buf_reset(&from);
-		buf_addf(&from, "%s/%s", dir.data, e->d_name);
+		buf_addf(&from, "%s/%s", dir.data, e);
 		if (lstat(from.data, &st))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
@@ -1338,12 +1430,11 @@ carry_over(struct site *s, size_t n, const char *rel)
 			ret = error("cannot keep '%s' in the new site: %s",
 				    from.data, strerror(errno));
 	}
-	if (d)
-		closedir(d);
 	buf_release(&dir);
 	buf_release(&from);
 	buf_release(&to);
 	buf_release(&sub);
+	buf_release(&names);
 	return ret;
 }
 
@@ -1366,8 +1457,7 @@ publish_exchange(struct site *s, size_t n)
 
 	if (link_unchanged(s))
 		goto out;
-	drop_strays(s, n, "");
-	if (carry_over(s, n, ""))
+	if (drop_strays(s, n, "") || carry_over(s, n, ""))
 		goto out;
 	/* Held before the exchange: the next run waits on this one. */
 	buf_addf(&path, "%s/.lock", s->root);
@@ -1498,14 +1588,17 @@ publish_journal(struct site *s, size_t n)
 		error("cannot write '%s': %s", jpath.data, strerror(errno));
 		unlink(path.data);
 	} else {
-		/* Committed: done now, or by the next run if not. */
+		/*
+		 * Committed: done now, or by the next run if not, which
+		 * needs the staging folder the journal names (should this
+		 * one end on the way, out of memory).
+		 */
+		s->journaled = 1;
 		ret = apply_journal(s->outdir, j.data);
 		if (ret == -2)
 			BUG("the journal written does not parse");
-		if (ret) {
-			/* The journal names the staging folder: it stays. */
-			s->journaled = 1;
-		} else {
+		if (!ret) {
+			s->journaled = 0;
 			unlink(jpath.data);
 			s->published = 1;
 			free(s->staging);
@@ -1572,24 +1665,31 @@ site_count(const struct site *s, const char *suffix)
 
 /* -------------------------------------------------------------- watch */
 
-/* Notes every entry under dir (outdir/...), the staging folder apart. */
-static void
+/*
+ * Notes every entry under dir (outdir/...), the staging folder apart.
+ * Returns 0, or -1 after printing an error when a folder cannot be read:
+ * taken for empty, everything in it would look new afterwards.
+ */
+static int
 note_tree(struct site *s, const char *dir, int top)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	struct buf path = BUF_INIT;
+	struct buf path = BUF_INIT, names = BUF_INIT;
 	struct stat st;
+	const char *e;
+	int ret = 0;
 
-	while (d && (e = readdir(d))) {
+	if (list_dir(dir, &names))
+		ret = unreadable(dir);
+	EACH_NAME(e, &names) {
 		struct seen *n;
 
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (top && (!strncmp(e->d_name, STAGING_PREFIX, 9) ||
-			     !strcmp(e->d_name, ".lock"))))
+		if (ret)
+			break;
+		if (top && (!strncmp(e, STAGING_PREFIX, 9) ||
+			    !strcmp(e, ".lock")))
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", dir, e->d_name);
+		buf_addf(&path, "%s/%s", dir, e);
 		if (lstat(path.data, &st))
 			continue;
 		s->seen = xgrow(s->seen, &s->seencap, s->nseen + 1,
@@ -1598,22 +1698,57 @@ note_tree(struct site *s, const char *dir, int top)
 		n->path = xstrdup(path.data);
 		n->st = st;
 		if (S_ISDIR(st.st_mode))
-			note_tree(s, path.data, 0);
+			ret = note_tree(s, path.data, 0);
 	}
-	if (d)
-		closedir(d);
 	buf_release(&path);
+	buf_release(&names);
+	return ret;
 }
 
-void
-site_watch(struct site *s)
+/* Forgets what site_watch() noted. */
+static void
+forget_seen(struct site *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->nseen; i++)
 		free(s->seen[i].path);
-	s->nseen = 0;
-	note_tree(s, s->outdir, 1);
+	free(s->seen);
+	s->seen = NULL;
+	s->nseen = s->seencap = 0;
+}
+
+int
+site_watch(struct site *s)
+{
+	forget_seen(s);
+	if (!note_tree(s, s->outdir, 1))
+		return 0;
+	forget_seen(s);
+	return -1;
+}
+
+/*
+ * Whether the path p (outdir/...) is, or holds, a file of the site as
+ * last published: a file there that another program seems to have
+ * added is never removed (the manifest names what this program wrote).
+ */
+static int
+published_path(const struct site *s, const char *p)
+{
+	size_t i, n, len = strlen(s->outdir);
+
+	if (strncmp(p, s->outdir, len) || p[len] != '/')
+		return 1;	/* not ours to judge: kept */
+	p += len + 1;
+	n = strlen(p);
+	if (!strcmp(p, ".manifest") || !strncmp(p, ".publish", 8))
+		return 1;
+	for (i = 0; i < s->nold; i++)
+		if (!strncmp(s->old[i].path, p, n) &&
+		    (!s->old[i].path[n] || s->old[i].path[n] == '/'))
+			return 1;
+	return 0;
 }
 
 int
@@ -1625,14 +1760,22 @@ site_verify(struct site *s, const char *who)
 
 	s->seen = NULL;
 	s->nseen = s->seencap = 0;
-	note_tree(s, s->outdir, 1);
+	if (note_tree(s, s->outdir, 1)) {
+		/* Nothing is judged from half a look. */
+		ret = -1;
+		goto out;
+	}
 	for (i = 0; i < s->nseen; i++) {
 		const struct seen *now = &s->seen[i];
 
 		for (k = 0; k < nbefore; k++)
 			if (!strcmp(before[k].path, now->path))
 				break;
-		if (k == nbefore) {
+		if (k == nbefore && published_path(s, now->path)) {
+			ret = error("%s wrote '%s', outside the staging "
+				    "folder; the next run rewrites it", who,
+				    now->path);
+		} else if (k == nbefore) {
 			ret = error("%s wrote '%s', outside the staging "
 				    "folder; removed", who, now->path);
 			remove_tree(now->path);
@@ -1645,6 +1788,8 @@ site_verify(struct site *s, const char *who)
 				    now->path);
 		}
 	}
+out:
+	forget_seen(s);
 	for (i = 0; i < nbefore; i++)
 		free(before[i].path);
 	free(before);

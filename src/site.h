@@ -146,12 +146,16 @@ size_t site_count(const struct site *s, const char *suffix);
 
 /*
  * Notes the state of everything in outdir but the staging folder, before
- * another program (gnuplot) runs; site_verify() afterwards returns 0 when
- * nothing there changed, else -1 after printing an error for each file
- * the program wrote (files it added are removed; a published file it
- * changed is rewritten by the next run, whose no-op check sees it).
+ * another program (gnuplot) runs: 0, or -1 after printing an error when
+ * a folder of outdir cannot be read (too few file descriptors, say),
+ * and then the program must not run. site_verify() afterwards returns 0
+ * when nothing there changed, else -1 after printing an error for each
+ * file the program wrote (files it added are removed, but never a path
+ * that the last published manifest lists; a published file it changed
+ * is rewritten by the next run, whose no-op check sees it), or one error
+ * when a folder cannot be read (nothing is removed then).
  */
-void site_watch(struct site *s);
+int site_watch(struct site *s);
 int site_verify(struct site *s, const char *who);
 
 #endif

@@ -303,6 +303,28 @@ expect_in "$tmp/limit" limit-bad-unit 1 "$ult" get "$lim"
 has limit-bad-unit "$tmp/stderr" "^data/model.md:$line:[0-9]*: error: \
 this expression is in kg m^2 ops/(bit s^3), but the unit given is 'J'$"
 
+# A loop is named as the loop, whatever the way to it: through a
+# constant defined before the provider of what the loop's members read
+# (had been "unknown quantity 'laptop.mass'"), and through a pick that
+# reads a definition that reads the pick (had been "unknown quantity").
+mkdir "$tmp/loop" && cp -R "$top/data" "$tmp/loop/"
+sed -i 's|^const\.hbar = const\.h / (2 \* pi)$|const.hbar = laptop.ops_max / (2 * pi)|' \
+	"$tmp/loop/data/model.md"
+line=$(grep -n '^const\.hbar = laptop' "$tmp/loop/data/model.md" | cut -d: -f1)
+expect_in "$tmp/loop" loop-constant 1 "$ult" list
+has loop-constant "$tmp/stderr" "^data/model.md:${line:-0}:1: error: 'const.hbar' depends on itself: const.hbar -> laptop.ops_max -> const.hbar\$"
+if grep -q 'unknown quantity' "$tmp/stderr"; then
+	no "loop-constant: an unknown quantity said"; cat "$tmp/stderr"; else ok; fi
+cp "$top/data/model.md" "$tmp/loop/data/model.md"
+sed -i 's|^\(closest\.heaviest = largest d in device by d\.mass where has(d\.mass)\)$|\1 \&\& d.mass > closest.half|' \
+	"$tmp/loop/data/model.md"
+printf '\n```define\nclosest.half = closest.heaviest.mass / 2\n  unit: kg\n```\n' \
+	>>"$tmp/loop/data/model.md"
+line=$(grep -n '^closest\.heaviest = ' "$tmp/loop/data/model.md" | cut -d: -f1)
+expect_in "$tmp/loop" loop-pick 1 "$ult" list
+if [ "$(head -n 1 "$tmp/stderr")" = "data/model.md:${line:-0}:1: error: 'closest.heaviest' depends on itself: closest.heaviest -> closest.half -> closest.heaviest" ]
+then ok; else no "loop-pick: the loop is not named first"; cat "$tmp/stderr"; fi
+
 # A data file of one's own, declared without C (docs/templates.md, "A
 # data file of your own"): in a copy of the project, a two-column file
 # and its two lines of data/schema.csv; `list` shows each row's

@@ -260,7 +260,7 @@ if grep -q '<script>' "$tmp/evil-out/index.html" "$tmp/evil-out/data.html" \
 else ok; fi
 if grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/evil-out/data.html"
 then ok; else no "data.html does not show the name as text"; fi
-if grep -qF 'system(”touch' "$tmp/evil-out/figures/gaps.svg" &&
+if grep -qF 'system("touch' "$tmp/evil-out/figures/gaps.svg" &&
    grep -qF '`touch' "$tmp/evil-out/figures/gaps.svg"; then ok; else
 	no "gaps.svg does not draw the name as text"; fi
 if [ -f "$tmp/evil-out/figures/gaps.svg" ] &&

@@ -5,9 +5,10 @@
 # the fix rebuilt; a new subfolder watched; SIGINT and SIGTERM (during a
 # build that waits on gnuplot) ending it with status 0, leaving no
 # process, no staging folder and no lock; and --serve (files, types,
-# index.html, 404, no way out of out/ with "..", redirects on the same
-# host, many clients at once: idle, slow, not reading, sending without
-# end, too many); the preview's reload script and status (served pages
+# index.html, 404, no way out of out/ with ".." or through a symbolic
+# link at any depth, redirects on the same host, many clients at once:
+# idle, slow, not reading, sending without end, too many); the
+# preview's reload script and status (served pages
 # only, not out/), a failed build's located errors in the status and
 # on the page, cleared by the fix; with every edition, the newest
 # published first and a change during the rest starting over; --host.
@@ -246,6 +247,17 @@ start serve --serve 0
 if waitfor 30 has "$dir/log" '^watch: built out/'; then ok; else
 	no "serve: first build"; cat "$dir/log"; fi
 port=$(sed -n "s|^watch: serving 'out' at http://127.0.0.1:\([0-9]*\)/\$|\1|p" "$dir/log")
+# Symbolic links in out/ are never followed, at any depth: to a folder
+# at the top and in a folder (to /etc: /leakdir/passwd had been
+# served), to a file, to .. and to a folder of the site itself; each is
+# not found, and the files beside them still are.
+ln -s /etc "$dir/out/leakdir"
+ln -s /etc "$dir/out/figures/leakdir"
+ln -s /etc/passwd "$dir/out/passwd.txt"
+ln -s /etc/passwd "$dir/out/figures/passwd.svg"
+ln -s .. "$dir/out/up"
+ln -s ../.. "$dir/out/figures/up"
+ln -s figures "$dir/out/figs"
 if [ -n "$port" ] && python3 - "$port" "$dir/out" <<'EOF'
 import http.client, sys
 port, out = int(sys.argv[1]), sys.argv[2]
@@ -310,9 +322,18 @@ get("/%2e%2e/log", 400)
 get("/figures/%2E%2E/%2e%2e/log", 400)
 get("..", 400)
 get("/index.html", 405, None, None, "POST")
+for path in ("/leakdir/passwd", "/leakdir/", "/leakdir", "/leakdir/hosts",
+             "/figures/leakdir/passwd", "/figures/leakdir/",
+             "/passwd.txt", "/figures/passwd.svg", "/up/log", "/up/out/",
+             "/figures/up/log", "/figs/dust.svg", "/figs/", "/figs"):
+    get(path, 404)
+    get(path, 404, None, None, "HEAD")
 sys.exit(1 if bad else 0)
 EOF
 then ok; else no "serve: requests (port '$port')"; cat "$dir/log"; fi
+rm -f "$dir/out/leakdir" "$dir/out/figures/leakdir" "$dir/out/passwd.txt" \
+	"$dir/out/figures/passwd.svg" "$dir/out/up" "$dir/out/figures/up" \
+	"$dir/out/figs"
 # Many clients at once: idle ones (a browser's preconnects), a slow
 # one, one that does not read its answer, more than the server keeps;
 # none delays a rebuild or another client. Redirects stay on the host.

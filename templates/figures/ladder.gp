@@ -7,7 +7,9 @@
 # The machines' labels stand in a column right of the machines, each
 # joined to its point by a leader line; the dataset places them
 # (label_bits, label_ops: columns 4 and 5) so that none overlaps another
-# and no two leader lines cross.
+# and no two leader lines cross. The labels come from the data, written
+# for enhanced text (ultimate escapes them): drawn enhanced, they show
+# as they are.
 set key at graph 0.02, graph 0.84 left top Left reverse samplen 1
 set logscale xy 10
 set format x "10^{%L}"
@@ -35,9 +37,9 @@ plot 'ladder.dat' using ($3 == 1 ? $2 : 1/0):1:($4 - $2):($5 - $1) with vectors 
      'ladder.dat' using ($3 == 1 ? $2 : 1/0):1 title "machines" with points pt 7 ps 1 lc rgb blue, \
      $limits using ($3 == 2 ? $2 : 1/0):1 title "ordinary matter (atoms)" with points pt 5 ps 1.2 lc rgb green, \
      $limits using ($3 == 3 ? $2 : 1/0):1 title "ultimate limits" with points pt 9 ps 1.6 lc rgb vermilion, \
-     'ladder.dat' using ($3 == 1 ? $4 : 1/0):5:6 with labels noenhanced left offset 0.3,0 font label_font tc rgb ink_soft notitle, \
-     $limits using ($3 == 1 || narrow || $2 >= 1e30 ? 1/0 : $4):5:6 with labels noenhanced left offset 0.8,0.35 tc rgb ink_soft notitle, \
-     $limits using ($3 == 1 || narrow || $2 < 1e30 ? 1/0 : $4):5:6 with labels noenhanced right offset -0.8,0.35 tc rgb ink_soft notitle, \
-     $limits using ($3 != 2 || !narrow || $2 >= 1e20 ? 1/0 : $4):5:6 with labels noenhanced left offset -0.5,4 tc rgb ink_soft notitle, \
-     $limits using ($3 != 2 || !narrow || $2 < 1e20 ? 1/0 : $4):5:6 with labels noenhanced right offset -1,1 tc rgb ink_soft notitle, \
-     $limits using ($3 != 3 || !narrow ? 1/0 : $4):5:6 with labels noenhanced center offset 0,-1.3 tc rgb ink_soft notitle
+     'ladder.dat' using ($3 == 1 ? $4 : 1/0):5:6 with labels left offset 0.3,0 font label_font tc rgb ink_soft notitle, \
+     $limits using ($3 == 1 || narrow || $2 >= 1e30 ? 1/0 : $4):5:6 with labels left offset 0.8,0.35 tc rgb ink_soft notitle, \
+     $limits using ($3 == 1 || narrow || $2 < 1e30 ? 1/0 : $4):5:6 with labels right offset -0.8,0.35 tc rgb ink_soft notitle, \
+     $limits using ($3 != 2 || !narrow || $2 >= 1e20 ? 1/0 : $4):5:6 with labels left offset -0.5,4 tc rgb ink_soft notitle, \
+     $limits using ($3 != 2 || !narrow || $2 < 1e20 ? 1/0 : $4):5:6 with labels right offset -1,1 tc rgb ink_soft notitle, \
+     $limits using ($3 != 3 || !narrow ? 1/0 : $4):5:6 with labels center offset 0,-1.3 tc rgb ink_soft notitle
