@@ -2,10 +2,11 @@
 #define MODELDOCINT_H
 
 /*
- * What the two halves of the model document share: the parsed items
- * (modeldoc.c reads and checks them) and the evaluation (modeleval.c
- * runs them into the registry). Not for other modules: they use
- * modeldoc.h.
+ * What the parts of the model document share: the parsed items
+ * (modeldoc.c reads and checks them) and their evaluation (modeleval.c
+ * runs them into the registry, with modelpick.c for the picks,
+ * modelrows.c for sets of rows, trends and datasets, modelcheck.c for
+ * the checks). Not for other modules: they use modeldoc.h.
  */
 #include <stddef.h>
 
@@ -185,6 +186,19 @@ struct bind {
 /* modeleval.c: env to evaluate with b's bindings, over the run's rows. */
 struct expr_env;
 void modeleval_env(struct bind *b, struct expr_env *env);
+/* No rate: an item that is not per_rate. */
+#define NO_RATE ((size_t)-1)
+
+/* The evaluation's own, for its parts (modelpick.c, modelcheck.c). */
+void modeleval_bind(struct bind *b, struct modeldoc_eval *ev,
+		    const struct item *it, const char *row, size_t k);
+int modeleval_bound_name(const struct bind *b, const char *name,
+			 struct buf *out);
+int modeleval_row_of(const char *over, const char *row);
+int modeleval_push(struct modeldoc_eval *ev, const struct item *it,
+		   const char *name);
+void modeleval_pop(struct modeldoc_eval *ev);
+int modelpick_eval(struct modeldoc_eval *ev, const struct item *it);
 int modeleval_check(struct modeldoc_eval *ev, const struct item *it,
 		    const struct expr_env *env, const char *var,
 		    const char *origin, const char *where);

@@ -27,20 +27,16 @@
 #define DEPTH_MAX 256
 
 
-/* No rate: an item that is not per_rate. */
-#define NO_RATE ((size_t)-1)
 
 static int eval_item(struct modeldoc_eval *ev, size_t i);
-static int push(struct modeldoc_eval *ev, const struct item *it,
-		const char *name);
 static int check_item(struct modeldoc_eval *ev, const struct item *it,
 		      struct bind *b);
 static int eval_member(struct modeldoc_eval *ev, size_t i, const char *row,
 		       size_t k);
 
 /* b for item it, for row (or NULL) and the document's rate k (or none). */
-static void
-bind_init(struct bind *b, struct modeldoc_eval *ev, const struct item *it,
+void
+modeleval_bind(struct bind *b, struct modeldoc_eval *ev, const struct item *it,
 	  const char *row, size_t k)
 {
 	memset(b, 0, sizeof(*b));
@@ -93,8 +89,8 @@ unbrace_rate(const struct bind *b, const char *text, const char *with,
  * the row, a rate's "{r}" by its short name and "r" alone by the rate,
  * into out. Returns 0, or -1 (out untouched) when b changes nothing.
  */
-static int
-bound_name(const struct bind *b, const char *name, struct buf *out)
+int
+modeleval_bound_name(const struct bind *b, const char *name, struct buf *out)
 {
 	size_t at = out->len, vl = b->var ? strlen(b->var) : 0;
 	const char *last = b->row ? strrchr(b->row, '.') : NULL;
@@ -160,7 +156,7 @@ resolve_hook(void *ctx, const char *name, struct buf *out)
 {
 	struct bind *b = ctx;
 	size_t at = out->len;
-	int ret = bound_name(b, name, out);
+	int ret = modeleval_bound_name(b, name, out);
 
 	if (!registry_get(b->ev->reg, ret ? name : out->data + at))
 		modeldoc_need(b->ev, ret ? name : out->data + at);
@@ -219,8 +215,8 @@ pick_index(const struct modeldoc *doc, const char *name)
 }
 
 /* Whether row is "PREFIX.X" of a prefix of over, X one part. */
-static int
-row_of(const char *over, const char *row)
+int
+modeleval_row_of(const char *over, const char *row)
 {
 	const char *p = over, *dot = strrchr(row, '.');
 
@@ -329,7 +325,7 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 		 */
 		for (c = 0; ev->state[i] && c < ev->depth; c++)
 			if (!strcmp(ev->stack[c], doc->items[i].name))
-				return push(ev, &doc->items[i],
+				return modeleval_push(ev, &doc->items[i],
 					    doc->items[i].name);
 		if (!ev->state[i] && eval_item(ev, i))
 			return -1;
@@ -368,9 +364,9 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 			const char *rest;
 			size_t nl = strlen(name), rl;
 
-			bind_init(&b, ev, it, NULL, it->per_rate ? k : NO_RATE);
+			modeleval_bind(&b, ev, it, NULL, it->per_rate ? k : NO_RATE);
 			buf_reset(&id);
-			if (bound_name(&b, it->name, &id))
+			if (modeleval_bound_name(&b, it->name, &id))
 				buf_addstr(&id, it->name);
 			if (!it->var) {
 				if (!strcmp(id.data, name))
@@ -391,7 +387,7 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 			buf_add(&row, name, nl - rl);
 			buf_reset(&id);
 			buf_addf(&id, "%s.id", row.data);
-			if (row_of(it->over, row.data) &&
+			if (modeleval_row_of(it->over, row.data) &&
 			    registry_get(ev->reg, id.data))
 				ret = eval_member(ev, i, row.data,
 						  it->per_rate ? k : NO_RATE);
@@ -408,8 +404,8 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
  * Pushes name on the stack of quantities being evaluated. Returns 0, or
  * -1 after the error naming the loop when it is there already.
  */
-static int
-push(struct modeldoc_eval *ev, const struct item *it, const char *name)
+int
+modeleval_push(struct modeldoc_eval *ev, const struct item *it, const char *name)
 {
 	struct buf loop = BUF_INIT;
 	size_t k;
@@ -430,8 +426,8 @@ push(struct modeldoc_eval *ev, const struct item *it, const char *name)
 	return -1;
 }
 
-static void
-pop(struct modeldoc_eval *ev)
+void
+modeleval_pop(struct modeldoc_eval *ev)
 {
 	free(ev->stack[--ev->depth]);
 }
@@ -621,7 +617,7 @@ set_because(struct quantity *q, const struct bind *b, const struct expr *cond)
 		buf_add(&one, p, strcspn(p, "\n"));
 		if (because.len)
 			buf_addch(&because, ' ');
-		if (bound_name(b, one.data, &because))
+		if (modeleval_bound_name(b, one.data, &because))
 			buf_addstr(&because, one.data);
 	}
 	free(q->because);
@@ -689,7 +685,7 @@ def_inputs(struct modeldoc_eval *ev, const struct item *it,
 		buf_add(&one, p, strcspn(p, "\n"));
 		if (inputs->len)
 			buf_addch(inputs, ' ');
-		if (bound_name(b, one.data, inputs))
+		if (modeleval_bound_name(b, one.data, inputs))
 			buf_addstr(inputs, one.data);
 		if (!registry_get(ev->reg, inputs->data + at))
 			inputs->data[inputs->len = at ? at - 1 : 0] = '\0';
@@ -726,7 +722,7 @@ reduction_files(struct bind *b, const struct expr *e, struct buf *out)
 			if (!strchr(word.data, '.')) {
 				struct buf bound = BUF_INIT;
 
-				if (!bound_name(b, word.data, &bound)) {
+				if (!modeleval_bound_name(b, word.data, &bound)) {
 					buf_reset(&word);
 					buf_addstr(&word, bound.data);
 				}
@@ -764,9 +760,9 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 	double x;
 	int ret = -1;
 
-	bind_init(&b, ev, it, row, k);
+	modeleval_bind(&b, ev, it, row, k);
 	modeleval_env(&b, &env);
-	if (bound_name(&b, it->name, &name))
+	if (modeleval_bound_name(&b, it->name, &name))
 		buf_addstr(&name, it->name);
 	/* A rate this edition lacks (no fit yet) counts nothing. */
 	if (b.rate && !registry_get(ev->reg, b.rate)) {
@@ -787,7 +783,7 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 			  "names a new one", name.data);
 		goto out;
 	}
-	if (push(ev, it, name.data))
+	if (modeleval_push(ev, it, name.data))
 		goto out;
 	if (it->when) {
 		env.missing_ok = 1;
@@ -862,7 +858,7 @@ added:
 		set_because(q, &b, it->when);
 	ret = 0;
 popped:
-	pop(ev);
+	modeleval_pop(ev);
 out:
 	value_release(&v);
 	buf_release(&inputs);
@@ -926,8 +922,8 @@ eval_member(struct modeldoc_eval *ev, size_t i, const char *row, size_t k)
 	struct bind b;
 	int ret = 0;
 
-	bind_init(&b, ev, it, row, k);
-	if (bound_name(&b, it->name, &name))
+	modeleval_bind(&b, ev, it, row, k);
+	if (modeleval_bound_name(&b, it->name, &name))
 		buf_addstr(&name, it->name);
 	/* Evaluated once: a false "when:" is not asked again. */
 	if (!registry_get(ev->reg, name.data) && !member_seen(ev, name.data))
@@ -998,8 +994,8 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	size_t n;
 	int ret = -1;
 
-	bind_init(&b, ev, it, row, NO_RATE);
-	if (bound_name(&b, it->name, &name))
+	modeleval_bind(&b, ev, it, row, NO_RATE);
+	if (modeleval_bound_name(&b, it->name, &name))
 		buf_addstr(&name, it->name);
 	q = registry_get_mut(ev->reg, name.data);
 	if (it->when) {
@@ -1094,7 +1090,7 @@ modeldoc_row_id(const char *over, const char *name, struct buf *row)
 		return 0;
 	buf_reset(row);
 	buf_add(row, name, len - 3);
-	return row_of(over, row->data);
+	return modeleval_row_of(over, row->data);
 }
 
 /* Every member of family item i, one per row. */
@@ -1129,336 +1125,13 @@ modeldoc_row(struct modeldoc_eval *ev, const char *row)
 	for (i = 0; i < ev->doc->n && !ev->failed; i++) {
 		const struct item *it = &ev->doc->items[i];
 
-		if (!it->var || !row_of(it->over, row))
+		if (!it->var || !modeleval_row_of(it->over, row))
 			continue;
 		if ((it->kind == ITEM_DEF ? eval_rates(ev, i, row) :
 		     eval_decl(ev, it, row)) < 0)
 			return -1;
 	}
 	return ev->failed ? -1 : 0;
-}
-
-/*
- * What the families over the pick's row compute (".sbops" of d.sbops),
- * each after a newline, into rests: the family evaluates those for the
- * pick, and they are not copied.
- */
-static void
-family_rests(struct modeldoc_eval *ev, const char *pick, struct buf *rests)
-{
-	const struct modeldoc *doc = ev->doc;
-	size_t i, k;
-
-	for (i = 0; i < doc->n; i++) {
-		const struct item *it = &doc->items[i];
-
-		if (it->kind != ITEM_DEF || !it->var || !row_of(it->over, pick))
-			continue;
-		/* A per-rate one, once per rate: ".gap.ops.years_lloyd". */
-		for (k = 0; k < (it->per_rate ? doc->nrates : 1); k++) {
-			struct bind b;
-
-			bind_init(&b, ev, it, NULL,
-				  it->per_rate ? k : NO_RATE);
-			buf_addch(rests, '\n');
-			if (bound_name(&b, it->name + strlen(it->var), rests))
-				buf_addstr(rests, it->name + strlen(it->var));
-			buf_addch(rests, '\n');
-		}
-	}
-}
-
-/*
- * The picked row's quantities under the pick's name: each quantity
- * ROW.rest as PICK.rest, with the same value, unit, source and data row.
- * One the data give stays one the data give, its words saying which row
- * it is and why; one computed has the formula ROW.rest (its input) and
- * the pick's note. Then the families over the pick's prefix evaluate
- * their members for it (modeldoc_row()).
- */
-/* bsearch() and qsort() of the rests: strcmp() of the strings. */
-static int
-by_rest(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int
-copy_row(struct modeldoc_eval *ev, const struct item *it, const char *row)
-{
-	struct buf name = BUF_INIT, formula = BUF_INIT, rests = BUF_INIT;
-	const char *note = it->a[A_NOTE].text;
-	size_t k, n = registry_count(ev->reg), rl = strlen(row);
-	size_t nrest = 0, cap = 0;
-	char **rest = NULL, *p;
-	int ret = 0;
-
-	family_rests(ev, it->name, &rests);
-	/*
-	 * Its lines, sorted, for bisection: a strstr() of the text for
-	 * each quantity of the row was 17.4M of every edition's
-	 * instructions.
-	 */
-	for (p = rests.data; *(p += strspn(p, "\n"));) {
-		size_t len = strcspn(p, "\n");
-
-		rest = xgrow(rest, &cap, nrest + 1, sizeof(*rest));
-		rest[nrest++] = p;
-		if (p[len])
-			p[len++] = '\0';
-		p += len;
-	}
-	if (nrest)	/* qsort() and bsearch() take no NULL array */
-		qsort(rest, nrest, sizeof(*rest), by_rest);
-	for (k = 0; k < n && !ret; k++) {
-		const struct quantity *q = registry_at(ev->reg, k);
-		const char *in = q->ninputs ? q->name : NULL, *tail;
-		struct quantity *c;
-
-		if (strncmp(q->name, row, rl) || q->name[rl] != '.')
-			continue;
-		tail = q->name + rl;
-		/*
-		 * What a family computes it computes for the pick too; what
-		 * the data give (a label the family defines only for rows
-		 * without one) is copied.
-		 */
-		if (nrest && q->expr &&
-		    bsearch(&tail, rest, nrest, sizeof(*rest), by_rest))
-			continue;
-		buf_reset(&name);
-		buf_addstr(&name, it->name);
-		buf_addstr(&name, q->name + rl);
-		buf_reset(&formula);
-		if (in) {
-			buf_addstr(&formula, q->name);
-			if (note)
-				buf_addf(&formula, " (%s)", note);
-		} else {
-			buf_addf(&formula, "%s; the row %s", q->formula, row);
-			if (note)
-				buf_addf(&formula, ", %s", note);
-		}
-		if (q->type == Q_TEXT) {
-			c = registry_add_text(ev->reg, name.data, q->text,
-					      formula.data, in, q->source,
-					      q->origin);
-		} else {
-			c = registry_add_num(ev->reg, name.data, q->value,
-					     q->unit, formula.data, in,
-					     q->source, q->origin);
-			if (c && in)
-				registry_set_expr(c, q->name, note);
-		}
-		if (!c)
-			ret = modeldoc_error(ev->doc, it->off, it->len, "'%s' "
-					"could not be added (see above)",
-					name.data);
-	}
-	buf_release(&name);
-	buf_release(&formula);
-	buf_release(&rests);
-	free(rest);
-	return ret ? ret : modeldoc_row(ev, it->name);
-}
-
-/* Whether a prefix of over is named by a family of the document. */
-static int
-known_prefix(const struct modeldoc *doc, const char *over)
-{
-	struct buf row = BUF_INIT;
-	const char *p = over;
-	size_t i, len;
-	int known = 0;
-
-	for (; *p && !known; p += len + (p[len] == ' ')) {
-		len = strcspn(p, " ");
-		buf_reset(&row);
-		buf_add(&row, p, len);
-		BUF_ADDLIT(&row, ".x");
-		for (i = 0; i < doc->n && !known; i++)
-			known = doc->items[i].var &&
-				row_of(doc->items[i].over, row.data);
-	}
-	buf_release(&row);
-	return known;
-}
-
-/*
- * The rows of a pick (modeldoc_row_id()), each "PREFIX.X" after a
- * newline, into rows; their number. No rows, and a prefix no family of
- * the document names and no quantity starts with: an error (-1).
- */
-static long
-pick_rows(struct modeldoc_eval *ev, const struct item *it, struct buf *rows)
-{
-	const struct pick *pk = it->pick;
-	struct buf row = BUF_INIT, hint = BUF_INIT;
-	size_t k;
-	long n = 0;
-	char *near[3];
-
-	for (k = 0; k < registry_nids(ev->reg); k++) {
-		const char *name = registry_id_at(ev->reg, k)->name;
-
-		if (!modeldoc_row_id(pk->over, name, &row))
-			continue;
-		buf_addch(rows, '\n');
-		buf_addstr(rows, row.data);
-		n++;
-	}
-	if (!n && !known_prefix(ev->doc, pk->over) &&
-	    !registry_has(ev->reg, pk->over)) {
-		size_t m = registry_suggest_prefix(ev->reg, pk->over, near, 3);
-
-		suggest_hint(&hint, (const char *const *)near, m);
-		while (m)
-			free(near[--m]);
-		n = modeldoc_error(ev->doc, it->expr_off, it->expr_len, "unknown "
-			      "family '%s': no rows '%s.X' (X where '%s.X.id' "
-			      "is a quantity), and no 'for' of the document "
-			      "ranges over it%s", pk->over, pk->over, pk->over,
-			      hint.data);
-	}
-	buf_release(&row);
-	buf_release(&hint);
-	return n;
-}
-
-/*
- * The keys of row (bound to the pick's variable) into key[], each in
- * the unit of the first row's (unit[]; first: set them). Returns 0, 1
- * when the row does not pass "where", or -1 after an error.
- */
-static int
-pick_keys(struct modeldoc_eval *ev, const struct item *it, const char *row,
-	  double *key, struct unit *unit, int first)
-{
-	const struct pick *pk = it->pick;
-	struct bind b = { .ev = ev, .var = pk->var, .row = row };
-	struct expr_env env;
-	struct value v = { 0 };
-	struct buf ua = BUF_INIT, ub = BUF_INIT;
-	size_t k;
-	int ret = 0;
-
-	modeleval_env(&b, &env);
-	if (pk->where) {
-		if (expr_eval(pk->where, &env, &v))
-			return -1;
-		ret = value_truthy(&v) ? 0 : 1;
-		value_release(&v);
-	}
-	for (k = 0; k < pk->nkeys && !ret; k++) {
-		const struct expr *e = pk->key[k];
-
-		if (expr_eval(e, &env, &v))
-			return -1;
-		if (v.type != VALUE_NUMBER) {
-			ret = modeldoc_error(ev->doc, expr_loc(e)->off,
-					expr_loc(e)->len, "a key of a pick is a "
-					"number, and this gives the text '%s' "
-					"(row %s)", v.text, row);
-		} else if (first) {
-			unit[k] = v.unit;
-			key[k] = v.num;
-		} else if (!unit_same_dim(&v.unit, &unit[k]) ||
-			   v.unit.calendar != unit[k].calendar) {
-			value_unit_text(&v, &ua);
-			unit_format(&ub, &unit[k]);
-			ret = modeldoc_error(ev->doc, expr_loc(e)->off,
-					expr_loc(e)->len, "this key is in %s "
-					"for row %s, and in %s for the rows "
-					"before: the rows cannot be compared",
-					ua.data, row, ub.data);
-		} else {
-			key[k] = v.unit.scale == unit[k].scale ? v.num :
-				 v.num * (v.unit.scale / unit[k].scale);
-		}
-		value_release(&v);
-	}
-	buf_release(&ua);
-	buf_release(&ub);
-	return ret;
-}
-
-/*
- * A pick: of the rows of its prefixes that pass "where", the one with
- * the largest (smallest) first key, ties broken by the next key, then
- * by the rows' order (the first wins); its quantities are copied under
- * the pick's name (copy_row()). No such row: no quantities, and no
- * error (an early edition without a phone). Returns 0, 1 when nothing
- * was picked, or -1 after an error.
- */
-static int
-eval_pick(struct modeldoc_eval *ev, const struct item *it)
-{
-	const struct pick *pk = it->pick;
-	struct buf rows = BUF_INIT, best = BUF_INIT, row = BUF_INIT;
-	struct bind b = { .ev = ev };
-	struct expr_env env;
-	struct unit unit[PICK_KEYS_MAX];
-	double key[PICK_KEYS_MAX], top[PICK_KEYS_MAX];
-	struct value v = { 0 };
-	const char *p;
-	long n;
-	int ret = -1;
-
-	modeleval_env(&b, &env);
-	env.missing_ok = 1;
-	if (registry_has(ev->reg, it->name)) {
-		modeldoc_error(ev->doc, it->off, it->len, "'%s' is already a "
-			  "quantity or a prefix of some: a pick names new "
-			  "ones", it->name);
-		goto out;
-	}
-	if (push(ev, it, it->name))
-		goto out;
-	if (it->when) {
-		ret = expr_eval(it->when, &env, &v);
-		if (ret < 0)
-			goto popped;
-		ret = ret == 0 && value_truthy(&v) ? -1 : 1;
-		value_release(&v);
-		if (ret == 1)
-			goto popped;
-	}
-	ret = -1;
-	if ((n = pick_rows(ev, it, &rows)) < 0)
-		goto popped;
-	for (p = rows.data; *p; p += strcspn(p, "\n")) {
-		size_t k;
-		int r;
-
-		buf_reset(&row);
-		p++;
-		buf_add(&row, p, strcspn(p, "\n"));
-		r = pick_keys(ev, it, row.data, key, unit, !best.len);
-		if (r < 0)
-			goto popped;
-		if (r)
-			continue;
-		for (k = 0; best.len && k < pk->nkeys; k++)
-			if (key[k] != top[k])
-				break;
-		if (best.len && (k == pk->nkeys ||
-				 (key[k] > top[k]) == pk->smallest))
-			continue;
-		buf_reset(&best);
-		buf_addstr(&best, row.data);
-		memcpy(top, key, sizeof(key));
-	}
-	/* Chosen: copying the row is no loop (modeldoc_need()). */
-	pop(ev);
-	ret = best.len ? copy_row(ev, it, best.data) : 1;
-	goto out;
-popped:
-	pop(ev);
-out:
-	buf_release(&rows);
-	buf_release(&best);
-	buf_release(&row);
-	return ret;
 }
 
 /*
@@ -1480,7 +1153,7 @@ eval_rule(struct modeldoc_eval *ev, size_t i)
 				      "some: a %s names new ones", it->name,
 				      it->kind == ITEM_ROWS ? "set of rows" :
 				      "trend");
-	if (push(ev, it, it->name))
+	if (modeleval_push(ev, it, it->name))
 		return -1;
 	modeleval_env(&b, &env);
 	env.missing_ok = 1;
@@ -1493,7 +1166,7 @@ eval_rule(struct modeldoc_eval *ev, size_t i)
 	if (!ret)
 		ret = it->kind == ITEM_ROWS ? modelrows_view(ev, i) :
 		      modelrows_trend(ev, i);
-	pop(ev);
+	modeleval_pop(ev);
 	return ret;
 }
 
@@ -1515,7 +1188,7 @@ eval_item(struct modeldoc_eval *ev, size_t i)
 	else if (it->kind == ITEM_DECL)
 		ret = eval_decl(ev, it, NULL);
 	else if (it->kind == ITEM_PICK)
-		ret = eval_pick(ev, it) < 0 ? -1 : 0;
+		ret = modelpick_eval(ev, it) < 0 ? -1 : 0;
 	else if (it->kind == ITEM_ROWS || it->kind == ITEM_TREND)
 		ret = eval_rule(ev, i) < 0 ? -1 : 0;
 	else if (it->kind == ITEM_DATA)
@@ -1550,7 +1223,7 @@ run_end(struct modeldoc_eval *ev, int ret)
 	if (ev->failed)
 		ret = -1;
 	while (ev->depth)
-		pop(ev);
+		modeleval_pop(ev);
 	modelrows_free(ev);
 	free(ev->stack);
 	ev->stack = NULL;
@@ -1565,7 +1238,7 @@ run_end(struct modeldoc_eval *ev, int ret)
 
 /*
  * The single definitions that item i reads, depth first, on the stack
- * that push() names a loop from; done marks those walked. Returns -1
+ * that modeleval_push() names a loop from; done marks those walked. Returns -1
  * after the error naming a loop.
  */
 static int
@@ -1579,7 +1252,7 @@ walk_defs(struct modeldoc_eval *ev, char *done, size_t i)
 
 	if (done[i])
 		return 0;
-	if (push(ev, it, it->name))
+	if (modeleval_push(ev, it, it->name))
 		return -1;
 	for (p = it->names ? it->names + 1 : ""; *p && !ret;
 	     p += strcspn(p, "\n") + 1) {
@@ -1588,7 +1261,7 @@ walk_defs(struct modeldoc_eval *ev, char *done, size_t i)
 		if ((j = def_index(ev->doc, name.data)) != (size_t)-1)
 			ret = walk_defs(ev, done, j);
 	}
-	pop(ev);
+	modeleval_pop(ev);
 	done[i] = 1;
 	buf_release(&name);
 	return ret;

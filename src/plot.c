@@ -804,6 +804,114 @@ struct written {
 	struct buf text;
 };
 
+/* The datasets a batch has written. */
+struct data_written {
+	struct written *v;
+	size_t n, cap;
+};
+
+/*
+ * The datasets a figure reads (names, space-separated), each written to
+ * the site once for the batch (dir/NAME.dat) and into dw; their names
+ * and bytes go into *dkey, the figure's data key. Returns 0, or -1
+ * when one could not be written.
+ */
+static int
+write_data(struct plot *pl, const char *dir, const char *names,
+	   const struct datasets *ds, const struct datasets *mine,
+	   struct data_written *dw, uint64_t *dkey)
+{
+	struct buf file = BUF_INIT, path = BUF_INIT;
+	const char *w;
+	size_t k;
+	int ret = 0;
+
+	for (w = names; *w;) {
+		const struct dataset *d;
+		size_t len;
+		char *nm;
+
+		w += strspn(w, " ");
+		len = strcspn(w, " ");
+		if (!len)
+			break;
+		nm = xstrndup(w, len);
+		w += len;
+		d = dataset_of(ds, mine, nm);
+		if (!d)
+			BUG("dataset '%s' passed read_header()", nm);
+		buf_reset(&file);
+		figdata_write(d, pl->opt->max_points, &file);
+		*dkey = hash_bytes(*dkey, nm, len + 1);
+		*dkey = hash_bytes(*dkey, file.data, file.len);
+		for (k = 0; k < dw->n; k++)
+			if (!strcmp(dw->v[k].name, nm))
+				break;
+		if (k < dw->n) {
+			free(nm);
+			continue;
+		}
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s.dat", dir, nm);
+		if (site_write(pl->site, path.data, file.data, file.len))
+			ret = -1;
+		dw->v = xgrow(dw->v, &dw->cap, dw->n + 1, sizeof(*dw->v));
+		/* Kept, not copied: file starts afresh. */
+		dw->v[dw->n].name = nm;
+		dw->v[dw->n++].text = file;
+		buf_init(&file);
+	}
+	buf_release(&file);
+	buf_release(&path);
+	return ret;
+}
+
+/*
+ * The renderings of figure use, the jobs j[0..NVARIANTS): each one's
+ * preamble (vars, its size), its key, and whether the last run's SVG
+ * stays or another job's is shared. Returns 0, or -1 after an error.
+ */
+static int
+variant_jobs(struct plot *pl, struct job *j, const struct figure *use,
+	     const struct buf *vars, uint64_t dkey)
+{
+	struct buf path = BUF_INIT;
+	size_t v;
+	int ret = 0;
+
+	for (v = 0; v < NVARIANTS; v++) {
+		j[v].script = j->script;
+		/*
+		 * The terminal is set again for every figure: gnuplot's SVG
+		 * terminal carries state (the current colour) from one plot
+		 * to the next, and a figure must not depend on which others
+		 * were drawn before it in the same process.
+		 */
+		buf_addf(&j[v].pre, "reset\n" TERMINAL "\n" PRIMER
+			 "reset\nset output '%s%s.svg'\n"
+			 "set datafile separator \"\\t\"\n"
+			 "set datafile missing \"?\"\n"
+			 "narrow = %zu\n", variants[v].size, use->label,
+			 variants[v].suffix, v);
+		buf_add(&j[v].pre, vars->data, vars->len);
+		j[v].key = hash_bytes(HASH_INIT, j[v].pre.data, j[v].pre.len);
+		j[v].key = hash_bytes(j[v].key, pl->style->data,
+				      pl->style->len);
+		j[v].key = hash_bytes(j[v].key, j->script->data,
+				      j->script->len);
+		j[v].key = hash_bytes(j[v].key, &dkey, sizeof(dkey));
+		/* Unchanged since the last run: the SVG stays. */
+		if (keep_cached(pl, &j[v], &path)) {
+			site_keep(pl->site, path.data, j[v].svgkey);
+			j[v].cached = 1;
+		} else if (share_figure(pl, &j[v], &path)) {
+			ret = -1;
+		}
+	}
+	buf_release(&path);
+	return ret;
+}
+
 int
 plot_add(struct plot *pl, const char *dir, const char *what,
 	 const struct registry *reg, const struct datasets *ds,
@@ -814,8 +922,8 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	struct datasets mine = { 0 };
 	struct buf batch = BUF_INIT, data = BUF_INIT, path = BUF_INIT;
 	struct buf file = BUF_INIT, vars = BUF_INIT;
-	struct written *written = NULL;
-	size_t nwritten = 0, wcap = 0, i, k, nb = pl->nbatches;
+	struct data_written dw = { NULL, 0, 0 };
+	size_t i, k, nb = pl->nbatches;
 	struct batch *b;
 	int ret = 0;
 
@@ -837,7 +945,6 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	for (i = 0; i < n; i++) {
 		struct job *j = &pl->jobs[pl->n];
 		uint64_t dkey = HASH_INIT;
-		const char *w;
 		size_t v;
 
 		/* One job a rendering, all made before anything can fail. */
@@ -875,74 +982,10 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 			continue;
 		}
 		/* Each dataset the script reads: written once, keyed in. */
-		for (w = data.data; *w;) {
-			const struct dataset *d;
-			size_t len;
-			char *nm;
-
-			w += strspn(w, " ");
-			len = strcspn(w, " ");
-			if (!len)
-				break;
-			nm = xstrndup(w, len);
-			w += len;
-			d = dataset_of(ds, &mine, nm);
-			if (!d)
-				BUG("dataset '%s' passed read_header()", nm);
-			buf_reset(&file);
-			figdata_write(d, opt->max_points, &file);
-			dkey = hash_bytes(dkey, nm, len + 1);
-			dkey = hash_bytes(dkey, file.data, file.len);
-			for (k = 0; k < nwritten; k++)
-				if (!strcmp(written[k].name, nm))
-					break;
-			if (k == nwritten) {
-				buf_reset(&path);
-				buf_addf(&path, "%s/%s.dat", dir, nm);
-				if (site_write(site, path.data, file.data,
-					       file.len))
-					ret = -1;
-				written = xgrow(written, &wcap, nwritten + 1,
-						sizeof(*written));
-				/* Kept, not copied: file starts afresh. */
-				written[nwritten].name = nm;
-				written[nwritten++].text = file;
-				buf_init(&file);
-			} else {
-				free(nm);
-			}
-		}
-		for (v = 0; v < NVARIANTS; v++) {
-			j[v].script = j->script;
-			/*
-			 * The terminal is set again for every figure:
-			 * gnuplot's SVG terminal carries state (the current
-			 * colour) from one plot to the next, and a figure
-			 * must not depend on which others were drawn before
-			 * it in the same process.
-			 */
-			buf_addf(&j[v].pre, "reset\n" TERMINAL "\n" PRIMER
-				 "reset\nset output '%s%s.svg'\n"
-				 "set datafile separator \"\\t\"\n"
-				 "set datafile missing \"?\"\n"
-				 "narrow = %zu\n", variants[v].size,
-				 uses[i].label, variants[v].suffix, v);
-			buf_add(&j[v].pre, vars.data, vars.len);
-			j[v].key = hash_bytes(HASH_INIT, j[v].pre.data,
-					      j[v].pre.len);
-			j[v].key = hash_bytes(j[v].key, pl->style->data,
-					      pl->style->len);
-			j[v].key = hash_bytes(j[v].key, j->script->data,
-					      j->script->len);
-			j[v].key = hash_bytes(j[v].key, &dkey, sizeof(dkey));
-			/* Unchanged since the last run: the SVG stays. */
-			if (keep_cached(pl, &j[v], &path)) {
-				site_keep(site, path.data, j[v].svgkey);
-				j[v].cached = 1;
-			} else if (share_figure(pl, &j[v], &path)) {
-				ret = -1;
-			}
-		}
+		if (write_data(pl, dir, data.data, ds, &mine, &dw, &dkey))
+			ret = -1;
+		if (variant_jobs(pl, j, &uses[i], &vars, dkey))
+			ret = -1;
 	}
 	if (ret)
 		goto out;
@@ -987,14 +1030,14 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	 * files went: the others are put there too, unpublished (out/
 	 * keeps its copies).
 	 */
-	for (k = 0; k < nwritten && !ret; k++) {
+	for (k = 0; k < dw.n && !ret; k++) {
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s.dat", dir, written[k].name);
+		buf_addf(&path, "%s/%s.dat", dir, dw.v[k].name);
 		if (site_staged(site, path.data))
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s.dat", b->work, written[k].name);
-		ret = write_file(path.data, &written[k].text);
+		buf_addf(&path, "%s/%s.dat", b->work, dw.v[k].name);
+		ret = write_file(path.data, &dw.v[k].text);
 	}
 	if (ret)
 		goto out;
@@ -1006,11 +1049,11 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	else if (hand_over(pl, nb))
 		ret = -2;
 out:
-	for (k = 0; k < nwritten; k++) {
-		free(written[k].name);
-		buf_release(&written[k].text);
+	for (k = 0; k < dw.n; k++) {
+		free(dw.v[k].name);
+		buf_release(&dw.v[k].text);
 	}
-	free(written);
+	free(dw.v);
 	datasets_release(&mine);
 	buf_release(&batch);
 	buf_release(&data);
