@@ -26,11 +26,10 @@
 #include "file.h"
 #include "hash.h"
 #include "site.h"
+#include "sitefs.h"
 #include "xalloc.h"
 #include "banned.h"
 
-#define STAGING_PREFIX ".staging-"
-#define JOURNAL_MAGIC "ultimate-publish 1\n"
 #define MANIFEST_MAGIC "ultimate-manifest 1\ninputs "
 
 struct entry {
@@ -84,248 +83,9 @@ static struct site *live;
 
 /* -------------------------------------------------------------- paths */
 
-/*
- * Whether p is a path this program may have written under outdir: one
- * or more components separated by '/', none empty, "." or "..", no
- * control characters, and not one of the bookkeeping names at the top.
- * Everything read back from outdir is checked with it before use.
- */
-static int
-valid_relpath(const char *p)
-{
-	const char *c = p;
-	size_t n;
-
-	if (!*p || strlen(p) > 1024 || !strncmp(p, STAGING_PREFIX, 9) ||
-	    !strcmp(p, ".lock") || !strncmp(p, ".publish", 8) ||
-	    !strcmp(p, ".manifest"))
-		return 0;
-	for (;;) {
-		n = strcspn(c, "/");
-		if (!n || (n == 1 && c[0] == '.') ||
-		    (n == 2 && c[0] == '.' && c[1] == '.'))
-			return 0;
-		for (; n; n--, c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				return 0;
-		if (!*c)
-			return 1;
-		c++;
-	}
-}
-
-/* Whether p is the six letters or digits that mkdtemp() puts in. */
-static int
-mkdtemp_suffix(const char *p)
-{
-	size_t i;
-
-	for (i = 0; i < 6; i++)
-		if (!((p[i] >= 'a' && p[i] <= 'z') ||
-		      (p[i] >= 'A' && p[i] <= 'Z') ||
-		      (p[i] >= '0' && p[i] <= '9')))
-			return 0;
-	return !p[6];
-}
-
-/* Whether name is a staging folder name: the prefix and six characters. */
-static int
-staging_name(const char *name)
-{
-	return !strncmp(name, STAGING_PREFIX, 9) && mkdtemp_suffix(name + 9);
-}
-
-/*
- * The names in the folder path but "." and "..", each followed by a
- * '\0', into names; the folder is closed again before the caller goes
- * into any of them, so that a walk holds one descriptor at a time.
- * Returns 0, or -1 with errno set when the folder cannot be read whole:
- * a walk never takes a folder it cannot read (out of descriptors or of
- * memory) for an empty one.
- */
-static int
-list_dir(const char *path, struct buf *names)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	int err;
-
-	buf_reset(names);
-	if (!d)
-		return -1;
-	for (;;) {
-		errno = 0;
-		if (!(e = readdir(d)))
-			break;
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			buf_add(names, e->d_name, strlen(e->d_name) + 1);
-	}
-	err = errno;
-	closedir(d);
-	errno = err;
-	return err ? -1 : 0;
-}
-
-/* Each name of a list_dir() list, in turn. */
-#define EACH_NAME(p, names) \
-	for ((p) = (names)->data; (p) < (names)->data + (names)->len; \
-	     (p) += strlen(p) + 1)
-
-/* The error for the folder path that list_dir() could not read: -1. */
-static int
-unreadable(const char *path)
-{
-	return error("cannot read folder '%s': %s", path,
-		     diag_strerror(errno));
-}
-
-/*
- * Removes path and, when it is a folder, everything in it, never
- * following symbolic links. Best effort.
- */
-static void
-remove_tree(const char *path)
-{
-	struct stat st;
-	struct buf p = BUF_INIT, names = BUF_INIT;
-	const char *n;
-
-	if (lstat(path, &st))
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		unlink(path);
-		return;
-	}
-	list_dir(path, &names);
-	EACH_NAME(n, &names) {
-		buf_reset(&p);
-		buf_addf(&p, "%s/%s", path, n);
-		remove_tree(p.data);
-	}
-	rmdir(path);
-	buf_release(&p);
-	buf_release(&names);
-}
-
-/* 1 when the folder path was made (or found) before. */
-static int
-made_before(const struct buf *made, const char *path, size_t len)
-{
-	const char *p;
-
-	for (p = made->data; p < made->data + made->len; p += strlen(p) + 1)
-		if (strlen(p) == len && !memcmp(p, path, len))
-			return 1;
-	return 0;
-}
-
-/*
- * Creates the folders of relpath under base; those listed in made (if
- * not NULL) are not asked for again. 0, or -1 after printing an error.
- */
-static int
-make_parents(struct buf *made, const char *base, const char *relpath)
-{
-	struct buf p = BUF_INIT;
-	const char *slash = relpath;
-	struct stat st;
-	int ret = 0;
-
-	while ((slash = strchr(slash, '/'))) {
-		buf_reset(&p);
-		buf_addf(&p, "%s/%.*s", base, (int)(slash - relpath), relpath);
-		slash++;
-		if (made && made_before(made, p.data, p.len))
-			continue;
-		if (mkdir(p.data, 0777) && (errno != EEXIST ||
-					    lstat(p.data, &st) ||
-					    !S_ISDIR(st.st_mode))) {
-			ret = error("cannot create folder '%s': %s", p.data,
-				    errno == EEXIST ? "a file is in the way" :
-				    strerror(errno));
-			break;
-		}
-		if (made)
-			buf_add(made, p.data, p.len + 1);
-	}
-	buf_release(&p);
-	return ret;
-}
-
-/*
- * 1 when every folder on the way from base to base/relpath is a real
- * folder, not a symbolic link: a path read back from outdir is acted on
- * only inside outdir.
- */
-static int
-real_parents(const char *base, const char *relpath)
-{
-	struct buf p = BUF_INIT;
-	const char *slash = relpath;
-	struct stat st;
-	int ok = 1;
-
-	while (ok && (slash = strchr(slash, '/'))) {
-		buf_reset(&p);
-		buf_addf(&p, "%s/%.*s", base, (int)(slash - relpath), relpath);
-		slash++;
-		ok = !lstat(p.data, &st) && S_ISDIR(st.st_mode);
-	}
-	buf_release(&p);
-	return ok;
-}
-
-/*
- * Whether a and b describe one file in one state: the same inode, size
- * and times of change. A file written since (by us or by another
- * program) differs in its ctime at least.
- */
-static int
-same_state(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
-	       a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
-	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
-	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
 
 /* ----------------------------------------------------------- exchange */
 
-/*
- * Whether the folder path is the root of a mount, which cannot be
- * renamed: statx() says so where the kernel knows (Linux 5.8 on), else
- * a folder on another device than its parent is one.
- */
-static int
-mount_root(const char *path, const char *parent)
-{
-	struct stat a, b;
-
-#if defined(__linux__) && defined(STATX_ATTR_MOUNT_ROOT)
-	struct statx sx;
-
-	if (!statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS,
-		   &sx) && (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
-		return !!(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-#endif
-	return lstat(path, &a) || lstat(parent, &b) || a.st_dev != b.st_dev;
-}
-
-/* Exchanges the folders a and b in one step: 0, or -1 with errno set. */
-static int
-exchange(const char *a, const char *b)
-{
-#if defined(__linux__) && defined(RENAME_EXCHANGE)
-	return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
-#else
-	(void)a;
-	(void)b;
-	errno = ENOSYS;
-	return -1;
-#endif
-}
 
 /*
  * What an exchange publishes into: the folder outdir resolves to (the
@@ -390,7 +150,7 @@ begin_exchange(struct site *s)
 	int ret = 1;
 
 	if ((how && !strcmp(how, "journal")) || !s->target ||
-	    mount_root(s->target, s->parent) || inside_target(s))
+	    sitefs_mount_root(s->target, s->parent) || inside_target(s))
 		return 1;
 	sibling_prefix(s, &stg);
 	BUF_ADDLIT(&stg, "XXXXXX");
@@ -400,9 +160,9 @@ begin_exchange(struct site *s)
 	buf_addf(&b, "%s/b", stg.data);
 	if (lstat(s->target, &out) || lstat(stg.data, &st) ||
 	    st.st_dev != out.st_dev || mkdir(a.data, 0777) ||
-	    mkdir(b.data, 0777) || exchange(a.data, b.data) ||
+	    mkdir(b.data, 0777) || sitefs_exchange(a.data, b.data) ||
 	    rmdir(a.data) || rmdir(b.data)) {
-		remove_tree(stg.data);
+		sitefs_remove_tree(stg.data);
 		goto out;
 	}
 	s->beside = buf_detach(&stg, NULL);
@@ -443,7 +203,7 @@ read_manifest(struct site *s)
 		if (!nl || end != p + 16 || *end != ' ')
 			goto bad;
 		*nl = '\0';
-		if (!valid_relpath(end + 1))
+		if (!sitefs_valid_relpath(end + 1))
 			goto bad;
 		s->old = xgrow(s->old, &s->oldcap, s->nold + 1,
 			       sizeof(*s->old));
@@ -494,122 +254,6 @@ site_set_inputs(struct site *s, uint64_t inputs)
 
 /* ------------------------------------------------------------ journal */
 
-/*
- * Removes the folders of relpath under base that a removal left empty,
- * deepest first: folders that no longer belong to the site go with
- * their last file.
- */
-static void
-prune_parents(const char *base, const char *relpath)
-{
-	struct buf p = BUF_INIT;
-	char *slash;
-
-	buf_addf(&p, "%s/%s", base, relpath);
-	while ((slash = strrchr(p.data + strlen(base) + 1, '/'))) {
-		*slash = '\0';
-		if (rmdir(p.data))
-			break;
-	}
-	buf_release(&p);
-}
-
-/*
- * Carries out a journal: "ultimate-publish 1", "staging NAME", then
- * "move PATH" and "remove PATH" lines, then "end". Every line is checked
- * before anything is done; a move whose staged file is gone was done
- * already, so a journal can be carried out twice. Removes the staging
- * folder. Returns 0, -1 after printing an error (the journal is to
- * stay), or -2 when the journal is damaged (nothing done).
- */
-static int
-apply_journal(const char *outdir, const char *text)
-{
-	struct buf from = BUF_INIT, to = BUF_INIT, stg = BUF_INIT;
-	struct buf r = BUF_INIT, top = BUF_INIT, made = BUF_INIT;
-	const char *p = text, *nl, *rel;
-	struct stat st;
-	int ret = 0, act;
-
-	if (strncmp(p, JOURNAL_MAGIC, sizeof(JOURNAL_MAGIC) - 1))
-		return -2;
-	p += sizeof(JOURNAL_MAGIC) - 1;
-	nl = strchr(p, '\n');
-	if (!nl || strncmp(p, "staging ", 8))
-		return -2;
-	buf_add(&stg, p + 8, (size_t)(nl - p - 8));
-	if (!staging_name(stg.data)) {
-		buf_release(&stg);
-		return -2;
-	}
-	buf_reset(&stg);
-	buf_addf(&stg, "%s/%.*s", outdir, (int)(nl - p - 8), p + 8);
-	buf_addf(&top, "%s/site", stg.data);
-	text = nl + 1;
-	/* Checked whole first (act 0), then carried out (act 1). */
-	for (act = 0; act < 2 && !ret; act++) {
-		for (p = text;; p = nl + 1) {
-			nl = strchr(p, '\n');
-			if (!nl) {
-				ret = -2;
-				break;
-			}
-			if (nl - p == 3 && !strncmp(p, "end", 3))
-				break;
-			if (!strncmp(p, "move ", 5))
-				rel = p + 5;
-			else if (!strncmp(p, "remove ", 7))
-				rel = p + 7;
-			else
-				rel = NULL;
-			buf_reset(&r);
-			if (rel)
-				buf_add(&r, rel, (size_t)(nl - rel));
-			/* The manifest is moved into place, never removed. */
-			if (!rel || (!valid_relpath(r.data) &&
-				     (*p != 'm' || strcmp(r.data,
-							  ".manifest")))) {
-				ret = -2;
-				break;
-			}
-			if (!act)
-				continue;
-			buf_reset(&from);
-			buf_addf(&from, "%s/%s", top.data, r.data);
-			buf_reset(&to);
-			buf_addf(&to, "%s/%s", outdir, r.data);
-			if (*p == 'r') {
-				/* Through a link, it would be elsewhere. */
-				if (!real_parents(outdir, r.data))
-					;
-				else if (unlink(to.data) && errno != ENOENT)
-					ret = error("cannot remove '%s': %s",
-						    to.data, strerror(errno));
-				else
-					prune_parents(outdir, r.data);
-			} else if (make_parents(&made, outdir, r.data)) {
-				ret = -1;
-			} else if (rename(from.data, to.data) &&
-				   (errno != ENOENT || !lstat(from.data, &st))) {
-				/* (Gone from staging: moved already.) */
-				ret = error("cannot move '%s' to '%s': %s",
-					    from.data, to.data,
-					    strerror(errno));
-			}
-			if (ret)
-				break;
-		}
-	}
-	if (!ret)
-		remove_tree(stg.data);
-	buf_release(&top);
-	buf_release(&made);
-	buf_release(&r);
-	buf_release(&from);
-	buf_release(&to);
-	buf_release(&stg);
-	return ret;
-}
 
 /*
  * What a dead run left: a journal to carry out (or, when damaged, to
@@ -627,7 +271,7 @@ recover(struct site *s)
 
 	buf_addf(&path, "%s/.publish", s->outdir);
 	if (!buf_read_file_flags(&text, path.data, FILE_NOFOLLOW)) {
-		r = apply_journal(s->outdir, text.data);
+		r = sitefs_apply_journal(s->outdir, text.data);
 		if (r == -2)
 			diag_say("warning: '%s' is damaged; ignored",
 				 path.data);
@@ -643,22 +287,22 @@ recover(struct site *s)
 		 * cannot be read now (out of descriptors) stays.
 		 */
 		if (!lstat(path.data, &st) && !S_ISREG(st.st_mode))
-			remove_tree(path.data);
+			sitefs_remove_tree(path.data);
 		else
 			ret = error("cannot read '%s': %s", path.data,
 				    diag_strerror(err));
 	}
 	buf_reset(&path);
 	buf_addf(&path, "%s/.publish.tmp", s->outdir);
-	remove_tree(path.data);
-	if (!ret && list_dir(s->outdir, &names))
-		ret = unreadable(s->outdir);
-	EACH_NAME(n, &names) {
+	sitefs_remove_tree(path.data);
+	if (!ret && sitefs_list_dir(s->outdir, &names))
+		ret = sitefs_unreadable(s->outdir);
+	SITEFS_EACH_NAME(n, &names) {
 		if (ret || strncmp(n, STAGING_PREFIX, 9))
 			continue;
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s", s->outdir, n);
-		remove_tree(path.data);
+		sitefs_remove_tree(path.data);
 	}
 	/* And those of their exchanges, beside outdir. */
 	if (!ret && s->target) {
@@ -670,15 +314,15 @@ recover(struct site *s)
 		name = strrchr(path.data, '/') + 1;
 		plen = strlen(name);
 		/* Best effort: the parent may be writable, not readable. */
-		list_dir(s->parent, &names);
-		EACH_NAME(n, &names) {
+		sitefs_list_dir(s->parent, &names);
+		SITEFS_EACH_NAME(n, &names) {
 			if (strncmp(n, name, plen) ||
-			    !mkdtemp_suffix(n + plen))
+			    !sitefs_mkdtemp_suffix(n + plen))
 				continue;
 			buf_reset(&text);
 			buf_addf(&text, "%.*s%s", (int)(name - path.data),
 				 path.data, n);
-			remove_tree(text.data);
+			sitefs_remove_tree(text.data);
 		}
 	}
 	buf_release(&path);
@@ -853,9 +497,9 @@ clean_up(struct site *s)
 	struct buf path = BUF_INIT;
 
 	if (s->staging && !s->journaled)
-		remove_tree(s->staging);
+		sitefs_remove_tree(s->staging);
 	if (s->beside)
-		remove_tree(s->beside);
+		sitefs_remove_tree(s->beside);
 	if (s->lockfd >= 0) {
 		/* The lock file goes first, while it is still held. */
 		buf_addf(&path, "%s/.lock", s->outdir);
@@ -993,7 +637,7 @@ site_outdir(const struct site *s)
 int
 site_mkdirs(struct site *s, const char *relpath)
 {
-	return make_parents(&s->dirs, s->root, relpath);
+	return sitefs_make_parents(&s->dirs, s->root, relpath);
 }
 
 static void
@@ -1065,7 +709,7 @@ stage(struct site *s, const char *relpath, const void *data, size_t len)
 			 NULL);
 		return 0;
 	}
-	if (make_parents(&s->dirs, s->root, relpath))
+	if (sitefs_make_parents(&s->dirs, s->root, relpath))
 		return -1;
 	buf_addf(&path, "%s/%s", s->root, relpath);
 	fp = fopen(path.data, "wbx");
@@ -1097,7 +741,7 @@ out:
 int
 site_write(struct site *s, const char *relpath, const void *data, size_t len)
 {
-	if (!valid_relpath(relpath))
+	if (!sitefs_valid_relpath(relpath))
 		BUG("bad output path '%s'", relpath);
 	return stage(s, relpath, data, len);
 }
@@ -1109,7 +753,7 @@ site_adopt(struct site *s, const char *relpath, const void *data, size_t len)
 	struct stat st;
 	int ret = 0;
 
-	if (!valid_relpath(relpath))
+	if (!sitefs_valid_relpath(relpath))
 		BUG("bad output path '%s'", relpath);
 	buf_addf(&path, "%s/%s", s->root, relpath);
 	if (published_same(s, relpath, data, len)) {
@@ -1224,7 +868,7 @@ check_staged(const struct site *s)
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s", s->root, e->path);
 		if (lstat(path.data, &st) || !S_ISREG(st.st_mode) ||
-		    !same_state(&st, &e->st))
+		    !sitefs_same_state(&st, &e->st))
 			ret = error("'%s' changed after it was written (by a "
 				    "figure script?); nothing published",
 				    path.data);
@@ -1309,8 +953,8 @@ link_unchanged(struct site *s)
 		buf_addf(&from, "%s/%s", s->outdir, e->path);
 		buf_reset(&to);
 		buf_addf(&to, "%s/%s", s->root, e->path);
-		remove_tree(to.data);
-		ret = make_parents(&s->dirs, s->root, e->path) ||
+		sitefs_remove_tree(to.data);
+		ret = sitefs_make_parents(&s->dirs, s->root, e->path) ||
 		      link_or_copy(from.data, to.data) ? -1 : 0;
 	}
 	buf_release(&from);
@@ -1335,9 +979,9 @@ drop_strays(const struct site *s, size_t n, const char *rel)
 	int ret = 0;
 
 	buf_addf(&dir, "%s%s%s", s->root, *rel ? "/" : "", rel);
-	if (list_dir(dir.data, &names))
-		ret = unreadable(dir.data);
-	EACH_NAME(e, &names) {
+	if (sitefs_list_dir(dir.data, &names))
+		ret = sitefs_unreadable(dir.data);
+	SITEFS_EACH_NAME(e, &names) {
 		if (ret)
 			break;
 		buf_reset(&sub);
@@ -1366,7 +1010,7 @@ static int
 bookkeeping(const char *name)
 {
 	return !strcmp(name, ".lock") || !strcmp(name, ".manifest") ||
-	       !strncmp(name, ".publish", 8) || staging_name(name);
+	       !strncmp(name, ".publish", 8) || sitefs_staging_name(name);
 }
 
 /*
@@ -1389,9 +1033,9 @@ carry_over(struct site *s, size_t n, const char *rel)
 	int ret = 0;
 
 	buf_addf(&dir, "%s%s%s", s->outdir, *rel ? "/" : "", rel);
-	if (list_dir(dir.data, &names))
-		ret = unreadable(dir.data);
-	EACH_NAME(e, &names) {
+	if (sitefs_list_dir(dir.data, &names))
+		ret = sitefs_unreadable(dir.data);
+	SITEFS_EACH_NAME(e, &names) {
 		if (ret)
 			break;
 		if (!*rel && bookkeeping(e))
@@ -1425,7 +1069,7 @@ carry_over(struct site *s, size_t n, const char *rel)
 				    "it away and run again", s->outdir,
 				    from.data);
 		else if (lstat(to.data, &st) &&
-			 (make_parents(&s->dirs, s->root, sub.data) ||
+			 (sitefs_make_parents(&s->dirs, s->root, sub.data) ||
 			  linkat(AT_FDCWD, from.data, AT_FDCWD, to.data, 0)))
 			ret = error("cannot keep '%s' in the new site: %s",
 				    from.data, strerror(errno));
@@ -1488,7 +1132,7 @@ publish_exchange(struct site *s, size_t n)
 	} else if (rename(s->root, tree.data)) {
 		error("cannot move '%s' to '%s': %s; nothing published",
 		      s->root, tree.data, strerror(errno));
-	} else if (exchange(tree.data, s->target)) {
+	} else if (sitefs_exchange(tree.data, s->target)) {
 		error("cannot publish into '%s': %s; nothing published",
 		      s->outdir, strerror(errno));
 	} else {
@@ -1594,7 +1238,7 @@ publish_journal(struct site *s, size_t n)
 		 * one end on the way, out of memory).
 		 */
 		s->journaled = 1;
-		ret = apply_journal(s->outdir, j.data);
+		ret = sitefs_apply_journal(s->outdir, j.data);
 		if (ret == -2)
 			BUG("the journal written does not parse");
 		if (!ret) {
@@ -1678,9 +1322,9 @@ note_tree(struct site *s, const char *dir, int top)
 	const char *e;
 	int ret = 0;
 
-	if (list_dir(dir, &names))
-		ret = unreadable(dir);
-	EACH_NAME(e, &names) {
+	if (sitefs_list_dir(dir, &names))
+		ret = sitefs_unreadable(dir);
+	SITEFS_EACH_NAME(e, &names) {
 		struct seen *n;
 
 		if (ret)
@@ -1778,8 +1422,8 @@ site_verify(struct site *s, const char *who)
 		} else if (k == nbefore) {
 			ret = error("%s wrote '%s', outside the staging "
 				    "folder; removed", who, now->path);
-			remove_tree(now->path);
-		} else if (!same_state(&before[k].st, &now->st)) {
+			sitefs_remove_tree(now->path);
+		} else if (!sitefs_same_state(&before[k].st, &now->st)) {
 			/* A folder changes when an entry is added to it. */
 			if (S_ISDIR(now->st.st_mode))
 				continue;
