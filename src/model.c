@@ -152,14 +152,20 @@ const struct modeldoc *
 model_document(const char *datadir, struct tableset *ts)
 {
 	struct buf path = BUF_INIT;
+	struct modeldoc *doc;
 
-	if (!ts->doc) {
-		buf_addf(&path, "%s/%s", datadir, MODEL_DOCUMENT);
-		ts->doc = modeldoc_load(path.data);
-		ts->doc_free = doc_free;
-		buf_release(&path);
+	/*
+	 * Read once for every edition, kept with the tables of the run: a
+	 * parse per edition was 3% of a whole report's instructions.
+	 */
+	buf_addf(&path, "%s/%s", datadir, MODEL_DOCUMENT);
+	if (!(doc = tableset_kept(ts, path.data))) {
+		doc = modeldoc_load(path.data);
+		if (doc)
+			tableset_keep(ts, path.data, doc, doc_free);
 	}
-	return ts->doc;
+	buf_release(&path);
+	return doc;
 }
 
 /*

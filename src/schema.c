@@ -107,30 +107,27 @@ struct catalogue {
 				   may be absent and are */
 	char **stems;		/* the default prefixes, ours */
 	size_t nstems;
-	struct catalogue *next;
 };
 
+/* The catalogues the set keeps (CATALOGUES), one a data folder. */
+#define CATALOGUES "data catalogue"
+
 static void
-catalogues_free(void *p)
+catalogue_free(void *p)
 {
 	struct catalogue *c = p;
+	size_t i;
 
-	while (c) {
-		struct catalogue *next = c->next;
-		size_t i;
-
-		for (i = 0; i < c->n; i++) {
-			free(c->v[i].cols);
-			free(c->v[i].names);
-		}
-		for (i = 0; i < c->nstems; i++)
-			free(c->stems[i]);
-		free(c->stems);
-		free(c->v);
-		free(c->dir);
-		free(c);
-		c = next;
+	for (i = 0; i < c->n; i++) {
+		free(c->v[i].cols);
+		free(c->v[i].names);
 	}
+	for (i = 0; i < c->nstems; i++)
+		free(c->stems[i]);
+	free(c->stems);
+	free(c->v);
+	free(c->dir);
+	free(c);
 }
 
 /* Whether file is NAME.csv with NAME an id (a-z, 0-9, _). */
@@ -516,24 +513,24 @@ schema_catalogue(struct tableset *ts, const char *datadir,
 	const struct table *t;
 	struct stat st;
 
-	for (c = ts->decls; c && strcmp(c->dir, datadir); c = c->next)
-		;
+	buf_addf(&path, "%s %s", CATALOGUES, datadir);
+	c = tableset_kept(ts, path.data);
 	if (!c) {
 		c = xcalloc(1, sizeof(*c));
 		c->dir = xstrdup(datadir);
-		c->next = ts->decls;
-		ts->decls = c;
-		ts->decls_free = catalogues_free;
+		/* One catalogue a data folder, each kept by the set. */
+		tableset_keep(ts, path.data, c, catalogue_free);
+		buf_reset(&path);
 		buf_addf(&path, "%s/%s", datadir, SCHEMA_FILE);
 		/* No catalogue: no data files. */
 		if (!(stat(path.data, &st) && errno == ENOENT)) {
 			t = tableset_load_as(ts, datadir, SCHEMA_FILE, &self);
 			c->failed = !t || catalogue_read(t, c);
 		}
-		buf_release(&path);
 		if (!c->failed)
 			drop_absent(c);
 	}
+	buf_release(&path);
 	*out = c->v;
 	*n = c->failed ? 0 : c->shown;
 	return c->failed ? -1 : 0;

@@ -1206,6 +1206,14 @@ out:
 	return t;
 }
 
+/* One thing a stage keeps with the set (tableset_keep()). */
+struct tableset_kept {
+	char *key;
+	void *p;
+	void (*free_fn)(void *);
+	struct tableset_kept *next;
+};
+
 void
 tableset_release(struct tableset *ts)
 {
@@ -1217,9 +1225,38 @@ tableset_release(struct tableset *ts)
 	for (i = 0; i < ts->nfailed; i++)
 		free(ts->failed[i]);
 	free(ts->failed);
-	if (ts->decls_free)
-		ts->decls_free(ts->decls);
-	if (ts->doc_free)
-		ts->doc_free(ts->doc);
+	while (ts->kept) {
+		struct tableset_kept *k = ts->kept;
+
+		ts->kept = k->next;
+		if (k->free_fn)
+			k->free_fn(k->p);
+		free(k->key);
+		free(k);
+	}
 	memset(ts, 0, sizeof(*ts));
+}
+
+void
+tableset_keep(struct tableset *ts, const char *key, void *p,
+	      void (*free_fn)(void *))
+{
+	struct tableset_kept *k = xcalloc(1, sizeof(*k));
+
+	k->key = xstrdup(key);
+	k->p = p;
+	k->free_fn = free_fn;
+	k->next = ts->kept;
+	ts->kept = k;
+}
+
+void *
+tableset_kept(const struct tableset *ts, const char *key)
+{
+	const struct tableset_kept *k;
+
+	for (k = ts->kept; k; k = k->next)
+		if (!strcmp(k->key, key))
+			return k->p;
+	return NULL;
 }

@@ -192,20 +192,20 @@ struct tableset {
 	size_t n, cap;
 	char **failed;		/* "dir/file" of each file that failed */
 	size_t nfailed, failed_cap;
-	/*
-	 * The catalogue of each data folder (schema.c), read once; the
-	 * set frees it with decls_free().
-	 */
-	void *decls;
-	void (*decls_free)(void *);
-	/*
-	 * The model document of the data folder (model_document()), read
-	 * once for every edition: a parse per edition was 3% of a whole
-	 * report's instructions. The set frees it with doc_free().
-	 */
-	void *doc;
-	void (*doc_free)(void *);
+	/* What other stages make of the files, kept as long as the set. */
+	struct tableset_kept *kept;
 };
+
+/*
+ * Keeps p under key for the set's lifetime, freed by free_fn (or not,
+ * NULL) when the set is released: what a stage makes of the files once
+ * for every edition of a run (the data catalogue, schema.c; the model
+ * document, model.c). The set knows nothing of what p is.
+ */
+void tableset_keep(struct tableset *ts, const char *key, void *p,
+		   void (*free_fn)(void *));
+/* What tableset_keep() kept under key, or NULL. */
+void *tableset_kept(const struct tableset *ts, const char *key);
 
 /* The table of the set named name (table_name()), or NULL. */
 const struct table *tableset_find(const struct tableset *ts,
