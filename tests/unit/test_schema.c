@@ -466,6 +466,104 @@ test_taken_prefix(void **state)
 	buf_release(&want);
 }
 
+/*
+ * The editions: the newest row of the histories (lists.csv, no ids)
+ * decides; a thing (bench.csv, ids) dated after it is an error at its
+ * date; an edition asked past the newest is the newest, and origin is
+ * the newest history row the edition shows.
+ */
+static void
+test_newest(void **state)
+{
+	struct tableset ts = { 0 }, ts2 = { 0 };
+	struct buf origin = BUF_INIT, want = BUF_INIT;
+	int year = 0, newest = 0;
+
+	(void)state;
+	put("schema.csv", catalogue);
+	put("lists.csv", "list,system,power\n2009-06,X,1\n2010-11,Y,\n");
+	put("bench.csv", "id,vendor,year,score_ops\na,A,2008,1\nb,B,2010,2\n");
+	capture_start();
+	assert_int_equal(rows_newest(&ts, dir, &year, &newest, &origin), 0);
+	assert_captured("");
+	assert_int_equal(newest, 2010);
+	assert_int_equal(year, 2010);
+	buf_addf(&want, "%s/lists.csv:3", dir);
+	assert_string_equal(origin.data, want.data);
+	/* The 2009 edition: the list of 2009 decides its year. */
+	year = 2009;
+	assert_int_equal(rows_newest(&ts, dir, &year, &newest, &origin), 0);
+	assert_int_equal(year, 2009);
+	buf_reset(&want);
+	buf_addf(&want, "%s/lists.csv:2", dir);
+	assert_string_equal(origin.data, want.data);
+	tableset_release(&ts);
+	/* A machine dated after the histories: no edition would show it. */
+	put("bench.csv", "id,vendor,year,score_ops\na,A,2008,1\nb,B,2062,2\n");
+	buf_reset(&want);
+	err(&want, "bench.csv", "3:5", "column 'year': dated 2062, after "
+	    "the newest year of the data (2010, in lists.csv): no edition "
+	    "would show this row");
+	capture_start();
+	year = 0;
+	assert_int_equal(rows_newest(&ts2, dir, &year, &newest, &origin), -1);
+	assert_captured_messages(want.data);
+	tableset_release(&ts2);
+	buf_release(&origin);
+	buf_release(&want);
+}
+
+/*
+ * The cell a row's quantity comes from, for an error there: a rows
+ * file's column by the quantity's name (PREFIX.ID. taken off, year the
+ * date), a values file's value or unit, a rows file's unit in the
+ * catalogue; 1 for what is no cell.
+ */
+static void
+test_cell_error(void **state)
+{
+	struct tableset ts = { 0 };
+	struct registry *reg = registry_new();
+	struct buf want = BUF_INIT, org = BUF_INIT;
+
+	(void)state;
+	put("schema.csv", catalogue);
+	put("bench.csv", "id,vendor,year,score_ops\na,Acme,2010,5e9\n");
+	put("values.csv", "name,value,unit,source\nx.mass,2,kg,here\n");
+	capture_start();
+	assert_int_equal(rows_add(reg, &ts, dir, schema_find(&ts, dir,
+			 "bench.csv"), 0, NULL, NULL), 0);
+	assert_int_equal(rows_values(reg, &ts, dir, schema_find(&ts, dir,
+			 "values.csv")), 0);
+	buf_addf(&org, "%s/bench.csv:2", dir);
+	assert_int_equal(rows_cell_error(&ts, dir, org.data,
+			 "machine.a.score", 0, "too fast"), 0);
+	assert_int_equal(rows_cell_error(&ts, dir, org.data, "year", 0,
+			 "too old"), 0);
+	assert_int_equal(rows_cell_error(&ts, dir, org.data, "score", 1,
+			 "wrong unit"), 0);
+	assert_int_equal(rows_cell_error(&ts, dir, org.data, "derived", 0,
+			 "x"), 1);
+	buf_reset(&org);
+	buf_addf(&org, "%s/values.csv:2", dir);
+	assert_int_equal(rows_cell_error(&ts, dir, org.data, "x.mass", 0,
+			 "too heavy"), 0);
+	assert_int_equal(rows_cell_error(&ts, dir, org.data, "x.mass", 1,
+			 "not a mass"), 0);
+	assert_int_equal(rows_cell_error(&ts, dir, "elsewhere.csv:2",
+			 "x.mass", 0, "x"), 1);
+	err(&want, "bench.csv", "2:13", "column 'score_ops': too fast");
+	err(&want, "bench.csv", "2:8", "column 'year': too old");
+	err(&want, "schema.csv", "5:28", "column 'unit': wrong unit");
+	err(&want, "values.csv", "2:8", "column 'value': too heavy");
+	err(&want, "values.csv", "2:10", "column 'unit': not a mass");
+	assert_captured_messages(want.data);
+	registry_free(reg);
+	tableset_release(&ts);
+	buf_release(&want);
+	buf_release(&org);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int
@@ -481,6 +579,8 @@ main(void)
 		T(test_bad_catalogue),
 		T(test_bad_rows),
 		T(test_taken_prefix),
+		T(test_newest),
+		T(test_cell_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
