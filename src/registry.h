@@ -134,8 +134,8 @@ int registry_pattern_match(const char *pattern, const char *name,
  * the alias's parts ("current.laptop.mass") is matched as if it began
  * with the family's ("device.*.mass"), and its row is the alias's parts
  * as words ("current laptop"). Names are tried as they are first.
- * The tables are borrowed and kept: a quantity added later takes its
- * symbol from them too (the claims the audit adds).
+ * The table is copied (the aliases are borrowed) and kept: a quantity
+ * added later takes its symbol from it too (the claims the audit adds).
  */
 void registry_set_symbols(struct registry *reg, const char *const table[][2],
 			  size_t n, const char *const aliases[][2],
