@@ -399,7 +399,7 @@ provider(struct buf *out, const char *name)
 	BUF_ADDLIT(out, "</p>\n");
 }
 
-/* The checks of item i: what must hold, and why. */
+/* The checks of item i, one paragraph: what must hold, and why. */
 static void
 checks(struct buf *out, const struct modeldoc *doc, size_t i, size_t n)
 {
@@ -408,12 +408,15 @@ checks(struct buf *out, const struct modeldoc *doc, size_t i, size_t n)
 
 	for (k = 0; k < n; k++) {
 		modeldoc_check(doc, i, k, &cond, &len, &why);
-		BUF_ADDLIT(out, "<p class=\"check\">Check: <code>");
+		buf_addstr(out, k ? "; <code>" : n > 1 ? "<p class=\"check\">"
+			   "Checks: <code>" : "<p class=\"check\">Check: "
+			   "<code>");
 		html_literal(out, cond, len);
 		BUF_ADDLIT(out, "</code>: ");
 		html_text(out, why);
-		BUF_ADDLIT(out, ".</p>\n");
 	}
+	if (n)
+		BUF_ADDLIT(out, ".</p>\n");
 }
 
 /*
