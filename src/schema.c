@@ -499,7 +499,8 @@ drop_absent(struct catalogue *c)
 			if (!pass && !absent)
 				c->shown++;
 		}
-	memcpy(c->v, v, c->n * sizeof(*v));
+	if (c->n)	/* memcpy() of NULL is undefined, even of 0 bytes */
+		memcpy(c->v, v, c->n * sizeof(*v));
 	free(v);
 	buf_release(&path);
 }
