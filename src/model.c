@@ -9,6 +9,7 @@
  * into a new registry, and the figure data (dataset.c). Formats no
  * numbers for the reader, but in error messages.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,6 +216,91 @@ model_release(struct model *m)
 	free(m->src);
 }
 
+/*
+ * The label of a file's row in its dataset: the column called label,
+ * else name, else its id (their quantity names); NULL for none.
+ */
+static const char *
+label_column(const struct schema_file *f)
+{
+	static const char *const pref[] = { "label", "name", "id" };
+	size_t i, k;
+
+	for (i = 0; i < sizeof(pref) / sizeof(pref[0]); i++)
+		for (k = 0; k < f->s.ncols; k++)
+			if (f->names[k] && !strcmp(f->names[k], pref[i]))
+				return pref[i];
+	return NULL;
+}
+
+/*
+ * Each rows file of the catalogue is a dataset the figures can read,
+ * named by its prefix when the document names none so: its rows of the
+ * edition, their date (year, time) and every number column by its name
+ * in the model, in its unit (missing where a row has none), with the
+ * label its row is known by.
+ */
+static void
+file_datasets(struct model *m, struct datasets *ds)
+{
+	const struct schema_file *v;
+	struct expr_rows rows;
+	size_t n, i, k, r, nc;
+
+	if (schema_catalogue(m->ts, m->datadir, &v, &n))
+		return;
+	for (i = 0; i < n; i++) {
+		const char **cols, **units, *label;
+		double *vals;
+		struct rows_source *src;
+		struct dataset *d;
+		struct value x;
+
+		if (v[i].kind != SCHEMA_ROWS || datasets_get(ds, v[i].prefix) ||
+		    !(src = rows_source(m->ts, m->datadir, &v[i], m->as_of)))
+			continue;
+		rows_source_expr(src, &rows);
+		/* The date's two columns, and at most each of the file's. */
+		cols = xcalloc(v[i].s.ncols + 2, sizeof(*cols));
+		units = xcalloc(v[i].s.ncols + 2, sizeof(*units));
+		vals = xcalloc(v[i].s.ncols + 2, sizeof(*vals));
+		nc = 0;
+		if (table_role(rows_source_table(src), TABLE_COL_DATE) >= 0) {
+			cols[nc] = "year";
+			units[nc++] = "year";
+			cols[nc] = "time";
+			units[nc++] = "year";
+		}
+		for (k = 0; k < v[i].s.ncols; k++)
+			if (v[i].names[k] &&
+			    v[i].s.cols[k].kind == TABLE_KIND_NUMBER) {
+				cols[nc] = v[i].names[k];
+				units[nc++] = v[i].s.cols[k].unit;
+			}
+		label = label_column(&v[i]);
+		d = dataset_add(ds, v[i].prefix, v[i].s.what, cols, units, nc);
+		for (r = 0; r < rows.n; r++) {
+			for (k = 0; k < nc; k++) {
+				vals[k] = NAN;
+				if (!rows.get(rows.ctx, r, cols[k], &x)) {
+					vals[k] = x.num;
+					value_release(&x);
+				}
+			}
+			memset(&x, 0, sizeof(x));
+			if (label && !rows.get(rows.ctx, r, label, &x))
+				dataset_row(d, vals, x.text);
+			else
+				dataset_row(d, vals, NULL);
+			value_release(&x);
+		}
+		rows_source_free(src);
+		free(cols);
+		free(units);
+		free(vals);
+	}
+}
+
 struct registry *
 model_build(const char *datadir, int as_of, struct datasets *ds,
 	    struct tableset *ts)
@@ -235,6 +321,8 @@ model_build(const char *datadir, int as_of, struct datasets *ds,
 			.ds = ds };
 		m.ev = &ev;
 		ok = !modeldoc_run(&ev) && diag_errors() == before;
+		if (ok && ds)
+			file_datasets(&m, ds);
 	}
 	model_release(&m);
 	tableset_release(&own);

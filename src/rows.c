@@ -524,6 +524,12 @@ rows_source_file(const struct rows_source *src)
 	return src->f;
 }
 
+const struct table *
+rows_source_table(const struct rows_source *src)
+{
+	return src->t;
+}
+
 void
 rows_source_free(struct rows_source *src)
 {

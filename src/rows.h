@@ -87,6 +87,7 @@ struct rows_source *rows_source(struct tableset *ts, const char *datadir,
 /* The rows as a reduction's (expr.h); valid while src is. */
 void rows_source_expr(struct rows_source *src, struct expr_rows *out);
 const struct schema_file *rows_source_file(const struct rows_source *src);
+const struct table *rows_source_table(const struct rows_source *src);
 void rows_source_free(struct rows_source *src);
 
 #endif

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "dataset.h"
 #include "model.h"
 #include "registry.h"
 
@@ -737,6 +738,45 @@ test_devices_precision(void **state)
 	remove_data(dir);
 }
 
+/*
+ * Every rows file of the catalogue is a dataset, by its prefix, unless
+ * the document names one so: device (no set of that name) has a row a
+ * machine of the edition, its date and its numbers by their model
+ * names, missing where a machine has none, and the machine's label;
+ * top500 is the document's set, not the file's rows.
+ */
+static void
+test_file_datasets(void **state)
+{
+	struct datasets ds = { 0 };
+	struct registry *reg = model_build("data", 2008, &ds, NULL);
+	const struct dataset *d;
+	size_t k, mass = (size_t)-1, r, n = 0;
+
+	(void)state;
+	assert_non_null(reg);
+	d = datasets_get(&ds, "device");
+	assert_non_null(d);
+	assert_string_equal(d->cols[0], "year");
+	for (k = 0; k < d->ncols; k++)
+		if (!strcmp(d->cols[k], "mass"))
+			mass = k;
+	assert_true(mass < d->ncols);
+	assert_string_equal(d->units[mass], "kg");
+	for (k = 0; k < registry_nids(reg); k++)
+		n += !strncmp(registry_id_at(reg, k)->name, "device.", 7);
+	assert_int_equal(d->nrows, n);
+	for (r = 0; r < d->nrows; r++)
+		assert_true(d->vals[r * d->ncols] <= 2008);
+	assert_non_null(d->labels);
+	/* The set series.top500 is the dataset top500: time, its value. */
+	d = datasets_get(&ds, "top500");
+	assert_non_null(d);
+	assert_string_equal(d->cols[1], "rmax_flops");
+	datasets_release(&ds);
+	registry_free(reg);
+}
+
 int
 main(void)
 {
@@ -748,6 +788,7 @@ main(void)
 		cmocka_unit_test(test_devices_like_with_like),
 		cmocka_unit_test(test_precision),
 		cmocka_unit_test(test_devices_precision),
+		cmocka_unit_test(test_file_datasets),
 	};
 
 	const struct CMUnitTest fixture[] = {
