@@ -136,7 +136,7 @@ NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	 $(if $(filter pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_REPORT) \
 	 $(if $(filter check-pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_TEST)
 
-.PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
+.PHONY: all report watch test check check-unit check-errors check-cli check-own check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
 	fuzz check-browser bench valgrind lint-ci \
 	install uninstall clean deps-build deps-report deps-test deps-check \
 	deps-lint pdf check-pdf deps-pdf FORCE
@@ -226,6 +226,11 @@ check-errors: $(BUILD)/ultimate
 check-cli: $(BUILD)/ultimate
 	@sh tests/run-cli.sh $(BUILD)/ultimate
 
+# A report of one's own: the minimal example from init, a second report
+# written over it with no C, and every data file cut to its header.
+check-own: $(BUILD)/ultimate
+	@sh tests/run-own.sh $(BUILD)/ultimate
+
 check-golden: $(BUILD)/ultimate
 	@sh tests/run-golden.sh $(BUILD)/ultimate
 
@@ -271,7 +276,8 @@ check-watch: $(BUILD)/ultimate
 # (tests/tally.sh), and make test fails when any suite does.
 test: | deps-build deps-test
 	@sh tests/tally.sh $(MAKE) --no-print-directory -k check-unit check-errors check-golden check-claims check-fuzz-replay \
-		check-site check-cli check-faults check-watch check-deps-map
+		check-site check-cli check-own check-faults check-watch \
+		check-deps-map
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \
