@@ -300,7 +300,7 @@ check: | deps-build deps-test deps-check
 # build/fuzz/. A crashing input goes into tests/fuzz/regressions/<target>/
 # by hand, where check-fuzz-replay runs it with every test.
 FUZZ_TIME ?= 60
-FUZZ_TARGETS = table expr template http units import modeldoc
+FUZZ_TARGETS = table expr template http units import modeldoc project
 FUZZ_SRC = $(filter-out main.c,$(SRC))
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	     -fno-sanitize-recover=all

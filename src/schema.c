@@ -502,7 +502,9 @@ drop_absent(struct catalogue *c)
 			if (!pass && !absent)
 				c->shown++;
 		}
-	memcpy(c->v, v, c->n * sizeof(*v));
+	/* No catalogue: c->v is NULL, which memcpy() may not be given. */
+	if (c->n)
+		memcpy(c->v, v, c->n * sizeof(*v));
 	free(v);
 	buf_release(&path);
 }
