@@ -59,6 +59,27 @@ fit() {
 		printf "%d %.17g %.17g %.17g\n", n, k, r2, 2 ^ (a + k * last)
 	}' "$1"
 }
+# fitted NAME TREND DOUBLING CSV: the trend TREND and its doubling time
+# DOUBLING are fit's of CSV's first two columns
+fitted() {
+	name=$1 trend=$2 doubling=$3
+	set -- $(fit "$4" 1 2)
+	near "$name-n" "$(get "$trend.n")" "$1"
+	near "$name-slope" "$(get "$trend.slope")" "$2"
+	near "$name-r2" "$(get "$trend.r2")" "$3"
+	near "$name-value-to" "$(get "$trend.value_to")" "$4"
+	near "$name-doubling" "$(get "$doubling")" \
+		"$(awk -v k="$2" 'BEGIN { printf "%.17g", 1 / k }')"
+}
+# written NAME FILE...: $proj/out has each FILE, not empty
+written() {
+	name=$1
+	shift
+	for f in "$@"; do
+		if [ -s "$proj/out/$f" ]; then ok; else
+			no "$name: no out/$f"; fi
+	done
+}
 # same NAME FILE: $tmp/stderr is the text of FILE, exactly
 same() {
 	if cmp -s "$2" "$tmp/stderr"; then ok; else
@@ -82,18 +103,12 @@ run minimal-report 0 "$ult" report
 if [ "$(cat "$tmp/stdout")" = "report: out/index.html ($(find "$proj/out" \
 	-name '*.html' | wc -l) pages)" ] && [ ! -s "$tmp/stderr" ]; then ok
 else no "minimal: $(cat "$tmp/stdout" "$tmp/stderr")"; fi
-for f in index.html methods.html figures/population.svg \
+written minimal index.html methods.html figures/population.svg \
 	figures/population-narrow.svg figures/census.dat \
-	figures/projection.dat data/population.csv; do
-	if [ -s "$proj/out/$f" ]; then ok; else no "minimal: no out/$f"; fi
-done
+	figures/projection.dat data/population.csv
+fitted minimal population.trend population.doubling \
+	"$proj/data/population.csv"
 set -- $(fit "$proj/data/population.csv" 1 2)
-near minimal-n "$(get population.trend.n)" "$1"
-near minimal-slope "$(get population.trend.slope)" "$2"
-near minimal-r2 "$(get population.trend.r2)" "$3"
-near minimal-value-to "$(get population.trend.value_to)" "$4"
-near minimal-doubling "$(get population.doubling)" \
-	"$(awk -v k="$2" 'BEGIN { printf "%.17g", 1 / k }')"
 near minimal-latest "$(get population.latest)" \
 	"$(awk -F, 'END { print $2 }' "$proj/data/population.csv")"
 doubling=$(awk -v k="$2" 'BEGIN { printf "%.3g", 1 / k }')
@@ -231,17 +246,10 @@ set arrow from first vell_far, graph 0 to first vell_far, graph 1 nohead
 plot 'beam.dat' using 1:2 title "irradiance (W/m²)" with lines
 EOF
 run vell-report 0 "$ult" report
-for f in index.html methods.html references.html figures/beam.svg \
-	figures/beam.dat data/lanterns.csv data/harbour.csv; do
-	if [ -s "$proj/out/$f" ]; then ok; else no "vell: no out/$f"; fi
-done
+written vell index.html methods.html references.html figures/beam.svg \
+	figures/beam.dat data/lanterns.csv data/harbour.csv
+fitted vell vell.trend vell.doubling "$proj/data/lanterns.csv"
 set -- $(fit "$proj/data/lanterns.csv" 1 2)
-near vell-n "$(get vell.trend.n)" "$1"
-near vell-slope "$(get vell.trend.slope)" "$2"
-near vell-r2 "$(get vell.trend.r2)" "$3"
-near vell-value-to "$(get vell.trend.value_to)" "$4"
-near vell-doubling "$(get vell.doubling)" \
-	"$(awk -v k="$2" 'BEGIN { printf "%.17g", 1 / k }')"
 near vell-irradiance "$(get vell.irradiance_far)" \
 	"$(awk 'BEGIN { printf "%.17g", 2500 / (16 * atan2(1, 1) * 1e6) }')"
 has vell-prose "$proj/out/index.html" \
