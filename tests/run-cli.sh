@@ -900,9 +900,10 @@ if tar -xzf "$tmp/pp/mine/engine/ultimate.tar.gz" -C "$tmp/engine" &&
 	while read -r f; do cmp -s "$top/$f" "$tmp/engine/$f" || exit 1
 	done <"$tmp/want"
 then ok; else no "init: engine/ultimate.tar.gz is not this source"; fi
-# (make -n writes build/cflags itself: the folder must be there.)
-if mkdir "$tmp/engine/build" &&
-	MAKEFLAGS= make -n -C "$tmp/engine" NO_DEPS=1 ultimate >/dev/null 2>&1
+# (make -n writes build/cflags itself: the folder must be there; and
+# the build's own variables, BUILD among them, are in the environment.)
+if mkdir "$tmp/engine/build" && MAKEFLAGS= make -n -C "$tmp/engine" \
+	NO_DEPS=1 BUILD=build ultimate >/dev/null 2>&1
 then ok; else no "init: engine/ultimate.tar.gz lacks what 'make ultimate' needs"; fi
 rm -rf "$tmp/engine"
 # Errors: one line, exit 1, nothing written.
