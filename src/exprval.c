@@ -66,12 +66,17 @@ bound_get(const struct expr_env *env, const char *name, struct value *out,
 
 	for (b = env->bound; b; b = b->next) {
 		size_t vl = strlen(b->var), i = b->i;
-		const char *rest = name + vl + (name[vl] == '.');
+		const char *rest;
 
-		/* VAR.rest, or VAR alone (a range's number: rest ""). */
+		/*
+		 * VAR.rest, or VAR alone (a range's number: rest ""); name
+		 * may be shorter than VAR, so its byte vl is read only after
+		 * the comparison.
+		 */
 		if (strncmp(name, b->var, vl) ||
 		    (name[vl] != '.' && name[vl] != '\0'))
 			continue;
+		rest = name + vl + (name[vl] == '.');
 		if (bp)
 			*bp = b;
 		if (!strncmp(rest, "prev.", 5)) {
