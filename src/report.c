@@ -923,21 +923,29 @@ report_say(const struct site *site)
 }
 
 /*
- * The editions of the run from the article's year (article.year) to
- * reg's (edition.year), or reg's alone without opt->editions: their
- * years and folders; the newest is reg with ds. The data files, the
- * formulas' memo and the PDFs to print, too.
+ * The editions of the run from the first (edition.first, when the model
+ * document defines it) to reg's (edition.year; a project without dated
+ * rows has none, and one edition), or reg's alone without
+ * opt->editions: their years and folders; the newest is reg with ds.
+ * The data files, the formulas' memo and the PDFs to print, too.
+ * Returns 0, or -1 after an error: a first edition before YEAR_FIRST.
  */
-static void
+static int
 init_editions(struct run *run, const struct registry *reg,
 	      const struct datasets *ds)
 {
 	const struct report_options *opt = run->opt;
-	int newest = (int)registry_num(reg, "edition.year");
+	const struct quantity *y = registry_get(reg, "edition.year");
+	const struct quantity *f = registry_get(reg, "edition.first");
+	int newest = y && y->type == Q_NUMBER ? (int)y->value : 0;
 	size_t i;
 
 	run->files = schema_files(run->ts, opt->datadir);
-	run->article_year = (int)registry_num(reg, "article.year");
+	run->article_year = f && f->type == Q_NUMBER ? (int)f->value : newest;
+	if (run->article_year < YEAR_FIRST && run->article_year < newest)
+		return error("'edition.first' is %d: the editions are years "
+			     "from %d to %d", run->article_year, YEAR_FIRST,
+			     YEAR_LAST);
 	run->n = opt->editions && run->article_year < newest ?
 		 (size_t)(newest - run->article_year) + 1 : 1;
 	run->ed = xcalloc(run->n, sizeof(*run->ed));
@@ -958,6 +966,7 @@ init_editions(struct run *run, const struct registry *reg,
 	run->ed[run->n - 1].dsp = ds;
 	if (opt->pdf)
 		list_pdfs(run);
+	return 0;
 }
 
 /*
@@ -1044,7 +1053,8 @@ report_write(struct site *site, const struct registry *reg,
 	struct buf path = BUF_INIT;
 	int ret = 1, r = -1;
 
-	init_editions(&run, reg, ds);
+	if (init_editions(&run, reg, ds))
+		goto out;
 	buf_addf(&path, "%s/page.html", opt->templatedir);
 	shell = srcfile_read(path.data);
 	buf_reset(&path);

@@ -811,6 +811,14 @@ if command -v bash >/dev/null; then
 	comp_has open --open
 	complete_line --format ""
 	comp_has format text
+	# Every example --example knows (init.c's examples[]).
+	complete_line init --example ""
+	for e in $(sed -n '/^} examples\[\] = {/,/^};/s/^	{ "\([a-z]*\)",.*/\1/p' \
+		"$top/src/init.c"); do
+		comp_has example "$e"
+	done
+	if [ "$(wc -l <"$tmp/comp.out")" = 2 ]; then ok; else
+		no "completion --example: $(tr '\n' ' ' <"$tmp/comp.out")"; fi
 	complete_line get laptop.ops_m
 	comp_has names laptop.ops_max
 	if [ "$(wc -l <"$tmp/comp.out")" = 1 ]; then ok; else
@@ -859,16 +867,21 @@ for f in usr/bin/ultimate usr/share/man/man1/ultimate.1 \
 	usr/share/ultimate/templates/report.md \
 	usr/share/ultimate/templates/figures/top500.gp \
 	usr/share/ultimate/templates/sections/intro.md \
+	usr/share/ultimate/examples/minimal/README.md \
+	usr/share/ultimate/examples/minimal/.github/workflows/pages.yml \
+	usr/share/ultimate/examples/minimal/engine/ultimate.tar.gz \
 	usr/share/bash-completion/completions/ultimate; do
 	if [ -f "$tmp/inst/$f" ]; then ok; else no "make install: no $f"; fi
 done
 # The share folder is compiled in from PREFIX, not DESTDIR.
 expect install-help 0 "$iult" --help
 has install-datadir "$tmp/stdout" 'else /usr/share/ultimate)'
-# init DIR: a project from the share folder, whose report is the repo's.
+# init --example lloyd DIR: the Lloyd report, whose report is the repo's.
 mkdir "$tmp/pp"
-expect_in "$tmp/pp" init 0 env ULTIMATE_SHARE="$share" "$iult" init proj
-has init-says "$tmp/stdout" '^  cd proj && ultimate report$'
+expect_in "$tmp/pp" init 0 env ULTIMATE_SHARE="$share" "$iult" init \
+	--example lloyd proj
+has init-says "$tmp/stdout" "^ultimate: new project in 'proj', from the example 'lloyd': data/, docs/, templates/\$"
+has init-says-cd "$tmp/stdout" '^  cd proj && ultimate report$'
 for f in data/assumptions.csv templates/page.html templates/style.css \
 	templates/figures/top500.gp templates/sections/intro.md \
 	docs/templates.md; do
@@ -882,6 +895,39 @@ says_where init-report out "$tmp/pp/proj"
 if [ -f "$tmp/pp/proj/out/index.html" ] &&
 	diff -r -x .manifest "$tmp/first" "$tmp/pp/proj/out" >/dev/null
 then ok; else no "init: the project's report differs from the repository's"; fi
+# init DIR: the minimal example, docs/examples/minimal/ as it is, with
+# the reference and the engine's source, which builds the tool that
+# builds its report (as its publishing workflow does).
+expect_in "$tmp/pp" init-minimal 0 env ULTIMATE_SHARE="$share" "$iult" \
+	init mine
+has init-minimal-says "$tmp/stdout" "^ultimate: new project in 'mine', from the example 'minimal': .github/, README.md, data/, docs/, engine/, templates/\$"
+if (cd "$top/docs/examples/minimal" && find . -type f | sort) >"$tmp/want" &&
+	(cd "$tmp/pp/mine" && find . -type f ! -path './docs/*' \
+		! -path './engine/*' | sort) >"$tmp/got" &&
+	cmp -s "$tmp/want" "$tmp/got"; then ok; else
+	no "init: the minimal project's files are not docs/examples/minimal's:" \
+		"$(diff "$tmp/want" "$tmp/got")"; fi
+while read -r f; do
+	if cmp -s "$top/docs/examples/minimal/$f" "$tmp/pp/mine/$f"; then ok
+	else no "init: mine/$f is not docs/examples/minimal's"; fi
+done <"$tmp/want"
+if cmp -s "$top/docs/templates.md" "$tmp/pp/mine/docs/templates.md"; then ok
+else no "init: mine/docs/templates.md is not the repository's"; fi
+# The engine is this source, every file of src/, and enough to build.
+mkdir "$tmp/engine"
+if tar -xzf "$tmp/pp/mine/engine/ultimate.tar.gz" -C "$tmp/engine" &&
+	(cd "$tmp/engine" && find . -type f | sort) >"$tmp/got" &&
+	(cd "$top" && find ./Makefile ./.ci/deps.sh ./src -type f | sort) \
+		>"$tmp/want" && cmp -s "$tmp/want" "$tmp/got" &&
+	while read -r f; do cmp -s "$top/$f" "$tmp/engine/$f" || exit 1
+	done <"$tmp/want"
+then ok; else no "init: engine/ultimate.tar.gz is not this source"; fi
+# (make -n writes build/cflags itself: the folder must be there; and
+# the build's own variables, BUILD among them, are in the environment.)
+if mkdir "$tmp/engine/build" && MAKEFLAGS= make -n -C "$tmp/engine" \
+	NO_DEPS=1 BUILD=build ultimate >/dev/null 2>&1
+then ok; else no "init: engine/ultimate.tar.gz lacks what 'make ultimate' needs"; fi
+rm -rf "$tmp/engine"
 # Errors: one line, exit 1, nothing written.
 expect_in "$tmp/pp" init-not-empty 1 env ULTIMATE_SHARE="$share" \
 	"$iult" init proj
@@ -903,29 +949,46 @@ rm "$tmp/share2/docs/templates.md"
 expect_in "$tmp/pp" init-part-missing 1 env ULTIMATE_SHARE="$tmp/share2" \
 	"$iult" init p2
 has init-part-missing "$tmp/stderr" "no 'docs/templates.md' in the share folder '$tmp/share2'"
+mv "$tmp/share2/examples" "$tmp/share2/examples.not"
+expect_in "$tmp/pp" init-example-missing 1 env \
+	ULTIMATE_SHARE="$tmp/share2" "$iult" init p2
+has init-example-missing "$tmp/stderr" "^ultimate: error: cannot start a project: no 'examples/minimal' in the share folder '$tmp/share2' (from ULTIMATE_SHARE; "
+mv "$tmp/share2/examples.not" "$tmp/share2/examples"
 # A failure halfway (a FIFO among the templates) leaves no project.
 cp "$share/docs/templates.md" "$tmp/share2/docs/"
-mkfifo "$tmp/share2/templates/sections/zz-fifo"
-expect_in "$tmp/pp" init-halfway 1 env ULTIMATE_SHARE="$tmp/share2" \
-	"$iult" init p2
-has init-halfway "$tmp/stderr" "zz-fifo': not a regular file or folder"
-if [ "$(ls -A "$tmp/pp" | tr '\n' ' ')" = "file proj " ]; then ok; else
-	no "init: a failed init left $(ls -A "$tmp/pp")"; fi
-if [ "$(wc -l <"$tmp/stderr")" = 1 ]; then ok; else
-	no "init-halfway: not one line"; cat "$tmp/stderr"; fi
+mkfifo "$tmp/share2/templates/sections/zz-fifo" \
+	"$tmp/share2/examples/minimal/templates/zz-fifo"
+for ex in lloyd minimal; do
+	expect_in "$tmp/pp" "init-halfway-$ex" 1 env \
+		ULTIMATE_SHARE="$tmp/share2" "$iult" init --example "$ex" p2
+	has "init-halfway-$ex" "$tmp/stderr" "zz-fifo': not a regular file or folder"
+	if [ "$(ls -A "$tmp/pp" | tr '\n' ' ')" = "file mine proj " ]; then ok
+	else no "init: a failed init left $(ls -A "$tmp/pp")"; fi
+	if [ "$(wc -l <"$tmp/stderr")" = 1 ]; then ok; else
+		no "init-halfway-$ex: not one line"; cat "$tmp/stderr"; fi
+done
 # An empty folder, the working directory included, may become one.
 mkdir "$tmp/pp/empty" "$tmp/pp/here"
 expect_in "$tmp/pp" init-empty 0 env ULTIMATE_SHARE="$share" \
-	"$iult" init empty/
+	"$iult" --example=lloyd init empty/
 has init-empty "$tmp/stdout" '^  cd empty && ultimate report$'
 if [ "$(ls -A "$tmp/pp/empty" | tr '\n' ' ')" = "data docs templates " ]
 then ok; else no "init into empty/: $(ls -A "$tmp/pp/empty")"; fi
 expect_in "$tmp/pp/here" init-here 0 env ULTIMATE_SHARE="$share" \
 	"$iult" init .
 if [ -f "$tmp/pp/here/templates/page.html" ] &&
-	[ "$(ls -A "$tmp/pp/here" | tr '\n' ' ')" = "data docs templates " ]
+	[ "$(ls -A "$tmp/pp/here" | tr '\n' ' ')" = \
+		".github README.md data docs engine templates " ]
 then ok; else no "init .: $(ls -A "$tmp/pp/here")"; fi
 expect init-needs-dir 2 "$iult" init
+# --example: a name init knows, with init only.
+expect init-example-unknown 2 "$iult" init --example loyd "$tmp/pp/p3"
+has init-example-unknown "$tmp/stderr" "^ultimate: unknown example 'loyd'; did you mean 'lloyd'? (the examples: minimal, lloyd)\$"
+expect init-example-far 2 "$iult" init --example=zzzzzzzz "$tmp/pp/p3"
+has init-example-far "$tmp/stderr" "^ultimate: unknown example 'zzzzzzzz' (the examples: minimal, lloyd)\$"
+expect init-example-other-command 2 "$iult" --example lloyd list
+has init-example-other-command "$tmp/stderr" "^ultimate: --example is an option of 'init'\$"
+if [ ! -e "$tmp/pp/p3" ]; then ok; else no "init: a usage error made p3"; fi
 # uninstall removes every file install put.
 if imake uninstall; then ok; else
 	no "make uninstall failed"; cat "$tmp/make.out"; fi
