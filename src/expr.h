@@ -97,6 +97,11 @@ struct expr_env {
 	int (*rows)(void *ctx, const char *over, struct expr_rows *out);
 	/* Variables bound to rows (VAR.rest is that row's), or NULL. */
 	const struct expr_bound *bound;
+	/*
+	 * Why name, unknown, is not a quantity, appended to hint for its
+	 * error (" (...)"), or nothing; NULL: no more said.
+	 */
+	void (*why_missing)(void *ctx, const char *name, struct buf *hint);
 	/* private: the values a "with" gives, and what follows from them */
 	struct expr_with *with;
 };

@@ -164,7 +164,10 @@ lookup(const struct expr *e, const struct expr_env *env,
 		/* Past the shown errors, suggestions would go unseen. */
 		n = diag_full() ? 0 : registry_suggest(env->reg, name.data,
 						       near, 3);
-		suggest_hint(&msg, near, n);
+		if (env->why_missing)
+			env->why_missing(env->ctx, name.data, &msg);
+		if (!msg.len)
+			suggest_hint(&msg, near, n);
 		if (strcmp(name.data, e->str))
 			error_at(&e->loc, "unknown quantity '%s' (from '%s')%s",
 				 name.data, e->str, msg.data);

@@ -154,7 +154,7 @@ static const struct opt {
 	[O_AS_OF] = { "--as-of", 0, "YEAR", OPT_ALL,
 		"the edition of YEAR: leave out data rows dated after it "
 		"(default: the newest year in the data); report then writes "
-		"the editions up to YEAR; no earlier than the article's year, "
+		"the editions up to YEAR; no earlier than the first edition, "
 		"and a year after the data gives their newest edition (with "
 		"a note)" },
 	[O_NO_EDITIONS] = { "--no-editions", 0, NULL, 0,
@@ -222,7 +222,7 @@ static const struct cmd {
 	  OPT(O_PDF),
 	  .help = "write the site: index.html (the report), quantities.html "
 	  "and quantities/, data.html, quantities.csv/json, every edition "
-	  "since the article's year in editions/YEAR/, and changes.html" },
+	  "since the first in editions/YEAR/, and changes.html" },
 	{ .name = "list", .run = cmd_list, .flags = RUN_SETUP,
 	  .args = "[PREFIX]", .max = 1,
 	  .help = "print every quantity, or those whose name starts with "
@@ -242,8 +242,8 @@ static const struct cmd {
 	  .check = diff_years, .opts = OPT(O_FORMAT),
 	  .help = "print every quantity that changed from the YEAR1 edition "
 	  "to the YEAR2 edition, and the data rows that caused it (both "
-	  "editions: from the article's year to the newest year of the "
-	  "data)" },
+	  "editions: from the first edition's year to the newest year of "
+	  "the data)" },
 	/* No RUN_SETUP: each build does it, in its own process. */
 	{ .name = "watch", .run = cmd_watch,
 	  .opts = OPT(O_OUT) | OPT(O_NO_EDITIONS) | OPT(O_FIGURE_TIMEOUT) |
@@ -312,8 +312,8 @@ input_dir(const char *given, const char *flag, const char *name,
 
 /*
  * The years of the command line against the editions the data allow
- * (model_editions()): --as-of or diff before the first edition, the
- * article's year, is a usage error, named before any error of the data
+ * (model_editions()): --as-of or diff before the first edition
+ * (edition.first), is a usage error, named before any error of the data
  * of such an edition; diff after the newest edition too. An --as-of
  * after the data gives the newest edition, with a note. Returns EXIT_OK,
  * EXIT_USAGE, or EXIT_INPUT after errors in the data read.
@@ -326,16 +326,14 @@ check_years(struct options *opt, struct tableset *ts)
 	if (model_editions(opt->datadir, ts, &first, &newest))
 		return EXIT_INPUT;
 	if (opt->as_of && opt->as_of < first) {
-		diag_say("--as-of %d is before the first "
-			"edition (%d, the article's year)", opt->as_of,
-			first);
+		diag_say("--as-of %d is before the first edition (%d)",
+			 opt->as_of, first);
 		return EXIT_USAGE;
 	}
 	for (i = 0; opt->diff[0] && i < 2; i++) {
 		if (opt->diff[i] < first) {
-			diag_say("'diff' %d is before the "
-				"first edition (%d, the article's year)",
-				opt->diff[i], first);
+			diag_say("'diff' %d is before the first edition "
+				 "(%d)", opt->diff[i], first);
 			return EXIT_USAGE;
 		}
 		if (opt->diff[i] > newest) {

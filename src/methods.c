@@ -54,8 +54,9 @@ value_words(struct buf *out, const struct quantity *q)
 		html_text(out, q->text);
 		return;
 	}
-	/* A whole number as one: 8 bits per byte, not 8.000. */
-	if (q->value == (double)(long)q->value && fabs(q->value) < 1e6)
+	/* A whole number as one: 8 bits per byte, not 8.000; a year as one. */
+	if (q->value == (double)(long)q->value && fabs(q->value) < 1e6 &&
+	    strcmp(q->unit, "year"))
 		format_count(&v, q->value);
 	else
 		format_brief(&v, q->value, q->unit);

@@ -179,6 +179,33 @@ rows_hook(void *ctx, const char *over, struct expr_rows *out)
 	return ret;
 }
 
+/*
+ * Why name is no quantity, when the document says: a trend of the
+ * document that this edition's rows are too few for gives nothing.
+ */
+static void
+why_hook(void *ctx, const char *name, struct buf *hint)
+{
+	const struct bind *b = ctx;
+	const struct modeldoc *doc = b->ev->doc;
+	size_t k, len;
+
+	for (k = 0; k < doc->n; k++) {
+		const struct item *it = &doc->items[k];
+
+		len = strlen(it->name);
+		if (it->kind != ITEM_TREND || strncmp(name, it->name, len) ||
+		    name[len] != '.' || !b->ev->state || b->ev->state[k] != 2 ||
+		    registry_has(b->ev->reg, it->name))
+			continue;
+		buf_addf(hint, " (the trend '%s' gives nothing in this "
+			 "edition: it needs %s%s; say what holds without it "
+			 "with has(%s.slope))", it->name, it->a[A_NEEDS].text,
+			 it->when ? ", and its 'when:'" : "", it->name);
+		return;
+	}
+}
+
 void
 modeleval_env(struct bind *b, struct expr_env *env)
 {
@@ -187,6 +214,7 @@ modeleval_env(struct bind *b, struct expr_env *env)
 	env->resolve = resolve_hook;
 	env->ctx = b;
 	env->rows = rows_hook;
+	env->why_missing = why_hook;
 }
 
 /* The definition of name, as an index, or SIZE_MAX. */

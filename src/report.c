@@ -114,6 +114,9 @@ struct run {
 	struct edition *ed;	/* oldest first */
 	size_t n;
 	int article_year;
+	/* Editions beside the site's pages: asked, and years to show (a
+	 * project without dated rows has one edition, of no year). */
+	int editions;
 	/* The data files of the catalogue (schema.h). */
 	const char **files;
 	/* Rows of files[f] dated each year y: dated[f * NYEARS + y -
@@ -151,7 +154,7 @@ write_page(struct run *run, const char *file, const char *root,
 
 	shell_page(&page, run->shell, title, toc, body, file, root,
 		   pdf_link(run, file),
-		   run->opt->editions ? SHELL_EDITIONS : 0);
+		   run->editions ? SHELL_EDITIONS : 0);
 	ret = site_write(run->site, file, page.data, page.len);
 	buf_release(&page);
 	return ret;
@@ -206,7 +209,7 @@ build_edition(struct run *run, struct edition *e)
 	/* The newest edition's figures at the top: drawn first. */
 	ret = e == &run->ed[run->n - 1] ? plot_add(run->pl, "figures", NULL,
 		e->reg, e->dsp, e->x.figures, e->x.nfigures) : 0;
-	if (ret || !run->opt->editions)
+	if (ret || !run->editions)
 		goto out;
 	ret = html_parse(&e->x, &e->page);
 	/* Only the newest: the previous edition's figures are kept. */
@@ -475,7 +478,7 @@ write_top_report(struct run *run)
 			      .after_h2 = section_links, .after_h2_ctx = &b };
 	int ret;
 
-	if (run->opt->editions) {
+	if (run->editions) {
 		buf_addf(&banner, "<p class=\"edition-banner\">The %d edition, "
 			 "the newest: the report as the data stand in %d.",
 			 e->year, e->year);
@@ -868,7 +871,7 @@ list_pdfs(struct run *run)
 {
 	size_t i, k = 0, *at;
 
-	run->npdfs = 1 + (run->opt->editions ? run->n : 0);
+	run->npdfs = 1 + (run->editions ? run->n : 0);
 	run->pdfs = xcalloc(run->npdfs, sizeof(*run->pdfs));
 	at = xcalloc(run->npdfs * 2, sizeof(*at));
 	buf_init(&run->pdfnames);
@@ -946,7 +949,8 @@ init_editions(struct run *run, const struct registry *reg,
 		return error("'edition.first' is %d: the editions are years "
 			     "from %d to %d", run->article_year, YEAR_FIRST,
 			     YEAR_LAST);
-	run->n = opt->editions && run->article_year < newest ?
+	run->editions = opt->editions && newest > 0;
+	run->n = run->editions && run->article_year < newest ?
 		 (size_t)(newest - run->article_year) + 1 : 1;
 	run->ed = xcalloc(run->n, sizeof(*run->ed));
 	/* Each edition typesets mostly the same formulas (mathml.h). */
@@ -994,12 +998,12 @@ build_editions(struct run *run)
 		if (!r && diag_interrupted())
 			r = -1;
 		/* The one after it has the editions beside it parsed now. */
-		if (!r && opt->editions && i + 1 < run->n)
+		if (!r && run->editions && i + 1 < run->n)
 			render_edition(run, i + 1);
 	}
 	diag_set_context(NULL);
 	/* The oldest built, when its page is written. */
-	if (!r && opt->editions && (!opt->newest || lo == run->n - 1))
+	if (!r && run->editions && (!opt->newest || lo == run->n - 1))
 		render_edition(run, lo);
 	return r;
 }
@@ -1020,14 +1024,14 @@ write_pages(struct run *run, const struct srcfile *css)
 	r = write_top_report(run);
 	if (!r)
 		r = write_methods(run, &run->ed[run->n - 1], 1);
-	for (i = opt->newest ? run->n - 1 : 0; opt->editions && i < run->n &&
+	for (i = opt->newest ? run->n - 1 : 0; run->editions && i < run->n &&
 	     !r; i++)
 		r = write_edition(run, i);
 	if (!r && !opt->newest)
 		r = write_reference(run);
-	if (!r && opt->editions && !opt->newest)
+	if (!r && run->editions && !opt->newest)
 		r = write_editions_index(run);
-	if (!r && opt->editions && !opt->newest)
+	if (!r && run->editions && !opt->newest)
 		r = write_changes(run);
 	if (!r)
 		r = site_write(run->site, "style.css", css->data, css->len);

@@ -598,7 +598,7 @@ if [ -s "$tmp/stderr" ]; then no "get-as-of-newest: a note for the newest year";
 for c in report list check datasets "get record.name" "explain record.name"; do
 	# shellcheck disable=SC2086 # c is a command and its argument
 	expect "as-of-before-article-$c" 2 "$ult" --as-of $((article - 1)) -o "$tmp/early" $c
-	has "as-of-before-article-$c" "$tmp/stderr" "^ultimate: --as-of $((article - 1)) is before the first edition ($article, the article's year)\$"
+	has "as-of-before-article-$c" "$tmp/stderr" "^ultimate: --as-of $((article - 1)) is before the first edition ($article)\$"
 done
 # The whole site holds every edition, its index and the changes.
 for f in editions/index.html changes.html "editions/$article/index.html" \
@@ -647,7 +647,7 @@ has diff-order "$tmp/stderr" "needs the earlier year first"
 expect diff-one-year 2 "$ult" diff "$article"
 expect diff-bad-format 2 "$ult" --format xml diff "$article" "$newest"
 expect diff-before-article 2 "$ult" diff $((article - 1)) "$newest"
-has diff-before-article "$tmp/stderr" "^ultimate: 'diff' $((article - 1)) is before the first edition ($article, the article's year)\$"
+has diff-before-article "$tmp/stderr" "^ultimate: 'diff' $((article - 1)) is before the first edition ($article)\$"
 expect diff-after-data 2 "$ult" diff "$article" $((newest + 1))
 has diff-after-data "$tmp/stderr" "^ultimate: 'diff' $((newest + 1)) is after the newest edition ($newest, the newest year of the data)\$"
 # The new TOP500 row above, dated 2099: the cause of the record's change.
