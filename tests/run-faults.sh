@@ -14,27 +14,36 @@
 # folder, whose name is then printed; FAULTS_VERBOSE=1 prints the time
 # each case took. FAULTS_SLOW=N multiplies every time limit by N, for a
 # build that runs slower by design (the sanitizer build: make check sets
-# it); a hang never ends, so a longer wait still catches it.
+# it); a hang never ends, so a longer wait still catches it. A case of
+# many rounds (runs at once, killed runs, a reader while sites are
+# published) runs a few of them, chosen to cover each kind of round;
+# FAULTS_FULL=1 (make check, make test FULL=1) runs every round.
+# FAULTS_JOBS=N runs up to N cases at once (make test: 2).
 set -u
 ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/.." && pwd)
 fx=$top/tests/faults
 tmp=$(mktemp -d)
-pass=0 fail=0
+pass=0 fail=0 c=""
 slow=${FAULTS_SLOW:-1}
+jobs=${FAULTS_JOBS:-1}
 
-# Every process this script starts carries FAULTS_RUN=$tmp in its
-# environment, down to the fake gnuplots' children: those are the only
-# processes it ever kills.
+# Every process this script starts carries FAULTS_RUN in its
+# environment, down to the fake gnuplots' children: $tmp, or in a case
+# its folder $c. Those are the only processes it ever kills, and a case
+# stops only its own (cases may run at once).
 ours() {
-	grep -lzxF "FAULTS_RUN=$tmp" /proc/[0-9]*/environ 2>/dev/null |
+	grep -lzxF "FAULTS_RUN=${c:-$tmp}" /proc/[0-9]*/environ 2>/dev/null |
 		sed 's|^/proc/||; s|/environ$||'
 }
 stop_ours() {
 	for p in $(ours); do kill -KILL "$p" 2>/dev/null; done
 }
 cleanup() {
-	stop_ours
+	for p in $(grep -lz "^FAULTS_RUN=$tmp" /proc/[0-9]*/environ \
+		2>/dev/null | sed 's|^/proc/||; s|/environ$||'); do
+		kill -KILL "$p" 2>/dev/null
+	done
 	if [ -n "${FAULTS_KEEP:-}" ]; then echo "faults: kept $tmp"
 	else rm -rf "$tmp"; fi
 }
@@ -74,30 +83,69 @@ await() { # await FILE SECONDS: until FILE exists
 }
 
 # run NAME FUNCTION [ARGS...]: one case. The function sets up the case
-# folder $c and says what is wrong with bad "reason" (any number).
+# folder $c and says what is wrong with bad "reason" (any number). Each
+# case runs in a subshell, which leaves its result in $tmp/result.N
+# (N counts the cases); with FAULTS_JOBS above 1 in the background, up
+# to that many at once. collect, at the end, waits for them and counts.
 bad() { cbad="$cbad; $*"; }
+ncase=0 started=0
 run() {
 	if [ -n "${FAULTS_ONLY:-}" ] && ! echo "$1" | grep -qE -- "$FAULTS_ONLY"
 	then return 0; fi
+	ncase=$((ncase + 1))
+	if [ "$jobs" -le 1 ]; then
+		(one_case "$@")
+		return
+	fi
+	running_below "$jobs"
+	started=$((started + 1))
+	(one_case "$@") &
+}
+one_case() {
 	cname=$1 cbad="" c=$tmp/$1 xenv="" at=""
 	shift
+	echo "$cname" >"$tmp/case.$ncase"
+	trap 'echo >"$tmp/ended.$ncase"' EXIT
 	_t=$(now)
 	"$@"
 	[ -z "${FAULTS_VERBOSE:-}" ] || echo "$cname: $(($(now) - _t)) ms"
-	if [ -z "$cbad" ]; then pass=$((pass + 1)); else
+	if [ -z "$cbad" ]; then echo pass >"$tmp/result.$ncase"; else
 		echo "FAIL $cname: ${cbad#; }"
-		fail=$((fail + 1))
+		echo fail >"$tmp/result.$ncase"
 	fi
 	stop_ours
 	[ -n "${FAULTS_KEEP:-}" ] || rm -rf "$c"
 }
+running_below() { # running_below N: until fewer than N cases run
+	while :; do
+		set -- "$1" "$tmp"/ended.*
+		[ -e "$2" ] || set -- "$1"
+		[ $((started - ($# - 1))) -ge "$1" ] || return 0
+		sleep 0.05
+	done
+}
+collect() { # waits for every case, then counts their results
+	[ "$jobs" -le 1 ] || running_below 1
+	wait
+	_i=1
+	while [ "$_i" -le "$ncase" ]; do
+		case $(cat "$tmp/result.$_i" 2>/dev/null) in
+		pass) pass=$((pass + 1)) ;;
+		fail) fail=$((fail + 1)) ;;
+		*) echo "FAIL $(cat "$tmp/case.$_i"): ended before its result"
+			fail=$((fail + 1)) ;;
+		esac
+		_i=$((_i + 1))
+	done
+}
 
-# The listing of a folder with the checksum of every file, .lock apart;
-# staging folders too, which no_staging reports on their own.
+# The listing of a folder with the checksum (CRC and size: cksum, some
+# ten times quicker than a SHA-256 of a 48 MB site) of every file, .lock
+# apart; staging folders too, which no_staging reports on their own.
 fp() {
 	[ -d "$1" ] || { echo "no folder"; return; }
 	(cd "$1" && find . \( -path ./.lock -o -path './.staging-*' \) -prune \
-		-o -type f -exec sha256sum {} + -o -printf '%y %p\n') |
+		-o -type f -exec cksum {} + -o -printf '%y %p\n') |
 		LC_ALL=C sort
 }
 
@@ -125,7 +173,7 @@ snap() { fp "$c/out" >"$c/before.fp"; }
 # under timeout; sets rc, ms, lim; stderr in $c/err. $xenv: more
 # environment (VAR=value ...).
 limits() {
-	FAULTS_RUN=$tmp
+	FAULTS_RUN=${c:-$tmp}
 	export FAULTS_RUN
 	# shellcheck disable=SC3045 # dash, bash and busybox sh have it
 	[ -z "$vlimit" ] || ulimit -v "$vlimit"
@@ -832,10 +880,11 @@ lock_waits() { # flock(1) holds out/.lock for 1.5 s: the run waits
 }
 run lock-waits lock_waits
 
-# A case of several rounds: rounds_begin; round; ...; round_end NAME;
-# rounds_end N. A round's reasons are kept for the first bad round.
-rounds_begin() { nbad=0 first="" saved=$cbad; }
-round() { cbad=""; }
+# A case of several rounds: rounds_begin; for each of $(rounds N K...):
+# round; ...; round_end NAME; then rounds_end. A round's reasons are kept
+# for the first bad round.
+rounds_begin() { nbad=0 nround=0 first="" saved=$cbad; }
+round() { cbad="" nround=$((nround + 1)); }
 round_end() {
 	if [ -n "$cbad" ]; then
 		nbad=$((nbad + 1))
@@ -844,7 +893,13 @@ round_end() {
 }
 rounds_end() {
 	cbad=$saved
-	[ "$nbad" = 0 ] || bad "$nbad of $1 rounds bad; first, $first"
+	[ "$nbad" = 0 ] || bad "$nbad of $nround rounds bad; first, $first"
+}
+# rounds N K...: the rounds to run, 1 to N with FAULTS_FULL, else K...
+rounds() {
+	_n=$1
+	shift
+	if [ -n "${FAULTS_FULL:-}" ]; then seq 1 "$_n"; else echo "$@"; fi
 }
 
 # Each round starts from the site of data C (rounds 1 and 6: from no
@@ -855,7 +910,8 @@ rounds_end() {
 concurrent_runs() { # A and B into one out/ at the same time, 10 times
 	roots
 	rounds_begin
-	for _i in 1 2 3 4 5 6 7 8 9 10; do
+	# Both kinds of start, each from no out/ and from site C.
+	for _i in $(rounds 10 1 2 6 7); do
 		round
 		rm -rf "$c/out" "$c/mark"
 		if [ "$_i" != 1 ] && [ "$_i" != 6 ]; then
@@ -894,20 +950,21 @@ concurrent_runs() { # A and B into one out/ at the same time, 10 times
 		no_staging
 		round_end "round $_i"
 	done
-	rounds_end 10
+	rounds_end
 }
 run concurrent-runs concurrent_runs
 
 # A reader of out/ (tests/faults/reader.py) looks at it again and again,
-# as a web server would, while six runs publish sites B and A in turn
-# (renames slowed down to 20 ms each): every look finds one site.
+# as a web server would, while six runs (four, but with FAULTS_FULL)
+# publish sites B and A in turn (renames slowed down to 20 ms each):
+# every look finds one site.
 reader_sees_one_site() {
 	roots
 	cp -a "$tmp/refA" "$c/out"
 	python3 "$fx/reader.py" "$c/out" "$tmp/refA" "$tmp/refB" 120 \
 		"$c/stop" >"$c/looks" 2>"$c/mixed" &
 	_r=$!
-	for _i in 1 2 3 4 5 6; do
+	for _i in $(rounds 6 1 2 3 4); do
 		at=b
 		[ $((_i % 2)) = 0 ] && at=a
 		[ -n "$slowrename" ] &&
@@ -968,7 +1025,8 @@ kill_during_publish() {
 	fi
 	_cur=A
 	rounds_begin
-	for _i in 1 2 3 4 5 6 7 8 9 10; do
+	# One and two kills, during the publish and at any moment.
+	for _i in $(rounds 10 1 3 8 9); do
 		round
 		if [ "$_cur" = A ]; then _o=b _b=a; else _o=a _b=b; fi
 		kill_run "$_o" "$_i"
@@ -983,7 +1041,7 @@ kill_during_publish() {
 		no_staging
 		round_end "round $_i (then data $_cur)"
 	done
-	rounds_end 10
+	rounds_end
 }
 run kill-during-publish kill_during_publish
 
@@ -1076,5 +1134,6 @@ sigterm_during_csv_field() {
 }
 run sigterm-during-csv-field sigterm_during_csv_field
 
+collect
 echo "faults: $pass passed, $fail failed"
 [ "$fail" = 0 ]
