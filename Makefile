@@ -124,7 +124,7 @@ need = $(if $(call stale,$(1)),@CC=$(call shq,$(CC)) \
 NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	   $(MAKECMDGOALS),,all),DEPS_BUILD) \
 	 $(if $(filter report,$(MAKECMDGOALS)),DEPS_REPORT) \
-	 $(if $(filter test check,$(MAKECMDGOALS)),DEPS_TEST) \
+	 $(if $(filter test check check-san,$(MAKECMDGOALS)),DEPS_TEST) \
 	 $(if $(filter check,$(MAKECMDGOALS)),DEPS_CHECK) \
 	 $(if $(filter fuzz,$(MAKECMDGOALS)),DEPS_FUZZ) \
 	 $(if $(filter bench,$(MAKECMDGOALS)),DEPS_BENCH DEPS_REPORT) \
@@ -134,7 +134,7 @@ NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	 $(if $(filter pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_REPORT) \
 	 $(if $(filter check-pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_TEST)
 
-.PHONY: all report watch test check check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
+.PHONY: all report watch test check check-san check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
 	fuzz check-browser bench valgrind lint-ci report-site \
 	install uninstall clean deps-build deps-report deps-test deps-check \
 	deps-lint pdf pdf-site check-pdf deps-pdf FORCE
@@ -230,8 +230,9 @@ check-unit: $(UNIT_BIN)
 check-errors: $(BUILD)/ultimate
 	@$(TIMED) errors sh tests/run-errors.sh $(BUILD)/ultimate
 
+# FULL=1: report --as-of every year (four of them without).
 check-cli: $(BUILD)/ultimate
-	@$(TIMED) cli sh tests/run-cli.sh $(BUILD)/ultimate
+	@CLI_FULL=$(FULL) $(TIMED) cli sh tests/run-cli.sh $(BUILD)/ultimate
 
 check-golden: $(BUILD)/ultimate
 	@$(TIMED) golden sh tests/run-golden.sh $(BUILD)/ultimate
@@ -302,13 +303,19 @@ valgrind: $(BUILD)/ultimate | deps-check
 	if [ $$rc = 0 ]; then echo "valgrind: no errors, no leaks"; fi; \
 	exit $$rc
 
-# make test with FULL=1 (the whole fault matrix), again under the
-# sanitizers, then one report under valgrind.
+# make test with FULL=1 (every round of the fault matrix, --as-of every
+# year), again under the sanitizers (check-san), then one report under
+# valgrind.
 check: | deps-build deps-test deps-check
 	@$(MAKE) --no-print-directory test FULL=1
+	@$(MAKE) --no-print-directory check-san
+	@$(MAKE) --no-print-directory valgrind
+
+# make test FULL=1 under AddressSanitizer and UndefinedBehaviorSanitizer,
+# built into build/san.
+check-san: | deps-build deps-test
 	@$(MAKE) --no-print-directory BUILD=build/san \
 		SANITIZE=address,undefined test FULL=1
-	@$(MAKE) --no-print-directory valgrind
 
 # --- Fuzzing --------------------------------------------------------------
 # libFuzzer targets (clang): `make fuzz` runs each for FUZZ_TIME seconds
