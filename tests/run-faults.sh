@@ -85,8 +85,10 @@ await() { # await FILE SECONDS: until FILE exists
 # run NAME FUNCTION [ARGS...]: one case. The function sets up the case
 # folder $c and says what is wrong with bad "reason" (any number). Each
 # case runs in a subshell, which leaves its result in $tmp/result.N
-# (N counts the cases); with FAULTS_JOBS above 1 in the background, up
-# to that many at once. collect, at the end, waits for them and counts.
+# (N counts the cases). With FAULTS_JOBS above 1, run only queues the
+# case, and collect, at the end, runs the queue that many at a time in
+# the background, from its end: the long cases, of many rounds, are
+# last in this file, and so start first. collect then counts.
 bad() { cbad="$cbad; $*"; }
 ncase=0 started=0
 run() {
@@ -97,9 +99,13 @@ run() {
 		(one_case "$@")
 		return
 	fi
-	running_below "$jobs"
-	started=$((started + 1))
-	(one_case "$@") &
+	{
+		printf '%d' "$ncase"
+		for _a; do
+			printf " '%s'" "$(printf '%s' "$_a" | sed "s/'/'\\\\''/g")"
+		done
+		echo
+	} >>"$tmp/queue"
 }
 one_case() {
 	cname=$1 cbad="" c=$tmp/$1 xenv="" at=""
@@ -124,8 +130,16 @@ running_below() { # running_below N: until fewer than N cases run
 		sleep 0.05
 	done
 }
-collect() { # waits for every case, then counts their results
-	[ "$jobs" -le 1 ] || running_below 1
+collect() { # runs the queue, waits for every case, counts their results
+	if [ "$jobs" -gt 1 ] && [ -s "$tmp/queue" ]; then
+		sort -rn "$tmp/queue" >"$tmp/queue.r"
+		while read -r _n _args; do
+			running_below "$jobs"
+			started=$((started + 1))
+			(ncase=$_n; eval "one_case $_args") &
+		done <"$tmp/queue.r"
+		running_below 1
+	fi
 	wait
 	_i=1
 	while [ "$_i" -le "$ncase" ]; do
