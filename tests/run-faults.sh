@@ -73,13 +73,32 @@ rnd() { # rnd N: a random number in [0, N)
 	echo $(($(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % $1))
 }
 msleep() { sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"; }
+# The waits below look every 5 or 20 ms from one Python process: a
+# shell's loop started a sleep (and a grep) each time, some 8,000
+# processes for the killed publishes alone.
 await() { # await FILE SECONDS: until FILE exists
-	_n=0
-	while [ ! -e "$1" ] && [ "$_n" -lt $(($2 * 100)) ]; do
-		sleep 0.01
-		_n=$((_n + 1))
-	done
-	[ -e "$1" ]
+	python3 -c 'import os, sys, time
+end = time.monotonic() + float(sys.argv[2])
+while not os.path.exists(sys.argv[1]) and time.monotonic() < end:
+    time.sleep(0.005)
+sys.exit(0 if os.path.exists(sys.argv[1]) else 1)' "$1" "$2"
+}
+quiet() { # quiet SECONDS: until ours is empty; fails if it is not then
+	python3 -c 'import glob, sys, time
+mark = sys.argv[1].encode()
+def left():
+    for f in glob.glob("/proc/[0-9]*/environ"):
+        try:
+            with open(f, "rb") as e:
+                if mark in e.read().split(b"\0"):
+                    return True
+        except OSError:
+            pass
+    return False
+end = time.monotonic() + float(sys.argv[2])
+while left() and time.monotonic() < end:
+    time.sleep(0.02)
+sys.exit(1 if left() else 0)' "FAULTS_RUN=${c:-$tmp}" "$1"
 }
 
 # run NAME FUNCTION [ARGS...]: one case. The function sets up the case
@@ -289,12 +308,7 @@ leaks() { # leaks TEXT: the published site does not hold TEXT
 	fi
 }
 gone() { # nothing this script started is left running (2 s grace)
-	_n=0
-	while [ -n "$(ours)" ] && [ "$_n" -lt 20 ]; do
-		sleep 0.1
-		_n=$((_n + 1))
-	done
-	[ -z "$(ours)" ] || bad "gnuplot (or its child) left running"
+	quiet 2 || bad "gnuplot (or its child) left running"
 }
 fake() { # fake NAME: a folder whose gnuplot is tests/faults/gnuplot-NAME
 	mkdir -p "$tmp/bin-$1"
@@ -1024,11 +1038,7 @@ kill_run() {
 	[ -z "$_p" ] || kill -KILL "$_p" 2>/dev/null
 	wait "$bpid" 2>/dev/null
 	# Its gnuplot, if any, finishes on its own: let it, first.
-	_n=0
-	while [ -n "$(ours)" ] && [ "$_n" -lt 50 ]; do
-		sleep 0.1
-		_n=$((_n + 1))
-	done
+	quiet 5
 	# Publishing is one step: whenever the kill came, out/ is one site.
 	is_either A B "after SIGKILL, before the next run"
 }
