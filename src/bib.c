@@ -1,16 +1,15 @@
 /*
- * The references list (references.csv) and its HTML. The template
+ * The references list (the catalogue's references file) and its HTML. The template
  * expander resolves {{ cite(key) }} against it and lists the entries a
  * page cites with {{ references() }}.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "diag.h"
 #include "escape.h"
 #include "bib.h"
+#include "schema.h"
 #include "suggest.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -21,20 +20,15 @@ bib_load(struct bib *r, const char *dir, struct tableset *ts)
 	enum { C_KEY, C_LABEL, C_AUTHORS, C_TITLE, C_VENUE, C_YEAR, C_DOI,
 	       C_URL, NCOLS };
 	int ci[NCOLS];
-	struct buf path = BUF_INIT;
-	struct stat st;
+	const struct schema_file *f;
 	struct table *t;
 	size_t row, before = diag_errors();
 
 	memset(r, 0, sizeof(*r));
-	buf_addf(&path, "%s/%s", dir, BIB_FILE);
 	/* The list is optional: a report that cites nothing needs none. */
-	if (stat(path.data, &st) && errno == ENOENT) {
-		buf_release(&path);
+	if (!(f = schema_of_kind(ts, dir, SCHEMA_REFERENCES)))
 		return 0;
-	}
-	buf_release(&path);
-	t = tableset_load(ts, dir, BIB_FILE);
+	t = schema_load(ts, dir, f->s.file);
 	if (!t || table_max_rows(t, 10000, "each reference is a row of "
 				 "the report's references list"))
 		return -1;
@@ -184,17 +178,18 @@ bib_marker(const struct bib *r, const char *s, const struct bib_entry **e)
 }
 
 int
-bib_check_cell(const struct bib *r, const struct table *t, size_t row,
-	       int col)
+bib_check_text(const struct bib *r, const char *text,
+	       void (*err)(void *ctx, size_t at, size_t len, const char *msg),
+	       void *ctx)
 {
-	const char *cell = table_cell(t, row, col), *s = cell;
-	struct buf key = BUF_INIT, hint = BUF_INIT;
+	const char *s = text;
+	struct buf key = BUF_INIT, msg = BUF_INIT;
 	int ret = 0;
 
 	for (; *s; s++) {
 		const char *near[3];
 		struct suggest sg;
-		size_t klen, len = marker_at(s, &klen), i, n, at;
+		size_t klen, len = marker_at(s, &klen), i, n;
 
 		if (!len)
 			continue;
@@ -203,27 +198,51 @@ bib_check_cell(const struct bib *r, const struct table *t, size_t row,
 		s += len - 1;
 		if (bib_find(r, key.data))
 			continue;
-		at = (size_t)(s - cell) - (len - 1);
+		buf_reset(&msg);
 		if (!r || !r->n) {
-			ret = table_error_in(t, row, col, at, "unknown "
-					     "reference '[%s]': there is no "
-					     "references.csv in the data "
-					     "folder", key.data);
-			continue;
+			buf_addf(&msg, "unknown reference '[%s]': the data "
+				 "catalogue names no references file",
+				 key.data);
+		} else {
+			suggest_init(&sg, key.data, near, 3);
+			for (i = 0; i < r->n; i++)
+				suggest_add(&sg, r->v[i].key);
+			n = suggest_end(&sg);
+			buf_addf(&msg, "unknown reference '[%s]' (not a key of "
+				 "%s)", key.data, r->file);
+			suggest_hint(&msg, near, n);
 		}
-		suggest_init(&sg, key.data, near, 3);
-		for (i = 0; i < r->n; i++)
-			suggest_add(&sg, r->v[i].key);
-		n = suggest_end(&sg);
-		buf_reset(&hint);
-		suggest_hint(&hint, near, n);
-		ret = table_error_in(t, row, col, at, "unknown reference "
-				     "'[%s]' (not a key of %s)%s", key.data,
-				     r->file, hint.data);
+		err(ctx, (size_t)(s - text) - (len - 1), len, msg.data);
+		ret = -1;
 	}
 	buf_release(&key);
-	buf_release(&hint);
+	buf_release(&msg);
 	return ret;
+}
+
+/* bib_check_text()'s error at a cell. */
+struct cell_at {
+	const struct table *t;
+	size_t row;
+	int col;
+};
+
+static void
+cell_error(void *ctx, size_t at, size_t len, const char *msg)
+{
+	const struct cell_at *c = ctx;
+
+	(void)len;
+	table_error_in(c->t, c->row, c->col, at, "%s", msg);
+}
+
+int
+bib_check_cell(const struct bib *r, const struct table *t, size_t row,
+	       int col)
+{
+	struct cell_at c = { t, row, col };
+
+	return bib_check_text(r, table_cell(t, row, col), cell_error, &c);
 }
 
 static int

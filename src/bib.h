@@ -7,15 +7,13 @@
 #include "table.h"
 
 /*
- * The references list: data/references.csv, one published work a row
- * (key, label, authors, title, venue, year, doi, url). Templates cite
- * an entry with {{ cite(key) }} and list the cited ones with
+ * The references list: the data catalogue's file of kind references
+ * (data/references.csv in the shipped project), one published work a
+ * row (key, label, authors, title, venue, year, doi, url). Templates
+ * cite an entry with {{ cite(key) }} and list the cited ones with
  * {{ references() }} (docs/templates.md). Cells are borrowed from the
  * table, which the tableset owns.
  */
-/* The list's file in the data folder; a folder without it cites nothing. */
-#define BIB_FILE "references.csv"
-
 struct bib_entry {
 	const char *key, *label, *authors, *title, *venue, *year;
 	const char *doi, *url;
@@ -28,8 +26,9 @@ struct bib {
 };
 
 /*
- * Loads dir/references.csv into r. A data folder without the file has no
- * references (r->n == 0). Returns 0, or -1 after printing every error.
+ * Loads the references file of dir's catalogue into r. A catalogue
+ * without one has no references (r->n == 0). Returns 0, or -1 after
+ * printing every error.
  */
 int bib_load(struct bib *r, const char *dir, struct tableset *ts);
 void bib_release(struct bib *r);
@@ -60,6 +59,14 @@ size_t bib_marker(const struct bib *r, const char *s,
 
 int bib_check_cell(const struct bib *r, const struct table *t, size_t row,
 		   int col);
+/*
+ * The same for any text (a definition's "source:"): each unknown key is
+ * err(ctx, at, len, message), at the byte offset of its marker in text.
+ * Returns 0, or -1 when there was one.
+ */
+int bib_check_text(const struct bib *r, const char *text,
+		   void (*err)(void *ctx, size_t at, size_t len,
+			       const char *msg), void *ctx);
 
 /*
  * Appends text as HTML, escaped: each known [key] becomes a link to

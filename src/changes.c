@@ -16,6 +16,7 @@
 #include "model.h"
 #include "pages.h"
 #include "registry.h"
+#include "schema.h"
 #include "table.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -153,7 +154,7 @@ changes_compare(struct changes *cs, const struct registry *a, int ya,
 		struct added_file *af;
 		int col;
 
-		t = tableset_load(ts, datadir, files[i]);
+		t = schema_load(ts, datadir, files[i]);
 		col = t ? model_time_column(t) : -1;
 		for (r = 0; col >= 0 && r < table_rows(t); r++) {
 			int y = model_row_year(t, r, col);

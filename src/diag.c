@@ -34,12 +34,17 @@ diag_full(void)
 	return full;
 }
 
-/* Counts an error; 1 when it is to be printed. */
+/*
+ * Counts an error; 1 when it is to be printed. Once the run is
+ * interrupted, none is: a stage stopped halfway may take what it has not
+ * reached yet for missing (a citation before the references list it
+ * never got to), and a stopped run says only that it stopped (main.c).
+ */
 static int
 count_error(void)
 {
 	nerrors++;
-	if (quiet || full)
+	if (quiet || full || diag_interrupted())
 		return 0;
 	if (nerrors > DIAG_MAX_SHOWN) {
 		full = 1;
@@ -172,6 +177,18 @@ srcfile_from_mem(const char *name, const char *data, size_t len)
 	f->name = xstrdup(name);
 	f->data = xstrndup(data, len);
 	f->len = len;
+	return f;
+}
+
+struct srcfile *
+srcfile_piece(const char *data, size_t len,
+	      int (*relocate)(const void *ctx, size_t off, const char *msg),
+	      const void *ctx)
+{
+	struct srcfile *f = srcfile_from_mem("(piece)", data, len);
+
+	f->relocate = relocate;
+	f->relocate_ctx = ctx;
 	return f;
 }
 
@@ -348,8 +365,9 @@ srcfile_free(struct srcfile *f)
 
 /*
  * Counts lines up to off: a line ends with LF, CR LF or a lone CR, as
- * the CSV reader counts them. Linear, but only run when a message is
- * printed, and messages per file are capped.
+ * the CSV reader counts them. Columns on the first line do not count a
+ * byte-order mark, which editors do not show. Linear, but only run when
+ * a message is printed, and messages per file are capped.
  */
 void
 srcfile_locate(const struct srcfile *f, size_t off, size_t *line, size_t *col)
@@ -358,6 +376,8 @@ srcfile_locate(const struct srcfile *f, size_t off, size_t *line, size_t *col)
 
 	if (off > f->len)
 		off = f->len;
+	if (off >= 3 && !memcmp(f->data, "\xef\xbb\xbf", 3))
+		start = 3;
 	for (i = 0; i < off; i++)
 		if (f->data[i] == '\n' || (f->data[i] == '\r' &&
 		    (i + 1 == f->len || f->data[i + 1] != '\n')))
@@ -408,10 +428,13 @@ show_source(const struct srcloc *loc)
 	put_escaped(f->data + ws, we - ws);
 	fprintf(stderr, "%s\n    %s", we < end ? "..." : "",
 		ws > start ? "   " : "");
-	/* As wide as the text above: an escape's width, a tab a tab. */
+	/*
+	 * As wide as the text above: an escape's width, a tab a tab, a
+	 * character one column, however many bytes it takes (µ: two).
+	 */
 	for (i = ws; i < loc->off && i < we; i += k) {
 		k = unit_at(f->data, we, i, esc);
-		for (w = *esc ? strlen(esc) : k; w > 0; w--)
+		for (w = *esc ? strlen(esc) : 1; w > 0; w--)
 			fputc(f->data[i] == '\t' ? '\t' : ' ', stderr);
 	}
 	n = loc->len ? loc->len : 1;
@@ -419,7 +442,7 @@ show_source(const struct srcloc *loc)
 		n = we - loc->off;
 	for (; i < loc->off + n && i < we; i += k) {
 		k = unit_at(f->data, we, i, esc);
-		for (w = *esc ? strlen(esc) : k; w > 0; w--)
+		for (w = *esc ? strlen(esc) : 1; w > 0; w--)
 			fputc('^', stderr);
 	}
 	/* At the end of the line (a missing closing brace): one caret. */
@@ -490,6 +513,16 @@ vreport(const struct srcloc *loc, const char *kind, const char *fmt,
 int
 verror_at(const struct srcloc *loc, const char *fmt, va_list ap)
 {
+	/* Where the piece came from prints and counts it. */
+	if (loc && loc->file && loc->file->relocate) {
+		struct buf msg = BUF_INIT;
+
+		buf_vaddf(&msg, fmt, ap);
+		loc->file->relocate(loc->file->relocate_ctx, loc->off,
+				    msg.data);
+		buf_release(&msg);
+		return -1;
+	}
 	if (count_error())
 		vreport(loc, "error", fmt, ap);
 	return -1;
@@ -547,6 +580,15 @@ error(const char *fmt, ...)
 	return -1;
 }
 
+const char *
+diag_strerror(int err)
+{
+	if (err == EMFILE)
+		return "Too many open files (too few file descriptors: raise "
+		       "the limit, ulimit -n)";
+	return strerror(err);
+}
+
 void
 die(const char *fmt, ...)
 {
@@ -589,6 +631,13 @@ diag_catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < NRUN_SIGNALS; i++)
 		sigaction(run_signals[i], &sa, NULL);
+	/*
+	 * A file-size limit (ulimit -f) is a full disk: the write fails
+	 * (EFBIG) and is said, instead of the signal ending the run
+	 * without a word and leaving its staging folder.
+	 */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, NULL);
 }
 
 void
@@ -615,6 +664,7 @@ diag_child_attr(posix_spawnattr_t *at)
 	diag_signal_set(&dflt, 1);
 	sigaddset(&dflt, SIGPIPE);
 	sigaddset(&dflt, SIGCHLD);
+	sigaddset(&dflt, SIGXFSZ);
 	posix_spawnattr_setsigmask(at, &none);
 	posix_spawnattr_setsigdefault(at, &dflt);
 	posix_spawnattr_setpgroup(at, 0);

@@ -21,6 +21,13 @@ struct srcfile {
 	char *data;		/* contents, NUL-terminated, owned */
 	size_t len;
 	int show_source;	/* print the line and a caret under errors */
+	/*
+	 * A piece of another file (srcfile_piece()): errors located in it
+	 * go to relocate() with their byte offset and message, which
+	 * prints them where the piece came from; NULL: printed here.
+	 */
+	int (*relocate)(const void *ctx, size_t off, const char *msg);
+	const void *relocate_ctx;	/* borrowed */
 };
 
 struct srcloc {
@@ -60,6 +67,18 @@ struct srcfile *srcfile_from_mem(const char *name, const char *data,
 				 size_t len);
 void srcfile_free(struct srcfile *f);
 /*
+ * A srcfile of the len bytes at data (copied), cut out of another file
+ * and unquoted on the way (a CSV cell: "" read as "), whose offsets
+ * only its reader can map back: every error located in it is handed to
+ * relocate(ctx, off, message) instead of printed, which prints and
+ * counts it where it is in that file (table_error_in()) and returns
+ * -1. ctx must outlive the srcfile. Free with srcfile_free().
+ */
+struct srcfile *srcfile_piece(const char *data, size_t len,
+			      int (*relocate)(const void *ctx, size_t off,
+					      const char *msg),
+			      const void *ctx);
+/*
  * Checks that f is text: valid UTF-8 without NUL bytes. Returns 0, or -1
  * after an error at the first bad byte.
  */
@@ -90,6 +109,13 @@ int error_at_line(const char *file, size_t line, size_t col,
 		  const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * strerror(err), saying for EMFILE what happened and what to do: "Too
+ * many open files (too few file descriptors: raise the limit, ulimit
+ * -n)", so that running out of them is not taken for a fault of the
+ * program that could not be started or the folder that could not be read.
+ */
+const char *diag_strerror(int err);
 void die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
@@ -144,7 +170,9 @@ void diag_reset(void);
  * From diag_catch_signals() on, SIGINT, SIGTERM and SIGHUP no longer end
  * the process: the signal is recorded, and every stage polls
  * diag_interrupted() (the signal, or 0) and stops, so that the run can
- * clean up and leave its output folder as it was.
+ * clean up and leave its output folder as it was. From the signal on,
+ * errors are counted but not printed. SIGXFSZ is ignored: past a
+ * file-size limit a write fails (EFBIG), as on a full disk.
  */
 void diag_catch_signals(void);
 int diag_interrupted(void);
@@ -157,9 +185,9 @@ void diag_signal_set(sigset_t *set, int add);
 /*
  * Sets up at (initialized by the caller) for a helper program started
  * with posix_spawn (gnuplot, the PDF browser): no signal blocked, the
- * signals this program catches or ignores (and SIGPIPE, SIGCHLD) back to
- * their defaults, and a process group of its own, so that stopping the
- * group stops the helpers it starts too.
+ * signals this program catches or ignores (and SIGPIPE, SIGCHLD,
+ * SIGXFSZ) back to their defaults, and a process group of its own, so
+ * that stopping the group stops the helpers it starts too.
  */
 void diag_child_attr(posix_spawnattr_t *at);
 

@@ -1,6 +1,8 @@
 #ifndef ESCAPE_H
 #define ESCAPE_H
 
+#include <stddef.h>
+
 struct buf;
 
 /*
@@ -19,5 +21,10 @@ void html_attr(struct buf *out, const char *s);
 void html_name(struct buf *out, const char *s);
 /* As html_text(), with a <wbr> after each underscore inside s. */
 void html_heading(struct buf *out, const char *s);
+/*
+ * The len bytes of s as cmark-gfm escapes a code span's literal text:
+ * & < > " escaped, every other byte (controls and NUL included) kept.
+ */
+void html_literal(struct buf *out, const char *s, size_t len);
 
 #endif

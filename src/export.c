@@ -143,6 +143,11 @@ json_object(const struct quantity *q, const char *value, int last,
 		json_addstr(out, q->origin);
 	else
 		BUF_ADDLIT(out, "null");
+	BUF_ADDLIT(out, ", \"symbol\": ");
+	if (q->symbol)
+		json_addstr(out, q->symbol);
+	else
+		BUF_ADDLIT(out, "null");
 	buf_addstr(out, last ? "}\n" : "},\n");
 }
 

@@ -30,6 +30,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "expr.h"
+#include "exprint.h"
 #include "registry.h"
 #include "suggest.h"
 #include "xalloc.h"
@@ -45,45 +46,8 @@
 #define PI 3.14159265358979323846
 #define EXPR_MAX_HEIGHT 256
 
-enum node_kind {
-	N_NUM,
-	N_STR,
-	N_NAME,
-	N_NEG,
-	N_NOT,
-	N_BIN,
-	N_CALL,
-};
-
-enum binop {
-	OP_OR, OP_AND, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_POW,
-};
-
-/* The public names of kinds and operators (expr.h) are these. */
-_Static_assert((int)N_CALL == (int)EXPR_CALL && (int)OP_POW == (int)EXPR_POW &&
-	       (int)OP_ADD == (int)EXPR_ADD && (int)N_BIN == (int)EXPR_BIN,
-	       "enum expr_kind and enum expr_op follow the parser's");
-
-static const char *const binop_text[] = {
+const char *const expr_binop_text[] = {
 	"||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "^",
-};
-
-enum fn_kind {
-	FN_MATH,	/* numbers in, a number out */
-	FN_META,	/* a quantity name in, its unit, formula... as text */
-	FN_HAS,		/* a name in, 1 when it or names below it exist */
-	FN_SHOW,	/* a name in, its formula typeset: template.c */
-	FN_CITE,	/* a reference's key in, a citation: template.c */
-	FN_COUNT,	/* a reduction alone: count(VAR in PREFIX) */
-};
-
-struct func {
-	const char *name;
-	int nargs;
-	enum fn_kind kind;
-	double (*f1)(double);
-	double (*f2)(double, double);
 };
 
 static double
@@ -115,22 +79,14 @@ static const struct func funcs[] = {
 	{ "cite", 1, FN_CITE, NULL, NULL },
 	{ "references", 0, FN_CITE, NULL, NULL },
 	{ "count", 1, FN_COUNT, NULL, NULL },
+	{ "first", 1, FN_ROWS, NULL, NULL },
+	{ "last", 1, FN_ROWS, NULL, NULL },
+	{ "largest", 1, FN_ROWS, NULL, NULL },
+	{ "smallest", 1, FN_ROWS, NULL, NULL },
+	{ "join", 1, FN_ROWS, NULL, NULL },
+	{ "if", 3, FN_IF, NULL, NULL },
 };
 
-struct expr {
-	enum node_kind kind;
-	struct srcloc loc;
-	double num;			/* N_NUM */
-	char *str;			/* N_STR text, N_NAME name */
-	enum binop op;			/* N_BIN */
-	const struct func *fn;		/* N_CALL */
-	struct expr *a, *b;		/* operands, call arguments; a
-					   reduction's EXPR and COND */
-	int height;			/* of the tree below, leaves 1 */
-	/* A reduction (N_CALL of max, min or count): its VAR and its
-	 * prefixes, space-separated; NULL for a plain call. */
-	char *var, *over;
-};
 
 struct parser {
 	const struct srcfile *f;
@@ -161,6 +117,9 @@ expr_free(struct expr *e)
 		return;
 	expr_free(e->a);
 	expr_free(e->b);
+	expr_free(e->c);
+	expr_free(e->by);
+	expr_free(e->distinct);
 	free(e->str);
 	free(e->var);
 	free(e->over);
@@ -174,12 +133,13 @@ static struct expr *syntax(struct parser *p, size_t off, size_t len,
 static struct expr *
 grow(struct parser *p, struct expr *e)
 {
+	const struct expr *kids[] = { e->a, e->b, e->c, e->by, e->distinct };
 	int h = 0;
+	size_t i;
 
-	if (e->a && e->a->height > h)
-		h = e->a->height;
-	if (e->b && e->b->height > h)
-		h = e->b->height;
+	for (i = 0; i < sizeof(kids) / sizeof(kids[0]); i++)
+		if (kids[i] && kids[i]->height > h)
+			h = kids[i]->height;
 	e->height = h + 1;
 	if (e->height > EXPR_MAX_HEIGHT) {
 		syntax(p, e->loc.off, e->loc.len, "expression too long or "
@@ -344,12 +304,28 @@ scan_name(struct parser *p, int dots)
  * : EXPR)" (count: no ": EXPR"). Returns the node, or NULL after a
  * syntax error.
  */
+/* Whether the n bytes at w are the keyword kw. */
+static int
+is_word(const char *w, size_t n, const char *kw)
+{
+	return n == strlen(kw) && !memcmp(w, kw, n);
+}
+
+/*
+ * The rest of a reduction after "max(": "VAR in PREFIX ... [where COND]
+ * [by KEY] [distinct KEY] : EXPR)", the clauses in any order (count: no
+ * ": EXPR"; largest and smallest need "by", no other takes it). Returns
+ * the node, or NULL after a syntax error.
+ */
 static struct expr *
 parse_reduce(struct parser *p, size_t start, const struct func *fn)
 {
-	struct expr *e = node(p, N_CALL, start);
+	static const char *const clause[] = { "where", "by", "distinct" };
+	struct expr *e = node(p, N_CALL, start), **slot;
 	struct buf over = BUF_INIT;
-	size_t n, w;
+	int keyed = !strcmp(fn->name, "largest") ||
+		    !strcmp(fn->name, "smallest");
+	size_t n, w, k;
 
 	e->fn = fn;
 	n = scan_name(p, 0);
@@ -363,7 +339,10 @@ parse_reduce(struct parser *p, size_t start, const struct func *fn)
 	for (;;) {
 		n = scan_name(p, 1);
 		w = p->pos - n;
-		if (!n || (n == 5 && !memcmp(p->f->data + w, "where", 5)))
+		for (k = 0; n && k < 3 && !is_word(p->f->data + w, n, clause[k]);
+		     k++)
+			;
+		if (!n || k < 3)
 			break;
 		buf_addf(&over, "%s%.*s", over.len ? " " : "", (int)n,
 			 p->f->data + w);
@@ -375,8 +354,35 @@ parse_reduce(struct parser *p, size_t start, const struct func *fn)
 		goto fail;
 	}
 	e->over = buf_detach(&over, NULL);
-	if (n && !(e->b = parse_or(p)))
+	/* The clauses: a keyword just read, then its expression. */
+	while (n) {
+		slot = k == 0 ? &e->b : k == 1 ? &e->by : &e->distinct;
+		if (*slot || (k == 1 && !keyed)) {
+			syntax(p, w, n, k == 1 && !keyed ? "only largest() and "
+			       "smallest() take 'by'" : "a second clause of "
+			       "this kind");
+			goto fail;
+		}
+		if (!(*slot = parse_or(p)))
+			goto fail;
+		skip_space(p);
+		w = p->pos;
+		n = scan_name(p, 0);
+		for (k = 0; n && k < 3 && !is_word(p->f->data + w, n, clause[k]);
+		     k++)
+			;
+		if (n && k == 3) {
+			syntax(p, w, n, "expected 'where', 'by', 'distinct', "
+			       "':' or ')'");
+			goto fail;
+		}
+	}
+	if (keyed && !e->by) {
+		skip_space(p);
+		syntax(p, p->pos, 1, "largest() and smallest() need 'by' and "
+		       "the key the rows are compared by");
 		goto fail;
+	}
 	if (fn->kind != FN_COUNT) {
 		if (!accept(p, ":")) {
 			skip_space(p);
@@ -405,7 +411,7 @@ static struct expr *
 parse_call(struct parser *p, size_t start, const char *name)
 {
 	const struct func *fn = NULL;
-	struct expr *e, *args[2] = { NULL, NULL };
+	struct expr *e, *args[3] = { NULL, NULL, NULL };
 	size_t i, nargs = 0;
 
 	for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
@@ -427,12 +433,13 @@ parse_call(struct parser *p, size_t start, const char *name)
 		syntax(p, start, strlen(name), "expression nested too deeply");
 		goto fail;
 	}
-	if (fn->kind == FN_COUNT || reduction_ahead(p))
+	if (fn->kind == FN_COUNT || fn->kind == FN_ROWS ||
+	    reduction_ahead(p))
 		return parse_reduce(p, start, fn);
 	skip_space(p);
 	if (!accept(p, ")")) {
 		do {
-			if (nargs == 2) {
+			if (nargs == (fn->nargs > 2 ? (size_t)fn->nargs : 2)) {
 				skip_space(p);
 				syntax(p, p->pos, 1, "too many arguments");
 				goto fail;
@@ -459,7 +466,8 @@ parse_call(struct parser *p, size_t start, const char *name)
 		buf_release(&msg);
 		goto fail;
 	}
-	if (fn->kind != FN_MATH && nargs && args[0]->kind != N_NAME) {
+	if (fn->kind != FN_MATH && fn->kind != FN_IF && nargs &&
+	    args[0]->kind != N_NAME) {
 		struct buf msg = BUF_INIT;
 
 		buf_addf(&msg, "'%s' takes a %s", fn->name,
@@ -473,10 +481,12 @@ parse_call(struct parser *p, size_t start, const char *name)
 	e->fn = fn;
 	e->a = args[0];
 	e->b = args[1];
+	e->c = args[2];
 	return grow(p, e);
 fail:
 	expr_free(args[0]);
 	expr_free(args[1]);
+	expr_free(args[2]);
 	return NULL;
 }
 
@@ -521,7 +531,7 @@ parse_primary(struct parser *p)
 
 		while (p->pos < p->end && (is_name_char(cur(p)[0]) ||
 		       (cur(p)[0] == '.' && p->pos + 1 < p->end &&
-			is_name_char(cur(p)[1]))))
+			(is_name_char(cur(p)[1]) || cur(p)[1] == '{'))))
 			p->pos++;
 		/*
 		 * Inside a name, "{r}" stands for a rate of the model
@@ -538,7 +548,8 @@ parse_primary(struct parser *p)
 			p->pos += k + 1;
 			while (p->pos < p->end && (is_name_char(cur(p)[0]) ||
 			       (cur(p)[0] == '.' && p->pos + 1 < p->end &&
-				is_name_char(cur(p)[1]))))
+				(is_name_char(cur(p)[1]) ||
+				 cur(p)[1] == '{'))))
 				p->pos++;
 		}
 		name = xstrndup(p->f->data + start, p->pos - start);
@@ -646,7 +657,7 @@ parse_level(struct parser *p, int level)
 		struct expr *e;
 
 		for (i = 0; i < count[level]; i++)
-			if (accept(p, binop_text[levels[level][i]]))
+			if (accept(p, expr_binop_text[levels[level][i]]))
 				break;
 		if (i == count[level])
 			break;
@@ -671,12 +682,57 @@ parse_or(struct parser *p)
 	return parse_level(p, 0);
 }
 
+/*
+ * "EXPR with NAME = EXPR, NAME = EXPR ...": what EXPR would be were each
+ * NAME the value given, the quantities that follow from it computed
+ * again (exprval.c). The whole expression's last part only.
+ */
+static struct expr *
+parse_with(struct parser *p, struct expr *body, size_t start)
+{
+	struct expr *w = node(p, N_WITH, start), **tail = &w->b;
+	size_t at, n;
+
+	w->a = body;
+	do {
+		struct expr *bind;
+
+		skip_space(p);
+		at = p->pos;
+		n = scan_name(p, 1);
+		if (!n || !is_name_start(p->f->data[at]) || !accept(p, "=")) {
+			syntax(p, at, n ? n : 1, "expected 'NAME = EXPRESSION' "
+			       "after 'with'");
+			goto fail;
+		}
+		bind = node(p, N_BIND, at);
+		bind->str = xstrndup(p->f->data + at, n);
+		*tail = bind;
+		tail = &bind->b;
+		if (!(bind->a = parse_or(p)))
+			goto fail;
+	} while (accept(p, ","));
+	w->loc.len = p->pos - start;
+	return w;
+fail:
+	expr_free(w);
+	return NULL;
+}
+
 struct expr *
 expr_parse(const struct srcfile *f, size_t off, size_t len)
 {
 	struct parser p = { f, off, off + len, 0, 0 };
 	struct expr *e = parse_or(&p);
 
+	if (e) {
+		skip_space(&p);
+		if (p.end - p.pos > 5 && !memcmp(cur(&p), "with", 4) &&
+		    strchr(" \t\r\n", cur(&p)[4])) {
+			p.pos += 4;
+			e = parse_with(&p, e, off);
+		}
+	}
 	if (e) {
 		skip_space(&p);
 		if (p.pos < p.end) {
@@ -710,706 +766,6 @@ expr_name(const struct expr *e)
 	return e && e->kind == N_NAME ? e->str : NULL;
 }
 
-void
-value_release(struct value *v)
-{
-	free(v->text);
-	v->text = NULL;
-	free(v->utext);
-	v->utext = NULL;
-}
-
-int
-value_truthy(const struct value *v)
-{
-	return v->type == VALUE_NUMBER ? v->num != 0 : *v->text != '\0';
-}
-
-static void
-set_text(struct value *v, const char *s)
-{
-	v->type = VALUE_TEXT;
-	v->text = xstrdup(s);
-}
-
-/* Appends the registry name that e (a name, maybe a loop variable) means. */
-static void
-resolve(const struct expr *e, const struct expr_env *env, struct buf *name)
-{
-	if (!env->resolve || env->resolve(env->ctx, e->str, name))
-		buf_addstr(name, e->str);
-}
-
-/*
- * Looks up a (possibly loop-rewritten) name into *qp. Returns 0, or -1
- * after an error with suggestions, or 1 without a word when the quantity
- * does not exist and env->missing_ok is set.
- */
-static int
-lookup(const struct expr *e, const struct expr_env *env,
-       const struct quantity **qp)
-{
-	struct buf name = BUF_INIT, msg = BUF_INIT;
-	const struct quantity *q;
-	const char *near[3];
-	size_t n;
-	int ret = 0;
-
-	resolve(e, env, &name);
-	q = *qp = registry_get(env->reg, name.data);
-	if (!q && env->missing_ok) {
-		ret = 1;
-	} else if (!q) {
-		/* Past the shown errors, suggestions would go unseen. */
-		n = diag_full() ? 0 : registry_suggest(env->reg, name.data,
-						       near, 3);
-		suggest_hint(&msg, near, n);
-		if (strcmp(name.data, e->str))
-			error_at(&e->loc, "unknown quantity '%s' (from '%s')%s",
-				 name.data, e->str, msg.data);
-		else
-			error_at(&e->loc, "unknown quantity '%s'%s",
-				 name.data, msg.data);
-		ret = -1;
-	}
-	buf_release(&name);
-	buf_release(&msg);
-	return ret;
-}
-
-/* has(NAME): 1 when NAME (resolved) is a quantity or a prefix of some. */
-static int
-has(const struct expr *e, const struct expr_env *env)
-{
-	struct buf name = BUF_INIT;
-	int r;
-
-	resolve(e, env, &name);
-	r = registry_has(env->reg, name.data);
-	buf_release(&name);
-	return r;
-}
-
-static int
-want_number(const struct expr *e, const struct value *v, const char *what)
-{
-	if (v->type == VALUE_NUMBER)
-		return 0;
-	return error_at(&e->loc, "'%s' needs a number, got the text '%s'",
-			what, v->text);
-}
-
-void
-value_unit_text(const struct value *v, struct buf *out)
-{
-	if (v->utext && *v->utext)
-		buf_addstr(out, v->utext);
-	else if (unit_dimensionless(&v->unit) && v->unit.scale == 1)
-		BUF_ADDLIT(out, "a pure number");
-	else
-		unit_format(out, &v->unit);
-}
-
-static void
-set_num(struct value *v, double num, const struct unit *u, int literal,
-	const char *utext)
-{
-	v->type = VALUE_NUMBER;
-	v->num = num;
-	v->unit = *u;
-	v->literal = literal;
-	v->utext = utext ? xstrdup(utext) : NULL;
-}
-
-/* x, a number in unit from, in unit to (of the same dimension). */
-static double
-convert(double x, const struct unit *from, const struct unit *to)
-{
-	return from->scale == to->scale ? x : x * (from->scale / to->scale);
-}
-
-/* "cannot add kg and J" at e, naming both units. */
-static int
-unit_error(const struct expr *e, const char *verb, const struct value *a,
-	   const char *join, const struct value *b)
-{
-	struct buf ua = BUF_INIT, ub = BUF_INIT;
-
-	value_unit_text(a, &ua);
-	value_unit_text(b, &ub);
-	error_at(&e->loc, "cannot %s %s %s %s", verb, ua.data, join, ub.data);
-	buf_release(&ua);
-	buf_release(&ub);
-	return -1;
-}
-
-/*
- * "cannot multiply m^90 by m^20: ..." at e: the product or quotient
- * of two units leaves the range of units.h.
- */
-static int
-range_error(const struct expr *e, const char *verb, const struct value *a,
-	    const struct value *b)
-{
-	struct buf ua = BUF_INIT, ub = BUF_INIT;
-
-	value_unit_text(a, &ua);
-	value_unit_text(b, &ub);
-	error_at(&e->loc, "cannot %s %s by %s: the unit would be out of range "
-		 "(exponents from -%d to %d, a finite nonzero scale)", verb,
-		 ua.data, ub.data, UNIT_EXP_MAX, UNIT_EXP_MAX);
-	buf_release(&ua);
-	buf_release(&ub);
-	return -1;
-}
-
-/*
- * For a comparison, min() and max(): b's number in a's unit, or a's in
- * b's when a is a literal (out set to the unit of the result). A number
- * written in the template compares with any unit. -1 when the units
- * differ.
- */
-static int
-common_unit(const struct value *a, const struct value *b, double *x,
-	    double *y, struct unit *out, const char **utext)
-{
-	*x = a->num;
-	*y = b->num;
-	*out = a->unit;
-	*utext = a->utext;
-	if (a->literal && !b->literal) {
-		*out = b->unit;
-		*utext = b->utext;
-		return 0;
-	}
-	if (b->literal)
-		return 0;
-	if (!unit_same_dim(&a->unit, &b->unit))
-		return -1;
-	*y = convert(b->num, &b->unit, &a->unit);
-	return 0;
-}
-
-/* The unit of a log, exp...: counts and pure numbers; x made coherent. */
-static int
-want_pure(const struct expr *e, const struct value *a, double *x)
-{
-	struct buf u = BUF_INIT;
-
-	*x = a->num * a->unit.scale;
-	if (unit_is_count(&a->unit))
-		return 0;
-	value_unit_text(a, &u);
-	error_at(&e->loc, "'%s' needs a pure number, got %s (divide by a "
-		 "quantity of the same unit first)", e->fn->name, u.data);
-	buf_release(&u);
-	return -1;
-}
-
-/*
- * 1 when u^p has whole exponents, so that only the range of units.h can
- * refuse it (a calendar year has no power at all).
- */
-static int
-whole_exponents(const struct unit *u, double p)
-{
-	int i;
-
-	if (u->calendar)
-		return 0;
-	for (i = 0; i < U_NBASE; i++) {
-		double x = u->exp[i] * p;
-
-		if (!(fabs(x - round(x)) <= 1e-9))
-			return 0;
-	}
-	return 1;
-}
-
-/* a ^ p: the number and unit into out; -1 after an error at e. */
-static int
-power(const struct expr *e, const struct value *a, const struct value *b,
-      struct value *out)
-{
-	struct unit u;
-	double p;
-	struct buf ua = BUF_INIT;
-
-	if (!unit_dimensionless(&b->unit)) {
-		value_unit_text(b, &ua);
-		error_at(&e->loc, "an exponent must be a pure number, got %s",
-			 ua.data);
-		buf_release(&ua);
-		return -1;
-	}
-	p = b->num * b->unit.scale;
-	if (unit_pow(&u, &a->unit, p)) {
-		value_unit_text(a, &ua);
-		if (whole_exponents(&a->unit, p))
-			error_at(&e->loc, "%s to the power %g is out of the "
-				 "range of units (exponents from -%d to %d, a "
-				 "finite nonzero scale)", ua.data, p,
-				 UNIT_EXP_MAX, UNIT_EXP_MAX);
-		else
-			error_at(&e->loc, "%s to the power %g has no unit",
-				 ua.data, p);
-		buf_release(&ua);
-		return -1;
-	}
-	set_num(out, pow(a->num, p), &u, a->literal && b->literal,
-		p == 1 ? a->utext : NULL);
-	return 0;
-}
-
-static int eval(const struct expr *e, const struct expr_env *env,
-		struct value *out);
-
-/* A reduction's variable bound to one row, over the outer lookups. */
-struct reduce_env {
-	const struct expr_env *outer;
-	const char *var, *row;
-};
-
-/* VAR.rest is ROW.rest, which the outer lookups then resolve. */
-static int
-reduce_resolve(void *ctx, const char *name, struct buf *out)
-{
-	const struct reduce_env *r = ctx;
-	const struct expr_env *o = r->outer;
-	size_t vl = strlen(r->var);
-	struct buf bound = BUF_INIT;
-
-	if (strncmp(name, r->var, vl) || name[vl] != '.')
-		return o->resolve ? o->resolve(o->ctx, name, out) : -1;
-	buf_addstr(&bound, r->row);
-	buf_addstr(&bound, name + vl);
-	if (!o->resolve || o->resolve(o->ctx, bound.data, out))
-		buf_addstr(out, bound.data);
-	buf_release(&bound);
-	return 0;
-}
-
-/*
- * The rows of over ("device current"), each "PREFIX.X" after a newline,
- * into rows: X for each quantity PREFIX.X.id, in the registry's order.
- */
-static void
-family_rows(const struct registry *reg, const char *over, struct buf *rows)
-{
-	size_t k, n = registry_nids(reg);
-
-	for (k = 0; k < n; k++) {
-		const char *name = registry_id_at(reg, k)->name, *p = over;
-		/* Every name of registry_id_at() ends in ".id". */
-		size_t len = strlen(name) - 3, pl;
-		const char *dot;
-
-		for (dot = name + len - 1; dot > name && *dot != '.'; dot--)
-			;
-		if (dot == name)
-			continue;
-		for (; *p; p += pl + (p[pl] == ' ')) {
-			pl = strcspn(p, " ");
-			if ((size_t)(dot - name) == pl && !memcmp(p, name, pl)) {
-				buf_addch(rows, '\n');
-				buf_add(rows, name, len);
-				break;
-			}
-		}
-	}
-}
-
-/*
- * max(), min() or count() over the rows of a family: each row bound to
- * the variable, those where COND holds, EXPR a number of one dimension
- * for all (the result is in the first row's unit). max and min of no
- * row are an error; count of none is 0.
- */
-static int
-reduce(const struct expr *e, const struct expr_env *env, struct value *out)
-{
-	struct reduce_env r = { env, e->var, NULL };
-	struct expr_env sub = { env->reg, reduce_resolve, &r, env->missing_ok };
-	struct buf rows = BUF_INIT, row = BUF_INIT;
-	struct value v = { 0 };
-	struct unit one;
-	const char *p;
-	double x;
-	size_t n = 0;
-	int ret = 0, is_max = !strcmp(e->fn->name, "max");
-
-	unit_one(&one);
-	family_rows(env->reg, e->over, &rows);
-	for (p = rows.data; *p && !ret; p += strcspn(p, "\n")) {
-		buf_reset(&row);
-		p++;
-		buf_add(&row, p, strcspn(p, "\n"));
-		r.row = row.data;
-		if (e->b) {
-			if ((ret = eval(e->b, &sub, &v)))
-				break;
-			x = value_truthy(&v);
-			value_release(&v);
-			if (!x)
-				continue;
-		}
-		if (!e->a) {
-			n++;
-			continue;
-		}
-		if ((ret = eval(e->a, &sub, &v)))
-			break;
-		if (v.type != VALUE_NUMBER) {
-			ret = error_at(&e->a->loc, "'%s' needs a number for "
-				       "each row, got the text '%s' (row %s)",
-				       e->fn->name, v.text, row.data);
-		} else if (!n++) {
-			set_num(out, v.num, &v.unit, 0, v.utext);
-		} else if (!unit_same_dim(&v.unit, &out->unit) ||
-			   v.unit.calendar != out->unit.calendar) {
-			ret = unit_error(e->a, is_max ? "take the max of" :
-					 "take the min of", out, "and", &v);
-		} else {
-			x = convert(v.num, &v.unit, &out->unit);
-			if (is_max ? x > out->num : x < out->num)
-				out->num = x;
-		}
-		value_release(&v);
-	}
-	if (!ret && !e->a)
-		set_num(out, (double)n, &one, 0, NULL);
-	else if (!ret && !n)
-		ret = error_at(&e->loc, "'%s' over no rows: no '%s.X.id' in "
-			       "this edition%s", e->fn->name, e->over,
-			       e->b ? " for which the condition holds" : "");
-	if (ret)
-		value_release(out);
-	buf_release(&rows);
-	buf_release(&row);
-	return ret;
-}
-
-/*
- * Evaluates e into out: 0, -1 after an error, 1 (nothing printed) at an
- * unknown quantity when env->missing_ok is set. Numbers carry their
- * unit: a sum needs one dimension, a product multiplies them.
- */
-static int
-eval(const struct expr *e, const struct expr_env *env, struct value *out)
-{
-	struct value a = { 0 }, b = { 0 };
-	const struct quantity *q;
-	struct unit one, u;
-	const char *ut;
-	int ret, done = 0;
-	double r, x, y;
-
-	memset(out, 0, sizeof(*out));
-	unit_one(&one);
-	switch (e->kind) {
-	case N_NUM:
-		set_num(out, e->num, &one, 1, NULL);
-		return 0;
-	case N_STR:
-		set_text(out, e->str);
-		return 0;
-	case N_NAME:
-		if ((ret = lookup(e, env, &q)))
-			return ret;
-		if (q->type == Q_TEXT) {
-			set_text(out, q->text);
-		} else if (!q->dim_ok) {
-			return error_at(&e->loc, "the unit '%s' of '%s' is no "
-					"unit this tool knows", q->unit,
-					q->name);
-		} else {
-			set_num(out, q->value, &q->dim, 0, q->unit);
-		}
-		out->q = q;
-		return 0;
-	case N_NEG:
-	case N_NOT:
-		if ((ret = eval(e->a, env, &a)))
-			return ret;
-		ret = -1;
-		if (e->kind == N_NOT) {
-			set_num(out, !value_truthy(&a), &one, 1, NULL);
-			ret = 0;
-		} else if (!want_number(e, &a, "-")) {
-			set_num(out, -a.num, &a.unit, a.literal, a.utext);
-			ret = 0;
-		}
-		value_release(&a);
-		return ret;
-	case N_CALL:
-		if (e->var)
-			return reduce(e, env, out);
-		if (e->fn->kind == FN_HAS) {
-			set_num(out, has(e->a, env), &one, 1, NULL);
-			return 0;
-		}
-		if (e->fn->kind == FN_SHOW)
-			return error_at(&e->loc, "'%s' typesets a formula: "
-					"use it alone in a slot, "
-					"{{ %s(NAME) }}", e->fn->name,
-					e->fn->name);
-		if (e->fn->kind == FN_CITE)
-			return error_at(&e->loc, "'%s' writes a %s: use it "
-					"alone in a slot", e->fn->name,
-					e->fn->nargs ? "citation" :
-					"references list");
-		if (e->fn->kind == FN_META) {
-			if ((ret = lookup(e->a, env, &q)))
-				return ret;
-			if (!strcmp(e->fn->name, "unit"))
-				set_text(out, q->unit);
-			else if (!strcmp(e->fn->name, "formula"))
-				set_text(out, q->formula);
-			else if (!strcmp(e->fn->name, "source"))
-				set_text(out, q->source);
-			else
-				set_text(out, q->name);
-			return 0;
-		}
-		if ((ret = eval(e->a, env, &a)) ||
-		    (e->b && (ret = eval(e->b, env, &b))))
-			goto out;
-		ret = -1;
-		if (want_number(e->a, &a, e->fn->name) ||
-		    (e->b && want_number(e->b, &b, e->fn->name)))
-			goto out;
-		ut = a.utext;
-		u = a.unit;
-		x = a.num;
-		y = b.num;
-		if (!strcmp(e->fn->name, "pow")) {
-			if (power(e, &a, &b, out))
-				goto out;
-			r = out->num;
-			done = 1;
-		} else if (e->fn->f2) {
-			if (common_unit(&a, &b, &x, &y, &u, &ut)) {
-				unit_error(e, !strcmp(e->fn->name, "min") ?
-					   "take the min of" :
-					   "take the max of", &a, "and", &b);
-				goto out;
-			}
-			r = e->fn->f2(x, y);
-		} else if (!strcmp(e->fn->name, "sqrt")) {
-			b.literal = 1;
-			b.num = 0.5;
-			unit_one(&b.unit);
-			if (power(e, &a, &b, out))
-				goto out;
-			r = sqrt(a.num);
-			done = 1;
-		} else if (strstr("log10 log2 ln exp", e->fn->name)) {
-			if (want_pure(e, &a, &x))
-				goto out;
-			u = one;
-			ut = NULL;
-			r = e->fn->f1(x);
-		} else {
-			r = e->fn->f1(a.num);	/* abs floor ceil round */
-		}
-		if (!isfinite(r)) {
-			error_at(&e->loc, "'%s' gives no finite number here",
-				 e->fn->name);
-			value_release(out);
-			goto out;
-		}
-		if (done) {
-			out->num = r;
-		} else {
-			set_num(out, r, &u, a.literal && (!e->b || b.literal),
-				ut);
-		}
-		ret = 0;
-		goto out;
-	case N_BIN:
-		break;
-	}
-
-	/* Binary operators; && and || short-circuit. */
-	if ((ret = eval(e->a, env, &a)))
-		goto out;
-	ret = -1;
-	if (e->op == OP_AND || e->op == OP_OR) {
-		int t = value_truthy(&a);
-
-		if ((e->op == OP_AND) != t) {
-			set_num(out, t, &one, 1, NULL);
-			ret = 0;
-			goto out;
-		}
-		if ((ret = eval(e->b, env, &b)))
-			goto out;
-		set_num(out, value_truthy(&b), &one, 1, NULL);
-		ret = 0;
-		goto out;
-	}
-	if ((ret = eval(e->b, env, &b)))
-		goto out;
-	ret = -1;
-	if ((e->op == OP_EQ || e->op == OP_NE) && a.type == VALUE_TEXT &&
-	    b.type == VALUE_TEXT) {
-		set_num(out, !strcmp(a.text, b.text) == (e->op == OP_EQ),
-			&one, 1, NULL);
-		ret = 0;
-		goto out;
-	}
-	if (want_number(e->a, &a, binop_text[e->op]) ||
-	    want_number(e->b, &b, binop_text[e->op]))
-		goto out;
-	x = a.num;
-	y = b.num;
-	u = a.unit;
-	ut = a.utext;
-	switch (e->op) {
-	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT:
-	case OP_GE:
-		if (common_unit(&a, &b, &x, &y, &u, &ut)) {
-			unit_error(e, "compare", &a, "with", &b);
-			goto out;
-		}
-		u = one;
-		ut = NULL;
-		break;
-	case OP_ADD:
-	case OP_SUB:
-		if (unit_add(&u, &a.unit, &b.unit, e->op == OP_SUB)) {
-			if (e->op == OP_ADD)
-				unit_error(e, "add", &a, "and", &b);
-			else
-				unit_error(e, "subtract", &b, "from", &a);
-			goto out;
-		}
-		x = convert(a.num, &a.unit, &u);
-		y = convert(b.num, &b.unit, &u);
-		ut = u.scale == a.unit.scale && u.calendar == a.unit.calendar ?
-		     a.utext : u.scale == b.unit.scale &&
-		     u.calendar == b.unit.calendar ? b.utext : NULL;
-		break;
-	case OP_MUL:
-	case OP_DIV:
-		if (a.unit.calendar || b.unit.calendar) {
-			unit_error(e, e->op == OP_MUL ? "multiply" : "divide",
-				   &a, "by", &b);
-			goto out;
-		}
-		if (e->op == OP_MUL ? unit_mul(&u, &a.unit, &b.unit) :
-		    unit_div(&u, &a.unit, &b.unit)) {
-			range_error(e, e->op == OP_MUL ? "multiply" :
-				    "divide", &a, &b);
-			goto out;
-		}
-		/* x / 8 is still in bit; 1 / x is not. */
-		ut = b.literal ? a.utext : a.literal && e->op == OP_MUL ?
-		     b.utext : NULL;
-		break;
-	case OP_POW:
-		if (power(e, &a, &b, out))
-			goto out;
-		u = out->unit;
-		ut = NULL;
-		value_release(out);
-		break;
-	default:
-		BUG("operator %d", (int)e->op);
-	}
-	switch (e->op) {
-	case OP_EQ: r = x == y; break;
-	case OP_NE: r = x != y; break;
-	case OP_LT: r = x < y; break;
-	case OP_LE: r = x <= y; break;
-	case OP_GT: r = x > y; break;
-	case OP_GE: r = x >= y; break;
-	case OP_ADD: r = x + y; break;
-	case OP_SUB: r = x - y; break;
-	case OP_MUL: r = x * y; break;
-	case OP_DIV: r = x / y; break;
-	case OP_POW: r = pow(x, y * b.unit.scale); break;
-	default: BUG("operator %d", (int)e->op);
-	}
-	if (!isfinite(r)) {
-		error_at(&e->loc, "'%s' gives no finite number here%s",
-			 binop_text[e->op], e->op == OP_DIV && y == 0 ?
-			 " (division by zero)" : "");
-		goto out;
-	}
-	set_num(out, r, &u, a.literal && b.literal, ut);
-	ret = 0;
-out:
-	value_release(&a);
-	value_release(&b);
-	if (ret)
-		value_release(out);
-	return ret;
-}
-
-int
-expr_eval(const struct expr *e, const struct expr_env *env, struct value *out)
-{
-	return eval(e, env, out);
-}
-
-/* The names below e, into out, skipping those in seen ("\n"-separated). */
-static void
-add_values(const struct expr *e, const struct expr_env *env, struct buf *out,
-	   struct buf *seen)
-{
-	struct buf name = BUF_INIT, key = BUF_INIT;
-	const struct quantity *q;
-	int in_has;
-
-	if (!e)
-		return;
-	in_has = e->kind == N_CALL && e->fn->kind == FN_HAS;
-	if (e->kind == N_CALL && e->var)
-		return;		/* its names are each row's */
-	if (e->kind != N_NAME && !in_has) {
-		add_values(e->a, env, out, seen);
-		add_values(e->b, env, out, seen);
-		return;
-	}
-	resolve(in_has ? e->a : e, env, &name);
-	buf_addf(&key, "\n%s%s\n", in_has ? "has " : "", name.data);
-	if (!strstr(seen->data, key.data)) {
-		if (seen->len > 1)
-			BUF_ADDLIT(out, ", ");
-		buf_add(seen, key.data + 1, key.len - 1);
-		if (in_has) {
-			buf_addf(out, "has(%s) = %d", name.data,
-				 registry_has(env->reg, name.data));
-		} else if (!(q = registry_get(env->reg, name.data))) {
-			buf_addf(out, "%s = (no such quantity)", name.data);
-		} else if (q->type == Q_TEXT) {
-			const char *c;
-
-			/* One line of message: control characters as spaces. */
-			buf_addf(out, "%s = '", name.data);
-			for (c = q->text; *c; c++)
-				buf_addch(out, (unsigned char)*c < 0x20 ?
-					  ' ' : *c);
-			buf_addch(out, '\'');
-		} else {
-			buf_addf(out, "%s = %.6g", name.data, q->value);
-		}
-	}
-	buf_release(&name);
-	buf_release(&key);
-}
-
-void
-expr_values(const struct expr *e, const struct expr_env *env, struct buf *out)
-{
-	struct buf seen = BUF_INIT;
-
-	buf_addch(&seen, '\n');
-	add_values(e, env, out, &seen);
-	buf_release(&seen);
-}
-
 static void names_of(const struct expr *e, struct buf *out);
 
 /* A reduction's names: those of its variable are no quantity's. */
@@ -1422,6 +778,8 @@ reduce_names(const struct expr *e, struct buf *out)
 
 	buf_addch(&all, '\n');
 	names_of(e->b, &all);
+	names_of(e->by, &all);
+	names_of(e->distinct, &all);
 	names_of(e->a, &all);
 	for (p = all.data + 1; *p; p += strcspn(p, "\n") + 1) {
 		size_t len = strcspn(p, "\n");
@@ -1457,8 +815,15 @@ names_of(const struct expr *e, struct buf *out)
 		buf_release(&key);
 		return;
 	}
+	if (e->kind == N_BIND) {
+		buf_addf(&key, "\n%s\n", e->str);
+		if (!strstr(out->data, key.data))
+			buf_addf(out, "%s\n", e->str);
+		buf_release(&key);
+	}
 	names_of(e->a, out);
 	names_of(e->b, out);
+	names_of(e->c, out);
 }
 
 void
@@ -1467,94 +832,6 @@ expr_inputs(const struct expr *e, struct buf *out)
 	if (!out->len || out->data[out->len - 1] != '\n')
 		BUG("expr_inputs() appends after a newline");
 	names_of(e, out);
-}
-
-int
-expr_check_formula(const struct registry *reg, const struct quantity *q)
-{
-	struct buf fname = BUF_INIT, names = BUF_INIT, key = BUF_INIT;
-	struct buf ua = BUF_INIT;
-	struct expr_env env = { reg, NULL, NULL, 0 };
-	struct srcfile *f;
-	struct expr *e = NULL;
-	struct value v = { 0 };
-	const char *p;
-	double got;
-	size_t i;
-	int ret = -1, exact;
-
-	if (!q->expr)
-		return 0;
-	buf_addf(&fname, "formula of %s", q->name);
-	f = srcfile_from_mem(fname.data, q->expr, strlen(q->expr));
-	f->show_source = 1;
-	if (!(e = expr_parse(f, 0, f->len)))
-		goto out;
-	/* Its names are its inputs: no more, no fewer. */
-	buf_addch(&names, '\n');
-	names_of(e, &names);
-	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
-		size_t len = strcspn(p, "\n");
-
-		for (i = 0; i < q->ninputs; i++)
-			if (strlen(q->inputs[i]) == len &&
-			    !memcmp(q->inputs[i], p, len))
-				break;
-		if (i == q->ninputs) {
-			error("formula of '%s' uses '%.*s', which is not one "
-			      "of its inputs", q->name, (int)len, p);
-			goto out;
-		}
-	}
-	for (i = 0; i < q->ninputs; i++) {
-		buf_reset(&key);
-		buf_addf(&key, "\n%s\n", q->inputs[i]);
-		if (!strstr(names.data, key.data)) {
-			error("input '%s' of '%s' is not in its formula '%s'",
-			      q->inputs[i], q->name, q->expr);
-			goto out;
-		}
-	}
-	if (expr_eval(e, &env, &v))
-		goto out;
-	if (v.type != VALUE_NUMBER || q->type != Q_NUMBER) {
-		error("formula of '%s' gives %s, the model %s", q->name,
-		      v.type == VALUE_NUMBER ? "a number" : "a text",
-		      q->type == Q_NUMBER ? "a number" : "a text");
-		goto out;
-	}
-	if (!q->dim_ok || !unit_same_si(&v.unit, &q->dim)) {
-		unit_format(&ua, &v.unit);
-		error("formula of '%s' is in %s, but its unit is '%s'",
-		      q->name, ua.data, q->unit);
-		goto out;
-	}
-	got = convert(v.num, &v.unit, &q->dim);
-	/*
-	 * Years and whole numbers exactly; the rest to 1e-12. From 2^52 on
-	 * every double is whole, counts or not (6.9e15 FLOP/s): those too
-	 * are held to 1e-12.
-	 */
-	exact = q->dim.calendar ||
-		(q->value == floor(q->value) && fabs(q->value) < 4503599627370496.0);
-	if (exact ? got != q->value :
-	    !(fabs(got - q->value) <= 1e-12 * fabs(q->value))) {
-		error("formula of '%s' gives %.17g, but the model computed "
-		      "%.17g (relative difference %.3g): %s", q->name, got,
-		      q->value, q->value ? fabs(got / q->value - 1) : got,
-		      q->expr);
-		goto out;
-	}
-	ret = 0;
-out:
-	value_release(&v);
-	expr_free(e);
-	srcfile_free(f);
-	buf_release(&fname);
-	buf_release(&names);
-	buf_release(&key);
-	buf_release(&ua);
-	return ret;
 }
 
 enum expr_kind
@@ -1584,5 +861,13 @@ expr_text(const struct expr *e)
 const struct expr *
 expr_arg(const struct expr *e, int i)
 {
-	return i == 0 ? e->a : i == 1 ? e->b : NULL;
+	return i == 0 ? e->a : i == 1 ? e->b : i == 2 ? e->c : NULL;
+}
+
+void
+expr_reduction_keys(const struct expr *e, const struct expr **by,
+		    const struct expr **distinct)
+{
+	*by = e->by;
+	*distinct = e->distinct;
 }

@@ -6,7 +6,9 @@
 #include "units.h"
 
 struct buf;
+struct expr_with;
 struct quantity;
+struct suggest;
 struct registry;
 struct srcfile;
 
@@ -35,6 +37,44 @@ struct value {
 					   in:"L"), or NULL: owned */
 	int literal;			/* made of numbers alone: compares
 					   with a value of any unit */
+	/*
+	 * The data row a row-valued reduction (first, last, largest,
+	 * smallest) took its value from: "file:line" and the row's
+	 * source, or NULL. Owned.
+	 */
+	char *origin, *source;
+};
+
+/*
+ * Rows a reduction may range over that are no family of the registry:
+ * the rows of a data file, or of a set of rows the model document
+ * names (modelrows.c). Row i's VAR.rest is get(ctx, i, rest, out).
+ */
+struct expr_rows {
+	size_t n;
+	void *ctx;
+	/*
+	 * VAR.rest of row i (rest without the dot): 0 and *out (release
+	 * it with value_release()); 1 when the row has no such value (an
+	 * empty cell, or i past the rows), out untouched; 2 when rest
+	 * names nothing the rows have; -1 after an error. With out NULL,
+	 * only whether it has one (0, 1 or 2).
+	 */
+	int (*get)(void *ctx, size_t i, const char *rest, struct value *out);
+	/* Row i's "file:line", appended to origin; returns its source. */
+	const char *(*where)(void *ctx, size_t i, struct buf *origin);
+	/* Offers each name the rows have, for a "did you mean". */
+	void (*names)(void *ctx, struct suggest *sg);
+	const char *what;	/* the rows, for messages: "top500.csv" */
+	const char *file;	/* the data file they are rows of, or NULL */
+};
+
+/* A reduction's variable bound to row i of rows, inside another's. */
+struct expr_bound {
+	const char *var;
+	const struct expr_rows *rows;
+	size_t i;
+	const struct expr_bound *next;
 };
 
 /*
@@ -49,6 +89,21 @@ struct expr_env {
 	void *ctx;
 	int missing_ok;		/* an unknown quantity is no error: for a
 				   slot with a fallback (| or:"...") */
+	/*
+	 * The rows of a reduction's PREFIX when they are no family of
+	 * the registry: 0 and *out set, 1 when over is none of them (the
+	 * registry's rows are taken). NULL: the registry's alone.
+	 */
+	int (*rows)(void *ctx, const char *over, struct expr_rows *out);
+	/* Variables bound to rows (VAR.rest is that row's), or NULL. */
+	const struct expr_bound *bound;
+	/*
+	 * Why name, unknown, is not a quantity, appended to hint for its
+	 * error (" (...)"), or nothing; NULL: no more said.
+	 */
+	void (*why_missing)(void *ctx, const char *name, struct buf *hint);
+	/* private: the values a "with" gives, and what follows from them */
+	struct expr_with *with;
 };
 
 /*
@@ -94,13 +149,32 @@ void expr_inputs(const struct expr *e, struct buf *out);
 void value_unit_text(const struct value *v, struct buf *out);
 
 /*
+ * For a condition e that is false in env: the names to blame, most
+ * first, each once, as lines after a newline appended to out ("\nr.mass_kg
+ * \nr.prev.mass_kg\n"): a name bound to a row as written, any other as
+ * it resolves. For an error at the data cell that fails a check.
+ */
+void expr_culprits(const struct expr *e, const struct expr_env *env,
+		   struct buf *out);
+/*
+ * Of a condition e false in env, the part that makes it so: of "and"
+ * its first false side, of if() its branch taken, down to a part that
+ * is neither. For the values a message about a failed check lists.
+ */
+const struct expr *expr_failing(const struct expr *e,
+				const struct expr_env *env);
+
+/*
  * Checks the formula of q (q->expr) against the registry: it parses,
- * it names exactly q's inputs (no more, no fewer), its dimension is the
+ * it names q's inputs (all of them, and no other name of a quantity: a
+ * name of none sits in a branch of if() not taken), its dimension is the
  * one of q's unit (SI dimensions and calendar years; counts such as bit
  * and ops are pure numbers to physics, units.h), and evaluated with the
  * values of its inputs it gives q's value to 1e-12 relative, exactly
  * for calendar years and whole numbers. Returns 0 (also when q has no
- * expr), or -1 after an error naming q.
+ * expr), 1 when the formula reduces over a data file's rows, which the
+ * registry does not hold (its names checked, its value not), or -1
+ * after an error naming q.
  */
 int expr_check_formula(const struct registry *reg, const struct quantity *q);
 
@@ -116,6 +190,8 @@ enum expr_kind {
 	EXPR_NOT,
 	EXPR_BIN,
 	EXPR_CALL,
+	EXPR_WITH,	/* expr_arg(e, 0) with the bindings from arg 1 */
+	EXPR_BIND,	/* expr_text(e) = expr_arg(e, 0); arg 1: the next */
 };
 enum expr_op {
 	EXPR_OR, EXPR_AND, EXPR_EQ, EXPR_NE, EXPR_LT, EXPR_LE, EXPR_GT,
@@ -127,22 +203,32 @@ double expr_num(const struct expr *e);			/* EXPR_NUM */
 /* EXPR_NUM: the number as written ("pi", "1e8"); EXPR_STR, EXPR_NAME: the
  * text; EXPR_CALL: the function's name. */
 const char *expr_text(const struct expr *e);
-/* Operands and arguments: 0 and 1; NULL when there is none. */
+/* Operands and arguments: 0, 1 and 2 (if's third); NULL when there is
+ * none. */
 const struct expr *expr_arg(const struct expr *e, int i);
 
 /*
- * For a reduction (EXPR_CALL "max", "min" or "count" written "max(d in
- * device where COND: EXPR)"): its variable, and its prefixes into *over
- * (space-separated); its EXPR is expr_arg(e, 0) (NULL for count), its
- * COND expr_arg(e, 1) (or NULL). NULL for any other node.
+ * For a reduction (EXPR_CALL "max", "min", "count", "first", "last",
+ * "largest", "smallest" or "join", written "max(d in device where COND:
+ * EXPR)"): its variable, and its prefixes into *over (space-separated);
+ * its EXPR is expr_arg(e, 0) (NULL for count), its COND expr_arg(e, 1)
+ * (or NULL). NULL for any other node.
  */
 const char *expr_reduction(const struct expr *e, const char **over);
+/* A reduction's "by KEY" and "distinct KEY" (each NULL when absent). */
+void expr_reduction_keys(const struct expr *e, const struct expr **by,
+			 const struct expr **distinct);
 
 /* Where e is in its source, for messages. */
 const struct srcloc *expr_loc(const struct expr *e);
 
 /* The name as written when e is a bare quantity name, else NULL. */
 const char *expr_name(const struct expr *e);
+/*
+ * The text that keys v for "distinct" (numbers exactly, in coherent SI
+ * units; texts as they are), into out (reset first).
+ */
+void value_key(const struct value *v, struct buf *out);
 /* Truthiness: a number other than 0, a non-empty text. */
 int value_truthy(const struct value *v);
 

@@ -15,25 +15,16 @@ struct registry;
  * from data goes into data files only, never into a gnuplot command.
  */
 
-/*
- * Adds to all the datasets drawn from the registry rather than from the
- * model's tables: "devices" (every device with its speed and memory, and
- * its gaps), "picked" (the same for the devices the model document picks
- * in the edition: then.KIND, current.KIND, closest.WHAT) and "ladder"
- * (every machine and limit as operations per second and bits, with
- * where the label of each picked machine goes). A figure script reads
- * them as it reads the model's.
- */
-void figdata_add(const struct registry *reg, struct datasets *all);
 
 /*
  * Appends ds to out as a tab-separated data file: a "#" header naming
  * the columns, then its rows (numbers as format_exact() writes them, "?"
  * for a missing value, the row's label last), thinned to at most max
- * rows (0: all) by keeping every k-th row and the last. A label has
- * tabs, line breaks and other control characters as spaces, '"' as
- * U+201D (gnuplot has no escape for it in data files), and is "-" when
- * empty.
+ * rows (0: all) by keeping every k-th row and the last. A label is
+ * written for gnuplot to draw as enhanced text (the terminal's default):
+ * escaped so, it shows as it is, whatever characters it holds ("{/=40
+ * x}", "a\\", '"'), never as markup; drawn noenhanced, it would show
+ * its escapes. Control characters become spaces, an empty label "-".
  */
 void figdata_write(const struct dataset *ds, size_t max, struct buf *out);
 

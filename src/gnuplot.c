@@ -266,7 +266,7 @@ gnuplot_check(const struct gnuplot *g)
 			     strerror(g->error));
 	if (g->error)
 		return error("cannot start '%s': %s", g->prog,
-			     strerror(g->error));
+			     diag_strerror(g->error));
 	return 0;
 }
 

@@ -197,3 +197,45 @@ hash_tree(uint64_t *h, const char *dir)
 	free(root);
 	return ret;
 }
+
+int
+strset_add(struct strset *st, const char *s)
+{
+	size_t i, mask;
+
+	if ((st->n + 1) * 2 > st->cap) {
+		struct strset big = { NULL, 0, st->cap ? 2 * st->cap : 64 };
+
+		big.slot = xcalloc(big.cap, sizeof(*big.slot));
+		for (i = 0; i < st->cap; i++)
+			if (st->slot[i]) {
+				size_t j = (size_t)hash_name(st->slot[i],
+					strlen(st->slot[i])) & (big.cap - 1);
+
+				while (big.slot[j])
+					j = (j + 1) & (big.cap - 1);
+				big.slot[j] = st->slot[i];
+			}
+		free(st->slot);
+		big.n = st->n;
+		*st = big;
+	}
+	mask = st->cap - 1;
+	for (i = (size_t)hash_name(s, strlen(s)) & mask; st->slot[i];
+	     i = (i + 1) & mask)
+		if (!strcmp(st->slot[i], s))
+			return 1;
+	st->slot[i] = xstrdup(s);
+	st->n++;
+	return 0;
+}
+
+void
+strset_release(struct strset *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->cap; i++)
+		free(st->slot[i]);
+	free(st->slot);
+}

@@ -53,4 +53,17 @@ int hash_file(uint64_t *h, const char *path, int nofollow);
  */
 int hash_tree(uint64_t *h, const char *dir);
 
+/*
+ * A set of strings (open addressing), each copied: for the "distinct"
+ * of reductions and trends. Zero-initialise; release with
+ * strset_release().
+ */
+struct strset {
+	char **slot;
+	size_t n, cap;
+};
+/* Adds s to the set: 1 when it was in it already, else 0. */
+int strset_add(struct strset *st, const char *s);
+void strset_release(struct strset *st);
+
 #endif

@@ -1,7 +1,7 @@
 /*
  * The render stage: expanded Markdown -> HTML body and table of contents
- * (cmark-gfm, the only module that includes its headers), and the page
- * shell around them. Reads and writes no files.
+ * (cmark-gfm, the only module that includes its headers); shell.c puts
+ * the page shell around them. Reads and writes no files.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -236,7 +236,7 @@ put_literal(struct buf *out, const struct expansion *x,
 
 	while (s < end) {
 		const struct qlink *l = token_at(x, s, (size_t)(end - s));
-		size_t run = 0;
+		const char *next;
 
 		if (l) {
 			if (at == IN_ATTR) {
@@ -259,30 +259,12 @@ put_literal(struct buf *out, const struct expansion *x,
 			s += nlen + 8;
 			continue;
 		}
-		while (s + run < end && !strchr("&<>\"", s[run]) &&
-		       (!run || s[run] != x->nonce[0]))
-			run++;
-		if (run) {
-			buf_add(out, s, run);
-			s += run;
-			continue;
-		}
-		switch (*s++) {
-		case '&':
-			BUF_ADDLIT(out, "&amp;");
-			break;
-		case '<':
-			BUF_ADDLIT(out, "&lt;");
-			break;
-		case '>':
-			BUF_ADDLIT(out, "&gt;");
-			break;
-		case '"':
-			BUF_ADDLIT(out, "&quot;");
-			break;
-		default:
-			buf_addch(out, s[-1]);
-		}
+		/* Up to the next byte that may start a token. */
+		next = memchr(s + 1, x->nonce[0], (size_t)(end - s - 1));
+		if (!next)
+			next = end;
+		html_literal(out, s, (size_t)(next - s));
+		s = next;
 	}
 }
 
@@ -1509,131 +1491,4 @@ void
 html_release(void)
 {
 	cmark_release_plugins();
-}
-
-/* The page shell's slots; "{{content}}" must be there, once. */
-static const char *const slots[] = {
-	"{{title}}", "{{toc}}", "{{content}}", "{{nav}}", "{{root}}",
-	"{{pdf}}",
-};
-
-int
-html_check_shell(const struct srcfile *shell)
-{
-	const char *p = shell->data, *open;
-	struct srcloc loc = { shell, 0, 2 };
-	size_t i, ncontent = 0;
-	int ret = 0;
-
-	while ((open = strstr(p, "{{"))) {
-		for (i = 0; i < sizeof(slots) / sizeof(slots[0]); i++)
-			if (!strncmp(open, slots[i], strlen(slots[i])))
-				break;
-		loc.off = (size_t)(open - shell->data);
-		if (i == sizeof(slots) / sizeof(slots[0])) {
-			loc.len = strcspn(open, "}\n") + (open[strcspn(open,
-				"}\n")] == '}' ? 2 : 0);
-			ret = error_at(&loc, "unknown slot '%.*s' in the page "
-				       "shell (slots: {{title}}, {{toc}}, "
-				       "{{content}}, {{nav}}, {{root}}, {{pdf}})", (int)loc.len,
-				       open);
-			p = open + 2;
-			continue;
-		}
-		if (i == 2 && ncontent++) {
-			loc.len = strlen(slots[i]);
-			ret = error_at(&loc, "a second '{{content}}' in the "
-				       "page shell");
-		}
-		p = open + strlen(slots[i]);
-	}
-	if (!ncontent) {
-		loc.off = 0;
-		loc.len = 1;
-		ret = error_at(&loc, "the page shell has no '{{content}}' "
-			       "slot: every page would be empty");
-	}
-	return ret;
-}
-
-/* The site's navigation; flags: enum html_page_flags. */
-static void
-nav(struct buf *out, const char *current, const char *root, unsigned flags)
-{
-	static const struct {
-		const char *file, *name;
-	} pages[] = {
-		{ "index.html", "Report" },
-		{ "methods.html", "Methods" },
-		{ "editions/index.html", "Editions" },
-		{ "changes.html", "Changes" },
-		{ "quantities.html", "Quantities" },
-		{ "data.html", "Data" },
-		{ "references.html", "References" },
-	};
-	size_t i;
-
-	BUF_ADDLIT(out, "<nav class=\"site\" aria-label=\"Site\"><ul>");
-	for (i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
-		const char *at = "";
-		size_t len = strlen(pages[i].file) - 5;	/* ".html" */
-
-		if (!strcmp(pages[i].file, current))
-			at = " aria-current=\"page\"";
-		/* quantities/KEY.html is a part of quantities.html. */
-		else if (!strncmp(pages[i].file, current, len) &&
-			 current[len] == '/')
-			at = " aria-current=\"true\"";
-		if ((flags & HTML_PAGE_EDITIONS) || (i != 2 && i != 3))
-			buf_addf(out, "<li><a href=\"%s%s\"%s>%s</a></li>",
-				 root, pages[i].file, at, pages[i].name);
-	}
-	BUF_ADDLIT(out, "</ul></nav>");
-}
-
-/* Copies shell to out, filling its slots. */
-void
-html_page(struct buf *out, const char *shell, const char *title,
-	  const char *toc, const char *body, const char *current,
-	  const char *root, const char *pdf, unsigned flags)
-{
-	const char *p = shell;
-
-	while (*p) {
-		const char *open = strstr(p, "{{");
-
-		if (!open) {
-			buf_addstr(out, p);
-			break;
-		}
-		buf_add(out, p, (size_t)(open - p));
-		if (!strncmp(open, "{{title}}", 9)) {
-			html_text(out, title);
-			p = open + 9;
-		} else if (!strncmp(open, "{{toc}}", 7)) {
-			buf_addstr(out, toc);
-			p = open + 7;
-		} else if (!strncmp(open, "{{content}}", 11)) {
-			buf_addstr(out, body);
-			p = open + 11;
-		} else if (!strncmp(open, "{{nav}}", 7)) {
-			nav(out, current, root, flags);
-			p = open + 7;
-		} else if (!strncmp(open, "{{root}}", 8)) {
-			buf_addstr(out, root);
-			p = open + 8;
-		} else if (!strncmp(open, "{{pdf}}", 7)) {
-			if (pdf) {
-				BUF_ADDLIT(out, "<p class=\"pdf-link\"><a "
-					   "href=\"");
-				html_attr(out, pdf);
-				BUF_ADDLIT(out, "\">This report as PDF</a>"
-					   "</p>");
-			}
-			p = open + 7;
-		} else {
-			buf_add(out, open, 2);
-			p = open + 2;
-		}
-	}
 }

@@ -112,37 +112,4 @@ void html_doc_free(struct html_doc *doc);
  */
 void html_release(void);
 
-/*
- * Checks a page shell (templates/page.html) before it is used: exactly
- * one "{{content}}", and no "{{...}}" but the slots html_page() fills.
- * Returns 0, or -1 after printing each problem with its location.
- */
-int html_check_shell(const struct srcfile *shell);
-
-/* What html_page() is told about the site around the page. */
-enum html_page_flags {
-	/*
-	 * The site has editions: its navigation links the editions and
-	 * changes pages (a site of one edition has neither).
-	 */
-	HTML_PAGE_EDITIONS = (1 << 0),
-};
-
-/*
- * Fills the page shell: "{{title}}", "{{toc}}", "{{content}}", "{{nav}}"
- * and "{{root}}" in shell are replaced by the escaped title, the toc,
- * the body, the site navigation and the way up to the site's top (root:
- * "" for a page at the top, "../../" for an edition's). current is the
- * page's path from the top ("index.html", "editions/2008/index.html"):
- * the navigation marks it. Other text is copied as is (the shell is the
- * author's), and so is the body (html_render() wrote it whole; a page
- * written in C names its own tables). "{{pdf}}" becomes a link to pdf,
- * the page's PDF (a path from the page), when not NULL, and nothing
- * when NULL (a site without PDFs is the same as before the slot).
- * flags: enum html_page_flags. Appends to out.
- */
-void html_page(struct buf *out, const char *shell, const char *title,
-	       const char *toc, const char *body, const char *current,
-	       const char *root, const char *pdf, unsigned flags);
-
 #endif

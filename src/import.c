@@ -970,6 +970,109 @@ fields_release(struct field *fds, size_t n)
 }
 
 /*
+ * "@string{name = ...}" after its '{' or '(': the macro, kept for the
+ * fields after it. Returns 0, or -1 after an error.
+ */
+static int
+read_macro(struct bibparse *p, char close)
+{
+	struct field fd = { "", BUF_INIT, 0, 0, 0, 0, 0 };
+
+	if (field(p, &fd)) {
+		buf_release(&fd.text);
+		return -1;
+	}
+	skip_space(p);
+	if (p->i >= p->n || p->s[p->i] != close) {
+		buf_release(&fd.text);
+		return expected(p, close == '}' ? "'}'" : "')'");
+	}
+	p->i++;
+	p->m = xgrow(p->m, &p->mcap, p->nm + 1, sizeof(*p->m));
+	p->m[p->nm].name = xstrdup(fd.name);
+	p->m[p->nm++].text = buf_detach(&fd.text, NULL);
+	return 0;
+}
+
+/*
+ * The key of entry r, at p->i (up to ',', white space or the end of the
+ * entry), and its type, the tl bytes at ts, checked against
+ * bib_types[] (an error with the closest). Returns the key's length;
+ * *ret is -1 after an error.
+ */
+static size_t
+read_key(struct bibparse *p, struct ref *r, size_t ts, size_t tl, int *ret)
+{
+	struct buf key = BUF_INIT, type = BUF_INIT, hint = BUF_INIT;
+	size_t keyat = p->i, keylen = 0, k, n = sizeof(bib_types) /
+		sizeof(bib_types[0]);
+	const char *near[3];
+	struct suggest sg;
+
+	while (keyat + keylen < p->n && !strchr(",{}()\"=#",
+					       p->s[keyat + keylen]) &&
+	       !is_space(p->s[keyat + keylen]))
+		keylen++;
+	buf_add(&key, p->s + keyat, keylen);
+	set(r, F_KEY, key.data, keyat, keylen);
+	for (k = 0; k < tl; k++)
+		buf_addch(&type, p->s[ts + k] | 0x20);
+	for (k = 0; k < n && strcmp(type.data, bib_types[k]); k++)
+		;
+	if (k == n) {
+		suggest_init(&sg, type.data, near, 3);
+		for (k = 0; k < n; k++)
+			suggest_add(&sg, bib_types[k]);
+		suggest_hint(&hint, near, suggest_end(&sg));
+		*ret = err(p->f, ts, tl, "unknown entry type '@%s'%s",
+			   type.data, hint.data);
+	}
+	buf_release(&key);
+	buf_release(&type);
+	buf_release(&hint);
+	p->i += keylen;
+	return keylen;
+}
+
+/*
+ * The fields of entry r after its key, up to close, into *fds (*nf of
+ * them, *fcap allocated); head is where the entry starts and the
+ * length of "@type", keyed whether it has a key. Returns 0, or -1
+ * after a syntax error.
+ */
+static int
+read_fields(struct bibparse *p, const struct ref *r, char close,
+	    const struct srcloc *head, int keyed, struct field **fds,
+	    size_t *nf, size_t *fcap)
+{
+	for (;;) {
+		skip_space(p);
+		if (p->i < p->n && p->s[p->i] == close) {
+			p->i++;
+			return 0;
+		}
+		if (p->i >= p->n)
+			return err(p->f, head->off, head->len, "entry '%s' is "
+				   "not closed: the file ends inside it (a "
+				   "'{' left open?)", r->v[F_KEY]);
+		if (p->s[p->i] != ',')
+			return expected(p, *nf || keyed ? "',' or the end of "
+					"the entry" : "a key");
+		p->i++;
+		skip_space(p);
+		if (p->i < p->n && p->s[p->i] == close) {
+			p->i++;
+			return 0;
+		}
+		*fds = xgrow(*fds, fcap, *nf + 1, sizeof(**fds));
+		memset(&(*fds)[*nf], 0, sizeof((*fds)[*nf]));
+		buf_init(&(*fds)[*nf].text);
+		if (field(p, &(*fds)[(*nf)++]))
+			return -1;
+	}
+}
+
+/*
  * The entries of a BibTeX file: text between entries is a comment, as
  * for BibTeX; @comment and @preamble are skipped, @string defines a
  * macro. Stops at the first syntax error. Returns 0, or -1 after
@@ -986,7 +1089,8 @@ read_bibtex(struct refs *rs)
 
 	while (p.i < p.n) {
 		const char *at = memchr(p.s + p.i, '@', p.n - p.i);
-		size_t start, ts, tl, keyat, keylen;
+		size_t start, ts, tl, keylen;
+		struct srcloc head;
 		char close;
 
 		if (!at)
@@ -1020,23 +1124,10 @@ read_bibtex(struct refs *rs)
 		p.i++;
 		skip_space(&p);
 		if (tl == 6 && !strncasecmp(p.s + ts, "string", 6)) {
-			struct field fd = { "", BUF_INIT, 0, 0, 0, 0, 0 };
-
-			if (field(&p, &fd)) {
-				buf_release(&fd.text);
+			if (read_macro(&p, close)) {
 				ret = -1;
 				break;
 			}
-			skip_space(&p);
-			if (p.i >= p.n || p.s[p.i] != close) {
-				buf_release(&fd.text);
-				ret = expected(&p, close == '}' ? "'}'" : "')'");
-				break;
-			}
-			p.i++;
-			p.m = xgrow(p.m, &p.mcap, p.nm + 1, sizeof(*p.m));
-			p.m[p.nm].name = xstrdup(fd.name);
-			p.m[p.nm++].text = buf_detach(&fd.text, NULL);
 			continue;
 		}
 		if (rs->n >= MAX_REFS) {
@@ -1046,77 +1137,13 @@ read_bibtex(struct refs *rs)
 			break;
 		}
 		r = new_ref(rs, start, ts + tl - start);
-		/* The key: up to ',', white space or the end of the entry. */
-		keyat = p.i;
-		keylen = 0;
-		while (keyat + keylen < p.n && !strchr(",{}()\"=#",
-						       p.s[keyat + keylen]) &&
-		       !is_space(p.s[keyat + keylen]))
-			keylen++;
-		{
-			struct buf key = BUF_INIT, type = BUF_INIT;
-			const char *near[3];
-			struct suggest sg;
-			size_t nn;
-
-			buf_add(&key, p.s + keyat, keylen);
-			set(r, F_KEY, key.data, keyat, keylen);
-			for (k = 0; k < tl; k++)
-				buf_addch(&type, p.s[ts + k] | 0x20);
-			for (k = 0; k < sizeof(bib_types) /
-			     sizeof(bib_types[0]); k++)
-				if (!strcmp(type.data, bib_types[k]))
-					break;
-			if (k == sizeof(bib_types) / sizeof(bib_types[0])) {
-				struct buf hint = BUF_INIT;
-
-				suggest_init(&sg, type.data, near, 3);
-				for (k = 0; k < sizeof(bib_types) /
-				     sizeof(bib_types[0]); k++)
-					suggest_add(&sg, bib_types[k]);
-				nn = suggest_end(&sg);
-				suggest_hint(&hint, near, nn);
-				ret = err(rs->f, ts, tl, "unknown entry "
-					  "type '@%s'%s", type.data, hint.data);
-				buf_release(&hint);
-			}
-			buf_release(&key);
-			buf_release(&type);
-		}
-		p.i += keylen;
+		keylen = read_key(&p, r, ts, tl, &ret);
+		head = (struct srcloc){ rs->f, start, ts + tl - start };
 		nf = 0;
-		for (;;) {
-			skip_space(&p);
-			if (p.i < p.n && p.s[p.i] == close) {
-				p.i++;
-				break;
-			}
-			if (p.i >= p.n) {
-				ret = err(rs->f, start, ts + tl - start, "entry "
-					  "'%s' is not closed: the file ends "
-					  "inside it (a '{' left open?)",
-					  r->v[F_KEY]);
-				goto out;
-			}
-			if (p.s[p.i] != ',') {
-				ret = expected(&p, nf || keylen ? "',' or the "
-					       "end of the entry" : "a key");
-				goto out;
-			}
-			p.i++;
-			skip_space(&p);
-			if (p.i < p.n && p.s[p.i] == close) {
-				p.i++;
-				break;
-			}
-			fds = xgrow(fds, &fcap, nf + 1, sizeof(*fds));
-			memset(&fds[nf], 0, sizeof(fds[nf]));
-			buf_init(&fds[nf].text);
-			nf++;
-			if (field(&p, &fds[nf - 1])) {
-				ret = -1;
-				goto out;
-			}
+		if (read_fields(&p, r, close, &head, keylen > 0, &fds, &nf,
+				&fcap)) {
+			ret = -1;
+			goto out;
 		}
 		if (bib_entry(&p, r, fds, nf))
 			ret = -1;

@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "dataset.h"
 #include "ladder.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -83,7 +82,7 @@ dist(const double *a, const double *b)
 #define LADDER_XPX (485.0 / 28)	/* pixels per decade of bits */
 #define LADDER_YPX (340.0 / 46)	/* pixels per decade of ops/s */
 void
-ladder_place(struct ladder_machine *devs, size_t n, struct dataset *lad)
+ladder_place(struct ladder_machine *devs, size_t n)
 {
 	double col = -INFINITY, below = -INFINITY;
 	double *lift = xcalloc(n ? n : 1, sizeof(*lift));
@@ -127,14 +126,8 @@ ladder_place(struct ladder_machine *devs, size_t n, struct dataset *lad)
 			}
 	}
 	for (i = 0; i < n; i++) {
-		double row[5];
-
-		row[0] = devs[i].ops;
-		row[1] = devs[i].bits;
-		row[2] = 1;
-		row[3] = pow(10, col);
-		row[4] = pow(10, lift[to[i]]);
-		dataset_row(lad, row, devs[i].label);
+		devs[i].label_bits = pow(10, col);
+		devs[i].label_ops = pow(10, lift[to[i]]);
 	}
 	free(lift);
 	free(pt);

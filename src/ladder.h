@@ -3,8 +3,6 @@
 
 #include <stddef.h>
 
-struct dataset;
-
 /*
  * The label-placement solver of the ladder figure (every machine and
  * limit by speed and memory): where each machine's label goes, in a
@@ -12,18 +10,18 @@ struct dataset;
  * or on a point and no two leader lines cross.
  */
 
-/* A machine of the ladder figure before its label is placed. */
+/* A point whose label is placed: x and y both finite and > 0. */
 struct ladder_machine {
-	double ops, bits;	/* ops/s and bits, both finite and > 0 */
-	const char *label;	/* borrowed */
-	size_t seq;		/* the registry's order, for ties */
+	double ops, bits;	/* y and x (speed and memory on the ladder) */
+	size_t seq;		/* the data's order, for ties */
+	double label_bits, label_ops;	/* where its label goes */
 };
 
 /*
- * Places the labels of the n machines devs and adds them to lad (columns
- * ops, bits, kind, label_bits, label_ops; kind 1), sorted by speed (devs
- * is reordered). Never fails.
+ * Places the labels of the n points devs (a dataset's "place:"): sorts
+ * devs by y, then x, then seq, and sets each one's label_bits and
+ * label_ops. Never fails.
  */
-void ladder_place(struct ladder_machine *devs, size_t n, struct dataset *lad);
+void ladder_place(struct ladder_machine *devs, size_t n);
 
 #endif

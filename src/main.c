@@ -1,47 +1,39 @@
 /*
  * The command line: parses argv, then runs the pipeline for the command
- * asked: load and model (model.c), then write (export.c, site.c) or
- * print. Holds no logic of its own beyond choosing what to run: the
- * commands and the options are tables (commands[], options[]), and the
- * help is made from them.
+ * asked: load and model (model.c), then write (report.c) or print.
+ * Holds no logic of its own beyond choosing what to run. It reads top
+ * to bottom as: the options and the commands, as tables (options[],
+ * commands[], from which the help is made); the steps every command
+ * shares (the folders, setup(), load()); each command's handler, in
+ * the order of commands[]; the parsing of the command line; main().
  */
 /* getopt_long() is GNU's: declared under _GNU_SOURCE, not POSIX's. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <malloc.h>
 #include <getopt.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "audit.h"
-#include "bib.h"
 #include "buf.h"
 #include "changes.h"
 #include "dataset.h"
 #include "diag.h"
-#include "export.h"
 #include "figdata.h"
-#include "gnuplot.h"
-#include "hash.h"
 #include "html.h"
 #include "init.h"
 #include "import.h"
 #include "model.h"
-#include "pages.h"
 #include "registry.h"
 #include "report.h"
 #include "rows.h"
 #include "schema.h"
 #include "serve.h"
-#include "site.h"
 #include "suggest.h"
 #include "table.h"
-#include "template.h"
 #include "timing.h"
 #include "watch.h"
 #include "xalloc.h"
@@ -55,9 +47,9 @@
 #endif
 
 /*
- * Seconds the browser may take to print one page (report --pdf): a page
- * took 10 to 17 s at a load average of 8 on a 2-core VM, and over 180 s
- * at 45.
+ * Seconds the browser may take to print one page (report --pdf) unless
+ * --figure-timeout says: a page took 10 to 17 s at a load average of 8
+ * on a 2-core VM, and over 180 s at 45.
  */
 #define PDF_TIMEOUT 600
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -80,13 +72,14 @@ struct options {
 	int timings;		/* print stage timings to stderr */
 	int tables;		/* datasets: --tables */
 	double figure_timeout;	/* seconds gnuplot may run */
-	uint64_t inputs;	/* key of the inputs, for the manifest */
-	struct gnuplot *early;	/* gnuplot started ahead, or NULL */
+	double pdf_timeout;	/* and the browser over a page */
 	int poll;		/* watch: --poll */
 	int serve;		/* watch: --serve PORT, or -1 */
 	const char *host;	/* watch: --host ADDR, or NULL: 127.0.0.1 */
+	int open;		/* watch: --open */
 	int newest;		/* a watch build of the newest edition alone */
 	int pdf;		/* report: --pdf */
+	const char *example;	/* init: --example NAME, or NULL: the first */
 };
 
 /*
@@ -100,7 +93,6 @@ struct run {
 	char **args;		/* words + 1: the command's arguments */
 	int nargs;
 	struct registry *reg;
-	struct site *site;
 	struct buf audit;	/* the claims audit, printed by check */
 	int off;		/* claims that drift */
 	struct datasets ds;
@@ -110,30 +102,176 @@ struct run {
 	int watcher;		/* the watch process itself: no timings */
 };
 
-/* The shortest %g form that reads back to the same double. */
-static void
-add_number(struct buf *b, double v)
-{
-	char tmp[32];	/* "-1.2345678901234567e-308" */
-	int len = 0, prec;
+/* The commands' handlers (below, in the order of commands[]). */
+static int cmd_report(struct run *r);
+static int cmd_list(struct run *r);
+static int cmd_get(struct run *r);
+static int cmd_explain(struct run *r);
+static int cmd_check(struct run *r);
+static int cmd_diff(struct run *r);
+static int diff_years(struct run *r);
+static int cmd_watch(struct run *r);
+static int cmd_datasets(struct run *r);
+static int cmd_init(struct run *r);
+static int cmd_import_refs(struct run *r);
 
-	for (prec = 6; prec <= 17; prec++) {
-		len = snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
-		if (strtod(tmp, NULL) == v)
-			break;
-	}
-	buf_add(b, tmp, (size_t)len);
-}
+/*
+ * The options, in the order the help lists them. An option is taken by
+ * every command (OPT_ALL) or by those that list it in their opts; the
+ * others ignore it, or refuse it when it is OPT_ONLY.
+ */
+enum opt_id {
+	O_DATA, O_TEMPLATES, O_OUT, O_AS_OF, O_NO_EDITIONS, O_FORMAT,
+	O_TABLES, O_FIGURE_TIMEOUT, O_PDF, O_POLL, O_SERVE, O_HOST, O_OPEN,
+	O_EXAMPLE, O_TIMINGS,
+	O_HELP, O_VERSION, O_COUNT
+};
 
-static void
-add_value(struct buf *b, const struct quantity *q)
-{
-	if (q->type == Q_TEXT) {
-		buf_addstr(b, q->text);
-		return;
-	}
-	add_number(b, q->value);
-}
+#define OPT(id) (1u << (id))
+
+enum opt_flags {
+	OPT_ALL = (1 << 0),	/* every command takes it */
+	OPT_ONLY = (1 << 1),	/* an error with a command that does not */
+};
+
+static const struct opt {
+	const char *name;	/* "--data" */
+	int shortname;		/* 'd', or 0 */
+	const char *arg;	/* the value's name in the help; NULL: none */
+	unsigned flags;		/* enum opt_flags */
+	const char *help;	/* one line, wrapped by the help */
+} options[O_COUNT] = {
+	[O_DATA] = { "--data", 'd', "DIR", OPT_ALL,
+		"data folder (default: $ULTIMATE_DATA if set, else ./data "
+		"if present, else data/ of the share folder: $ULTIMATE_SHARE "
+		"if set, else " DATADIR ")" },
+	[O_TEMPLATES] = { "--templates", 't', "DIR", OPT_ALL,
+		"templates folder (default: $ULTIMATE_TEMPLATES if set, else "
+		"./templates if present, else templates/ of the share "
+		"folder)" },
+	[O_OUT] = { "--out", 'o', "DIR", 0,
+		"output folder (default: out)" },
+	[O_AS_OF] = { "--as-of", 0, "YEAR", OPT_ALL,
+		"the edition of YEAR: leave out data rows dated after it "
+		"(default: the newest year in the data); report then writes "
+		"the editions up to YEAR; no earlier than the first edition, "
+		"and a year after the data gives their newest edition (with "
+		"a note)" },
+	[O_NO_EDITIONS] = { "--no-editions", 0, NULL, 0,
+		"the one edition only (no editions/, no changes.html)" },
+	[O_FORMAT] = { "--format", 0, "text|csv", 0,
+		"for people (default) or for scripts" },
+	[O_TABLES] = { "--tables", 0, NULL, OPT_ONLY,
+		"print the data files' columns instead, as the loader reads "
+		"them" },
+	[O_FIGURE_TIMEOUT] = { "--figure-timeout", 0, "SECONDS", 0,
+		"stop gnuplot after this long (default 60); with --pdf, "
+		"the browser too over one page (default 600)" },
+	[O_PDF] = { "--pdf", 0, NULL, OPT_ONLY,
+		"also print each edition's report to report.pdf beside it "
+		"(headless Chromium: $ULTIMATE_CHROMIUM, else chromium)" },
+	[O_POLL] = { "--poll", 0, NULL, OPT_ONLY,
+		"look at the files every 300 ms instead of being told of "
+		"changes by the system (inotify)" },
+	[O_SERVE] = { "--serve", 0, "PORT", OPT_ONLY,
+		"also serve the output folder at http://127.0.0.1:PORT/ "
+		"(0: a free port); the page reloads itself after each "
+		"build and shows a failed build's errors" },
+	[O_HOST] = { "--host", 0, "ADDR", OPT_ONLY,
+		"with --serve: listen on ADDR (an IPv4 or IPv6 address, or a "
+		"name) instead of 127.0.0.1, for another device on the "
+		"network; anyone who can reach it can read the preview" },
+	[O_OPEN] = { "--open", 0, NULL, OPT_ONLY,
+		"with --serve: open the preview in the browser ($BROWSER, "
+		"else xdg-open) once the first build is done" },
+	[O_EXAMPLE] = { "--example", 0, "NAME", OPT_ONLY,
+		"the project to start from: minimal (the default: a small "
+		"report of one's own, to change) or lloyd (the whole report "
+		"on the physical limits to computation)" },
+	[O_TIMINGS] = { "--timings", 0, NULL, OPT_ALL,
+		"print the time of each stage, and the program's own time "
+		"and CPU (gnuplot apart), to stderr" },
+	[O_HELP] = { "--help", 'h', NULL, OPT_ALL, "show this help" },
+	[O_VERSION] = { "--version", 'V', NULL, OPT_ALL,
+		"show the version" },
+};
+
+enum cmd_flags {
+	RUN_SETUP = (1 << 0),	/* setup() before the handler */
+};
+
+/*
+ * The commands, in the order the help lists them (git.c's commands[]):
+ * a new command is an entry here and its handler. A handler runs once
+ * its arguments and options are checked and the folders chosen, and
+ * returns the exit status.
+ */
+static const struct cmd {
+	const char *name;
+	int (*run)(struct run *r);
+	const char *args;	/* their names in the help, or NULL */
+	int min, max;		/* how many arguments it takes */
+	const char *need;	/* what a missing one is, for the error */
+	int (*check)(struct run *r);	/* the arguments; NULL: any */
+	unsigned opts;		/* its own options: OPT(O_*) */
+	unsigned flags;		/* enum cmd_flags */
+	const char *help;	/* one line, wrapped by the help */
+} commands[] = {
+	{ .name = "report", .run = cmd_report, .flags = RUN_SETUP,
+	  .opts = OPT(O_OUT) | OPT(O_NO_EDITIONS) | OPT(O_FIGURE_TIMEOUT) |
+	  OPT(O_PDF),
+	  .help = "write the site: index.html (the report), quantities.html "
+	  "and quantities/, data.html, quantities.csv/json, every edition "
+	  "since the first in editions/YEAR/, and changes.html" },
+	{ .name = "list", .run = cmd_list, .flags = RUN_SETUP,
+	  .args = "[PREFIX]", .max = 1,
+	  .help = "print every quantity, or those whose name starts with "
+	  "PREFIX (laptop.): name, value, unit" },
+	{ .name = "get", .run = cmd_get, .flags = RUN_SETUP,
+	  .args = "NAME", .min = 1, .max = 1, .need = "a quantity name",
+	  .help = "print the value of NAME alone (for scripts)" },
+	{ .name = "explain", .run = cmd_explain, .flags = RUN_SETUP,
+	  .args = "NAME", .min = 1, .max = 1, .need = "a quantity name",
+	  .help = "print the formula, inputs, value and source of NAME" },
+	{ .name = "check", .run = cmd_check, .flags = RUN_SETUP,
+	  .help = "audit the article's and the paper's printed figures "
+	  "(data/claims.csv); exit 1 if one drifts" },
+	{ .name = "diff", .run = cmd_diff, .flags = RUN_SETUP,
+	  .args = "YEAR1 YEAR2", .min = 2, .max = 2,
+	  .need = "two years from 1900 to 2100, the earlier first",
+	  .check = diff_years, .opts = OPT(O_FORMAT),
+	  .help = "print every quantity that changed from the YEAR1 edition "
+	  "to the YEAR2 edition, and the data rows that caused it (both "
+	  "editions: from the first edition's year to the newest year of "
+	  "the data)" },
+	/* No RUN_SETUP: each build does it, in its own process. */
+	{ .name = "watch", .run = cmd_watch,
+	  .opts = OPT(O_OUT) | OPT(O_NO_EDITIONS) | OPT(O_FIGURE_TIMEOUT) |
+	  OPT(O_POLL) | OPT(O_SERVE) | OPT(O_HOST) | OPT(O_OPEN),
+	  .help = "write the site as report does, then again each time a "
+	  "file in the data or templates folder changes (one line each); "
+	  "Ctrl-C stops" },
+	{ .name = "datasets", .run = cmd_datasets, .flags = RUN_SETUP,
+	  .opts = OPT(O_TABLES),
+	  .help = "print the datasets a figure script can read ('# data:' "
+	  "in templates/figures/*.gp), each with its columns and their "
+	  "units" },
+	/* No RUN_SETUP: it reads no data, only the share folder. */
+	{ .name = "init", .run = cmd_init, .args = "DIR", .min = 1,
+	  .max = 1, .need = "a folder for the new project",
+	  .opts = OPT(O_EXAMPLE),
+	  .help = "start a new project in DIR (new, or an empty folder), "
+	  "copied from an example of the share folder ($ULTIMATE_SHARE if "
+	  "set, else " DATADIR "): by default a small report to make one's "
+	  "own (its README.md says what to try first), with the reference "
+	  "of the language, docs/templates.md" },
+	{ .name = "import-refs", .run = cmd_import_refs, .args = "FILE",
+	  .min = 1, .max = 1, .need = "a BibTeX or CSL-JSON file",
+	  .help = "print FILE, a reference list exported as BibTeX (.bib) "
+	  "or CSL-JSON (.json), as the rows of data/references.csv, "
+	  "checked as that file is" },
+};
+
 
 static int
 is_dir(const char *path)
@@ -172,47 +310,10 @@ input_dir(const char *given, const char *flag, const char *name,
 	return dir;
 }
 
-/* Looks name up, or prints an error with the closest names. */
-static const struct quantity *
-lookup(const struct registry *reg, const char *name)
-{
-	const struct quantity *q = registry_get(reg, name);
-	const char *near[3];
-	size_t n;
-	struct buf msg = BUF_INIT;
-
-	if (q)
-		return q;
-	n = registry_suggest(reg, name, near, 3);
-	suggest_hint(&msg, near, n);
-	error("unknown quantity '%s'%s", name, n ? msg.data :
-	      " (see 'ultimate list')");
-	buf_release(&msg);
-	return NULL;
-}
-
-/* No quantity starts with prefix: an error with the closest prefixes. */
-static int
-no_prefix(const struct registry *reg, const char *prefix)
-{
-	char *near[3];
-	size_t n = diag_full() ? 0 : registry_suggest_prefix(reg, prefix,
-							      near, 3), i;
-	struct buf msg = BUF_INIT;
-
-	suggest_hint(&msg, (const char *const *)near, n);
-	error("no quantity starts with '%s'%s", prefix, n ? msg.data :
-	      " (see 'ultimate list')");
-	for (i = 0; i < n; i++)
-		free(near[i]);
-	buf_release(&msg);
-	return EXIT_INPUT;
-}
-
 /*
  * The years of the command line against the editions the data allow
- * (model_editions()): --as-of or diff before the first edition, the
- * article's year, is a usage error, named before any error of the data
+ * (model_editions()): --as-of or diff before the first edition
+ * (edition.first), is a usage error, named before any error of the data
  * of such an edition; diff after the newest edition too. An --as-of
  * after the data gives the newest edition, with a note. Returns EXIT_OK,
  * EXIT_USAGE, or EXIT_INPUT after errors in the data read.
@@ -225,16 +326,14 @@ check_years(struct options *opt, struct tableset *ts)
 	if (model_editions(opt->datadir, ts, &first, &newest))
 		return EXIT_INPUT;
 	if (opt->as_of && opt->as_of < first) {
-		diag_say("--as-of %d is before the first "
-			"edition (%d, the article's year)", opt->as_of,
-			first);
+		diag_say("--as-of %d is before the first edition (%d)",
+			 opt->as_of, first);
 		return EXIT_USAGE;
 	}
 	for (i = 0; opt->diff[0] && i < 2; i++) {
 		if (opt->diff[i] < first) {
-			diag_say("'diff' %d is before the "
-				"first edition (%d, the article's year)",
-				opt->diff[i], first);
+			diag_say("'diff' %d is before the first edition "
+				 "(%d)", opt->diff[i], first);
 			return EXIT_USAGE;
 		}
 		if (opt->diff[i] > newest) {
@@ -295,6 +394,89 @@ load(struct run *r, int datasets)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * report: the site into the output folder, unless nothing it is made
+ * from changed since the last one (report.h).
+ */
+static int
+cmd_report(struct run *r)
+{
+	const struct options *opt = &r->opt;
+	const struct report_options ro = {
+		.datadir = opt->datadir, .templatedir = opt->templatedir,
+		.outdir = opt->outdir, .as_of = opt->as_of,
+		.editions = opt->editions,
+		.figure_timeout = opt->figure_timeout,
+		.newest = opt->newest, .pdf = opt->pdf,
+		.pdf_timeout = opt->pdf_timeout,
+	};
+
+	r->count = 1;
+	return report_run(&ro, &r->ts);
+}
+
+/* The shortest %g form that reads back to the same double. */
+static void
+add_number(struct buf *b, double v)
+{
+	char tmp[32];	/* "-1.2345678901234567e-308" */
+	int len = 0, prec;
+
+	for (prec = 6; prec <= 17; prec++) {
+		len = snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+		if (strtod(tmp, NULL) == v)
+			break;
+	}
+	buf_add(b, tmp, (size_t)len);
+}
+
+static void
+add_value(struct buf *b, const struct quantity *q)
+{
+	if (q->type == Q_TEXT) {
+		buf_addstr(b, q->text);
+		return;
+	}
+	add_number(b, q->value);
+}
+
+/* Looks name up, or prints an error with the closest names. */
+static const struct quantity *
+lookup(const struct registry *reg, const char *name)
+{
+	const struct quantity *q = registry_get(reg, name);
+	const char *near[3];
+	size_t n;
+	struct buf msg = BUF_INIT;
+
+	if (q)
+		return q;
+	n = registry_suggest(reg, name, near, 3);
+	suggest_hint(&msg, near, n);
+	error("unknown quantity '%s'%s", name, n ? msg.data :
+	      " (see 'ultimate list')");
+	buf_release(&msg);
+	return NULL;
+}
+
+/* No quantity starts with prefix: an error with the closest prefixes. */
+static int
+no_prefix(const struct registry *reg, const char *prefix)
+{
+	char *near[3];
+	size_t n = diag_full() ? 0 : registry_suggest_prefix(reg, prefix,
+							      near, 3), i;
+	struct buf msg = BUF_INIT;
+
+	suggest_hint(&msg, (const char *const *)near, n);
+	error("no quantity starts with '%s'%s", prefix, n ? msg.data :
+	      " (see 'ultimate list')");
+	for (i = 0; i < n; i++)
+		free(near[i]);
+	buf_release(&msg);
+	return EXIT_INPUT;
 }
 
 /* list [PREFIX]: every quantity whose name starts with PREFIX, or all. */
@@ -390,205 +572,125 @@ cmd_explain(struct run *r)
 	return EXIT_OK;
 }
 
-/* A file by identity: where it is, its size and its time. */
-static uint64_t
-hash_identity(uint64_t h, const struct stat *st)
+/* check: prints the claims audit; exit 1 when a claim drifts. */
+static int
+cmd_check(struct run *r)
 {
-	uint64_t id[5] = { (uint64_t)st->st_dev, (uint64_t)st->st_ino,
-			   (uint64_t)st->st_size,
-			   (uint64_t)st->st_mtim.tv_sec,
-			   (uint64_t)st->st_mtim.tv_nsec };
-
-	return hash_bytes(h, id, sizeof(id));
+	if (load(r, 0))
+		return EXIT_INPUT;
+	fputs(r->audit.data, stdout);
+	return r->off ? EXIT_INPUT : EXIT_OK;
 }
 
-/*
- * scandir() filter: a .csv file of the data folder that is not one of
- * the model's nor the references list: schema.csv and the files it
- * declares (rows.h).
- */
+/* diff: what changed from the y1 edition to the y2 edition, on stdout. */
 static int
-declared_csv(const struct dirent *e)
+cmd_diff(struct run *r)
 {
-	size_t n = strlen(e->d_name), i;
+	const struct options *opt = &r->opt;
+	int y1 = opt->diff[0], y2 = opt->diff[1];
+	struct tableset *ts = &r->ts;
+	struct registry *a, *b = NULL;
+	struct buf out = BUF_INIT;
+	struct changes cs;
+	const char **files;
 
-	if (n < 5 || strcmp(e->d_name + n - 4, ".csv") ||
-	    !strcmp(e->d_name, BIB_FILE))
-		return 0;
-	for (i = 0; model_data_files[i]; i++)
-		if (!strcmp(e->d_name, model_data_files[i]))
-			return 0;
-	return 1;
-}
-
-/*
- * Adds to *h the name and bytes of each declared_csv() file of dir, in
- * name order (none: *h as it was). Returns -1 when one cannot be read.
- */
-static int
-hash_declared(uint64_t *h, const char *dir)
-{
-	struct dirent **names;
-	struct buf path = BUF_INIT;
-	int n, i, ret = 0;
-
-	n = scandir(dir, &names, declared_csv, alphasort);
-	for (i = 0; i < n; i++) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", dir, names[i]->d_name);
-		*h = hash_str(*h, names[i]->d_name);
-		ret |= hash_file(h, path.data, 0);
-		free(names[i]);
+	r->count = 1;
+	a = report_registry(opt->datadir, y1, NULL, ts);
+	if (a)
+		b = report_registry(opt->datadir, y2, NULL, ts);
+	if (!b) {
+		registry_free(a);
+		return EXIT_INPUT;
 	}
-	if (n >= 0)
-		free(names);
-	buf_release(&path);
-	return ret;
-}
-
-/*
- * The key of everything a report is made from: the data files (those
- * data/schema.csv declares too), the model document, every
- * file under the templates folder, the edition, this program itself and
- * the math font it copies.
- * Returns 0, -1 when something cannot be read (then no run is
- * skipped), or -2 after printing an error about the templates folder
- * (a symbolic link that leads nowhere, to a folder, or outside it).
- */
-static int
-inputs_key(const struct options *opt, uint64_t *key)
-{
-	struct buf path = BUF_INIT;
-	uint64_t h = HASH_INIT;
-	struct stat st;
-	int ret = 0, tree;
-	size_t i;
-
-	for (i = 0; model_data_files[i]; i++) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
-		h = hash_str(h, model_data_files[i]);
-		ret |= hash_file(&h, path.data, 0);
-	}
-	/* The model document: every formula. */
-	buf_reset(&path);
-	buf_addf(&path, "%s/%s", opt->datadir, MODEL_DOCUMENT);
-	h = hash_str(h, MODEL_DOCUMENT);
-	ret |= hash_file(&h, path.data, 0);
-	/* The references list is optional: a missing one is a state too. */
-	buf_reset(&path);
-	buf_addf(&path, "%s/%s", opt->datadir, BIB_FILE);
-	if (lstat(path.data, &st) == 0)
-		ret |= hash_file(&h, path.data, 0);
+	/* Rows added to any file of the catalogue are causes. */
+	files = schema_files(ts, opt->datadir);
+	changes_compare(&cs, a, y1, b, y2, ts, opt->datadir, files);
+	free(files);
+	if (opt->csv)
+		changes_csv(&cs, &out);
 	else
-		h = hash_str(h, "no " BIB_FILE);
-	ret |= hash_declared(&h, opt->datadir);
-	tree = hash_tree(&h, opt->templatedir);
-	if (tree == -2) {
-		buf_release(&path);
-		return -2;
-	}
-	ret |= tree;
-	h = hash_bytes(h, &opt->as_of, sizeof(opt->as_of));
-	h = hash_bytes(h, &opt->editions, sizeof(opt->editions));
-	/* A site of the newest edition alone is not the whole site. */
-	if (opt->newest)
-		h = hash_str(h, "newest edition alone");
-	/* Only with --pdf: a site without PDFs keeps its key. */
-	if (opt->pdf)
-		h = hash_str(h, "--pdf");
-	h = hash_str(h, VERSION);
-	/*
-	 * This program by identity, not content: hashing half a megabyte
-	 * of code took a quarter of a millisecond, and a rebuilt program
-	 * is a new file with a new time.
-	 */
-	if (stat("/proc/self/exe", &st))
-		ret = -1;
-	else
-		h = hash_identity(h, &st);
-	/* The math font the site ships, the same way: a new copy is new. */
-	if (stat(MATH_FONT, &st))
-		h = hash_str(h, "no math font");
-	else
-		h = hash_identity(h, &st);
-	buf_release(&path);
-	*key = h;
-	return ret;
+		changes_text(&cs, &out);
+	changes_release(&cs);
+	fputs(out.data, stdout);
+	registry_free(a);
+	registry_free(b);
+	buf_release(&out);
+	return EXIT_OK;
 }
 
-/* 1 when path exists and was modified after *t. */
+/* diff YEAR1 YEAR2: the two years into r->opt.diff. Returns 0 or -1. */
 static int
-newer(const char *path, const struct timespec *t)
+diff_years(struct run *r)
 {
-	struct stat st;
+	int i;
 
-	return !stat(path, &st) && (st.st_mtim.tv_sec > t->tv_sec ||
-				    (st.st_mtim.tv_sec == t->tv_sec &&
-				     st.st_mtim.tv_nsec > t->tv_nsec));
+	for (i = 0; i < 2; i++) {
+		const char *v = r->args[i];
+		char *end;
+		long n = strtol(v, &end, 10);
+
+		if (end == v || *end || n < 1900 || n > 2100) {
+			diag_say("'diff' needs two years from 1900 to 2100, "
+				 "the earlier first, got '%s'", v);
+			return -1;
+		}
+		r->opt.diff[i] = (int)n;
+	}
+	if (r->opt.diff[0] >= r->opt.diff[1]) {
+		diag_say("'diff' needs the earlier year first, got %d %d",
+			 r->opt.diff[0], r->opt.diff[1]);
+		return -1;
+	}
+	return 0;
 }
 
 /*
- * Whether a figure will probably be drawn: there is no figure cache, or
- * a data file or a figure script changed after it. Only a guess, to
- * start gnuplot early: the figure keys decide what is drawn.
+ * watch: the watcher, which returns only at its end, and in each child
+ * that builds: that child then runs report.
  */
 static int
-figures_stale(const struct options *opt)
+cmd_watch(struct run *r)
 {
-	struct buf path = BUF_INIT;
-	struct stat st;
-	struct timespec cache;
-	DIR *d;
-	struct dirent *e;
-	size_t i;
-	int stale = 0;
+	struct watch_options wo = { r->opt.datadir, r->opt.templatedir,
+				    r->opt.outdir, r->opt.poll, r->opt.serve,
+				    r->opt.host, r->opt.editions, r->opt.open };
+	int ret;
 
-	buf_addf(&path, "%s/figures/.cache", opt->outdir);
-	if (stat(path.data, &st)) {
-		buf_release(&path);
-		return 1;
+	if ((r->opt.host || r->opt.open) && r->opt.serve < 0) {
+		diag_say("%s is an option of 'watch --serve'",
+			 r->opt.host ? "--host" : "--open");
+		return EXIT_USAGE;
 	}
-	cache = st.st_mtim;
-	for (i = 0; model_data_files[i] && !stale; i++) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", opt->datadir, model_data_files[i]);
-		stale = newer(path.data, &cache);
+	ret = watch_run(&wo);
+	if (ret != WATCH_BUILD && ret != WATCH_BUILD_NEWEST) {
+		r->watcher = 1;
+		return ret;
 	}
-	buf_reset(&path);
-	buf_addf(&path, "%s/figures", opt->templatedir);
-	d = opendir(path.data);
-	while (d && !stale && (e = readdir(d))) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/figures/%s", opt->templatedir, e->d_name);
-		stale = *e->d_name != '.' && newer(path.data, &cache);
-	}
-	if (d)
-		closedir(d);
-	buf_release(&path);
-	return stale;
+	r->opt.newest = ret == WATCH_BUILD_NEWEST;
+	ret = setup(r);
+	return ret == EXIT_OK ? cmd_report(r) : ret;
 }
 
 /*
  * The data files' columns (schema.h), as the loaders read them: each
  * file with what a row is, then each column with its kind and unit,
- * whether it is required, and what it holds; after the built-in files,
- * those data/schema.csv declares.
+ * whether it is required, and what it holds; the files of the catalogue
+ * (data/schema.csv), then the catalogue's own.
  */
 static int
 print_tables(struct run *r)
 {
 	struct buf b = BUF_INIT, kind = BUF_INIT;
-	const struct table_schema *decl, **all;
-	size_t i, c, n, ndecl, w = 0;
+	const struct schema_file *files;
+	const struct table_schema **all;
+	size_t i, c, n, w = 0;
 
-	if (schema_declared(&r->ts, r->opt.datadir, &decl, &ndecl))
+	if (schema_catalogue(&r->ts, r->opt.datadir, &files, &n))
 		return EXIT_INPUT;
-	n = schema_count() + ndecl;
-	all = xcalloc(n, sizeof(*all));
+	all = xcalloc(n + 1, sizeof(*all));
 	for (i = 0; i < n; i++)
-		all[i] = i < schema_count() ? schema_at(i) :
-			 &decl[i - schema_count()];
+		all[i] = &files[i].s;
+	all[n++] = schema_self();
 	for (i = 0; i < n; i++)
 		for (c = 0; c < all[i]->ncols; c++)
 			if (strlen(all[i]->cols[c].name) > w)
@@ -635,7 +737,6 @@ cmd_datasets(struct run *r)
 		return print_tables(r);
 	if (load(r, 1))
 		return EXIT_INPUT;
-	figdata_add(r->reg, &r->ds);
 	for (i = 0; i < all->n; i++)
 		for (c = 0; c < all->d[i]->ncols; c++)
 			if (strlen(all->d[i]->cols[c]) > w)
@@ -663,7 +764,9 @@ cmd_init(struct run *r)
 {
 	const char *why, *share = init_share(&why);
 
-	return init_project(share, why, r->args[0]) ? EXIT_INPUT : EXIT_OK;
+	return init_project(share, why, r->args[0], r->opt.example ?
+			    r->opt.example : init_example(0)) ?
+	       EXIT_INPUT : EXIT_OK;
 }
 
 /*
@@ -683,296 +786,6 @@ cmd_import_refs(struct run *r)
 	buf_release(&b);
 	return ret;
 }
-
-/* check: prints the claims audit; exit 1 when a claim drifts. */
-static int
-cmd_check(struct run *r)
-{
-	if (load(r, 0))
-		return EXIT_INPUT;
-	fputs(r->audit.data, stdout);
-	return r->off ? EXIT_INPUT : EXIT_OK;
-}
-
-/* diff: what changed from the y1 edition to the y2 edition, on stdout. */
-static int
-cmd_diff(struct run *r)
-{
-	const struct options *opt = &r->opt;
-	int y1 = opt->diff[0], y2 = opt->diff[1];
-	struct tableset *ts = &r->ts;
-	struct registry *a, *b = NULL;
-	struct buf out = BUF_INIT;
-	struct changes cs;
-	const char **files;
-
-	r->count = 1;
-	a = report_registry(opt->datadir, y1, NULL, ts);
-	if (a)
-		b = report_registry(opt->datadir, y2, NULL, ts);
-	if (!b) {
-		registry_free(a);
-		return EXIT_INPUT;
-	}
-	/* Rows added to a file data/schema.csv declares are causes too. */
-	files = rows_files(ts, opt->datadir, model_data_files);
-	changes_compare(&cs, a, y1, b, y2, ts, opt->datadir, files);
-	free(files);
-	if (opt->csv)
-		changes_csv(&cs, &out);
-	else
-		changes_text(&cs, &out);
-	changes_release(&cs);
-	fputs(out.data, stdout);
-	registry_free(a);
-	registry_free(b);
-	buf_release(&out);
-	return EXIT_OK;
-}
-
-/*
- * report: the site into the output folder, unless nothing it is made
- * from changed since the last one.
- */
-static int
-cmd_report(struct run *r)
-{
-	struct options *opt = &r->opt;
-	struct report_options ro;
-	int key, stop, fresh;
-
-	r->count = 1;
-	/*
-	 * From here on a signal stops the run cleanly: out/ is left as it
-	 * was and nothing is left behind.
-	 */
-	diag_catch_signals();
-	timing_begin("noop");
-	/*
-	 * gnuplot's start-up (15 to 35 ms of loading libraries) then
-	 * overlaps all the work before the figures are drawn; it is stopped
-	 * if unused. Started only when the figures are known, a cold report
-	 * took 104 ms instead of 86 (make bench, 9 runs, this VM): 17%.
-	 */
-	if (figures_stale(opt))
-		opt->early = gnuplot_start("gnuplot");
-	r->site = site_open(opt->outdir);
-	key = r->site ? inputs_key(opt, &opt->inputs) : -2;
-	stop = key == -2 || diag_interrupted();
-	/* Nothing changed since the last report: nothing to do. */
-	fresh = !stop && !key && site_uptodate(r->site, opt->inputs);
-	timing_end();
-	if (stop)
-		return EXIT_INPUT;
-	if (fresh)
-		return EXIT_OK;
-	if (load(r, 1))
-		return EXIT_INPUT;
-	ro = (struct report_options){ opt->datadir, opt->templatedir,
-				      opt->editions, opt->figure_timeout,
-				      opt->inputs, opt->early, opt->newest,
-				      opt->pdf, PDF_TIMEOUT };
-	opt->early = NULL;	/* report_write() takes it */
-	return report_write(r->site, r->reg, &r->ds, &r->ts, &ro);
-}
-
-/*
- * watch: the watcher, which returns only at its end, and in each child
- * that builds: that child then runs report.
- */
-static int
-cmd_watch(struct run *r)
-{
-	struct watch_options wo = { r->opt.datadir, r->opt.templatedir,
-				    r->opt.outdir, r->opt.poll, r->opt.serve,
-				    r->opt.host, r->opt.editions };
-	int ret;
-
-	if (r->opt.host && r->opt.serve < 0) {
-		diag_say("--host is an option of 'watch --serve'");
-		return EXIT_USAGE;
-	}
-	ret = watch_run(&wo);
-	if (ret != WATCH_BUILD && ret != WATCH_BUILD_NEWEST) {
-		r->watcher = 1;
-		return ret;
-	}
-	r->opt.newest = ret == WATCH_BUILD_NEWEST;
-	ret = setup(r);
-	return ret == EXIT_OK ? cmd_report(r) : ret;
-}
-
-/* diff YEAR1 YEAR2: the two years into r->opt.diff. Returns 0 or -1. */
-static int
-diff_years(struct run *r)
-{
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		const char *v = r->args[i];
-		char *end;
-		long n = strtol(v, &end, 10);
-
-		if (end == v || *end || n < 1900 || n > 2100) {
-			diag_say("'diff' needs two years from 1900 to 2100, "
-				 "the earlier first, got '%s'", v);
-			return -1;
-		}
-		r->opt.diff[i] = (int)n;
-	}
-	if (r->opt.diff[0] >= r->opt.diff[1]) {
-		diag_say("'diff' needs the earlier year first, got %d %d",
-			 r->opt.diff[0], r->opt.diff[1]);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The options, in the order the help lists them. An option is taken by
- * every command (OPT_ALL) or by those that list it in their opts; the
- * others ignore it, or refuse it when it is OPT_ONLY.
- */
-enum opt_id {
-	O_DATA, O_TEMPLATES, O_OUT, O_AS_OF, O_NO_EDITIONS, O_FORMAT,
-	O_TABLES, O_FIGURE_TIMEOUT, O_PDF, O_POLL, O_SERVE, O_HOST, O_TIMINGS,
-	O_HELP, O_VERSION, O_COUNT
-};
-
-#define OPT(id) (1u << (id))
-
-enum opt_flags {
-	OPT_ALL = (1 << 0),	/* every command takes it */
-	OPT_ONLY = (1 << 1),	/* an error with a command that does not */
-};
-
-static const struct opt {
-	const char *name;	/* "--data" */
-	int shortname;		/* 'd', or 0 */
-	const char *arg;	/* the value's name in the help; NULL: none */
-	unsigned flags;		/* enum opt_flags */
-	const char *help;	/* one line, wrapped by the help */
-} options[O_COUNT] = {
-	[O_DATA] = { "--data", 'd', "DIR", OPT_ALL,
-		"data folder (default: $ULTIMATE_DATA if set, else ./data "
-		"if present, else data/ of the share folder: $ULTIMATE_SHARE "
-		"if set, else " DATADIR ")" },
-	[O_TEMPLATES] = { "--templates", 't', "DIR", OPT_ALL,
-		"templates folder (default: $ULTIMATE_TEMPLATES if set, else "
-		"./templates if present, else templates/ of the share "
-		"folder)" },
-	[O_OUT] = { "--out", 'o', "DIR", 0,
-		"output folder (default: out)" },
-	[O_AS_OF] = { "--as-of", 0, "YEAR", OPT_ALL,
-		"the edition of YEAR: leave out data rows dated after it "
-		"(default: the newest year in the data); report then writes "
-		"the editions up to YEAR; no earlier than the article's year, "
-		"and a year after the data gives their newest edition (with "
-		"a note)" },
-	[O_NO_EDITIONS] = { "--no-editions", 0, NULL, 0,
-		"the one edition only (no editions/, no changes.html)" },
-	[O_FORMAT] = { "--format", 0, "text|csv", 0,
-		"for people (default) or for scripts" },
-	[O_TABLES] = { "--tables", 0, NULL, OPT_ONLY,
-		"print the data files' columns instead, as the loader reads "
-		"them" },
-	[O_FIGURE_TIMEOUT] = { "--figure-timeout", 0, "SECONDS", 0,
-		"stop gnuplot after this long (default 60)" },
-	[O_PDF] = { "--pdf", 0, NULL, OPT_ONLY,
-		"also print each edition's report to report.pdf beside it "
-		"(headless Chromium: $ULTIMATE_CHROMIUM, else chromium)" },
-	[O_POLL] = { "--poll", 0, NULL, OPT_ONLY,
-		"look at the files every 300 ms instead of being told of "
-		"changes by the system (inotify)" },
-	[O_SERVE] = { "--serve", 0, "PORT", OPT_ONLY,
-		"also serve the output folder at http://127.0.0.1:PORT/ "
-		"(0: a free port); the page reloads itself after each "
-		"build and shows a failed build's errors" },
-	[O_HOST] = { "--host", 0, "ADDR", OPT_ONLY,
-		"with --serve: listen on ADDR (an IPv4 or IPv6 address, or a "
-		"name) instead of 127.0.0.1, for another device on the "
-		"network; anyone who can reach it can read the preview" },
-	[O_TIMINGS] = { "--timings", 0, NULL, OPT_ALL,
-		"print the time of each stage, and the program's own time "
-		"and CPU (gnuplot apart), to stderr" },
-	[O_HELP] = { "--help", 'h', NULL, OPT_ALL, "show this help" },
-	[O_VERSION] = { "--version", 'V', NULL, OPT_ALL,
-		"show the version" },
-};
-
-enum cmd_flags {
-	RUN_SETUP = (1 << 0),	/* setup() before the handler */
-};
-
-/*
- * The commands, in the order the help lists them (git.c's commands[]):
- * a new command is an entry here and its handler. A handler runs once
- * its arguments and options are checked and the folders chosen, and
- * returns the exit status.
- */
-static const struct cmd {
-	const char *name;
-	int (*run)(struct run *r);
-	const char *args;	/* their names in the help, or NULL */
-	int min, max;		/* how many arguments it takes */
-	const char *need;	/* what a missing one is, for the error */
-	int (*check)(struct run *r);	/* the arguments; NULL: any */
-	unsigned opts;		/* its own options: OPT(O_*) */
-	unsigned flags;		/* enum cmd_flags */
-	const char *help;	/* one line, wrapped by the help */
-} commands[] = {
-	{ .name = "report", .run = cmd_report, .flags = RUN_SETUP,
-	  .opts = OPT(O_OUT) | OPT(O_NO_EDITIONS) | OPT(O_FIGURE_TIMEOUT) |
-	  OPT(O_PDF),
-	  .help = "write the site: index.html (the report), quantities.html "
-	  "and quantities/, data.html, quantities.csv/json, every edition "
-	  "since the article's year in editions/YEAR/, and changes.html" },
-	{ .name = "list", .run = cmd_list, .flags = RUN_SETUP,
-	  .args = "[PREFIX]", .max = 1,
-	  .help = "print every quantity, or those whose name starts with "
-	  "PREFIX (laptop.): name, value, unit" },
-	{ .name = "get", .run = cmd_get, .flags = RUN_SETUP,
-	  .args = "NAME", .min = 1, .max = 1, .need = "a quantity name",
-	  .help = "print the value of NAME alone (for scripts)" },
-	{ .name = "explain", .run = cmd_explain, .flags = RUN_SETUP,
-	  .args = "NAME", .min = 1, .max = 1, .need = "a quantity name",
-	  .help = "print the formula, inputs, value and source of NAME" },
-	{ .name = "check", .run = cmd_check, .flags = RUN_SETUP,
-	  .help = "audit the article's and the paper's printed figures "
-	  "(data/claims.csv); exit 1 if one drifts" },
-	{ .name = "diff", .run = cmd_diff, .flags = RUN_SETUP,
-	  .args = "YEAR1 YEAR2", .min = 2, .max = 2,
-	  .need = "two years from 1900 to 2100, the earlier first",
-	  .check = diff_years, .opts = OPT(O_FORMAT),
-	  .help = "print every quantity that changed from the YEAR1 edition "
-	  "to the YEAR2 edition, and the data rows that caused it (both "
-	  "editions: from the article's year to the newest year of the "
-	  "data)" },
-	/* No RUN_SETUP: each build does it, in its own process. */
-	{ .name = "watch", .run = cmd_watch,
-	  .opts = OPT(O_OUT) | OPT(O_NO_EDITIONS) | OPT(O_FIGURE_TIMEOUT) |
-	  OPT(O_POLL) | OPT(O_SERVE) | OPT(O_HOST),
-	  .help = "write the site as report does, then again each time a "
-	  "file in the data or templates folder changes (one line each); "
-	  "Ctrl-C stops" },
-	{ .name = "datasets", .run = cmd_datasets, .flags = RUN_SETUP,
-	  .opts = OPT(O_TABLES),
-	  .help = "print the datasets a figure script can read ('# data:' "
-	  "in templates/figures/*.gp), each with its columns and their "
-	  "units" },
-	/* No RUN_SETUP: it reads no data, only the share folder. */
-	{ .name = "init", .run = cmd_init, .args = "DIR", .min = 1,
-	  .max = 1, .need = "a folder for the new project",
-	  .help = "start a new project in DIR (new, or an empty folder): "
-	  "the installed data/, templates/ and docs/templates.md, copied "
-	  "from the share folder ($ULTIMATE_SHARE if set, else " DATADIR
-	  ")" },
-	{ .name = "import-refs", .run = cmd_import_refs, .args = "FILE",
-	  .min = 1, .max = 1, .need = "a BibTeX or CSL-JSON file",
-	  .help = "print FILE, a reference list exported as BibTeX (.bib) "
-	  "or CSL-JSON (.json), as the rows of data/references.csv, "
-	  "checked as that file is" },
-};
 
 /* The key getopt_long() returns for option id: its letter, or above. */
 static int
@@ -1162,6 +975,34 @@ out:
 }
 
 /*
+ * Whether init has an example called name: 0, or -1 after a usage error
+ * with the closest names and every name.
+ */
+static int
+check_example(const char *name)
+{
+	const char *near[3], *e;
+	struct buf hint = BUF_INIT, all = BUF_INIT;
+	struct suggest s;
+	size_t i;
+
+	for (i = 0; (e = init_example(i)); i++)
+		if (!strcmp(e, name))
+			return 0;
+	suggest_init(&s, name, near, ARRAY_SIZE(near));
+	for (i = 0; (e = init_example(i)); i++) {
+		suggest_add(&s, e);
+		buf_addf(&all, "%s%s", i ? ", " : "", e);
+	}
+	suggest_hint(&hint, near, suggest_end(&s));
+	diag_say("unknown example '%s'%s (the examples: %s)", name,
+		 hint.data, all.data);
+	buf_release(&hint);
+	buf_release(&all);
+	return -1;
+}
+
+/*
  * Option id with its value v (NULL: none) into r. Returns 0, 1 after
  * printing the help or the version, or -1 after a usage error.
  */
@@ -1214,7 +1055,7 @@ set_option(struct run *r, enum opt_id id, const char *v)
 				 "from 0 to 86400, got '%s'", v);
 			return -1;
 		}
-		opt->figure_timeout = d;
+		opt->figure_timeout = opt->pdf_timeout = d;
 		return 0;
 	case O_POLL:
 		opt->poll = 1;
@@ -1241,6 +1082,11 @@ set_option(struct run *r, enum opt_id id, const char *v)
 		}
 		opt->host = v;
 		return 0;
+	case O_OPEN:
+		opt->open = 1;
+		return 0;
+	case O_EXAMPLE:
+		return check_example(v) ? -1 : (opt->example = v, 0);
 	case O_TIMINGS:
 		opt->timings = 1;
 		return 0;
@@ -1371,7 +1217,8 @@ int
 main(int argc, char **argv)
 {
 	struct run r = { .opt = { .outdir = "out", .figure_timeout = 60,
-				  .editions = 1, .serve = -1 },
+				  .pdf_timeout = PDF_TIMEOUT, .editions = 1,
+				  .serve = -1 },
 			 .audit = BUF_INIT };
 	const struct cmd *cmd = NULL;
 	struct buf installed_data = BUF_INIT, installed_templates = BUF_INIT;
@@ -1425,8 +1272,6 @@ main(int argc, char **argv)
 	if (r.opt.timings && !r.watcher)
 		timing_print();
 out:
-	gnuplot_stop(r.opt.early);	/* report_write() was not reached */
-	site_close(r.site);
 	registry_free(r.reg);
 	datasets_release(&r.ds);
 	tableset_release(&r.ts);

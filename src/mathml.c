@@ -459,15 +459,30 @@ apply(struct writer *w, const char *fn_mathml, const struct expr *x)
 	BUF_ADDLIT(w->out, "</mrow>");
 }
 
+/* ", by KEY" or ", distinct KEY" under a reduction. */
+static void
+reduction_key(struct writer *w, const char *word, const struct expr *key)
+{
+	if (!key)
+		return;
+	mo(w, ",");
+	BUF_ADDLIT(w->out, "<mtext>");
+	html_text(w->out, word);
+	BUF_ADDLIT(w->out, "</mtext>");
+	node(w, key);
+}
+
 /*
  * A reduction, "max(d in device where COND: EXPR)": max with
- * "d ∈ device : COND" below it, then (EXPR); count has no EXPR.
+ * "d ∈ device : COND" below it (and ", by KEY", ", distinct KEY"),
+ * then (EXPR); count has no EXPR.
  */
 static void
 reduction(struct writer *w, const struct expr *e, const char *var,
 	  const char *over)
 {
 	const struct expr *a = expr_arg(e, 0), *b = expr_arg(e, 1);
+	const struct expr *by, *distinct;
 
 	BUF_ADDLIT(w->out, "<mrow><munder><mi>");
 	html_text(w->out, expr_text(e));
@@ -481,6 +496,9 @@ reduction(struct writer *w, const struct expr *e, const char *var,
 		mo(w, ":");
 		node(w, b);
 	}
+	expr_reduction_keys(e, &by, &distinct);
+	reduction_key(w, "by\xc2\xa0", by);
+	reduction_key(w, "distinct\xc2\xa0", distinct);
 	BUF_ADDLIT(w->out, "</mrow></munder>");
 	if (a) {
 		mo(w, "&#x2061;");
@@ -502,6 +520,18 @@ call(struct writer *w, const struct expr *e)
 
 	if (var) {
 		reduction(w, e, var, over);
+	} else if (!strcmp(f, "if")) {
+		/* Cases: THEN if COND, ELSE otherwise. */
+		BUF_ADDLIT(w->out, "<mrow>");
+		mo(w, "{");
+		BUF_ADDLIT(w->out, "<mtable columnalign=\"left\"><mtr><mtd>");
+		node(w, a);
+		BUF_ADDLIT(w->out, "</mtd><mtd><mtext>if\xc2\xa0</mtext>");
+		node(w, b);
+		BUF_ADDLIT(w->out, "</mtd></mtr><mtr><mtd>");
+		node(w, expr_arg(e, 2));
+		BUF_ADDLIT(w->out, "</mtd><mtd><mtext>otherwise</mtext></mtd>"
+			   "</mtr></mtable></mrow>");
 	} else if (!strcmp(f, "log10") || !strcmp(f, "log2")) {
 		apply(w, f[3] == '1' ? "<msub><mi>log</mi><mn>10</mn></msub>" :
 		      "<msub><mi>log</mi><mn>2</mn></msub>", a);
@@ -655,6 +685,22 @@ node(struct writer *w, const struct expr *e)
 	case EXPR_CALL:
 		call(w, e);
 		return;
+	case EXPR_WITH:
+		/* E evaluated at a = x, b = y: E with a bar and those below. */
+		BUF_ADDLIT(w->out, "<mrow>");
+		operand(w, expr_arg(e, 0), P_ATOM);
+		BUF_ADDLIT(w->out, "<msub><mo stretchy=\"true\">|</mo><mrow>");
+		for (e = expr_arg(e, 1); e; e = expr_arg(e, 1)) {
+			mi(w, expr_text(e), strlen(expr_text(e)));
+			mo(w, "=");
+			node(w, expr_arg(e, 0));
+			if (expr_arg(e, 1))
+				mo(w, ",");
+		}
+		BUF_ADDLIT(w->out, "</mrow></msub></mrow>");
+		return;
+	case EXPR_BIND:
+		break;
 	}
 	BUG("expression kind %d", (int)expr_kind(e));
 }
@@ -697,6 +743,7 @@ bind_names(struct writer *w, const struct expr *e)
 	}
 	bind_names(w, expr_arg(e, 0));
 	bind_names(w, expr_arg(e, 1));
+	bind_names(w, expr_arg(e, 2));
 }
 
 /*
@@ -782,7 +829,8 @@ mathml_expr(struct buf *out, const struct expr *e, const struct registry *reg,
 /*
  * Whether every quantity e names (reg's) has a symbol of its own; a name
  * a reduction binds (d.mass in count(d in device where has(d.mass)))
- * names no quantity, and is written as it is.
+ * names no quantity, and is written as it is, as is a name of no
+ * quantity (a row's empty cell, in a branch of if() not taken).
  */
 static int
 all_symbols(const struct registry *reg, const struct expr *e,
@@ -799,12 +847,25 @@ all_symbols(const struct registry *reg, const struct expr *e,
 
 		if (bl && !strncmp(n, bound, bl) && n[bl] == '.')
 			return 1;
-		return (q = lookup(reg, seen, n)) && q->symbol;
+		/*
+		 * A name of no quantity sits in a branch of if() not taken;
+		 * a text (a machine's kind) is its name, as it is compared.
+		 */
+		return !(q = lookup(reg, seen, n)) || q->symbol ||
+		       q->type == Q_TEXT;
 	}
-	if (expr_kind(e) == EXPR_CALL && (var = expr_reduction(e, &over)))
+	if (expr_kind(e) == EXPR_CALL && (var = expr_reduction(e, &over))) {
+		const struct expr *by, *distinct;
+
 		bound = var;
+		expr_reduction_keys(e, &by, &distinct);
+		if (!all_symbols(reg, by, bound, seen) ||
+		    !all_symbols(reg, distinct, bound, seen))
+			return 0;
+	}
 	return all_symbols(reg, expr_arg(e, 0), bound, seen) &&
-	       all_symbols(reg, expr_arg(e, 1), bound, seen);
+	       all_symbols(reg, expr_arg(e, 1), bound, seen) &&
+	       all_symbols(reg, expr_arg(e, 2), bound, seen);
 }
 
 /* q's formula typeset into out: 0, or -1 with nothing written. */

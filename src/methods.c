@@ -20,37 +20,6 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* What each provider of model.c reads, for the reader. */
-static const struct {
-	const char *name, *what;
-} provider_words[] = {
-	{ "assumptions", "Here the tool reads data/assumptions.csv: one "
-	  "quantity per row, each checked for its unit and range "
-	  "(src/model.c)." },
-	{ "series", "Here the tool reads the history series and fits "
-	  "their trends: slope, intercept, R\xc2\xb2 and their standard "
-	  "errors (src/series.c)." },
-	{ "pace", "Here the tool fits the trend of the No. 1 systems since "
-	  "the article (src/series.c)." },
-	{ "article_gaps", "Here the tool measures areal density over the "
-	  "article's window: its factor and its fitted slope "
-	  "(src/series.c)." },
-	{ "records", "Here the tool finds the record holder, the largest "
-	  "drives, and the power of the No. 1 systems with its trends "
-	  "(src/series.c)." },
-	{ "devices", "Here the tool reads data/devices.csv: every machine "
-	  "and its figures (src/devices.c)." },
-	{ "compare", "Here the tool compares, like with like, the machine "
-	  "of the article's year with the newest of its kind "
-	  "(src/devices.c)." },
-	{ "quantum", "Here the tool reads data/quantum.csv: each chip "
-	  "and its gate times (src/devices.c)." },
-	{ "rows", "Here the tool reads the data files data/schema.csv "
-	  "declares: each row as quantities PREFIX.ID.COLUMN (src/rows.c)." },
-	{ "curves", "Here the tool computes the curves of the figures "
-	  "(src/series.c)." },
-};
-
 /* Where a quantity's entry is: links->href's, else page#name. */
 static void
 href(struct buf *out, const struct mathml_links *links, const char *page,
@@ -85,8 +54,9 @@ value_words(struct buf *out, const struct quantity *q)
 		html_text(out, q->text);
 		return;
 	}
-	/* A whole number as one: 8 bits per byte, not 8.000. */
-	if (q->value == (double)(long)q->value && fabs(q->value) < 1e6)
+	/* A whole number as one: 8 bits per byte, not 8.000; a year as one. */
+	if (q->value == (double)(long)q->value && fabs(q->value) < 1e6 &&
+	    strcmp(q->unit, "year"))
 		format_count(&v, q->value);
 	else
 		format_brief(&v, q->value, q->unit);
@@ -417,19 +387,107 @@ family(struct buf *out, const struct modeldoc *doc, size_t i, size_t from,
 static void
 provider(struct buf *out, const char *name)
 {
-	size_t i;
-
 	BUF_ADDLIT(out, "<p class=\"provider\">");
-	for (i = 0; i < sizeof(provider_words) / sizeof(provider_words[0]);
-	     i++)
-		if (!strcmp(provider_words[i].name, name)) {
-			html_text(out, provider_words[i].what);
-			break;
-		}
-	if (i == sizeof(provider_words) / sizeof(provider_words[0])) {
+	if (!strcmp(name, "rows")) {
+		BUF_ADDLIT(out, "Here the tool reads the rows of every data "
+			   "file of the catalogue with an id column, each "
+			   "row as quantities <code>PREFIX.ID.NAME</code>.");
+	} else {
 		BUF_ADDLIT(out, "Here the tool runs its step <code>");
 		html_name(out, name);
 		BUF_ADDLIT(out, "</code>.");
+	}
+	BUF_ADDLIT(out, "</p>\n");
+}
+
+/* The checks of item i, one paragraph: what must hold, and why. */
+static void
+checks(struct buf *out, const struct modeldoc *doc, size_t i, size_t n)
+{
+	const char *cond, *why;
+	size_t k, len;
+
+	for (k = 0; k < n; k++) {
+		modeldoc_check(doc, i, k, &cond, &len, &why);
+		buf_addstr(out, k ? "; <code>" : n > 1 ? "<p class=\"check\">"
+			   "Checks: <code>" : "<p class=\"check\">Check: "
+			   "<code>");
+		html_literal(out, cond, len);
+		BUF_ADDLIT(out, "</code>: ");
+		html_text(out, why);
+	}
+	if (n)
+		BUF_ADDLIT(out, ".</p>\n");
+}
+
+/*
+ * A set of rows, a trend or a dataset: its rule as written, what it
+ * keeps of each row, its note; a dataset's columns follow it.
+ */
+static void
+rule_item(struct buf *out, const struct modeldoc_def *d,
+	  enum modeldoc_kind kind)
+{
+	static const char *const what[] = {
+		[MODELDOC_ROWS] = "a set of rows",
+		[MODELDOC_TREND] = "a trend: the least-squares line "
+			"log\xe2\x82\x82 x = a + k t through its rows, with "
+			"its slope k, intercept a, R\xc2\xb2 and their "
+			"standard errors",
+		[MODELDOC_DATA] = "a dataset the figures read",
+	};
+
+	BUF_ADDLIT(out, "<div class=\"definition\">\n<p><code>");
+	if (kind == MODELDOC_DATA)
+		BUF_ADDLIT(out, "data ");
+	html_name(out, d->name);
+	buf_addstr(out, kind == MODELDOC_DATA ? " for " : " = ");
+	html_text(out, d->rule);
+	BUF_ADDLIT(out, "</code>");
+	if (d->var) {
+		BUF_ADDLIT(out, " for each <i>");
+		html_text(out, d->var);
+		BUF_ADDLIT(out, "</i> of <code>");
+		html_name(out, d->over);
+		BUF_ADDLIT(out, "</code>");
+	}
+	BUF_ADDLIT(out, ": ");
+	buf_addstr(out, what[kind]);
+	if (d->value) {
+		BUF_ADDLIT(out, "; each row's value <code>");
+		html_text(out, d->value);
+		BUF_ADDLIT(out, "</code>");
+	}
+	if (d->label) {
+		BUF_ADDLIT(out, ", its label <code>");
+		html_text(out, d->label);
+		BUF_ADDLIT(out, "</code>");
+	}
+	if (d->needs) {
+		BUF_ADDLIT(out, "; it needs ");
+		html_text(out, d->needs);
+	}
+	if (d->note) {
+		BUF_ADDLIT(out, " (");
+		html_text(out, d->note);
+		BUF_ADDLIT(out, ")");
+	}
+	BUF_ADDLIT(out, ".</p>\n</div>\n");
+}
+
+/* A dataset's column: NAME = EXPRESSION, as written. */
+static void
+column_item(struct buf *out, const struct modeldoc_def *d)
+{
+	BUF_ADDLIT(out, "<p class=\"column\"><code>");
+	html_name(out, d->name);
+	BUF_ADDLIT(out, " = ");
+	if (d->text)
+		html_text(out, d->text);
+	BUF_ADDLIT(out, "</code>");
+	if (d->unit && *d->unit) {
+		BUF_ADDLIT(out, ", in ");
+		format_unit(out, d->unit);
 	}
 	BUF_ADDLIT(out, "</p>\n");
 }
@@ -478,18 +536,24 @@ methods_page(struct buf *out, const struct modeldoc *doc,
 			struct modeldoc_def d;
 
 			modeldoc_def(doc, j, &d);
-			if ((d.var || d.per_rate) && kind == MODELDOC_DEF)
+			if (kind == MODELDOC_ROWS || kind == MODELDOC_TREND ||
+			    kind == MODELDOC_DATA)
+				rule_item(out, &d, kind);
+			else if (kind == MODELDOC_COLUMN)
+				column_item(out, &d);
+			else if ((d.var || d.per_rate) && kind == MODELDOC_DEF)
 				family(out, doc, j, p.from, p.to, reg, bib,
 				       root, &rows, memo);
-			else if (d.var)
+			else if (d.var && !d.nchecks)
 				continue;
 			else if (kind == MODELDOC_CALL)
 				provider(out, name);
 			else if (kind == MODELDOC_PICK)
 				pick(out, doc, j, reg, page, links);
-			else
+			else if (!d.var)
 				definition(out, reg, bib, name, kind, page,
 					   links, root, memo);
+			checks(out, doc, j, d.nchecks);
 		}
 		buf_release(&rows.first);
 	}

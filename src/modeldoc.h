@@ -3,7 +3,11 @@
 
 #include <stddef.h>
 
+struct bib;
 struct buf;
+struct datasets;
+struct expr_rows;
+struct modelrows;
 struct registry;
 
 /*
@@ -58,7 +62,25 @@ struct modeldoc_eval {
 	struct registry *reg;
 	const struct modeldoc_provider *providers;	/* ends with NULL name */
 	void *ctx;				/* for the providers */
+	/*
+	 * The rows of the data file whose prefix is prefix, as of the
+	 * edition (rows.h): 0 and *out, or 1 when there is none. NULL:
+	 * no data files.
+	 */
+	int (*file_rows)(void *ctx, const char *prefix, struct expr_rows *out);
+	/*
+	 * Prints msg as an error at the data cell that gives name (a
+	 * quantity, or a column's name in a row) in the row of a data file
+	 * at origin ("data/top500.csv:60"), or with of_unit at the cell of
+	 * its unit: 0, or 1 when that is no cell (nothing printed). NULL:
+	 * errors about the data are told in the document.
+	 */
+	int (*cell_error)(void *ctx, const char *origin, const char *name,
+			  int of_unit, const char *msg);
+	/* Where the datasets go (data blocks), or NULL: none computed. */
+	struct datasets *ds;
 	/* private */
+	struct modelrows *rows;	/* the sets of rows named, this run's */
 	unsigned char *state;	/* per item: 0 to do, 1 busy, 2 done */
 	char **stack;		/* names being evaluated, for loops */
 	size_t depth;
@@ -74,6 +96,11 @@ struct modeldoc_eval {
  * printing the first error (one bad input gives one error).
  */
 int modeldoc_run(struct modeldoc_eval *ev);
+/*
+ * Evaluates only name, and what it reads, when the document defines it
+ * (nothing when it does not). Returns 0, or -1 after printing an error.
+ */
+int modeldoc_run_one(struct modeldoc_eval *ev, const char *name);
 
 /*
  * For a provider (during modeldoc_run() only) that reads a quantity the
@@ -107,6 +134,10 @@ enum modeldoc_kind {
 	MODELDOC_GIVEN,		/* a name alone: given by the data */
 	MODELDOC_CALL,		/* call provider */
 	MODELDOC_PICK,		/* name = largest VAR in PREFIX by KEY */
+	MODELDOC_ROWS,		/* name = rows VAR in SOURCE ... */
+	MODELDOC_TREND,		/* name = trend VAR in SOURCE ... */
+	MODELDOC_DATA,		/* data NAME for VAR in SOURCE: a dataset */
+	MODELDOC_COLUMN,	/* one of its columns */
 };
 /*
  * Whether name is "PREFIX.X.id" for a prefix of over (a family's
@@ -131,9 +162,28 @@ struct modeldoc_def {
 	const char *pick;		/* a pick's right-hand side on one
 					   line ("largest d in device by
 					   d.sbops"), or NULL */
+	/* A set of rows', a trend's, a dataset's rule on one line ("rows
+	 * r in top500 where ..."), its value:, label:, needs: or NULL. */
+	const char *rule, *value, *label, *needs;
+	const char *text;		/* its expression on one line */
+	size_t nchecks;			/* its "check:" lines */
 };
 void modeldoc_def(const struct modeldoc *doc, size_t i,
 		  struct modeldoc_def *out);
+/*
+ * Checks the works each "source:" cites ("[lloyd2000]") against the
+ * references list: an unknown key is an error at it, with the closest
+ * keys. Returns 0, or -1 after the errors.
+ */
+int modeldoc_check_sources(const struct modeldoc *doc, const struct bib *bib);
+
+/*
+ * The k-th check of item i (k < nchecks of modeldoc_def()): its
+ * condition as written, cond_len bytes at *cond, and its reason.
+ */
+void modeldoc_check(const struct modeldoc *doc, size_t i, size_t k,
+		    const char **cond, size_t *cond_len, const char **why);
+
 /* The k-th rate of the document (a definition with "rate:"), or NULL
  * past the last: what "for r in rates" ranges over. */
 const char *modeldoc_rate(const struct modeldoc *doc, size_t k);

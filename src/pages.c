@@ -14,6 +14,7 @@
 #include "mathml.h"
 #include "pages.h"
 #include "registry.h"
+#include "schema.h"
 #include "table.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -901,7 +902,7 @@ pages_data(const char *datadir, const char *const *files,
 	for (f = 0; files[f]; f++) {
 		struct table *t;
 
-		t = tableset_load(ts, datadir, files[f]);
+		t = schema_load(ts, datadir, files[f]);
 		if (!t) {
 			ret = -1;
 			continue;

@@ -45,40 +45,89 @@ struct shift {
 	long delta;	/* of every edit up to this one */
 };
 
-/* Where the input's offset off is in the output. */
+/*
+ * Where the input's offset off is in the output: after the last edit
+ * before it (v is in input order), found by bisection.
+ */
 static size_t
 moved(const struct shift *v, size_t n, size_t off)
 {
-	long d = 0;
-	size_t i;
+	size_t lo = 0, hi = n, mid;
 
-	for (i = 0; i < n && v[i].at < off; i++)
-		d = v[i].delta;
-	return (size_t)((long)off + d);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid].at < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (size_t)((long)off + (lo ? v[lo - 1].delta : 0));
 }
 
-/* Index of id among the ids seen (added when new). */
+/*
+ * The tag ids seen, each with its number in the order first seen: a
+ * hash table (open addressing), since a page has thousands of them.
+ */
+struct idmap {
+	unsigned long *key;	/* id + 1; 0: a free slot */
+	size_t *num;
+	size_t n, cap;		/* cap: 0 or a power of two */
+};
+
+/* The slot of id in m: where it is, or the free one where it goes. */
 static size_t
-number_of(unsigned long **ids, size_t *n, size_t *cap, unsigned long id)
+slot_of(const struct idmap *m, unsigned long id)
 {
-	size_t i;
+	size_t i = (size_t)(id * 2654435761u) & (m->cap - 1);
 
-	for (i = *n; i-- > 0;)
-		if ((*ids)[i] == id)
-			return i;
-	*ids = xgrow(*ids, cap, *n + 1, sizeof(**ids));
-	(*ids)[*n] = id;
-	return (*n)++;
+	while (m->key[i] && m->key[i] != id + 1)
+		i = (i + 1) & (m->cap - 1);
+	return i;
 }
 
-static int
-digits(const char *p, size_t n)
+/* The number of id among the ids seen (the next one when it is new). */
+static size_t
+number_of(struct idmap *m, unsigned long id)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	if (2 * (m->n + 1) > m->cap) {
+		struct idmap g = { NULL, NULL, m->n, m->cap ? 2 * m->cap : 64 };
+
+		g.key = xcalloc(g.cap, sizeof(*g.key));
+		g.num = xcalloc(g.cap, sizeof(*g.num));
+		for (i = 0; i < m->cap; i++)
+			if (m->key[i]) {
+				size_t k = slot_of(&g, m->key[i] - 1);
+
+				g.key[k] = m->key[i];
+				g.num[k] = m->num[i];
+			}
+		free(m->key);
+		free(m->num);
+		*m = g;
+	}
+	i = slot_of(m, id);
+	if (!m->key[i]) {
+		m->key[i] = id + 1;
+		m->num[i] = m->n++;
+	}
+	return m->num[i];
+}
+
+/* Whether the n bytes at p are digits: then their value into *v. */
+static int
+digits(const char *p, size_t n, size_t *v)
+{
+	size_t i, x = 0;
+
+	for (i = 0; i < n; i++) {
 		if (p[i] < '0' || p[i] > '9')
 			return 0;
+		x = x * 10 + (size_t)(p[i] - '0');
+	}
+	if (v)
+		*v = x;
 	return 1;
 }
 
@@ -112,9 +161,9 @@ pdf_normalize(const char *in, size_t len, const char *prefix,
 	      const char *dir, int year, struct buf *out)
 {
 	struct shift *sh = NULL;
-	size_t nsh = 0, capsh = 0, nids = 0, capids = 0, i = 0, plen;
+	struct idmap ids = { NULL, NULL, 0, 0 };
+	size_t nsh = 0, capsh = 0, i = 0, plen, id;
 	size_t ups = 0, dlen = strlen(dir);
-	unsigned long *ids = NULL;
 	long delta = 0;
 	char *xref, *end, *p;
 	int ret = -1;
@@ -169,17 +218,15 @@ pdf_normalize(const char *in, size_t len, const char *prefix,
 			sh[nsh++].delta = delta;
 			i = (size_t)(close - in) + 1;
 		} else if (AT(c, left, "node") && left >= 12 &&
-			   digits(c + 4, 8)) {
+			   digits(c + 4, 8, &id)) {
 			/* A tag id: numbered in order, the same width. */
-			unsigned long id = strtoul(c + 4, NULL, 10);
-
-			buf_addf(out, "node%08lu", (unsigned long)number_of(
-				 &ids, &nids, &capids, id));
+			buf_addf(out, "node%08zu", number_of(&ids, id));
 			i += 12;
 		} else if ((AT(c, left, "/CreationDate (D:") ||
 			    AT(c, left, "/ModDate (D:")) &&
 			   (p = memchr(c, ':', left)) &&
-			   (size_t)(in + len - p) > 15 && digits(p + 1, 14)) {
+			   (size_t)(in + len - p) > 15 &&
+			   digits(p + 1, 14, NULL)) {
 			/* The date: the edition's, the same width. */
 			buf_add(out, c, (size_t)(p + 1 - c));
 			buf_addf(out, "%04d0101000000", year);
@@ -189,30 +236,38 @@ pdf_normalize(const char *in, size_t len, const char *prefix,
 			i++;
 		}
 	}
-	/* The cross-reference table: every offset after an edit moves. */
+	/*
+	 * The cross-reference table: every offset after an edit moves. Its
+	 * count is the printer's word: checked against what is there by
+	 * division (count * 20 can wrap), and each offset read as the ten
+	 * digits it is.
+	 */
 	xref = find_last(out->data, out->len, "\nxref\n");
 	if (!xref)
 		goto out;
 	p = xref + 6;
 	{
-		unsigned long first = strtoul(p, &end, 10), count, k;
+		unsigned long count, k;
+		size_t off;
 
-		(void)first;
+		strtoul(p, &end, 10);
 		if (*end != ' ')
 			goto out;
 		count = strtoul(end + 1, &end, 10);
 		if (*end != '\n')
 			goto out;
 		p = end + 1;
-		if ((size_t)(out->data + out->len - p) < count * 20)
+		if (count > (size_t)(out->data + out->len - p) / 20)
 			goto out;
 		for (k = 0; k < count; k++, p += 20) {
 			char num[11];
 
-			if (!digits(p, 10) || p[17] != 'n')
+			if (!digits(p, 10, &off) || p[17] != 'n')
 				continue;
-			snprintf(num, sizeof(num), "%010zu", moved(sh, nsh,
-				 strtoul(p, NULL, 10)));
+			off = moved(sh, nsh, off);
+			if ((unsigned long long)off > 9999999999ULL)
+				goto out;
+			snprintf(num, sizeof(num), "%010zu", off);
 			memcpy(p, num, 10);
 		}
 	}
@@ -234,7 +289,8 @@ pdf_normalize(const char *in, size_t len, const char *prefix,
 	ret = 0;
 out:
 	free(sh);
-	free(ids);
+	free(ids.key);
+	free(ids.num);
 	return ret;
 }
 
@@ -301,6 +357,10 @@ link_figures(const char *print, const char *staged, const char *published,
 
 	buf_addf(&path, "%s/%sfigures", top, dir);
 	d = opendir(path.data);
+	/* None staged: none. Unreadable: the PDF would lack them. */
+	if (!d && errno != ENOENT)
+		ret = error("cannot read folder '%s': %s", path.data,
+			    diag_strerror(errno));
 	while (d && !ret && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
@@ -344,20 +404,15 @@ file_url(struct buf *out, const char *path)
 	}
 }
 
-/* Reads path whole into b. Returns 0, or -1 with errno set. */
+/*
+ * Reads the regular file path whole into b (no link followed, at most
+ * FILE_MAX_BYTES: what the browser wrote is another program's). Returns
+ * 0, or -1 with errno set.
+ */
 static int
 read_whole(const char *path, struct buf *b)
 {
-	char chunk[65536];
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return -1;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(b, chunk, n);
-	fclose(f);
-	return 0;
+	return buf_read_file_flags(b, path, FILE_NOFOLLOW) ? -1 : 0;
 }
 
 /*
@@ -379,6 +434,9 @@ keep_published(struct site *s, const char *staged, const char *published,
 
 	buf_addf(&path, "%s/%sfigures", staged, dir);
 	d = same ? opendir(path.data) : NULL;
+	/* A folder it cannot look into may hold a changed figure. */
+	if (same && !d && errno != ENOENT)
+		same = 0;
 	while (d && same && (e = readdir(d))) {
 		buf_reset(&rel);
 		buf_addf(&rel, "%sfigures/%s", dir, e->d_name);
@@ -554,7 +612,8 @@ finish(struct site *s, struct job *j, int status, const char *prefix,
 	if (diag_interrupted())
 		goto out;
 	if (j->timed_out) {
-		error("%s did not print '%s' within %g seconds", opt->browser,
+		error("%s did not print '%s' within %g seconds "
+		      "(--figure-timeout); stopped", opt->browser,
 		      j->page->html, opt->timeout);
 		goto out;
 	}
@@ -670,7 +729,7 @@ pdf_write(struct site *s, const struct pdf_page *pages, size_t n,
 					    opt->browser, strerror(err));
 			else if (err)
 				ret = error("cannot start '%s': %s",
-					    opt->browser, strerror(err));
+					    opt->browser, diag_strerror(err));
 			else
 				running++;
 		}

@@ -1,12 +1,12 @@
 /*
  * The plot stage: reads the figures the template stage described
  * (figure.h: each script read once, with its header words), the registry
- * and the datasets; writes the data files (figdata.h) and one batch
- * script per figure folder, has gnuplot (gnuplot.h) draw
- * figures/NAME.svg in the staging area, and stages them with the figure
- * cache. The batch is assembled from the author's figure scripts and
- * numeric variables; text from data reaches gnuplot only inside data
- * files. What gnuplot draws is parsed (expat) before it is staged, and
+ * and the datasets; writes the data files (figdata.h), a file for each
+ * figure to draw and a batch script per figure folder that loads them,
+ * has gnuplot (gnuplot.h) draw figures/NAME.svg in the staging area,
+ * and stages them with the figure cache. A figure's file is assembled
+ * from the author's figure script and numeric variables; text from data
+ * reaches gnuplot only inside data files. What gnuplot draws is parsed (expat) before it is staged, and
  * its messages are reported under the figure that caused them.
  */
 #include <errno.h>
@@ -64,6 +64,19 @@ static const struct variant {
 };
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 
+/*
+ * The file of a figure to draw, in its folder of the staged tree:
+ * FIGURE_FILE "<job>.gp" (figure_place() reads the name back).
+ */
+#define FIGURE_FILE ".figure-"
+/*
+ * gnuplot 5.4 counts a line twice each time a command outgrows its input
+ * buffer (1 KiB to begin with, grown by 1 KiB), so that after a long
+ * command its messages name the wrong line. A comment this long, sent
+ * before the first figure, grows the buffer once and for all.
+ */
+#define LONG_LINE 16384
+
 /* The house style, loaded before every figure script: figdir/STYLE.gp. */
 #define STYLE "style"
 
@@ -88,8 +101,6 @@ struct job {
 	uint64_t key;		/* of what it is drawn from */
 	uint64_t svgkey;	/* of the SVG drawn or kept */
 	size_t variant;		/* of variants[] */
-	size_t first_line;	/* of pre in its batch file */
-	size_t lines;		/* of pre + style + script */
 	int cached;
 	size_t same;		/* drawn as jobs[same] (same label and key),
 				   or SIZE_MAX */
@@ -264,6 +275,15 @@ cached_key(const struct buf *cache, const char *label, uint64_t *key,
 	return 0;
 }
 
+/* Adds the text [p, p + len) to b, ending it with a line feed. */
+static void
+add_lines(struct buf *b, const char *p, size_t len)
+{
+	buf_add(b, p, len);
+	if (len && p[len - 1] != '\n')
+		buf_addch(b, '\n');
+}
+
 /* Writes b to path; 0, or -1 after printing an error. */
 static int
 write_file(const char *path, const struct buf *b)
@@ -274,14 +294,15 @@ write_file(const char *path, const struct buf *b)
 }
 
 /*
- * Where gnuplot's message line [p, p + len) points: the batch file's
- * number into *batch and its line into *line, and the message after
- * "line N: " returned; NULL when the line names no batch file.
+ * Where gnuplot's message line [p, p + len) points: the figure file's
+ * number (.figure-K.gp: K, the job's index) into *job and its line into
+ * *line, and the message after "line N: " returned; NULL when the line
+ * names no figure file.
  */
 static const char *
-batch_place(const char *p, size_t len, size_t *batch, size_t *line)
+figure_place(const char *p, size_t len, size_t *job, size_t *line)
 {
-	static const char tag[] = "\".batch-";
+	static const char tag[] = "\"" FIGURE_FILE;
 	const char *at = NULL, *q, *msg;
 	char *end;
 
@@ -292,7 +313,7 @@ batch_place(const char *p, size_t len, size_t *batch, size_t *line)
 		}
 	if (!at)
 		return NULL;
-	*batch = strtoul(at + sizeof(tag) - 1, &end, 10);
+	*job = strtoul(at + sizeof(tag) - 1, &end, 10);
 	*line = 0;
 	if (!strncmp(end, ".gp\" line ", 10))
 		*line = strtoul(end + 10, NULL, 10);
@@ -301,35 +322,40 @@ batch_place(const char *p, size_t len, size_t *batch, size_t *line)
 	return msg + strspn(msg, " ");
 }
 
+/* The job drawn from figure file k that a message names, or NULL. */
+static struct job *
+drawn_job(struct plot *pl, size_t k)
+{
+	if (k >= pl->n || pl->jobs[k].cached || pl->jobs[k].same != SIZE_MAX)
+		return NULL;
+	return &pl->jobs[k];
+}
+
 /*
  * Reports gnuplot's message line [p, p + len) under the figure that
- * caused it: gnuplot names the batch file's line, which falls in one
- * job's range, in its variables, the house style or its script. The
+ * caused it: gnuplot names the figure file and its line, which falls in
+ * the job's variables, the house style or its script. The
  * first line gives the template location, the figure, the script's (or
  * the style's) file:line and gnuplot's message; ctx (gnuplot's context
- * lines: the command and its caret) follows, indented. With no line to
- * go by, every figure drawn is named.
+ * lines: the command and its caret) follows, indented. With no figure
+ * file to go by, every figure drawn is named.
  */
 static void
 report_message(struct plot *pl, const char *p, size_t len, const char *ctx,
 	       int status)
 {
 	const char *msg = p;
-	size_t line = 0, i, pre = 0, batch = SIZE_MAX;
+	size_t line = 0, i, pre = 0, k = SIZE_MAX;
 	struct job *j = NULL;
 	struct buf m = BUF_INIT, where = BUF_INIT;
 	const char *q;
 
-	q = batch_place(p, len, &batch, &line);
-	if (q)
+	q = figure_place(p, len, &k, &line);
+	if (q) {
 		msg = q;
+		j = drawn_job(pl, k);
+	}
 	buf_add(&m, msg, len - (size_t)(msg - p));
-	for (i = 0; i < pl->n; i++)
-		if (!pl->jobs[i].cached && pl->jobs[i].same == SIZE_MAX &&
-		    pl->jobs[i].batch == batch &&
-		    line >= pl->jobs[i].first_line &&
-		    line < pl->jobs[i].first_line + pl->jobs[i].lines)
-			j = &pl->jobs[i];
 	if (j) {
 		const char *what = pl->batches[j->batch].what;
 		const char *vwhat = variants[j->variant].what;
@@ -340,8 +366,10 @@ report_message(struct plot *pl, const char *p, size_t len, const char *ctx,
 			buf_addf(&where, ", %s", vwhat);
 		for (q = j->pre.data; *q; q++)
 			pre += *q == '\n';
-		line -= j->first_line;
-		if (line >= pre + pl->style_lines)
+		if (!line--)
+			use_error(j->use, "gnuplot: %s (%s%s)", m.data,
+				  j->script->name, where.data);
+		else if (line >= pre + pl->style_lines)
 			use_error(j->use, "gnuplot: %s (%s:%zu%s)", m.data,
 				  j->script->name,
 				  line - pre - pl->style_lines + 1, where.data);
@@ -354,20 +382,20 @@ report_message(struct plot *pl, const char *p, size_t len, const char *ctx,
 				  "set for %s%s)", m.data, j->script->name,
 				  where.data);
 	} else {
-		/* No line to go by: name every figure drawn. */
+		/* No figure file to go by: name every figure drawn. */
 		struct buf names = BUF_INIT;
 		struct job *first = NULL;
 
 		for (i = 0; i < pl->n; i++)
 			if (!pl->jobs[i].cached &&
 			    pl->jobs[i].same == SIZE_MAX) {
-				size_t k;
+				size_t o;
 
-				for (k = 0; k < i; k++)
-					if (!strcmp(pl->jobs[k].use->label,
+				for (o = 0; o < i; o++)
+					if (!strcmp(pl->jobs[o].use->label,
 						    pl->jobs[i].use->label))
 						break;
-				if (k < i)
+				if (o < i)
 					continue;	/* named already */
 				if (!first)
 					first = &pl->jobs[i];
@@ -391,7 +419,7 @@ report_message(struct plot *pl, const char *p, size_t len, const char *ctx,
 }
 
 /*
- * Reports a gnuplot failure: its last message that names a batch file's
+ * Reports a gnuplot failure: its last message that names a figure file's
  * line (it stops at its first error; warnings may come before), with
  * the lines since the message before it as context; else its first
  * line, with the rest.
@@ -400,12 +428,12 @@ static void
 report_failure(struct plot *pl, const char *err, int status)
 {
 	const char *p, *last = NULL, *from = err, *ctx_from = err, *ctx_end;
-	size_t batch, line, len = 0;
+	size_t k, line, len = 0;
 	struct buf ctx = BUF_INIT;
 
 	for (p = err; *p; p += len + (p[len] == '\n')) {
 		len = strcspn(p, "\n");
-		if (batch_place(p, len, &batch, &line)) {
+		if (figure_place(p, len, &k, &line)) {
 			ctx_from = from;
 			last = p;
 			from = p + len + (p[len] == '\n');
@@ -442,23 +470,16 @@ report_warnings(struct plot *pl, const char *err)
 {
 	struct buf seen = BUF_INIT, key = BUF_INIT;
 	const char *p, *msg;
-	size_t len, batch, line, i, n = 0;
+	size_t len, k, line, n = 0;
 
 	for (p = err; *p; p += len + (p[len] == '\n')) {
-		struct job *j = NULL;
+		struct job *j;
 
 		len = strcspn(p, "\n");
-		msg = batch_place(p, len, &batch, &line);
+		msg = figure_place(p, len, &k, &line);
 		if (!msg || strncmp(msg, "warning:", 8))
 			continue;
-		for (i = 0; i < pl->n; i++)
-			if (!pl->jobs[i].cached &&
-			    pl->jobs[i].same == SIZE_MAX &&
-			    pl->jobs[i].batch == batch &&
-			    line >= pl->jobs[i].first_line &&
-			    line < pl->jobs[i].first_line +
-			    pl->jobs[i].lines)
-				j = &pl->jobs[i];
+		j = drawn_job(pl, k);
 		buf_reset(&key);
 		buf_addf(&key, "\n%s %.*s\n", j ? j->use->label : "",
 			 (int)(len - (size_t)(msg - p)), msg);
@@ -477,10 +498,10 @@ report_warnings(struct plot *pl, const char *err)
 
 /*
  * Gives gnuplot batch k: it changes to the batch's folder and loads its
- * file (.batch-K.gp, so that gnuplot's messages name the batch and the
- * line). Its standard input stays open for the next batch until
- * plot_finish(). Returns 0, or -1 after printing an error when gnuplot
- * could not be started or cannot be written the folder's name.
+ * file (.batch-K.gp, which loads each figure's file). Its standard
+ * input stays open for the next batch until plot_finish(). Returns 0,
+ * or -1 after printing an error when gnuplot could not be started or
+ * cannot be written the folder's name.
  */
 static int
 hand_over(struct plot *pl, size_t k)
@@ -500,7 +521,17 @@ hand_over(struct plot *pl, size_t k)
 			buf_addch(&cmd, '\'');
 		buf_addch(&cmd, *p);
 	}
-	buf_addf(&cmd, "'\nload '.batch-%zu.gp'\n", k);
+	BUF_ADDLIT(&cmd, "'\n");
+	if (!pl->handed) {
+		/* Its messages then count lines right (LONG_LINE). */
+		size_t end = cmd.len + LONG_LINE;
+
+		buf_addch(&cmd, '#');
+		while (cmd.len < end)
+			buf_addch(&cmd, ' ');
+		buf_addch(&cmd, '\n');
+	}
+	buf_addf(&cmd, "load '.batch-%zu.gp'\n", k);
 	gnuplot_send(pl->g, cmd.data, cmd.len);
 	pl->handed = 1;
 	buf_release(&cmd);
@@ -773,6 +804,114 @@ struct written {
 	struct buf text;
 };
 
+/* The datasets a batch has written. */
+struct data_written {
+	struct written *v;
+	size_t n, cap;
+};
+
+/*
+ * The datasets a figure reads (names, space-separated), each written to
+ * the site once for the batch (dir/NAME.dat) and into dw; their names
+ * and bytes go into *dkey, the figure's data key. Returns 0, or -1
+ * when one could not be written.
+ */
+static int
+write_data(struct plot *pl, const char *dir, const char *names,
+	   const struct datasets *ds, const struct datasets *mine,
+	   struct data_written *dw, uint64_t *dkey)
+{
+	struct buf file = BUF_INIT, path = BUF_INIT;
+	const char *w;
+	size_t k;
+	int ret = 0;
+
+	for (w = names; *w;) {
+		const struct dataset *d;
+		size_t len;
+		char *nm;
+
+		w += strspn(w, " ");
+		len = strcspn(w, " ");
+		if (!len)
+			break;
+		nm = xstrndup(w, len);
+		w += len;
+		d = dataset_of(ds, mine, nm);
+		if (!d)
+			BUG("dataset '%s' passed read_header()", nm);
+		buf_reset(&file);
+		figdata_write(d, pl->opt->max_points, &file);
+		*dkey = hash_bytes(*dkey, nm, len + 1);
+		*dkey = hash_bytes(*dkey, file.data, file.len);
+		for (k = 0; k < dw->n; k++)
+			if (!strcmp(dw->v[k].name, nm))
+				break;
+		if (k < dw->n) {
+			free(nm);
+			continue;
+		}
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s.dat", dir, nm);
+		if (site_write(pl->site, path.data, file.data, file.len))
+			ret = -1;
+		dw->v = xgrow(dw->v, &dw->cap, dw->n + 1, sizeof(*dw->v));
+		/* Kept, not copied: file starts afresh. */
+		dw->v[dw->n].name = nm;
+		dw->v[dw->n++].text = file;
+		buf_init(&file);
+	}
+	buf_release(&file);
+	buf_release(&path);
+	return ret;
+}
+
+/*
+ * The renderings of figure use, the jobs j[0..NVARIANTS): each one's
+ * preamble (vars, its size), its key, and whether the last run's SVG
+ * stays or another job's is shared. Returns 0, or -1 after an error.
+ */
+static int
+variant_jobs(struct plot *pl, struct job *j, const struct figure *use,
+	     const struct buf *vars, uint64_t dkey)
+{
+	struct buf path = BUF_INIT;
+	size_t v;
+	int ret = 0;
+
+	for (v = 0; v < NVARIANTS; v++) {
+		j[v].script = j->script;
+		/*
+		 * The terminal is set again for every figure: gnuplot's SVG
+		 * terminal carries state (the current colour) from one plot
+		 * to the next, and a figure must not depend on which others
+		 * were drawn before it in the same process.
+		 */
+		buf_addf(&j[v].pre, "reset\n" TERMINAL "\n" PRIMER
+			 "reset\nset output '%s%s.svg'\n"
+			 "set datafile separator \"\\t\"\n"
+			 "set datafile missing \"?\"\n"
+			 "narrow = %zu\n", variants[v].size, use->label,
+			 variants[v].suffix, v);
+		buf_add(&j[v].pre, vars->data, vars->len);
+		j[v].key = hash_bytes(HASH_INIT, j[v].pre.data, j[v].pre.len);
+		j[v].key = hash_bytes(j[v].key, pl->style->data,
+				      pl->style->len);
+		j[v].key = hash_bytes(j[v].key, j->script->data,
+				      j->script->len);
+		j[v].key = hash_bytes(j[v].key, &dkey, sizeof(dkey));
+		/* Unchanged since the last run: the SVG stays. */
+		if (keep_cached(pl, &j[v], &path)) {
+			site_keep(pl->site, path.data, j[v].svgkey);
+			j[v].cached = 1;
+		} else if (share_figure(pl, &j[v], &path)) {
+			ret = -1;
+		}
+	}
+	buf_release(&path);
+	return ret;
+}
+
 int
 plot_add(struct plot *pl, const char *dir, const char *what,
 	 const struct registry *reg, const struct datasets *ds,
@@ -783,8 +922,8 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	struct datasets mine = { 0 };
 	struct buf batch = BUF_INIT, data = BUF_INIT, path = BUF_INIT;
 	struct buf file = BUF_INIT, vars = BUF_INIT;
-	struct written *written = NULL;
-	size_t nwritten = 0, wcap = 0, i, k, line = 1, nb = pl->nbatches;
+	struct data_written dw = { NULL, 0, 0 };
+	size_t i, k, nb = pl->nbatches;
 	struct batch *b;
 	int ret = 0;
 
@@ -799,7 +938,6 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	buf_init(&b->prev);
 	pl->jobs = xgrow(pl->jobs, &pl->cap, pl->n + n * NVARIANTS,
 			 sizeof(*pl->jobs));
-	figdata_add(reg, &mine);
 	/* The previous run's cache manifest, read once (none: all drawn). */
 	buf_addf(&path, "%s/%s/.cache", site_outdir(site), dir);
 	if (buf_read_file_flags(&b->prev, path.data, FILE_NOFOLLOW))
@@ -807,7 +945,6 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 	for (i = 0; i < n; i++) {
 		struct job *j = &pl->jobs[pl->n];
 		uint64_t dkey = HASH_INIT;
-		const char *w;
 		size_t v;
 
 		/* One job a rendering, all made before anything can fail. */
@@ -845,109 +982,17 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 			continue;
 		}
 		/* Each dataset the script reads: written once, keyed in. */
-		for (w = data.data; *w;) {
-			const struct dataset *d;
-			size_t len;
-			char *nm;
-
-			w += strspn(w, " ");
-			len = strcspn(w, " ");
-			if (!len)
-				break;
-			nm = xstrndup(w, len);
-			w += len;
-			d = dataset_of(ds, &mine, nm);
-			if (!d)
-				BUG("dataset '%s' passed read_header()", nm);
-			buf_reset(&file);
-			figdata_write(d, opt->max_points, &file);
-			dkey = hash_bytes(dkey, nm, len + 1);
-			dkey = hash_bytes(dkey, file.data, file.len);
-			for (k = 0; k < nwritten; k++)
-				if (!strcmp(written[k].name, nm))
-					break;
-			if (k == nwritten) {
-				buf_reset(&path);
-				buf_addf(&path, "%s/%s.dat", dir, nm);
-				if (site_write(site, path.data, file.data,
-					       file.len))
-					ret = -1;
-				written = xgrow(written, &wcap, nwritten + 1,
-						sizeof(*written));
-				/* Kept, not copied: file starts afresh. */
-				written[nwritten].name = nm;
-				written[nwritten++].text = file;
-				buf_init(&file);
-			} else {
-				free(nm);
-			}
-		}
-		for (v = 0; v < NVARIANTS; v++) {
-			j[v].script = j->script;
-			/*
-			 * The terminal is set again for every figure:
-			 * gnuplot's SVG terminal carries state (the current
-			 * colour) from one plot to the next, and a figure
-			 * must not depend on which others were drawn before
-			 * it in the same process.
-			 */
-			buf_addf(&j[v].pre, "reset\n" TERMINAL "\n" PRIMER
-				 "reset\nset output '%s%s.svg'\n"
-				 "set datafile separator \"\\t\"\n"
-				 "set datafile missing \"?\"\n"
-				 "narrow = %zu\n", variants[v].size,
-				 uses[i].label, variants[v].suffix, v);
-			buf_add(&j[v].pre, vars.data, vars.len);
-			j[v].key = hash_bytes(HASH_INIT, j[v].pre.data,
-					      j[v].pre.len);
-			j[v].key = hash_bytes(j[v].key, pl->style->data,
-					      pl->style->len);
-			j[v].key = hash_bytes(j[v].key, j->script->data,
-					      j->script->len);
-			j[v].key = hash_bytes(j[v].key, &dkey, sizeof(dkey));
-			/* Unchanged since the last run: the SVG stays. */
-			if (keep_cached(pl, &j[v], &path)) {
-				site_keep(site, path.data, j[v].svgkey);
-				j[v].cached = 1;
-			} else if (share_figure(pl, &j[v], &path)) {
-				ret = -1;
-			}
-		}
+		if (write_data(pl, dir, data.data, ds, &mine, &dw, &dkey))
+			ret = -1;
+		if (variant_jobs(pl, j, &uses[i], &vars, dkey))
+			ret = -1;
 	}
 	if (ret)
 		goto out;
 
-	/* One batch script for every figure of this call to draw. */
-	for (i = b->first; i < b->first + b->n; i++) {
-		struct job *j = &pl->jobs[i];
-		const char *q;
-
-		if (j->cached || j->same != SIZE_MAX)
-			continue;
-		b->todo++;
-		j->first_line = line;
-		buf_add(&batch, j->pre.data, j->pre.len);
-		buf_add(&batch, pl->style->data, pl->style->len);
-		if (pl->style->len &&
-		    pl->style->data[pl->style->len - 1] != '\n')
-			buf_addch(&batch, '\n');
-		buf_add(&batch, j->script->data, j->script->len);
-		if (j->script->len && j->script->data[j->script->len - 1] !=
-		    '\n')
-			buf_addch(&batch, '\n');
-		BUF_ADDLIT(&batch, "unset output\n");
-		for (q = j->pre.data; *q; q++)
-			line += *q == '\n';
-		line += pl->style_lines;
-		for (q = j->script->data; q < j->script->data +
-		     j->script->len; q++)
-			line += *q == '\n';
-		if (j->script->len && j->script->data[j->script->len - 1] !=
-		    '\n')
-			line++;
-		j->lines = line - j->first_line;
-		line++;
-	}
+	for (i = b->first; i < b->first + b->n; i++)
+		if (!pl->jobs[i].cached && pl->jobs[i].same == SIZE_MAX)
+			b->todo++;
 	if (!b->todo)
 		goto out;
 	pl->todo += b->todo;
@@ -955,39 +1000,60 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 		ret = -1;
 		goto out;
 	}
-	/* Not published: written beside the figures, not staged. */
+	/*
+	 * Each figure to draw in a file of its own, which gnuplot's
+	 * messages name (.figure-I.gp, I its job), with lines counted from
+	 * its first; the batch file loads them in turn. Not published:
+	 * written beside the figures, not staged.
+	 */
+	for (i = b->first; i < b->first + b->n && !ret; i++) {
+		const struct job *j = &pl->jobs[i];
+
+		if (j->cached || j->same != SIZE_MAX)
+			continue;
+		buf_reset(&file);
+		buf_add(&file, j->pre.data, j->pre.len);
+		add_lines(&file, pl->style->data, pl->style->len);
+		add_lines(&file, j->script->data, j->script->len);
+		BUF_ADDLIT(&file, "unset output\n");
+		buf_reset(&path);
+		buf_addf(&path, "%s/" FIGURE_FILE "%zu.gp", b->work, i);
+		ret = write_file(path.data, &file);
+		buf_addf(&batch, "load '" FIGURE_FILE "%zu.gp'\n", i);
+	}
 	buf_reset(&path);
 	buf_addf(&path, "%s/.batch-%zu.gp", b->work, nb);
-	ret = write_file(path.data, &batch);
+	if (!ret)
+		ret = write_file(path.data, &batch);
 	/*
 	 * gnuplot reads the data in the staged tree, where only the changed
 	 * files went: the others are put there too, unpublished (out/
 	 * keeps its copies).
 	 */
-	for (k = 0; k < nwritten && !ret; k++) {
+	for (k = 0; k < dw.n && !ret; k++) {
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s.dat", dir, written[k].name);
+		buf_addf(&path, "%s/%s.dat", dir, dw.v[k].name);
 		if (site_staged(site, path.data))
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s.dat", b->work, written[k].name);
-		ret = write_file(path.data, &written[k].text);
+		buf_addf(&path, "%s/%s.dat", b->work, dw.v[k].name);
+		ret = write_file(path.data, &dw.v[k].text);
 	}
 	if (ret)
 		goto out;
 	if (!pl->g)
 		pl->g = gnuplot_start(opt->gnuplot);
 	/* What gnuplot may write outside its folders, it must not. */
-	if (!pl->handed)
-		site_watch(site);
-	if (hand_over(pl, nb))
+	if (!pl->handed && site_watch(site))
+		ret = -1;
+	else if (hand_over(pl, nb))
 		ret = -2;
 out:
-	for (k = 0; k < nwritten; k++) {
-		free(written[k].name);
-		buf_release(&written[k].text);
+	for (k = 0; k < dw.n; k++) {
+		free(dw.v[k].name);
+		buf_release(&dw.v[k].text);
 	}
-	free(written);
+	free(dw.v);
 	datasets_release(&mine);
 	buf_release(&batch);
 	buf_release(&data);

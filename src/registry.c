@@ -28,8 +28,8 @@ struct registry {
 	size_t *slots;		/* index + 1 into q; 0 is empty */
 	size_t nslots;		/* a power of two */
 	char *because;		/* registry_set_because(), or NULL */
-	/* registry_set_symbols()'s tables (borrowed), for later adds too */
-	const char *const (*sym_table)[2];
+	/* registry_set_symbols()'s table, copied, for later adds too */
+	char *(*sym_table)[2];
 	size_t nsym;
 	const char *const (*sym_aliases)[2];
 	size_t nsym_aliases;
@@ -90,6 +90,21 @@ quantity_free(struct quantity *q)
 	free(q);
 }
 
+/* The copy registry_set_symbols() made, freed. */
+static void
+sym_table_free(struct registry *reg)
+{
+	size_t i;
+
+	for (i = 0; reg->sym_table && i < reg->nsym; i++) {
+		free(reg->sym_table[i][0]);
+		free(reg->sym_table[i][1]);
+	}
+	free(reg->sym_table);
+	reg->sym_table = NULL;
+	reg->nsym = 0;
+}
+
 void
 registry_free(struct registry *reg)
 {
@@ -103,6 +118,7 @@ registry_free(struct registry *reg)
 	free(reg->hashes);
 	free(reg->slots);
 	free(reg->because);
+	sym_table_free(reg);
 	free(reg->sym_keys);
 	free(reg->sym_star);
 	free(reg->pfx);
@@ -354,6 +370,22 @@ registry_set_expr(struct quantity *q, const char *expr, const char *note)
 	q->formula = buf_detach(&b, NULL);
 }
 
+int
+registry_convert(struct quantity *q, const char *unit)
+{
+	struct unit u;
+
+	if (q->type != Q_NUMBER || !q->dim_ok || unit_parse(unit, &u, NULL) ||
+	    !unit_same_dim(&u, &q->dim) || u.calendar != q->dim.calendar)
+		return -1;
+	q->value = q->dim.scale == u.scale ? q->value :
+		   q->value * (q->dim.scale / u.scale);
+	q->dim = u;
+	free(q->unit);
+	q->unit = xstrdup(unit);
+	return 0;
+}
+
 void
 registry_set_symbol(struct registry *reg, const char *name,
 		    const char *symbol)
@@ -557,7 +589,14 @@ registry_set_symbols(struct registry *reg, const char *const table[][2],
 {
 	size_t i;
 
-	reg->sym_table = table;
+	/* Copied: the document it comes from may go before the registry. */
+	sym_table_free(reg);
+	reg->sym_table = xreallocarray(NULL, n ? n : 1,
+				       sizeof(*reg->sym_table));
+	for (i = 0; i < n; i++) {
+		reg->sym_table[i][0] = xstrdup(table[i][0]);
+		reg->sym_table[i][1] = xstrdup(table[i][1]);
+	}
 	reg->nsym = n;
 	free(reg->sym_keys);
 	free(reg->sym_star);
@@ -565,8 +604,8 @@ registry_set_symbols(struct registry *reg, const char *const table[][2],
 	reg->sym_star = xreallocarray(NULL, n ? n : 1, sizeof(*reg->sym_star));
 	reg->nsym_keys = reg->nsym_star = 0;
 	for (i = 0; i < n; i++) {
-		const char *dot = strrchr(table[i][0], '.'),
-			   *last = dot ? dot + 1 : table[i][0];
+		const char *dot = strrchr(reg->sym_table[i][0], '.'),
+			   *last = dot ? dot + 1 : reg->sym_table[i][0];
 
 		if (!strcmp(last, "*")) {
 			reg->sym_star[reg->nsym_star++] = i;
@@ -585,6 +624,14 @@ registry_set_symbols(struct registry *reg, const char *const table[][2],
 
 const struct quantity *
 registry_get(const struct registry *reg, const char *name)
+{
+	size_t slot = find_slot(reg, name, hash(name));
+
+	return reg->slots[slot] ? reg->q[reg->slots[slot] - 1] : NULL;
+}
+
+struct quantity *
+registry_get_mut(struct registry *reg, const char *name)
 {
 	size_t slot = find_slot(reg, name, hash(name));
 

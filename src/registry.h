@@ -96,6 +96,12 @@ struct quantity *registry_add_text(struct registry *reg, const char *name,
  * becomes "expr (note)". make test evaluates every expr against the
  * value (tests/unit/test_formulas.c).
  */
+/*
+ * Writes the number q in unit instead, of the same dimension (a volume
+ * the data give in litres, declared in m^3). Returns 0, or -1 (q
+ * untouched) when q is no number or the units differ in dimension.
+ */
+int registry_convert(struct quantity *q, const char *unit);
 void registry_set_expr(struct quantity *q, const char *expr,
 		       const char *note);
 /* Sets the symbol formulas write for name, when it is a quantity. */
@@ -128,14 +134,16 @@ int registry_pattern_match(const char *pattern, const char *name,
  * the alias's parts ("current.laptop.mass") is matched as if it began
  * with the family's ("device.*.mass"), and its row is the alias's parts
  * as words ("current laptop"). Names are tried as they are first.
- * The tables are borrowed and kept: a quantity added later takes its
- * symbol from them too (the claims the audit adds).
+ * The table is copied (the aliases are borrowed) and kept: a quantity
+ * added later takes its symbol from it too (the claims the audit adds).
  */
 void registry_set_symbols(struct registry *reg, const char *const table[][2],
 			  size_t n, const char *const aliases[][2],
 			  size_t naliases);
 
 /* The quantity called name, or NULL. */
+/* The same, to change it (registry_convert()). */
+struct quantity *registry_get_mut(struct registry *reg, const char *name);
 const struct quantity *registry_get(const struct registry *reg,
 				    const char *name);
 /* The place of name in insertion order (registry_at()), or SIZE_MAX. */

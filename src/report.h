@@ -1,12 +1,8 @@
 #ifndef REPORT_H
 #define REPORT_H
 
-#include <stdint.h>
-
 struct datasets;
-struct gnuplot;
 struct registry;
-struct site;
 struct tableset;
 
 /*
@@ -44,10 +40,10 @@ struct tableset;
 struct report_options {
 	const char *datadir;
 	const char *templatedir;
+	const char *outdir;	/* the output folder, published in one step */
+	int as_of;		/* the newest edition's year; 0: the data's */
 	int editions;		/* 0: the one edition only, no editions/ */
 	double figure_timeout;	/* seconds gnuplot may run */
-	uint64_t inputs;	/* key of the inputs, for the manifest */
-	struct gnuplot *early;	/* gnuplot started ahead (taken), or NULL */
 	/*
 	 * 1: the newest edition alone (index.html, figures/ and
 	 * editions/NEWEST/; the previous edition is built too, unpublished,
@@ -73,14 +69,16 @@ struct registry *report_registry(const char *datadir, int year,
 				 struct datasets *ds, struct tableset *ts);
 
 /*
- * Writes the site into site's staging area and publishes it when every
- * part succeeded. reg, ds (the newest edition, with its figure data)
- * and ts (the tables read) come from model_build(). Returns an exit
- * status: 0, 1 (input errors, printed), 3 (gnuplot or, with pdf, the
- * browser failed).
+ * The report command: the site into opt->outdir, unless nothing it is
+ * made from changed since the last one (the inputs key: the data files,
+ * every file under the templates folder, the options that change the
+ * output, this program and the math font by identity; then nothing is
+ * written and no gnuplot started). From its start a signal stops the
+ * run cleanly: the output folder is left as it was. ts holds the tables
+ * read (the caller releases it). Then says where the site is
+ * (report_say()). Returns an exit status: 0, 1 (input errors, printed;
+ * or a signal), 3 (gnuplot or, with pdf, the browser failed).
  */
-int report_write(struct site *site, const struct registry *reg,
-		 const struct datasets *ds, struct tableset *ts,
-		 struct report_options *opt);
+int report_run(const struct report_options *opt, struct tableset *ts);
 
 #endif

@@ -1,11 +1,10 @@
 /*
- * The load stage's knowledge of the data files: for each, its columns,
- * their kinds and units, which the loaders need, and which is the id
- * and which the date. Data, not code: table.c checks a file against
- * its schema when it is read; the meaning of the values is the model's
- * (model.c) and the audit's. The built-in files are listed here; more
- * are read from data/schema.csv (schema_declared()) and loaded by
- * rows.c.
+ * The load stage's catalogue of a project's data files: reads
+ * data/schema.csv (one row per file, one per column of each) into the
+ * schemas table.c checks the files against, and loads the files with
+ * them. Knows the kinds of cells and of files, and the columns the
+ * engine's own kinds of file (values, claims, references) are read by;
+ * no file of any project.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,268 +13,122 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "registry.h"
 #include "schema.h"
 #include "table.h"
 #include "units.h"
 #include "xalloc.h"
 #include "banned.h"
 
-#define T TABLE_KIND_TEXT
-#define ID TABLE_KIND_ID
-#define NUM TABLE_KIND_NUMBER
-#define YEAR TABLE_KIND_YEAR
-#define MONTH TABLE_KIND_MONTH
-/* A column the loaders do not need: it may be absent, or empty. */
-#define OPT (TABLE_COL_OPTIONAL | TABLE_COL_EMPTY)
-#define EMPTY TABLE_COL_EMPTY
-/* The row's id (names its quantities) and its date (editions). */
-#define ROLE_ID TABLE_COL_ID
-#define DATE TABLE_COL_DATE
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static const struct table_column assumptions[] = {
-	{ "name", T, 0, NULL, "the quantity's name (laptop.mass)" },
-	{ "value", NUM, 0, NULL, "its value, in the row's unit" },
-	{ "unit", T, EMPTY, NULL, "its unit (kg, m^3, yr); empty: a "
-	  "pure number" },
-	{ "source", T, 0, NULL, "where the value comes from" },
-	{ "note", T, OPT, NULL, "a remark (an estimate, how it was "
-	  "found)" },
+/* The catalogue's own columns. */
+static const struct table_column self_cols[] = {
+	{ "file", TABLE_KIND_TEXT, 0, NULL, "the data file, NAME.csv" },
+	{ "column", TABLE_KIND_ID, TABLE_COL_EMPTY, NULL, "a column of its "
+	  "header; empty on the row that describes the file" },
+	{ "kind", TABLE_KIND_TEXT, 0, NULL, "a column's: id (names the rows), "
+	  "year or month (the row's date), number or text; the file's: "
+	  "rows, values, claims or references" },
+	{ "unit", TABLE_KIND_TEXT, TABLE_COL_EMPTY, NULL, "a number's unit "
+	  "(empty: a pure number)" },
+	{ "required", TABLE_KIND_TEXT, TABLE_COL_EMPTY, NULL, "yes (a value "
+	  "in every row), column (in the header, a cell may be empty) or no "
+	  "(may be left out)" },
+	{ "name", TABLE_KIND_TEXT, TABLE_COL_OPTIONAL | TABLE_COL_EMPTY, NULL,
+	  "a column's name in the model (empty: the column's; -: none); "
+	  "a rows file's prefix (empty: the file's name)" },
+	{ "description", TABLE_KIND_TEXT, TABLE_COL_OPTIONAL |
+	  TABLE_COL_EMPTY, NULL, "what a column holds, or a row of the file "
+	  "is" },
 };
 
-static const struct table_column devices[] = {
-	{ "id", ID, ROLE_ID, NULL, "names its quantities: device.<id>.*" },
-	{ "name", T, 0, NULL, "the machine's full name" },
-	{ "label", T, OPT, NULL, "a short name for figures (empty: the "
-	  "name)" },
-	{ "year", YEAR, DATE, NULL, "the year it came out" },
-	{ "kind", T, 0, NULL, "laptop, netbook, supercomputer, gpu or "
-	  "phone" },
-	{ "fp64_peak_flops", NUM, EMPTY, "FLOP/s", "peak rate at 64-bit "
-	  "floating point" },
-	{ "fp32_peak_flops", NUM, EMPTY, "FLOP/s", "peak rate at 32-bit "
-	  "floating point" },
-	{ "fp16_peak_flops", NUM, OPT, "FLOP/s", "peak rate at 16-bit "
-	  "floating point (dense, without sparsity)" },
-	{ "fp8_peak_flops", NUM, OPT, "FLOP/s", "peak rate at 8-bit "
-	  "floating point (dense, without sparsity)" },
-	{ "fp4_peak_flops", NUM, OPT, "FLOP/s", "peak rate at 4-bit "
-	  "floating point (dense, without sparsity)" },
-	{ "hpl_rmax_flops", NUM, EMPTY, "FLOP/s", "measured LINPACK (HPL) "
-	  "Rmax; a row gives at least one of the three speeds" },
-	{ "ram_bytes", NUM, EMPTY, "B", "working memory (RAM, or on-package "
-	  "HBM or unified memory)" },
-	{ "storage_bytes", NUM, EMPTY, "B", "persistent storage (SSD, disk, "
-	  "flash)" },
-	{ "mass_kg", NUM, OPT, "kg", "mass" },
-	{ "volume_l", NUM, OPT, "L", "volume" },
-	{ "power_w", NUM, OPT, "W", "power drawn" },
-	{ "source", T, 0, NULL, "where the figures come from" },
-	{ "note", T, OPT, NULL, "a remark (estimates, how they were "
-	  "found)" },
+static const struct table_schema self = {
+	SCHEMA_FILE, "one data file, or one column of one", self_cols,
+	N(self_cols),
 };
 
-static const struct table_column top500[] = {
-	{ "list", MONTH, DATE, NULL, "the list's date, YYYY-MM" },
-	{ "system", T, 0, NULL, "its No. 1 system" },
-	{ "site", T, EMPTY, NULL, "where that system is" },
-	{ "country", T, OPT, NULL, "the site's country" },
-	{ "rmax_flops", NUM, 0, "FLOP/s", "measured speed (Rmax)" },
-	{ "rpeak_flops", NUM, OPT, "FLOP/s", "peak speed (Rpeak)" },
-	{ "power_w", NUM, OPT, "W", "power drawn running the benchmark, as "
-	  "published with the list (empty: none published)" },
-	{ "mass_kg", NUM, OPT, "kg", "mass of the system (empty: none "
-	  "published; the note says how it was found or estimated)" },
-	{ "source", T, 0, NULL, "where the figures come from" },
-	{ "note", T, OPT, NULL, "a remark" },
-};
+const struct table_schema *
+schema_self(void)
+{
+	return &self;
+}
 
-static const struct table_column disk_capacity[] = {
-	{ "year", YEAR, DATE, NULL, "the year it shipped" },
-	{ "model", T, 0, NULL, "the largest hard disk of that year" },
-	{ "manufacturer", T, OPT, NULL, "who made it" },
-	{ "capacity_bytes", NUM, 0, "B", "its capacity" },
-	{ "source", T, 0, NULL, "where the figures come from" },
-	{ "note", T, OPT, NULL, "a remark" },
-};
-
-static const struct table_column areal_density[] = {
-	{ "year", YEAR, DATE, NULL, "the year" },
-	{ "product", T, 0, NULL, "the drive or demonstration" },
-	{ "density_bit_per_in2", NUM, 0, "bit/in^2", "its areal density" },
-	{ "source", T, 0, NULL, "where the figure comes from" },
-	{ "note", T, OPT, NULL, "a remark" },
-};
-
-static const struct table_column transistors[] = {
-	{ "year", YEAR, DATE, NULL, "the year it came out" },
-	{ "processor", T, 0, NULL, "the microprocessor" },
-	{ "designer", T, OPT, NULL, "who designed it" },
-	{ "transistors", NUM, 0, NULL, "its transistor count" },
-	{ "form", T, OPT, NULL, "chip, or wafer for a wafer-scale engine (left "
-	  "out of the trend of chips)" },
-	{ "source", T, 0, NULL, "where the figure comes from" },
-	{ "note", T, OPT, NULL, "a remark" },
-};
-
-static const struct table_column claims[] = {
-	{ "id", ID, ROLE_ID, NULL, "names its quantities: claim.<id>.*" },
-	{ "claim", T, EMPTY, NULL, "what is claimed, in words" },
-	{ "published", T, 0, NULL, "the figure as printed, or a printed "
-	  "range LOW..HIGH" },
-	{ "unit", T, OPT, NULL, "its unit, as printed" },
-	{ "printed_in", T, 0, NULL, "where it is printed" },
-	{ "quantity", T, 0, NULL, "the quantity that recomputes it" },
-	{ "tolerance", T, EMPTY, NULL, "empty: from tolerance_reason; a "
-	  "number: relative; order: half an order of magnitude" },
-	{ "tolerance_reason", T, 0, NULL, "why that tolerance: digits, "
-	  "range, order, about or constants" },
-	{ "status", T, 0, NULL, "reproducible, discrepancy or input (the "
-	  "source's own figure, taken as an assumption)" },
-	{ "category", T, EMPTY, NULL, "for a discrepancy: error, rounding, "
-	  "convention or data-moved" },
-	{ "explanation", T, EMPTY, NULL, "why a discrepancy is one, or "
-	  "what an input stands for; quotes numbers as {{ NAME | FORMAT }}" },
-};
-
-static const struct table_column ssd_capacity[] = {
-	{ "year", YEAR, DATE, NULL, "the year it shipped" },
-	{ "model", T, 0, NULL, "the largest solid-state drive of that "
-	  "year" },
-	{ "manufacturer", T, OPT, NULL, "who made it" },
-	{ "capacity_bytes", NUM, 0, "B", "its capacity" },
-	{ "source", T, 0, NULL, "where the figures come from" },
-	{ "note", T, OPT, NULL, "a remark" },
-};
-
-static const struct table_column quantum[] = {
-	{ "id", ID, ROLE_ID, NULL, "names its quantities: quantum.<id>.*" },
-	{ "name", T, 0, NULL, "the processor's name" },
-	{ "year", YEAR, DATE, NULL, "the year its figures were published" },
-	{ "qubit_frequency_hz", NUM, 0, "Hz", "a qubit's transition "
-	  "frequency" },
-	{ "coupling_hz", NUM, 0, "Hz", "the coupling between two qubits "
-	  "during a two-qubit gate" },
-	{ "gate_1q_s", NUM, 0, "s", "single-qubit gate time" },
-	{ "gate_2q_s", NUM, 0, "s", "two-qubit gate time" },
-	{ "source", T, 0, NULL, "where the figures come from" },
-	{ "note", T, OPT, NULL, "a remark (estimates)" },
-};
-
-static const struct table_column references[] = {
-	{ "key", ID, ROLE_ID, NULL, "what templates cite: {{ cite(key) }}" },
-	{ "label", T, 0, NULL, "the citation's text (Lloyd 2000)" },
-	{ "authors", T, EMPTY, NULL, "the authors, as listed" },
-	{ "title", T, 0, NULL, "the work's title" },
-	{ "venue", T, EMPTY, NULL, "journal, volume and pages, or "
-	  "publisher" },
-	{ "year", YEAR, 0, NULL, "the year of publication" },
-	{ "doi", T, EMPTY, NULL, "its DOI (10.xxxx/...), linked through "
-	  "doi.org" },
-	{ "url", T, EMPTY, NULL, "an address, for works without a DOI" },
-	{ "note", T, OPT, NULL, "a remark" },
-};
+static const char *const cell_kinds[] = { "id", "year", "month", "number",
+					  "text" };
+static const enum table_kind cell_kind_of[] = { TABLE_KIND_ID,
+	TABLE_KIND_YEAR, TABLE_KIND_MONTH, TABLE_KIND_NUMBER,
+	TABLE_KIND_TEXT };
+static const char *const file_kinds[] = { "rows", "values", "claims",
+					  "references" };
 
 /*
- * data/schema.csv: the data files declared without C, one row per
- * column (schema_declared() reads it). Not one of the model's files:
- * found by schema_of(), not listed by schema_at().
+ * The columns the engine reads from its own kinds of file, each with
+ * its kind; optional: the reader takes a file without it.
  */
-static const struct table_column declarations[] = {
-	{ "file", T, 0, NULL, "the declared file, NAME.csv: its rows become "
-	  "NAME.<id>.*" },
-	{ "column", ID, 0, NULL, "a column of its header" },
-	{ "kind", T, 0, NULL, "id (names the rows), year or month (the "
-	  "row's date), number or text" },
-	{ "unit", T, EMPTY, NULL, "a number's unit (empty: a pure number)" },
-	{ "required", T, 0, NULL, "yes, or no: may be absent or empty" },
-	{ "description", T, OPT, NULL, "what the column holds" },
+static const struct engine_col {
+	enum schema_kind kind;
+	const char *name;
+	enum table_kind cell;
+	int optional;
+} engine_cols[] = {
+	{ SCHEMA_VALUES, "name", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_VALUES, "value", TABLE_KIND_NUMBER, 0 },
+	{ SCHEMA_VALUES, "unit", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_VALUES, "source", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_CLAIMS, "id", TABLE_KIND_ID, 0 },
+	{ SCHEMA_CLAIMS, "claim", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_CLAIMS, "published", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_CLAIMS, "unit", TABLE_KIND_TEXT, 1 },
+	{ SCHEMA_CLAIMS, "printed_in", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_CLAIMS, "quantity", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_CLAIMS, "tolerance", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_CLAIMS, "tolerance_reason", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_CLAIMS, "status", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_CLAIMS, "category", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_CLAIMS, "explanation", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_REFERENCES, "key", TABLE_KIND_ID, 0 },
+	{ SCHEMA_REFERENCES, "label", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_REFERENCES, "authors", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_REFERENCES, "title", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_REFERENCES, "venue", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_REFERENCES, "year", TABLE_KIND_YEAR, 0 },
+	{ SCHEMA_REFERENCES, "doi", TABLE_KIND_TEXT, 0 },
+	{ SCHEMA_REFERENCES, "url", TABLE_KIND_TEXT, 0 },
 };
 
-static const struct table_schema declarations_schema = {
-	SCHEMA_FILE, "one column of a declared data file", declarations,
-	N(declarations),
-};
-
-static const struct table_schema schemas[] = {
-	{ "assumptions.csv", "one input of the model", assumptions,
-	  N(assumptions) },
-	{ "devices.csv", "one machine compared with the limits", devices,
-	  N(devices) },
-	{ "top500.csv", "the No. 1 of one TOP500 list, in time order",
-	  top500, N(top500) },
-	{ "disk_capacity.csv", "the largest hard disk of a year, in time "
-	  "order", disk_capacity, N(disk_capacity) },
-	{ "areal_density.csv", "a hard-disk areal density of a year, in "
-	  "time order", areal_density, N(areal_density) },
-	{ "transistors.csv", "a microprocessor's transistor count, in time "
-	  "order", transistors, N(transistors) },
-	{ "ssd_capacity.csv", "the largest solid-state drive of a year, in "
-	  "time order", ssd_capacity, N(ssd_capacity) },
-	{ "quantum.csv", "one quantum processor's published gate figures",
-	  quantum, N(quantum) },
-	{ "claims.csv", "one figure the article or the paper prints",
-	  claims, N(claims) },
-	{ "references.csv", "one published work the report cites",
-	  references, N(references) },
-};
-
-const struct table_schema *
-schema_of(const char *file)
-{
-	size_t i;
-
-	for (i = 0; i < N(schemas); i++)
-		if (!strcmp(schemas[i].file, file))
-			return &schemas[i];
-	if (!strcmp(file, SCHEMA_FILE))
-		return &declarations_schema;
-	return NULL;
-}
-
-size_t
-schema_count(void)
-{
-	return N(schemas);
-}
-
-const struct table_schema *
-schema_at(size_t i)
-{
-	return i < N(schemas) ? &schemas[i] : NULL;
-}
-
-/* The files one data folder's schema.csv declares; a list per folder. */
-struct schema_decls {
+/* One data folder's catalogue, kept in the table set. */
+struct catalogue {
 	char *dir;
 	int failed;
-	struct table_schema *v;	/* strings borrowed from schema.csv */
-	struct table_column **cols;	/* v[i].cols, ours to free */
-	size_t n;
-	struct schema_decls *next;
+	struct schema_file *v;	/* strings borrowed from schema.csv */
+	size_t n, cap;
+	size_t shown;		/* v's first, the files there: the rest
+				   may be absent and are */
+	char **stems;		/* the default prefixes, ours */
+	size_t nstems;
 };
 
-void
-schema_decls_free(struct schema_decls *d)
+/* The catalogues the set keeps (CATALOGUES), one a data folder. */
+#define CATALOGUES "data catalogue"
+
+static void
+catalogue_free(void *p)
 {
-	while (d) {
-		struct schema_decls *next = d->next;
-		size_t i;
+	struct catalogue *c = p;
+	size_t i;
 
-		for (i = 0; i < d->n; i++)
-			free(d->cols[i]);
-		free(d->cols);
-		free(d->v);
-		free(d->dir);
-		free(d);
-		d = next;
+	for (i = 0; i < c->n; i++) {
+		free(c->v[i].cols);
+		free(c->v[i].names);
 	}
+	for (i = 0; i < c->nstems; i++)
+		free(c->stems[i]);
+	free(c->stems);
+	free(c->v);
+	free(c->dir);
+	free(c);
 }
-
-static const char *const kinds[] = { "id", "year", "month", "number",
-				     "text" };
-static const enum table_kind kind_of[] = { TABLE_KIND_ID, TABLE_KIND_YEAR,
-	TABLE_KIND_MONTH, TABLE_KIND_NUMBER, TABLE_KIND_TEXT };
 
 /* Whether file is NAME.csv with NAME an id (a-z, 0-9, _). */
 static int
@@ -288,216 +141,479 @@ file_name_ok(const char *file)
 	       strspn(file, TABLE_ID_CHARS) == n - 4;
 }
 
-/* The row of column name of declared schema sc (the rows in *line). */
+/* The index of word in the n words of list, or n. */
 static size_t
-decl_find(const struct table_schema *sc, const size_t *line,
-	  const char *name)
+word_index(const char *const *list, size_t n, const char *word)
 {
-	size_t k;
+	size_t i;
 
-	for (k = 0; k < sc->ncols; k++)
-		if (!strcmp(sc->cols[k].name, name))
-			return line[k];
-	return 0;
+	for (i = 0; i < n && strcmp(list[i], word); i++)
+		;
+	return i;
+}
+
+/* The catalogue's columns, by name. */
+struct selfcols {
+	int file, column, kind, unit, req, name, desc;
+};
+
+/* The file called file of c, or NULL. */
+static struct schema_file *
+find_file(struct catalogue *c, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i].s.file, file))
+			return &c->v[i];
+	return NULL;
 }
 
 /*
- * Reads the declarations of t (schema.csv, its cells' kinds checked)
- * into d. Returns 0, or -1 after printing errors at the cells.
+ * The row of t that describes a file (its column empty): the file's
+ * kind, prefix and what a row is. Returns -1 after an error.
  */
 static int
-decls_read(const struct table *t, struct schema_decls *d)
+read_file_row(const struct table *t, const struct selfcols *sc, size_t r,
+	      struct catalogue *c)
 {
-	int cf = table_col(t, "file"), cc = table_col(t, "column");
-	int ck = table_col(t, "kind"), cu = table_col(t, "unit");
-	int cr = table_col(t, "required"), cd = table_col(t, "description");
-	size_t r, i, k, cap = 0, ccap = 0, *first = NULL, **lines;
+	const char *file = table_cell(t, r, sc->file);
+	const char *kind = table_cell(t, r, sc->kind);
+	const char *name = sc->name >= 0 ? table_cell(t, r, sc->name) : "";
+	struct schema_file *f = find_file(c, file);
+	size_t k = word_index(file_kinds, N(file_kinds), kind);
+
+	if (k == N(file_kinds))
+		return table_error(t, r, sc->kind, "unknown kind of file '%s': "
+				   "expected rows, values, claims or "
+				   "references", kind);
+	if (f && f->line)
+		return table_error(t, r, sc->file, "'%s' is described on line "
+				   "%zu already", file, f->line);
+	if (*table_cell(t, r, sc->unit))
+		return table_error(t, r, sc->unit, "the row that describes a "
+				   "file has no unit");
+	if (*table_cell(t, r, sc->req) && strcmp(table_cell(t, r, sc->req),
+						 "yes") &&
+	    strcmp(table_cell(t, r, sc->req), "no"))
+		return table_error(t, r, sc->req, "the row that describes a "
+				   "file says 'yes' (empty: yes) or 'no' (the "
+				   "file may be absent), not '%s'",
+				   table_cell(t, r, sc->req));
+	if (*name && (k != SCHEMA_ROWS || registry_name_problem(name) ||
+		      strchr(name, '.')))
+		return table_error(t, r, sc->name, k != SCHEMA_ROWS ? "only a "
+				   "rows file has a prefix" : "'%s' is no "
+				   "prefix of names: a-z, 0-9 and _", name);
+	if (!f) {
+		c->v = xgrow(c->v, &c->cap, c->n + 1, sizeof(*c->v));
+		f = &c->v[c->n++];
+		memset(f, 0, sizeof(*f));
+		f->s.file = file;
+	}
+	f->line = table_line(t, r);
+	f->optional = !strcmp(table_cell(t, r, sc->req), "no");
+	f->kind = (enum schema_kind)k;
+	f->prefix = *name ? name : NULL;
+	if (sc->desc >= 0 && *table_cell(t, r, sc->desc))
+		f->s.what = table_cell(t, r, sc->desc);
+	return 0;
+}
+
+/* A column's row of t, added to its file. Returns -1 after an error. */
+static int
+read_column_row(const struct table *t, const struct selfcols *sc, size_t r,
+		struct catalogue *c)
+{
+	const char *file = table_cell(t, r, sc->file);
+	const char *col = table_cell(t, r, sc->column);
+	const char *kind = table_cell(t, r, sc->kind);
+	const char *unit = table_cell(t, r, sc->unit);
+	const char *req = table_cell(t, r, sc->req);
+	const char *name = sc->name >= 0 ? table_cell(t, r, sc->name) : "";
+	struct schema_file *f = find_file(c, file);
+	struct table_column *cols;
 	struct buf err = BUF_INIT;
 	struct unit u;
+	size_t k = word_index(cell_kinds, N(cell_kinds), kind), i;
+	int ret = 0;
+
+	if (k == N(cell_kinds))
+		return table_error(t, r, sc->kind, "unknown kind '%s': expected "
+				   "id, year, month, number or text", kind);
+	if (cell_kind_of[k] == TABLE_KIND_NUMBER) {
+		if (unit_parse(unit, &u, &err))
+			ret = table_error(t, r, sc->unit, "%s", err.data);
+		buf_release(&err);
+		if (ret)
+			return ret;
+	} else if (*unit) {
+		return table_error(t, r, sc->unit, "a unit is for a number "
+				   "column, not for one of kind '%s'", kind);
+	}
+	if (strcmp(req, "yes") && strcmp(req, "column") && strcmp(req, "no"))
+		return table_error(t, r, sc->req, "expected 'yes', 'column' or "
+				   "'no', got '%s'", req);
+	if (cell_kind_of[k] == TABLE_KIND_ID && strcmp(req, "yes"))
+		return table_error(t, r, sc->req, "the id column names the "
+				   "rows: it is required");
+	if (*name && strcmp(name, "-") && (registry_name_problem(name) ||
+					   strchr(name, '.')))
+		return table_error(t, r, sc->name, "'%s' is no name of a "
+				   "quantity's part: a-z, 0-9 and _ (or - for "
+				   "none)", name);
+	if (!f) {
+		c->v = xgrow(c->v, &c->cap, c->n + 1, sizeof(*c->v));
+		f = &c->v[c->n++];
+		memset(f, 0, sizeof(*f));
+		f->s.file = file;
+		f->kind = SCHEMA_ROWS;
+	}
+	for (i = 0; i < f->s.ncols; i++)
+		if (!strcmp(f->s.cols[i].name, col))
+			return table_error(t, r, sc->column, "duplicate column "
+					   "'%s' of '%s'", col, file);
+	cols = xreallocarray(f->cols, f->s.ncols + 1, sizeof(*cols));
+	f->names = xreallocarray(f->names, f->s.ncols + 1, sizeof(*f->names));
+	f->s.cols = f->cols = cols;
+	cols += f->s.ncols;
+	cols->name = col;
+	cols->kind = cell_kind_of[k];
+	cols->flags = !strcmp(req, "no") ? TABLE_COL_OPTIONAL |
+		      TABLE_COL_EMPTY : !strcmp(req, "column") ?
+		      TABLE_COL_EMPTY : 0;
+	cols->unit = cols->kind == TABLE_KIND_NUMBER && *unit ? unit : NULL;
+	cols->what = sc->desc >= 0 ? table_cell(t, r, sc->desc) : "";
+	f->names[f->s.ncols++] = !strcmp(name, "-") ? NULL : *name ? name :
+				 col;
+	return 0;
+}
+
+/* The line of t on which file's column col is declared. */
+static size_t
+column_line(const struct table *t, const struct selfcols *sc,
+	    const char *file, const char *col)
+{
+	size_t r;
+
+	for (r = 0; r < table_rows(t); r++)
+		if (!strcmp(table_cell(t, r, sc->file), file) &&
+		    !strcmp(table_cell(t, r, sc->column), col))
+			return r;
+	return 0;
+}
+
+/* The first row of t about file. */
+static size_t
+file_row(const struct table *t, const struct selfcols *sc, const char *file)
+{
+	size_t r;
+
+	for (r = 0; r < table_rows(t); r++)
+		if (!strcmp(table_cell(t, r, sc->file), file))
+			break;
+	return r;
+}
+
+/*
+ * The checks of a whole file f of t: a rows file's id and date (one of
+ * each at most) and names; an engine file's columns. Returns -1 after
+ * errors.
+ */
+static int
+check_file(const struct table *t, const struct selfcols *sc,
+	   struct schema_file *f, struct catalogue *c)
+{
+	size_t k, j, ids = 0, dates = 0, first = file_row(t, sc, f->s.file);
 	int bad = 0;
 
-	lines = xcalloc(table_rows(t) ? table_rows(t) : 1, sizeof(*lines));
-	first = xcalloc(table_rows(t) ? table_rows(t) : 1, sizeof(*first));
+	if (!f->s.what)
+		f->s.what = "a row";
+	for (k = 0; k < f->s.ncols; k++) {
+		struct table_column *col = &f->cols[k];
+
+		if (col->kind == TABLE_KIND_ID && f->kind == SCHEMA_ROWS) {
+			col->flags |= TABLE_COL_ID;
+			ids++;
+		}
+		if ((col->kind == TABLE_KIND_YEAR ||
+		     col->kind == TABLE_KIND_MONTH) &&
+		    f->kind == SCHEMA_ROWS) {
+			col->flags |= TABLE_COL_DATE;
+			dates++;
+		}
+		if ((ids > 1 && col->kind == TABLE_KIND_ID) ||
+		    (dates > 1 && (col->flags & TABLE_COL_DATE)))
+			bad = table_error(t, column_line(t, sc, f->s.file,
+					  col->name), sc->kind, "'%s' has %s "
+					  "column already: one at most",
+					  f->s.file, col->kind ==
+					  TABLE_KIND_ID ? "an id" : "a date");
+		/*
+		 * A row's quantities are PREFIX.ID.NAME, its id and date
+		 * PREFIX.ID.id and .year: two columns of one name would
+		 * be one quantity.
+		 */
+		for (j = 0; j < k && f->names[k]; j++)
+			if (f->names[j] && !strcmp(f->names[j], f->names[k]))
+				bad = table_error(t, column_line(t, sc,
+						  f->s.file, col->name),
+						  sc->name, "'%s' and '%s' of "
+						  "'%s' would name one "
+						  "quantity, '%s'",
+						  f->s.cols[j].name, col->name,
+						  f->s.file, f->names[k]);
+	}
+	for (k = 0; k < f->s.ncols && f->kind == SCHEMA_ROWS; k++) {
+		const char *nm = f->names[k];
+		const char *taken = NULL;
+
+		if (!nm)
+			continue;
+		if (!strcmp(nm, "id") && !(f->s.cols[k].flags & TABLE_COL_ID))
+			taken = "row's id";
+		if (!strcmp(nm, "year") && dates &&
+		    !(f->s.cols[k].flags & TABLE_COL_DATE))
+			taken = "row's year, of its date";
+		if (!strcmp(nm, "time") && dates)
+			taken = "middle of its date, as a decimal year";
+		if (taken)
+			bad = table_error(t, column_line(t, sc, f->s.file,
+					  f->s.cols[k].name), sc->column,
+					  "'%s' of '%s' would name the same "
+					  "quantity as the %s", nm, f->s.file,
+					  taken);
+	}
+	if (f->kind == SCHEMA_ROWS && !f->prefix) {
+		/* The file's name without ".csv", which file_name_ok() took. */
+		c->stems = xreallocarray(c->stems, c->nstems + 1,
+					 sizeof(*c->stems));
+		c->stems[c->nstems] = xstrndup(f->s.file,
+					       strlen(f->s.file) - 4);
+		f->prefix = c->stems[c->nstems++];
+	}
+	/* The engine's own names: the edition's, the claims audit's. */
+	if (f->kind == SCHEMA_ROWS && (!strcmp(f->prefix, "edition") ||
+				       !strcmp(f->prefix, "claim") ||
+				       !strcmp(f->prefix, "claims")))
+		bad = table_error(t, first, sc->file, "'%s' would name its rows "
+				  "%s.<id>.*, and the engine names quantities "
+				  "%s.* itself: give it another prefix (the "
+				  "column 'name' of its row)", f->s.file,
+				  f->prefix, f->prefix);
+	for (k = 0; k < N(engine_cols); k++) {
+		const struct engine_col *ec = &engine_cols[k];
+
+		if (ec->kind != f->kind)
+			continue;
+		for (j = 0; j < f->s.ncols &&
+		     strcmp(f->s.cols[j].name, ec->name); j++)
+			;
+		if (j < f->s.ncols && f->s.cols[j].kind == ec->cell &&
+		    (ec->optional || !(f->s.cols[j].flags &
+				       TABLE_COL_OPTIONAL)))
+			continue;
+		bad = table_error(t, first, sc->file, "a %s file declares the "
+				  "column '%s' (%s%s): the engine reads it",
+				  file_kinds[f->kind], ec->name,
+				  table_kind_name(ec->cell), ec->optional ? "" :
+				  ", not 'no'");
+	}
+	for (k = 0; k < c->n; k++)
+		if (&c->v[k] != f && c->v[k].kind == f->kind &&
+		    (f->kind == SCHEMA_CLAIMS || f->kind == SCHEMA_REFERENCES) &&
+		    &c->v[k] < f)
+			bad = table_error(t, first, sc->kind, "'%s' is a second "
+					  "%s file ('%s' is one): one at most",
+					  f->s.file, file_kinds[f->kind],
+					  c->v[k].s.file);
+	return bad;
+}
+
+/* Reads the catalogue t into c. Returns 0, or -1 after errors. */
+static int
+catalogue_read(const struct table *t, struct catalogue *c)
+{
+	struct selfcols sc = {
+		table_col(t, "file"), table_col(t, "column"),
+		table_col(t, "kind"), table_col(t, "unit"),
+		table_col(t, "required"), table_col(t, "name"),
+		table_col(t, "description"),
+	};
+	size_t r, i, k;
+	int bad = 0, rows_bad;
+
 	for (r = 0; r < table_rows(t); r++) {
-		const char *file = table_cell(t, r, cf);
-		const char *col = table_cell(t, r, cc);
-		const char *kind = table_cell(t, r, ck);
-		const char *unit = table_cell(t, r, cu);
-		const char *req = table_cell(t, r, cr);
-		struct table_schema *sc;
-		struct table_column *c;
-		size_t ki, prev;
+		const char *file = table_cell(t, r, sc.file);
 
-		if (!file_name_ok(file)) {
-			bad = table_error(t, r, cf, "'%s' is not a data file "
-					  "name: NAME.csv, NAME of a-z, 0-9 "
-					  "and _", file);
+		if (!file_name_ok(file) || !strcmp(file, SCHEMA_FILE)) {
+			bad = table_error(t, r, sc.file, "'%s' is not a data "
+					  "file name: NAME.csv, NAME of a-z, "
+					  "0-9 and _, not %s", file,
+					  SCHEMA_FILE);
 			continue;
 		}
-		if (schema_of(file) || !strcmp(file, "references.csv")) {
-			bad = table_error(t, r, cf, "'%s' is a built-in data "
-					  "file: its columns are in src/"
-					  "schema.c (ultimate datasets "
-					  "--tables)", file);
-			continue;
-		}
-		for (ki = 0; ki < N(kinds) && strcmp(kinds[ki], kind); ki++)
-			;
-		if (ki == N(kinds)) {
-			bad = table_error(t, r, ck, "unknown kind '%s': "
-					  "expected id, year, month, number "
-					  "or text", kind);
-			continue;
-		}
-		if (kind_of[ki] == TABLE_KIND_NUMBER) {
-			if (unit_parse(unit, &u, &err)) {
-				bad = table_error(t, r, cu, "%s", err.data);
-				buf_reset(&err);
-				continue;
-			}
-		} else if (*unit) {
-			bad = table_error(t, r, cu, "a unit is for a number "
-					  "column, not for one of kind '%s'",
-					  kind);
-			continue;
-		}
-		if (strcmp(req, "yes") && strcmp(req, "no")) {
-			bad = table_error(t, r, cr, "expected 'yes' or 'no', "
-					  "got '%s'", req);
-			continue;
-		}
-		if (kind_of[ki] == TABLE_KIND_ID && strcmp(req, "yes")) {
-			bad = table_error(t, r, cr, "the id column names the "
-					  "rows: it is required");
-			continue;
-		}
-		for (i = 0; i < d->n && strcmp(d->v[i].file, file); i++)
-			;
-		if (i == d->n) {
-			d->v = xgrow(d->v, &cap, d->n + 1, sizeof(*d->v));
-			d->cols = xgrow(d->cols, &ccap, d->n + 1,
-					sizeof(*d->cols));
-			memset(&d->v[d->n], 0, sizeof(*d->v));
-			d->cols[d->n] = NULL;
-			d->v[d->n].file = file;
-			d->v[d->n].what = "a row of a file declared in "
-					  SCHEMA_FILE;
-			first[d->n] = r;
-			lines[d->n] = xcalloc(table_rows(t), sizeof(size_t));
-			d->n++;
-		}
-		sc = &d->v[i];
-		if ((prev = decl_find(sc, lines[i], col))) {
-			bad = table_error(t, r, cc, "duplicate column '%s' of "
-					  "'%s' (first on line %zu)", col,
-					  file, prev);
-			continue;
-		}
-		for (k = 0; k < sc->ncols; k++) {
-			unsigned f = sc->cols[k].flags;
-
-			if ((kind_of[ki] == TABLE_KIND_ID && (f & TABLE_COL_ID))
-			    || ((kind_of[ki] == TABLE_KIND_YEAR ||
-				 kind_of[ki] == TABLE_KIND_MONTH) &&
-				(f & TABLE_COL_DATE)))
-				break;
-		}
-		if (k < sc->ncols) {
-			bad = table_error(t, r, ck, "'%s' has %s column "
-					  "already ('%s', line %zu): one "
-					  "at most", file,
-					  kind_of[ki] == TABLE_KIND_ID ?
-					  "an id" : "a date",
-					  sc->cols[k].name, lines[i][k]);
-			continue;
-		}
-		d->cols[i] = xrealloc(d->cols[i], (sc->ncols + 1) *
-				      sizeof(*d->cols[i]));
-		sc->cols = d->cols[i];
-		c = &d->cols[i][sc->ncols];
-		c->name = col;
-		c->kind = kind_of[ki];
-		c->flags = strcmp(req, "yes") ? (TABLE_COL_OPTIONAL |
-						 TABLE_COL_EMPTY) : 0;
-		if (c->kind == TABLE_KIND_ID)
-			c->flags |= TABLE_COL_ID;
-		if (c->kind == TABLE_KIND_YEAR || c->kind == TABLE_KIND_MONTH)
-			c->flags |= TABLE_COL_DATE;
-		c->unit = c->kind == TABLE_KIND_NUMBER && *unit ? unit : NULL;
-		c->what = cd >= 0 ? table_cell(t, r, cd) : "";
-		lines[i][sc->ncols++] = table_line(t, r);
+		if (*table_cell(t, r, sc.column) ?
+		    read_column_row(t, &sc, r, c) : read_file_row(t, &sc, r, c))
+			bad = -1;
 	}
-	/*
-	 * Each file's rows are named by their id: a column called "id"
-	 * that is not the id, or "year" that is not the date of a file
-	 * that has one, would name the quantity they do.
-	 */
-	for (i = 0; i < d->n; i++) {
-		const struct table_schema *sc = &d->v[i];
-		int dated = 0;
-
-		for (k = 0; k < sc->ncols; k++)
-			dated |= !!(sc->cols[k].flags & TABLE_COL_DATE);
-		for (k = 0; k < sc->ncols && !(sc->cols[k].flags &
-					       TABLE_COL_ID); k++)
-			;
-		if (k == sc->ncols) {
-			bad = table_error(t, first[i], cf, "'%s' declares no "
-					  "column of kind 'id': one column "
-					  "names its rows", sc->file);
-			continue;
-		}
-		for (k = 0; k < sc->ncols; k++) {
-			const struct table_column *c = &sc->cols[k];
-			const char *taken = NULL;
-
-			if (!strcmp(c->name, "id") &&
-			    !(c->flags & TABLE_COL_ID))
-				taken = "row's id";
-			if (!strcmp(c->name, "year") && dated &&
-			    !(c->flags & TABLE_COL_DATE))
-				taken = "row's year, of its date";
-			if (taken)
-				bad = table_error(t, table_row_at_line(t,
-						  lines[i][k]), cc, "'%s' of "
-						  "'%s' would name the same "
-						  "quantity as the %s",
-						  c->name, sc->file, taken);
-		}
+	rows_bad = bad;
+	/* Each file whole; a prefix names one rows file's rows. */
+	for (i = 0; !rows_bad && i < c->n; i++) {
+		bad |= check_file(t, &sc, &c->v[i], c);
+		for (k = 0; k < i && c->v[i].kind == SCHEMA_ROWS; k++)
+			if (c->v[k].kind == SCHEMA_ROWS &&
+			    !strcmp(c->v[k].prefix, c->v[i].prefix))
+				bad = table_error(t, file_row(t, &sc,
+						  c->v[i].s.file), sc.name,
+						  "'%s' and '%s' would both be "
+						  "the rows '%s'",
+						  c->v[k].s.file, c->v[i].s.file,
+						  c->v[i].prefix);
 	}
-	for (i = 0; i < d->n; i++)
-		free(lines[i]);
-	free(lines);
-	free(first);
-	buf_release(&err);
 	return bad ? -1 : 0;
 }
 
-int
-schema_declared(struct tableset *ts, const char *datadir,
-		const struct table_schema **out, size_t *n)
+/*
+ * Moves the files that may be absent and are after the others, keeping
+ * the order: the catalogue's files are v[0..shown).
+ */
+static void
+drop_absent(struct catalogue *c)
 {
-	struct schema_decls *d;
+	struct schema_file *v = xcalloc(c->n ? c->n : 1, sizeof(*v));
+	struct buf path = BUF_INIT;
+	struct stat st;
+	size_t i, k = 0, pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < c->n; i++) {
+			int absent;
+
+			buf_reset(&path);
+			buf_addf(&path, "%s/%s", c->dir, c->v[i].s.file);
+			absent = c->v[i].optional && stat(path.data, &st) &&
+				 errno == ENOENT;
+			if (absent == (int)pass)
+				v[k++] = c->v[i];
+			if (!pass && !absent)
+				c->shown++;
+		}
+	if (c->n)	/* memcpy() of NULL is undefined, even of 0 bytes */
+		memcpy(c->v, v, c->n * sizeof(*v));
+	free(v);
+	buf_release(&path);
+}
+
+int
+schema_catalogue(struct tableset *ts, const char *datadir,
+		 const struct schema_file **out, size_t *n)
+{
+	struct catalogue *c;
 	struct buf path = BUF_INIT;
 	const struct table *t;
 	struct stat st;
 
-	for (d = ts->decls; d && strcmp(d->dir, datadir); d = d->next)
-		;
-	if (!d) {
-		d = xcalloc(1, sizeof(*d));
-		d->dir = xstrdup(datadir);
-		d->next = ts->decls;
-		ts->decls = d;
+	buf_addf(&path, "%s %s", CATALOGUES, datadir);
+	c = tableset_kept(ts, path.data);
+	if (!c) {
+		c = xcalloc(1, sizeof(*c));
+		c->dir = xstrdup(datadir);
+		/* One catalogue a data folder, each kept by the set. */
+		tableset_keep(ts, path.data, c, catalogue_free);
+		buf_reset(&path);
 		buf_addf(&path, "%s/%s", datadir, SCHEMA_FILE);
-		/* The file is optional: no file declares nothing. */
+		/* No catalogue: no data files. */
 		if (!(stat(path.data, &st) && errno == ENOENT)) {
-			t = tableset_load(ts, datadir, SCHEMA_FILE);
-			d->failed = !t || decls_read(t, d);
+			t = tableset_load_as(ts, datadir, SCHEMA_FILE, &self);
+			c->failed = !t || catalogue_read(t, c);
 		}
-		buf_release(&path);
+		if (!c->failed)
+			drop_absent(c);
 	}
-	*out = d->v;
-	*n = d->failed ? 0 : d->n;
-	return d->failed ? -1 : 0;
+	buf_release(&path);
+	*out = c->v;
+	*n = c->failed ? 0 : c->shown;
+	return c->failed ? -1 : 0;
+}
+
+const struct schema_file *
+schema_find(struct tableset *ts, const char *datadir, const char *file)
+{
+	const struct schema_file *v;
+	size_t n, i;
+
+	if (schema_catalogue(ts, datadir, &v, &n))
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].s.file, file))
+			return &v[i];
+	return NULL;
+}
+
+const struct schema_file *
+schema_of_kind(struct tableset *ts, const char *datadir,
+	       enum schema_kind kind)
+{
+	const struct schema_file *v;
+	size_t n, i;
+
+	if (schema_catalogue(ts, datadir, &v, &n))
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (v[i].kind == kind)
+			return &v[i];
+	return NULL;
+}
+
+const struct schema_file *
+schema_of_prefix(struct tableset *ts, const char *datadir,
+		 const char *prefix)
+{
+	const struct schema_file *v;
+	size_t n, i;
+
+	if (schema_catalogue(ts, datadir, &v, &n))
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (v[i].kind == SCHEMA_ROWS && !strcmp(v[i].prefix, prefix))
+			return &v[i];
+	return NULL;
+}
+
+struct table *
+schema_load(struct tableset *ts, const char *datadir, const char *file)
+{
+	const struct schema_file *f;
+
+	if (!strcmp(file, SCHEMA_FILE))
+		return tableset_load_as(ts, datadir, file, &self);
+	f = schema_find(ts, datadir, file);
+	if (!f) {
+		const struct schema_file *v;
+		size_t n;
+
+		/* A catalogue that failed has said why already. */
+		if (!schema_catalogue(ts, datadir, &v, &n))
+			error("%s/%s: no such data file in the catalogue "
+			      "(%s/%s)", datadir, file, datadir, SCHEMA_FILE);
+		return NULL;
+	}
+	return tableset_load_as(ts, datadir, file, &f->s);
+}
+
+const char **
+schema_files(struct tableset *ts, const char *datadir)
+{
+	const struct schema_file *v;
+	const char **files;
+	size_t n, i, k;
+
+	if (schema_catalogue(ts, datadir, &v, &n))
+		n = 0;
+	files = xcalloc(n + 1, sizeof(*files));
+	for (i = 0, k = 0; i < n; i++)
+		if (v[i].kind != SCHEMA_REFERENCES)
+			files[k++] = v[i].s.file;
+	return files;
 }

@@ -3,54 +3,95 @@
 
 #include <stddef.h>
 
-struct table_schema;
-struct tableset;
+#include "table.h"
 
 /*
- * The catalogue of the data files (the CSV files in data/,
- * references.csv too): which columns each file must and may hold, the
- * kind of each column's cells (text, id, number, year, month), their
- * unit, and which column is the row's id (TABLE_COL_ID: it names the
- * row's quantities) and which its date (TABLE_COL_DATE: editions leave
- * out later rows). When tableset_load() reads a file, table.c checks
- * every cell of every column declared here against its kind, whether a
- * loader (model.c, audit.c, bib.c, rows.c) reads that column or not;
- * the loaders find their columns by name through it (table_col(),
- * table_role()), and check what a value means (positive, a year the
- * model knows). `ultimate datasets --tables` prints the schemas, and
- * the README's column lists are tested against that listing.
+ * The catalogue of a project's data files: data/schema.csv, one row per
+ * file (its column empty) saying what kind of file it is and what a row
+ * of it is, and one row per column of each: its kind of cells (id,
+ * year, month, number, text), its unit, whether it is required, and the
+ * name its quantities take. Data, not code: the engine knows kinds of
+ * files and cells, and no file of any project (docs/templates.md, "The
+ * data catalogue"). When a file is loaded (schema_load()), table.c
+ * checks every cell of every column the catalogue declares against its
+ * kind; what a value means the model document checks.
  */
 
-/* The schema of the data file called file ("devices.csv"), or NULL. */
-const struct table_schema *schema_of(const char *file);
-/*
- * Every schema: schema_at(0 .. count - 1) gives them in model_data_files
- * order, then references.csv; NULL past the end.
- */
-size_t schema_count(void);
-const struct table_schema *schema_at(size_t i);
+/* What the engine does with a file. */
+enum schema_kind {
+	SCHEMA_ROWS,		/* rows: with an id column, quantities
+				   PREFIX.ID.NAME; dated or not; the rows
+				   of reductions and trends */
+	SCHEMA_VALUES,		/* one named quantity per row: name,
+				   value, unit, source */
+	SCHEMA_CLAIMS,		/* the claims audit's figures */
+	SCHEMA_REFERENCES,	/* the works the templates cite */
+};
 
-/*
- * Data files declared without C: dir/schema.csv, when it exists, holds
- * one row per column of each (file, column, kind, unit, required,
- * description; docs/templates.md, "A data file of your own"). Each
- * file must declare one column of kind id and may declare one date (a
- * year or month column); a number's unit must parse (units.h).
- */
+/* One file of the catalogue. */
+struct schema_file {
+	struct table_schema s;	/* the file, what a row is, its columns */
+	enum schema_kind kind;
+	/*
+	 * A rows file's name in the model: its rows are PREFIX.ID.* (with
+	 * an id column) and the rows a reduction's "in PREFIX" ranges over.
+	 */
+	const char *prefix;
+	/*
+	 * Each column's name in the model ("fp64_peak" of the column
+	 * fp64_peak_flops: device.ID.fp64_peak), s.cols' order; NULL for
+	 * a column that gives no quantity (a row's source or note).
+	 */
+	const char **names;
+	size_t line;		/* its row in schema.csv, for messages */
+	int optional;		/* "required" no: it may be absent */
+	struct table_column *cols;	/* private: s.cols, the catalogue's */
+};
+
+/* The catalogue of a data folder: in it, named so. */
 #define SCHEMA_FILE "schema.csv"
-struct schema_decls;
 
 /*
- * The files datadir/schema.csv declares, read through ts once per
- * folder (the set owns them, and frees them in tableset_release()):
- * *out gets *n schemas, in the order the files first appear, each
- * column with TABLE_COL_ID or TABLE_COL_DATE for its role. No file, or
- * one with a header only, declares none (0). Returns -1 after printing
- * located errors (then *n is 0; later calls return -1 without a word).
+ * The catalogue of datadir (SCHEMA_FILE there), read and checked through
+ * ts once per folder (the set keeps it): *out gets its *n files, in the
+ * order they first appear. No such file: no data files. Returns 0, or
+ * -1 after printing located errors (later calls: -1 without a word).
  */
-int schema_declared(struct tableset *ts, const char *datadir,
-		    const struct table_schema **out, size_t *n);
-/* Frees a folder list of declarations; NULL is fine. */
-void schema_decls_free(struct schema_decls *d);
+int schema_catalogue(struct tableset *ts, const char *datadir,
+		     const struct schema_file **out, size_t *n);
+
+/* The file called file ("devices.csv") of the catalogue, or NULL. */
+const struct schema_file *schema_find(struct tableset *ts,
+				      const char *datadir, const char *file);
+/* The first file of kind of the catalogue, or NULL. */
+const struct schema_file *schema_of_kind(struct tableset *ts,
+					 const char *datadir,
+					 enum schema_kind kind);
+/* The rows file whose prefix is prefix, or NULL. */
+const struct schema_file *schema_of_prefix(struct tableset *ts,
+					   const char *datadir,
+					   const char *prefix);
+
+/*
+ * The table of datadir/file from ts, loaded on first use and checked
+ * against its catalogue entry (the catalogue itself against its own
+ * fixed columns). A file the catalogue does not name is an error.
+ * Returns NULL after printing errors (later calls: NULL without a
+ * word). The table belongs to the set.
+ */
+struct table *schema_load(struct tableset *ts, const char *datadir,
+			  const char *file);
+
+/*
+ * The data files of the catalogue, NULL-terminated, for the pages that
+ * show or compare them (data.html and out/data/, the editions' rows, the
+ * changes): all but the references, which have a page of their own;
+ * none when the catalogue failed. The caller frees the array
+ * with free(); the strings belong to ts.
+ */
+const char **schema_files(struct tableset *ts, const char *datadir);
+
+/* The columns of the catalogue itself, for `ultimate datasets --tables`. */
+const struct table_schema *schema_self(void);
 
 #endif

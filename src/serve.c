@@ -1,7 +1,8 @@
 /*
  * The preview server of `ultimate watch --serve`: reads HTTP requests
- * from sockets on 127.0.0.1 and answers them with the files of the
- * output folder, read through file_open(). Writes only to sockets.
+ * from sockets on 127.0.0.1 and answers them with the regular files of
+ * the output folder, opened one folder at a time from it, never through
+ * a symbolic link. Writes only to sockets.
  *
  * Every socket is non-blocking. A connection goes through three states:
  * READING its request head (at most HEAD_MAX bytes, within HEAD_MS),
@@ -455,6 +456,63 @@ reply(struct buf *out, int code, const char *extra, int head_only)
 		buf_addf(out, "%s\n", status);
 }
 
+/*
+ * Opens the file that path (a request's, serve.h) names in the folder
+ * root: each folder on the way opened from the one before, from root,
+ * never through a symbolic link (O_NOFOLLOW | O_DIRECTORY), and then the
+ * file (O_NOFOLLOW), so that a link anywhere, to a folder or a file,
+ * in out/ or leading out of it, is not followed; root itself may be a
+ * link (out/ -> the served folder). A folder gives its index.html.
+ * Returns the descriptor of a regular file of at most FILE_MAX_BYTES,
+ * its size in *size; -2 for a folder named without its final '/' (to be
+ * redirected); else -1 (not found).
+ */
+static int
+open_under(const char *root, const char *path, size_t *size)
+{
+	struct buf part = BUF_INIT;
+	const char *p = path, *slash, *name;
+	struct stat st;
+	int dir, fd = -1, sub;
+
+	dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	while (dir >= 0 && (slash = strchr(p, '/'))) {
+		buf_reset(&part);
+		buf_add(&part, p, (size_t)(slash - p));
+		sub = openat(dir, part.data, O_RDONLY | O_DIRECTORY |
+			     O_NOFOLLOW | O_CLOEXEC);
+		close(dir);
+		dir = sub;
+		p = slash + 1;
+	}
+	if (dir < 0)
+		goto out;
+	name = *p ? p : "index.html";
+	/* Looked at first: opening a FIFO or a device has effects. */
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW))
+		goto out;
+	if (S_ISDIR(st.st_mode) && *p) {
+		fd = -2;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode))
+		goto out;
+	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+		    O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+			(uintmax_t)st.st_size > FILE_MAX_BYTES)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0)
+		*size = (size_t)st.st_size;
+out:
+	if (dir >= 0)
+		close(dir);
+	buf_release(&part);
+	return fd;
+}
+
 /* Reads the size bytes of fd into page. Returns 0, or -1. */
 static int
 read_whole(int fd, size_t size, struct buf *page)
@@ -483,7 +541,6 @@ answer(struct serve *s, struct conn *c, int code)
 {
 	struct serve_request req = SERVE_REQUEST_INIT;
 	struct buf path = BUF_INIT, extra = BUF_INIT;
-	struct stat st;
 	size_t size;
 
 	buf_reset(&c->out);
@@ -505,23 +562,24 @@ answer(struct serve *s, struct conn *c, int code)
 			buf_add(&c->out, extra.data, extra.len);
 		goto out;
 	}
-	buf_addf(&path, "%s/%s", s->root, req.path.data);
-	if (!stat(path.data, &st) && S_ISDIR(st.st_mode)) {
-		if (req.path.len && req.path.data[req.path.len - 1] != '/') {
-			/* For relative links in its index.html to work. */
-			BUF_ADDLIT(&extra, "Location: ");
-			serve_location(req.path.data, &extra);
-			BUF_ADDLIT(&extra, "\r\n");
-			reply(&c->out, 301, extra.data, req.head_only);
-			goto out;
-		}
-		buf_addstr(&path, "index.html");
+	c->file = open_under(s->root, req.path.data, &size);
+	if (c->file == -2) {
+		/* For relative links in its index.html to work. */
+		c->file = -1;
+		BUF_ADDLIT(&extra, "Location: ");
+		serve_location(req.path.data, &extra);
+		BUF_ADDLIT(&extra, "\r\n");
+		reply(&c->out, 301, extra.data, req.head_only);
+		goto out;
 	}
-	c->file = file_open(path.data, FILE_NOFOLLOW, &size);
 	if (c->file < 0) {
 		reply(&c->out, 404, "", req.head_only);
 		goto out;
 	}
+	/* Its name, for its type: a folder's is its index.html. */
+	buf_addstr(&path, req.path.data);
+	if (!path.len || path.data[path.len - 1] == '/')
+		buf_addstr(&path, "index.html");
 	/* A page gets the script that reloads it, and the errors. */
 	if (!strncmp(content_type(path.data), "text/html", 9) &&
 	    size <= PAGE_MAX) {

@@ -10,8 +10,9 @@
  * 127.0.0.1 (or the address of --host), for a browser to preview the
  * site. GET and HEAD of the files under the folder; a folder gives its
  * index.html; names starting with '.' (the lock, the manifest, staging
- * folders, caches) and anything that is not a regular file are not
- * found; ".." is refused.
+ * folders, caches), anything that is not a regular file, and anything
+ * reached through a symbolic link (a folder or a file, at any depth:
+ * out/x -> /etc) are not found; ".." is refused.
  *
  * The preview, not the site: every page (text/html) is sent with a
  * small script added before its "</body>", which asks for the status,

@@ -26,11 +26,10 @@
 #include "file.h"
 #include "hash.h"
 #include "site.h"
+#include "sitefs.h"
 #include "xalloc.h"
 #include "banned.h"
 
-#define STAGING_PREFIX ".staging-"
-#define JOURNAL_MAGIC "ultimate-publish 1\n"
 #define MANIFEST_MAGIC "ultimate-manifest 1\ninputs "
 
 struct entry {
@@ -71,212 +70,22 @@ struct site {
 	int have_old;
 	struct seen *seen;	/* site_watch() */
 	size_t nseen, seencap;
+	struct site *next;	/* of the sites open (live) */
+	pid_t pid;		/* of the process that opened it */
 };
+
+/*
+ * The sites open in this process: a run that ends in exit() from deep
+ * inside (out of memory, die()) leaves the output folder as site_close()
+ * would, as a run that fails or is signalled does.
+ */
+static struct site *live;
 
 /* -------------------------------------------------------------- paths */
 
-/*
- * Whether p is a path this program may have written under outdir: one
- * or more components separated by '/', none empty, "." or "..", no
- * control characters, and not one of the bookkeeping names at the top.
- * Everything read back from outdir is checked with it before use.
- */
-static int
-valid_relpath(const char *p)
-{
-	const char *c = p;
-	size_t n;
-
-	if (!*p || strlen(p) > 1024 || !strncmp(p, STAGING_PREFIX, 9) ||
-	    !strcmp(p, ".lock") || !strncmp(p, ".publish", 8) ||
-	    !strcmp(p, ".manifest"))
-		return 0;
-	for (;;) {
-		n = strcspn(c, "/");
-		if (!n || (n == 1 && c[0] == '.') ||
-		    (n == 2 && c[0] == '.' && c[1] == '.'))
-			return 0;
-		for (; n; n--, c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				return 0;
-		if (!*c)
-			return 1;
-		c++;
-	}
-}
-
-/* Whether p is the six letters or digits that mkdtemp() puts in. */
-static int
-mkdtemp_suffix(const char *p)
-{
-	size_t i;
-
-	for (i = 0; i < 6; i++)
-		if (!((p[i] >= 'a' && p[i] <= 'z') ||
-		      (p[i] >= 'A' && p[i] <= 'Z') ||
-		      (p[i] >= '0' && p[i] <= '9')))
-			return 0;
-	return !p[6];
-}
-
-/* Whether name is a staging folder name: the prefix and six characters. */
-static int
-staging_name(const char *name)
-{
-	return !strncmp(name, STAGING_PREFIX, 9) && mkdtemp_suffix(name + 9);
-}
-
-/*
- * Removes path and, when it is a folder, everything in it, never
- * following symbolic links. Best effort.
- */
-static void
-remove_tree(const char *path)
-{
-	struct stat st;
-	DIR *d;
-	struct dirent *e;
-	struct buf p = BUF_INIT;
-
-	if (lstat(path, &st))
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		unlink(path);
-		return;
-	}
-	d = opendir(path);
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		buf_reset(&p);
-		buf_addf(&p, "%s/%s", path, e->d_name);
-		remove_tree(p.data);
-	}
-	if (d)
-		closedir(d);
-	rmdir(path);
-	buf_release(&p);
-}
-
-/* 1 when the folder path was made (or found) before. */
-static int
-made_before(const struct buf *made, const char *path, size_t len)
-{
-	const char *p;
-
-	for (p = made->data; p < made->data + made->len; p += strlen(p) + 1)
-		if (strlen(p) == len && !memcmp(p, path, len))
-			return 1;
-	return 0;
-}
-
-/*
- * Creates the folders of relpath under base; those listed in made (if
- * not NULL) are not asked for again. 0, or -1 after printing an error.
- */
-static int
-make_parents(struct buf *made, const char *base, const char *relpath)
-{
-	struct buf p = BUF_INIT;
-	const char *slash = relpath;
-	struct stat st;
-	int ret = 0;
-
-	while ((slash = strchr(slash, '/'))) {
-		buf_reset(&p);
-		buf_addf(&p, "%s/%.*s", base, (int)(slash - relpath), relpath);
-		slash++;
-		if (made && made_before(made, p.data, p.len))
-			continue;
-		if (mkdir(p.data, 0777) && (errno != EEXIST ||
-					    lstat(p.data, &st) ||
-					    !S_ISDIR(st.st_mode))) {
-			ret = error("cannot create folder '%s': %s", p.data,
-				    errno == EEXIST ? "a file is in the way" :
-				    strerror(errno));
-			break;
-		}
-		if (made)
-			buf_add(made, p.data, p.len + 1);
-	}
-	buf_release(&p);
-	return ret;
-}
-
-/*
- * 1 when every folder on the way from base to base/relpath is a real
- * folder, not a symbolic link: a path read back from outdir is acted on
- * only inside outdir.
- */
-static int
-real_parents(const char *base, const char *relpath)
-{
-	struct buf p = BUF_INIT;
-	const char *slash = relpath;
-	struct stat st;
-	int ok = 1;
-
-	while (ok && (slash = strchr(slash, '/'))) {
-		buf_reset(&p);
-		buf_addf(&p, "%s/%.*s", base, (int)(slash - relpath), relpath);
-		slash++;
-		ok = !lstat(p.data, &st) && S_ISDIR(st.st_mode);
-	}
-	buf_release(&p);
-	return ok;
-}
-
-/*
- * Whether a and b describe one file in one state: the same inode, size
- * and times of change. A file written since (by us or by another
- * program) differs in its ctime at least.
- */
-static int
-same_state(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
-	       a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
-	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
-	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
 
 /* ----------------------------------------------------------- exchange */
 
-/*
- * Whether the folder path is the root of a mount, which cannot be
- * renamed: statx() says so where the kernel knows (Linux 5.8 on), else
- * a folder on another device than its parent is one.
- */
-static int
-mount_root(const char *path, const char *parent)
-{
-	struct stat a, b;
-
-#if defined(__linux__) && defined(STATX_ATTR_MOUNT_ROOT)
-	struct statx sx;
-
-	if (!statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS,
-		   &sx) && (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
-		return !!(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-#endif
-	return lstat(path, &a) || lstat(parent, &b) || a.st_dev != b.st_dev;
-}
-
-/* Exchanges the folders a and b in one step: 0, or -1 with errno set. */
-static int
-exchange(const char *a, const char *b)
-{
-#if defined(__linux__) && defined(RENAME_EXCHANGE)
-	return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
-#else
-	(void)a;
-	(void)b;
-	errno = ENOSYS;
-	return -1;
-#endif
-}
 
 /*
  * What an exchange publishes into: the folder outdir resolves to (the
@@ -341,7 +150,7 @@ begin_exchange(struct site *s)
 	int ret = 1;
 
 	if ((how && !strcmp(how, "journal")) || !s->target ||
-	    mount_root(s->target, s->parent) || inside_target(s))
+	    sitefs_mount_root(s->target, s->parent) || inside_target(s))
 		return 1;
 	sibling_prefix(s, &stg);
 	BUF_ADDLIT(&stg, "XXXXXX");
@@ -351,9 +160,9 @@ begin_exchange(struct site *s)
 	buf_addf(&b, "%s/b", stg.data);
 	if (lstat(s->target, &out) || lstat(stg.data, &st) ||
 	    st.st_dev != out.st_dev || mkdir(a.data, 0777) ||
-	    mkdir(b.data, 0777) || exchange(a.data, b.data) ||
+	    mkdir(b.data, 0777) || sitefs_exchange(a.data, b.data) ||
 	    rmdir(a.data) || rmdir(b.data)) {
-		remove_tree(stg.data);
+		sitefs_remove_tree(stg.data);
 		goto out;
 	}
 	s->beside = buf_detach(&stg, NULL);
@@ -394,7 +203,7 @@ read_manifest(struct site *s)
 		if (!nl || end != p + 16 || *end != ' ')
 			goto bad;
 		*nl = '\0';
-		if (!valid_relpath(end + 1))
+		if (!sitefs_valid_relpath(end + 1))
 			goto bad;
 		s->old = xgrow(s->old, &s->oldcap, s->nold + 1,
 			       sizeof(*s->old));
@@ -445,122 +254,6 @@ site_set_inputs(struct site *s, uint64_t inputs)
 
 /* ------------------------------------------------------------ journal */
 
-/*
- * Removes the folders of relpath under base that a removal left empty,
- * deepest first: folders that no longer belong to the site go with
- * their last file.
- */
-static void
-prune_parents(const char *base, const char *relpath)
-{
-	struct buf p = BUF_INIT;
-	char *slash;
-
-	buf_addf(&p, "%s/%s", base, relpath);
-	while ((slash = strrchr(p.data + strlen(base) + 1, '/'))) {
-		*slash = '\0';
-		if (rmdir(p.data))
-			break;
-	}
-	buf_release(&p);
-}
-
-/*
- * Carries out a journal: "ultimate-publish 1", "staging NAME", then
- * "move PATH" and "remove PATH" lines, then "end". Every line is checked
- * before anything is done; a move whose staged file is gone was done
- * already, so a journal can be carried out twice. Removes the staging
- * folder. Returns 0, -1 after printing an error (the journal is to
- * stay), or -2 when the journal is damaged (nothing done).
- */
-static int
-apply_journal(const char *outdir, const char *text)
-{
-	struct buf from = BUF_INIT, to = BUF_INIT, stg = BUF_INIT;
-	struct buf r = BUF_INIT, top = BUF_INIT, made = BUF_INIT;
-	const char *p = text, *nl, *rel;
-	struct stat st;
-	int ret = 0, act;
-
-	if (strncmp(p, JOURNAL_MAGIC, sizeof(JOURNAL_MAGIC) - 1))
-		return -2;
-	p += sizeof(JOURNAL_MAGIC) - 1;
-	nl = strchr(p, '\n');
-	if (!nl || strncmp(p, "staging ", 8))
-		return -2;
-	buf_add(&stg, p + 8, (size_t)(nl - p - 8));
-	if (!staging_name(stg.data)) {
-		buf_release(&stg);
-		return -2;
-	}
-	buf_reset(&stg);
-	buf_addf(&stg, "%s/%.*s", outdir, (int)(nl - p - 8), p + 8);
-	buf_addf(&top, "%s/site", stg.data);
-	text = nl + 1;
-	/* Checked whole first (act 0), then carried out (act 1). */
-	for (act = 0; act < 2 && !ret; act++) {
-		for (p = text;; p = nl + 1) {
-			nl = strchr(p, '\n');
-			if (!nl) {
-				ret = -2;
-				break;
-			}
-			if (nl - p == 3 && !strncmp(p, "end", 3))
-				break;
-			if (!strncmp(p, "move ", 5))
-				rel = p + 5;
-			else if (!strncmp(p, "remove ", 7))
-				rel = p + 7;
-			else
-				rel = NULL;
-			buf_reset(&r);
-			if (rel)
-				buf_add(&r, rel, (size_t)(nl - rel));
-			/* The manifest is moved into place, never removed. */
-			if (!rel || (!valid_relpath(r.data) &&
-				     (*p != 'm' || strcmp(r.data,
-							  ".manifest")))) {
-				ret = -2;
-				break;
-			}
-			if (!act)
-				continue;
-			buf_reset(&from);
-			buf_addf(&from, "%s/%s", top.data, r.data);
-			buf_reset(&to);
-			buf_addf(&to, "%s/%s", outdir, r.data);
-			if (*p == 'r') {
-				/* Through a link, it would be elsewhere. */
-				if (!real_parents(outdir, r.data))
-					;
-				else if (unlink(to.data) && errno != ENOENT)
-					ret = error("cannot remove '%s': %s",
-						    to.data, strerror(errno));
-				else
-					prune_parents(outdir, r.data);
-			} else if (make_parents(&made, outdir, r.data)) {
-				ret = -1;
-			} else if (rename(from.data, to.data) &&
-				   (errno != ENOENT || !lstat(from.data, &st))) {
-				/* (Gone from staging: moved already.) */
-				ret = error("cannot move '%s' to '%s': %s",
-					    from.data, to.data,
-					    strerror(errno));
-			}
-			if (ret)
-				break;
-		}
-	}
-	if (!ret)
-		remove_tree(stg.data);
-	buf_release(&top);
-	buf_release(&made);
-	buf_release(&r);
-	buf_release(&from);
-	buf_release(&to);
-	buf_release(&stg);
-	return ret;
-}
 
 /*
  * What a dead run left: a journal to carry out (or, when damaged, to
@@ -571,14 +264,14 @@ apply_journal(const char *outdir, const char *text)
 static int
 recover(struct site *s)
 {
-	struct buf path = BUF_INIT, text = BUF_INIT;
-	DIR *d;
-	struct dirent *e;
-	int ret = 0, r;
+	struct buf path = BUF_INIT, text = BUF_INIT, names = BUF_INIT;
+	const char *n;
+	struct stat st;
+	int ret = 0, r, err;
 
 	buf_addf(&path, "%s/.publish", s->outdir);
 	if (!buf_read_file_flags(&text, path.data, FILE_NOFOLLOW)) {
-		r = apply_journal(s->outdir, text.data);
+		r = sitefs_apply_journal(s->outdir, text.data);
 		if (r == -2)
 			diag_say("warning: '%s' is damaged; ignored",
 				 path.data);
@@ -588,23 +281,29 @@ recover(struct site *s)
 				    "above)", s->outdir);
 		else
 			unlink(path.data);
-	} else if (errno != ENOENT) {
-		/* Not a regular file: nothing of ours. */
-		remove_tree(path.data);
+	} else if ((err = errno) != ENOENT) {
+		/*
+		 * Not a regular file: nothing of ours. A journal that
+		 * cannot be read now (out of descriptors) stays.
+		 */
+		if (!lstat(path.data, &st) && !S_ISREG(st.st_mode))
+			sitefs_remove_tree(path.data);
+		else
+			ret = error("cannot read '%s': %s", path.data,
+				    diag_strerror(err));
 	}
 	buf_reset(&path);
 	buf_addf(&path, "%s/.publish.tmp", s->outdir);
-	remove_tree(path.data);
-	d = opendir(s->outdir);
-	while (!ret && d && (e = readdir(d))) {
-		if (strncmp(e->d_name, STAGING_PREFIX, 9))
+	sitefs_remove_tree(path.data);
+	if (!ret && sitefs_list_dir(s->outdir, &names))
+		ret = sitefs_unreadable(s->outdir);
+	SITEFS_EACH_NAME(n, &names) {
+		if (ret || strncmp(n, STAGING_PREFIX, 9))
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", s->outdir, e->d_name);
-		remove_tree(path.data);
+		buf_addf(&path, "%s/%s", s->outdir, n);
+		sitefs_remove_tree(path.data);
 	}
-	if (d)
-		closedir(d);
 	/* And those of their exchanges, beside outdir. */
 	if (!ret && s->target) {
 		size_t plen;
@@ -614,21 +313,21 @@ recover(struct site *s)
 		sibling_prefix(s, &path);
 		name = strrchr(path.data, '/') + 1;
 		plen = strlen(name);
-		d = opendir(s->parent);
-		while (d && (e = readdir(d))) {
-			if (strncmp(e->d_name, name, plen) ||
-			    !mkdtemp_suffix(e->d_name + plen))
+		/* Best effort: the parent may be writable, not readable. */
+		sitefs_list_dir(s->parent, &names);
+		SITEFS_EACH_NAME(n, &names) {
+			if (strncmp(n, name, plen) ||
+			    !sitefs_mkdtemp_suffix(n + plen))
 				continue;
 			buf_reset(&text);
 			buf_addf(&text, "%.*s%s", (int)(name - path.data),
-				 path.data, e->d_name);
-			remove_tree(text.data);
+				 path.data, n);
+			sitefs_remove_tree(text.data);
 		}
-		if (d)
-			closedir(d);
 	}
 	buf_release(&path);
 	buf_release(&text);
+	buf_release(&names);
 	return ret;
 }
 
@@ -787,9 +486,47 @@ out:
 	return ret;
 }
 
+/*
+ * What site_close() removes from the file system: the staging folders
+ * (not one that a kept journal names), the lock, outdir when this run
+ * made it and published nothing.
+ */
+static void
+clean_up(struct site *s)
+{
+	struct buf path = BUF_INIT;
+
+	if (s->staging && !s->journaled)
+		sitefs_remove_tree(s->staging);
+	if (s->beside)
+		sitefs_remove_tree(s->beside);
+	if (s->lockfd >= 0) {
+		/* The lock file goes first, while it is still held. */
+		buf_addf(&path, "%s/.lock", s->outdir);
+		unlink(path.data);
+		if (s->made && !s->published)
+			rmdir(s->outdir);
+		close(s->lockfd);
+		s->lockfd = -1;
+	}
+	buf_release(&path);
+}
+
+/* At exit(): the sites this process left open (a child's are not its). */
+static void
+clean_up_live(void)
+{
+	struct site *s;
+
+	for (s = live; s; s = s->next)
+		if (s->pid == getpid())
+			clean_up(s);
+}
+
 struct site *
 site_open(const char *outdir)
 {
+	static int registered;
 	struct site *s = xcalloc(1, sizeof(*s));
 	size_t len = strlen(outdir);
 
@@ -798,6 +535,11 @@ site_open(const char *outdir)
 		len--;
 	s->outdir = xstrndup(outdir, len);
 	s->lockfd = -1;
+	if (!registered++)
+		atexit(clean_up_live);
+	s->pid = getpid();
+	s->next = live;
+	live = s;
 	buf_init(&s->dirs);
 	if (!*s->outdir) {
 		error("output folder name is empty");
@@ -818,24 +560,17 @@ fail:
 void
 site_close(struct site *s)
 {
-	struct buf path = BUF_INIT;
+	struct site **p;
 	size_t i;
 
 	if (!s)
 		return;
-	/* A kept journal names its staging folder: the next run needs it. */
-	if (s->staging && !s->journaled)
-		remove_tree(s->staging);
-	if (s->beside)
-		remove_tree(s->beside);
-	if (s->lockfd >= 0) {
-		/* The lock file goes first, while it is still held. */
-		buf_addf(&path, "%s/.lock", s->outdir);
-		unlink(path.data);
-		if (s->made && !s->published)
-			rmdir(s->outdir);
-		close(s->lockfd);
-	}
+	clean_up(s);
+	for (p = &live; *p; p = &(*p)->next)
+		if (*p == s) {
+			*p = s->next;
+			break;
+		}
 	for (i = 0; i < s->nfiles; i++)
 		free(s->files[i].path);
 	free(s->files);
@@ -846,7 +581,6 @@ site_close(struct site *s)
 		free(s->seen[i].path);
 	free(s->seen);
 	buf_release(&s->dirs);
-	buf_release(&path);
 	free(s->staging);
 	free(s->root);
 	free(s->beside);
@@ -903,7 +637,7 @@ site_outdir(const struct site *s)
 int
 site_mkdirs(struct site *s, const char *relpath)
 {
-	return make_parents(&s->dirs, s->root, relpath);
+	return sitefs_make_parents(&s->dirs, s->root, relpath);
 }
 
 static void
@@ -975,7 +709,7 @@ stage(struct site *s, const char *relpath, const void *data, size_t len)
 			 NULL);
 		return 0;
 	}
-	if (make_parents(&s->dirs, s->root, relpath))
+	if (sitefs_make_parents(&s->dirs, s->root, relpath))
 		return -1;
 	buf_addf(&path, "%s/%s", s->root, relpath);
 	fp = fopen(path.data, "wbx");
@@ -1007,7 +741,7 @@ out:
 int
 site_write(struct site *s, const char *relpath, const void *data, size_t len)
 {
-	if (!valid_relpath(relpath))
+	if (!sitefs_valid_relpath(relpath))
 		BUG("bad output path '%s'", relpath);
 	return stage(s, relpath, data, len);
 }
@@ -1019,7 +753,7 @@ site_adopt(struct site *s, const char *relpath, const void *data, size_t len)
 	struct stat st;
 	int ret = 0;
 
-	if (!valid_relpath(relpath))
+	if (!sitefs_valid_relpath(relpath))
 		BUG("bad output path '%s'", relpath);
 	buf_addf(&path, "%s/%s", s->root, relpath);
 	if (published_same(s, relpath, data, len)) {
@@ -1134,7 +868,7 @@ check_staged(const struct site *s)
 		buf_reset(&path);
 		buf_addf(&path, "%s/%s", s->root, e->path);
 		if (lstat(path.data, &st) || !S_ISREG(st.st_mode) ||
-		    !same_state(&st, &e->st))
+		    !sitefs_same_state(&st, &e->st))
 			ret = error("'%s' changed after it was written (by a "
 				    "figure script?); nothing published",
 				    path.data);
@@ -1219,8 +953,8 @@ link_unchanged(struct site *s)
 		buf_addf(&from, "%s/%s", s->outdir, e->path);
 		buf_reset(&to);
 		buf_addf(&to, "%s/%s", s->root, e->path);
-		remove_tree(to.data);
-		ret = make_parents(&s->dirs, s->root, e->path) ||
+		sitefs_remove_tree(to.data);
+		ret = sitefs_make_parents(&s->dirs, s->root, e->path) ||
 		      link_or_copy(from.data, to.data) ? -1 : 0;
 	}
 	buf_release(&from);
@@ -1231,40 +965,44 @@ link_unchanged(struct site *s)
 /*
  * Removes from the staged tree below rel ("" for the top) what is not
  * to be published: the figure stage's scripts and copies, a figure
- * script's stray files, and the folders that end empty.
+ * script's stray files, and the folders that end empty. Returns 0, or
+ * -1 after printing an error when a folder cannot be read (its strays
+ * would be published).
  */
-static void
+static int
 drop_strays(const struct site *s, size_t n, const char *rel)
 {
 	struct buf dir = BUF_INIT, path = BUF_INIT, sub = BUF_INIT;
+	struct buf names = BUF_INIT;
 	struct stat st;
-	struct dirent *e;
-	DIR *d;
+	const char *e;
+	int ret = 0;
 
 	buf_addf(&dir, "%s%s%s", s->root, *rel ? "/" : "", rel);
-	d = opendir(dir.data);
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
+	if (sitefs_list_dir(dir.data, &names))
+		ret = sitefs_unreadable(dir.data);
+	SITEFS_EACH_NAME(e, &names) {
+		if (ret)
+			break;
 		buf_reset(&sub);
-		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e);
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", dir.data, e->d_name);
+		buf_addf(&path, "%s/%s", dir.data, e);
 		if (lstat(path.data, &st))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			drop_strays(s, n, sub.data);
+			ret = drop_strays(s, n, sub.data);
 			rmdir(path.data);
 		} else if (!listed(s->files, n, sub.data) &&
 			   strcmp(sub.data, ".manifest")) {
 			unlink(path.data);
 		}
 	}
-	if (d)
-		closedir(d);
 	buf_release(&dir);
 	buf_release(&path);
 	buf_release(&sub);
+	buf_release(&names);
+	return ret;
 }
 
 /* Whether name, at the top of outdir, is this program's bookkeeping. */
@@ -1272,7 +1010,7 @@ static int
 bookkeeping(const char *name)
 {
 	return !strcmp(name, ".lock") || !strcmp(name, ".manifest") ||
-	       !strncmp(name, ".publish", 8) || staging_name(name);
+	       !strncmp(name, ".publish", 8) || sitefs_staging_name(name);
 }
 
 /*
@@ -1288,26 +1026,24 @@ static int
 carry_over(struct site *s, size_t n, const char *rel)
 {
 	struct buf dir = BUF_INIT, from = BUF_INIT, to = BUF_INIT;
-	struct buf sub = BUF_INIT;
+	struct buf sub = BUF_INIT, names = BUF_INIT;
 	struct stat st;
-	struct dirent *e;
+	const char *e;
 	size_t at;
-	DIR *d;
 	int ret = 0;
 
 	buf_addf(&dir, "%s%s%s", s->outdir, *rel ? "/" : "", rel);
-	d = opendir(dir.data);
-	if (!d && *rel)
-		ret = error("cannot read folder '%s': %s", dir.data,
-			    strerror(errno));
-	while (!ret && d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (!*rel && bookkeeping(e->d_name)))
+	if (sitefs_list_dir(dir.data, &names))
+		ret = sitefs_unreadable(dir.data);
+	SITEFS_EACH_NAME(e, &names) {
+		if (ret)
+			break;
+		if (!*rel && bookkeeping(e))
 			continue;
 		buf_reset(&sub);
-		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", e);
 		buf_reset(&from);
-		buf_addf(&from, "%s/%s", dir.data, e->d_name);
+		buf_addf(&from, "%s/%s", dir.data, e);
 		if (lstat(from.data, &st))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
@@ -1333,17 +1069,16 @@ carry_over(struct site *s, size_t n, const char *rel)
 				    "it away and run again", s->outdir,
 				    from.data);
 		else if (lstat(to.data, &st) &&
-			 (make_parents(&s->dirs, s->root, sub.data) ||
+			 (sitefs_make_parents(&s->dirs, s->root, sub.data) ||
 			  linkat(AT_FDCWD, from.data, AT_FDCWD, to.data, 0)))
 			ret = error("cannot keep '%s' in the new site: %s",
 				    from.data, strerror(errno));
 	}
-	if (d)
-		closedir(d);
 	buf_release(&dir);
 	buf_release(&from);
 	buf_release(&to);
 	buf_release(&sub);
+	buf_release(&names);
 	return ret;
 }
 
@@ -1366,8 +1101,7 @@ publish_exchange(struct site *s, size_t n)
 
 	if (link_unchanged(s))
 		goto out;
-	drop_strays(s, n, "");
-	if (carry_over(s, n, ""))
+	if (drop_strays(s, n, "") || carry_over(s, n, ""))
 		goto out;
 	/* Held before the exchange: the next run waits on this one. */
 	buf_addf(&path, "%s/.lock", s->root);
@@ -1398,7 +1132,7 @@ publish_exchange(struct site *s, size_t n)
 	} else if (rename(s->root, tree.data)) {
 		error("cannot move '%s' to '%s': %s; nothing published",
 		      s->root, tree.data, strerror(errno));
-	} else if (exchange(tree.data, s->target)) {
+	} else if (sitefs_exchange(tree.data, s->target)) {
 		error("cannot publish into '%s': %s; nothing published",
 		      s->outdir, strerror(errno));
 	} else {
@@ -1498,14 +1232,17 @@ publish_journal(struct site *s, size_t n)
 		error("cannot write '%s': %s", jpath.data, strerror(errno));
 		unlink(path.data);
 	} else {
-		/* Committed: done now, or by the next run if not. */
-		ret = apply_journal(s->outdir, j.data);
+		/*
+		 * Committed: done now, or by the next run if not, which
+		 * needs the staging folder the journal names (should this
+		 * one end on the way, out of memory).
+		 */
+		s->journaled = 1;
+		ret = sitefs_apply_journal(s->outdir, j.data);
 		if (ret == -2)
 			BUG("the journal written does not parse");
-		if (ret) {
-			/* The journal names the staging folder: it stays. */
-			s->journaled = 1;
-		} else {
+		if (!ret) {
+			s->journaled = 0;
 			unlink(jpath.data);
 			s->published = 1;
 			free(s->staging);
@@ -1556,26 +1293,47 @@ site_publish(struct site *s)
 	return ret;
 }
 
+size_t
+site_count(const struct site *s, const char *suffix)
+{
+	const struct entry *v = s->published ? s->files : s->old;
+	size_t n = s->published ? s->nfiles : s->nold, i, k = 0;
+	size_t len = strlen(suffix), plen;
+
+	for (i = 0; i < n; i++) {
+		plen = strlen(v[i].path);
+		k += plen >= len && !strcmp(v[i].path + plen - len, suffix);
+	}
+	return k;
+}
+
 /* -------------------------------------------------------------- watch */
 
-/* Notes every entry under dir (outdir/...), the staging folder apart. */
-static void
+/*
+ * Notes every entry under dir (outdir/...), the staging folder apart.
+ * Returns 0, or -1 after printing an error when a folder cannot be read:
+ * taken for empty, everything in it would look new afterwards.
+ */
+static int
 note_tree(struct site *s, const char *dir, int top)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	struct buf path = BUF_INIT;
+	struct buf path = BUF_INIT, names = BUF_INIT;
 	struct stat st;
+	const char *e;
+	int ret = 0;
 
-	while (d && (e = readdir(d))) {
+	if (sitefs_list_dir(dir, &names))
+		ret = sitefs_unreadable(dir);
+	SITEFS_EACH_NAME(e, &names) {
 		struct seen *n;
 
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (top && (!strncmp(e->d_name, STAGING_PREFIX, 9) ||
-			     !strcmp(e->d_name, ".lock"))))
+		if (ret)
+			break;
+		if (top && (!strncmp(e, STAGING_PREFIX, 9) ||
+			    !strcmp(e, ".lock")))
 			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", dir, e->d_name);
+		buf_addf(&path, "%s/%s", dir, e);
 		if (lstat(path.data, &st))
 			continue;
 		s->seen = xgrow(s->seen, &s->seencap, s->nseen + 1,
@@ -1584,22 +1342,57 @@ note_tree(struct site *s, const char *dir, int top)
 		n->path = xstrdup(path.data);
 		n->st = st;
 		if (S_ISDIR(st.st_mode))
-			note_tree(s, path.data, 0);
+			ret = note_tree(s, path.data, 0);
 	}
-	if (d)
-		closedir(d);
 	buf_release(&path);
+	buf_release(&names);
+	return ret;
 }
 
-void
-site_watch(struct site *s)
+/* Forgets what site_watch() noted. */
+static void
+forget_seen(struct site *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->nseen; i++)
 		free(s->seen[i].path);
-	s->nseen = 0;
-	note_tree(s, s->outdir, 1);
+	free(s->seen);
+	s->seen = NULL;
+	s->nseen = s->seencap = 0;
+}
+
+int
+site_watch(struct site *s)
+{
+	forget_seen(s);
+	if (!note_tree(s, s->outdir, 1))
+		return 0;
+	forget_seen(s);
+	return -1;
+}
+
+/*
+ * Whether the path p (outdir/...) is, or holds, a file of the site as
+ * last published: a file there that another program seems to have
+ * added is never removed (the manifest names what this program wrote).
+ */
+static int
+published_path(const struct site *s, const char *p)
+{
+	size_t i, n, len = strlen(s->outdir);
+
+	if (strncmp(p, s->outdir, len) || p[len] != '/')
+		return 1;	/* not ours to judge: kept */
+	p += len + 1;
+	n = strlen(p);
+	if (!strcmp(p, ".manifest") || !strncmp(p, ".publish", 8))
+		return 1;
+	for (i = 0; i < s->nold; i++)
+		if (!strncmp(s->old[i].path, p, n) &&
+		    (!s->old[i].path[n] || s->old[i].path[n] == '/'))
+			return 1;
+	return 0;
 }
 
 int
@@ -1611,18 +1404,26 @@ site_verify(struct site *s, const char *who)
 
 	s->seen = NULL;
 	s->nseen = s->seencap = 0;
-	note_tree(s, s->outdir, 1);
+	if (note_tree(s, s->outdir, 1)) {
+		/* Nothing is judged from half a look. */
+		ret = -1;
+		goto out;
+	}
 	for (i = 0; i < s->nseen; i++) {
 		const struct seen *now = &s->seen[i];
 
 		for (k = 0; k < nbefore; k++)
 			if (!strcmp(before[k].path, now->path))
 				break;
-		if (k == nbefore) {
+		if (k == nbefore && published_path(s, now->path)) {
+			ret = error("%s wrote '%s', outside the staging "
+				    "folder; the next run rewrites it", who,
+				    now->path);
+		} else if (k == nbefore) {
 			ret = error("%s wrote '%s', outside the staging "
 				    "folder; removed", who, now->path);
-			remove_tree(now->path);
-		} else if (!same_state(&before[k].st, &now->st)) {
+			sitefs_remove_tree(now->path);
+		} else if (!sitefs_same_state(&before[k].st, &now->st)) {
 			/* A folder changes when an entry is added to it. */
 			if (S_ISDIR(now->st.st_mode))
 				continue;
@@ -1631,6 +1432,8 @@ site_verify(struct site *s, const char *who)
 				    now->path);
 		}
 	}
+out:
+	forget_seen(s);
 	for (i = 0; i < nbefore; i++)
 		free(before[i].path);
 	free(before);

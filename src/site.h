@@ -138,13 +138,24 @@ void site_keep_rest(struct site *s);
 int site_publish(struct site *s);
 
 /*
- * Notes the state of everything in outdir but the staging folder, before
- * another program (gnuplot) runs; site_verify() afterwards returns 0 when
- * nothing there changed, else -1 after printing an error for each file
- * the program wrote (files it added are removed; a published file it
- * changed is rewritten by the next run, whose no-op check sees it).
+ * How many files of the site have a name ending in suffix (".html": its
+ * pages): of those site_publish() published, or before it (a run that
+ * found the site up to date) of the previous run's manifest.
  */
-void site_watch(struct site *s);
+size_t site_count(const struct site *s, const char *suffix);
+
+/*
+ * Notes the state of everything in outdir but the staging folder, before
+ * another program (gnuplot) runs: 0, or -1 after printing an error when
+ * a folder of outdir cannot be read (too few file descriptors, say),
+ * and then the program must not run. site_verify() afterwards returns 0
+ * when nothing there changed, else -1 after printing an error for each
+ * file the program wrote (files it added are removed, but never a path
+ * that the last published manifest lists; a published file it changed
+ * is rewritten by the next run, whose no-op check sees it), or one error
+ * when a folder cannot be read (nothing is removed then).
+ */
+int site_watch(struct site *s);
 int site_verify(struct site *s, const char *who);
 
 #endif

@@ -18,8 +18,6 @@
 
 #include "buf.h"
 #include "diag.h"
-#include "modeldoc.h"
-#include "schema.h"
 #include "suggest.h"
 #include "table.h"
 #include "timing.h"
@@ -47,6 +45,7 @@ struct table {
 	/* table_unique(): for each row, the first row with its cell in col */
 	size_t *first;
 	int first_col;		/* -1: not built */
+	int show_source;	/* read from a file: errors show its line */
 };
 
 /* Parser state shared with the libcsv callbacks. */
@@ -65,30 +64,65 @@ struct loader {
 	const struct table_column **hcol;
 };
 
+/*
+ * Prints an error at the len bytes at byte off of t's file (a caret
+ * under each, or one when len is 0), the file's line above the caret
+ * when t was read from a file, as a template's errors are. Returns -1.
+ */
 static int
-report(struct loader *ld, size_t line, size_t col, const char *fmt, ...)
+verror_in(const struct table *t, size_t off, size_t len, const char *fmt,
+	  va_list ap) __attribute__((format(printf, 4, 0)));
+
+static int
+verror_in(const struct table *t, size_t off, size_t len, const char *fmt,
+	  va_list ap)
+{
+	struct srcfile f = { t->name, t->data, t->len, t->show_source, NULL,
+			     NULL };
+	struct srcloc loc = { &f, off, len };
+
+	return verror_at(&loc, fmt, ap);
+}
+
+static int
+error_in(const struct table *t, size_t off, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 static int
-report(struct loader *ld, size_t line, size_t col, const char *fmt, ...)
+error_in(const struct table *t, size_t off, size_t len, const char *fmt, ...)
 {
-	struct buf msg = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror_in(t, off, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * Reports a problem at the len bytes at byte off of the file being
+ * read, up to TABLE_MAX_ERRORS of them.
+ */
+static int
+report(struct loader *ld, size_t off, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+report(struct loader *ld, size_t off, size_t len, const char *fmt, ...)
+{
 	va_list ap;
 
 	if (ld->stopped)
 		return -1;
 	if (ld->errors == TABLE_MAX_ERRORS) {
-		error_at_line(ld->t->name, line, col,
-			      "too many errors, stopping");
+		error_in(ld->t, off, len, "too many errors, stopping");
 		ld->errors++;
 		ld->stopped = 1;
 		return -1;
 	}
 	va_start(ap, fmt);
-	buf_vaddf(&msg, fmt, ap);
+	verror_in(ld->t, off, len, fmt, ap);
 	va_end(ap);
-	error_at_line(ld->t->name, line, col, "%s", msg.data);
-	buf_release(&msg);
 	ld->errors++;
 	return -1;
 }
@@ -102,61 +136,63 @@ is_eol(const char *data, size_t len, size_t i)
 }
 
 /*
- * Finds where field (0-based) of the record at byte off, line line starts:
- * a quote-aware walk, run only when an error is printed. A field past the
- * end of the record gives the position just after its last byte.
+ * Where field (0-based) of the record at byte off starts: a quote-aware
+ * walk, run only when an error is printed. Its bytes as written (quotes
+ * included) go into *span. A field past the end of the record gives the
+ * position just after its last byte, and a span of 0.
  */
-static void
-field_pos(const char *data, size_t len, size_t off, size_t line,
-	  size_t field, size_t *linep, size_t *colp)
+static size_t
+field_at(const char *data, size_t len, size_t off, size_t field,
+	 size_t *span)
 {
-	size_t i, start = off, n = 0;
+	size_t i, n = 0, end;
 	int quoted = 0;
 
-	while (start > 0 && !is_eol(data, len, start - 1))
-		start--;
-	/* Columns on the first line do not count a byte-order mark. */
-	if (start == 0 && len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
-		start = 3;
 	for (i = off; i < len && n < field; i++) {
 		char c = data[i];
 
-		if (c == '"') {
+		if (c == '"')
 			quoted = !quoted;
-		} else if (c == ',' && !quoted) {
+		else if (c == ',' && !quoted)
 			n++;
-		} else if (is_eol(data, len, i)) {
-			if (!quoted)
-				break;
-			line++;
-			start = i + 1;
-		}
+		else if (!quoted && is_eol(data, len, i))
+			break;
 	}
-	if (i > off && i <= len && n < field && i > 0 &&
-	    (i == len || data[i] == '\n') && data[i - 1] == '\r')
-		i--;
-	*linep = line;
-	*colp = i - start + 1;
+	*span = 0;
+	if (n < field) {
+		if (i > off && (i == len || data[i] == '\n') &&
+		    data[i - 1] == '\r')
+			i--;
+		return i;
+	}
+	for (end = i, quoted = 0; end < len; end++) {
+		if (data[end] == '"')
+			quoted = !quoted;
+		else if (!quoted && (data[end] == ',' ||
+				     is_eol(data, len, end)))
+			break;
+	}
+	*span = end - i;
+	return i;
 }
 
 /* Reports a problem in field (0-based) of the record being read. */
 static int
-report_field(struct loader *ld, const char *data, size_t len, size_t field,
-	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+report_field(struct loader *ld, size_t field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 static int
-report_field(struct loader *ld, const char *data, size_t len, size_t field,
-	     const char *fmt, ...)
+report_field(struct loader *ld, size_t field, const char *fmt, ...)
 {
 	struct buf msg = BUF_INIT;
-	size_t line, col;
+	size_t off, span;
 	va_list ap;
 
 	va_start(ap, fmt);
 	buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	field_pos(data, len, ld->rec_off, ld->rec_line, field, &line, &col);
-	report(ld, line, col, "%s", msg.data);
+	off = field_at(ld->t->data, ld->t->len, ld->rec_off, field, &span);
+	report(ld, off, span, "%s", msg.data);
 	buf_release(&msg);
 	return -1;
 }
@@ -190,15 +226,15 @@ on_field(void *data, size_t len, void *arg)
 	size_t ok = utf8_valid_prefix(data, len);
 
 	if (ok < len && !((char *)data)[ok])
-		report_field(ld, t->data, t->len, ld->nfield,
+		report_field(ld, ld->nfield,
 			     "NUL byte in field %zu: a data file is text",
 			     ld->nfield + 1);
 	else if (ok < len)
-		report_field(ld, t->data, t->len, ld->nfield,
+		report_field(ld, ld->nfield,
 			     "invalid UTF-8 byte 0x%02x in field %zu",
 			     ((unsigned char *)data)[ok], ld->nfield + 1);
 	else if ((ok = control_at(data, len)) < len)
-		report_field(ld, t->data, t->len, ld->nfield,
+		report_field(ld, ld->nfield,
 			     "control character U+%04X in field %zu: a cell "
 			     "is text (a tab and line breaks aside)",
 			     ((unsigned char *)data)[ok] == 0xc2 ?
@@ -358,12 +394,12 @@ check_header(struct loader *ld)
 				best = i;
 		if (best < n) {
 			used[best] = 1;
-			report_field(ld, t->data, t->len, best,
+			report_field(ld, best,
 				     "missing required column '%s': is '%s' "
 				     "a misspelling of it?", c->name,
 				     t->text.data + ld->field[best]);
 		} else {
-			report(ld, ld->rec_line, 1, "missing required column "
+			report(ld, ld->rec_off, 0, "missing required column "
 			       "'%s'", c->name);
 		}
 	}
@@ -382,7 +418,7 @@ check_header(struct loader *ld)
 				break;
 		}
 		if (k < sc->ncols)
-			report_field(ld, t->data, t->len, i, "unknown column "
+			report_field(ld, i, "unknown column "
 				     "'%s'; did you mean '%s'?", h,
 				     sc->cols[k].name);
 	}
@@ -433,7 +469,7 @@ too_few(struct loader *ld)
 	size_t miss[3], n = missing_columns(ld, miss), i;
 
 	if (n == 1)
-		report_field(ld, t->data, t->len, miss[0], "too few fields: "
+		report_field(ld, miss[0], "too few fields: "
 			     "expected %zu, got %zu: column '%s' is missing "
 			     "(the other fields line up without it)",
 			     t->ncols, ld->nfield,
@@ -443,7 +479,7 @@ too_few(struct loader *ld)
 			buf_addf(&cols, "%s'%s'", i ? (i + 1 == n ? " or " :
 						   ", ") : "",
 				 t->text.data + t->cells[miss[i]]);
-		report_field(ld, t->data, t->len, miss[0], "too few fields: "
+		report_field(ld, miss[0], "too few fields: "
 			     "expected %zu, got %zu: column %s is missing "
 			     "(the other fields line up without any one of "
 			     "them)",
@@ -455,7 +491,7 @@ too_few(struct loader *ld)
 				 t->text.data + t->cells[i]);
 		if (i < t->ncols)
 			buf_addf(&cols, ", and %zu more", t->ncols - i);
-		report_field(ld, t->data, t->len, t->ncols, "too few fields: "
+		report_field(ld, t->ncols, "too few fields: "
 			     "expected %zu (%s), got %zu", t->ncols,
 			     cols.data, ld->nfield);
 	}
@@ -481,10 +517,10 @@ on_record(int c, void *arg)
 			const char *h = t->text.data + ld->field[i];
 
 			if (!*h)
-				report_field(ld, t->data, t->len, i,
+				report_field(ld, i,
 					     "empty column name in header");
 			else if (first[i] != i)
-				report_field(ld, t->data, t->len, i,
+				report_field(ld, i,
 					     "duplicate column '%s' in header "
 					     "(also field %zu)", h,
 					     first[i] + 1);
@@ -502,7 +538,7 @@ on_record(int c, void *arg)
 		row = 0;
 	} else if (ld->nfield != t->ncols) {
 		if (ld->nfield > t->ncols)
-			report_field(ld, t->data, t->len, t->ncols,
+			report_field(ld, t->ncols,
 				     "too many fields: expected %zu, got %zu",
 				     t->ncols, ld->nfield);
 		else
@@ -637,7 +673,7 @@ parse(struct table *t, const struct table_schema *schema)
 		if (diag_interrupted())
 			break;
 		if (n != end - pos && !ld.stopped) {
-			report(&ld, ld.line, n + 1, "%s",
+			report(&ld, pos + n, 1, "%s",
 			       csv_error(&p) == CSV_EPARSE
 				       ? "malformed quoting: a quote inside "
 					 "an unquoted field or after a closing "
@@ -659,13 +695,15 @@ parse(struct table *t, const struct table_schema *schema)
 		ld.stopped = 1;
 	}
 	if (!ld.stopped && csv_fini(&p, on_field, on_record, &ld))
-		report_field(&ld, data, len, ld.nfield,
+		report_field(&ld, ld.nfield,
 			     "unterminated quoted field");
 	csv_free(&p);
 	free(ld.field);
 	free(ld.hcol);
+	/* No line to show: the file has none. */
 	if (!ld.errors && t->ncols == 0)
-		report(&ld, 1, 1, "empty file: expected a header line");
+		ld.errors += error_at_line(t->name, 1, 1, "empty file: "
+					   "expected a header line") < 0;
 	return ld.errors ? -1 : 0;
 }
 
@@ -724,8 +762,8 @@ check_cells(const struct table *t, const struct table_schema *schema)
 			break;
 		}
 		if (errors >= TABLE_MAX_ERRORS) {
-			error_at_line(t->name, table_line(t, r), 1,
-				      "too many errors, stopping");
+			error_in(t, t->offs[r + 1], 0,
+				 "too many errors, stopping");
 			break;
 		}
 		for (k = 0; k < schema->ncols && errors < TABLE_MAX_ERRORS;
@@ -738,10 +776,13 @@ check_cells(const struct table *t, const struct table_schema *schema)
 	return errors ? -1 : 0;
 }
 
-/* Takes ownership of data (len bytes, NUL-terminated). */
+/*
+ * Takes ownership of data (len bytes, NUL-terminated); show_source: its
+ * errors show the line of the file (read from one, not from memory).
+ */
 static struct table *
 table_from(const char *name, char *data, size_t len,
-	   const struct table_schema *schema)
+	   const struct table_schema *schema, int show_source)
 {
 	struct table *t = xcalloc(1, sizeof(*t));
 
@@ -749,6 +790,7 @@ table_from(const char *name, char *data, size_t len,
 	t->data = data;
 	t->len = len;
 	t->first_col = -1;
+	t->show_source = show_source;
 	buf_init(&t->text);
 	t->schema = schema;
 	if (parse(t, schema) || (schema && check_cells(t, schema))) {
@@ -805,14 +847,14 @@ table_schema_of(const struct table *t)
 struct table *
 table_parse(const char *name, const char *data, size_t len)
 {
-	return table_from(name, xstrndup(data, len), len, NULL);
+	return table_from(name, xstrndup(data, len), len, NULL, 0);
 }
 
 struct table *
 table_parse_schema(const char *name, const char *data, size_t len,
 		   const struct table_schema *schema)
 {
-	return table_from(name, xstrndup(data, len), len, schema);
+	return table_from(name, xstrndup(data, len), len, schema, 0);
 }
 
 struct table *
@@ -824,7 +866,7 @@ table_load(const char *path, const struct table_schema *schema)
 	timing_begin("load");
 	f = srcfile_read(path);
 	if (f) {
-		t = table_from(path, f->data, f->len, schema);
+		t = table_from(path, f->data, f->len, schema, 1);
 		f->data = NULL;
 		srcfile_free(f);
 	}
@@ -922,8 +964,8 @@ table_require(const struct table *t, const char *name)
 	int c = table_find(t, name);
 
 	if (c < 0)
-		error_at_line(t->name, t->lines[0], 1,
-			      "missing required column '%s'", name);
+		error_in(t, t->offs[0], 0, "missing required column '%s'",
+			 name);
 	return c;
 }
 
@@ -940,15 +982,14 @@ table_error(const struct table *t, size_t row, int col, const char *fmt, ...)
 {
 	struct buf msg = BUF_INIT;
 	va_list ap;
-	size_t line, c;
+	size_t off, span;
 
 	va_start(ap, fmt);
 	buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	field_pos(t->data, t->len, t->offs[row + 1], table_line(t, row),
-		  (size_t)col, &line, &c);
-	error_at_line(t->name, line, c, "column '%s': %s",
-		      table_header(t, (size_t)col), msg.data);
+	off = field_at(t->data, t->len, t->offs[row + 1], (size_t)col, &span);
+	error_in(t, off, span, "column '%s': %s", table_header(t, (size_t)col),
+		 msg.data);
 	buf_release(&msg);
 	return -1;
 }
@@ -959,40 +1000,22 @@ table_error_in(const struct table *t, size_t row, int col, size_t within,
 {
 	struct buf msg = BUF_INIT;
 	va_list ap;
-	size_t line, c, i, start, k;
+	size_t i, k, span;
 	int quoted;
 
 	va_start(ap, fmt);
 	buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	field_pos(t->data, t->len, t->offs[row + 1], table_line(t, row),
-		  (size_t)col, &line, &c);
 	/* The field's first byte, then within bytes of its text on. */
-	for (start = t->offs[row + 1]; start > 0 &&
-	     !is_eol(t->data, t->len, start - 1); start--)
-		;
-	for (k = line; k > table_line(t, row); k--)
-		for (start++; !is_eol(t->data, t->len, start - 1); start++)
-			;
-	if (start == 0 && t->len >= 3 && !memcmp(t->data, "\xef\xbb\xbf", 3))
-		start = 3;
-	i = start + c - 1;
+	i = field_at(t->data, t->len, t->offs[row + 1], (size_t)col, &span);
 	quoted = i < t->len && t->data[i] == '"';
 	i += quoted;
-	for (k = 0; k < within && i < t->len; k++) {
+	for (k = 0; k < within && i < t->len; k++, i++)
 		if (quoted && t->data[i] == '"' && i + 1 < t->len &&
-		    t->data[i + 1] == '"') {
-			i += 2;
-			continue;
-		}
-		if (is_eol(t->data, t->len, i)) {
-			line++;
-			start = i + 1;
-		}
-		i++;
-	}
-	error_at_line(t->name, line, i - start + 1, "column '%s': %s",
-		      table_header(t, (size_t)col), msg.data);
+		    t->data[i + 1] == '"')
+			i++;
+	error_in(t, i, 1, "column '%s': %s", table_header(t, (size_t)col),
+		 msg.data);
 	buf_release(&msg);
 	return -1;
 }
@@ -1110,8 +1133,8 @@ table_max_rows(const struct table *t, size_t max, const char *why)
 {
 	if (t->nrows <= max)
 		return 0;
-	return error_at_line(t->name, table_line(t, max), 1, "more than %zu "
-			     "rows: %s", max, why);
+	return error_in(t, t->offs[max + 1], 0, "more than %zu rows: %s", max,
+			why);
 }
 
 int
@@ -1156,12 +1179,6 @@ tableset_find(const struct tableset *ts, const char *name)
 }
 
 struct table *
-tableset_load(struct tableset *ts, const char *dir, const char *file)
-{
-	return tableset_load_as(ts, dir, file, schema_of(file));
-}
-
-struct table *
 tableset_load_as(struct tableset *ts, const char *dir, const char *file,
 		 const struct table_schema *schema)
 {
@@ -1189,6 +1206,14 @@ out:
 	return t;
 }
 
+/* One thing a stage keeps with the set (tableset_keep()). */
+struct tableset_kept {
+	char *key;
+	void *p;
+	void (*free_fn)(void *);
+	struct tableset_kept *next;
+};
+
 void
 tableset_release(struct tableset *ts)
 {
@@ -1200,7 +1225,38 @@ tableset_release(struct tableset *ts)
 	for (i = 0; i < ts->nfailed; i++)
 		free(ts->failed[i]);
 	free(ts->failed);
-	schema_decls_free(ts->decls);
-	modeldoc_free(ts->doc);
+	while (ts->kept) {
+		struct tableset_kept *k = ts->kept;
+
+		ts->kept = k->next;
+		if (k->free_fn)
+			k->free_fn(k->p);
+		free(k->key);
+		free(k);
+	}
 	memset(ts, 0, sizeof(*ts));
+}
+
+void
+tableset_keep(struct tableset *ts, const char *key, void *p,
+	      void (*free_fn)(void *))
+{
+	struct tableset_kept *k = xcalloc(1, sizeof(*k));
+
+	k->key = xstrdup(key);
+	k->p = p;
+	k->free_fn = free_fn;
+	k->next = ts->kept;
+	ts->kept = k;
+}
+
+void *
+tableset_kept(const struct tableset *ts, const char *key)
+{
+	const struct tableset_kept *k;
+
+	for (k = ts->kept; k; k = k->next)
+		if (!strcmp(k->key, key))
+			return k->p;
+	return NULL;
 }

@@ -187,41 +187,37 @@ int table_unique(struct table *t, size_t row, int col);
  * A set of loaded tables, each read once per run and shared by the
  * stages that show them (model, audit, data page). The set owns them.
  */
-struct modeldoc;
-
 struct tableset {
 	struct table **t;
 	size_t n, cap;
 	char **failed;		/* "dir/file" of each file that failed */
 	size_t nfailed, failed_cap;
-	/*
-	 * The files data/schema.csv declares, read once per data folder
-	 * (schema_declared()); the set owns them.
-	 */
-	struct schema_decls *decls;
-	/*
-	 * The model document of the data folder (model_document()), read
-	 * once for every edition: a parse per edition was 3% of a whole
-	 * report's instructions. The set owns it.
-	 */
-	struct modeldoc *doc;
+	/* What other stages make of the files, kept as long as the set. */
+	struct tableset_kept *kept;
 };
+
+/*
+ * Keeps p under key for the set's lifetime, freed by free_fn (or not,
+ * NULL) when the set is released: what a stage makes of the files once
+ * for every edition of a run (the data catalogue, schema.c; the model
+ * document, model.c). The set knows nothing of what p is.
+ */
+void tableset_keep(struct tableset *ts, const char *key, void *p,
+		   void (*free_fn)(void *));
+/* What tableset_keep() kept under key, or NULL. */
+void *tableset_kept(const struct tableset *ts, const char *key);
 
 /* The table of the set named name (table_name()), or NULL. */
 const struct table *tableset_find(const struct tableset *ts,
 				  const char *name);
 /*
  * The table of dir/file from the set, loading it on first use (named
- * "dir/file" in messages) and checking it against the schema of file
- * (schema_of()). Returns NULL after printing errors; a file that failed
- * gives NULL on later calls without a word (its errors are printed
- * once). The table belongs to the set.
- */
-struct table *tableset_load(struct tableset *ts, const char *dir,
-			    const char *file);
-/*
- * As tableset_load(), checked against schema (which must outlive the
- * set: a table keeps it) instead of schema_of(file)'s.
+ * "dir/file" in messages) and checking it against schema (which must
+ * outlive the set: a table keeps it; NULL: no checks). Returns NULL
+ * after printing errors; a file that failed gives NULL on later calls
+ * without a word (its errors are printed once). The table belongs to
+ * the set. schema.h loads a project's data files with their catalogue's
+ * schemas (schema_load()).
  */
 struct table *tableset_load_as(struct tableset *ts, const char *dir,
 			       const char *file,

@@ -24,6 +24,7 @@
 #include "file.h"
 #include "format.h"
 #include "registry.h"
+#include "suggest.h"
 #include "template.h"
 #include "tmpl.h"
 #include "units.h"
@@ -64,6 +65,7 @@ struct expander {
 	const struct tnode *bib_node, *first_cite;
 	int stopped;		/* a limit hit or interrupted: no more */
 	int failed;
+	int text_only;		/* template_expand_text(): no page around */
 	/* The buffer each of x->spans is in until it reaches x->md. */
 	const struct buf **span_in;
 	size_t span_in_cap;
@@ -98,7 +100,8 @@ resolve(void *ctx, const char *name, struct buf *out)
 static struct expr_env
 env_of(struct expander *ex, int missing_ok)
 {
-	struct expr_env env = { ex->reg, resolve, ex, missing_ok };
+	struct expr_env env = { .reg = ex->reg, .resolve = resolve, .ctx = ex,
+				.missing_ok = missing_ok };
 
 	return env;
 }
@@ -460,17 +463,28 @@ expand_cite(struct expander *ex, const struct tnode *n, struct buf *out,
 	}
 	key = expr_text(expr_arg(n->expr, 0));
 	if (!(e = bib_find(x->bib, key))) {
-		struct buf have = BUF_INIT;
+		struct buf hint = BUF_INIT;
+		const char *near[3];
+		size_t nn = 0;
 
-		for (i = 0; x->bib && i < x->bib->n && i < 30; i++)
-			buf_addf(&have, "%s%s", i ? ", " : "", x->bib->v[i].key);
-		if (!x->bib || !x->bib->n)
+		if (!x->bib || !x->bib->n) {
 			xerr(ex, &n->loc, "unknown reference '%s': there is no "
 			     "references.csv in the data folder", key);
-		else
-			xerr(ex, &n->loc, "unknown reference '%s' (%s has: %s)",
-			     key, x->bib->file, have.data);
-		buf_release(&have);
+			return;
+		}
+		/* The closest keys, as for a [key] in a data cell (bib.c). */
+		if (!diag_full()) {
+			struct suggest sg;
+
+			suggest_init(&sg, key, near, 3);
+			for (i = 0; i < x->bib->n; i++)
+				suggest_add(&sg, x->bib->v[i].key);
+			nn = suggest_end(&sg);
+		}
+		suggest_hint(&hint, near, nn);
+		xerr(ex, &n->loc, "unknown reference '%s' (not a key of %s)%s",
+		     key, x->bib->file, hint.data);
+		buf_release(&hint);
 		return;
 	}
 	cite_entry(ex, n, e, out, md);
@@ -556,6 +570,12 @@ expand_value(struct expander *ex, const struct tnode *n, struct buf *out,
 	}
 	if (is_show(n->expr)) {
 		expand_show(ex, n, out, md);
+		return;
+	}
+	if (is_cite(n->expr) && ex->text_only) {
+		xerr(ex, &n->loc, "'%s' cannot be used here: this text is "
+		     "on no page with a references list",
+		     expr_text(n->expr));
 		return;
 	}
 	if (is_cite(n->expr)) {
@@ -1056,6 +1076,51 @@ expansion_locate(const struct expansion *x, size_t off, struct srcloc *loc)
 	loc->off += off - x->spans[lo - 1].off;
 	loc->len -= off - x->spans[lo - 1].off;
 	return 0;
+}
+
+/*
+ * Appends to names the registry names that the value slots of the node
+ * list n read, each once, separated by spaces.
+ */
+static void
+slot_names(const struct tnode *n, const struct registry *reg,
+	   struct buf *names)
+{
+	struct buf lines = BUF_INIT;
+	char *p, *end;
+
+	buf_addch(&lines, '\n');
+	for (; n; n = n->next)
+		if (n->kind == T_VALUE && n->expr)
+			expr_inputs(n->expr, &lines);
+	/* expr_inputs() ends each name with a newline. */
+	for (p = lines.data + 1; *p; p = end + 1) {
+		end = strchr(p, '\n');
+		*end = '\0';
+		if (registry_get(reg, p))
+			buf_addf(names, "%s%s", names->len ? " " : "", p);
+	}
+	buf_release(&lines);
+}
+
+int
+template_expand_text(const struct srcfile *f, const struct registry *reg,
+		     struct buf *out, struct buf *names)
+{
+	struct template *t = tmpl_parse_values(f);
+	struct expansion x;
+	struct expander ex = { .reg = reg, .x = &x, .text_only = 1 };
+
+	if (!t)
+		return -1;
+	expansion_init(&x);
+	x.reg = reg;
+	expand_nodes(&ex, t->root, out, 0);
+	slot_names(t->root, reg, names);
+	expansion_release(&x);
+	free(ex.bind);
+	template_free(t);
+	return ex.failed ? -1 : 0;
 }
 
 int

@@ -113,6 +113,19 @@ void template_free(struct template *t);
  */
 int template_expand(const struct template *t, const struct registry *reg,
 		    struct expansion *x);
+/*
+ * One text of the template language with value slots only, such as a
+ * data file's cell ("at {{ a.b | sci:2 | unit }} per {{ c | int }}";
+ * no blocks, includes or references): f's text expanded against reg as
+ * plain text (no Markdown escapes, no links) and appended to out, and
+ * the registry names its slots read appended to names, each once,
+ * space-separated (the inputs of a quantity that quotes them). Errors
+ * are located in f, which may be a piece of another file
+ * (srcfile_piece(): errors at a CSV cell). Returns 0, or -1 after
+ * printing every error.
+ */
+int template_expand_text(const struct srcfile *f, const struct registry *reg,
+			 struct buf *out, struct buf *names);
 void expansion_init(struct expansion *x);
 void expansion_release(struct expansion *x);
 /*

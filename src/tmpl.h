@@ -97,6 +97,14 @@ struct template {
 	size_t bytes;
 };
 
+/*
+ * Parses f (borrowed: it must outlive the template) as text and value
+ * slots only, for template_expand_text(): a tag with a sigil (a block,
+ * an include, a reference) is an error. Returns NULL after printing
+ * every error. Free with template_free().
+ */
+struct template *tmpl_parse_values(const struct srcfile *f);
+
 /* White space, for the parser and for a figure's alt text. */
 static inline int
 tmpl_is_space(char c)

@@ -22,6 +22,7 @@
 #include "format.h"
 #include "mathml.h"
 #include "registry.h"
+#include "suggest.h"
 #include "template.h"
 #include "tmpl.h"
 #include "units.h"
@@ -104,10 +105,11 @@ struct tag {
 
 struct parser {
 	struct template *t;
-	struct srcfile *f;
+	const struct srcfile *f;
 	size_t pos;
 	int depth;
 	int aborted;		/* a limit hit: stop, say no more */
+	int values_only;	/* text and value slots only: no blocks */
 	const char **stack;	/* include chain (resolved paths), for cycles */
 	size_t nstack, stack_cap;
 	int failed;
@@ -184,8 +186,8 @@ next_tag(struct parser *p, struct tag *tg)
 	}
 	if (i + 1 >= len)
 		return perr(p, tg->start, 2, "unclosed '{{': no '}}' before "
-			    "%s", i > len ? "the next '{{'" :
-			    "the end of the file");
+			    "%s", i > len ? "the next '{{'" : p->values_only ?
+			    "the end of the text" : "the end of the file");
 	tg->end = i + 2;
 	tg->cstart = tg->start + 2;
 	tg->cend = i;
@@ -257,29 +259,42 @@ parse_fmt(struct parser *p, size_t off, size_t len, struct fmt *f)
 {
 	const char *d = p->f->data + off;
 	size_t nlen = 0, i;
-	const char *near = NULL;
 
 	memset(f, 0, sizeof(*f));
 	f->loc = loc_of(p->f, off, len);
 	while (nlen < len && d[nlen] != ':')
 		nlen++;
-	for (i = 0; i < sizeof(fmt_info) / sizeof(fmt_info[0]); i++) {
+	for (i = 0; i < sizeof(fmt_info) / sizeof(fmt_info[0]); i++)
 		if (strlen(fmt_info[i].name) == nlen &&
 		    !memcmp(fmt_info[i].name, d, nlen))
 			break;
-		if (nlen && !near && !strncmp(fmt_info[i].name, d, 1))
-			near = fmt_info[i].name;
-	}
 	if (i == sizeof(fmt_info) / sizeof(fmt_info[0])) {
-		struct buf list = BUF_INIT;
-		size_t k;
+		struct buf list = BUF_INIT, hint = BUF_INIT;
+		char *name = xstrndup(d, nlen);
+		const char *near[3];
+		struct suggest s;
+		size_t k, n, kept = 0;
 
-		for (k = 0; k < sizeof(fmt_info) / sizeof(fmt_info[0]); k++)
+		suggest_init(&s, name, near, 3);
+		for (k = 0; k < sizeof(fmt_info) / sizeof(fmt_info[0]); k++) {
 			buf_addf(&list, "%s%s", k ? ", " : "",
 				 fmt_info[k].name);
-		perr(p, off, nlen, "unknown format '%.*s' (formats: %s)",
-		     (int)nlen, d, list.data);
+			suggest_add(&s, fmt_info[k].name);
+		}
+		/*
+		 * One edit away only: the names are short, and 'foo' is
+		 * as near 'or', 'sci' and 'e' as it is near anything.
+		 */
+		n = suggest_end(&s);
+		for (k = 0; k < n; k++)
+			if (suggest_distance(name, near[k]) <= 1)
+				near[kept++] = near[k];
+		suggest_hint(&hint, near, kept);
+		perr(p, off, nlen, "unknown format '%s' (formats: %s)%s", name,
+		     list.data, hint.data);
+		free(name);
 		buf_release(&list);
+		buf_release(&hint);
 		return -1;
 	}
 	f->kind = (enum fmt_kind)i;
@@ -817,6 +832,15 @@ parse_nodes(struct parser *p, struct tnode **out, const char *const *closers,
 				return 0;
 			}
 		}
+		/* Said once: the rest of a block would echo it. */
+		if (p->values_only && tg.sigil && tg.sigil != '!') {
+			perr(p, tg.cstart, tg.cend - tg.cstart, "'{{%.*s}}' "
+			     "cannot be used here: this text takes values "
+			     "only, '{{ NAME | FORMAT }}'",
+			     (int)(tg.cend - tg.cstart), d + tg.cstart);
+			p->aborted = 1;
+			break;
+		}
 		switch (tg.sigil) {
 		case '!':
 			break;
@@ -908,7 +932,7 @@ static int
 parse_file(struct parser *p, struct srcfile *f, const char *canon,
 	   struct tnode **out)
 {
-	struct srcfile *saved_f = p->f;
+	const struct srcfile *saved_f = p->f;
 	size_t saved_pos = p->pos;
 	int saved_depth = p->depth;
 	struct tag none;
@@ -939,6 +963,24 @@ parse_top(struct template *t, struct srcfile *f, char *canon)
 	else
 		parse_file(&p, f, canon, &t->root);
 	free(p.stack);
+	if (p.failed) {
+		template_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct template *
+tmpl_parse_values(const struct srcfile *f)
+{
+	struct template *t = xcalloc(1, sizeof(*t));
+	struct parser p = { .t = t, .f = f, .values_only = 1 };
+	struct tag none;
+
+	if (srcfile_check_text(f))
+		p.failed = 1;
+	else
+		parse_nodes(&p, &t->root, NULL, &none, NULL);
 	if (p.failed) {
 		template_free(t);
 		return NULL;

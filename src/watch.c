@@ -20,7 +20,8 @@
  *   publishes), and its lock dies with it; the watcher ends only after
  *   reaping it.
  * fork() without exec() is safe here: the watcher has a single thread.
- * It runs no other program (gnuplot.c and pdf.c spawn theirs).
+ * Of other programs it runs only the browser, with --open (gnuplot.c and
+ * pdf.c spawn theirs).
  *
  * With every edition, a change is built in two children: NEWEST, the
  * newest edition alone published with the rest of the site kept as it
@@ -31,7 +32,9 @@
  *
  * With --serve, a build's stderr is a pipe read here, passed on to the
  * terminal as it comes and kept: the browser is told of each finished
- * build (serve_set_state()), with those errors when it failed.
+ * build (serve_set_state()), with those errors when it failed. With
+ * --open too, the browser is started on the preview's address once the
+ * first build is done.
  *
  * What changed is found by comparing two snapshots of the folders (every
  * file's path, device, inode, size, mode and modification time), which
@@ -47,6 +50,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +79,10 @@
 #define MAX_DEPTH 32	/* folders nested deeper are not watched */
 #define SHOW_NAMES 3	/* files named in a line, then "and N more" */
 #define ERRORS_MAX 65536	/* of a build's stderr, kept for the browser */
+#define OPENER "xdg-open"	/* opens an address, without $BROWSER */
+
+/* POSIX: the application declares it. */
+extern char **environ;
 
 /* What a build builds. */
 enum phase {
@@ -108,6 +116,8 @@ struct watcher {
 	struct serve *http;	/* the preview server, or NULL */
 	int errfd;		/* a build's stderr, read here, or -1 */
 	struct buf errors;	/* what the build printed there */
+	pid_t opener;		/* the browser started (--open), or 0 */
+	const char *opener_name;	/* its program, for messages */
 	int restart;		/* a change came during a REST build */
 	int whole;		/* a whole site has been published */
 	sigset_t oldmask;	/* the caller's signal mask */
@@ -115,6 +125,79 @@ struct watcher {
 	struct snapshot built;	/* the folders as the last build saw them */
 	struct snapshot now, prev;
 };
+
+/* One line of the watch's own: user text shown, not obeyed. */
+static void
+say_line(const struct buf *line)
+{
+	diag_fputs(line->data, stdout);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/*
+ * Starts the browser on url: $BROWSER (a program's name or path) when
+ * set, else xdg-open; without a shell, its input and output /dev/null,
+ * in a process group of its own (Ctrl-C on the watch leaves the browser
+ * open). Not waited for: reap_opener() collects it. One line when it
+ * cannot be started; the watch goes on.
+ */
+static void
+open_browser(struct watcher *w, const char *url)
+{
+	const char *prog = getenv("BROWSER");
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	struct buf line = BUF_INIT;
+	char *argv[3];
+	int err, fd, given = prog && *prog;
+
+	if (!given)
+		prog = OPENER;
+	argv[0] = xstrdup(prog);
+	argv[1] = xstrdup(url);
+	argv[2] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	for (fd = 0; fd < 3; fd++)
+		posix_spawn_file_actions_addopen(&fa, fd, "/dev/null",
+						 fd ? O_WRONLY : O_RDONLY, 0);
+	posix_spawnattr_init(&at);
+	diag_child_attr(&at);
+	err = posix_spawnp(&w->opener, prog, &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	free(argv[0]);
+	free(argv[1]);
+	if (err) {
+		w->opener = 0;
+		buf_addf(&line, "watch: cannot open a browser: '%s': %s (%s); "
+			 "open %s by hand", prog, strerror(err),
+			 given ? "from BROWSER" :
+			 "install xdg-utils, or set BROWSER", url);
+		say_line(&line);
+	}
+	w->opener_name = prog;
+	buf_release(&line);
+}
+
+/* Collects the browser started, once it has ended: one line if it failed. */
+static void
+reap_opener(struct watcher *w)
+{
+	struct buf line = BUF_INIT;
+	int status;
+
+	if (w->opener <= 0 || waitpid(w->opener, &status, WNOHANG) != w->opener)
+		return;
+	w->opener = 0;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return;
+	buf_addf(&line, "watch: '%s' did not open the browser (%s %d)",
+		 w->opener_name, WIFEXITED(status) ? "exit status" : "signal",
+		 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	say_line(&line);
+	buf_release(&line);
+}
 
 /* Does nothing but end pselect() with EINTR when a build ends. */
 static void
@@ -365,6 +448,7 @@ wait_for(struct watcher *w, int fd, double ms)
 			tp = &ts;
 		}
 		r = pselect(nfds, &rd, &wr, NULL, tp, &mask);
+		reap_opener(w);
 		if (r < 0)
 			return -1;
 		if (w->http)
@@ -545,10 +629,20 @@ build(struct watcher *w, enum phase phase, int *status, double *ms)
 		return 0;
 	}
 	if (!pid) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
 		if (pipefd[1] >= 0) {
 			dup2(pipefd[1], STDERR_FILENO);
 			close(pipefd[0]);
 			close(pipefd[1]);
+		}
+		/*
+		 * What a build says on stdout (report's "report: out/index.html"
+		 * line) the watcher says in its own line for the build.
+		 */
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			close(null);
 		}
 		release(w);
 		return phase == NEWEST ? WATCH_BUILD_NEWEST : WATCH_BUILD;
@@ -624,9 +718,7 @@ say(const struct watcher *w, const char *what, enum phase phase, int status,
 	else
 		buf_addf(&line, "no build; %s%s left as it was", out, slash);
 	/* File names are shown, not obeyed by the terminal. */
-	diag_fputs(line.data, stdout);
-	putchar('\n');
-	fflush(stdout);
+	say_line(&line);
 	/* The browser: reloaded, or shown what failed. */
 	if (w->http && !(phase == REST && w->restart)) {
 		if (status == 0)
@@ -731,21 +823,18 @@ watch_run(const struct watch_options *opt)
 	buf_addf(&what, "watch: watching '%s' and '%s' (%s); Ctrl-C stops",
 		 opt->datadir, opt->templatedir,
 		 w.ino >= 0 ? "inotify" : "polling");
-	diag_fputs(what.data, stdout);
-	putchar('\n');
+	say_line(&what);
 	if (w.http) {
 		buf_reset(&what);
 		buf_addf(&what, "watch: serving '%s' at %s", opt->outdir,
 			 url.data);
-		diag_fputs(what.data, stdout);
-		putchar('\n');
+		say_line(&what);
 		if (opt->host) {
 			buf_reset(&what);
 			buf_addf(&what, "watch: anyone who can reach '%s' can "
 				 "read the preview (no TLS, no password)",
 				 opt->host);
-			diag_fputs(what.data, stdout);
-			putchar('\n');
+			say_line(&what);
 		}
 	}
 	ret = build(&w, WHOLE, &status, &ms);
@@ -753,6 +842,8 @@ watch_run(const struct watch_options *opt)
 		goto out;
 	say(&w, NULL, WHOLE, status, ms);
 	w.whole = status == 0;
+	if (w.http && opt->open && !diag_interrupted())
+		open_browser(&w, url.data);
 	while (wait_change(&w, pending)) {
 		buf_reset(&what);
 		diff(&w.built, &w.now, &what);

@@ -18,6 +18,7 @@ struct watch_options {
 	int serve;		/* serve outdir on port serve; -1: no */
 	const char *host;	/* and address host; NULL: 127.0.0.1 */
 	int editions;		/* every edition: the newest is built first */
+	int open;		/* with serve: open the browser on it */
 };
 
 /*

@@ -6,13 +6,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "xalloc.h"
 #include "banned.h"
 
+/*
+ * Set aside by the first allocation and given back when memory runs
+ * out, so that what exit() runs then (site.c removes its staging
+ * folder) has memory to work with.
+ */
+#define RESERVE_BYTES ((size_t)256 << 10)
+static void *reserve;
+static int reserved;
+
+static void
+free_reserve(void)
+{
+	free(reserve);
+	reserve = NULL;
+}
+
+static void
+set_aside(void)
+{
+	reserved = 1;
+	reserve = malloc(RESERVE_BYTES);
+	atexit(free_reserve);
+}
+
 void
 xalloc_die(void)
 {
+	static int dying;
+
+	/* Out of memory again while cleaning up at exit: stop there. */
+	if (dying++)
+		_exit(1);
+	free_reserve();
 	fputs("ultimate: fatal: out of memory\n", stderr);
 	exit(1);
 }
@@ -20,8 +51,11 @@ xalloc_die(void)
 void *
 xmalloc(size_t size)
 {
-	void *p = malloc(size ? size : 1);
+	void *p;
 
+	if (!reserved)
+		set_aside();
+	p = malloc(size ? size : 1);
 	if (!p)
 		xalloc_die();
 	return p;
@@ -30,8 +64,11 @@ xmalloc(size_t size)
 void *
 xcalloc(size_t nmemb, size_t size)
 {
-	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	void *p;
 
+	if (!reserved)
+		set_aside();
+	p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 	if (!p)
 		xalloc_die();
 	return p;
@@ -40,8 +77,11 @@ xcalloc(size_t nmemb, size_t size)
 void *
 xrealloc(void *ptr, size_t size)
 {
-	void *p = realloc(ptr, size ? size : 1);
+	void *p;
 
+	if (!reserved)
+		set_aside();
+	p = realloc(ptr, size ? size : 1);
 	if (!p)
 		xalloc_die();
 	return p;

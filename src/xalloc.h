@@ -17,7 +17,11 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
-/* Prints the out-of-memory message and exits. */
+/*
+ * Prints the out-of-memory message and exits. exit() runs what modules
+ * registered with atexit() (site.c removes its staging folder), with
+ * 256 KiB that the first allocation set aside given back for it.
+ */
 _Noreturn void xalloc_die(void);
 
 /* Grow *cap (by 1.5x, at least to need) for an array of elem-sized items. */

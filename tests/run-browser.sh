@@ -8,7 +8,9 @@
 # level skipped, every table captioned, every image with alt text,
 # contrast in both colour schemes, figures dark in dark mode with text of
 # 11 px or more at 1280 and 390 px, table captions not cut off on a
-# phone; screenshots of index.html, light and dark,
+# phone; the layout: the contents beside the text at 1280 px, the
+# text on the first screen at 390 px; screenshots of index.html, light
+# and dark, at 1280 and 390 px,
 # kept in build/browser/ as test artifacts). The layout checks measure
 # text, so they run with the fonts the Makefile's DEPS_BROWSER installs
 # (Liberation), not with whatever fonts the machine happens to have.
@@ -41,7 +43,7 @@ fi
 cd "$top"
 if [ -z "$site" ]; then
 	site=$tmp/site
-	"$ult" -o "$site" report
+	"$ult" -o "$site" report >/dev/null
 fi
 fail=0
 # Every page of every edition (editions/YEAR/*.html) too.

@@ -366,18 +366,40 @@ then ok; else no "README.md's error for a mistyped name is not the tool's:"
 	cat "$tmp/first/diff"; fi
 rm -rf "$tmp/first"
 
+# A loop is named as the loop, whatever the way to it: through a
+# constant defined before the provider of what the loop's members read
+# (had been "unknown quantity 'laptop.mass'"), and through a pick that
+# reads a definition that reads the pick (had been "unknown quantity").
+mkdir "$tmp/loop" && cp -R "$top/data" "$tmp/loop/"
+sed -i 's|^const\.hbar = const\.h / (2 \* pi)$|const.hbar = laptop.ops_max / (2 * pi)|' \
+	"$tmp/loop/data/model.md"
+line=$(grep -n '^const\.hbar = laptop' "$tmp/loop/data/model.md" | cut -d: -f1)
+expect_in "$tmp/loop" loop-constant 1 "$ult" list
+has loop-constant "$tmp/stderr" "^data/model.md:${line:-0}:1: error: 'const.hbar' depends on itself: const.hbar -> laptop.ops_max -> const.hbar\$"
+if grep -q 'unknown quantity' "$tmp/stderr"; then
+	no "loop-constant: an unknown quantity said"; cat "$tmp/stderr"; else ok; fi
+cp "$top/data/model.md" "$tmp/loop/data/model.md"
+sed -i 's|^\(closest\.heaviest = largest d in device by d\.mass where has(d\.mass)\)$|\1 \&\& d.mass > closest.half|' \
+	"$tmp/loop/data/model.md"
+printf '\n```define\nclosest.half = closest.heaviest.mass / 2\n  unit: kg\n```\n' \
+	>>"$tmp/loop/data/model.md"
+line=$(grep -n '^closest\.heaviest = ' "$tmp/loop/data/model.md" | cut -d: -f1)
+expect_in "$tmp/loop" loop-pick 1 "$ult" list
+if [ "$(head -n 1 "$tmp/stderr")" = "data/model.md:${line:-0}:1: error: 'closest.heaviest' depends on itself: closest.heaviest -> closest.half -> closest.heaviest" ]
+then ok; else no "loop-pick: the loop is not named first"; cat "$tmp/stderr"; fi
+
 # A data file of one's own, declared without C (docs/templates.md, "A
 # data file of your own"): in a copy of the project, a two-column file
 # and its two lines of data/schema.csv; `list` shows each row's
 # quantities with their units, and a report after the file changed
 # shows the change (the run is not skipped as unchanged).
 mkdir "$tmp/own" && cp -R "$top/data" "$top/templates" "$tmp/own/"
-printf '%s\n' 'file,column,kind,unit,required,description' \
-	'clocks.csv,id,id,,yes,the processor' \
-	'clocks.csv,clock,number,MHz,yes,its clock rate' \
-	>"$tmp/own/data/schema.csv"
+printf '%s\n' 'clocks.csv,,rows,,,,one processor' \
+	'clocks.csv,id,id,,yes,,the processor' \
+	'clocks.csv,clock,number,MHz,yes,,its clock rate' \
+	>>"$tmp/own/data/schema.csv"
 printf 'id,clock\nz80,4\nm68k,8\n' >"$tmp/own/data/clocks.csv"
-printf '%s\n' 'clocks.csv: a row of a file declared in schema.csv' \
+printf '%s\n' 'clocks.csv: one processor' \
 	'id id required the processor' \
 	'clock number (MHz) required its clock rate' >"$tmp/own/want-tables"
 expect_in "$tmp/own" own-file 0 "$ult" -d data -t templates list clocks.
@@ -386,9 +408,10 @@ printf '%s\n' 'clocks.z80.id z80' 'clocks.z80.clock 4 MHz' \
 if awk '{ $1 = $1; print }' "$tmp/stdout" | diff -u "$tmp/own/want" - \
 	>"$tmp/own/diff"; then ok
 else no "own-file: 'list clocks.' differs:"; cat "$tmp/own/diff"; fi
-# 'datasets --tables' lists its columns after the built-in files'.
+# 'datasets --tables' lists its columns with the shipped files'.
 expect_in "$tmp/own" own-file-tables 0 "$ult" -d data datasets --tables
-if tail -3 "$tmp/stdout" | awk '{ $1 = $1; print }' |
+if sed -n '/^clocks\.csv:/,/^$/p' "$tmp/stdout" | grep -v '^$' |
+	awk '{ $1 = $1; print }' |
 	diff -u - "$tmp/own/want-tables" >"$tmp/own/diff" 2>&1; then ok; else
 	no "own-file-tables: the declared columns differ:"; cat "$tmp/own/diff"; fi
 expect_in "$tmp/own" own-file-report 0 "$ult" -d data -t templates -o out \
@@ -437,12 +460,13 @@ has own-rates-gaps "$tmp/stdout" '^current\.laptop\.gap\.storage\.years_extra_e 
 has own-rates-gaps "$tmp/stdout" '^record\.gap\.atomic_ops\.year_myrate '
 has own-rates-gaps "$tmp/stdout" '^current\.disk\.gap\.bits\.years_myrate '
 # A declaration that does not parse: located, and nothing is written.
-printf 'clocks.csv,speed,number,furlong,no,\n' >>"$tmp/own/data/schema.csv"
+printf 'clocks.csv,speed,number,furlong,no,,\n' >>"$tmp/own/data/schema.csv"
+line=$(wc -l <"$tmp/own/data/schema.csv")
 rm -rf "$tmp/own/out"
 expect_in "$tmp/own" own-file-bad-unit 1 "$ult" -d data -t templates \
 	-o out report
 has own-file-bad-unit "$tmp/stderr" \
-	"^data/schema.csv:4:25: error: column 'unit': unknown unit 'furlong'\$"
+	"^data/schema.csv:$line:25: error: column 'unit': unknown unit 'furlong'\$"
 if [ -e "$tmp/own/out" ]; then no "own-file-bad-unit: out/ written"
 else ok; fi
 rm -rf "$tmp/own"
@@ -518,11 +542,22 @@ if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \
 	"$out/quantities.json" 2>/dev/null || ! command -v python3 >/dev/null
 then ok; else no "report: quantities.json is not valid JSON"; fi
 if ls -A "$out" | grep -q staging; then no "report: staging left"; else ok; fi
+# It says where the site is, on stdout, in one line, with its pages;
+# nothing on stderr.
+says_where() { # says_where NAME OUT [DIR]: stdout names OUT (in DIR)
+	n=$(cd "${3:-.}" && find "$2" -name '*.html' | wc -l)
+	if [ "$(cat "$tmp/stdout")" = "report: $2/index.html ($n pages)" ] &&
+		[ "$n" -gt 1 ] && [ ! -s "$tmp/stderr" ]
+	then ok; else no "$1: stdout '$(cat "$tmp/stdout")', want" \
+		"'report: $2/index.html ($n pages)' alone"; fi
+}
+says_where report "$out"
 
 # Same inputs, same bytes; an unchanged file keeps its timestamp.
 cp -R "$out" "$tmp/first"
 touch -d '2000-01-01' "$out/quantities.csv"
 expect report-again 0 "$ult" -o "$out" report
+says_where report-again "$out"
 if diff -r "$tmp/first" "$out" >/dev/null; then ok; else
 	no "report: second run differs"; fi
 if [ "$(date -r "$out/quantities.csv" +%Y)" = 2000 ]; then ok; else
@@ -533,6 +568,8 @@ cp -R "$top/data" "$tmp/bad"
 sed 's/^laptop.mass,1,/laptop.mass,-1,/' "$top/data/assumptions.csv" \
 	>"$tmp/bad/assumptions.csv"
 expect report-bad-data 1 "$ult" -d "$tmp/bad" -o "$out" report
+if [ -s "$tmp/stdout" ]; then no "report-bad-data: said '$(cat "$tmp/stdout")'"
+else ok; fi
 if diff -r "$tmp/first" "$out" >/dev/null; then ok; else
 	no "report: failed run changed out/"; fi
 # An output folder that cannot be created: one line, exit 1.
@@ -628,7 +665,7 @@ if [ -s "$tmp/stderr" ]; then no "get-as-of-newest: a note for the newest year";
 for c in report list check datasets "get record.name" "explain record.name"; do
 	# shellcheck disable=SC2086 # c is a command and its argument
 	expect "as-of-before-article-$c" 2 "$ult" --as-of $((article - 1)) -o "$tmp/early" $c
-	has "as-of-before-article-$c" "$tmp/stderr" "^ultimate: --as-of $((article - 1)) is before the first edition ($article, the article's year)\$"
+	has "as-of-before-article-$c" "$tmp/stderr" "^ultimate: --as-of $((article - 1)) is before the first edition ($article)\$"
 done
 # The whole site holds every edition, its index and the changes.
 for f in editions/index.html changes.html "editions/$article/index.html" \
@@ -649,6 +686,20 @@ if [ ! -e "$tmp/one/editions" ] && [ ! -e "$tmp/one/changes.html" ] &&
 	no "report --no-editions: editions written"; fi
 if grep -q 'editions/index.html' "$tmp/one/index.html"; then
 	no "report --no-editions: links to editions"; else ok; fi
+# The no-change key (report.c): with nothing changed the run stops after
+# the no-op check and builds no model; an option that changes the site
+# (--as-of, every edition) is in the key, and the run is not skipped.
+expect report-noop 0 "$ult" --no-editions -o "$tmp/one" --timings report
+has report-noop "$tmp/stderr" '^timing: noop '
+if grep -q '^timing: model ' "$tmp/stderr"; then
+	no "report-noop: a model was built"; else ok; fi
+expect report-key-as-of 0 "$ult" --no-editions --as-of "$article" \
+	-o "$tmp/one" --timings report
+has report-key-as-of "$tmp/stderr" '^timing: model '
+has report-key-as-of "$tmp/one/quantities.csv" "^edition.year,$article,"
+expect report-key-editions 0 "$ult" --as-of "$article" -o "$tmp/one" report
+if [ -f "$tmp/one/editions/$article/index.html" ]; then ok; else
+	no "report-key-editions: skipped as unchanged"; fi
 
 # diff: what changed between two editions, and the rows that did it.
 expect diff 0 "$ult" diff "$article" "$newest"
@@ -663,7 +714,7 @@ has diff-order "$tmp/stderr" "needs the earlier year first"
 expect diff-one-year 2 "$ult" diff "$article"
 expect diff-bad-format 2 "$ult" --format xml diff "$article" "$newest"
 expect diff-before-article 2 "$ult" diff $((article - 1)) "$newest"
-has diff-before-article "$tmp/stderr" "^ultimate: 'diff' $((article - 1)) is before the first edition ($article, the article's year)\$"
+has diff-before-article "$tmp/stderr" "^ultimate: 'diff' $((article - 1)) is before the first edition ($article)\$"
 expect diff-after-data 2 "$ult" diff "$article" $((newest + 1))
 has diff-after-data "$tmp/stderr" "^ultimate: 'diff' $((newest + 1)) is after the newest edition ($newest, the newest year of the data)\$"
 # The new TOP500 row above, dated 2099: the cause of the record's change.
@@ -823,8 +874,18 @@ if command -v bash >/dev/null; then
 	comp_has options --format
 	complete_line datasets --ta
 	comp_has tables --tables
+	complete_line --serve 0 watch --op
+	comp_has open --open
 	complete_line --format ""
 	comp_has format text
+	# Every example --example knows (init.c's examples[]).
+	complete_line init --example ""
+	for e in $(sed -n '/^} examples\[\] = {/,/^};/s/^	{ "\([a-z]*\)",.*/\1/p' \
+		"$top/src/init.c"); do
+		comp_has example "$e"
+	done
+	if [ "$(wc -l <"$tmp/comp.out")" = 2 ]; then ok; else
+		no "completion --example: $(tr '\n' ' ' <"$tmp/comp.out")"; fi
 	complete_line get laptop.ops_m
 	comp_has names laptop.ops_max
 	if [ "$(wc -l <"$tmp/comp.out")" = 1 ]; then ok; else
@@ -873,16 +934,21 @@ for f in usr/bin/ultimate usr/share/man/man1/ultimate.1 \
 	usr/share/ultimate/templates/report.md \
 	usr/share/ultimate/templates/figures/top500.gp \
 	usr/share/ultimate/templates/sections/intro.md \
+	usr/share/ultimate/examples/minimal/README.md \
+	usr/share/ultimate/examples/minimal/.github/workflows/pages.yml \
+	usr/share/ultimate/examples/minimal/engine/ultimate.tar.gz \
 	usr/share/bash-completion/completions/ultimate; do
 	if [ -f "$tmp/inst/$f" ]; then ok; else no "make install: no $f"; fi
 done
 # The share folder is compiled in from PREFIX, not DESTDIR.
 expect install-help 0 "$iult" --help
 has install-datadir "$tmp/stdout" 'else /usr/share/ultimate)'
-# init DIR: a project from the share folder, whose report is the repo's.
+# init --example lloyd DIR: the Lloyd report, whose report is the repo's.
 mkdir "$tmp/pp"
-expect_in "$tmp/pp" init 0 env ULTIMATE_SHARE="$share" "$iult" init proj
-has init-says "$tmp/stdout" '^  cd proj && ultimate report$'
+expect_in "$tmp/pp" init 0 env ULTIMATE_SHARE="$share" "$iult" init \
+	--example lloyd proj
+has init-says "$tmp/stdout" "^ultimate: new project in 'proj', from the example 'lloyd': data/, docs/, templates/\$"
+has init-says-cd "$tmp/stdout" '^  cd proj && ultimate report$'
 for f in data/assumptions.csv templates/page.html templates/style.css \
 	templates/figures/top500.gp templates/sections/intro.md \
 	docs/templates.md; do
@@ -892,9 +958,43 @@ done
 if [ "$(ls -A "$tmp/pp")" = proj ]; then ok; else
 	no "init: left beside the project: $(ls -A "$tmp/pp")"; fi
 expect_in "$tmp/pp/proj" init-report 0 env -u ULTIMATE_SHARE "$iult" report
+says_where init-report out "$tmp/pp/proj"
 if [ -f "$tmp/pp/proj/out/index.html" ] &&
 	diff -r -x .manifest "$tmp/first" "$tmp/pp/proj/out" >/dev/null
 then ok; else no "init: the project's report differs from the repository's"; fi
+# init DIR: the minimal example, docs/examples/minimal/ as it is, with
+# the reference and the engine's source, which builds the tool that
+# builds its report (as its publishing workflow does).
+expect_in "$tmp/pp" init-minimal 0 env ULTIMATE_SHARE="$share" "$iult" \
+	init mine
+has init-minimal-says "$tmp/stdout" "^ultimate: new project in 'mine', from the example 'minimal': .github/, README.md, data/, docs/, engine/, templates/\$"
+if (cd "$top/docs/examples/minimal" && find . -type f | sort) >"$tmp/want" &&
+	(cd "$tmp/pp/mine" && find . -type f ! -path './docs/*' \
+		! -path './engine/*' | sort) >"$tmp/got" &&
+	cmp -s "$tmp/want" "$tmp/got"; then ok; else
+	no "init: the minimal project's files are not docs/examples/minimal's:" \
+		"$(diff "$tmp/want" "$tmp/got")"; fi
+while read -r f; do
+	if cmp -s "$top/docs/examples/minimal/$f" "$tmp/pp/mine/$f"; then ok
+	else no "init: mine/$f is not docs/examples/minimal's"; fi
+done <"$tmp/want"
+if cmp -s "$top/docs/templates.md" "$tmp/pp/mine/docs/templates.md"; then ok
+else no "init: mine/docs/templates.md is not the repository's"; fi
+# The engine is this source, every file of src/, and enough to build.
+mkdir "$tmp/engine"
+if tar -xzf "$tmp/pp/mine/engine/ultimate.tar.gz" -C "$tmp/engine" &&
+	(cd "$tmp/engine" && find . -type f | sort) >"$tmp/got" &&
+	(cd "$top" && find ./Makefile ./.ci/deps.sh ./src -type f | sort) \
+		>"$tmp/want" && cmp -s "$tmp/want" "$tmp/got" &&
+	while read -r f; do cmp -s "$top/$f" "$tmp/engine/$f" || exit 1
+	done <"$tmp/want"
+then ok; else no "init: engine/ultimate.tar.gz is not this source"; fi
+# (make -n writes build/cflags itself: the folder must be there; and
+# the build's own variables, BUILD among them, are in the environment.)
+if mkdir "$tmp/engine/build" && MAKEFLAGS= make -n -C "$tmp/engine" \
+	NO_DEPS=1 BUILD=build ultimate >/dev/null 2>&1
+then ok; else no "init: engine/ultimate.tar.gz lacks what 'make ultimate' needs"; fi
+rm -rf "$tmp/engine"
 # Errors: one line, exit 1, nothing written.
 expect_in "$tmp/pp" init-not-empty 1 env ULTIMATE_SHARE="$share" \
 	"$iult" init proj
@@ -916,29 +1016,46 @@ rm "$tmp/share2/docs/templates.md"
 expect_in "$tmp/pp" init-part-missing 1 env ULTIMATE_SHARE="$tmp/share2" \
 	"$iult" init p2
 has init-part-missing "$tmp/stderr" "no 'docs/templates.md' in the share folder '$tmp/share2'"
+mv "$tmp/share2/examples" "$tmp/share2/examples.not"
+expect_in "$tmp/pp" init-example-missing 1 env \
+	ULTIMATE_SHARE="$tmp/share2" "$iult" init p2
+has init-example-missing "$tmp/stderr" "^ultimate: error: cannot start a project: no 'examples/minimal' in the share folder '$tmp/share2' (from ULTIMATE_SHARE; "
+mv "$tmp/share2/examples.not" "$tmp/share2/examples"
 # A failure halfway (a FIFO among the templates) leaves no project.
 cp "$share/docs/templates.md" "$tmp/share2/docs/"
-mkfifo "$tmp/share2/templates/sections/zz-fifo"
-expect_in "$tmp/pp" init-halfway 1 env ULTIMATE_SHARE="$tmp/share2" \
-	"$iult" init p2
-has init-halfway "$tmp/stderr" "zz-fifo': not a regular file or folder"
-if [ "$(ls -A "$tmp/pp" | tr '\n' ' ')" = "file proj " ]; then ok; else
-	no "init: a failed init left $(ls -A "$tmp/pp")"; fi
-if [ "$(wc -l <"$tmp/stderr")" = 1 ]; then ok; else
-	no "init-halfway: not one line"; cat "$tmp/stderr"; fi
+mkfifo "$tmp/share2/templates/sections/zz-fifo" \
+	"$tmp/share2/examples/minimal/templates/zz-fifo"
+for ex in lloyd minimal; do
+	expect_in "$tmp/pp" "init-halfway-$ex" 1 env \
+		ULTIMATE_SHARE="$tmp/share2" "$iult" init --example "$ex" p2
+	has "init-halfway-$ex" "$tmp/stderr" "zz-fifo': not a regular file or folder"
+	if [ "$(ls -A "$tmp/pp" | tr '\n' ' ')" = "file mine proj " ]; then ok
+	else no "init: a failed init left $(ls -A "$tmp/pp")"; fi
+	if [ "$(wc -l <"$tmp/stderr")" = 1 ]; then ok; else
+		no "init-halfway-$ex: not one line"; cat "$tmp/stderr"; fi
+done
 # An empty folder, the working directory included, may become one.
 mkdir "$tmp/pp/empty" "$tmp/pp/here"
 expect_in "$tmp/pp" init-empty 0 env ULTIMATE_SHARE="$share" \
-	"$iult" init empty/
+	"$iult" --example=lloyd init empty/
 has init-empty "$tmp/stdout" '^  cd empty && ultimate report$'
 if [ "$(ls -A "$tmp/pp/empty" | tr '\n' ' ')" = "data docs templates " ]
 then ok; else no "init into empty/: $(ls -A "$tmp/pp/empty")"; fi
 expect_in "$tmp/pp/here" init-here 0 env ULTIMATE_SHARE="$share" \
 	"$iult" init .
 if [ -f "$tmp/pp/here/templates/page.html" ] &&
-	[ "$(ls -A "$tmp/pp/here" | tr '\n' ' ')" = "data docs templates " ]
+	[ "$(ls -A "$tmp/pp/here" | tr '\n' ' ')" = \
+		".github README.md data docs engine templates " ]
 then ok; else no "init .: $(ls -A "$tmp/pp/here")"; fi
 expect init-needs-dir 2 "$iult" init
+# --example: a name init knows, with init only.
+expect init-example-unknown 2 "$iult" init --example loyd "$tmp/pp/p3"
+has init-example-unknown "$tmp/stderr" "^ultimate: unknown example 'loyd'; did you mean 'lloyd'? (the examples: minimal, lloyd)\$"
+expect init-example-far 2 "$iult" init --example=zzzzzzzz "$tmp/pp/p3"
+has init-example-far "$tmp/stderr" "^ultimate: unknown example 'zzzzzzzz' (the examples: minimal, lloyd)\$"
+expect init-example-other-command 2 "$iult" --example lloyd list
+has init-example-other-command "$tmp/stderr" "^ultimate: --example is an option of 'init'\$"
+if [ ! -e "$tmp/pp/p3" ]; then ok; else no "init: a usage error made p3"; fi
 # uninstall removes every file install put.
 if imake uninstall; then ok; else
 	no "make uninstall failed"; cat "$tmp/make.out"; fi

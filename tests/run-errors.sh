@@ -2,7 +2,8 @@
 # Bad-input tests: each folder tests/errors/<case>/ holds data files that
 # replace the shipped ones in a copy of data/ (or, .bib and .json, join
 # them: for import-refs) (a file named 'remove' lists
-# files to delete instead), optionally a templates/ folder laid over a
+# files to delete instead; 'model.sed', a sed script, edits the copy of
+# data/model.md), optionally a templates/ folder laid over a
 # copy of templates/, 'expected.err', the exact stderr, and optionally
 # 'args' (default: list) and 'expected.rc' (default: 1). Every case also
 # checks that no output folder or staging folder is left behind, and
@@ -27,6 +28,9 @@ for dir in "$top"/tests/errors/*/; do
 	done
 	if [ -f "$dir/remove" ]; then
 		while read -r f; do rm -f "$tmp/data/$f"; done < "$dir/remove"
+	fi
+	if [ -f "$dir/model.sed" ]; then
+		sed -i -f "$dir/model.sed" "$tmp/data/model.md"
 	fi
 	args=list
 	[ -f "$dir/args" ] && args=$(cat "$dir/args")

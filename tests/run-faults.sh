@@ -24,7 +24,7 @@ ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/.." && pwd)
 fx=$top/tests/faults
 tmp=$(mktemp -d)
-pass=0 fail=0 c=""
+pass=0 fail=0 c="" ulim=""
 slow=${FAULTS_SLOW:-1}
 jobs=${FAULTS_JOBS:-1}
 
@@ -127,7 +127,7 @@ run() {
 	} >>"$tmp/queue"
 }
 one_case() {
-	cname=$1 cbad="" c=$tmp/$1 xenv="" at=""
+	cname=$1 cbad="" c=$tmp/$1 xenv="" at="" ulim=""
 	shift
 	echo "$cname" >"$tmp/case.$ncase"
 	trap 'echo >"$tmp/ended.$ncase"' EXIT
@@ -210,6 +210,9 @@ limits() {
 	export FAULTS_RUN
 	# shellcheck disable=SC3045 # dash, bash and busybox sh have it
 	[ -z "$vlimit" ] || ulimit -v "$vlimit"
+	# $ulim: a limit of the case's own ("-n 8"), after that one.
+	# shellcheck disable=SC2086,SC3045
+	[ -z "$ulim" ] || ulimit $ulim
 }
 u() {
 	lim=$(($1 * slow))
@@ -451,6 +454,79 @@ devices_200000_rows() { # the duplicate-id check may be quadratic
 }
 run devices-200000-rows devices_200000_rows
 
+# Text from data is never markup: every label-bearing column (a device's
+# name and label, a TOP500 system, a drive's model, a processor, a
+# product) ends in gnuplot's markup characters and more; the run
+# succeeds, and every label drawn, by the shipped figures and by a
+# figure of the case's that draws each dataset's labels (as labels and
+# as tic labels), shows as it is. A label {/=400 HUGE} was drawn at 400
+# pt, and one ending in two backslashes failed the report.
+label_tail=' \ { } ^ _ @ & ~ " {/=40 x} \U+03B1 ]]> \\'
+labels_literal() {
+	mkcase
+	python3 - "$c/data" "$label_tail" <<'EOF'
+import csv, sys
+cols = {'devices.csv': ['name', 'label'], 'top500.csv': ['system'],
+        'disk_capacity.csv': ['model'], 'ssd_capacity.csv': ['model'],
+        'areal_density.csv': ['product'], 'transistors.csv': ['processor']}
+for f, names in cols.items():
+    path = sys.argv[1] + '/' + f
+    with open(path, newline='') as fp:
+        rows = list(csv.reader(fp))
+    for r in rows[1:]:
+        for n in names:
+            i = rows[0].index(n)
+            if r[i]:
+                r[i] += sys.argv[2]
+    with open(path, 'w', newline='') as fp:
+        csv.writer(fp, lineterminator='\n').writerows(rows)
+EOF
+	cat >"$c/templates/figures/labels.gp" <<'EOF'
+# data: top500 disk areal transistors ssd picked
+set yrange [-1:*]
+set ytics scale 0
+set lmargin 10
+plot 'top500.dat' using 1:0:4 with labels notitle, \
+     'disk.dat' using 1:0:4 with labels notitle, \
+     'areal.dat' using 1:0:3 with labels notitle, \
+     'transistors.dat' every 20 using 1:($0 + 100):ytic(3) with points notitle, \
+     'ssd.dat' using 1:0:4 with labels notitle, \
+     'picked.dat' using 1:0:6 with labels notitle
+EOF
+	printf '\n{{#figure labels }}\nLabels.\n{{#alt}}\nLabels.\n{{/figure}}\n' \
+		>>"$c/templates/sections/dust.md"
+	rep 30 --no-editions
+	clean
+	want 0
+	no_staging
+	python3 - "$c/out/figures" "$label_tail" <<'EOF' ||
+import sys, xml.dom.minidom as md
+bad = 0
+for f in ('labels', 'gaps', 'ladder', 'labels-narrow', 'gaps-narrow'):
+    try:
+        doc = md.parse(sys.argv[1] + '/' + f + '.svg')
+    except Exception as e:
+        print('%s.svg: %s' % (f, e))
+        bad += 1
+        continue
+    got = []
+    for t in doc.getElementsByTagName('text'):
+        s = ''.join(n.data for e in [t] + t.getElementsByTagName('*')
+                    for n in e.childNodes if n.nodeType == n.TEXT_NODE)
+        # A word joiner breaks what the terminal would take as its own.
+        got.append(s.replace('\u2060', ''))
+    mine = [s for s in got if 'U+03B1' in s or '{/=' in s]
+    wrong = [s for s in mine if not s.endswith(sys.argv[2])]
+    if len(mine) < (30 if f.startswith('labels') else 5) or wrong:
+        print('%s.svg: %d labels, %d not as they are: %r' %
+              (f, len(mine), len(wrong), wrong[:2]))
+        bad += 1
+sys.exit(1 if bad else 0)
+EOF
+		bad "labels not shown as they are"
+}
+run labels-literal labels_literal
+
 # --- Hostile templates ------------------------------------------------
 include_symlink_passwd() {
 	mkcase
@@ -563,6 +639,17 @@ unknown_names_50000() { # a short stderr, in a few seconds
 	[ "$_b" -le 20000 ] || bad "$_b bytes on stderr (at most 20000)"
 }
 run unknown-names-50000 unknown_names_50000
+
+unknown_long_names() { # did you mean: 18.6 s of CPU (quadratic)
+	mkcase
+	awk 'BEGIN { for (i = 0; i < 20; i++) { s = "laptop.x" i "_"
+		while (length(s) < 5000) s = s "abcdefghij"
+		printf "{{ %s }}\n", s } }' >"$c/templates/report.md"
+	snap
+	rep 20
+	refused 1 'report\.md' 5
+}
+run unknown-long-names unknown_long_names
 
 uaf_table_in_figure() { # AddressSanitizer: heap-use-after-free
 	mkcase
@@ -682,6 +769,21 @@ gnuplot_ignores_sigterm() { # --figure-timeout 1
 }
 run gnuplot-ignores-sigterm gnuplot_ignores_sigterm
 
+# report --pdf with a browser that ignores SIGTERM (and so does its
+# child) and never ends: stopped after --figure-timeout (the printer's
+# bound had been a fixed 600 s a page), SIGKILL two seconds later.
+printer_ignores_sigterm() {
+	mkcase
+	printf '#!/bin/sh\ntrap "" TERM\nsleep 100\n' >"$c/printer"
+	chmod +x "$c/printer"
+	snap
+	xenv="ULTIMATE_CHROMIUM=$c/printer"
+	rep 20 --no-editions --pdf --figure-timeout 1
+	refused 3 "printer.*'index\.html'.*--figure-timeout" 8
+	gone
+}
+run printer-ignores-sigterm printer_ignores_sigterm
+
 gnuplot_child_holds_stderr() { # gnuplot exits 0 and draws nothing
 	mkcase B
 	snap
@@ -712,6 +814,23 @@ figure_writes_into_out() { # then fails
 	refused 3 'top500' 20
 }
 run figure-writes-into-out-then-fails figure_writes_into_out
+
+# A file that the last publish listed, gone from out/, written there by
+# a figure script: not removed as a stray (a cleanup never removes a
+# path of the manifest); the next run rewrites it.
+figure_writes_published_path() {
+	mkcase
+	rm "$c/out/data.html"
+	printf "set output '../../../data.html'\nplot x\nerror_here\n" \
+		>"$c/templates/figures/top500.gp"
+	rep 20
+	clean
+	want 3
+	names 'data\.html'
+	[ -f "$c/out/data.html" ] || bad "out/data.html was removed"
+	no_staging
+}
+run figure-writes-published-path figure_writes_published_path
 
 figure_writes_staged_file() { # ../index.html: a staged page, then succeeds
 	mkcase B
@@ -1098,6 +1217,48 @@ kill_during_gnuplot() {
 run kill-during-gnuplot-existing-out kill_during_gnuplot existing
 run kill-during-gnuplot-new-out kill_during_gnuplot new
 
+# --- Too few file descriptors -----------------------------------------
+# ulimit -n at every value from the lowest with which the tool starts
+# (--version) up to the first with which the report succeeds: each run
+# publishes the new site whole, or fails saying it ran out of
+# descriptors and leaves out/ as it was, no staging folder anywhere. A
+# folder that could not be opened had read as empty, and the check for
+# gnuplot's strays removed 516 published files (issue 39).
+few_descriptors() {
+	mkcase B
+	snap
+	_n=3
+	while [ "$_n" -lt 64 ]; do
+		ulim="-n $_n"
+		u 5 --version
+		[ "$rc" = 0 ] && break
+		_n=$((_n + 1))
+	done
+	rounds_begin
+	while [ "$_n" -lt 64 ]; do
+		round
+		ulim="-n $_n"
+		rep 20
+		clean
+		no_staging
+		if [ "$rc" = 0 ]; then
+			is_site B
+			round_end "ulimit -n $_n"
+			break
+		fi
+		want 1 3
+		unchanged
+		names 'Too many open files'
+		! grep -q 'outside the staging folder' "$c/err" ||
+			bad "gnuplot blamed: $(grep -m1 outside "$c/err")"
+		round_end "ulimit -n $_n"
+		_n=$((_n + 1))
+	done
+	rounds_end
+	[ "$_n" -lt 64 ] || bad "no run succeeded with up to 63 descriptors"
+}
+run few-descriptors few_descriptors
+
 # --- Large CSV fields ---------------------------------------------------
 # big_field FILE BYTES: appends to FILE (a copy of top500.csv) a list
 # whose note is BYTES bytes long, one quoted field.
@@ -1163,6 +1324,89 @@ sigterm_during_csv_field() {
 	gone
 }
 run sigterm-during-csv-field sigterm_during_csv_field
+
+# --- Ways to die ------------------------------------------------------
+# Whatever ends the run, out/ is left as it was, no staging folder
+# anywhere, and stderr says why in one line (and, after errors, the
+# line that counts them): an error (a folder in the way, found when
+# publishing), a signal while gnuplot draws, out of memory, a file-size
+# limit (SIGXFSZ had ended the run without a word, exit 153), too few
+# descriptors. Out of memory had left the staging folder.
+one_line() { # one_line: one line on stderr, the count of errors apart
+	_l=$(grep -cv '^ultimate: [0-9]* errors\{0,1\}$' "$c/err")
+	[ "$_l" = 1 ] || bad "$_l lines on stderr, want 1: $(head -c 300 "$c/err")"
+}
+ways_to_die() {
+	mkcase B
+	snap
+	_v=$(echo "${ASAN_OPTIONS:-}" | tr ':' '\n' | grep -v max_allocation)
+	rounds_begin
+	# Each leaves out/ as it was: the next starts from it again.
+	for _way in signal memory file-size descriptors error; do
+		round
+		ulim="" xenv=""
+		case $_way in
+		signal)
+			xenv="PATH=$(fake sleep):$PATH"
+			bgrun "$c/err" 20 -d data -t templates -o out report
+			_n=0
+			until [ -n "$(find "$c/out" -maxdepth 3 -path \
+				'*/.staging-*/site/index.html')" ] ||
+				[ "$_n" -ge 1000 ]; do
+				sleep 0.01
+				_n=$((_n + 1))
+			done
+			_p=$(child "$bpid")
+			[ -n "$_p" ] && kill -TERM "$_p"
+			wait "$bpid" 2>/dev/null
+			rc=$?
+			want 143 ;;
+		memory)
+			# A 30 MB field: 250 MB of address space is not
+			# enough to load it (an AddressSanitizer build: no
+			# allocation above 20 MB).
+			cp "$tmp/A/top500.csv" "$c/data/top500.csv"
+			big_field "$c/data/top500.csv" 30000000
+			ulim="-v 250000"
+			if [ -z "$vlimit" ]; then
+				ulim=""
+				xenv="ASAN_OPTIONS=$(echo "$_v" | tr '\n' ':')allocator_may_return_null=1:max_allocation_size_mb=20"
+			fi
+			rep 20
+			cp "$tmp/B/top500.csv" "$c/data/top500.csv"
+			# The allocation refused, as the case asked: not a
+			# finding of the sanitizer's.
+			sed -i '/^==[0-9]*==WARNING: AddressSanitizer failed to allocate 0x[0-9a-f]* bytes$/d' \
+				"$c/err"
+			want 1
+			names 'out of memory' ;;
+		file-size)
+			ulim="-f 200"
+			rep 20
+			want 1
+			names 'File too large' ;;
+		descriptors)
+			ulim="-n 4"
+			rep 20
+			want 1 3
+			names 'Too many open files' ;;
+		error)
+			rm "$c/out/figures/top500.svg"
+			mkdir "$c/out/figures/top500.svg"
+			echo mine >"$c/out/figures/top500.svg/notes.txt"
+			snap
+			rep 20
+			want 1 ;;
+		esac
+		clean
+		unchanged
+		no_staging
+		one_line
+		round_end "$_way"
+	done
+	rounds_end
+}
+run ways-to-die ways_to_die
 
 collect
 echo "faults: $pass passed, $fail failed"

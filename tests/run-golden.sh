@@ -2,9 +2,11 @@
 # Golden tests: each tests/golden/<case>/ holds data/, templates/ and
 # expected/ (pages the report must write, byte for byte, at the same
 # paths: expected/editions/2008/index.html is out/editions/2008/...). A
-# case without its own data/model.md is run with the project's model
-# document (the model is the same; the pages are the case's). With --regen,
-# shows each difference and then replaces the expected file.
+# case without its own data/model.md, data/schema.csv or
+# data/references.csv is run with the project's model document,
+# catalogue and references (the model is the same; the pages are the
+# case's). With --regen, shows each difference and then replaces the
+# expected file.
 # Usage: tests/run-golden.sh path/to/ultimate [--regen]
 set -u
 ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -16,8 +18,9 @@ for dir in "$top"/tests/golden/*/; do
 	tmp=$(mktemp -d)
 	mkdir "$tmp/case"
 	cp -R "$dir/data" "$dir/templates" "$tmp/case/"
-	[ -f "$tmp/case/data/model.md" ] ||
-		cp "$top/data/model.md" "$tmp/case/data/"
+	for f in model.md schema.csv references.csv; do
+		[ -f "$tmp/case/data/$f" ] || cp "$top/data/$f" "$tmp/case/data/"
+	done
 	if ! (cd "$tmp/case" && "$ult" -d data -t templates -o "$tmp/out" report) \
 		>/dev/null 2>"$tmp/err"; then
 		echo "FAIL $name: report failed"

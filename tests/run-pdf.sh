@@ -1,11 +1,12 @@
 #!/bin/sh
 # PDF tests (report --pdf): the report printed by headless Chromium from
 # the shipped data and templates, one edition (--no-editions, for time):
-# page numbers, a reference's address, nothing that only works on a
-# screen, figures as vectors, the same bytes from two runs into two
-# folders, links made relative, the no-op, and a browser missing,
-# failing or printing no PDF, each a one-line error with out/ untouched.
-# Skips, with a message, without chromium, gnuplot or poppler-utils.
+# page numbers, a reference's address, few pages ending half empty,
+# nothing that only works on a screen, figures as vectors, the same
+# bytes from two runs into two folders, links made relative, the no-op,
+# and a browser missing, failing or printing no PDF, each a one-line
+# error with out/ untouched. Skips, with a message, without chromium,
+# gnuplot, poppler-utils or python3.
 # Usage: tests/run-pdf.sh path/to/ultimate
 set -u
 ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -29,7 +30,7 @@ no_staging() {
 }
 
 browser=${ULTIMATE_CHROMIUM:-chromium}
-for c in "$browser" gnuplot pdftotext pdfimages; do
+for c in "$browser" gnuplot pdftotext pdfimages pdftoppm python3; do
 	if ! command -v "$c" >/dev/null 2>&1; then
 		echo "pdf: '$c' not installed, skipping (sudo apt-get install" \
 			"-y chromium gnuplot-nox poppler-utils)"
@@ -78,6 +79,35 @@ if grep -aq '/URI (quantities/' "$tmp/a/report.pdf"; then ok; else
 if pdfinfo "$tmp/a/report.pdf" | grep -q 'CreationDate:.*Jan  1 00:00:00'
 then ok; else no "the PDF's date is not the edition's"
 	pdfinfo "$tmp/a/report.pdf" | grep Date; fi
+# Few pages end half empty: a figure that does not fit at the foot of
+# a page moves to the next one with the first lines of its caption,
+# not with the whole of it, and is a third of a page high at most. A
+# page's blank foot: from its last line of text to its page number, as
+# a share of the page from its first line; at most one page in 20 (the
+# last apart) ends 40% blank or more (3 of 34 did, the figure and its
+# caption kept whole).
+pdftoppm -r 20 -gray "$tmp/a/report.pdf" "$tmp/page"
+if python3 - "$tmp" <<'EOF'
+import glob, sys
+shares = []
+for f in sorted(glob.glob(sys.argv[1] + "/page-*.pgm")):
+    data = open(f, "rb").read()
+    _, size, _, px = data.split(b"\n", 3)
+    w, h = map(int, size.split())
+    ink = [min(px[y * w:(y + 1) * w]) < 200 for y in range(h)]
+    rows = [y for y in range(h) if ink[y]]
+    foot = y = rows[-1]
+    while y > 0 and ink[y]:	# the page number
+        y -= 1
+    while y > 0 and not ink[y]:
+        y -= 1
+    shares.append((foot - y) / (foot - rows[0]))
+blank = [i + 1 for i, s in enumerate(shares[:-1]) if s >= 0.4]
+print("pdf: %d of %d pages end 40%% blank or more%s" % (len(blank),
+      len(shares), blank and " (pages %s)" % blank or ""))
+sys.exit(1 if len(blank) * 20 > len(shares) - 1 else 0)
+EOF
+then ok; else no "too many pages end half empty"; fi
 
 # The same bytes from another run into another folder.
 report "$tmp/b" --pdf

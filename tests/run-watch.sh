@@ -5,9 +5,10 @@
 # the fix rebuilt; a new subfolder watched; SIGINT and SIGTERM (during a
 # build that waits on gnuplot) ending it with status 0, leaving no
 # process, no staging folder and no lock; and --serve (files, types,
-# index.html, 404, no way out of out/ with "..", redirects on the same
-# host, many clients at once: idle, slow, not reading, sending without
-# end, too many); the preview's reload script and status (served pages
+# index.html, 404, no way out of out/ with ".." or through a symbolic
+# link at any depth, redirects on the same host, many clients at once:
+# idle, slow, not reading, sending without end, too many); the
+# preview's reload script and status (served pages
 # only, not out/), a failed build's located errors in the status and
 # on the page, cleared by the fix; with every edition, the newest
 # published first and a change during the rest starting over; --host.
@@ -91,6 +92,10 @@ expect_rc host-no-serve 2 "$ult" --host 127.0.0.1 watch
 if has "$tmp/e" "^ultimate: --host is an option of 'watch --serve'$"; then ok
 else no "host-no-serve: message"; cat "$tmp/e"; fi
 expect_rc host-not-watch 2 "$ult" --host 127.0.0.1 list
+expect_rc open-no-serve 2 "$ult" --open watch
+if has "$tmp/e" "^ultimate: --open is an option of 'watch --serve'$"; then ok
+else no "open-no-serve: message"; cat "$tmp/e"; fi
+expect_rc open-not-watch 2 "$ult" --open list
 expect_rc watch-no-argument 2 "$ult" watch extra
 expect_rc watch-no-data 1 "$ult" -d "$tmp/nothing" -t "$top/templates" \
 	-o "$tmp/o1" watch
@@ -99,8 +104,9 @@ if has "$tmp/e" "cannot watch '$tmp/nothing'.*-d"; then ok; else
 if [ -e "$tmp/o1" ]; then no "watch-no-data: made the output folder"
 else ok; fi
 
-# start MODE ARGS...: copies the data and templates into $tmp/MODE and
-# starts watch there in the background ($pid), its output in log. One
+# start MODE ARGS...: copies the data and templates into $tmp/MODE (then
+# runs $prep DIR, if set) and starts watch there in the background
+# ($pid), its output in log. One
 # edition (--no-editions, unless noed is emptied) is enough and quicker:
 # every edition is built by the same code.
 noed=--no-editions
@@ -109,6 +115,7 @@ start() {
 	shift
 	mkdir "$dir"
 	cp -R "$top/data" "$top/templates" "$dir/"
+	[ -z "${prep:-}" ] || $prep "$dir"
 	: >"$dir/log"
 	(cd "$dir" && exec env WATCH_RUN="$tmp" PATH="$tmp/bin:$PATH" \
 		"$ult" -d data -t templates -o out $noed "$@" watch) \
@@ -240,6 +247,17 @@ start serve --serve 0
 if waitfor 30 has "$dir/log" '^watch: built out/'; then ok; else
 	no "serve: first build"; cat "$dir/log"; fi
 port=$(sed -n "s|^watch: serving 'out' at http://127.0.0.1:\([0-9]*\)/\$|\1|p" "$dir/log")
+# Symbolic links in out/ are never followed, at any depth: to a folder
+# at the top and in a folder (to /etc: /leakdir/passwd had been
+# served), to a file, to .. and to a folder of the site itself; each is
+# not found, and the files beside them still are.
+ln -s /etc "$dir/out/leakdir"
+ln -s /etc "$dir/out/figures/leakdir"
+ln -s /etc/passwd "$dir/out/passwd.txt"
+ln -s /etc/passwd "$dir/out/figures/passwd.svg"
+ln -s .. "$dir/out/up"
+ln -s ../.. "$dir/out/figures/up"
+ln -s figures "$dir/out/figs"
 if [ -n "$port" ] && python3 - "$port" "$dir/out" <<'EOF'
 import http.client, sys
 port, out = int(sys.argv[1]), sys.argv[2]
@@ -304,9 +322,18 @@ get("/%2e%2e/log", 400)
 get("/figures/%2E%2E/%2e%2e/log", 400)
 get("..", 400)
 get("/index.html", 405, None, None, "POST")
+for path in ("/leakdir/passwd", "/leakdir/", "/leakdir", "/leakdir/hosts",
+             "/figures/leakdir/passwd", "/figures/leakdir/",
+             "/passwd.txt", "/figures/passwd.svg", "/up/log", "/up/out/",
+             "/figures/up/log", "/figs/dust.svg", "/figs/", "/figs"):
+    get(path, 404)
+    get(path, 404, None, None, "HEAD")
 sys.exit(1 if bad else 0)
 EOF
 then ok; else no "serve: requests (port '$port')"; cat "$dir/log"; fi
+rm -f "$dir/out/leakdir" "$dir/out/figures/leakdir" "$dir/out/passwd.txt" \
+	"$dir/out/figures/passwd.svg" "$dir/out/up" "$dir/out/figures/up" \
+	"$dir/out/figs"
 # Many clients at once: idle ones (a browser's preconnects), a slow
 # one, one that does not read its answer, more than the server keeps;
 # none delays a rebuild or another client. Redirects stay on the host.
@@ -632,6 +659,47 @@ if python3 -c 'import socket; s = socket.socket(socket.AF_INET6); s.bind(("::1",
 then host_check host6 ::1 '\[::1\]'
 else echo "watch: no IPv6 loopback here, --host ::1 not tested"; skip=$((skip + 1)); fi
 
+# --open: the browser (xdg-open, or $BROWSER) started once, on the
+# served address as its one argument (no shell), after the first build
+# and not after the next; one that cannot be started or fails is one
+# line, and the watch goes on.
+cat >"$tmp/bin/xdg-open" <<EOF
+#!/bin/sh
+printf '%s\n' "\$#:\$1" >>"$tmp/opened"
+EOF
+printf '#!/bin/sh\nexit 3\n' >"$tmp/bin/failing-browser"
+chmod +x "$tmp/bin/xdg-open" "$tmp/bin/failing-browser"
+unset BROWSER
+start open --serve 0 --open
+if waitfor 30 has "$dir/log" '^watch: built out/'; then ok; else
+	no "open: first build"; cat "$dir/log"; fi
+url=$(sed -n "s|^watch: serving 'out' at \(http://127.0.0.1:[0-9]*/\)\$|\1|p" "$dir/log")
+if waitfor 10 test -s "$tmp/opened" &&
+	[ "$(cat "$tmp/opened")" = "1:$url" ] && [ -n "$url" ]; then ok
+else no "open: xdg-open got '$(cat "$tmp/opened" 2>/dev/null)', want '1:$url'"
+fi
+save "$dir/templates/sections/speed.md" '$a\
+Watchword open.'
+if waitfor 10 has "$dir/log" 'speed.md changed; rebuilt' &&
+	[ "$(wc -l <"$tmp/opened")" = 1 ]; then ok; else
+	no "open: opened again after a rebuild"; cat "$tmp/opened"; fi
+stop INT open
+for b in "$tmp/none/browser" failing-browser; do
+	export BROWSER="$b"
+	start "open-$(basename "$b")" --serve 0 --open
+	unset BROWSER
+	case $b in
+	failing-browser) want="^watch: 'failing-browser' did not open the browser (exit status 3)\$" ;;
+	*) want="^watch: cannot open a browser: '$b': No such file or directory (from BROWSER); open http://127.0.0.1:[0-9]*/ by hand\$" ;;
+	esac
+	if waitfor 30 has "$dir/log" "$want"; then ok; else
+		no "open $b: no line for it"; cat "$dir/log"; fi
+	if [ "$(grep -cv '^watch: ' "$dir/log")" = 0 ]; then ok; else
+		no "open $b: more than the watch's lines"; cat "$dir/log"; fi
+	stop INT "open-$(basename "$b")"
+done
+rm -f "$tmp/bin/xdg-open"
+
 # Every edition: a change is published in the newest edition first, the
 # other editions' pages kept as they were until the rest is built; a
 # change while the rest builds starts over. The rest waits for gnuplot
@@ -690,6 +758,48 @@ if diff -r -x '.*' "$dir/out" "$dir/out2" >/dev/null; then ok; else
 if grep -rlq '<script' "$dir/out"; then no "editions: a script in out/"
 else ok; fi
 stop INT editions
+
+# A build stopped halfway says only that it was stopped: no error about
+# what it had not reached yet (a citation before the references list,
+# a table labelled further on). Three editions, each made slow to
+# expand (800,000 passes of a loop that writes nothing, in the
+# conclusion, after the citations and before the references list:
+# about 0.4 s an edition), and the rest stopped while it expands them.
+slow_conclusion() {
+	python3 - "$1/templates/sections/conclusion.md" <<'EOF'
+import sys
+n, names = 7, "laptop.mass laptop.volume laptop.ops_max laptop.bits_max " \
+    "dust.volume dust.mass landauer.energy_room"
+with open(sys.argv[1], "a") as f:
+    f.write("\n" + "".join("{{#each q%d of %s }}\n" % (i, names)
+                           for i in range(n)) +
+            "{{#assert q%d > 0 \"positive\" }}\n" % (n - 1) +
+            "{{/each}}\n" * n)
+EOF
+}
+noed="--as-of 2010" prep=slow_conclusion
+start stopped
+noed=--no-editions prep=
+if waitfor 60 has "$dir/log" '^watch: built out/'; then ok; else
+	no "stopped: first build"; cat "$dir/log"; fi
+save "$dir/templates/sections/speed.md" '$a\
+Watchword stop.'
+if waitfor 30 has "$dir/log" 'the other editions next'; then ok; else
+	no "stopped: no newest edition"; cat "$dir/log"; fi
+# Into the rest's expanding.
+sleep 0.4
+save "$dir/templates/sections/speed.md" '$a\
+Watchword again.'
+if waitfor 30 has "$dir/log" "the other editions' build stopped"; then ok
+else no "stopped: the rest not stopped"; cat "$dir/log"; fi
+if waitfor 60 has "$dir/log" '^watch: rebuilt the other editions'; then ok
+else no "stopped: the rest not built again"; cat "$dir/log"; fi
+if grep -v '^watch: \|^ultimate: interrupted by SIGTERM' "$dir/log" |
+	grep -q .; then
+	no "stopped: a stopped build printed more than that it stopped"
+	cat "$dir/log"
+else ok; fi
+stop INT stopped
 
 total=$((pass + fail))
 if [ "$skip" = 0 ]; then echo "watch: $pass passed, $fail failed"

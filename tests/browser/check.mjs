@@ -10,8 +10,10 @@
 // typeset in the math font the site ships (fonts/math.otf), each root's
 // radical drawn over its whole radicand; and the figures of index.html:
 // dark in dark mode (no white panel), their text at least 11 px on
-// screen at 1280 and at 390 px (the narrow rendering on a phone). Saves
-// screenshots of index.html in light and dark mode, at 1280 and 390 px.
+// screen at 1280 and at 390 px (the narrow rendering on a phone); and
+// the layout of index.html: the contents beside the text at 1280 px,
+// the text on a phone's first screen. Saves screenshots of index.html
+// in light and dark mode, at 1280 and 390 px.
 // Usage: node check.mjs SITE_DIR SHOT_DIR
 import { chromium } from "playwright-core";
 import { readdirSync, mkdirSync, readFileSync } from "node:fs";
@@ -371,15 +373,48 @@ for (const file of pages) {
           no(`${name} at ${width} px: text ${px.toFixed(1)} px high, under 11`);
       }
     }
+    // The layout: at 1280 px the contents stand beside the text, not a
+    // column's width away from it (265 px once, the contents right of
+    // the width the wide tables use); on a phone (390 x 844) the text
+    // starts on the first screen: a title of three lines at most, and
+    // the first paragraph in the upper 60% (the masthead, a title of
+    // five lines, the contents and the edition's note filled 68%).
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const gap = await page.evaluate(() => {
+      const text = document.querySelector("main > p:not([class])").getBoundingClientRect();
+      const toc = document.querySelector("nav.toc");
+      const t = toc && toc.getBoundingClientRect();
+      return t && t.width ? Math.max(t.left - text.right, text.left - t.right) : null;
+    });
+    gap !== null && gap <= 48 ? ok() :
+      no(`index.html at 1280 px: the contents ${gap} px from the text (at most 48)`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const phone = await page.evaluate(() => {
+      scrollTo(0, 0);
+      const range = document.createRange();
+      range.selectNodeContents(document.querySelector("h1"));
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+        .map((r) => Math.round(r.bottom))).size;
+      return { lines, top: document.querySelector("main > p:not([class])").getBoundingClientRect().top,
+               height: innerHeight };
+    });
+    phone.lines <= 3 && phone.top <= 0.6 * phone.height ? ok() :
+      no(`index.html at 390 px: a title of ${phone.lines} lines, the text from ${Math.round(phone.top)} px of ${phone.height} (${Math.round(100 * phone.top / phone.height)}%; at most 3 lines and 60%)`);
+    console.log(`browser: layout: contents ${gap} px from the text at 1280 px; at 390 px a title of ${phone.lines} lines, the text from ${Math.round(100 * phone.top / phone.height)}% of the screen`);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.emulateMedia({ colorScheme: "light" });
     for (const scheme of ["light", "dark"]) {
       await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate(() => scrollTo(0, 0));
       await page.screenshot({ path: join(shots, `index-${scheme}.png`), fullPage: false });
     }
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const scheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate(() => scrollTo(0, 0));
+      await page.screenshot({ path: join(shots, `index-390-${scheme}.png`), fullPage: false });
+    }
     await page.emulateMedia({ colorScheme: "light" });
-    await page.setViewportSize({ width: 390, height: 900 });
-    await page.screenshot({ path: join(shots, "index-390.png"), fullPage: false });
     await page.setViewportSize({ width: 1280, height: 900 });
     console.log(`browser: ${report.imgs.length} images and ${report.maths.length} formulas on index.html; screenshots in ${shots}`);
   }

@@ -37,7 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = srcfile_from_mem("fuzz", (const char *)data, size);
 	e = expr_parse(f, 0, f->len);
 	if (e) {
-		struct expr_env env = { reg, NULL, NULL, 0 };
+		struct expr_env env = { .reg = reg };
 		struct buf vals = BUF_INIT;
 		struct value v;
 

@@ -1,8 +1,10 @@
 /*
  * libFuzzer target for the template language and the Markdown renderer:
  * any bytes as templates/report.md, expanded over a small registry and
- * rendered by cmark-gfm. Includes resolve in a folder that does not
- * exist, so nothing is read; nothing is written and gnuplot never runs.
+ * rendered by cmark-gfm; then the same bytes as one text of value slots
+ * (a claim's explanation, template_expand_text()). Includes resolve in a
+ * folder that does not exist, so nothing is read; nothing is written and
+ * gnuplot never runs.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +17,16 @@
 #include "template.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Where a text's errors go: nowhere (diag_set_quiet() for the rest). */
+static int
+drop_error(const void *ctx, size_t off, const char *msg)
+{
+	(void)ctx;
+	(void)off;
+	(void)msg;
+	return -1;
+}
 
 static struct registry *reg;
 
@@ -54,10 +66,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct template *t;
 	struct expansion x;
+	struct srcfile *f;
+	struct buf text = BUF_INIT, names = BUF_INIT;
 
 	diag_set_quiet(1);
 	if (!reg)
 		setup();
+	f = srcfile_piece((const char *)data, size, drop_error, NULL);
+	template_expand_text(f, reg, &text, &names);
+	srcfile_free(f);
+	buf_release(&text);
+	buf_release(&names);
 	t = template_parse("/nonexistent-fuzz-dir", "report.md",
 			   (const char *)data, size);
 	if (!t)

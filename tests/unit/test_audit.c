@@ -74,7 +74,8 @@ static int
 audit_of(struct registry *reg, const char *rows, struct buf *out)
 {
 	char dir[] = "/tmp/test_audit.XXXXXX";
-	struct buf path = BUF_INIT;
+	struct buf path = BUF_INIT, cat = BUF_INIT, target = BUF_INIT;
+	char cwd[4096];
 	FILE *f;
 	int ret;
 
@@ -86,10 +87,18 @@ audit_of(struct registry *reg, const char *rows, struct buf *out)
 	      "tolerance_reason,status,category,explanation\n", f);
 	fputs(rows, f);
 	fclose(f);
+	/* The audit finds the claims through the catalogue: the shipped one. */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	buf_addf(&target, "%s/data/schema.csv", cwd);
+	buf_addf(&cat, "%s/schema.csv", dir);
+	assert_int_equal(symlink(target.data, cat.data), 0);
 	ret = audit_run(dir, reg, out, NULL);
+	unlink(cat.data);
 	unlink(path.data);
 	rmdir(dir);
 	buf_release(&path);
+	buf_release(&cat);
+	buf_release(&target);
 	return ret;
 }
 
@@ -294,6 +303,42 @@ test_audit_fills_explanation(void **state)
 		assert_string_equal(q->inputs[2], "claim.y.ratio");
 	}
 	registry_free(reg);
+	/*
+	 * Any expression a template's slot takes: its names are inputs,
+	 * those that are quantities (has() of one that is not: none).
+	 */
+	reg = made_up();
+	buf_reset(&out);
+	assert_int_equal(audit_of(reg, "y,x,125,yr,here,years,,digits,"
+				  "discrepancy,rounding,\"{{ years / pace | "
+				  "fixed:3 }} {{ has(nothing) }}\"\n", &out),
+			 0);
+	assert_string_equal(text_of(reg, "claim.y.explanation"), "1.138 0");
+	{
+		const struct quantity *q = registry_get(reg,
+							"claim.y.explanation");
+
+		assert_int_equal(q->ninputs, 2);
+		assert_string_equal(q->inputs[0], "years");
+		assert_string_equal(q->inputs[1], "pace");
+	}
+	registry_free(reg);
+	/*
+	 * Where the file has "" for a quote and a line break, the error
+	 * is still at its place in the file: line 3, after the quotes.
+	 */
+	reg = made_up();
+	buf_reset(&out);
+	capture_start();
+	assert_int_equal(audit_of(reg, "y,x,125,yr,here,years,,digits,"
+				  "discrepancy,rounding,\"a \"\"b\"\"\n"
+				  "c \"\"d\"\" {{ yeers }}\"\n", &out), -1);
+	err = capture_end();
+	assert_non_null(strstr(err, "claims.csv:3:12: error: column "
+			       "'explanation': unknown quantity 'yeers'; did "
+			       "you mean 'years'?"));
+	free(err);
+	registry_free(reg);
 	/* An unknown name: at the name, with the closest one. */
 	reg = made_up();
 	buf_reset(&out);
@@ -324,7 +369,9 @@ test_audit_fills_explanation(void **state)
 				  "discrepancy,rounding,{{ years\n", &out),
 			 -1);
 	err = capture_end();
-	assert_non_null(strstr(err, "'{{' without its '}}'"));
+	assert_non_null(strstr(err, "claims.csv:2:52: error: column "
+			       "'explanation': unclosed '{{': no '}}' before "
+			       "the end of the text"));
 	free(err);
 	registry_free(reg);
 	buf_release(&out);

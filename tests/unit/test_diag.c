@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <cmocka.h>
 
 #include "testutil.h"
@@ -110,6 +111,73 @@ test_verror_at_counts(void **state)
 	srcfile_free(f);
 }
 
+/*
+ * Once the run is interrupted, errors are counted, not printed: a stage
+ * stopped halfway would report what it had not reached yet. Last: the
+ * signal stays caught for the rest of the process.
+ */
+static void
+test_interrupted_errors_not_shown(void **state)
+{
+	struct srcfile *f = srcfile_from_mem("t.md", text, sizeof(text) - 1);
+
+	(void)state;
+	diag_catch_signals();
+	raise(SIGTERM);
+	assert_int_equal(diag_interrupted(), SIGTERM);
+	capture_start();
+	assert_int_equal(wrapped(f, 0, 1, "a citation needs %s", "a list"),
+			 -1);
+	assert_int_equal(error("no figure labelled '%s'", "x"), -1);
+	assert_int_equal(error_at_line("d.csv", 2, 3, "bad"), -1);
+	assert_captured("");
+	assert_int_equal(diag_errors(), 3);
+	srcfile_free(f);
+}
+
+/* Where a piece's errors went: "at OFF: MESSAGE" lines. */
+static int
+note_relocated(const void *ctx, size_t off, const char *msg)
+{
+	struct buf *seen = (struct buf *)(uintptr_t)ctx;
+
+	buf_addf(seen, "at %zu: %s\n", off, msg);
+	/* As table_error_in() does: the error counts where it is printed. */
+	return error("relocated");
+}
+
+/*
+ * A piece of another file prints nothing itself: each error goes to its
+ * relocate() with the offset in the piece and the message, formatted,
+ * and is counted once, there.
+ */
+static void
+test_piece_relocates(void **state)
+{
+	struct buf seen = BUF_INIT;
+	struct srcfile *f = srcfile_piece("a {{ x }}", 9, note_relocated,
+					  &seen);
+	struct srcloc loc = { f, 5, 1 };
+
+	(void)state;
+	assert_string_equal(f->data, "a {{ x }}");
+	assert_int_equal(f->len, 9);
+	capture_start();
+	assert_int_equal(error_at(&loc, "unknown quantity '%s'", "x"), -1);
+	assert_int_equal(wrapped(f, 2, 2, "unclosed '%s'", "{{"), -1);
+	assert_captured("ultimate: error: relocated\n"
+			"ultimate: error: relocated\n");
+	assert_string_equal(seen.data, "at 5: unknown quantity 'x'\n"
+			    "at 2: unclosed '{{'\n");
+	assert_int_equal(diag_errors(), 2);
+	srcfile_free(f);
+	/* A file read or made from memory prints its own errors. */
+	f = srcfile_from_mem("t.md", "x", 1);
+	assert_null(f->relocate);
+	srcfile_free(f);
+	buf_release(&seen);
+}
+
 #define T(f) cmocka_unit_test_setup(f, reset)
 
 int
@@ -119,6 +187,8 @@ main(void)
 		T(test_verror_at_as_error_at),
 		T(test_verror_at_escapes),
 		T(test_verror_at_counts),
+		T(test_piece_relocates),
+		T(test_interrupted_errors_not_shown),	/* last */
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,8 @@
 #include "testreg.h"
 #include "expr.h"
 #include "registry.h"
+#include "suggest.h"
+#include "units.h"
 
 static struct registry *reg;
 
@@ -59,7 +61,7 @@ static void
 eval_ok(const char *s, struct value *v)
 {
 	struct srcfile *f = src(s);
-	struct expr_env env = { reg, resolve_d, NULL, 0 };
+	struct expr_env env = { .reg = reg, .resolve = resolve_d, .missing_ok = 0 };
 	size_t before = diag_errors();
 	struct expr *e;
 
@@ -106,7 +108,7 @@ static void
 eval_err(const char *s, const char *want)
 {
 	struct srcfile *f = src(s);
-	struct expr_env env = { reg, resolve_d, NULL, 0 };
+	struct expr_env env = { .reg = reg, .resolve = resolve_d, .missing_ok = 0 };
 	struct value v;
 	struct expr *e;
 
@@ -332,7 +334,7 @@ static void
 test_parse_slice(void **state)
 {
 	struct srcfile *f = src("xx 6 * 7 yy");
-	struct expr_env env = { reg, NULL, NULL, 0 };
+	struct expr_env env = { .reg = reg };
 	struct value v;
 	struct expr *e;
 
@@ -471,7 +473,7 @@ static void
 eval_missing(const char *s, int want_ret, const char *want_msg)
 {
 	struct srcfile *f = src(s);
-	struct expr_env env = { reg, resolve_d, NULL, 1 };
+	struct expr_env env = { .reg = reg, .resolve = resolve_d, .missing_ok = 1 };
 	struct value v = { 0 };
 	struct expr *e;
 	int ret;
@@ -533,7 +535,7 @@ static void
 values_are(const char *s, const char *want)
 {
 	struct srcfile *f = src(s);
-	struct expr_env env = { reg, resolve_d, NULL, 0 };
+	struct expr_env env = { .reg = reg, .resolve = resolve_d, .missing_ok = 0 };
 	struct buf out = BUF_INIT;
 	struct expr *e;
 
@@ -640,7 +642,8 @@ test_unknown_function(void **state)
 		  ERR("5", "unknown function 'foo' (functions: log10, log2, "
 		      "ln, exp, sqrt, abs, floor, ceil, round, pow, min, max, "
 		      "unit, formula, source, name, has, equation, math, cite, "
-		      "references, count)",
+		      "references, count, first, last, largest, smallest, "
+		      "join, if)",
 		      "1 + foo(2)",
 		      "    ^^^"));
 	/* A dotted name before '(' is a quantity, not a call. */
@@ -756,6 +759,185 @@ test_reductions(void **state)
 	buf_release(&names);
 	expr_free(e);
 	srcfile_free(f);
+}
+
+
+/*
+ * A source of rows for reductions (a data file's, in the model): three
+ * lists, the second without a power, the third on the same system as
+ * the second.
+ */
+static const struct {
+	const char *system;
+	double year, power;
+} lists[] = {
+	{ "Alpha", 2008, 2.5e6 },
+	{ "Beta", 2010, -1 },
+	{ "Beta", 2011, 4e6 },
+};
+
+static int
+lists_get(void *ctx, size_t i, const char *rest, struct value *out)
+{
+	(void)ctx;
+	if (strcmp(rest, "system") && strcmp(rest, "year") &&
+	    strcmp(rest, "power"))
+		return 2;
+	if (i >= sizeof(lists) / sizeof(lists[0]))
+		return 1;
+	if (!strcmp(rest, "power") && lists[i].power < 0)
+		return 1;
+	if (!out)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	if (!strcmp(rest, "system")) {
+		out->type = VALUE_TEXT;
+		out->text = strdup(lists[i].system);
+		return 0;
+	}
+	out->type = VALUE_NUMBER;
+	if (!strcmp(rest, "year")) {
+		out->num = lists[i].year;
+		assert_int_equal(unit_parse("year", &out->unit, NULL), 0);
+		return 0;
+	}
+	if (!strcmp(rest, "power")) {
+		out->num = lists[i].power;
+		assert_int_equal(unit_parse("W", &out->unit, NULL), 0);
+		out->utext = strdup("W");
+		return 0;
+	}
+	return 1;
+}
+
+static const char *
+lists_where(void *ctx, size_t i, struct buf *origin)
+{
+	(void)ctx;
+	buf_addf(origin, "lists.csv:%zu", i + 2);
+	return "the lists";
+}
+
+static void
+lists_names(void *ctx, struct suggest *sg)
+{
+	(void)ctx;
+	suggest_add(sg, "system");
+	suggest_add(sg, "year");
+	suggest_add(sg, "power");
+}
+
+static int
+lists_rows(void *ctx, const char *over, struct expr_rows *out)
+{
+	(void)ctx;
+	if (strcmp(over, "lists"))
+		return 1;
+	out->n = sizeof(lists) / sizeof(lists[0]);
+	out->ctx = NULL;
+	out->get = lists_get;
+	out->where = lists_where;
+	out->names = lists_names;
+	out->what = "lists.csv";
+	return 0;
+}
+
+/* s evaluated with the rows of "lists": 0, or -1 with messages want. */
+static int
+rows_eval(const char *s, struct value *v, const char *want)
+{
+	struct srcfile *f = src(s);
+	struct expr_env env = { .reg = reg, .rows = lists_rows };
+	struct expr *e;
+	int ret;
+
+	diag_reset();
+	capture_start();
+	e = expr_parse(f, 0, f->len);
+	assert_non_null(e);
+	ret = expr_eval(e, &env, v);
+	assert_captured(want);
+	expr_free(e);
+	srcfile_free(f);
+	return ret;
+}
+
+static void
+test_row_reductions(void **state)
+{
+	struct value v;
+
+	(void)state;
+	/* Over a family of the registry. */
+	text_is("first(x in device: x.name)", "A <b>*bold*</b> | pipe");
+	text_is("last(x in device: x.name)", "B");
+	text_is("largest(x in device by x.year: x.name)", "B");
+	text_is("smallest(x in device by x.year: x.name)",
+		"A <b>*bold*</b> | pipe");
+	text_is("join(x in device: x.id)", "a and b");
+	text_is("join(x in device where x.year > 3000: x.id)", "");
+	num_is("count(x in device distinct x.year > 2000)", 1);
+	num_is("if(laptop.mass > 0, 2, 1 / 0)", 2);
+	text_is("if(0, \"yes\", \"no\")", "no");
+
+	/* Over a source's rows, with the row before and empty cells. */
+	assert_int_equal(rows_eval("count(r in lists where has(r.power))", &v,
+				   ""), 0);
+	assert_true(v.num == 2);
+	value_release(&v);
+	assert_int_equal(rows_eval("count(r in lists distinct r.system)", &v,
+				   ""), 0);
+	assert_true(v.num == 2);
+	value_release(&v);
+	assert_int_equal(rows_eval("count(r in lists where has(r.prev.system) "
+				   "&& r.system != r.prev.system)", &v, ""), 0);
+	assert_true(v.num == 1);
+	value_release(&v);
+	assert_int_equal(rows_eval("join(r in lists distinct r.system: "
+				   "r.system)", &v, ""), 0);
+	assert_string_equal(v.text, "Alpha and Beta");
+	value_release(&v);
+	/* One row's value keeps its row. */
+	assert_int_equal(rows_eval("last(r in lists: r.power)", &v, ""), 0);
+	assert_true(v.num == 4e6);
+	assert_string_equal(v.utext, "W");
+	assert_string_equal(v.origin, "lists.csv:4");
+	assert_string_equal(v.source, "the lists");
+	value_release(&v);
+	assert_int_equal(rows_eval("largest(r in lists by r.year where "
+				   "r.year < 2011: r.system)", &v, ""), 0);
+	assert_string_equal(v.text, "Beta");
+	assert_string_equal(v.origin, "lists.csv:3");
+	value_release(&v);
+	assert_int_equal(rows_eval("max(r in lists where has(r.power): "
+				   "r.power)", &v, ""), 0);
+	assert_true(v.num == 4e6);
+	value_release(&v);
+	assert_int_equal(rows_eval("max(r in lists: r.power)", &v,
+		ERR("17", "'r.power' has no value in the row of lists.csv:3 "
+		    "(an empty cell: guard it with has(r.power))",
+		    "max(r in lists: r.power)", "                ^^^^^^^")), -1);
+	assert_int_equal(rows_eval("first(r in lists where r.year > 2020: "
+				   "r.year)", &v,
+		ERR("1", "'first' over no rows: lists.csv has none in this "
+		    "edition for which the condition holds",
+		    "first(r in lists where r.year > 2020: r.year)",
+		    "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^")), -1);
+	assert_int_equal(rows_eval("count(r in lists where r.sytem == \"x\")",
+				   &v, ERR("24", "'r.sytem' names nothing of the "
+				   "rows of lists.csv: no 'sytem'; did you "
+				   "mean 'system'?", "count(r in lists where "
+				   "r.sytem == \"x\")",
+				   "                       ^^^^^^^")), -1);
+	parse_err("largest(x in device: x.year)",
+		  ERR("20", "largest() and smallest() need 'by' and the key "
+		      "the rows are compared by",
+		      "largest(x in device: x.year)",
+		      "                   ^"));
+	parse_err("first(x in device by x.year: x.year)",
+		  ERR("19", "only largest() and smallest() take 'by'",
+		      "first(x in device by x.year: x.year)",
+		      "                  ^^"));
 }
 
 static void
@@ -1011,6 +1193,7 @@ main(void)
 		T(test_arity),
 		T(test_type_errors),
 		T(test_reductions),
+		T(test_row_reductions),
 		T(test_not_finite),
 		T(test_syntax_errors),
 		T(test_one_syntax_error),

@@ -332,6 +332,48 @@ test_parse_sections(void **state)
 	expansion_release(&y);
 }
 
+/*
+ * Code that holds the nonce is written by html.c, escaped as cmark-gfm
+ * escapes code (escape.h's html_literal()): & < > " escaped, controls
+ * kept; a link token becomes its link, a near miss ("Unonce-q" without
+ * its digits, "Unonc") and the nonce's first letter stay text; in the
+ * language of a fenced block the token is its number.
+ */
+static void
+test_code_tokens(void **state)
+{
+	static const char md[] =
+		"`U & < > \" Unonce-q000000 Unonce-q Unonc`\n"
+		"\n"
+		"```Unonce-q000000 rest\n"
+		"a<b>&\"c\" \x01Unonce-q000000.\n"
+		"```\n";
+	struct expansion x;
+	struct buf body = BUF_INIT, toc = BUF_INIT;
+	struct rendered r = { .body = &body, .toc = &toc };
+
+	(void)state;
+	expansion_of(&x, md, sizeof(md) - 1);
+	x.links = calloc(1, sizeof(*x.links));
+	assert_non_null(x.links);
+	x.links[0].text = strdup("1.5 \xc3\x97 10\xc2\xb3");
+	x.links[0].name = "a.b";
+	x.nlinks = x.links_cap = 1;
+	capture_start();
+	assert_int_equal(html_render(&x, &r), 0);
+	assert_captured("");
+	assert_string_equal(body.data,
+		"<p><code>U &amp; &lt; &gt; &quot; <a href=\"quantities.html"
+		"#a.b\">1.5 \xc3\x97 10\xc2\xb3</a> Unonce-q Unonc</code></p>\n"
+		"<pre><code class=\"language-1.5 \xc3\x97 10\xc2\xb3\">"
+		"a&lt;b&gt;&amp;&quot;c&quot; \x01<a href=\"quantities.html#a.b"
+		"\">1.5 \xc3\x97 10\xc2\xb3</a>.\n</code></pre>\n");
+	free(r.title);
+	buf_release(&body);
+	buf_release(&toc);
+	expansion_release(&x);
+}
+
 int
 main(void)
 {
@@ -341,6 +383,7 @@ main(void)
 		cmocka_unit_test(test_no_notes),
 		cmocka_unit_test(test_after_h2),
 		cmocka_unit_test(test_parse_sections),
+		cmocka_unit_test(test_code_tokens),
 	};
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -5,6 +5,7 @@
  * figure each device's gaps use, the current and then picks, and the
  * like-with-like comparisons.
  */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,9 +13,11 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "dataset.h"
 #include "model.h"
-#include "physics.h"
 #include "registry.h"
+
+#define M_PI_ 3.14159265358979323846
 
 static int
 setup(void **state)
@@ -74,7 +77,7 @@ test_limits(void **state)
 	assert_near(val(state, "laptop.bits_max"), 2.13e31, 0.5e-2 / 2.13);
 	assert_near(val(state, "dust.atomic_bits"), 1e10, 1e-12);
 	assert_near(val(state, "laptop.sphere_area"),
-		    4 * PHYS_PI * pow(val(state, "laptop.sphere_radius"), 2),
+		    4 * M_PI_ * pow(val(state, "laptop.sphere_radius"), 2),
 		    1e-14);
 }
 
@@ -187,8 +190,8 @@ fix_setup(void **state)
 {
 	static const char *const copies[] = { "assumptions.csv", "devices.csv",
 		"disk_capacity.csv", "areal_density.csv", "transistors.csv",
-		"claims.csv", "ssd_capacity.csv", "quantum.csv",
-		MODEL_DOCUMENT };
+		"claims.csv", "ssd_capacity.csv", "quantum.csv", "schema.csv",
+		"references.csv", MODEL_DOCUMENT };
 	size_t i;
 
 	(void)state;
@@ -206,7 +209,7 @@ fix_teardown(void **state)
 	static const char *const files[] = { "assumptions.csv", "devices.csv",
 		"disk_capacity.csv", "areal_density.csv", "transistors.csv",
 		"claims.csv", "ssd_capacity.csv", "quantum.csv", "top500.csv",
-		MODEL_DOCUMENT };
+		"schema.csv", "references.csv", MODEL_DOCUMENT };
 	struct buf path = BUF_INIT;
 	size_t i;
 
@@ -482,9 +485,10 @@ test_fixture_bad_power(void **state)
 	err = capture_end();
 	fix_top500(NULL);
 	assert_null(reg);
-	if (!strstr(err, "top500.csv:8:") ||
-	    !strstr(err, "column 'power_w': expected a positive number, got "
-		    "'-5'"))
+	/* At the cell, naming the check and the values it read. */
+	if (!strstr(err, "top500.csv:8:43: error: column 'power_w': fails "
+		    "the check 'a power is above zero' (has(r.power_w) = 1, "
+		    "r.power_w = -5), ") || !strstr(err, "model.md:"))
 		fail_msg("unexpected message: %s", err);
 	free(err);
 }
@@ -508,31 +512,26 @@ static char *
 data_with_devices(const char *devices)
 {
 	char tmpl[] = "/tmp/ultimate-test-XXXXXX", *dir;
-	size_t i;
+	DIR *d = opendir("data");
+	struct dirent *e;
 
 	dir = mkdtemp(tmpl);
-	if (!dir)
-		fail_msg("mkdtemp failed");
+	if (!dir || !d)
+		fail_msg("mkdtemp or opendir failed");
 	dir = strdup(dir);
-	for (i = 0; !i || model_data_files[i - 1]; i++) {
-		const char *file = model_data_files[i] ? model_data_files[i] :
-				   MODEL_DOCUMENT;
+	while ((e = readdir(d))) {
 		struct buf src = BUF_INIT, text = BUF_INIT;
-		char chunk[4096];
-		size_t n;
-		FILE *f;
 
-		buf_addf(&src, "data/%s", file);
-		f = fopen(src.data, "r");
-		if (!f)
+		if (*e->d_name == '.')
+			continue;
+		buf_addf(&src, "data/%s", e->d_name);
+		if (buf_read_file(&text, src.data))
 			fail_msg("cannot read '%s'", src.data);
-		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			buf_add(&text, chunk, n);
-		fclose(f);
-		write_file(dir, file, text.data);
+		write_file(dir, e->d_name, text.data);
 		buf_release(&src);
 		buf_release(&text);
 	}
+	closedir(d);
 	write_file(dir, "devices.csv", devices);
 	return dir;
 }
@@ -541,16 +540,18 @@ static void
 remove_data(char *dir)
 {
 	struct buf path = BUF_INIT;
-	size_t i;
+	DIR *d = opendir(dir);
+	struct dirent *e;
 
-	for (i = 0; model_data_files[i]; i++) {
+	while (d && (e = readdir(d))) {
+		if (*e->d_name == '.')
+			continue;
 		buf_reset(&path);
-		buf_addf(&path, "%s/%s", dir, model_data_files[i]);
+		buf_addf(&path, "%s/%s", dir, e->d_name);
 		unlink(path.data);
 	}
-	buf_reset(&path);
-	buf_addf(&path, "%s/%s", dir, MODEL_DOCUMENT);
-	unlink(path.data);
+	if (d)
+		closedir(d);
 	rmdir(dir);
 	free(dir);
 	buf_release(&path);
@@ -737,6 +738,45 @@ test_devices_precision(void **state)
 	remove_data(dir);
 }
 
+/*
+ * Every rows file of the catalogue is a dataset, by its prefix, unless
+ * the document names one so: device (no set of that name) has a row a
+ * machine of the edition, its date and its numbers by their model
+ * names, missing where a machine has none, and the machine's label;
+ * top500 is the document's set, not the file's rows.
+ */
+static void
+test_file_datasets(void **state)
+{
+	struct datasets ds = { 0 };
+	struct registry *reg = model_build("data", 2008, &ds, NULL);
+	const struct dataset *d;
+	size_t k, mass = (size_t)-1, r, n = 0;
+
+	(void)state;
+	assert_non_null(reg);
+	d = datasets_get(&ds, "device");
+	assert_non_null(d);
+	assert_string_equal(d->cols[0], "year");
+	for (k = 0; k < d->ncols; k++)
+		if (!strcmp(d->cols[k], "mass"))
+			mass = k;
+	assert_true(mass < d->ncols);
+	assert_string_equal(d->units[mass], "kg");
+	for (k = 0; k < registry_nids(reg); k++)
+		n += !strncmp(registry_id_at(reg, k)->name, "device.", 7);
+	assert_int_equal(d->nrows, n);
+	for (r = 0; r < d->nrows; r++)
+		assert_true(d->vals[r * d->ncols] <= 2008);
+	assert_non_null(d->labels);
+	/* The set series.top500 is the dataset top500: time, its value. */
+	d = datasets_get(&ds, "top500");
+	assert_non_null(d);
+	assert_string_equal(d->cols[1], "rmax_flops");
+	datasets_release(&ds);
+	registry_free(reg);
+}
+
 int
 main(void)
 {
@@ -748,6 +788,7 @@ main(void)
 		cmocka_unit_test(test_devices_like_with_like),
 		cmocka_unit_test(test_precision),
 		cmocka_unit_test(test_devices_precision),
+		cmocka_unit_test(test_file_datasets),
 	};
 
 	const struct CMUnitTest fixture[] = {

@@ -434,11 +434,11 @@ test_errors(void **state)
 	expect_error("```define\ncall mas\n```\n", "FILE:2:6: error: "
 		     "unknown provider 'mas'; did you mean 'mass'?");
 	expect_error("```define\nbox.mass\n  unit: kg\n```\n",
-		     "FILE:2:1: error: 'box.mass' is not a quantity of the "
-		     "data or of a provider called above");
-	expect_error("```define\ncall mass\n\nbox.mass\n  unit: g\n```\n",
+		     "FILE:2:1: error: 'box.mass' is declared here, and no "
+		     "data give it");
+	expect_error("```define\ncall mass\n\nbox.mass\n  unit: m\n```\n",
 		     "FILE:5:9: error: the unit of 'box.mass' is declared "
-		     "'g', but the data give 'kg'");
+		     "'m', but the data give 'kg', of another dimension");
 	expect_error("```define\ncall mass\n\nbox.mass = 3\n  unit: kg\n"
 		     "```\n", "FILE:4:1: error: 'box.mass' is already a "
 		     "quantity");
@@ -456,8 +456,9 @@ test_errors(void **state)
 	expect_error("```define\nfor d in box\nx = 1\n  unit: m\n```\n",
 		     "FILE:3:1: error: in a family over 'd', a name starts "
 		     "with 'd.'");
-	expect_error("```define\nx = \"text\"\n  unit:\n```\n",
-		     "'x' must be a number");
+	expect_error("```define\nx = \"text\"\n  unit: m\n```\n",
+		     "FILE:2:5: error: 'x' gives a text, and a text has no "
+		     "unit: give it 'unit:' empty");
 	expect_error("```define\nt_{r} = 1\n  unit: yr\n```\n",
 		     "FILE:2:1: error: '{r}' stands for a rate: the block "
 		     "starts 'for r in rates'");

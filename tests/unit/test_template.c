@@ -531,7 +531,7 @@ test_error_escapes_controls(void **state)
 	parse_err("\x1b]0;t\x07 \xc2\x9b\x7f {{ laptop.ops_max | sc:2 }}",
 		  ERR("1:32", "unknown format 'sc' (formats: sci, e, fixed, "
 		      "sig, int, year, pow10, bytes, ibytes, text, unit, "
-		      "nolink, or, in)",
+		      "nolink, or, in); did you mean 'sci'?",
 		      "\\x1b]0;t\\x07 \\u009b\\x7f "
 		      "{{ laptop.ops_max | sc:2 }}",
 		      "                                            ^^"), 1);
@@ -996,6 +996,18 @@ test_format_errors(void **state)
 		      "sig, int, year, pow10, bytes, ibytes, text",
 		      "{{ laptop.energy | sci:2 | fixed:1 }}",
 		      "                           ^^^^^^^"), 1);
+	/* One edit away: a hint; farther, the list alone. */
+	parse_err("{{ laptop.energy | fixd:2 }} {{ 1 | yaer }}",
+		  ERR("1:20", "unknown format 'fixd' (formats: sci, e, fixed, "
+		      "sig, int, year, pow10, bytes, ibytes, text, unit, "
+		      "nolink, or, in); did you mean 'fixed'?",
+		      "{{ laptop.energy | fixd:2 }} {{ 1 | yaer }}",
+		      "                   ^^^^")
+		  ERR("1:37", "unknown format 'yaer' (formats: sci, e, fixed, "
+		      "sig, int, year, pow10, bytes, ibytes, text, unit, "
+		      "nolink, or, in); did you mean 'year'?",
+		      "{{ laptop.energy | fixd:2 }} {{ 1 | yaer }}",
+		      "                                    ^^^^"), 2);
 	parse_err("{{ laptop.energy | unit:J }} {{ laptop.energy | int:2 }}",
 		  ERR("1:25", "format 'unit' takes a quoted text: unit:\"J\"",
 		      "{{ laptop.energy | unit:J }} {{ laptop.energy | int:2 }}",
@@ -1557,9 +1569,16 @@ test_cite(void **state)
 
 	assert_int_equal(expand_cited("{{ cite(loyd2000) }}\n\n"
 		"{{ references() }}\n", &x,
-		ERR("1:4", "unknown reference 'loyd2000' (data/references.csv "
-		    "has: lloyd2000, henson2008, unused)",
+		ERR("1:4", "unknown reference 'loyd2000' (not a key of "
+		    "data/references.csv); did you mean 'lloyd2000'?",
 		    "{{ cite(loyd2000) }}", "   ^^^^^^^^^^^^^^")), -1);
+	expansion_release(&x);
+	/* Nothing close: no list of every key (a report cites dozens). */
+	assert_int_equal(expand_cited("{{ cite(zzzzzz) }}\n\n"
+		"{{ references() }}\n", &x,
+		ERR("1:4", "unknown reference 'zzzzzz' (not a key of "
+		    "data/references.csv)",
+		    "{{ cite(zzzzzz) }}", "   ^^^^^^^^^^^^")), -1);
 	expansion_release(&x);
 	assert_int_equal(expand_cited("{{ cite(lloyd2000) }}\n", &x,
 		ERR("1:4", "a citation needs a references list to link to: "
@@ -2005,33 +2024,124 @@ test_after_title(void **state)
 	free(html);
 }
 
+/* What a piece's errors were: "OFF: MESSAGE" lines. */
+static int
+note_error(const void *ctx, size_t off, const char *msg)
+{
+	struct buf *seen = (struct buf *)(uintptr_t)ctx;
+
+	buf_addf(seen, "%zu: %s\n", off, msg);
+	return -1;
+}
+
 /*
- * The site's navigation is told whether the site has editions, page by
- * page (no state kept between pages): without them, no link to the
- * editions or changes pages; the page itself is marked.
+ * Expands s as template_expand_text() does, as a piece whose errors are
+ * noted in *errs; the text into out, the names into names. Returns what
+ * it returns.
+ */
+static int
+expand_text(const char *s, struct buf *out, struct buf *names,
+	    struct buf *errs)
+{
+	struct srcfile *f = srcfile_piece(s, strlen(s), note_error, errs);
+	int ret;
+
+	buf_reset(out);
+	buf_reset(names);
+	buf_reset(errs);
+	capture_start();
+	ret = template_expand_text(f, reg, out, names);
+	assert_captured("");
+	assert_sane_buf(out);
+	assert_sane_buf(names);
+	srcfile_free(f);
+	return ret;
+}
+
+/*
+ * One text with value slots (a claim's explanation): plain text, no
+ * Markdown escapes and no links; any expression and format a slot
+ * takes; the registry names it reads, each once, in order (not those
+ * has() looks for that are not there).
  */
 static void
-test_page_nav(void **state)
+test_expand_text(void **state)
 {
-	struct buf a = BUF_INIT, b = BUF_INIT;
+	struct buf out = BUF_INIT, names = BUF_INIT, errs = BUF_INIT;
 
 	(void)state;
-	html_page(&a, "{{nav}}", "T", "", "", "changes.html", "", NULL,
-		  HTML_PAGE_EDITIONS);
-	html_page(&b, "{{nav}}", "T", "", "", "data.html", "../", NULL, 0);
-	assert_non_null(strstr(a.data, "<li><a href=\"editions/index.html\">"
-			       "Editions</a></li><li><a href=\"changes.html\" "
-			       "aria-current=\"page\">Changes</a></li>"));
-	assert_null(strstr(b.data, "editions/"));
-	assert_null(strstr(b.data, "changes.html"));
-	assert_non_null(strstr(b.data, "<li><a href=\"../data.html\" "
-			       "aria-current=\"page\">Data</a></li>"));
-	buf_reset(&a);
-	html_page(&a, "{{nav}}", "T", "", "", "index.html", "", NULL,
-		  HTML_PAGE_EDITIONS);
-	assert_non_null(strstr(a.data, "Editions"));
-	buf_release(&a);
-	buf_release(&b);
+	assert_int_equal(expand_text("a *b* {{ laptop.ops_max | sci:2 | unit }}"
+				     " and {{ record.name }}, "
+				     "{{ laptop.energy / laptop.mass | sci:3 }}"
+				     "{{! a comment }} {{ laptop.mass | int }}"
+				     "{{ has(laptop.nope) }}",
+				     &out, &names, &errs), 0);
+	assert_string_equal(out.data, "a *b* 5.4" NB "×" NB "10⁵⁰" NB
+			    "ops/s and Roadrunner, 8.99" NB "×" NB "10¹⁶ 1"
+			    "0");
+	assert_string_equal(names.data, "laptop.ops_max record.name "
+			    "laptop.energy laptop.mass");
+	assert_int_equal(errs.len, 0);
+	/* Text from the registry as it is: "<b>" stays, no backslashes. */
+	assert_int_equal(expand_text("{{ device.a.name }}", &out, &names,
+				     &errs), 0);
+	assert_string_equal(out.data, "A <b>*bold*</b> | pipe");
+	assert_int_equal(expand_text("", &out, &names, &errs), 0);
+	assert_string_equal(out.data, "");
+	assert_string_equal(names.data, "");
+	buf_release(&out);
+	buf_release(&names);
+	buf_release(&errs);
+}
+
+/*
+ * Its errors are located in the text (offsets, for the piece's reader
+ * to place): an unknown name with the closest, an unknown format, a
+ * slot left open; a block, an include or a reference is refused once.
+ */
+static void
+test_expand_text_errors(void **state)
+{
+	struct buf out = BUF_INIT, names = BUF_INIT, errs = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(expand_text("at {{ laptop.mas | sci:2 }}", &out,
+				     &names, &errs), -1);
+	assert_string_equal(errs.data, "6: unknown quantity 'laptop.mas'; "
+			    "did you mean 'laptop.mass'?\n");
+	assert_int_equal(expand_text("{{ laptop.mass | round }} x {{ 1 + }}",
+				     &out, &names, &errs), -1);
+	assert_string_equal(errs.data, "17: unknown format 'round' (formats: "
+			    "sci, e, fixed, sig, int, year, pow10, bytes, "
+			    "ibytes, text, unit, nolink, or, in)\n"
+			    "33: expected a value at the end of the "
+			    "expression\n");
+	assert_int_equal(expand_text("a {{ laptop.mass", &out, &names,
+				     &errs), -1);
+	assert_string_equal(errs.data, "2: unclosed '{{': no '}}' before the "
+			    "end of the text\n");
+	assert_int_equal(expand_text("a {{#if laptop.mass}}b{{/if}} "
+				     "{{> x.md}}", &out, &names, &errs), -1);
+	assert_string_equal(errs.data, "4: '{{#if laptop.mass}}' cannot be "
+			    "used here: this text takes values only, "
+			    "'{{ NAME | FORMAT }}'\n");
+	assert_int_equal(expand_text("{{@fig-a}}", &out, &names, &errs), -1);
+	assert_string_equal(errs.data, "2: '{{@fig-a}}' cannot be used here: "
+			    "this text takes values only, '{{ NAME | FORMAT "
+			    "}}'\n");
+	/* A citation needs a page with a references list: none here. */
+	assert_int_equal(expand_text("as {{ cite(lloyd2000) }} says", &out,
+				     &names, &errs), -1);
+	assert_string_equal(errs.data, "6: 'cite' cannot be used here: this "
+			    "text is on no page with a references list\n");
+	/* A text value with a number format: at the format. */
+	assert_int_equal(expand_text("{{ record.name | sci:2 }}", &out,
+				     &names, &errs), -1);
+	assert_string_equal(errs.data, "17: format 'sci' needs a number, got "
+			    "the text 'Roadrunner'\n");
+	buf_release(&out);
+	buf_release(&names);
+	buf_release(&errs);
 }
 
 int
@@ -2044,7 +2154,6 @@ main(void)
 		T(test_units_and_links),
 		T(test_links_rendered),
 		T(test_links_everywhere),
-		T(test_page_nav),
 		T(test_links_resolved),
 		T(test_after_title),
 		T(test_tables),
@@ -2073,6 +2182,8 @@ main(void)
 		T(test_error_escapes_controls),
 		T(test_nesting_limit),
 		T(test_equations),
+		T(test_expand_text),
+		T(test_expand_text_errors),
 		cmocka_unit_test(test_cite),
 		cmocka_unit_test_setup_teardown(test_include, setup_dir,
 						teardown_dir),

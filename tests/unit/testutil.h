@@ -99,4 +99,38 @@ write_temp(char *path, const void *data, size_t n)
 		free(got_);                                                  \
 	} while (0)
 
+/*
+ * The same for the messages alone: the lines an error shows under it
+ * (the file's line and the caret, indented four spaces) left out.
+ */
+static inline char *
+capture_end_messages(void)
+{
+	char *got = capture_end(), *r = got, *w = got;
+
+	while (*r) {
+		size_t len = strcspn(r, "\n") + (r[strcspn(r, "\n")] == '\n');
+
+		if (strncmp(r, "    ", 4)) {
+			memmove(w, r, len);
+			w += len;
+		}
+		r += len;
+	}
+	*w = '\0';
+	return got;
+}
+
+#define assert_captured_messages(want)                                       \
+	do {                                                                 \
+		char *got_ = capture_end_messages();                         \
+		if (strcmp(got_, (want))) {                                  \
+			print_error("stderr was:\n%s\nwanted:\n%s\n", got_,   \
+				    (want));                                 \
+			free(got_);                                          \
+			fail();                                              \
+		}                                                            \
+		free(got_);                                                  \
+	} while (0)
+
 #endif

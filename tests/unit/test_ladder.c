@@ -1,6 +1,6 @@
 /*
- * Unit tests for src/figdata.h's datasets drawn from the registry: where
- * the "ladder" dataset puts the machines' labels. Each label goes into
+ * Unit tests for src/ladder.h, the placement of labels a dataset's
+ * "place:" asks for (the ladder figure's machines): each label goes into
  * a slot of one column, and the leader line from a machine to its label
  * must cross no other, whatever the machines' speeds and memories.
  */
@@ -11,9 +11,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
-#include "dataset.h"
-#include "figdata.h"
-#include "registry.h"
+#include "ladder.h"
 
 #define MAXDEV 24
 
@@ -21,47 +19,6 @@
 struct machine {
 	double bits, ops;
 };
-
-/*
- * Adds the n machines m to a new registry, as the data's devices do, the
- * first npick of them picked by the document (current.kI.id names them),
- * as the figures' named machines are.
- */
-static struct registry *
-machines_picked(const struct machine *m, size_t n, size_t npick)
-{
-	struct registry *reg = registry_new();
-	char name[64], id[16];
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		snprintf(id, sizeof(id), "m%zu", i);
-		snprintf(name, sizeof(name), "device.%s.id", id);
-		assert_non_null(registry_add_text(reg, name, id, NULL, NULL,
-						  NULL, NULL));
-		if (i < npick) {
-			snprintf(name, sizeof(name), "current.k%zu.id", i);
-			assert_non_null(registry_add_text(reg, name, id, NULL,
-							  NULL, NULL, NULL));
-		}
-		snprintf(name, sizeof(name), "device.%s.sbops", id);
-		assert_non_null(registry_add_num(reg, name, pow(10, m[i].ops),
-						 "ops/s", "", NULL, NULL,
-						 NULL));
-		snprintf(name, sizeof(name), "device.%s.ram_bits", id);
-		assert_non_null(registry_add_num(reg, name,
-						 pow(10, m[i].bits), "bit", "",
-						 NULL, NULL, NULL));
-	}
-	return reg;
-}
-
-/* The n machines m, every one picked. */
-static struct registry *
-machines(const struct machine *m, size_t n)
-{
-	return machines_picked(m, n, n);
-}
 
 /*
  * Which side of the line a -> b c is on, in the figure's decades (the
@@ -112,45 +69,36 @@ crossings(double (*p)[2], double (*s)[2], size_t n)
 static size_t
 check_ladder(const struct machine *m, size_t n)
 {
-	struct registry *reg = machines(m, n);
-	struct datasets all = { 0 };
-	const struct dataset *lad;
+	struct ladder_machine dev[MAXDEV];
 	double p[MAXDEV][2], s[MAXDEV][2], want[MAXDEV], got[MAXDEV];
 	double col = -INFINITY, below = -INFINITY, ops[MAXDEV];
-	size_t i, k = 0, before;
+	size_t i, k, before;
 
 	assert_true(n <= MAXDEV);
-	figdata_add(reg, &all);
-	lad = datasets_get(&all, "ladder");
-	assert_non_null(lad);
-	assert_int_equal(lad->ncols, 5);
 	for (i = 0; i < n; i++) {
+		dev[i].ops = pow(10, m[i].ops);
+		dev[i].bits = pow(10, m[i].bits);
+		dev[i].seq = i;
 		ops[i] = m[i].ops;
 		if (m[i].bits > col)
 			col = m[i].bits;
 	}
+	ladder_place(dev, n);
 	col += 2.5;
 	qsort(ops, n, sizeof(*ops), by_value);
 	for (i = 0; i < n; i++) {
 		want[i] = fmax(ops[i] - 2, below + 2);
 		below = want[i];
 	}
-	for (i = 0; i < lad->nrows; i++) {
-		const double *v = lad->vals + i * lad->ncols;
-
-		if (v[2] != 1)
-			continue;
-		assert_true(k < n);
-		p[k][0] = log10(v[1]);
-		p[k][1] = log10(v[0]);
-		s[k][0] = log10(v[3]);
-		s[k][1] = got[k] = log10(v[4]);
+	for (k = 0; k < n; k++) {
+		p[k][0] = log10(dev[k].bits);
+		p[k][1] = log10(dev[k].ops);
+		s[k][0] = log10(dev[k].label_bits);
+		s[k][1] = got[k] = log10(dev[k].label_ops);
 		assert_near(s[k][0], col, 1e-12);
 		/* In speed order, as before. */
 		assert_near(p[k][1], ops[k], 1e-12);
-		k++;
 	}
-	assert_int_equal(k, n);
 	qsort(got, n, sizeof(*got), by_value);
 	for (i = 0; i < n; i++)
 		assert_near(got[i], want[i], 1e-12);
@@ -159,8 +107,6 @@ check_ladder(const struct machine *m, size_t n)
 	for (i = 0; i < n; i++)
 		s[i][1] = want[i];
 	before = crossings(p, s, n);
-	datasets_release(&all);
-	registry_free(reg);
 	return before;
 }
 
@@ -218,53 +164,6 @@ test_ladder_random(void **state)
 	assert_true(crossed > 100);
 }
 
-/*
- * Only the machines the document picks are named: the others are rows
- * of kind 1 with no place for a label, and the "picked" dataset holds
- * the picked ones alone, while "devices" holds every one.
- */
-static void
-test_ladder_picked(void **state)
-{
-	static const struct machine m[] = {
-		{ 10, 13 }, { 11, 14 }, { 12, 15 }, { 13, 16 }, { 14, 17 },
-	};
-	struct registry *reg = machines_picked(m, 5, 2);
-	struct datasets all = { 0 };
-	const struct dataset *lad, *dev, *pick;
-	size_t i, named = 0, unnamed = 0;
-
-	(void)state;
-	figdata_add(reg, &all);
-	lad = datasets_get(&all, "ladder");
-	dev = datasets_get(&all, "devices");
-	pick = datasets_get(&all, "picked");
-	assert_non_null(lad);
-	assert_non_null(dev);
-	assert_non_null(pick);
-	for (i = 0; i < lad->nrows; i++) {
-		const double *v = lad->vals + i * lad->ncols;
-
-		if (v[2] != 1)
-			continue;
-		if (isnan(v[3]) && isnan(v[4])) {
-			unnamed++;
-			/* m2, m3, m4: not picked. */
-			assert_true(log10(v[0]) > 14.5);
-		} else {
-			assert_true(isfinite(v[3]) && isfinite(v[4]));
-			assert_true(log10(v[0]) < 14.5);
-			named++;
-		}
-	}
-	assert_int_equal(named, 2);
-	assert_int_equal(unnamed, 3);
-	assert_int_equal(dev->nrows, 5);
-	assert_int_equal(pick->nrows, 2);
-	datasets_release(&all);
-	registry_free(reg);
-}
-
 int
 main(void)
 {
@@ -272,8 +171,7 @@ main(void)
 		cmocka_unit_test(test_ladder_uncrossed),
 		cmocka_unit_test(test_ladder_small),
 		cmocka_unit_test(test_ladder_random),
-		cmocka_unit_test(test_ladder_picked),
 	};
 
-	return cmocka_run_group_tests_name("figdata", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("ladder", tests, NULL, NULL);
 }

@@ -1,0 +1,1 @@
+0,/^  source: \[codata2018\]$/s//  source: [codata2019]/
