@@ -119,7 +119,8 @@ has explain-formula "$tmp/stdout" 'formula: 2 . laptop.energy / (pi . const.hbar
 has explain-input "$tmp/stdout" 'laptop.energy = 8.98755'
 has explain-source "$tmp/stdout" 'source: \[lloyd2000\]'
 # README's "Command line" shows this explain as it is, and a data error
-# (its first line) as the one 'one' in laptop.mass's value gives.
+# (its line, the row and the caret) as the one 'one' in laptop.mass's
+# value gives.
 sed -n '/^    \$ \.\/ultimate explain laptop\.ops_max$/,/^$/p' "$top/README.md" |
 	sed '1d;$d;s/^    //' | diff -u - "$tmp/stdout" >"$tmp/diff"
 if [ "$(wc -l <"$tmp/stdout")" -ge 5 ] && [ ! -s "$tmp/diff" ]; then ok; else
@@ -127,9 +128,13 @@ if [ "$(wc -l <"$tmp/stdout")" -ge 5 ] && [ ! -s "$tmp/diff" ]; then ok; else
 mkdir "$tmp/one" && cp -R "$top/data" "$tmp/one/"
 sed -i '2s/^laptop\.mass,1,/laptop.mass,one,/' "$tmp/one/data/assumptions.csv"
 expect_in "$tmp/one" readme-data-error 1 "$ult" get laptop.mass
-if grep -qxF "    $(head -1 "$tmp/stderr")" "$top/README.md" &&
+sed -n '/^    data\/assumptions\.csv:[0-9]*:[0-9]*: error: /{N;N;s/^    //;s/\n    /\n/g;p;}' \
+	"$top/README.md" >"$tmp/one/readme-err"
+head -3 "$tmp/stderr" | diff -u "$tmp/one/readme-err" - >"$tmp/one/diff"
+if [ "$(wc -l <"$tmp/one/readme-err")" = 3 ] && [ ! -s "$tmp/one/diff" ] &&
 	grep -q "^data/assumptions.csv:2:[0-9]*: error: column 'value'" "$tmp/stderr"
-then ok; else no "README.md does not show the data error: $(head -1 "$tmp/stderr")"; fi
+then ok; else no "README.md does not show the data error as the tool does:"
+	cat "$tmp/one/diff"; fi
 rm -rf "$tmp/one"
 expect explain-assumption 0 "$ult" explain laptop.mass
 has explain-origin "$tmp/stdout" 'defined at: data/assumptions.csv:2'
@@ -491,6 +496,18 @@ if [ "$(wc -l <"$tmp/walk/row")" = 1 ] && [ -n "$years" ] &&
 else
 	no "README.md's new-year walk-through no longer matches 'ultimate diff $years':"
 	cat "$tmp/walk/missing"; fi
+# And the same row with its Rmax negated fails its check at that cell,
+# as README shows it: line, row and caret (the check's place included).
+sed 's/^\([^,]*,[^,]*,[^,]*,[^,]*,\)/\1-/' "$tmp/walk/row" >"$tmp/walk/neg"
+cp "$top/data/top500.csv" "$tmp/walk/data/top500.csv"
+cat "$tmp/walk/neg" >>"$tmp/walk/data/top500.csv"
+expect_in "$tmp/walk" walk-check 1 "$ult" get record.name
+sed -n '/^    data\/top500\.csv:[0-9]*:[0-9]*: error: .*fails the check/{N;N;s/^    //;s/\n    /\n/g;p;}' \
+	"$top/README.md" >"$tmp/walk/readme-err"
+head -3 "$tmp/stderr" | diff -u "$tmp/walk/readme-err" - >"$tmp/walk/diff"
+if [ "$(wc -l <"$tmp/walk/readme-err")" = 3 ] && [ ! -s "$tmp/walk/diff" ] &&
+	grep -qF "$(cat "$tmp/walk/neg")" "$top/README.md"; then ok
+else no "README.md's failed check is not the tool's:"; cat "$tmp/walk/diff"; fi
 
 expect data-option 0 "$ult" --data="$top/data" get laptop.mass
 has data-option "$tmp/stdout" '^1$'
