@@ -210,6 +210,15 @@ if [ "$(wc -l <"$tmp/tables")" -ge 7 ] &&
 else
 	no "docs/design.md's column lists differ from 'ultimate datasets --tables'"
 	cat "$tmp/diff"; fi
+# docs/design.md's module table ("Layout and modules") names every
+# module of src/ once, and none that is gone.
+sed -n '/^| stage | module | owns |$/,/^$/s/^|[^|]*| `\([a-z0-9_]*\)` |.*/\1/p' \
+	"$top/docs/design.md" | sort >"$tmp/mods-doc"
+(cd "$top/src" && ls -- *.c) | sed 's/\.c$//' | sort >"$tmp/mods-src"
+if [ "$(wc -l <"$tmp/mods-src")" -ge 40 ] &&
+	diff -u "$tmp/mods-src" "$tmp/mods-doc" >"$tmp/diff"; then ok
+else no "docs/design.md's module table is not src/'s modules:"
+	cat "$tmp/diff"; fi
 # And every shipped data file's header names the schema's columns.
 for f in "$top"/data/*.csv; do
 	b=$(basename "$f")
@@ -393,9 +402,9 @@ expect_in "$tmp/loop" loop-pick 1 "$ult" list
 if [ "$(head -n 1 "$tmp/stderr")" = "data/model.md:${line:-0}:1: error: 'closest.heaviest' depends on itself: closest.heaviest -> closest.half -> closest.heaviest" ]
 then ok; else no "loop-pick: the loop is not named first"; cat "$tmp/stderr"; fi
 
-# A data file of one's own, declared without C (docs/templates.md, "A
-# data file of your own"): in a copy of the project, a two-column file
-# and its two lines of data/schema.csv; `list` shows each row's
+# A data file of one's own, declared without C (docs/templates.md, "The
+# data catalogue"): in a copy of the project, a two-column file and its
+# three rows of data/schema.csv (the file, each column); `list` shows each row's
 # quantities with their units, and a report after the file changed
 # shows the change (the run is not skipped as unchanged).
 mkdir "$tmp/own" && cp -R "$top/data" "$top/templates" "$tmp/own/"
