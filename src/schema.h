@@ -14,7 +14,10 @@
  * files and cells, and no file of any project (docs/templates.md, "The
  * data catalogue"). When a file is loaded (schema_load()), table.c
  * checks every cell of every column the catalogue declares against its
- * kind; what a value means the model document checks.
+ * kind; what a value means the model document checks. `ultimate
+ * datasets --tables` prints every file's columns and the catalogue's
+ * own (schema_self()); docs/design.md's column lists of the data files
+ * are tested against that listing.
  */
 
 /* What the engine does with a file. */

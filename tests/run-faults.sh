@@ -14,27 +14,36 @@
 # folder, whose name is then printed; FAULTS_VERBOSE=1 prints the time
 # each case took. FAULTS_SLOW=N multiplies every time limit by N, for a
 # build that runs slower by design (the sanitizer build: make check sets
-# it); a hang never ends, so a longer wait still catches it.
+# it); a hang never ends, so a longer wait still catches it. A case of
+# many rounds (runs at once, killed runs, a reader while sites are
+# published) runs a few of them, chosen to cover each kind of round;
+# FAULTS_FULL=1 (make check, make test FULL=1) runs every round.
+# FAULTS_JOBS=N runs up to N cases at once (make test: 2).
 set -u
 ult=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/.." && pwd)
 fx=$top/tests/faults
 tmp=$(mktemp -d)
-pass=0 fail=0 ulim=""
+pass=0 fail=0 c="" ulim=""
 slow=${FAULTS_SLOW:-1}
+jobs=${FAULTS_JOBS:-1}
 
-# Every process this script starts carries FAULTS_RUN=$tmp in its
-# environment, down to the fake gnuplots' children: those are the only
-# processes it ever kills.
+# Every process this script starts carries FAULTS_RUN in its
+# environment, down to the fake gnuplots' children: $tmp, or in a case
+# its folder $c. Those are the only processes it ever kills, and a case
+# stops only its own (cases may run at once).
 ours() {
-	grep -lzxF "FAULTS_RUN=$tmp" /proc/[0-9]*/environ 2>/dev/null |
+	grep -lzxF "FAULTS_RUN=${c:-$tmp}" /proc/[0-9]*/environ 2>/dev/null |
 		sed 's|^/proc/||; s|/environ$||'
 }
 stop_ours() {
 	for p in $(ours); do kill -KILL "$p" 2>/dev/null; done
 }
 cleanup() {
-	stop_ours
+	for p in $(grep -lz "^FAULTS_RUN=$tmp" /proc/[0-9]*/environ \
+		2>/dev/null | sed 's|^/proc/||; s|/environ$||'); do
+		kill -KILL "$p" 2>/dev/null
+	done
 	if [ -n "${FAULTS_KEEP:-}" ]; then echo "faults: kept $tmp"
 	else rm -rf "$tmp"; fi
 }
@@ -64,40 +73,112 @@ rnd() { # rnd N: a random number in [0, N)
 	echo $(($(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % $1))
 }
 msleep() { sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"; }
+# The waits below look every 5 or 20 ms from one Python process: a
+# shell's loop started a sleep (and a grep) each time, some 8,000
+# processes for the killed publishes alone.
 await() { # await FILE SECONDS: until FILE exists
-	_n=0
-	while [ ! -e "$1" ] && [ "$_n" -lt $(($2 * 100)) ]; do
-		sleep 0.01
-		_n=$((_n + 1))
-	done
-	[ -e "$1" ]
+	python3 -c 'import os, sys, time
+end = time.monotonic() + float(sys.argv[2])
+while not os.path.exists(sys.argv[1]) and time.monotonic() < end:
+    time.sleep(0.005)
+sys.exit(0 if os.path.exists(sys.argv[1]) else 1)' "$1" "$2"
+}
+quiet() { # quiet SECONDS: until ours is empty; fails if it is not then
+	python3 -c 'import glob, sys, time
+mark = sys.argv[1].encode()
+def left():
+    for f in glob.glob("/proc/[0-9]*/environ"):
+        try:
+            with open(f, "rb") as e:
+                if mark in e.read().split(b"\0"):
+                    return True
+        except OSError:
+            pass
+    return False
+end = time.monotonic() + float(sys.argv[2])
+while left() and time.monotonic() < end:
+    time.sleep(0.02)
+sys.exit(1 if left() else 0)' "FAULTS_RUN=${c:-$tmp}" "$1"
 }
 
 # run NAME FUNCTION [ARGS...]: one case. The function sets up the case
-# folder $c and says what is wrong with bad "reason" (any number).
+# folder $c and says what is wrong with bad "reason" (any number). Each
+# case runs in a subshell, which leaves its result in $tmp/result.N
+# (N counts the cases). With FAULTS_JOBS above 1, run only queues the
+# case, and collect, at the end, runs the queue that many at a time in
+# the background, from its end: the long cases, of many rounds, are
+# last in this file, and so start first. collect then counts.
 bad() { cbad="$cbad; $*"; }
+ncase=0 started=0
 run() {
 	if [ -n "${FAULTS_ONLY:-}" ] && ! echo "$1" | grep -qE -- "$FAULTS_ONLY"
 	then return 0; fi
+	ncase=$((ncase + 1))
+	if [ "$jobs" -le 1 ]; then
+		(one_case "$@")
+		return
+	fi
+	{
+		printf '%d' "$ncase"
+		for _a; do
+			printf " '%s'" "$(printf '%s' "$_a" | sed "s/'/'\\\\''/g")"
+		done
+		echo
+	} >>"$tmp/queue"
+}
+one_case() {
 	cname=$1 cbad="" c=$tmp/$1 xenv="" at="" ulim=""
 	shift
+	echo "$cname" >"$tmp/case.$ncase"
+	trap 'echo >"$tmp/ended.$ncase"' EXIT
 	_t=$(now)
 	"$@"
 	[ -z "${FAULTS_VERBOSE:-}" ] || echo "$cname: $(($(now) - _t)) ms"
-	if [ -z "$cbad" ]; then pass=$((pass + 1)); else
+	if [ -z "$cbad" ]; then echo pass >"$tmp/result.$ncase"; else
 		echo "FAIL $cname: ${cbad#; }"
-		fail=$((fail + 1))
+		echo fail >"$tmp/result.$ncase"
 	fi
 	stop_ours
 	[ -n "${FAULTS_KEEP:-}" ] || rm -rf "$c"
 }
+running_below() { # running_below N: until fewer than N cases run
+	while :; do
+		set -- "$1" "$tmp"/ended.*
+		[ -e "$2" ] || set -- "$1"
+		[ $((started - ($# - 1))) -ge "$1" ] || return 0
+		sleep 0.05
+	done
+}
+collect() { # runs the queue, waits for every case, counts their results
+	if [ "$jobs" -gt 1 ] && [ -s "$tmp/queue" ]; then
+		sort -rn "$tmp/queue" >"$tmp/queue.r"
+		while read -r _n _args; do
+			running_below "$jobs"
+			started=$((started + 1))
+			(ncase=$_n; eval "one_case $_args") &
+		done <"$tmp/queue.r"
+		running_below 1
+	fi
+	wait
+	_i=1
+	while [ "$_i" -le "$ncase" ]; do
+		case $(cat "$tmp/result.$_i" 2>/dev/null) in
+		pass) pass=$((pass + 1)) ;;
+		fail) fail=$((fail + 1)) ;;
+		*) echo "FAIL $(cat "$tmp/case.$_i"): ended before its result"
+			fail=$((fail + 1)) ;;
+		esac
+		_i=$((_i + 1))
+	done
+}
 
-# The listing of a folder with the checksum of every file, .lock apart;
-# staging folders too, which no_staging reports on their own.
+# The listing of a folder with the checksum (CRC and size: cksum, some
+# ten times quicker than a SHA-256 of a 48 MB site) of every file, .lock
+# apart; staging folders too, which no_staging reports on their own.
 fp() {
 	[ -d "$1" ] || { echo "no folder"; return; }
 	(cd "$1" && find . \( -path ./.lock -o -path './.staging-*' \) -prune \
-		-o -type f -exec sha256sum {} + -o -printf '%y %p\n') |
+		-o -type f -exec cksum {} + -o -printf '%y %p\n') |
 		LC_ALL=C sort
 }
 
@@ -125,7 +206,7 @@ snap() { fp "$c/out" >"$c/before.fp"; }
 # under timeout; sets rc, ms, lim; stderr in $c/err. $xenv: more
 # environment (VAR=value ...).
 limits() {
-	FAULTS_RUN=$tmp
+	FAULTS_RUN=${c:-$tmp}
 	export FAULTS_RUN
 	# shellcheck disable=SC3045 # dash, bash and busybox sh have it
 	[ -z "$vlimit" ] || ulimit -v "$vlimit"
@@ -230,12 +311,7 @@ leaks() { # leaks TEXT: the published site does not hold TEXT
 	fi
 }
 gone() { # nothing this script started is left running (2 s grace)
-	_n=0
-	while [ -n "$(ours)" ] && [ "$_n" -lt 20 ]; do
-		sleep 0.1
-		_n=$((_n + 1))
-	done
-	[ -z "$(ours)" ] || bad "gnuplot (or its child) left running"
+	quiet 2 || bad "gnuplot (or its child) left running"
 }
 fake() { # fake NAME: a folder whose gnuplot is tests/faults/gnuplot-NAME
 	mkdir -p "$tmp/bin-$1"
@@ -257,16 +333,22 @@ cp -R "$top/data" "$tmp/B"
 cp -R "$top/data" "$tmp/C"
 echo '2026-11,Next,Somewhere,Nowhere,2.5e18,2.7e18,,,test row,' >>"$tmp/B/top500.csv"
 echo '2026-11,Other,Elsewhere,Nowhere,2.4e18,2.6e18,,,test row,' >>"$tmp/C/top500.csv"
+# The three are made at once (with FAULTS_JOBS above 1).
 for d in A B C; do
 	mkdir "$tmp/make$d"
 	cp -R "$tmp/$d" "$tmp/make$d/data"
 	cp -R "$tmp/T" "$tmp/make$d/templates"
 	(cd "$tmp/make$d" && limits && timeout -k 1 60 "$ult" -d data \
-		-t templates -o "$tmp/ref$d" report) >/dev/null 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" != 0 ] || grep -qE 'Sanitizer|runtime error:' "$tmp/err"; then
+		-t templates -o "$tmp/ref$d" report) >/dev/null 2>"$tmp/err$d" &
+	if [ "$jobs" -le 1 ]; then wait $!; echo $? >"$tmp/rc$d"
+	else echo $! >"$tmp/pid$d"; fi
+done
+for d in A B C; do
+	if [ "$jobs" -gt 1 ]; then wait "$(cat "$tmp/pid$d")"; echo $? >"$tmp/rc$d"; fi
+	rc=$(cat "$tmp/rc$d")
+	if [ "$rc" != 0 ] || grep -qE 'Sanitizer|runtime error:' "$tmp/err$d"; then
 		echo "faults: cannot make the reference site of data $d (exit $rc):"
-		cat "$tmp/err"
+		cat "$tmp/err$d"
 		echo "faults: 0 passed, 1 failed"
 		exit 1
 	fi
@@ -951,10 +1033,11 @@ lock_waits() { # flock(1) holds out/.lock for 1.5 s: the run waits
 }
 run lock-waits lock_waits
 
-# A case of several rounds: rounds_begin; round; ...; round_end NAME;
-# rounds_end N. A round's reasons are kept for the first bad round.
-rounds_begin() { nbad=0 first="" saved=$cbad; }
-round() { cbad=""; }
+# A case of several rounds: rounds_begin; for each of $(rounds N K...):
+# round; ...; round_end NAME; then rounds_end. A round's reasons are kept
+# for the first bad round.
+rounds_begin() { nbad=0 nround=0 first="" saved=$cbad; }
+round() { cbad="" nround=$((nround + 1)); }
 round_end() {
 	if [ -n "$cbad" ]; then
 		nbad=$((nbad + 1))
@@ -963,7 +1046,13 @@ round_end() {
 }
 rounds_end() {
 	cbad=$saved
-	[ "$nbad" = 0 ] || bad "$nbad of $1 rounds bad; first, $first"
+	[ "$nbad" = 0 ] || bad "$nbad of $nround rounds bad; first, $first"
+}
+# rounds N K...: the rounds to run, 1 to N with FAULTS_FULL, else K...
+rounds() {
+	_n=$1
+	shift
+	if [ -n "${FAULTS_FULL:-}" ]; then seq 1 "$_n"; else echo "$@"; fi
 }
 
 # Each round starts from the site of data C (rounds 1 and 6: from no
@@ -974,7 +1063,8 @@ rounds_end() {
 concurrent_runs() { # A and B into one out/ at the same time, 10 times
 	roots
 	rounds_begin
-	for _i in 1 2 3 4 5 6 7 8 9 10; do
+	# Both kinds of start, each from no out/ and from site C.
+	for _i in $(rounds 10 1 2 6 7); do
 		round
 		rm -rf "$c/out" "$c/mark"
 		if [ "$_i" != 1 ] && [ "$_i" != 6 ]; then
@@ -1013,20 +1103,21 @@ concurrent_runs() { # A and B into one out/ at the same time, 10 times
 		no_staging
 		round_end "round $_i"
 	done
-	rounds_end 10
+	rounds_end
 }
 run concurrent-runs concurrent_runs
 
 # A reader of out/ (tests/faults/reader.py) looks at it again and again,
-# as a web server would, while six runs publish sites B and A in turn
-# (renames slowed down to 20 ms each): every look finds one site.
+# as a web server would, while six runs (four, but with FAULTS_FULL)
+# publish sites B and A in turn (renames slowed down to 20 ms each):
+# every look finds one site.
 reader_sees_one_site() {
 	roots
 	cp -a "$tmp/refA" "$c/out"
 	python3 "$fx/reader.py" "$c/out" "$tmp/refA" "$tmp/refB" 120 \
 		"$c/stop" >"$c/looks" 2>"$c/mixed" &
 	_r=$!
-	for _i in 1 2 3 4 5 6; do
+	for _i in $(rounds 6 1 2 3 4); do
 		at=b
 		[ $((_i % 2)) = 0 ] && at=a
 		[ -n "$slowrename" ] &&
@@ -1066,11 +1157,7 @@ kill_run() {
 	[ -z "$_p" ] || kill -KILL "$_p" 2>/dev/null
 	wait "$bpid" 2>/dev/null
 	# Its gnuplot, if any, finishes on its own: let it, first.
-	_n=0
-	while [ -n "$(ours)" ] && [ "$_n" -lt 50 ]; do
-		sleep 0.1
-		_n=$((_n + 1))
-	done
+	quiet 5
 	# Publishing is one step: whenever the kill came, out/ is one site.
 	is_either A B "after SIGKILL, before the next run"
 }
@@ -1087,7 +1174,8 @@ kill_during_publish() {
 	fi
 	_cur=A
 	rounds_begin
-	for _i in 1 2 3 4 5 6 7 8 9 10; do
+	# One and two kills, during the publish and at any moment.
+	for _i in $(rounds 10 1 3 8 9); do
 		round
 		if [ "$_cur" = A ]; then _o=b _b=a; else _o=a _b=b; fi
 		kill_run "$_o" "$_i"
@@ -1102,7 +1190,7 @@ kill_during_publish() {
 		no_staging
 		round_end "round $_i (then data $_cur)"
 	done
-	rounds_end 10
+	rounds_end
 }
 run kill-during-publish kill_during_publish
 
@@ -1166,7 +1254,7 @@ few_descriptors() {
 		round_end "ulimit -n $_n"
 		_n=$((_n + 1))
 	done
-	rounds_end "$_n"
+	rounds_end
 	[ "$_n" -lt 64 ] || bad "no run succeeded with up to 63 descriptors"
 }
 run few-descriptors few_descriptors
@@ -1316,9 +1404,10 @@ ways_to_die() {
 		one_line
 		round_end "$_way"
 	done
-	rounds_end 5
+	rounds_end
 }
 run ways-to-die ways_to_die
 
+collect
 echo "faults: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -5,9 +5,11 @@
 # audit's 'claims: N agree, N known discrepancies (N error, ...), N inputs,
 # N off' (a claim that agrees, is a known discrepancy or an input taken
 # as printed passed, one off failed) and each fuzz replay's 'fuzz-replay T: replayed N inputs'.
-# Ends with one line per suite, then 'test: N passed, N failed', with
-# ', N skipped' when a suite skipped some; exits with the command's
-# status. A command that failed while no suite counted a failure (a
+# A suite run through tests/timed.sh also says how long it took
+# ('time NAME: W s, cpu C s'). Ends with one line for every suite, the
+# slowest first, each with its count and its time, then 'test: N
+# passed, N failed', with ', N skipped' when a suite skipped some; exits
+# with the command's status. A command that failed while no suite counted a failure (a
 # build error, a crash before the count) adds one.
 # Usage: tests/tally.sh COMMAND [ARG...]
 set -u
@@ -38,9 +40,21 @@ $1 == end && NF == 2 { rc = $2; next }
 /^fuzz-replay [a-z0-9_-]+: replayed [0-9]+ inputs$/ {
 	add("fuzz-replay", $4, 0, 0)
 }
+/^time [a-z][a-z0-9-]*: [0-9.]+ s, cpu [0-9.?]+ s$/ {
+	sub(/:$/, "", $2)
+	add($2, 0, 0, 0)
+	timed[$2] = 1
+	wall[$2] += $3
+	cpu[$2] += $6
+}
 END {
 	if (rc == "")
 		rc = 1
+	# The slowest first (a suite without a time last, in its order).
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && wall[order[j]] > wall[order[j - 1]]; j--) {
+			s = order[j]; order[j] = order[j - 1]; order[j - 1] = s
+		}
 	line = ""
 	for (i = 1; i <= n; i++) {
 		s = order[i]
@@ -50,6 +64,8 @@ END {
 			part = part " (" fail[s] " failed)"
 		if (skip[s])
 			part = part " (" skip[s] " skipped)"
+		if (timed[s])
+			part = part sprintf(" in %.0f s (cpu %.0f s)", wall[s], cpu[s])
 		line = line (i > 1 ? ", " : "") part
 	}
 	if (rc != 0 && tf == 0) {
