@@ -4,6 +4,7 @@
  * of a family. Prints errors with their location; writes nothing else.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -438,6 +439,88 @@ with_depends(struct expr_with *w, const char *name)
 	return dep;
 }
 
+/* One quantity's formula, parsed: its text's srcfile and its tree. */
+struct formula {
+	const struct quantity *q;
+	struct srcfile *f;
+	struct expr *e;		/* NULL when it does not parse */
+};
+
+struct expr_formulas {
+	struct formula *v;	/* open addressing by q, a power of two */
+	size_t n, slots;
+};
+
+struct expr_formulas *
+expr_formulas_new(void)
+{
+	return xcalloc(1, sizeof(struct expr_formulas));
+}
+
+void
+expr_formulas_free(struct expr_formulas *fs)
+{
+	size_t i;
+
+	if (!fs)
+		return;
+	for (i = 0; i < fs->slots; i++) {
+		expr_free(fs->v[i].e);
+		srcfile_free(fs->v[i].f);
+	}
+	free(fs->v);
+	free(fs);
+}
+
+static size_t
+formula_slot(const struct formula *v, size_t slots, const struct quantity *q)
+{
+	size_t i = (size_t)(((uintptr_t)q >> 4) * 0x9E3779B97F4A7C15u);
+
+	for (i &= slots - 1; v[i].q && v[i].q != q; i = (i + 1) & (slots - 1))
+		;
+	return i;
+}
+
+/* q's formula parsed into *fm: kept in fs when there is one (else the
+ * caller frees fm's srcfile and tree). */
+static void
+formula_of(struct expr_formulas *fs, const struct quantity *q,
+	   struct formula *fm)
+{
+	struct buf fname = BUF_INIT;
+	size_t i;
+
+	if (fs && fs->slots) {
+		i = formula_slot(fs->v, fs->slots, q);
+		if (fs->v[i].q) {
+			*fm = fs->v[i];
+			return;
+		}
+	}
+	buf_addf(&fname, "formula of %s", q->name);
+	fm->q = q;
+	fm->f = srcfile_from_mem(fname.data, q->expr, strlen(q->expr));
+	buf_release(&fname);
+	fm->e = expr_parse(fm->f, 0, fm->f->len);
+	if (!fs)
+		return;
+	if ((fs->n + 1) * 2 > fs->slots) {
+		struct formula *old = fs->v;
+		size_t n = fs->slots;
+
+		fs->slots = n ? 2 * n : 64;
+		fs->v = xcalloc(fs->slots, sizeof(*fs->v));
+		for (i = 0; i < n; i++)
+			if (old[i].q)
+				fs->v[formula_slot(fs->v, fs->slots,
+						   old[i].q)] = old[i];
+		free(old);
+	}
+	fs->v[formula_slot(fs->v, fs->slots, q)] = *fm;
+	fs->n++;
+}
+
 /*
  * name's value under w into out: 0, 2 when w changes nothing of it (its
  * registry value stands), -1 after an error.
@@ -447,10 +530,8 @@ with_value(struct expr_with *w, const char *name, struct value *out)
 {
 	const struct quantity *q;
 	struct wvar *x;
-	struct srcfile *f;
-	struct expr *e;
+	struct formula fm;
 	struct expr_env env;
-	struct buf fname = BUF_INIT;
 	int ret;
 
 	for (; w; w = w->parent) {
@@ -464,15 +545,12 @@ with_value(struct expr_with *w, const char *name, struct value *out)
 	if (!w)
 		return 2;
 	q = registry_get(w->outer->reg, name);
-	buf_addf(&fname, "formula of %s", name);
-	f = srcfile_from_mem(fname.data, q->expr, strlen(q->expr));
-	buf_release(&fname);
-	e = expr_parse(f, 0, f->len);
+	formula_of(w->outer->formulas, q, &fm);
 	env = *w->outer;
 	env.resolve = NULL;
 	env.bound = NULL;
 	env.with = w;
-	ret = e ? eval(e, &env, out) : -1;
+	ret = fm.e ? eval(fm.e, &env, out) : -1;
 	if (!ret && out->type == VALUE_NUMBER && q->dim_ok) {
 		out->num = convert(out->num, &out->unit, &q->dim);
 		out->unit = q->dim;
@@ -483,8 +561,10 @@ with_value(struct expr_with *w, const char *name, struct value *out)
 		x = with_add(w, name, 1);
 		value_copy(&x->v, out);
 	}
-	expr_free(e);
-	srcfile_free(f);
+	if (!w->outer->formulas) {
+		expr_free(fm.e);
+		srcfile_free(fm.f);
+	}
 	return ret;
 }
 

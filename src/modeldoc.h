@@ -6,6 +6,7 @@
 struct bib;
 struct buf;
 struct datasets;
+struct expr_formulas;
 struct expr_rows;
 struct modelrows;
 struct registry;
@@ -88,6 +89,7 @@ struct modeldoc_eval {
 	 * a member whose "when:" was false is not asked again). */
 	char **members;
 	size_t nmembers, memberslots;
+	struct expr_formulas *formulas;	/* "with"'s, parsed once */
 	int failed;
 };
 

@@ -184,6 +184,7 @@ modeleval_env(struct bind *b, struct expr_env *env)
 {
 	memset(env, 0, sizeof(*env));
 	env->reg = b->ev->reg;
+	env->formulas = b->ev->formulas;
 	env->resolve = resolve_hook;
 	env->ctx = b;
 	env->rows = rows_hook;
@@ -1210,6 +1211,7 @@ run_begin(struct modeldoc_eval *ev)
 	ev->stack = xcalloc(DEPTH_MAX, sizeof(*ev->stack));
 	ev->members = NULL;
 	ev->nmembers = ev->memberslots = 0;
+	ev->formulas = expr_formulas_new();
 	ev->depth = 0;
 	ev->failed = 0;
 }
@@ -1231,6 +1233,8 @@ run_end(struct modeldoc_eval *ev, int ret)
 		free(ev->members[i]);
 	free(ev->members);
 	ev->members = NULL;
+	expr_formulas_free(ev->formulas);
+	ev->formulas = NULL;
 	free(ev->state);
 	ev->state = NULL;
 	return ret;
