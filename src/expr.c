@@ -768,11 +768,33 @@ expr_name(const struct expr *e)
 
 static void names_of(const struct expr *e, struct buf *out);
 
+/* Whether lines ("\nA\nB\n") holds the len bytes at s as a line. */
+static int
+has_line(const char *lines, const char *s, size_t len)
+{
+	const char *p = lines;
+
+	while ((p = strchr(p, '\n')) && *++p)
+		if (!strncmp(p, s, len) && p[len] == '\n')
+			return 1;
+	return 0;
+}
+
+/* Appends the len bytes at s and a newline to out unless it holds them. */
+static void
+add_line(struct buf *out, const char *s, size_t len)
+{
+	if (has_line(out->data, s, len))
+		return;
+	buf_add(out, s, len);
+	buf_addch(out, '\n');
+}
+
 /* A reduction's names: those of its variable are no quantity's. */
 static void
 reduce_names(const struct expr *e, struct buf *out)
 {
-	struct buf all = BUF_INIT, key = BUF_INIT;
+	struct buf all = BUF_INIT;
 	size_t vl = strlen(e->var);
 	const char *p;
 
@@ -786,22 +808,15 @@ reduce_names(const struct expr *e, struct buf *out)
 
 		if (!strncmp(p, e->var, vl) && p[vl] == '.')
 			continue;
-		buf_reset(&key);
-		buf_addch(&key, '\n');
-		buf_add(&key, p, len + 1);
-		if (!strstr(out->data, key.data))
-			buf_add(out, p, len + 1);
+		add_line(out, p, len);
 	}
 	buf_release(&all);
-	buf_release(&key);
 }
 
 /* Appends the distinct quantity names of e, each followed by '\n'. */
 static void
 names_of(const struct expr *e, struct buf *out)
 {
-	struct buf key = BUF_INIT;
-
 	if (!e)
 		return;
 	if (e->kind == N_CALL && e->var) {
@@ -809,18 +824,11 @@ names_of(const struct expr *e, struct buf *out)
 		return;
 	}
 	if (e->kind == N_NAME) {
-		buf_addf(&key, "\n%s\n", e->str);
-		if (!strstr(out->data, key.data))
-			buf_addf(out, "%s\n", e->str);
-		buf_release(&key);
+		add_line(out, e->str, strlen(e->str));
 		return;
 	}
-	if (e->kind == N_BIND) {
-		buf_addf(&key, "\n%s\n", e->str);
-		if (!strstr(out->data, key.data))
-			buf_addf(out, "%s\n", e->str);
-		buf_release(&key);
-	}
+	if (e->kind == N_BIND)
+		add_line(out, e->str, strlen(e->str));
 	names_of(e->a, out);
 	names_of(e->b, out);
 	names_of(e->c, out);

@@ -895,8 +895,15 @@ finish(struct modeldoc *doc, struct item *it)
 	if (it->a[A_WHEN].text) {
 		it->when = expr_parse(doc->f, it->a[A_WHEN].off,
 				      it->a[A_WHEN].len);
-		if (!it->when)
+		if (!it->when) {
 			ret = -1;
+		} else {
+			struct buf names = BUF_INIT;
+
+			buf_addch(&names, '\n');
+			expr_inputs(it->when, &names);
+			it->when_names = buf_detach(&names, NULL);
+		}
 	}
 	if (it->kind == ITEM_PICK) {
 		it->expr_text = one_line(doc->f->data + it->expr_off,
@@ -1467,6 +1474,7 @@ modeldoc_free(struct modeldoc *doc)
 		free(doc->items[i].place_y);
 		expr_free(doc->items[i].place_where);
 		free(doc->items[i].names);
+		free(doc->items[i].when_names);
 		free(doc->items[i].expr_text);
 		expr_free(doc->items[i].shown);
 		free(doc->items[i].shown_name);

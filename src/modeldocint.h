@@ -96,6 +96,7 @@ struct item {
 	struct unit dim;	/* of a[A_UNIT] */
 	int any_unit;		/* "unit: *": the unit the value comes with */
 	struct expr *when;	/* of a[A_WHEN], or NULL */
+	char *when_names;	/* the names when reads, as names */
 	struct rowrule *rule;	/* ITEM_ROWS, ITEM_TREND, ITEM_DATA */
 	struct expr *value, *label;	/* a set of rows' value: and label: */
 	struct check *checks;	/* each "check:" (a[A_CHECK] the first) */
@@ -199,9 +200,21 @@ int modeleval_push(struct modeldoc_eval *ev, const struct item *it,
 		   const char *name);
 void modeleval_pop(struct modeldoc_eval *ev);
 int modelpick_eval(struct modeldoc_eval *ev, const struct item *it);
-int modeleval_check(struct modeldoc_eval *ev, const struct item *it,
-		    const struct expr_env *env, const char *var,
-		    const char *origin, const char *where);
+/*
+ * The checks of it in env: 0 when each holds, -1 after an error, or 1
+ * and *failed the first that does not, nothing printed: what the error
+ * says of the row is made only then (modeleval_check_failed()).
+ */
+int modeleval_check(const struct item *it, const struct expr_env *env,
+		    const struct check **failed);
+/*
+ * The error of check c, failed in env (a row of a file at origin bound
+ * to var, or var NULL; where: the row, for an error told at the
+ * check); marks the run failed.
+ */
+void modeleval_check_failed(struct modeldoc_eval *ev, const struct check *c,
+			    const struct expr_env *env, const char *var,
+			    const char *origin, const char *where);
 
 /* modelrows.c: the sets of rows, trends and datasets of a run. */
 int modelrows_find(struct modeldoc_eval *ev, const char *name,

@@ -604,16 +604,14 @@ reduction_inputs(const struct registry *reg, const struct expr *e,
 	reduction_inputs(reg, expr_arg(e, 1), inputs);
 }
 
-/* q's because: the quantities cond reads, as bound by b. */
+/* q's because: the quantities its "when:" reads, as bound by b. */
 static void
-set_because(struct quantity *q, const struct bind *b, const struct expr *cond)
+set_because(struct quantity *q, const struct bind *b, const struct item *it)
 {
-	struct buf names = BUF_INIT, one = BUF_INIT, because = BUF_INIT;
+	struct buf one = BUF_INIT, because = BUF_INIT;
 	const char *p;
 
-	buf_addch(&names, '\n');
-	expr_inputs(cond, &names);
-	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
+	for (p = it->when_names + 1; *p; p += strcspn(p, "\n") + 1) {
 		buf_reset(&one);
 		buf_add(&one, p, strcspn(p, "\n"));
 		if (because.len)
@@ -623,7 +621,6 @@ set_because(struct quantity *q, const struct bind *b, const struct expr *cond)
 	}
 	free(q->because);
 	q->because = because.len ? xstrdup(because.data) : NULL;
-	buf_release(&names);
 	buf_release(&one);
 	buf_release(&because);
 }
@@ -856,7 +853,7 @@ added:
 	set_symbol(&b, it, name.data);
 	/* What decided that it exists: its "when:", for `diff`'s causes. */
 	if (it->when)
-		set_because(q, &b, it->when);
+		set_because(q, &b, it);
 	ret = 0;
 popped:
 	modeleval_pop(ev);
@@ -950,7 +947,7 @@ eval_rates(struct modeldoc_eval *ev, size_t i, const char *row)
 
 /*
  * The checks of it for its binding b: 0 when they hold, else -1 after
- * an error (modeleval_check()).
+ * an error (a failed one's told at its row's id's data row).
  */
 static int
 check_item(struct modeldoc_eval *ev, const struct item *it, struct bind *b)
@@ -958,11 +955,15 @@ check_item(struct modeldoc_eval *ev, const struct item *it, struct bind *b)
 	struct expr_env env;
 	struct buf where = BUF_INIT, id = BUF_INIT;
 	const struct quantity *q;
+	const struct check *c;
 	int ret;
 
 	if (!it->nchecks)
 		return 0;
 	modeleval_env(b, &env);
+	ret = modeleval_check(it, &env, &c);
+	if (ret <= 0)
+		return ret;
 	if (b->row) {
 		buf_addf(&id, "%s.id", b->row);
 		q = registry_get(ev->reg, id.data);
@@ -971,10 +972,10 @@ check_item(struct modeldoc_eval *ev, const struct item *it, struct bind *b)
 			buf_addf(&where, " (%s)", q->origin);
 		BUF_ADDLIT(&where, ": ");
 	}
-	ret = modeleval_check(ev, it, &env, NULL, NULL, where.data);
+	modeleval_check_failed(ev, c, &env, NULL, NULL, where.data);
 	buf_release(&where);
 	buf_release(&id);
-	return ret ? -1 : 0;
+	return -1;
 }
 
 /*

@@ -256,16 +256,20 @@ row_check(struct modeldoc_eval *ev, const struct item *it,
 	struct expr_env env;
 	struct expr_bound bound;
 	struct buf where = BUF_INIT, org = BUF_INIT;
+	const struct check *c;
 	int ret;
 
 	bind_row(ev, &b, &env, &bound, it->rule->var, rows, i);
+	ret = modeleval_check(it, &env, &c);
+	if (ret <= 0)
+		return ret;
 	rows->where(rows->ctx, i, &org);
 	buf_addf(&where, "the row of %s: ", org.data);
-	ret = modeleval_check(ev, it, &env, it->rule->var, org.data,
-			      where.data);
+	modeleval_check_failed(ev, c, &env, it->rule->var, org.data,
+			       where.data);
 	buf_release(&where);
 	buf_release(&org);
-	return ret ? -1 : 0;
+	return -1;
 }
 
 /*

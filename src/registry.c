@@ -44,10 +44,15 @@ struct registry {
 	size_t nsym_star;
 	/*
 	 * The hashes of every dotted prefix of a name ("current",
-	 * "current.phone" of "current.phone.year"), 0 for empty: a has()
-	 * of a name that is neither quantity nor prefix needs no scan.
+	 * "current.phone" of "current.phone.year"), 0 for empty, each
+	 * with the first quantity under it: a has() needs no scan (one of
+	 * every name, for the prefixes asked, was 1.9% of a whole
+	 * report's instructions).
 	 */
-	uint64_t *pfx;
+	struct pfx {
+		uint64_t h;
+		size_t i;	/* into q */
+	} *pfx;
 	size_t npfx, pfxslots;	/* a power of two, or 0 */
 	/* The indexes into q of the names ending in ".id": the rows of the
 	 * model document's families (registry_id_at()). */
@@ -195,45 +200,65 @@ registry_name_problem(const char *s)
 			     "empty";
 }
 
-/* Adds h to the prefix set (0 stands for empty: 1 takes its place). */
+/*
+ * Adds h, the hash of a prefix of quantity i's name, to the prefix set
+ * unless it is there (0 stands for empty: 1 takes its place).
+ */
 static void
-pfx_put(struct registry *reg, uint64_t h)
+pfx_put(struct registry *reg, uint64_t h, size_t qi)
 {
 	size_t i, mask;
 
 	h = h ? h : 1;
 	if ((reg->npfx + 1) * 2 > reg->pfxslots) {
-		uint64_t *old = reg->pfx;
+		struct pfx *old = reg->pfx;
 		size_t n = reg->pfxslots;
 
 		reg->pfxslots = n ? 2 * n : 1024;
 		reg->pfx = xcalloc(reg->pfxslots, sizeof(*reg->pfx));
 		reg->npfx = 0;
 		for (i = 0; i < n; i++)
-			if (old[i])
-				pfx_put(reg, old[i]);
+			if (old[i].h)
+				pfx_put(reg, old[i].h, old[i].i);
 		free(old);
 	}
 	mask = reg->pfxslots - 1;
-	for (i = (size_t)h & mask; reg->pfx[i]; i = (i + 1) & mask)
-		if (reg->pfx[i] == h)
+	for (i = (size_t)h & mask; reg->pfx[i].h; i = (i + 1) & mask)
+		if (reg->pfx[i].h == h)
 			return;
-	reg->pfx[i] = h;
+	reg->pfx[i].h = h;
+	reg->pfx[i].i = qi;
 	reg->npfx++;
 }
 
-/* Whether h may be the hash of a prefix (a false yes is checked). */
+/*
+ * Whether a quantity's name starts with the n bytes at name and a dot.
+ * 1 when the name may be such a prefix (a false yes is checked).
+ */
 static int
-pfx_has(const struct registry *reg, uint64_t h)
+pfx_has(const struct registry *reg, const char *name, size_t n)
 {
+	uint64_t h = hash_n(name, n);
 	size_t i, mask = reg->pfxslots - 1;
 
 	if (!reg->pfxslots)
 		return 0;
 	h = h ? h : 1;
-	for (i = (size_t)h & mask; reg->pfx[i]; i = (i + 1) & mask)
-		if (reg->pfx[i] == h)
+	for (i = (size_t)h & mask; reg->pfx[i].h; i = (i + 1) & mask) {
+		const char *q;
+
+		if (reg->pfx[i].h != h)
+			continue;
+		q = reg->q[reg->pfx[i].i]->name;
+		if (!strncmp(q, name, n) && q[n] == '.')
 			return 1;
+		/* Two prefixes of one hash: a scan, for certain. */
+		for (i = 0; i < reg->n; i++)
+			if (!strncmp(reg->q[i]->name, name, n) &&
+			    reg->q[i]->name[n] == '.')
+				return 1;
+		return 0;
+	}
 	return 0;
 }
 
@@ -291,7 +316,7 @@ add(struct registry *reg, const char *name, const char *unit,
 	reg->q[reg->n++] = q;
 	reg->slots[slot] = reg->n;
 	for (p = strchr(name, '.'); p; p = strchr(p + 1, '.'))
-		pfx_put(reg, hash_n(name, (size_t)(p - name)));
+		pfx_put(reg, hash_n(name, (size_t)(p - name)), reg->n - 1);
 	set_symbol_by_table(reg, q);
 	/* Half full at most: probes stay short. */
 	if (reg->n * 2 > reg->nslots)
@@ -626,18 +651,7 @@ registry_index(const struct registry *reg, const char *name)
 int
 registry_has(const struct registry *reg, const char *name)
 {
-	size_t i, n = strlen(name);
-
-	if (registry_get(reg, name))
-		return 1;
-	if (!pfx_has(reg, hash(name)))
-		return 0;
-	/* The prefix set said yes: a scan, for certain. */
-	for (i = 0; i < reg->n; i++)
-		if (!strncmp(reg->q[i]->name, name, n) &&
-		    reg->q[i]->name[n] == '.')
-			return 1;
-	return 0;
+	return registry_get(reg, name) || pfx_has(reg, name, strlen(name));
 }
 
 double

@@ -343,6 +343,38 @@ test_has(void **state)
 	assert_int_equal(registry_has(reg, ""), 0);
 }
 
+/*
+ * The prefixes of many names, the set of them rehashed several times:
+ * each still found, by the quantity it was first seen in.
+ */
+static void
+test_has_many(void **state)
+{
+	struct registry *reg = *state;
+	struct buf name = BUF_INIT;
+	size_t i, n = 3000;
+
+	for (i = 0; i < n; i++) {
+		buf_reset(&name);
+		buf_addf(&name, "a%zu.b%zu.c", i % 11, i);
+		add(reg, name.data, (double)i);
+	}
+	for (i = 0; i < n; i++) {
+		buf_reset(&name);
+		buf_addf(&name, "a%zu.b%zu", i % 11, i);
+		assert_int_equal(registry_has(reg, name.data), 1);
+		buf_reset(&name);
+		buf_addf(&name, "a%zu.b%zu", (i + 1) % 11, i);
+		assert_int_equal(registry_has(reg, name.data), 0);
+		buf_reset(&name);
+		buf_addf(&name, "a%zu", i % 11);
+		assert_int_equal(registry_has(reg, name.data), 1);
+	}
+	assert_int_equal(registry_has(reg, "a11"), 0);
+	assert_int_equal(registry_has(reg, "a1.b"), 0);
+	buf_release(&name);
+}
+
 /* Enough quantities to rehash the table several times. */
 static void
 test_many(void **state)
@@ -591,6 +623,7 @@ main(void)
 		T(test_suggest_any),
 		T(test_suggest_prefix),
 		T(test_has),
+		T(test_has_many),
 		T(test_many),
 		T(test_pattern_match),
 		T(test_set_symbols),
