@@ -1260,6 +1260,22 @@ push_index(size_t *list, size_t *n, size_t i)
 	return list;
 }
 
+/*
+ * A per-rate definition's name's parts that every member's name holds:
+ * the text after its family's variable up to the first brace, and the
+ * text after the last.
+ */
+static void
+rated_parts(struct item *it)
+{
+	const char *from = it->name + (it->var ? strlen(it->var) : 0);
+	const char *open = strchr(from, '{'), *close = strrchr(from, '}');
+
+	it->rated_in = xstrndup(from, (size_t)(open - from));
+	it->rated_end = close + 1;
+	it->rated_endlen = strlen(it->rated_end);
+}
+
 /* The indexes of struct modeldoc, for modeldoc_need(). */
 static void
 index_items(struct modeldoc *doc)
@@ -1281,6 +1297,7 @@ index_items(struct modeldoc *doc)
 			continue;
 		} else if (it->per_rate) {
 			doc->rated = push_index(doc->rated, &doc->nrated, i);
+			rated_parts(&doc->items[i]);
 		} else if (it->var) {
 			doc->members[doc->nmembers].key =
 				strrchr(it->name, '.') + 1;
@@ -1290,6 +1307,10 @@ index_items(struct modeldoc *doc)
 			doc->singles[doc->nsingles++].i = i;
 		}
 	}
+	doc->picklen = xcalloc(doc->npicks ? doc->npicks : 1,
+			       sizeof(*doc->picklen));
+	for (i = 0; i < doc->npicks; i++)
+		doc->picklen[i] = strlen(doc->items[doc->picks[i]].name);
 	/* qsort() takes no NULL array, even of none. */
 	if (doc->nsingles)
 		qsort(doc->singles, doc->nsingles, sizeof(*doc->singles),
@@ -1475,6 +1496,7 @@ modeldoc_free(struct modeldoc *doc)
 		expr_free(doc->items[i].place_where);
 		free(doc->items[i].names);
 		free(doc->items[i].when_names);
+		free(doc->items[i].rated_in);
 		free(doc->items[i].expr_text);
 		expr_free(doc->items[i].shown);
 		free(doc->items[i].shown_name);
@@ -1491,6 +1513,7 @@ modeldoc_free(struct modeldoc *doc)
 	free(doc->singles);
 	free(doc->members);
 	free(doc->picks);
+	free(doc->picklen);
 	free(doc->rated);
 	for (i = 0; i < doc->nfams; i++)
 		free(doc->fams[i]);

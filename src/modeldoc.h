@@ -83,7 +83,9 @@ struct modeldoc_eval {
 	/* private */
 	struct modelrows *rows;	/* the sets of rows named, this run's */
 	unsigned char *state;	/* per item: 0 to do, 1 busy, 2 done */
-	char **stack;		/* names being evaluated, for loops */
+	/* The names being evaluated, for loops: borrowed from the names
+	 * pushed (modeleval_push()) until they are popped. */
+	const char **stack;
 	size_t depth;
 	/* The family members evaluated (a set of names, open addressing:
 	 * a member whose "when:" was false is not asked again). */

@@ -122,6 +122,12 @@ struct item {
 	 */
 	const char *rvar;
 	int per_rate;
+	/* Per rate: what each member's name holds of its own, the text
+	 * from after the variable to the first "{" and after the last
+	 * "}" (modeldoc_need()). */
+	char *rated_in;
+	const char *rated_end;
+	size_t rated_endlen;
 	/* Its expression with each "{r}" written "r", for the Methods
 	 * page (names with braces are no quantity's); or NULL. */
 	struct srcfile *shown_f;
@@ -159,6 +165,7 @@ struct modeldoc {
 	size_t nsingles, nmembers;
 	size_t *picks, *rated;
 	size_t npicks, nrated;
+	size_t *picklen;	/* the picks' names' lengths */
 	/* The declarations with "*" parts and their symbols, for the
 	 * registry (registry_set_symbols()): borrowed from the items. */
 	const char *(*patterns)[2];

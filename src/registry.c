@@ -408,14 +408,19 @@ registry_set_member_symbol(struct registry *reg, const char *name,
 {
 	size_t slot = find_slot(reg, name, hash(name));
 
-	if (reg->slots[slot]) {
-		struct quantity *q = reg->q[reg->slots[slot] - 1];
+	if (reg->slots[slot])
+		registry_set_symbol_of(reg->q[reg->slots[slot] - 1], symbol,
+				       row);
+}
 
-		free(q->symbol);
-		q->symbol = xstrdup(symbol);
-		free(q->row);
-		q->row = row ? xstrdup(row) : NULL;
-	}
+void
+registry_set_symbol_of(struct quantity *q, const char *symbol,
+		       const char *row)
+{
+	free(q->symbol);
+	q->symbol = xstrdup(symbol);
+	free(q->row);
+	q->row = row ? xstrdup(row) : NULL;
 }
 
 /* The length of the part that starts s: up to its dot or its end. */

@@ -114,6 +114,9 @@ void registry_set_symbol(struct registry *reg, const char *name,
  */
 void registry_set_member_symbol(struct registry *reg, const char *name,
 				const char *symbol, const char *row);
+/* The same, of q. */
+void registry_set_symbol_of(struct quantity *q, const char *symbol,
+			    const char *row);
 
 /*
  * Whether name matches pattern: dotted parts, each one equal, but for
