@@ -626,8 +626,7 @@ set_because(struct quantity *q, const struct bind *b, const struct item *it)
 		if (modeleval_bound_name(b, one.data, &because))
 			buf_addstr(&because, one.data);
 	}
-	free(q->because);
-	q->because = because.len ? xstrdup(because.data) : NULL;
+	registry_set_because_of(q, because.data);
 	buf_release(&one);
 	buf_release(&because);
 }

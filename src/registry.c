@@ -21,14 +21,35 @@ struct sym_key {
 	size_t i;		/* its index in the table */
 };
 
+/*
+ * Where the quantities and their strings live: blocks, freed all at
+ * once with the registry. A malloc() and a free() of each (a dozen a
+ * quantity) were 7% of a whole report's instructions.
+ */
+#define POOL_BLOCK 65536
+struct pool {
+	struct block {
+		struct block *next;
+		size_t used, cap;
+		max_align_t data[];
+	} *head;
+};
+
+/* A quantity with the registry it is in (for the setters of q). */
+struct entry {
+	struct quantity q;	/* first: a quantity is its entry */
+	struct registry *reg;
+};
+
 struct registry {
+	struct pool *pool;
 	struct quantity **q;	/* insertion order */
 	uint64_t *hashes;	/* of their names */
 	size_t n, cap, hcap;
 	size_t *slots;		/* index + 1 into q; 0 is empty */
 	size_t nslots;		/* a power of two */
 	char *because;		/* registry_set_because(), or NULL */
-	/* registry_set_symbols()'s tables (borrowed), for later adds too */
+	/* registry_set_symbols()'s tables (copies), for later adds too */
 	const char *const (*sym_table)[2];
 	size_t nsym;
 	const char *const (*sym_aliases)[2];
@@ -63,47 +84,76 @@ struct registry {
 static void set_symbol_by_table(const struct registry *reg,
 				struct quantity *q);
 
+/*
+ * n bytes of the pool, at a multiple of align (a power of two, at most
+ * that of max_align_t); not zeroed.
+ */
+static void *
+pool_alloc(struct pool *pool, size_t n, size_t align)
+{
+	struct block *b = pool->head;
+	size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
+
+	if (!b || at > b->cap || b->cap - at < n) {
+		size_t cap = n > POOL_BLOCK ? n : POOL_BLOCK;
+
+		b = xmalloc(sizeof(*b) + cap);
+		b->cap = cap;
+		b->next = pool->head;
+		pool->head = b;
+		at = 0;
+	}
+	b->used = at + n;
+	return (char *)b->data + at;
+}
+
+static char *
+pool_strndup(struct pool *pool, const char *s, size_t n)
+{
+	char *p = pool_alloc(pool, n + 1, 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+static char *
+pool_strdup(struct pool *pool, const char *s)
+{
+	return pool_strndup(pool, s, strlen(s));
+}
+
+/* s in q's registry's pool, or NULL for NULL. */
+static char *
+q_strdup(const struct quantity *q, const char *s)
+{
+	return s ? pool_strdup(((const struct entry *)q)->reg->pool, s) :
+	       NULL;
+}
+
 struct registry *
 registry_new(void)
 {
 	struct registry *reg = xcalloc(1, sizeof(*reg));
 
+	reg->pool = xcalloc(1, sizeof(*reg->pool));
 	reg->nslots = 64;
 	reg->slots = xcalloc(reg->nslots, sizeof(*reg->slots));
 	return reg;
 }
 
-static void
-quantity_free(struct quantity *q)
-{
-	size_t i;
-
-	free(q->name);
-	free(q->text);
-	free(q->unit);
-	free(q->formula);
-	free(q->expr);
-	free(q->note);
-	free(q->symbol);
-	free(q->row);
-	for (i = 0; i < q->ninputs; i++)
-		free(q->inputs[i]);
-	free(q->inputs);
-	free(q->source);
-	free(q->origin);
-	free(q->because);
-	free(q);
-}
-
 void
 registry_free(struct registry *reg)
 {
-	size_t i;
+	struct block *b, *next;
 
 	if (!reg)
 		return;
-	for (i = 0; i < reg->n; i++)
-		quantity_free(reg->q[i]);
+	for (b = reg->pool->head; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(reg->pool);
 	free(reg->q);
 	free(reg->hashes);
 	free(reg->slots);
@@ -267,9 +317,10 @@ add(struct registry *reg, const char *name, const char *unit,
     const char *formula, const char *inputs, const char *source,
     const char *origin)
 {
+	struct entry *e;
 	struct quantity *q;
 	uint64_t h = hash(name);
-	size_t slot = find_slot(reg, name, h), cap = 0;
+	size_t slot = find_slot(reg, name, h), n = 1;
 	const char *p;
 
 	if (reg->slots[slot]) {
@@ -279,16 +330,23 @@ add(struct registry *reg, const char *name, const char *unit,
 	if (registry_name_problem(name))
 		BUG("quantity name '%s': %s", name,
 		    registry_name_problem(name));
-	q = xcalloc(1, sizeof(*q));
-	q->name = xstrdup(name);
-	q->unit = xstrdup(unit ? unit : "");
-	q->formula = xstrdup(formula ? formula : "");
-	q->note = xstrdup(formula ? formula : "");
+	e = pool_alloc(reg->pool, sizeof(*e), _Alignof(struct entry));
+	memset(e, 0, sizeof(*e));
+	e->reg = reg;
+	q = &e->q;
+	q->name = pool_strdup(reg->pool, name);
+	q->unit = pool_strdup(reg->pool, unit ? unit : "");
+	q->formula = pool_strdup(reg->pool, formula ? formula : "");
+	q->note = q->formula;
 	/* Units from the code parse; one from data was checked by the model. */
 	q->dim_ok = !unit_parse(q->unit, &q->dim, NULL);
-	q->source = xstrdup(source ? source : "");
-	q->origin = origin ? xstrdup(origin) : NULL;
-	q->because = reg->because ? xstrdup(reg->because) : NULL;
+	q->source = pool_strdup(reg->pool, source ? source : "");
+	q->origin = q_strdup(q, origin);
+	q->because = q_strdup(q, reg->because);
+	for (p = inputs ? inputs : ""; *p; p++)
+		n += *p == ' ';
+	q->inputs = pool_alloc(reg->pool, n * sizeof(*q->inputs),
+			       _Alignof(char *));
 	for (p = inputs ? inputs : ""; *p;) {
 		size_t len = strcspn(p, " ");
 
@@ -299,9 +357,7 @@ add(struct registry *reg, const char *name, const char *unit,
 		if (!reg->slots[find_slot_n(reg, p, len, hash_n(p, len))])
 			BUG("input '%.*s' of '%s' is not in the registry",
 			    (int)len, p, name);
-		q->inputs = xgrow(q->inputs, &cap, q->ninputs + 1,
-				  sizeof(*q->inputs));
-		q->inputs[q->ninputs++] = xstrndup(p, len);
+		q->inputs[q->ninputs++] = pool_strndup(reg->pool, p, len);
 		p += len;
 	}
 	reg->q = xgrow(reg->q, &reg->cap, reg->n + 1, sizeof(*reg->q));
@@ -355,7 +411,7 @@ registry_add_text(struct registry *reg, const char *name, const char *text,
 
 	if (q) {
 		q->type = Q_TEXT;
-		q->text = xstrdup(text);
+		q->text = q_strdup(q, text);
 	}
 	return q;
 }
@@ -363,20 +419,26 @@ registry_add_text(struct registry *reg, const char *name, const char *text,
 void
 registry_set_expr(struct quantity *q, const char *expr, const char *note)
 {
-	struct buf b = BUF_INIT;
+	struct pool *pool = ((struct entry *)q)->reg->pool;
+	size_t el = strlen(expr), nl = note ? strlen(note) : 0;
+	char *f;
 
-	free(q->expr);
-	free(q->note);
-	free(q->formula);
-	q->expr = xstrdup(expr);
-	q->note = xstrdup(note ? note : "");
-	buf_addstr(&b, expr);
-	if (note && *note) {
-		BUF_ADDLIT(&b, " (");
-		buf_addstr(&b, note);
-		buf_addch(&b, ')');
+	q->expr = pool_strndup(pool, expr, el);
+	q->note = nl ? pool_strndup(pool, note, nl) : pool_strdup(pool, "");
+	/* "expr (note)", unless it is that already */
+	if (!strncmp(q->formula, expr, el) &&
+	    (nl ? !strncmp(q->formula + el, " (", 2) &&
+		  !strncmp(q->formula + el + 2, note, nl) &&
+		  !strcmp(q->formula + el + 2 + nl, ")") :
+		  !q->formula[el]))
+		return;
+	q->formula = f = pool_alloc(pool, el + (nl ? nl + 3 : 0) + 1, 1);
+	memcpy(f, expr, el);
+	if (nl) {
+		memcpy(f + el, " (", 2);
+		memcpy(f + el + 2, note, nl);
+		memcpy(f + el + 2 + nl, ")", 2);
 	}
-	q->formula = buf_detach(&b, NULL);
 }
 
 int
@@ -390,8 +452,7 @@ registry_convert(struct quantity *q, const char *unit)
 	q->value = q->dim.scale == u.scale ? q->value :
 		   q->value * (q->dim.scale / u.scale);
 	q->dim = u;
-	free(q->unit);
-	q->unit = xstrdup(unit);
+	q->unit = q_strdup(q, unit);
 	return 0;
 }
 
@@ -417,10 +478,14 @@ void
 registry_set_symbol_of(struct quantity *q, const char *symbol,
 		       const char *row)
 {
-	free(q->symbol);
-	q->symbol = xstrdup(symbol);
-	free(q->row);
-	q->row = row ? xstrdup(row) : NULL;
+	q->symbol = q_strdup(q, symbol);
+	q->row = q_strdup(q, row);
+}
+
+void
+registry_set_because_of(struct quantity *q, const char *names)
+{
+	q->because = names && *names ? q_strdup(q, names) : NULL;
 }
 
 /* The length of the part that starts s: up to its dot or its end. */
@@ -556,8 +621,8 @@ set_by_alias(const struct registry *reg, struct quantity *q,
 	buf_addf(&as, "%s.%s", star + 1, rest);
 	i = match_table(reg, as.data, &row, &rowlen);
 	if (i != SIZE_MAX && row && row == as.data + (star - family)) {
-		q->symbol = xstrdup(reg->sym_table[i][1]);
-		q->row = buf_detach(&words, NULL);
+		q->symbol = pool_strdup(reg->pool, reg->sym_table[i][1]);
+		q->row = pool_strdup(reg->pool, words.data);
 		ret = 1;
 	}
 	buf_release(&as);
@@ -576,8 +641,8 @@ set_symbol_by_table(const struct registry *reg, struct quantity *q)
 		return;
 	t = match_table(reg, q->name, &row, &rowlen);
 	if (t != SIZE_MAX) {
-		q->symbol = xstrdup(reg->sym_table[t][1]);
-		q->row = row ? xstrndup(row, rowlen) : NULL;
+		q->symbol = pool_strdup(reg->pool, reg->sym_table[t][1]);
+		q->row = row ? pool_strndup(reg->pool, row, rowlen) : NULL;
 		return;
 	}
 	for (j = 0; j < reg->nsym_aliases; j++)
@@ -596,6 +661,21 @@ sym_key_cmp(const void *a, const void *b)
 	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
+/* The n pairs of strings at table, copied into the pool. */
+static const char *const (*
+pool_pairs(struct pool *pool, const char *const table[][2], size_t n))[2]
+{
+	const char *(*copy)[2] = pool_alloc(pool, (n ? n : 1) *
+					    sizeof(*copy), _Alignof(char *));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		copy[i][0] = pool_strdup(pool, table[i][0]);
+		copy[i][1] = pool_strdup(pool, table[i][1]);
+	}
+	return (const char *const (*)[2])copy;
+}
+
 void
 registry_set_symbols(struct registry *reg, const char *const table[][2],
 		     size_t n, const char *const aliases[][2],
@@ -603,6 +683,12 @@ registry_set_symbols(struct registry *reg, const char *const table[][2],
 {
 	size_t i;
 
+	/*
+	 * Copies: the claims take their symbols from them after the model
+	 * document that gave them is freed.
+	 */
+	table = pool_pairs(reg->pool, table, n);
+	aliases = pool_pairs(reg->pool, aliases, naliases);
 	reg->sym_table = table;
 	reg->nsym = n;
 	free(reg->sym_keys);
