@@ -34,8 +34,12 @@ struct value {
 					   is a bare name, else NULL;
 					   borrowed from the registry */
 	struct unit unit;		/* VALUE_NUMBER: num is in this unit */
-	char *utext;			/* the unit as written (a quantity's,
-					   in:"L"), or NULL: owned */
+	/*
+	 * The unit as written (a quantity's, in:"L"), or NULL: borrowed
+	 * from what outlives the value (the registry, the documents, the
+	 * catalogue); a copy of each was 1.5% of a report's instructions.
+	 */
+	const char *utext;
 	int literal;			/* made of numbers alone: compares
 					   with a value of any unit */
 	/*

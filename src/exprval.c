@@ -24,7 +24,6 @@ value_release(struct value *v)
 {
 	free(v->text);
 	v->text = NULL;
-	free(v->utext);
 	v->utext = NULL;
 	free(v->origin);
 	v->origin = NULL;
@@ -226,7 +225,7 @@ set_num(struct value *v, double num, const struct unit *u, int literal,
 	v->num = num;
 	v->unit = *u;
 	v->literal = literal;
-	v->utext = utext ? xstrdup(utext) : NULL;
+	v->utext = utext;
 }
 
 /* x, a number in unit from, in unit to (of the same dimension). */
@@ -420,7 +419,7 @@ value_copy(struct value *to, const struct value *from)
 {
 	*to = *from;
 	to->text = from->text ? xstrdup(from->text) : NULL;
-	to->utext = from->utext ? xstrdup(from->utext) : NULL;
+	to->utext = from->utext;
 	to->origin = from->origin ? xstrdup(from->origin) : NULL;
 	to->source = from->source ? xstrdup(from->source) : NULL;
 }
@@ -565,8 +564,7 @@ with_value(struct expr_with *w, const char *name, struct value *out)
 	if (!ret && out->type == VALUE_NUMBER && q->dim_ok) {
 		out->num = convert(out->num, &out->unit, &q->dim);
 		out->unit = q->dim;
-		free(out->utext);
-		out->utext = xstrdup(q->unit);
+		out->utext = q->unit;
 	}
 	if (!ret) {
 		x = with_add(w, name, 1);

@@ -661,7 +661,7 @@ struct range {
 	size_t n;
 	int log;
 	struct unit unit;
-	char *utext;
+	const char *utext;	/* borrowed, as a value's */
 };
 
 static int
@@ -684,7 +684,7 @@ range_get(void *ctx, size_t i, const char *rest, struct value *out)
 		if (i + 1 == g->n)
 			out->num = g->b;
 		out->unit = g->unit;
-		out->utext = g->utext ? xstrdup(g->utext) : NULL;
+		out->utext = g->utext;
 	}
 	return 0;
 }
@@ -728,8 +728,7 @@ range_of(struct modeldoc_eval *ev, const struct item *it, struct range *g)
 				end[k]->num *= end[k]->unit.scale /
 					       it->dim.scale;
 			end[k]->unit = it->dim;
-			free(end[k]->utext);
-			end[k]->utext = xstrdup(it->a[A_UNIT].text);
+			end[k]->utext = it->a[A_UNIT].text;
 		}
 	}
 	if (a.type != VALUE_NUMBER || z.type != VALUE_NUMBER ||
@@ -752,7 +751,7 @@ range_of(struct modeldoc_eval *ev, const struct item *it, struct range *g)
 	g->n = (size_t)n;
 	g->log = rule->range == 2;
 	g->unit = a.unit;
-	g->utext = a.utext ? xstrdup(a.utext) : NULL;
+	g->utext = a.utext;
 	ret = 0;
 out:
 	value_release(&a);
@@ -985,7 +984,6 @@ data_rows(struct modeldoc_eval *ev, size_t i, size_t nitems, size_t nv,
 		}
 	}
 	buf_release(&row);
-	free(g.utext);
 	return ret ? -1 : (long)n;
 }
 

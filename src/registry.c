@@ -75,6 +75,19 @@ struct registry {
 		size_t i;	/* into q */
 	} *pfx;
 	size_t npfx, pfxslots;	/* a power of two, or 0 */
+	/*
+	 * Each unit as written, parsed once: its text (in the pool, shared
+	 * by the quantities in it), hash and dimension; open addressing.
+	 * A unit_parse() of each quantity's was 0.8% of a report's
+	 * instructions.
+	 */
+	struct unit_entry {
+		char *text;
+		uint64_t h;
+		struct unit dim;
+		int ok;
+	} *units;
+	size_t nunits, unitslots;	/* a power of two, or 0 */
 	/* The indexes into q of the names ending in ".id": the rows of the
 	 * model document's families (registry_id_at()). */
 	size_t *ids;
@@ -161,6 +174,7 @@ registry_free(struct registry *reg)
 	free(reg->sym_keys);
 	free(reg->sym_star);
 	free(reg->pfx);
+	free(reg->units);
 	free(reg->ids);
 	free(reg);
 }
@@ -312,11 +326,51 @@ pfx_has(const struct registry *reg, const char *name, size_t n)
 	return 0;
 }
 
+/* The entry of unit (as written), parsed the first time it is asked. */
+static const struct unit_entry *
+unit_of(struct registry *reg, const char *unit)
+{
+	size_t len = strlen(unit), i, mask;
+	uint64_t h = hash_n(unit, len);
+	struct unit_entry *u;
+
+	if ((reg->nunits + 1) * 2 > reg->unitslots) {
+		struct unit_entry *old = reg->units;
+		size_t n = reg->unitslots;
+
+		reg->unitslots = n ? 2 * n : 64;
+		reg->units = xcalloc(reg->unitslots, sizeof(*reg->units));
+		mask = reg->unitslots - 1;
+		for (i = 0; i < n; i++) {
+			size_t j;
+
+			if (!old[i].text)
+				continue;
+			for (j = (size_t)old[i].h & mask; reg->units[j].text;
+			     j = (j + 1) & mask)
+				;
+			reg->units[j] = old[i];
+		}
+		free(old);
+	}
+	mask = reg->unitslots - 1;
+	for (i = (size_t)h & mask; reg->units[i].text; i = (i + 1) & mask)
+		if (reg->units[i].h == h && !strcmp(reg->units[i].text, unit))
+			return &reg->units[i];
+	u = &reg->units[i];
+	u->text = pool_strndup(reg->pool, unit, len);
+	u->h = h;
+	u->ok = !unit_parse(unit, &u->dim, NULL);
+	reg->nunits++;
+	return u;
+}
+
 static struct quantity *
 add(struct registry *reg, const char *name, const char *unit,
     const char *formula, const char *inputs, const char *source,
     const char *origin)
 {
+	const struct unit_entry *u;
 	struct entry *e;
 	struct quantity *q;
 	uint64_t h = hash(name);
@@ -335,11 +389,13 @@ add(struct registry *reg, const char *name, const char *unit,
 	e->reg = reg;
 	q = &e->q;
 	q->name = pool_strdup(reg->pool, name);
-	q->unit = pool_strdup(reg->pool, unit ? unit : "");
+	u = unit_of(reg, unit ? unit : "");
+	q->unit = u->text;
 	q->formula = pool_strdup(reg->pool, formula ? formula : "");
 	q->note = q->formula;
 	/* Units from the code parse; one from data was checked by the model. */
-	q->dim_ok = !unit_parse(q->unit, &q->dim, NULL);
+	q->dim = u->dim;
+	q->dim_ok = u->ok;
 	q->source = pool_strdup(reg->pool, source ? source : "");
 	q->origin = q_strdup(q, origin);
 	q->because = q_strdup(q, reg->because);

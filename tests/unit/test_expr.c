@@ -804,7 +804,7 @@ lists_get(void *ctx, size_t i, const char *rest, struct value *out)
 	if (!strcmp(rest, "power")) {
 		out->num = lists[i].power;
 		assert_int_equal(unit_parse("W", &out->unit, NULL), 0);
-		out->utext = strdup("W");
+		out->utext = "W";
 		return 0;
 	}
 	return 1;
