@@ -754,6 +754,14 @@ expr_reduction(const struct expr *e, const char **over)
 	return e->var;
 }
 
+int
+expr_reduces(const struct expr *e)
+{
+	return e && ((e->kind == N_CALL && e->var) || expr_reduces(e->a) ||
+		     expr_reduces(e->b) || expr_reduces(e->c) ||
+		     expr_reduces(e->by) || expr_reduces(e->distinct));
+}
+
 const struct srcloc *
 expr_loc(const struct expr *e)
 {

@@ -231,6 +231,8 @@ const struct expr *expr_arg(const struct expr *e, int i);
  * (or NULL). NULL for any other node.
  */
 const char *expr_reduction(const struct expr *e, const char **over);
+/* Whether e or an expression in it is a reduction; 0 for NULL. */
+int expr_reduces(const struct expr *e);
 /* A reduction's "by KEY" and "distinct KEY" (each NULL when absent). */
 void expr_reduction_keys(const struct expr *e, const struct expr **by,
 			 const struct expr **distinct);

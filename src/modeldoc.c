@@ -933,6 +933,7 @@ finish(struct modeldoc *doc, struct item *it)
 			buf_addch(&names, '\n');
 			expr_inputs(it->expr, &names);
 			it->names = buf_detach(&names, NULL);
+			it->reduces = expr_reduces(it->expr);
 			if (!it->per_rate && it->rvar &&
 			    strstr(it->names, "{"))
 				ret = modeldoc_error(doc, it->off, it->len, "'%s' "

@@ -694,7 +694,9 @@ def_inputs(struct modeldoc_eval *ev, const struct item *it,
 		if (!registry_get(ev->reg, inputs->data + at))
 			inputs->data[inputs->len = at ? at - 1 : 0] = '\0';
 	}
-	reduction_inputs(ev->reg, it->expr, inputs);
+	/* Most read no rows: their trees are not walked for every member. */
+	if (it->reduces)
+		reduction_inputs(ev->reg, it->expr, inputs);
 	buf_release(&one);
 }
 
@@ -839,6 +841,7 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 	if (v.origin && !it->a[A_SOURCE].text && v.source)
 		source = v.source;
 	else if (!it->a[A_SOURCE].text &&
+		 it->reduces &&
 		 (reduction_files(&b, it->expr, &files), files.len))
 		source = files.data;
 	if (v.type == VALUE_TEXT)

@@ -193,11 +193,6 @@ hash_n(const char *s, size_t len)
 	return hash_name(s, len);
 }
 
-static uint64_t
-hash(const char *s)
-{
-	return hash_n(s, strlen(s));
-}
 
 /*
  * The slot holding the name of len bytes at name, or the empty slot
@@ -224,6 +219,15 @@ find_slot(const struct registry *reg, const char *name, uint64_t h)
 	return find_slot_n(reg, name, strlen(name), h);
 }
 
+/* The slot of name (hashed here), or the empty one where it would go. */
+static size_t
+slot_of(const struct registry *reg, const char *name)
+{
+	size_t len = strlen(name);
+
+	return find_slot_n(reg, name, len, hash_n(name, len));
+}
+
 static void
 rehash(struct registry *reg)
 {
@@ -235,6 +239,14 @@ rehash(struct registry *reg)
 	for (i = 0; i < reg->n; i++)
 		reg->slots[find_slot(reg, reg->q[i]->name, reg->hashes[i])] =
 			i + 1;
+}
+
+/* Whether c may be in a part of a name: a letter, a digit, '_', '-'. */
+static int
+name_byte(unsigned char c)
+{
+	return (unsigned char)((c | 0x20) - 'a') < 26 ||
+	       (unsigned char)(c - '0') < 10 || c == '_' || c == '-';
 }
 
 const char *
@@ -252,8 +264,7 @@ registry_name_problem(const char *s)
 			part = 0;
 			continue;
 		}
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+		if (!name_byte((unsigned char)*s))
 			return "a name is letters, digits, '_' and '-', in "
 			       "parts joined by dots";
 		if (++part > REGISTRY_PART_MAX)
@@ -373,8 +384,9 @@ add(struct registry *reg, const char *name, const char *unit,
 	const struct unit_entry *u;
 	struct entry *e;
 	struct quantity *q;
-	uint64_t h = hash(name);
-	size_t slot = find_slot(reg, name, h), n = 1;
+	size_t len = strlen(name), n = 1;
+	uint64_t h = hash_n(name, len);
+	size_t slot = find_slot_n(reg, name, len, h);
 	const char *p;
 
 	if (reg->slots[slot]) {
@@ -404,23 +416,23 @@ add(struct registry *reg, const char *name, const char *unit,
 	q->inputs = pool_alloc(reg->pool, n * sizeof(*q->inputs),
 			       _Alignof(char *));
 	for (p = inputs ? inputs : ""; *p;) {
-		size_t len = strcspn(p, " ");
+		size_t il = strcspn(p, " ");
 
-		if (!len) {
+		if (!il) {
 			p++;
 			continue;
 		}
-		if (!reg->slots[find_slot_n(reg, p, len, hash_n(p, len))])
+		if (!reg->slots[find_slot_n(reg, p, il, hash_n(p, il))])
 			BUG("input '%.*s' of '%s' is not in the registry",
-			    (int)len, p, name);
-		q->inputs[q->ninputs++] = pool_strndup(reg->pool, p, len);
-		p += len;
+			    (int)il, p, name);
+		q->inputs[q->ninputs++] = pool_strndup(reg->pool, p, il);
+		p += il;
 	}
 	reg->q = xgrow(reg->q, &reg->cap, reg->n + 1, sizeof(*reg->q));
 	reg->hashes = xgrow(reg->hashes, &reg->hcap, reg->n + 1,
 			    sizeof(*reg->hashes));
 	reg->hashes[reg->n] = h;
-	if (strlen(name) > 3 && !strcmp(name + strlen(name) - 3, ".id")) {
+	if (len > 3 && !strcmp(name + len - 3, ".id")) {
 		reg->ids = xgrow(reg->ids, &reg->idcap, reg->nids + 1,
 				 sizeof(*reg->ids));
 		reg->ids[reg->nids++] = reg->n;
@@ -523,7 +535,7 @@ void
 registry_set_member_symbol(struct registry *reg, const char *name,
 			   const char *symbol, const char *row)
 {
-	size_t slot = find_slot(reg, name, hash(name));
+	size_t slot = slot_of(reg, name);
 
 	if (reg->slots[slot])
 		registry_set_symbol_of(reg->q[reg->slots[slot] - 1], symbol,
@@ -774,7 +786,7 @@ registry_set_symbols(struct registry *reg, const char *const table[][2],
 const struct quantity *
 registry_get(const struct registry *reg, const char *name)
 {
-	size_t slot = find_slot(reg, name, hash(name));
+	size_t slot = slot_of(reg, name);
 
 	return reg->slots[slot] ? reg->q[reg->slots[slot] - 1] : NULL;
 }
@@ -782,7 +794,7 @@ registry_get(const struct registry *reg, const char *name)
 struct quantity *
 registry_get_mut(struct registry *reg, const char *name)
 {
-	size_t slot = find_slot(reg, name, hash(name));
+	size_t slot = slot_of(reg, name);
 
 	return reg->slots[slot] ? reg->q[reg->slots[slot] - 1] : NULL;
 }
@@ -790,7 +802,7 @@ registry_get_mut(struct registry *reg, const char *name)
 size_t
 registry_index(const struct registry *reg, const char *name)
 {
-	size_t slot = find_slot(reg, name, hash(name));
+	size_t slot = slot_of(reg, name);
 
 	return reg->slots[slot] ? reg->slots[slot] - 1 : SIZE_MAX;
 }
