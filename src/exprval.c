@@ -984,8 +984,7 @@ eval_name(const struct expr *e, const struct expr_env *env,
 	if (env->with) {
 		struct buf name = BUF_INIT;
 
-		resolve(e, env, &name);
-		ret = with_value(env->with, name.data, out);
+		ret = with_value(env->with, resolved(e->str, env, &name), out);
 		buf_release(&name);
 		if (ret != 2)
 			return ret;

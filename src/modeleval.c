@@ -1097,13 +1097,28 @@ eval_call(struct modeldoc_eval *ev, const struct item *it)
 int
 modeldoc_row_id(const char *over, const char *name, struct buf *row)
 {
-	size_t len = strlen(name);
+	size_t len = strlen(name), rl;
+	const char *p = over, *dot;
 
 	if (len < 4 || strcmp(name + len - 3, ".id"))
 		return 0;
-	buf_reset(row);
-	buf_add(row, name, len - 3);
-	return modeleval_row_of(over, row->data);
+	/* As modeleval_row_of(), the row not copied unless it is one. */
+	rl = len - 3;
+	for (dot = name + rl - 1; dot > name && *dot != '.'; dot--)
+		;
+	if (dot == name)
+		return 0;
+	while (*p) {
+		size_t pl = strcspn(p, " ");
+
+		if ((size_t)(dot - name) == pl && !memcmp(p, name, pl)) {
+			buf_reset(row);
+			buf_add(row, name, rl);
+			return 1;
+		}
+		p += pl + (p[pl] == ' ');
+	}
+	return 0;
 }
 
 /* Every member of family item i, one per row. */
