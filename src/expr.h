@@ -6,6 +6,7 @@
 #include "units.h"
 
 struct buf;
+struct expr_bufs;
 struct expr_formulas;
 struct expr_with;
 struct quantity;
@@ -108,6 +109,8 @@ struct expr_env {
 	 * registry's quantities must outlive it.
 	 */
 	struct expr_formulas *formulas;
+	/* Buffers to borrow for names (expr_bufs_new()), or NULL. */
+	struct expr_bufs *bufs;
 	/* private: the values a "with" gives, and what follows from them */
 	struct expr_with *with;
 };
@@ -139,6 +142,20 @@ int expr_eval(const struct expr *e, const struct expr_env *env,
 struct expr_formulas;
 struct expr_formulas *expr_formulas_new(void);
 void expr_formulas_free(struct expr_formulas *fs);
+
+/*
+ * Buffers lent and given back, the last taken first, kept for the next
+ * borrower: a name resolved, a formula written, without a malloc() and
+ * a free() each (11% of the model's instructions). expr_buf_take()
+ * returns an empty buffer; expr_buf_give() takes it back (BUG when it
+ * is not the last taken). expr_bufs_free() frees them all (BUG when one
+ * is lent); NULL is fine.
+ */
+struct expr_bufs;
+struct expr_bufs *expr_bufs_new(void);
+struct buf *expr_buf_take(struct expr_bufs *bs);
+void expr_buf_give(struct expr_bufs *bs, struct buf *b);
+void expr_bufs_free(struct expr_bufs *bs);
 void value_release(struct value *v);
 
 /*

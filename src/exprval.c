@@ -44,6 +44,81 @@ set_text(struct value *v, const char *s)
 	v->text = xstrdup(s);
 }
 
+struct expr_bufs {
+	struct buf **v;		/* each allocated once; the first n lent */
+	size_t n, cap;
+};
+
+struct expr_bufs *
+expr_bufs_new(void)
+{
+	return xcalloc(1, sizeof(struct expr_bufs));
+}
+
+struct buf *
+expr_buf_take(struct expr_bufs *bs)
+{
+	struct buf *b;
+
+	if (bs->n == bs->cap) {
+		size_t k = bs->cap;
+
+		bs->v = xgrow(bs->v, &bs->cap, k + 1, sizeof(*bs->v));
+		for (; k < bs->cap; k++)
+			bs->v[k] = NULL;
+	}
+	if (!bs->v[bs->n]) {
+		bs->v[bs->n] = xmalloc(sizeof(**bs->v));
+		buf_init(bs->v[bs->n]);
+	}
+	b = bs->v[bs->n++];
+	buf_reset(b);
+	return b;
+}
+
+void
+expr_buf_give(struct expr_bufs *bs, struct buf *b)
+{
+	if (!bs->n || bs->v[bs->n - 1] != b)
+		BUG("a buffer given back out of turn");
+	bs->n--;
+}
+
+void
+expr_bufs_free(struct expr_bufs *bs)
+{
+	size_t i;
+
+	if (!bs)
+		return;
+	if (bs->n)
+		BUG("%zu buffers not given back", bs->n);
+	for (i = 0; i < bs->cap; i++) {
+		if (bs->v[i])
+			buf_release(bs->v[i]);
+		free(bs->v[i]);
+	}
+	free(bs->v);
+	free(bs);
+}
+
+/* A buffer for a name: env's to borrow, else local (released after). */
+static struct buf *
+name_buf(const struct expr_env *env, struct buf *local)
+{
+	buf_init(local);
+	return env->bufs ? expr_buf_take(env->bufs) : local;
+}
+
+static void
+name_buf_done(const struct expr_env *env, struct buf *b)
+{
+	if (env->bufs)
+		expr_buf_give(env->bufs, b);
+	else
+		buf_release(b);
+}
+
 /* Appends the registry name that e (a name, maybe a loop variable) means. */
 static void
 resolve(const struct expr *e, const struct expr_env *env, struct buf *name)
@@ -151,9 +226,9 @@ static int
 lookup(const struct expr *e, const struct expr_env *env,
        const struct quantity **qp)
 {
-	struct buf bound = BUF_INIT, msg = BUF_INIT;
+	struct buf local, *bound = name_buf(env, &local), msg = BUF_INIT;
 	const struct quantity *q;
-	const char *near[3], *name = resolved(e->str, env, &bound);
+	const char *near[3], *name = resolved(e->str, env, bound);
 	size_t n;
 	int ret = 0;
 
@@ -173,8 +248,8 @@ lookup(const struct expr *e, const struct expr_env *env,
 				 msg.data);
 		ret = -1;
 	}
-	buf_release(&bound);
 	buf_release(&msg);
+	name_buf_done(env, bound);
 	return ret;
 }
 
@@ -182,7 +257,7 @@ lookup(const struct expr *e, const struct expr_env *env,
 static int
 has(const struct expr *e, const struct expr_env *env)
 {
-	struct buf name = BUF_INIT;
+	struct buf local, *name;
 	int r;
 
 	if (env->bound) {
@@ -192,8 +267,9 @@ has(const struct expr *e, const struct expr_env *env)
 		if (b)
 			return r == 0;
 	}
-	r = registry_has(env->reg, resolved(e->str, env, &name));
-	buf_release(&name);
+	name = name_buf(env, &local);
+	r = registry_has(env->reg, resolved(e->str, env, name));
+	name_buf_done(env, name);
 	return r;
 }
 
@@ -622,15 +698,16 @@ reduce_resolve(void *ctx, const char *name, struct buf *out)
 	const struct reduce_env *r = ctx;
 	const struct expr_env *o = r->outer;
 	size_t vl = strlen(r->var);
-	struct buf bound = BUF_INIT;
+	struct buf local, *bound;
 
 	if (strncmp(name, r->var, vl) || name[vl] != '.')
 		return o->resolve ? o->resolve(o->ctx, name, out) : -1;
-	buf_addstr(&bound, r->row);
-	buf_addstr(&bound, name + vl);
-	if (!o->resolve || o->resolve(o->ctx, bound.data, out))
-		buf_addstr(out, bound.data);
-	buf_release(&bound);
+	bound = name_buf(o, &local);
+	buf_addstr(bound, r->row);
+	buf_addstr(bound, name + vl);
+	if (!o->resolve || o->resolve(o->ctx, bound->data, out))
+		buf_addstr(out, bound->data);
+	name_buf_done(o, bound);
 	return 0;
 }
 
@@ -982,10 +1059,10 @@ eval_name(const struct expr *e, const struct expr_env *env,
 	if ((ret = bound_value(e, env, out)) != 2)
 		return ret;
 	if (env->with) {
-		struct buf name = BUF_INIT;
+		struct buf local, *name = name_buf(env, &local);
 
-		ret = with_value(env->with, resolved(e->str, env, &name), out);
-		buf_release(&name);
+		ret = with_value(env->with, resolved(e->str, env, name), out);
+		name_buf_done(env, name);
 		if (ret != 2)
 			return ret;
 	}

@@ -6,6 +6,7 @@
 struct bib;
 struct buf;
 struct datasets;
+struct expr_bufs;
 struct expr_formulas;
 struct expr_rows;
 struct modelrows;
@@ -92,6 +93,7 @@ struct modeldoc_eval {
 	char **members;
 	size_t nmembers, memberslots;
 	struct expr_formulas *formulas;	/* "with"'s, parsed once */
+	struct expr_bufs *bufs;	/* the run's buffers, lent and reused */
 	int failed;
 };
 

@@ -58,6 +58,23 @@ modeleval_bind(struct bind *b, struct modeldoc_eval *ev, const struct item *it,
 }
 
 /*
+ * A buffer lent by the run (expr_bufs), given back with buf_give(): so
+ * that the words, formula and inputs of each member cost no malloc()
+ * and free() (those were 11% of the model's instructions).
+ */
+static struct buf *
+buf_take(struct modeldoc_eval *ev)
+{
+	return expr_buf_take(ev->bufs);
+}
+
+static void
+buf_give(struct modeldoc_eval *ev, struct buf *b)
+{
+	expr_buf_give(ev->bufs, b);
+}
+
+/*
  * text with each "{r}" of the rate variable replaced by with, into out.
  * Returns whether there was one.
  */
@@ -193,6 +210,7 @@ modeleval_env(struct bind *b, struct expr_env *env)
 	memset(env, 0, sizeof(*env));
 	env->reg = b->ev->reg;
 	env->formulas = b->ev->formulas;
+	env->bufs = b->ev->bufs;
 	env->resolve = resolve_hook;
 	env->ctx = b;
 	env->rows = rows_hook;
@@ -314,7 +332,7 @@ int
 modeldoc_need(struct modeldoc_eval *ev, const char *name)
 {
 	const struct modeldoc *doc = ev->doc;
-	struct buf row = BUF_INIT, id = BUF_INIT;
+	struct buf *row, *id;
 	size_t i = def_index(doc, name), c, nfam, nl = strlen(name);
 	const struct modeldoc_key *fam;
 	const char *last;
@@ -353,6 +371,8 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 	 */
 	last = strrchr(name, '.');
 	last = last ? last + 1 : name;
+	row = buf_take(ev);
+	id = buf_take(ev);
 	fam = modeldoc_key_find(doc->members, doc->nmembers, last);
 	for (nfam = 0; fam + nfam < doc->members + doc->nmembers &&
 	     !strcmp(fam[nfam].key, last); nfam++)
@@ -373,36 +393,36 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 			size_t rl;
 
 			modeleval_bind(&b, ev, it, NULL, it->per_rate ? k : NO_RATE);
-			buf_reset(&id);
-			if (modeleval_bound_name(&b, it->name, &id))
-				buf_addstr(&id, it->name);
+			buf_reset(id);
+			if (modeleval_bound_name(&b, it->name, id))
+				buf_addstr(id, it->name);
 			if (!it->var) {
-				if (!strcmp(id.data, name))
+				if (!strcmp(id->data, name))
 					ret = eval_member(ev, i, NULL, k);
 				continue;
 			}
 			if (strncmp(it->name, it->var, strlen(it->var)) ||
 			    it->name[strlen(it->var)] != '.') {
-				ret = brace_member(ev, i, id.data, name,
+				ret = brace_member(ev, i, id->data, name,
 						   it->per_rate ? k : NO_RATE);
 				continue;
 			}
-			rest = id.data + strlen(it->var);	/* ".rest" */
+			rest = id->data + strlen(it->var);	/* ".rest" */
 			rl = strlen(rest);
 			if (nl <= rl || strcmp(name + nl - rl, rest))
 				continue;
-			buf_reset(&row);
-			buf_add(&row, name, nl - rl);
-			buf_reset(&id);
-			buf_addf(&id, "%s.id", row.data);
-			if (modeleval_row_of(it->over, row.data) &&
-			    registry_get(ev->reg, id.data))
-				ret = eval_member(ev, i, row.data,
+			buf_reset(row);
+			buf_add(row, name, nl - rl);
+			buf_reset(id);
+			buf_addf(id, "%s.id", row->data);
+			if (modeleval_row_of(it->over, row->data) &&
+			    registry_get(ev->reg, id->data))
+				ret = eval_member(ev, i, row->data,
 						  it->per_rate ? k : NO_RATE);
 		}
 	}
-	buf_release(&row);
-	buf_release(&id);
+	buf_give(ev, id);
+	buf_give(ev, row);
 	if (ret == 1)
 		return 1;
 	return registry_get(ev->reg, name) ? 0 : ret < 0 ? -1 : 1;
@@ -516,20 +536,22 @@ row_words(const char *over, const char *row, struct buf *out)
 static void
 set_symbol(const struct bind *b, const struct item *it, struct quantity *q)
 {
-	struct buf words = BUF_INIT, sym = BUF_INIT;
+	struct buf *words, *sym;
 	const char *symbol = it->a[A_SYMBOL].text;
 
 	if (!symbol)
 		return;
+	words = buf_take(b->ev);
+	sym = buf_take(b->ev);
 	if (b->row)
-		row_words(it->over, b->row, &words);
+		row_words(it->over, b->row, words);
 	if (b->rvar) {
-		unbrace_rate(b, symbol, b->rtag, &sym);
-		symbol = sym.data;
+		unbrace_rate(b, symbol, b->rtag, sym);
+		symbol = sym->data;
 	}
-	registry_set_symbol_of(q, symbol, b->row ? words.data : NULL);
-	buf_release(&words);
-	buf_release(&sym);
+	registry_set_symbol_of(q, symbol, b->row ? words->data : NULL);
+	buf_give(b->ev, sym);
+	buf_give(b->ev, words);
 }
 
 /* Appends name to the space-separated inputs unless it is there. */
@@ -615,20 +637,20 @@ reduction_inputs(const struct registry *reg, const struct expr *e,
 static void
 set_because(struct quantity *q, const struct bind *b, const struct item *it)
 {
-	struct buf one = BUF_INIT, because = BUF_INIT;
+	struct buf *one = buf_take(b->ev), *because = buf_take(b->ev);
 	const char *p;
 
 	for (p = it->when_names + 1; *p; p += strcspn(p, "\n") + 1) {
-		buf_reset(&one);
-		buf_add(&one, p, strcspn(p, "\n"));
-		if (because.len)
-			buf_addch(&because, ' ');
-		if (modeleval_bound_name(b, one.data, &because))
-			buf_addstr(&because, one.data);
+		buf_reset(one);
+		buf_add(one, p, strcspn(p, "\n"));
+		if (because->len)
+			buf_addch(because, ' ');
+		if (modeleval_bound_name(b, one->data, because))
+			buf_addstr(because, one->data);
 	}
-	registry_set_because_of(q, because.data);
-	buf_release(&one);
-	buf_release(&because);
+	registry_set_because_of(q, because->data);
+	buf_give(b->ev, because);
+	buf_give(b->ev, one);
 }
 
 /*
@@ -679,25 +701,25 @@ static void
 def_inputs(struct modeldoc_eval *ev, const struct item *it,
 	   const struct bind *b, struct buf *inputs)
 {
-	struct buf one = BUF_INIT;
+	struct buf *one = buf_take(ev);
 	const char *p;
 
 	for (p = it->names + 1; *p; p += strcspn(p, "\n") + 1) {
 		size_t at = inputs->len + (inputs->len > 0);
 
-		buf_reset(&one);
-		buf_add(&one, p, strcspn(p, "\n"));
+		buf_reset(one);
+		buf_add(one, p, strcspn(p, "\n"));
 		if (inputs->len)
 			buf_addch(inputs, ' ');
-		if (modeleval_bound_name(b, one.data, inputs))
-			buf_addstr(inputs, one.data);
+		if (modeleval_bound_name(b, one->data, inputs))
+			buf_addstr(inputs, one->data);
 		if (!registry_get(ev->reg, inputs->data + at))
 			inputs->data[inputs->len = at ? at - 1 : 0] = '\0';
 	}
 	/* Most read no rows: their trees are not walked for every member. */
 	if (it->reduces)
 		reduction_inputs(ev->reg, it->expr, inputs);
-	buf_release(&one);
+	buf_give(ev, one);
 }
 
 /*
@@ -760,9 +782,9 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 	const struct modeldoc *doc = ev->doc;
 	struct bind b;
 	struct expr_env env;
-	struct buf inputs = BUF_INIT, formula = BUF_INIT;
-	struct buf text = BUF_INIT;
-	struct buf notes = BUF_INIT, files = BUF_INIT;
+	struct buf *inputs = buf_take(ev), *formula = buf_take(ev);
+	struct buf *text = buf_take(ev), *notes = buf_take(ev);
+	struct buf *files = buf_take(ev);
 	struct value v = { 0 };
 	struct quantity *q;
 	const char *note = it->a[A_NOTE].text;
@@ -783,8 +805,8 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 		}
 	}
 	if (note && b.rvar) {
-		unbrace_rate(&b, note, b.rwhat, &notes);
-		note = notes.data;
+		unbrace_rate(&b, note, b.rwhat, notes);
+		note = notes->data;
 	}
 	if (registry_get(ev->reg, name)) {
 		modeldoc_error(doc, it->off, it->len, "'%s' is already a quantity "
@@ -826,13 +848,13 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 	    v.unit.scale == it->dim.scale ? v.num :
 	    v.num * (v.unit.scale / it->dim.scale);
 	/* Its formula: the expression, a member's with its row's names. */
-	bound_text(&b, it->expr_text, &text);
-	def_inputs(ev, it, &b, &inputs);
-	buf_addstr(&formula, text.data);
+	bound_text(&b, it->expr_text, text);
+	def_inputs(ev, it, &b, inputs);
+	buf_addstr(formula, text->data);
 	if (note) {
-		BUF_ADDLIT(&formula, " (");
-		buf_addstr(&formula, note);
-		buf_addch(&formula, ')');
+		BUF_ADDLIT(formula, " (");
+		buf_addstr(formula, note);
+		buf_addch(formula, ')');
 	}
 	/*
 	 * One data row's value (last(r in top500: r.system)): its row's
@@ -842,22 +864,22 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 		source = v.source;
 	else if (!it->a[A_SOURCE].text &&
 		 it->reduces &&
-		 (reduction_files(&b, it->expr, &files), files.len))
-		source = files.data;
+		 (reduction_files(&b, it->expr, files), files->len))
+		source = files->data;
 	if (v.type == VALUE_TEXT)
-		q = registry_add_text(ev->reg, name, v.text, formula.data,
-				      inputs.data, source, v.origin);
+		q = registry_add_text(ev->reg, name, v.text, formula->data,
+				      inputs->data, source, v.origin);
 	else
 		q = registry_add_num(ev->reg, name, x, it->any_unit ?
 				     v.utext : it->a[A_UNIT].text,
-				     formula.data, inputs.data, source,
+				     formula->data, inputs->data, source,
 				     v.origin);
 	if (!q) {
 		modeldoc_error(doc, it->off, it->len, "'%s' could not be added "
 			       "(see above)", name);
 		goto popped;
 	}
-	registry_set_expr(q, text.data, note);
+	registry_set_expr(q, text->data, note);
 	if (check_item(ev, it, &b))
 		goto popped;
 added:
@@ -871,11 +893,11 @@ popped:
 	modeleval_pop(ev);
 out:
 	value_release(&v);
-	buf_release(&inputs);
-	buf_release(&formula);
-	buf_release(&text);
-	buf_release(&files);
-	buf_release(&notes);
+	buf_give(ev, files);
+	buf_give(ev, notes);
+	buf_give(ev, text);
+	buf_give(ev, formula);
+	buf_give(ev, inputs);
 	if (ret < 0)
 		ev->failed = 1;
 	return ret;
@@ -927,17 +949,17 @@ static int
 eval_member(struct modeldoc_eval *ev, size_t i, const char *row, size_t k)
 {
 	const struct item *it = &ev->doc->items[i];
-	struct buf name = BUF_INIT;
+	struct buf *name = buf_take(ev);
 	struct bind b;
 	int ret = 0;
 
 	modeleval_bind(&b, ev, it, row, k);
-	if (modeleval_bound_name(&b, it->name, &name))
-		buf_addstr(&name, it->name);
+	if (modeleval_bound_name(&b, it->name, name))
+		buf_addstr(name, it->name);
 	/* Evaluated once: a false "when:" is not asked again. */
-	if (!registry_get(ev->reg, name.data) && !member_seen(ev, name.data))
-		ret = eval_def(ev, it, row, k, name.data);
-	buf_release(&name);
+	if (!registry_get(ev->reg, name->data) && !member_seen(ev, name->data))
+		ret = eval_def(ev, it, row, k, name->data);
+	buf_give(ev, name);
 	return ret;
 }
 
@@ -1000,7 +1022,7 @@ check_item(struct modeldoc_eval *ev, const struct item *it, struct bind *b)
 static int
 eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 {
-	struct buf name = BUF_INIT, hint = BUF_INIT;
+	struct buf *name = buf_take(ev), hint = BUF_INIT;
 	struct bind b;
 	struct quantity *q;
 	const char *near[3];
@@ -1008,9 +1030,9 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	int ret = -1;
 
 	modeleval_bind(&b, ev, it, row, NO_RATE);
-	if (modeleval_bound_name(&b, it->name, &name))
-		buf_addstr(&name, it->name);
-	q = registry_get_mut(ev->reg, name.data);
+	if (modeleval_bound_name(&b, it->name, name))
+		buf_addstr(name, it->name);
+	q = registry_get_mut(ev->reg, name->data);
 	if (it->when) {
 		struct expr_env env;
 		struct value v = { 0 };
@@ -1022,7 +1044,7 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 		t = t < 0 ? -1 : t == 0 && value_truthy(&v);
 		value_release(&v);
 		if (t <= 0) {
-			buf_release(&name);
+			buf_give(ev, name);
 			return t;
 		}
 	}
@@ -1031,12 +1053,12 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	} else if (!q && row) {
 		ret = 0;	/* a row without it */
 	} else if (!q) {
-		n = registry_suggest(ev->reg, name.data, near, 3);
+		n = registry_suggest(ev->reg, name->data, near, 3);
 		suggest_hint(&hint, near, n);
 		modeldoc_error(ev->doc, it->off, it->len, "'%s' is declared "
 			  "here, and no data give it: a row of a values file "
 			  "of the catalogue, or a provider called above%s",
-			  name.data, hint.data);
+			  name->data, hint.data);
 	} else if (it->a[A_UNIT].text && !it->any_unit &&
 		   strcmp(it->a[A_UNIT].text, q->unit) &&
 		   registry_convert(q, it->a[A_UNIT].text)) {
@@ -1046,10 +1068,10 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 		buf_addf(&hint, "'%s' is not of the dimension of '%s', the "
 			 "unit %s:%zu:%zu declares for '%s'", q->unit,
 			 it->a[A_UNIT].text, ev->doc->f->name, line, col,
-			 name.data);
+			 name->data);
 		/* At the data's unit, else at the declaration's. */
 		if (!q->origin || !ev->cell_error ||
-		    ev->cell_error(ev->ctx, q->origin, name.data, 1,
+		    ev->cell_error(ev->ctx, q->origin, name->data, 1,
 				   hint.data)) {
 			buf_reset(&hint);
 			buf_addf(&hint, "'%s', but the data give '%s'",
@@ -1057,7 +1079,7 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 			modeldoc_error(ev->doc, it->a[A_UNIT].off,
 				       it->a[A_UNIT].len, "the unit of '%s' is "
 				       "declared %s, of another dimension",
-				       name.data, hint.data);
+				       name->data, hint.data);
 		}
 	} else {
 		set_symbol(&b, it, q);
@@ -1066,8 +1088,8 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	/* A row's check holds whether the row has the quantity or not. */
 	if (!ret && !strchr(it->name, '*'))
 		ret = check_item(ev, it, &b);
-	buf_release(&name);
 	buf_release(&hint);
+	buf_give(ev, name);
 	return ret;
 }
 
@@ -1126,19 +1148,19 @@ static int
 eval_family(struct modeldoc_eval *ev, size_t i)
 {
 	const struct item *it = &ev->doc->items[i];
-	struct buf row = BUF_INIT;
+	struct buf *row = buf_take(ev);
 	size_t k;
 	int ret = 0;
 
 	for (k = 0; k < registry_nids(ev->reg) && ret >= 0; k++) {
 		const char *name = registry_id_at(ev->reg, k)->name;
 
-		if (!modeldoc_row_id(it->over, name, &row))
+		if (!modeldoc_row_id(it->over, name, row))
 			continue;
-		ret = it->kind == ITEM_DEF ? eval_rates(ev, i, row.data) :
-		      eval_decl(ev, it, row.data);
+		ret = it->kind == ITEM_DEF ? eval_rates(ev, i, row->data) :
+		      eval_decl(ev, it, row->data);
 	}
-	buf_release(&row);
+	buf_give(ev, row);
 	return ret < 0 ? -1 : 0;
 }
 
@@ -1239,6 +1261,7 @@ run_begin(struct modeldoc_eval *ev)
 	ev->members = NULL;
 	ev->nmembers = ev->memberslots = 0;
 	ev->formulas = expr_formulas_new();
+	ev->bufs = expr_bufs_new();
 	ev->depth = 0;
 	ev->failed = 0;
 }
@@ -1262,6 +1285,8 @@ run_end(struct modeldoc_eval *ev, int ret)
 	ev->members = NULL;
 	expr_formulas_free(ev->formulas);
 	ev->formulas = NULL;
+	expr_bufs_free(ev->bufs);
+	ev->bufs = NULL;
 	free(ev->state);
 	ev->state = NULL;
 	return ret;
