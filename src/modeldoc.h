@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "buf.h"
+
 struct bib;
 struct buf;
 struct datasets;
@@ -89,8 +91,10 @@ struct modeldoc_eval {
 	const char **stack;
 	size_t depth;
 	/* The family members evaluated (a set of names, open addressing:
-	 * a member whose "when:" was false is not asked again). */
-	char **members;
+	 * a member whose "when:" was false is not asked again): offsets
+	 * + 1 into memberbytes, which holds the names, 0 for none. */
+	size_t *members;
+	struct buf memberbytes;
 	size_t nmembers, memberslots;
 	struct expr_formulas *formulas;	/* "with"'s, parsed once */
 	struct expr_bufs *bufs;	/* the run's buffers, lent and reused */

@@ -502,6 +502,7 @@ registry_set_expr(struct quantity *q, const char *expr, const char *note)
 		return;
 	q->formula = f = pool_alloc(pool, el + (nl ? nl + 3 : 0) + 1, 1);
 	memcpy(f, expr, el);
+	f[el] = '\0';
 	if (nl) {
 		memcpy(f + el, " (", 2);
 		memcpy(f + el + 2, note, nl);

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -344,6 +346,42 @@ test_has(void **state)
 }
 
 /*
+ * A formula set again: "expr (note)", or the expression alone, whatever
+ * the quantity had (the registry's blocks are not zeroed: a formula
+ * written without its end once read on into the next bytes).
+ */
+static void
+test_set_expr(void **state)
+{
+	struct registry *reg = *state;
+	struct quantity *q;
+	char *junk = malloc(70000);
+
+	/*
+	 * Memory full of bytes that end no string, freed for a block to
+	 * take; whichever it takes, ASan's malloc() fills new memory with
+	 * 0xbe, so that the suite under ASan reads no end that was not
+	 * written.
+	 */
+	assert_non_null(junk);
+	memset(junk, 'x', 70000);
+	free(junk);
+	q = (struct quantity *)(uintptr_t)add(reg, "x.a", 1);
+	registry_set_expr(q, "x.b + x.c", NULL);
+	assert_string_equal(q->formula, "x.b + x.c");
+	assert_string_equal(q->expr, "x.b + x.c");
+	assert_string_equal(q->note, "");
+	registry_set_expr(q, "x.b", "a note");
+	assert_string_equal(q->formula, "x.b (a note)");
+	assert_string_equal(q->note, "a note");
+	registry_set_expr(q, "x.b", NULL);
+	assert_string_equal(q->formula, "x.b");
+	registry_set_expr(q, "x.b", "");
+	assert_string_equal(q->formula, "x.b");
+	assert_string_equal(q->note, "");
+}
+
+/*
  * The prefixes of many names, the set of them rehashed several times:
  * each still found, by the quantity it was first seen in.
  */
@@ -624,6 +662,7 @@ main(void)
 		T(test_suggest_prefix),
 		T(test_has),
 		T(test_has_many),
+		T(test_set_expr),
 		T(test_many),
 		T(test_pattern_match),
 		T(test_set_symbols),
