@@ -241,38 +241,43 @@ rehash(struct registry *reg)
 			i + 1;
 }
 
-/* Whether c may be in a part of a name: a letter, a digit, '_', '-'. */
-static int
-name_byte(unsigned char c)
-{
-	return (unsigned char)((c | 0x20) - 'a') < 26 ||
-	       (unsigned char)(c - '0') < 10 || c == '_' || c == '-';
-}
+/*
+ * What each byte is in a name: 1 a letter, a digit, '_' or '-'; 2 a
+ * dot; 0 any other (the NUL too).
+ */
+#define NAME_RANGE(a) [a] = 1, [a + 1] = 1, [a + 2] = 1, [a + 3] = 1, \
+	[a + 4] = 1, [a + 5] = 1, [a + 6] = 1, [a + 7] = 1, [a + 8] = 1, \
+	[a + 9] = 1
+static const unsigned char name_bytes[256] = {
+	NAME_RANGE('0'), NAME_RANGE('A'), NAME_RANGE('K'), NAME_RANGE('U'),
+	NAME_RANGE('a'), NAME_RANGE('k'), NAME_RANGE('u'),
+	['_'] = 1, ['-'] = 1, ['.'] = 2,
+};
 
 const char *
 registry_name_problem(const char *s)
 {
-	size_t part = 0;
+	const unsigned char *p = (const unsigned char *)s, *part = p;
 
 	if (!*s)
 		return "a name cannot be empty";
-	for (; *s; s++) {
-		if (*s == '.') {
-			if (!part)
-				return "a name's parts, between its dots, "
-				       "cannot be empty";
-			part = 0;
-			continue;
-		}
-		if (!name_byte((unsigned char)*s))
-			return "a name is letters, digits, '_' and '-', in "
-			       "parts joined by dots";
-		if (++part > REGISTRY_PART_MAX)
+	/* A part at a time: its bytes, then its end. */
+	for (;;) {
+		while (name_bytes[*p] == 1)
+			p++;
+		if (p == part && (!*p || *p == '.'))
+			return "a name's parts, between its dots, cannot be "
+			       "empty";
+		if (p - part > REGISTRY_PART_MAX)
 			return "a part of a name, between its dots, is at "
 			       "most " REGISTRY_PART_MAX_S " characters";
+		if (!*p)
+			return NULL;
+		if (*p != '.')
+			return "a name is letters, digits, '_' and '-', in "
+			       "parts joined by dots";
+		part = ++p;
 	}
-	return part ? NULL : "a name's parts, between its dots, cannot be "
-			     "empty";
 }
 
 /*

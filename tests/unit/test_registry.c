@@ -345,6 +345,45 @@ test_has(void **state)
 	assert_int_equal(registry_has(reg, ""), 0);
 }
 
+/* What is wrong with a name: the first problem met, reading it. */
+static void
+test_name_problem(void **state)
+{
+	static const char *const empty = "a name's parts, between its dots, "
+					 "cannot be empty";
+	static const char *const bytes = "a name is letters, digits, '_' and "
+					 "'-', in parts joined by dots";
+	static const char *const longer = "a part of a name, between its "
+					  "dots, is at most 64 characters";
+	char part[70];
+
+	(void)state;
+	assert_string_equal(registry_name_problem(""),
+			    "a name cannot be empty");
+	assert_null(registry_name_problem("a"));
+	assert_null(registry_name_problem("Device_9.mac-book.X"));
+	assert_string_equal(registry_name_problem(".a"), empty);
+	assert_string_equal(registry_name_problem("a."), empty);
+	assert_string_equal(registry_name_problem("a..b"), empty);
+	assert_string_equal(registry_name_problem("$"), bytes);
+	assert_string_equal(registry_name_problem("a.$b"), bytes);
+	assert_string_equal(registry_name_problem("a b"), bytes);
+	assert_string_equal(registry_name_problem("a.b/"), bytes);
+	assert_string_equal(registry_name_problem("caf\xc3\xa9"), bytes);
+	memset(part, 'x', 64);
+	part[64] = '\0';
+	assert_null(registry_name_problem(part));
+	part[64] = 'x';
+	part[65] = '\0';
+	assert_string_equal(registry_name_problem(part), longer);
+	/* The 65th byte of a part comes before a bad one after it. */
+	part[65] = '$';
+	part[66] = '\0';
+	assert_string_equal(registry_name_problem(part), longer);
+	part[3] = '$';
+	assert_string_equal(registry_name_problem(part), bytes);
+}
+
 /*
  * A formula set again: "expr (note)", or the expression alone, whatever
  * the quantity had (the registry's blocks are not zeroed: a formula
@@ -663,6 +702,7 @@ main(void)
 		T(test_has),
 		T(test_has_many),
 		T(test_set_expr),
+		T(test_name_problem),
 		T(test_many),
 		T(test_pattern_match),
 		T(test_set_symbols),
