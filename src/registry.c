@@ -44,7 +44,12 @@ struct entry {
 struct registry {
 	struct pool *pool;
 	struct quantity **q;	/* insertion order */
-	uint64_t *hashes;	/* of their names */
+	/* Of their names, by index: hash and length, so that a name is
+	 * compared only with one of its length and hash (memcmp()). */
+	struct key {
+		uint64_t h;
+		size_t len;
+	} *keys;
 	size_t n, cap, hcap;
 	size_t *slots;		/* index + 1 into q; 0 is empty */
 	size_t nslots;		/* a power of two */
@@ -168,7 +173,7 @@ registry_free(struct registry *reg)
 	}
 	free(reg->pool);
 	free(reg->q);
-	free(reg->hashes);
+	free(reg->keys);
 	free(reg->slots);
 	free(reg->because);
 	free(reg->sym_keys);
@@ -193,11 +198,10 @@ hash_n(const char *s, size_t len)
 	return hash_name(s, len);
 }
 
-
 /*
  * The slot holding the name of len bytes at name, or the empty slot
  * where it would go; h is its hash. Names are compared only when their
- * hashes are equal.
+ * hashes and lengths are equal.
  */
 static size_t
 find_slot_n(const struct registry *reg, const char *name, size_t len,
@@ -206,17 +210,10 @@ find_slot_n(const struct registry *reg, const char *name, size_t len,
 	size_t mask = reg->nslots - 1, i = (size_t)h & mask, k;
 
 	while ((k = reg->slots[i]) &&
-	       (reg->hashes[k - 1] != h ||
-		strncmp(reg->q[k - 1]->name, name, len) ||
-		reg->q[k - 1]->name[len]))
+	       (reg->keys[k - 1].h != h || reg->keys[k - 1].len != len ||
+		memcmp(reg->q[k - 1]->name, name, len)))
 		i = (i + 1) & mask;
 	return i;
-}
-
-static size_t
-find_slot(const struct registry *reg, const char *name, uint64_t h)
-{
-	return find_slot_n(reg, name, strlen(name), h);
 }
 
 /* The slot of name (hashed here), or the empty one where it would go. */
@@ -237,7 +234,8 @@ rehash(struct registry *reg)
 	reg->nslots *= 2;
 	reg->slots = xcalloc(reg->nslots, sizeof(*reg->slots));
 	for (i = 0; i < reg->n; i++)
-		reg->slots[find_slot(reg, reg->q[i]->name, reg->hashes[i])] =
+		reg->slots[find_slot_n(reg, reg->q[i]->name, reg->keys[i].len,
+				       reg->keys[i].h)] =
 			i + 1;
 }
 
@@ -434,9 +432,10 @@ add(struct registry *reg, const char *name, const char *unit,
 		p += il;
 	}
 	reg->q = xgrow(reg->q, &reg->cap, reg->n + 1, sizeof(*reg->q));
-	reg->hashes = xgrow(reg->hashes, &reg->hcap, reg->n + 1,
-			    sizeof(*reg->hashes));
-	reg->hashes[reg->n] = h;
+	reg->keys = xgrow(reg->keys, &reg->hcap, reg->n + 1,
+			  sizeof(*reg->keys));
+	reg->keys[reg->n].h = h;
+	reg->keys[reg->n].len = len;
 	if (len > 3 && !strcmp(name + len - 3, ".id")) {
 		reg->ids = xgrow(reg->ids, &reg->idcap, reg->nids + 1,
 				 sizeof(*reg->ids));
