@@ -159,7 +159,10 @@ cur(const struct parser *p)
 static void
 skip_space(struct parser *p)
 {
-	while (p->pos < p->end && strchr(" \t\r\n", p->f->data[p->pos]))
+	const char *s = p->f->data;
+
+	while (p->pos < p->end && (s[p->pos] == ' ' || s[p->pos] == '\t' ||
+				   s[p->pos] == '\r' || s[p->pos] == '\n'))
 		p->pos++;
 }
 
@@ -644,6 +647,14 @@ parse_level(struct parser *p, int level)
 		{ OP_MUL, OP_DIV },
 	};
 	static const size_t count[] = { 1, 1, 2, 4, 2, 2 };
+	/*
+	 * The bytes the level's operators start with: most values are
+	 * followed by none, and each of twelve accept() was tried for
+	 * every one (the parser is 5% of an edition's instructions: the
+	 * Methods page parses every formula again to typeset it).
+	 */
+	static const char *const first[] = { "|", "&", "=!", "<>", "+-",
+					     "*/" };
 	struct expr *l;
 	size_t start;
 
@@ -656,6 +667,10 @@ parse_level(struct parser *p, int level)
 		size_t i;
 		struct expr *e;
 
+		skip_space(p);
+		if (p->pos >= p->end || !cur(p)[0] ||
+		    !strchr(first[level], cur(p)[0]))
+			break;
 		for (i = 0; i < count[level]; i++)
 			if (accept(p, expr_binop_text[levels[level][i]]))
 				break;
