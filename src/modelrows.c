@@ -560,8 +560,9 @@ trend_point(struct modeldoc_eval *ev, const struct item *it,
 				     "EXPRESSION'", src->what);
 	if (ret)
 		return ret < 0 ? -1 : 0;
-	src->where(src->ctx, r, &org);
+	/* The row's "file:line" only for a message: not for every row. */
 	if (x.type != VALUE_NUMBER || !(x.num > 0)) {
+		src->where(src->ctx, r, &org);
 		ret = modeldoc_error(ev->doc, it->expr_off, it->expr_len, "a "
 				     "trend fits the logarithm of its values, "
 				     "and the row of %s gives %s", org.data,
@@ -579,6 +580,7 @@ trend_point(struct modeldoc_eval *ev, const struct item *it,
 		ret = ret ? ret : 1;
 	} else if (!unit_same_dim(&x.unit, u) ||
 		   x.unit.calendar != u->calendar) {
+		src->where(src->ctx, r, &org);
 		ret = modeldoc_error(ev->doc, it->expr_off, it->expr_len, "the "
 				     "row of %s gives a value in another "
 				     "dimension than the rows before",

@@ -458,7 +458,8 @@ source_get(void *ctx, size_t i, const char *rest, struct value *out)
 		return 0;
 	}
 	for (k = 0; k < f->s.ncols; k++)
-		if (f->names[k] && !strcmp(f->names[k], rest))
+		if (f->names[k] && *f->names[k] == *rest &&
+		    !strcmp(f->names[k], rest))
 			break;
 	if (k == f->s.ncols)
 		return 2;
