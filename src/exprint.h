@@ -68,6 +68,8 @@ struct expr {
 	/* A reduction (N_CALL of max, min or count): its VAR and its
 	 * prefixes, space-separated; NULL for a plain call. */
 	char *var, *over;
+	/* The root's: every node and string of the tree; NULL below. */
+	struct expr_pool *pool;
 };
 
 #endif
