@@ -10,6 +10,8 @@
 #include "diag.h"
 #include "expr.h"
 
+struct mempool;
+
 enum node_kind {
 	N_NUM,
 	N_STR,
@@ -69,7 +71,7 @@ struct expr {
 	 * prefixes, space-separated; NULL for a plain call. */
 	char *var, *over;
 	/* The root's: every node and string of the tree; NULL below. */
-	struct expr_pool *pool;
+	struct mempool *pool;
 };
 
 #endif

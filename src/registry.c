@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "hash.h"
+#include "mempool.h"
 #include "registry.h"
 #include "suggest.h"
 #include "xalloc.h"
@@ -22,18 +23,12 @@ struct sym_key {
 };
 
 /*
- * Where the quantities and their strings live: blocks, freed all at
- * once with the registry. A malloc() and a free() of each (a dozen a
- * quantity) were 7% of a whole report's instructions.
+ * Where the quantities and their strings live (mempool.h): chunks of
+ * 64 KiB, freed all at once with the registry. A malloc() and a free()
+ * of each (a dozen a quantity) were 7% of a whole report's
+ * instructions.
  */
-#define POOL_BLOCK 65536
-struct pool {
-	struct block {
-		struct block *next;
-		size_t used, cap;
-		max_align_t data[];
-	} *head;
-};
+#define POOL_CHUNK 65536
 
 /* A quantity with the registry it is in (for the setters of q). */
 struct entry {
@@ -42,7 +37,7 @@ struct entry {
 };
 
 struct registry {
-	struct pool *pool;
+	struct mempool *pool;
 	struct quantity **q;	/* insertion order */
 	/* Of their names, by index: hash and length, so that a name is
 	 * compared only with one of its length and hash (memcmp()). */
@@ -102,50 +97,11 @@ struct registry {
 static void set_symbol_by_table(const struct registry *reg,
 				struct quantity *q);
 
-/*
- * n bytes of the pool, at a multiple of align (a power of two, at most
- * that of max_align_t); not zeroed.
- */
-static void *
-pool_alloc(struct pool *pool, size_t n, size_t align)
-{
-	struct block *b = pool->head;
-	size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
-
-	if (!b || at > b->cap || b->cap - at < n) {
-		size_t cap = n > POOL_BLOCK ? n : POOL_BLOCK;
-
-		b = xmalloc(sizeof(*b) + cap);
-		b->cap = cap;
-		b->next = pool->head;
-		pool->head = b;
-		at = 0;
-	}
-	b->used = at + n;
-	return (char *)b->data + at;
-}
-
-static char *
-pool_strndup(struct pool *pool, const char *s, size_t n)
-{
-	char *p = pool_alloc(pool, n + 1, 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-static char *
-pool_strdup(struct pool *pool, const char *s)
-{
-	return pool_strndup(pool, s, strlen(s));
-}
-
 /* s in q's registry's pool, or NULL for NULL. */
 static char *
 q_strdup(const struct quantity *q, const char *s)
 {
-	return s ? pool_strdup(((const struct entry *)q)->reg->pool, s) :
+	return s ? mempool_strdup(((const struct entry *)q)->reg->pool, s) :
 	       NULL;
 }
 
@@ -155,6 +111,7 @@ registry_new(void)
 	struct registry *reg = xcalloc(1, sizeof(*reg));
 
 	reg->pool = xcalloc(1, sizeof(*reg->pool));
+	reg->pool->chunk = POOL_CHUNK;
 	reg->nslots = 64;
 	reg->slots = xcalloc(reg->nslots, sizeof(*reg->slots));
 	return reg;
@@ -163,14 +120,9 @@ registry_new(void)
 void
 registry_free(struct registry *reg)
 {
-	struct block *b, *next;
-
 	if (!reg)
 		return;
-	for (b = reg->pool->head; b; b = next) {
-		next = b->next;
-		free(b);
-	}
+	mempool_release(reg->pool);
 	free(reg->pool);
 	free(reg->q);
 	free(reg->keys);
@@ -372,7 +324,7 @@ unit_of(struct registry *reg, const char *unit)
 		if (reg->units[i].h == h && !strcmp(reg->units[i].text, unit))
 			return &reg->units[i];
 	u = &reg->units[i];
-	u->text = pool_strndup(reg->pool, unit, len);
+	u->text = mempool_strndup(reg->pool, unit, len);
 	u->h = h;
 	u->ok = !unit_parse(unit, &u->dim, NULL);
 	reg->nunits++;
@@ -399,24 +351,24 @@ add(struct registry *reg, const char *name, const char *unit,
 	if (registry_name_problem(name))
 		BUG("quantity name '%s': %s", name,
 		    registry_name_problem(name));
-	e = pool_alloc(reg->pool, sizeof(*e), _Alignof(struct entry));
+	e = mempool_alloc(reg->pool, sizeof(*e), _Alignof(struct entry));
 	memset(e, 0, sizeof(*e));
 	e->reg = reg;
 	q = &e->q;
-	q->name = pool_strdup(reg->pool, name);
+	q->name = mempool_strdup(reg->pool, name);
 	u = unit_of(reg, unit ? unit : "");
 	q->unit = u->text;
-	q->formula = pool_strdup(reg->pool, formula ? formula : "");
+	q->formula = mempool_strdup(reg->pool, formula ? formula : "");
 	q->note = q->formula;
 	/* Units from the code parse; one from data was checked by the model. */
 	q->dim = u->dim;
 	q->dim_ok = u->ok;
-	q->source = pool_strdup(reg->pool, source ? source : "");
+	q->source = mempool_strdup(reg->pool, source ? source : "");
 	q->origin = q_strdup(q, origin);
 	q->because = q_strdup(q, reg->because);
 	for (p = inputs ? inputs : ""; *p; p++)
 		n += *p == ' ';
-	q->inputs = pool_alloc(reg->pool, n * sizeof(*q->inputs),
+	q->inputs = mempool_alloc(reg->pool, n * sizeof(*q->inputs),
 			       _Alignof(char *));
 	for (p = inputs ? inputs : ""; *p;) {
 		size_t il = strcspn(p, " ");
@@ -428,7 +380,7 @@ add(struct registry *reg, const char *name, const char *unit,
 		if (!reg->slots[find_slot_n(reg, p, il, hash_n(p, il))])
 			BUG("input '%.*s' of '%s' is not in the registry",
 			    (int)il, p, name);
-		q->inputs[q->ninputs++] = pool_strndup(reg->pool, p, il);
+		q->inputs[q->ninputs++] = mempool_strndup(reg->pool, p, il);
 		p += il;
 	}
 	reg->q = xgrow(reg->q, &reg->cap, reg->n + 1, sizeof(*reg->q));
@@ -491,12 +443,12 @@ registry_add_text(struct registry *reg, const char *name, const char *text,
 void
 registry_set_expr(struct quantity *q, const char *expr, const char *note)
 {
-	struct pool *pool = ((struct entry *)q)->reg->pool;
+	struct mempool *pool = ((struct entry *)q)->reg->pool;
 	size_t el = strlen(expr), nl = note ? strlen(note) : 0;
 	char *f;
 
-	q->expr = pool_strndup(pool, expr, el);
-	q->note = nl ? pool_strndup(pool, note, nl) : pool_strdup(pool, "");
+	q->expr = mempool_strndup(pool, expr, el);
+	q->note = nl ? mempool_strndup(pool, note, nl) : mempool_strdup(pool, "");
 	/* "expr (note)", unless it is that already */
 	if (!strncmp(q->formula, expr, el) &&
 	    (nl ? !strncmp(q->formula + el, " (", 2) &&
@@ -504,7 +456,7 @@ registry_set_expr(struct quantity *q, const char *expr, const char *note)
 		  !strcmp(q->formula + el + 2 + nl, ")") :
 		  !q->formula[el]))
 		return;
-	q->formula = f = pool_alloc(pool, el + (nl ? nl + 3 : 0) + 1, 1);
+	q->formula = f = mempool_alloc(pool, el + (nl ? nl + 3 : 0) + 1, 1);
 	memcpy(f, expr, el);
 	f[el] = '\0';
 	if (nl) {
@@ -694,8 +646,8 @@ set_by_alias(const struct registry *reg, struct quantity *q,
 	buf_addf(&as, "%s.%s", star + 1, rest);
 	i = match_table(reg, as.data, &row, &rowlen);
 	if (i != SIZE_MAX && row && row == as.data + (star - family)) {
-		q->symbol = pool_strdup(reg->pool, reg->sym_table[i][1]);
-		q->row = pool_strdup(reg->pool, words.data);
+		q->symbol = mempool_strdup(reg->pool, reg->sym_table[i][1]);
+		q->row = mempool_strdup(reg->pool, words.data);
 		ret = 1;
 	}
 	buf_release(&as);
@@ -714,8 +666,8 @@ set_symbol_by_table(const struct registry *reg, struct quantity *q)
 		return;
 	t = match_table(reg, q->name, &row, &rowlen);
 	if (t != SIZE_MAX) {
-		q->symbol = pool_strdup(reg->pool, reg->sym_table[t][1]);
-		q->row = row ? pool_strndup(reg->pool, row, rowlen) : NULL;
+		q->symbol = mempool_strdup(reg->pool, reg->sym_table[t][1]);
+		q->row = row ? mempool_strndup(reg->pool, row, rowlen) : NULL;
 		return;
 	}
 	for (j = 0; j < reg->nsym_aliases; j++)
@@ -736,15 +688,15 @@ sym_key_cmp(const void *a, const void *b)
 
 /* The n pairs of strings at table, copied into the pool. */
 static const char *const (*
-pool_pairs(struct pool *pool, const char *const table[][2], size_t n))[2]
+pool_pairs(struct mempool *pool, const char *const table[][2], size_t n))[2]
 {
-	const char *(*copy)[2] = pool_alloc(pool, (n ? n : 1) *
+	const char *(*copy)[2] = mempool_alloc(pool, (n ? n : 1) *
 					    sizeof(*copy), _Alignof(char *));
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		copy[i][0] = pool_strdup(pool, table[i][0]);
-		copy[i][1] = pool_strdup(pool, table[i][1]);
+		copy[i][0] = mempool_strdup(pool, table[i][0]);
+		copy[i][1] = mempool_strdup(pool, table[i][1]);
 	}
 	return (const char *const (*)[2])copy;
 }
