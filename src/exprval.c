@@ -45,7 +45,7 @@ set_text(struct value *v, const char *s)
 }
 
 struct expr_bufs {
-	struct buf **v;		/* each allocated once; the first n lent */
+	struct buf **v;		/* each made once; the first n lent */
 	size_t n, cap;
 };
 

@@ -12,7 +12,7 @@
  */
 struct mempool {
 	struct mempool_chunk *head;
-	size_t chunk;		/* bytes of a chunk, unless more are asked */
+	size_t chunk;		/* a chunk's size, unless more is asked */
 };
 #define MEMPOOL_INIT(size) { NULL, (size) }
 

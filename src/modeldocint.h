@@ -109,7 +109,7 @@ struct item {
 	struct expr *place_where;
 	char *names;		/* the names expr reads, each after a
 				   newline, in order (expr_inputs()) */
-	int reduces;		/* expr holds a reduction (expr_reduces()) */
+	int reduces;		/* expr has a reduction (expr_reduces()) */
 	/*
 	 * A family ("for d in device current"): the variable, and the
 	 * prefixes of the rows it ranges over, space-separated; NULL for a

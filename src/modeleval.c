@@ -123,7 +123,7 @@ modeleval_bound_name(const struct bind *b, const char *name, struct buf *out)
 	if (vl && !strncmp(name, b->var, vl) &&
 	    (name[vl] == '.' || !name[vl])) {
 		buf_addstr(out, b->row);
-		/* The variable alone is its row (count(r in s) over a family). */
+		/* The variable alone is its row (count(r in s) of a family). */
 		if (!name[vl])
 			return 0;
 		name += vl;
@@ -492,7 +492,8 @@ bound_text(const struct bind *b, const char *text, struct buf *out)
 		p += n;
 		if (!*p)
 			break;
-		start = p == text || (!modeldoc_name_char(p[-1]) && p[-1] != '}');
+		start = p == text ||
+			(!modeldoc_name_char(p[-1]) && p[-1] != '}');
 		if (vl && start && !strncmp(p, b->var, vl) && p[vl] == '.') {
 			buf_addstr(out, b->row);
 			p += vl;

@@ -448,7 +448,8 @@ registry_set_expr(struct quantity *q, const char *expr, const char *note)
 	char *f;
 
 	q->expr = mempool_strndup(pool, expr, el);
-	q->note = nl ? mempool_strndup(pool, note, nl) : mempool_strdup(pool, "");
+	q->note = nl ? mempool_strndup(pool, note, nl) :
+		  mempool_strdup(pool, "");
 	/* "expr (note)", unless it is that already */
 	if (!strncmp(q->formula, expr, el) &&
 	    (nl ? !strncmp(q->formula + el, " (", 2) &&

@@ -384,7 +384,7 @@ struct rows_source {
 	int *col;		/* per catalogue column: the table's, or -1 */
 	struct unit *unit;	/* per catalogue column, of a number */
 	struct unit year;	/* of a date */
-	double *date;		/* per row: its year and its middle, or NAN */
+	double *date;		/* per row: its year and middle, or NAN */
 	double *num;		/* per row and column: the number, NAN when
 				   it is not read yet */
 };
