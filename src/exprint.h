@@ -10,6 +10,8 @@
 #include "diag.h"
 #include "expr.h"
 
+struct mempool;
+
 enum node_kind {
 	N_NUM,
 	N_STR,
@@ -68,6 +70,8 @@ struct expr {
 	/* A reduction (N_CALL of max, min or count): its VAR and its
 	 * prefixes, space-separated; NULL for a plain call. */
 	char *var, *over;
+	/* The root's: every node and string of the tree; NULL below. */
+	struct mempool *pool;
 };
 
 #endif

@@ -4,6 +4,7 @@
  * of a family. Prints errors with their location; writes nothing else.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,6 @@ value_release(struct value *v)
 {
 	free(v->text);
 	v->text = NULL;
-	free(v->utext);
 	v->utext = NULL;
 	free(v->origin);
 	v->origin = NULL;
@@ -44,12 +44,100 @@ set_text(struct value *v, const char *s)
 	v->text = xstrdup(s);
 }
 
+struct expr_bufs {
+	struct buf **v;		/* each made once; the first n lent */
+	size_t n, cap;
+};
+
+struct expr_bufs *
+expr_bufs_new(void)
+{
+	return xcalloc(1, sizeof(struct expr_bufs));
+}
+
+struct buf *
+expr_buf_take(struct expr_bufs *bs)
+{
+	struct buf *b;
+
+	if (bs->n == bs->cap) {
+		size_t k = bs->cap;
+
+		bs->v = xgrow(bs->v, &bs->cap, k + 1, sizeof(*bs->v));
+		for (; k < bs->cap; k++)
+			bs->v[k] = NULL;
+	}
+	if (!bs->v[bs->n]) {
+		bs->v[bs->n] = xmalloc(sizeof(**bs->v));
+		buf_init(bs->v[bs->n]);
+	}
+	b = bs->v[bs->n++];
+	buf_reset(b);
+	return b;
+}
+
+void
+expr_buf_give(struct expr_bufs *bs, struct buf *b)
+{
+	if (!bs->n || bs->v[bs->n - 1] != b)
+		BUG("a buffer given back out of turn");
+	bs->n--;
+}
+
+void
+expr_bufs_free(struct expr_bufs *bs)
+{
+	size_t i;
+
+	if (!bs)
+		return;
+	if (bs->n)
+		BUG("%zu buffers not given back", bs->n);
+	for (i = 0; i < bs->cap; i++) {
+		if (bs->v[i])
+			buf_release(bs->v[i]);
+		free(bs->v[i]);
+	}
+	free(bs->v);
+	free(bs);
+}
+
+/* A buffer for a name: env's to borrow, else local (released after). */
+static struct buf *
+name_buf(const struct expr_env *env, struct buf *local)
+{
+	buf_init(local);
+	return env->bufs ? expr_buf_take(env->bufs) : local;
+}
+
+static void
+name_buf_done(const struct expr_env *env, struct buf *b)
+{
+	if (env->bufs)
+		expr_buf_give(env->bufs, b);
+	else
+		buf_release(b);
+}
+
 /* Appends the registry name that e (a name, maybe a loop variable) means. */
 static void
 resolve(const struct expr *e, const struct expr_env *env, struct buf *name)
 {
 	if (!env->resolve || env->resolve(env->ctx, e->str, name))
 		buf_addstr(name, e->str);
+}
+
+/*
+ * The registry name that name means: name itself, or as resolved into
+ * bound (empty before). No copy of a name that stays as it is: most of
+ * them, and a copy of each was 1% of a whole report's instructions.
+ */
+static const char *
+resolved(const char *name, const struct expr_env *env, struct buf *bound)
+{
+	if (env->resolve && !env->resolve(env->ctx, name, bound))
+		return bound->data;
+	return name;
 }
 
 /*
@@ -150,34 +238,33 @@ static int
 lookup(const struct expr *e, const struct expr_env *env,
        const struct quantity **qp)
 {
-	struct buf name = BUF_INIT, msg = BUF_INIT;
+	struct buf local, *bound = name_buf(env, &local), msg = BUF_INIT;
 	const struct quantity *q;
-	const char *near[3];
+	const char *near[3], *name = resolved(e->str, env, bound);
 	size_t n;
 	int ret = 0;
 
-	resolve(e, env, &name);
-	q = *qp = registry_get(env->reg, name.data);
+	q = *qp = registry_get(env->reg, name);
 	if (!q && env->missing_ok) {
 		ret = 1;
 	} else if (!q) {
 		/* Past the shown errors, suggestions would go unseen. */
-		n = diag_full() ? 0 : registry_suggest(env->reg, name.data,
-						       near, 3);
+		n = diag_full() ? 0 : registry_suggest(env->reg, name, near,
+						       3);
 		if (env->why_missing)
-			env->why_missing(env->ctx, name.data, &msg);
+			env->why_missing(env->ctx, name, &msg);
 		if (!msg.len)
 			suggest_hint(&msg, near, n);
-		if (strcmp(name.data, e->str))
+		if (strcmp(name, e->str))
 			error_at(&e->loc, "unknown quantity '%s' (from '%s')%s",
-				 name.data, e->str, msg.data);
+				 name, e->str, msg.data);
 		else
-			error_at(&e->loc, "unknown quantity '%s'%s",
-				 name.data, msg.data);
+			error_at(&e->loc, "unknown quantity '%s'%s", name,
+				 msg.data);
 		ret = -1;
 	}
-	buf_release(&name);
 	buf_release(&msg);
+	name_buf_done(env, bound);
 	return ret;
 }
 
@@ -185,7 +272,7 @@ lookup(const struct expr *e, const struct expr_env *env,
 static int
 has(const struct expr *e, const struct expr_env *env)
 {
-	struct buf name = BUF_INIT;
+	struct buf local, *name;
 	int r;
 
 	if (env->bound) {
@@ -195,9 +282,9 @@ has(const struct expr *e, const struct expr_env *env)
 		if (b)
 			return r == 0;
 	}
-	resolve(e, env, &name);
-	r = registry_has(env->reg, name.data);
-	buf_release(&name);
+	name = name_buf(env, &local);
+	r = registry_has(env->reg, resolved(e->str, env, name));
+	name_buf_done(env, name);
 	return r;
 }
 
@@ -229,7 +316,7 @@ set_num(struct value *v, double num, const struct unit *u, int literal,
 	v->num = num;
 	v->unit = *u;
 	v->literal = literal;
-	v->utext = utext ? xstrdup(utext) : NULL;
+	v->utext = utext;
 }
 
 /* x, a number in unit from, in unit to (of the same dimension). */
@@ -423,7 +510,7 @@ value_copy(struct value *to, const struct value *from)
 {
 	*to = *from;
 	to->text = from->text ? xstrdup(from->text) : NULL;
-	to->utext = from->utext ? xstrdup(from->utext) : NULL;
+	to->utext = from->utext;
 	to->origin = from->origin ? xstrdup(from->origin) : NULL;
 	to->source = from->source ? xstrdup(from->source) : NULL;
 }
@@ -453,6 +540,88 @@ with_depends(struct expr_with *w, const char *name)
 	return dep;
 }
 
+/* One quantity's formula, parsed: its text's srcfile and its tree. */
+struct formula {
+	const struct quantity *q;
+	struct srcfile *f;
+	struct expr *e;		/* NULL when it does not parse */
+};
+
+struct expr_formulas {
+	struct formula *v;	/* open addressing by q, a power of two */
+	size_t n, slots;
+};
+
+struct expr_formulas *
+expr_formulas_new(void)
+{
+	return xcalloc(1, sizeof(struct expr_formulas));
+}
+
+void
+expr_formulas_free(struct expr_formulas *fs)
+{
+	size_t i;
+
+	if (!fs)
+		return;
+	for (i = 0; i < fs->slots; i++) {
+		expr_free(fs->v[i].e);
+		srcfile_free(fs->v[i].f);
+	}
+	free(fs->v);
+	free(fs);
+}
+
+static size_t
+formula_slot(const struct formula *v, size_t slots, const struct quantity *q)
+{
+	size_t i = (size_t)(((uintptr_t)q >> 4) * 0x9E3779B97F4A7C15u);
+
+	for (i &= slots - 1; v[i].q && v[i].q != q; i = (i + 1) & (slots - 1))
+		;
+	return i;
+}
+
+/* q's formula parsed into *fm: kept in fs when there is one (else the
+ * caller frees fm's srcfile and tree). */
+static void
+formula_of(struct expr_formulas *fs, const struct quantity *q,
+	   struct formula *fm)
+{
+	struct buf fname = BUF_INIT;
+	size_t i;
+
+	if (fs && fs->slots) {
+		i = formula_slot(fs->v, fs->slots, q);
+		if (fs->v[i].q) {
+			*fm = fs->v[i];
+			return;
+		}
+	}
+	buf_addf(&fname, "formula of %s", q->name);
+	fm->q = q;
+	fm->f = srcfile_from_mem(fname.data, q->expr, strlen(q->expr));
+	buf_release(&fname);
+	fm->e = expr_parse(fm->f, 0, fm->f->len);
+	if (!fs)
+		return;
+	if ((fs->n + 1) * 2 > fs->slots) {
+		struct formula *old = fs->v;
+		size_t n = fs->slots;
+
+		fs->slots = n ? 2 * n : 64;
+		fs->v = xcalloc(fs->slots, sizeof(*fs->v));
+		for (i = 0; i < n; i++)
+			if (old[i].q)
+				fs->v[formula_slot(fs->v, fs->slots,
+						   old[i].q)] = old[i];
+		free(old);
+	}
+	fs->v[formula_slot(fs->v, fs->slots, q)] = *fm;
+	fs->n++;
+}
+
 /*
  * name's value under w into out: 0, 2 when w changes nothing of it (its
  * registry value stands), -1 after an error.
@@ -462,10 +631,8 @@ with_value(struct expr_with *w, const char *name, struct value *out)
 {
 	const struct quantity *q;
 	struct wvar *x;
-	struct srcfile *f;
-	struct expr *e;
+	struct formula fm;
 	struct expr_env env;
-	struct buf fname = BUF_INIT;
 	int ret;
 
 	for (; w; w = w->parent) {
@@ -479,27 +646,25 @@ with_value(struct expr_with *w, const char *name, struct value *out)
 	if (!w)
 		return 2;
 	q = registry_get(w->outer->reg, name);
-	buf_addf(&fname, "formula of %s", name);
-	f = srcfile_from_mem(fname.data, q->expr, strlen(q->expr));
-	buf_release(&fname);
-	e = expr_parse(f, 0, f->len);
+	formula_of(w->outer->formulas, q, &fm);
 	env = *w->outer;
 	env.resolve = NULL;
 	env.bound = NULL;
 	env.with = w;
-	ret = e ? eval(e, &env, out) : -1;
+	ret = fm.e ? eval(fm.e, &env, out) : -1;
 	if (!ret && out->type == VALUE_NUMBER && q->dim_ok) {
 		out->num = convert(out->num, &out->unit, &q->dim);
 		out->unit = q->dim;
-		free(out->utext);
-		out->utext = xstrdup(q->unit);
+		out->utext = q->unit;
 	}
 	if (!ret) {
 		x = with_add(w, name, 1);
 		value_copy(&x->v, out);
 	}
-	expr_free(e);
-	srcfile_free(f);
+	if (!w->outer->formulas) {
+		expr_free(fm.e);
+		srcfile_free(fm.f);
+	}
 	return ret;
 }
 
@@ -548,15 +713,16 @@ reduce_resolve(void *ctx, const char *name, struct buf *out)
 	const struct reduce_env *r = ctx;
 	const struct expr_env *o = r->outer;
 	size_t vl = strlen(r->var);
-	struct buf bound = BUF_INIT;
+	struct buf local, *bound;
 
 	if (strncmp(name, r->var, vl) || name[vl] != '.')
 		return o->resolve ? o->resolve(o->ctx, name, out) : -1;
-	buf_addstr(&bound, r->row);
-	buf_addstr(&bound, name + vl);
-	if (!o->resolve || o->resolve(o->ctx, bound.data, out))
-		buf_addstr(out, bound.data);
-	buf_release(&bound);
+	bound = name_buf(o, &local);
+	buf_addstr(bound, r->row);
+	buf_addstr(bound, name + vl);
+	if (!o->resolve || o->resolve(o->ctx, bound->data, out))
+		buf_addstr(out, bound->data);
+	name_buf_done(o, bound);
 	return 0;
 }
 
@@ -908,11 +1074,10 @@ eval_name(const struct expr *e, const struct expr_env *env,
 	if ((ret = bound_value(e, env, out)) != 2)
 		return ret;
 	if (env->with) {
-		struct buf name = BUF_INIT;
+		struct buf local, *name = name_buf(env, &local);
 
-		resolve(e, env, &name);
-		ret = with_value(env->with, name.data, out);
-		buf_release(&name);
+		ret = with_value(env->with, resolved(e->str, env, name), out);
+		name_buf_done(env, name);
 		if (ret != 2)
 			return ret;
 	}

@@ -18,15 +18,15 @@
 #include "banned.h"
 
 /*
- * The error of check c of it failed: at the data cell most to blame
- * (expr_culprits()) when one is, a name var.X bound to the row of a
- * file at origin, or a quantity the data give (its origin, or for one
+ * The error of check c, which failed in env: at the data cell most to
+ * blame (expr_culprits()) when one is, a name var.X bound to the row of
+ * a file at origin, or a quantity the data give (its origin, or for one
  * the row leaves empty its row's); else at the check, after where.
  */
-static void
-check_failed(struct modeldoc_eval *ev, const struct check *c,
-	     const struct expr_env *env, const char *var, const char *origin,
-	     const char *where)
+void
+modeleval_check_failed(struct modeldoc_eval *ev, const struct check *c,
+		       const struct expr_env *env, const char *var,
+		       const char *origin, const char *where)
 {
 	struct buf vals = BUF_INIT, msg = BUF_INIT, names = BUF_INIT;
 	struct buf name = BUF_INIT, id = BUF_INIT;
@@ -68,6 +68,7 @@ check_failed(struct modeldoc_eval *ev, const struct check *c,
 		modeldoc_error(ev->doc, c->a.off, c->a.len,
 			       "%sthis check fails: %s (%s)", where, c->reason,
 			       vals.data);
+	ev->failed = 1;
 	buf_release(&vals);
 	buf_release(&msg);
 	buf_release(&names);
@@ -75,15 +76,9 @@ check_failed(struct modeldoc_eval *ev, const struct check *c,
 	buf_release(&id);
 }
 
-/*
- * The checks of it in env (a row of a file at origin bound to var, or
- * var NULL): 0 when each holds, 1 when one does not, after its error
- * (where: the row, for one told at the check), or -1 after another.
- */
 int
-modeleval_check(struct modeldoc_eval *ev, const struct item *it,
-		const struct expr_env *env, const char *var,
-		const char *origin, const char *where)
+modeleval_check(const struct item *it, const struct expr_env *env,
+		const struct check **failed)
 {
 	struct value v = { 0 };
 	size_t k;
@@ -96,9 +91,7 @@ modeleval_check(struct modeldoc_eval *ev, const struct item *it,
 		if (ret)
 			return -1;
 		if (!t) {
-			check_failed(ev, &it->checks[k], env, var, origin,
-				     where);
-			ev->failed = 1;
+			*failed = &it->checks[k];
 			return 1;
 		}
 	}

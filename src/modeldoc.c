@@ -896,8 +896,15 @@ finish(struct modeldoc *doc, struct item *it)
 	if (it->a[A_WHEN].text) {
 		it->when = expr_parse(doc->f, it->a[A_WHEN].off,
 				      it->a[A_WHEN].len);
-		if (!it->when)
+		if (!it->when) {
 			ret = -1;
+		} else {
+			struct buf names = BUF_INIT;
+
+			buf_addch(&names, '\n');
+			expr_inputs(it->when, &names);
+			it->when_names = buf_detach(&names, NULL);
+		}
 	}
 	if (it->kind == ITEM_PICK) {
 		it->expr_text = one_line(doc->f->data + it->expr_off,
@@ -927,6 +934,7 @@ finish(struct modeldoc *doc, struct item *it)
 			buf_addch(&names, '\n');
 			expr_inputs(it->expr, &names);
 			it->names = buf_detach(&names, NULL);
+			it->reduces = expr_reduces(it->expr);
 			if (!it->per_rate && it->rvar &&
 			    strstr(it->names, "{"))
 				ret = modeldoc_error(doc, it->off, it->len, "'%s' "
@@ -1254,6 +1262,22 @@ push_index(size_t *list, size_t *n, size_t i)
 	return list;
 }
 
+/*
+ * A per-rate definition's name's parts that every member's name holds:
+ * the text after its family's variable up to the first brace, and the
+ * text after the last.
+ */
+static void
+rated_parts(struct item *it)
+{
+	const char *from = it->name + (it->var ? strlen(it->var) : 0);
+	const char *open = strchr(from, '{'), *close = strrchr(from, '}');
+
+	it->rated_in = xstrndup(from, (size_t)(open - from));
+	it->rated_end = close + 1;
+	it->rated_endlen = strlen(it->rated_end);
+}
+
 /* The indexes of struct modeldoc, for modeldoc_need(). */
 static void
 index_items(struct modeldoc *doc)
@@ -1275,6 +1299,7 @@ index_items(struct modeldoc *doc)
 			continue;
 		} else if (it->per_rate) {
 			doc->rated = push_index(doc->rated, &doc->nrated, i);
+			rated_parts(&doc->items[i]);
 		} else if (it->var) {
 			doc->members[doc->nmembers].key =
 				strrchr(it->name, '.') + 1;
@@ -1284,6 +1309,10 @@ index_items(struct modeldoc *doc)
 			doc->singles[doc->nsingles++].i = i;
 		}
 	}
+	doc->picklen = xcalloc(doc->npicks ? doc->npicks : 1,
+			       sizeof(*doc->picklen));
+	for (i = 0; i < doc->npicks; i++)
+		doc->picklen[i] = strlen(doc->items[doc->picks[i]].name);
 	/* qsort() takes no NULL array, even of none. */
 	if (doc->nsingles)
 		qsort(doc->singles, doc->nsingles, sizeof(*doc->singles),
@@ -1468,6 +1497,8 @@ modeldoc_free(struct modeldoc *doc)
 		free(doc->items[i].place_y);
 		expr_free(doc->items[i].place_where);
 		free(doc->items[i].names);
+		free(doc->items[i].when_names);
+		free(doc->items[i].rated_in);
 		free(doc->items[i].expr_text);
 		expr_free(doc->items[i].shown);
 		free(doc->items[i].shown_name);
@@ -1484,6 +1515,7 @@ modeldoc_free(struct modeldoc *doc)
 	free(doc->singles);
 	free(doc->members);
 	free(doc->picks);
+	free(doc->picklen);
 	free(doc->rated);
 	for (i = 0; i < doc->nfams; i++)
 		free(doc->fams[i]);

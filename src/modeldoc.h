@@ -3,9 +3,13 @@
 
 #include <stddef.h>
 
+#include "buf.h"
+
 struct bib;
 struct buf;
 struct datasets;
+struct expr_bufs;
+struct expr_formulas;
 struct expr_rows;
 struct modelrows;
 struct registry;
@@ -82,12 +86,18 @@ struct modeldoc_eval {
 	/* private */
 	struct modelrows *rows;	/* the sets of rows named, this run's */
 	unsigned char *state;	/* per item: 0 to do, 1 busy, 2 done */
-	char **stack;		/* names being evaluated, for loops */
+	/* The names being evaluated, for loops: borrowed from the names
+	 * pushed (modeleval_push()) until they are popped. */
+	const char **stack;
 	size_t depth;
 	/* The family members evaluated (a set of names, open addressing:
-	 * a member whose "when:" was false is not asked again). */
-	char **members;
+	 * a member whose "when:" was false is not asked again): offsets
+	 * + 1 into memberbytes, which holds the names, 0 for none. */
+	size_t *members;
+	struct buf memberbytes;
 	size_t nmembers, memberslots;
+	struct expr_formulas *formulas;	/* "with"'s, parsed once */
+	struct expr_bufs *bufs;	/* the run's buffers, lent and reused */
 	int failed;
 };
 

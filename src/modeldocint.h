@@ -96,6 +96,7 @@ struct item {
 	struct unit dim;	/* of a[A_UNIT] */
 	int any_unit;		/* "unit: *": the unit the value comes with */
 	struct expr *when;	/* of a[A_WHEN], or NULL */
+	char *when_names;	/* the names when reads, as names */
 	struct rowrule *rule;	/* ITEM_ROWS, ITEM_TREND, ITEM_DATA */
 	struct expr *value, *label;	/* a set of rows' value: and label: */
 	struct check *checks;	/* each "check:" (a[A_CHECK] the first) */
@@ -108,6 +109,7 @@ struct item {
 	struct expr *place_where;
 	char *names;		/* the names expr reads, each after a
 				   newline, in order (expr_inputs()) */
+	int reduces;		/* expr has a reduction (expr_reduces()) */
 	/*
 	 * A family ("for d in device current"): the variable, and the
 	 * prefixes of the rows it ranges over, space-separated; NULL for a
@@ -121,6 +123,12 @@ struct item {
 	 */
 	const char *rvar;
 	int per_rate;
+	/* Per rate: what each member's name holds of its own, the text
+	 * from after the variable to the first "{" and after the last
+	 * "}" (modeldoc_need()). */
+	char *rated_in;
+	const char *rated_end;
+	size_t rated_endlen;
 	/* Its expression with each "{r}" written "r", for the Methods
 	 * page (names with braces are no quantity's); or NULL. */
 	struct srcfile *shown_f;
@@ -158,6 +166,7 @@ struct modeldoc {
 	size_t nsingles, nmembers;
 	size_t *picks, *rated;
 	size_t npicks, nrated;
+	size_t *picklen;	/* the picks' names' lengths */
 	/* The declarations with "*" parts and their symbols, for the
 	 * registry (registry_set_symbols()): borrowed from the items. */
 	const char *(*patterns)[2];
@@ -199,9 +208,21 @@ int modeleval_push(struct modeldoc_eval *ev, const struct item *it,
 		   const char *name);
 void modeleval_pop(struct modeldoc_eval *ev);
 int modelpick_eval(struct modeldoc_eval *ev, const struct item *it);
-int modeleval_check(struct modeldoc_eval *ev, const struct item *it,
-		    const struct expr_env *env, const char *var,
-		    const char *origin, const char *where);
+/*
+ * The checks of it in env: 0 when each holds, -1 after an error, or 1
+ * and *failed the first that does not, nothing printed: what the error
+ * says of the row is made only then (modeleval_check_failed()).
+ */
+int modeleval_check(const struct item *it, const struct expr_env *env,
+		    const struct check **failed);
+/*
+ * The error of check c, failed in env (a row of a file at origin bound
+ * to var, or var NULL; where: the row, for an error told at the
+ * check); marks the run failed.
+ */
+void modeleval_check_failed(struct modeldoc_eval *ev, const struct check *c,
+			    const struct expr_env *env, const char *var,
+			    const char *origin, const char *where);
 
 /* modelrows.c: the sets of rows, trends and datasets of a run. */
 int modelrows_find(struct modeldoc_eval *ev, const char *name,

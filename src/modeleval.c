@@ -58,6 +58,23 @@ modeleval_bind(struct bind *b, struct modeldoc_eval *ev, const struct item *it,
 }
 
 /*
+ * A buffer lent by the run (expr_bufs), given back with buf_give(): so
+ * that the words, formula and inputs of each member cost no malloc()
+ * and free() (those were 11% of the model's instructions).
+ */
+static struct buf *
+buf_take(struct modeldoc_eval *ev)
+{
+	return expr_buf_take(ev->bufs);
+}
+
+static void
+buf_give(struct modeldoc_eval *ev, struct buf *b)
+{
+	expr_buf_give(ev->bufs, b);
+}
+
+/*
  * text with each "{r}" of the rate variable replaced by with, into out.
  * Returns whether there was one.
  */
@@ -92,26 +109,34 @@ unbrace_rate(const struct bind *b, const char *text, const char *with,
 int
 modeleval_bound_name(const struct bind *b, const char *name, struct buf *out)
 {
-	size_t at = out->len, vl = b->var ? strlen(b->var) : 0;
-	const char *last = b->row ? strrchr(b->row, '.') : NULL;
+	size_t at = out->len, vl;
+	const char *last;
 	int changed = 0;
 
-	if (!vl && !b->rvar)
+	if (!b->var && !b->rvar)
 		return -1;
 	if (b->rvar && !strcmp(name, b->rvar)) {
 		buf_addstr(out, b->rate);
 		return 0;
 	}
-	/* The variable alone is its row (count(r in s) over a family). */
-	if (vl && !strcmp(name, b->var)) {
+	vl = b->var ? strlen(b->var) : 0;
+	if (vl && !strncmp(name, b->var, vl) &&
+	    (name[vl] == '.' || !name[vl])) {
 		buf_addstr(out, b->row);
-		return 0;
-	}
-	if (vl && !strncmp(name, b->var, vl) && name[vl] == '.') {
-		buf_addstr(out, b->row);
+		/* The variable alone is its row (count(r in s) of a family). */
+		if (!name[vl])
+			return 0;
 		name += vl;
 		changed = 1;
 	}
+	/* Most names have no braces. */
+	if (!strchr(name, '{')) {
+		if (!changed)
+			return -1;
+		buf_addstr(out, name);
+		return 0;
+	}
+	last = b->row ? strrchr(b->row, '.') : NULL;
 	/*
 	 * "{r}" is the rate's short name, "{d}" the row's last part
 	 * (compare.{k}.years of the row then.laptop: compare.laptop.years).
@@ -211,6 +236,8 @@ modeleval_env(struct bind *b, struct expr_env *env)
 {
 	memset(env, 0, sizeof(*env));
 	env->reg = b->ev->reg;
+	env->formulas = b->ev->formulas;
+	env->bufs = b->ev->bufs;
 	env->resolve = resolve_hook;
 	env->ctx = b;
 	env->rows = rows_hook;
@@ -234,8 +261,9 @@ pick_index(const struct modeldoc *doc, const char *name)
 
 	for (k = 0; k < doc->npicks; k++) {
 		i = doc->picks[k];
-		len = strlen(doc->items[i].name);
-		if (!strncmp(doc->items[i].name, name, len) &&
+		len = doc->picklen[k];
+		if (*doc->items[i].name == *name &&
+		    !strncmp(doc->items[i].name, name, len) &&
 		    (!name[len] || name[len] == '.'))
 			return i;
 	}
@@ -268,21 +296,19 @@ modeleval_row_of(const char *over, const char *row)
  * (callgrind: 238.5 M against 226.9 M with it).
  */
 static int
-may_be_member(const struct item *it, const char *name)
+may_be_member(const struct item *it, const char *name, size_t nl)
 {
-	const char *from = it->name + (it->var ? strlen(it->var) : 0);
-	const char *open = strchr(from, '{'), *close = strrchr(from, '}');
-	size_t nl = strlen(name), pl = (size_t)(open - from);
-	size_t tl = strlen(close + 1);
+	size_t tl = it->rated_endlen;
 
-	if (nl < pl + tl || strcmp(name + nl - tl, close + 1))
+	if (nl < tl || strcmp(name + nl - tl, it->rated_end))
 		return 0;
 	/*
-	 * memmem(), not strncmp() at each byte: asked of every name the
-	 * rows lack, for every per-rate family, that scan was 35.7M of
-	 * every edition's instructions.
+	 * strstr() of the part before the braces, made at load: asked of
+	 * every name the rows lack, for every per-rate family, a scan with
+	 * strncmp() at each byte was 35.7M of every edition's
+	 * instructions, memmem() of the name's part 1.3% of a report's.
 	 */
-	return pl == 0 || memmem(name, nl, from, pl) != NULL;
+	return !*it->rated_in || strstr(name, it->rated_in) != NULL;
 }
 
 /*
@@ -334,8 +360,8 @@ int
 modeldoc_need(struct modeldoc_eval *ev, const char *name)
 {
 	const struct modeldoc *doc = ev->doc;
-	struct buf row = BUF_INIT, id = BUF_INIT;
-	size_t i = def_index(doc, name), c, nfam;
+	struct buf *row, *id;
+	size_t i = def_index(doc, name), c, nfam, nl = strlen(name);
 	const struct modeldoc_key *fam;
 	const char *last;
 	int ret = 1;
@@ -373,6 +399,8 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 	 */
 	last = strrchr(name, '.');
 	last = last ? last + 1 : name;
+	row = buf_take(ev);
+	id = buf_take(ev);
 	fam = modeldoc_key_find(doc->members, doc->nmembers, last);
 	for (nfam = 0; fam + nfam < doc->members + doc->nmembers &&
 	     !strcmp(fam[nfam].key, last); nfam++)
@@ -385,52 +413,54 @@ modeldoc_need(struct modeldoc_eval *ev, const char *name)
 		i = c < nfam ? fam[c].i : doc->rated[c - nfam];
 		it = &doc->items[i];
 		nk = it->per_rate ? doc->nrates : 1;
-		if (it->per_rate && !may_be_member(it, name))
+		if (it->per_rate && !may_be_member(it, name, nl))
 			continue;
 		for (k = 0; k < nk && ret == 1; k++) {
 			struct bind b;
 			const char *rest;
-			size_t nl = strlen(name), rl;
+			size_t rl;
 
 			modeleval_bind(&b, ev, it, NULL, it->per_rate ? k : NO_RATE);
-			buf_reset(&id);
-			if (modeleval_bound_name(&b, it->name, &id))
-				buf_addstr(&id, it->name);
+			buf_reset(id);
+			if (modeleval_bound_name(&b, it->name, id))
+				buf_addstr(id, it->name);
 			if (!it->var) {
-				if (!strcmp(id.data, name))
+				if (!strcmp(id->data, name))
 					ret = eval_member(ev, i, NULL, k);
 				continue;
 			}
 			if (strncmp(it->name, it->var, strlen(it->var)) ||
 			    it->name[strlen(it->var)] != '.') {
-				ret = brace_member(ev, i, id.data, name,
+				ret = brace_member(ev, i, id->data, name,
 						   it->per_rate ? k : NO_RATE);
 				continue;
 			}
-			rest = id.data + strlen(it->var);	/* ".rest" */
+			rest = id->data + strlen(it->var);	/* ".rest" */
 			rl = strlen(rest);
 			if (nl <= rl || strcmp(name + nl - rl, rest))
 				continue;
-			buf_reset(&row);
-			buf_add(&row, name, nl - rl);
-			buf_reset(&id);
-			buf_addf(&id, "%s.id", row.data);
-			if (modeleval_row_of(it->over, row.data) &&
-			    registry_get(ev->reg, id.data))
-				ret = eval_member(ev, i, row.data,
+			buf_reset(row);
+			buf_add(row, name, nl - rl);
+			buf_reset(id);
+			buf_addf(id, "%s.id", row->data);
+			if (modeleval_row_of(it->over, row->data) &&
+			    registry_get(ev->reg, id->data))
+				ret = eval_member(ev, i, row->data,
 						  it->per_rate ? k : NO_RATE);
 		}
 	}
-	buf_release(&row);
-	buf_release(&id);
+	buf_give(ev, id);
+	buf_give(ev, row);
 	if (ret == 1)
 		return 1;
 	return registry_get(ev->reg, name) ? 0 : ret < 0 ? -1 : 1;
 }
 
 /*
- * Pushes name on the stack of quantities being evaluated. Returns 0, or
- * -1 after the error naming the loop when it is there already.
+ * Pushes name (borrowed until it is popped: a copy of each was 0.4% of
+ * a report's instructions) on the stack of quantities being evaluated.
+ * Returns 0, or -1 after the error naming the loop when it is there
+ * already.
  */
 int
 modeleval_push(struct modeldoc_eval *ev, const struct item *it, const char *name)
@@ -442,7 +472,7 @@ modeleval_push(struct modeldoc_eval *ev, const struct item *it, const char *name
 		if (!strcmp(ev->stack[k], name))
 			break;
 	if (k == ev->depth && ev->depth < DEPTH_MAX) {
-		ev->stack[ev->depth++] = xstrdup(name);
+		ev->stack[ev->depth++] = name;
 		return 0;
 	}
 	for (; k < ev->depth; k++)
@@ -457,7 +487,7 @@ modeleval_push(struct modeldoc_eval *ev, const struct item *it, const char *name
 void
 modeleval_pop(struct modeldoc_eval *ev)
 {
-	free(ev->stack[--ev->depth]);
+	ev->depth--;
 }
 
 /* Appends e's text with each name a family's variable starts bound. */
@@ -467,10 +497,31 @@ bound_text(const struct bind *b, const char *text, struct buf *out)
 	size_t vl = b->var ? strlen(b->var) : 0;
 	size_t rl = b->rvar ? strlen(b->rvar) : 0;
 	const char *p = text;
+	char stops[5] = "\"{";
 
+	/*
+	 * Only where a name or a brace or a string starts is there
+	 * anything to do: the text between is copied whole (a byte at a
+	 * time, each tried, was 2% of the model's instructions).
+	 */
+	if (!vl && !rl) {
+		buf_addstr(out, text);
+		return;
+	}
+	if (vl)
+		stops[strlen(stops)] = *b->var;
+	if (rl)
+		stops[strlen(stops)] = *b->rvar;
 	while (*p) {
-		int start = p == text || (!modeldoc_name_char(p[-1]) && p[-1] != '}');
+		size_t n = strcspn(p, stops);
+		int start;
 
+		buf_add(out, p, n);
+		p += n;
+		if (!*p)
+			break;
+		start = p == text ||
+			(!modeldoc_name_char(p[-1]) && p[-1] != '}');
 		if (vl && start && !strncmp(p, b->var, vl) && p[vl] == '.') {
 			buf_addstr(out, b->row);
 			p += vl;
@@ -497,8 +548,8 @@ bound_text(const struct bind *b, const char *text, struct buf *out)
 		/* Inside a string, nothing is a name. */
 		if (*p == '"') {
 			const char *q = strchr(p + 1, '"');
-			size_t n = q ? (size_t)(q - p) + 1 : strlen(p);
 
+			n = q ? (size_t)(q - p) + 1 : strlen(p);
 			buf_add(out, p, n);
 			p += n;
 			continue;
@@ -532,26 +583,26 @@ row_words(const char *over, const char *row, struct buf *out)
  * rate's, "{r}" in it is the rate's tag.
  */
 static void
-set_symbol(const struct bind *b, const struct item *it, const char *name)
+set_symbol(const struct bind *b, const struct item *it, struct quantity *q)
 {
-	struct buf words = BUF_INIT, sym = BUF_INIT;
+	struct buf *words, *sym;
+	const char *symbol = it->a[A_SYMBOL].text;
 
-	if (!it->a[A_SYMBOL].text)
+	if (!symbol)
 		return;
+	words = buf_take(b->ev);
+	sym = buf_take(b->ev);
 	if (b->row)
-		row_words(it->over, b->row, &words);
-	unbrace_rate(b, it->a[A_SYMBOL].text, b->rtag, &sym);
-	registry_set_member_symbol(b->ev->reg, name, sym.data,
-				   b->row ? words.data : NULL);
-	buf_release(&words);
-	buf_release(&sym);
+		row_words(it->over, b->row, words);
+	if (b->rvar) {
+		unbrace_rate(b, symbol, b->rtag, sym);
+		symbol = sym->data;
+	}
+	registry_set_symbol_of(q, symbol, b->row ? words->data : NULL);
+	buf_give(b->ev, sym);
+	buf_give(b->ev, words);
 }
 
-/*
- * Evaluates definition it, for row (a member of its family) or alone
- * (row NULL). Returns 0, 1 when its "when:" is false (no quantity), or
- * -1 after an error.
- */
 /* Appends name to the space-separated inputs unless it is there. */
 static void
 add_input(struct buf *inputs, const char *name)
@@ -631,28 +682,24 @@ reduction_inputs(const struct registry *reg, const struct expr *e,
 	reduction_inputs(reg, expr_arg(e, 1), inputs);
 }
 
-/* q's because: the quantities cond reads, as bound by b. */
+/* q's because: the quantities its "when:" reads, as bound by b. */
 static void
-set_because(struct quantity *q, const struct bind *b, const struct expr *cond)
+set_because(struct quantity *q, const struct bind *b, const struct item *it)
 {
-	struct buf names = BUF_INIT, one = BUF_INIT, because = BUF_INIT;
+	struct buf *one = buf_take(b->ev), *because = buf_take(b->ev);
 	const char *p;
 
-	buf_addch(&names, '\n');
-	expr_inputs(cond, &names);
-	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
-		buf_reset(&one);
-		buf_add(&one, p, strcspn(p, "\n"));
-		if (because.len)
-			buf_addch(&because, ' ');
-		if (modeleval_bound_name(b, one.data, &because))
-			buf_addstr(&because, one.data);
+	for (p = it->when_names + 1; *p; p += strcspn(p, "\n") + 1) {
+		buf_reset(one);
+		buf_add(one, p, strcspn(p, "\n"));
+		if (because->len)
+			buf_addch(because, ' ');
+		if (modeleval_bound_name(b, one->data, because))
+			buf_addstr(because, one->data);
 	}
-	free(q->because);
-	q->because = because.len ? xstrdup(because.data) : NULL;
-	buf_release(&names);
-	buf_release(&one);
-	buf_release(&because);
+	registry_set_because_of(q, because->data);
+	buf_give(b->ev, because);
+	buf_give(b->ev, one);
 }
 
 /*
@@ -703,23 +750,25 @@ static void
 def_inputs(struct modeldoc_eval *ev, const struct item *it,
 	   const struct bind *b, struct buf *inputs)
 {
-	struct buf one = BUF_INIT;
+	struct buf *one = buf_take(ev);
 	const char *p;
 
 	for (p = it->names + 1; *p; p += strcspn(p, "\n") + 1) {
 		size_t at = inputs->len + (inputs->len > 0);
 
-		buf_reset(&one);
-		buf_add(&one, p, strcspn(p, "\n"));
+		buf_reset(one);
+		buf_add(one, p, strcspn(p, "\n"));
 		if (inputs->len)
 			buf_addch(inputs, ' ');
-		if (modeleval_bound_name(b, one.data, inputs))
-			buf_addstr(inputs, one.data);
+		if (modeleval_bound_name(b, one->data, inputs))
+			buf_addstr(inputs, one->data);
 		if (!registry_get(ev->reg, inputs->data + at))
 			inputs->data[inputs->len = at ? at - 1 : 0] = '\0';
 	}
-	reduction_inputs(ev->reg, it->expr, inputs);
-	buf_release(&one);
+	/* Most read no rows: their trees are not walked for every member. */
+	if (it->reduces)
+		reduction_inputs(ev->reg, it->expr, inputs);
+	buf_give(ev, one);
 }
 
 /*
@@ -770,16 +819,21 @@ reduction_files(struct bind *b, const struct expr *e, struct buf *out)
 	buf_release(&word);
 }
 
+/*
+ * Evaluates definition it, called name, for row (a member of its
+ * family) or alone (row NULL). Returns 0, 1 when its "when:" is false
+ * (no quantity), or -1 after an error.
+ */
 static int
 eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
-	 size_t k)
+	 size_t k, const char *name)
 {
 	const struct modeldoc *doc = ev->doc;
 	struct bind b;
 	struct expr_env env;
-	struct buf inputs = BUF_INIT, formula = BUF_INIT;
-	struct buf name = BUF_INIT, text = BUF_INIT;
-	struct buf notes = BUF_INIT, files = BUF_INIT;
+	struct buf *inputs = buf_take(ev), *formula = buf_take(ev);
+	struct buf *text = buf_take(ev), *notes = buf_take(ev);
+	struct buf *files = buf_take(ev);
 	struct value v = { 0 };
 	struct quantity *q;
 	const char *note = it->a[A_NOTE].text;
@@ -790,8 +844,6 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 
 	modeleval_bind(&b, ev, it, row, k);
 	modeleval_env(&b, &env);
-	if (modeleval_bound_name(&b, it->name, &name))
-		buf_addstr(&name, it->name);
 	/* A rate this edition lacks (no fit yet) counts nothing. */
 	if (b.rate && !registry_get(ev->reg, b.rate)) {
 		if (modeldoc_need(ev, b.rate) < 0)
@@ -802,16 +854,16 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 		}
 	}
 	if (note && b.rvar) {
-		unbrace_rate(&b, note, b.rwhat, &notes);
-		note = notes.data;
+		unbrace_rate(&b, note, b.rwhat, notes);
+		note = notes->data;
 	}
-	if (registry_get(ev->reg, name.data)) {
+	if (registry_get(ev->reg, name)) {
 		modeldoc_error(doc, it->off, it->len, "'%s' is already a quantity "
 			  "(of the data or a provider): a definition "
-			  "names a new one", name.data);
+			  "names a new one", name);
 		goto out;
 	}
-	if (modeleval_push(ev, it, name.data))
+	if (modeleval_push(ev, it, name))
 		goto out;
 	if (it->when) {
 		env.missing_ok = 1;
@@ -831,7 +883,7 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 	 */
 	if (expr_kind(it->expr) == EXPR_NUM &&
 	    strcmp(expr_text(it->expr), "pi")) {
-		q = registry_add_num(ev->reg, name.data, expr_num(it->expr),
+		q = registry_add_num(ev->reg, name, expr_num(it->expr),
 				     it->a[A_UNIT].text, note ? note : "",
 				     NULL, source, NULL);
 		if (!q)
@@ -839,19 +891,19 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 		goto added;
 	}
 	if (expr_eval(it->expr, &env, &v) ||
-	    value_fits(ev, it, name.data, row, &v))
+	    value_fits(ev, it, name, row, &v))
 		goto popped;
 	x = v.type != VALUE_NUMBER || it->any_unit ||
 	    v.unit.scale == it->dim.scale ? v.num :
 	    v.num * (v.unit.scale / it->dim.scale);
 	/* Its formula: the expression, a member's with its row's names. */
-	bound_text(&b, it->expr_text, &text);
-	def_inputs(ev, it, &b, &inputs);
-	buf_addstr(&formula, text.data);
+	bound_text(&b, it->expr_text, text);
+	def_inputs(ev, it, &b, inputs);
+	buf_addstr(formula, text->data);
 	if (note) {
-		BUF_ADDLIT(&formula, " (");
-		buf_addstr(&formula, note);
-		buf_addch(&formula, ')');
+		BUF_ADDLIT(formula, " (");
+		buf_addstr(formula, note);
+		buf_addch(formula, ')');
 	}
 	/*
 	 * One data row's value (last(r in top500: r.system)): its row's
@@ -860,41 +912,41 @@ eval_def(struct modeldoc_eval *ev, const struct item *it, const char *row,
 	if (v.origin && !it->a[A_SOURCE].text && v.source)
 		source = v.source;
 	else if (!it->a[A_SOURCE].text &&
-		 (reduction_files(&b, it->expr, &files), files.len))
-		source = files.data;
+		 it->reduces &&
+		 (reduction_files(&b, it->expr, files), files->len))
+		source = files->data;
 	if (v.type == VALUE_TEXT)
-		q = registry_add_text(ev->reg, name.data, v.text, formula.data,
-				      inputs.data, source, v.origin);
+		q = registry_add_text(ev->reg, name, v.text, formula->data,
+				      inputs->data, source, v.origin);
 	else
-		q = registry_add_num(ev->reg, name.data, x, it->any_unit ?
+		q = registry_add_num(ev->reg, name, x, it->any_unit ?
 				     v.utext : it->a[A_UNIT].text,
-				     formula.data, inputs.data, source,
+				     formula->data, inputs->data, source,
 				     v.origin);
 	if (!q) {
 		modeldoc_error(doc, it->off, it->len, "'%s' could not be added "
-			       "(see above)", name.data);
+			       "(see above)", name);
 		goto popped;
 	}
-	registry_set_expr(q, text.data, note);
+	registry_set_expr(q, text->data, note);
 	if (check_item(ev, it, &b))
 		goto popped;
 added:
 	/* A given number and a formula alike: its symbol. */
-	set_symbol(&b, it, name.data);
+	set_symbol(&b, it, q);
 	/* What decided that it exists: its "when:", for `diff`'s causes. */
 	if (it->when)
-		set_because(q, &b, it->when);
+		set_because(q, &b, it);
 	ret = 0;
 popped:
 	modeleval_pop(ev);
 out:
 	value_release(&v);
-	buf_release(&inputs);
-	buf_release(&formula);
-	buf_release(&name);
-	buf_release(&text);
-	buf_release(&files);
-	buf_release(&notes);
+	buf_give(ev, files);
+	buf_give(ev, notes);
+	buf_give(ev, text);
+	buf_give(ev, formula);
+	buf_give(ev, inputs);
 	if (ret < 0)
 		ev->failed = 1;
 	return ret;
@@ -908,9 +960,10 @@ static int
 member_seen(struct modeldoc_eval *ev, const char *name)
 {
 	size_t i, mask;
+	const char *bytes = ev->memberbytes.data;
 
 	if ((ev->nmembers + 1) * 2 > ev->memberslots) {
-		char **old = ev->members;
+		size_t *old = ev->members;
 		size_t n = ev->memberslots;
 
 		ev->memberslots = n ? 2 * n : 1024;
@@ -921,7 +974,7 @@ member_seen(struct modeldoc_eval *ev, const char *name)
 
 			if (!old[i])
 				continue;
-			j = (size_t)hash_str(0, old[i]) & mask;
+			j = (size_t)hash_str(0, bytes + old[i] - 1) & mask;
 			while (ev->members[j])
 				j = (j + 1) & mask;
 			ev->members[j] = old[i];
@@ -931,9 +984,11 @@ member_seen(struct modeldoc_eval *ev, const char *name)
 	mask = ev->memberslots - 1;
 	for (i = (size_t)hash_str(0, name) & mask; ev->members[i];
 	     i = (i + 1) & mask)
-		if (!strcmp(ev->members[i], name))
+		if (!strcmp(bytes + ev->members[i] - 1, name))
 			return 1;
-	ev->members[i] = xstrdup(name);
+	/* Each name after the others' in one buffer: no copy of its own. */
+	ev->members[i] = ev->memberbytes.len + 1;
+	buf_add(&ev->memberbytes, name, strlen(name) + 1);
 	ev->nmembers++;
 	return 0;
 }
@@ -946,17 +1001,17 @@ static int
 eval_member(struct modeldoc_eval *ev, size_t i, const char *row, size_t k)
 {
 	const struct item *it = &ev->doc->items[i];
-	struct buf name = BUF_INIT;
+	struct buf *name = buf_take(ev);
 	struct bind b;
 	int ret = 0;
 
 	modeleval_bind(&b, ev, it, row, k);
-	if (modeleval_bound_name(&b, it->name, &name))
-		buf_addstr(&name, it->name);
+	if (modeleval_bound_name(&b, it->name, name))
+		buf_addstr(name, it->name);
 	/* Evaluated once: a false "when:" is not asked again. */
-	if (!registry_get(ev->reg, name.data) && !member_seen(ev, name.data))
-		ret = eval_def(ev, it, row, k);
-	buf_release(&name);
+	if (!registry_get(ev->reg, name->data) && !member_seen(ev, name->data))
+		ret = eval_def(ev, it, row, k, name->data);
+	buf_give(ev, name);
 	return ret;
 }
 
@@ -977,7 +1032,7 @@ eval_rates(struct modeldoc_eval *ev, size_t i, const char *row)
 
 /*
  * The checks of it for its binding b: 0 when they hold, else -1 after
- * an error (modeleval_check()).
+ * an error (a failed one's told at its row's id's data row).
  */
 static int
 check_item(struct modeldoc_eval *ev, const struct item *it, struct bind *b)
@@ -985,11 +1040,15 @@ check_item(struct modeldoc_eval *ev, const struct item *it, struct bind *b)
 	struct expr_env env;
 	struct buf where = BUF_INIT, id = BUF_INIT;
 	const struct quantity *q;
+	const struct check *c;
 	int ret;
 
 	if (!it->nchecks)
 		return 0;
 	modeleval_env(b, &env);
+	ret = modeleval_check(it, &env, &c);
+	if (ret <= 0)
+		return ret;
 	if (b->row) {
 		buf_addf(&id, "%s.id", b->row);
 		q = registry_get(ev->reg, id.data);
@@ -998,10 +1057,10 @@ check_item(struct modeldoc_eval *ev, const struct item *it, struct bind *b)
 			buf_addf(&where, " (%s)", q->origin);
 		BUF_ADDLIT(&where, ": ");
 	}
-	ret = modeleval_check(ev, it, &env, NULL, NULL, where.data);
+	modeleval_check_failed(ev, c, &env, NULL, NULL, where.data);
 	buf_release(&where);
 	buf_release(&id);
-	return ret ? -1 : 0;
+	return -1;
 }
 
 /*
@@ -1015,7 +1074,7 @@ check_item(struct modeldoc_eval *ev, const struct item *it, struct bind *b)
 static int
 eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 {
-	struct buf name = BUF_INIT, hint = BUF_INIT;
+	struct buf *name = buf_take(ev), hint = BUF_INIT;
 	struct bind b;
 	struct quantity *q;
 	const char *near[3];
@@ -1023,9 +1082,9 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	int ret = -1;
 
 	modeleval_bind(&b, ev, it, row, NO_RATE);
-	if (modeleval_bound_name(&b, it->name, &name))
-		buf_addstr(&name, it->name);
-	q = registry_get_mut(ev->reg, name.data);
+	if (modeleval_bound_name(&b, it->name, name))
+		buf_addstr(name, it->name);
+	q = registry_get_mut(ev->reg, name->data);
 	if (it->when) {
 		struct expr_env env;
 		struct value v = { 0 };
@@ -1037,7 +1096,7 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 		t = t < 0 ? -1 : t == 0 && value_truthy(&v);
 		value_release(&v);
 		if (t <= 0) {
-			buf_release(&name);
+			buf_give(ev, name);
 			return t;
 		}
 	}
@@ -1046,12 +1105,12 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	} else if (!q && row) {
 		ret = 0;	/* a row without it */
 	} else if (!q) {
-		n = registry_suggest(ev->reg, name.data, near, 3);
+		n = registry_suggest(ev->reg, name->data, near, 3);
 		suggest_hint(&hint, near, n);
 		modeldoc_error(ev->doc, it->off, it->len, "'%s' is declared "
 			  "here, and no data give it: a row of a values file "
 			  "of the catalogue, or a provider called above%s",
-			  name.data, hint.data);
+			  name->data, hint.data);
 	} else if (it->a[A_UNIT].text && !it->any_unit &&
 		   strcmp(it->a[A_UNIT].text, q->unit) &&
 		   registry_convert(q, it->a[A_UNIT].text)) {
@@ -1061,10 +1120,10 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 		buf_addf(&hint, "'%s' is not of the dimension of '%s', the "
 			 "unit %s:%zu:%zu declares for '%s'", q->unit,
 			 it->a[A_UNIT].text, ev->doc->f->name, line, col,
-			 name.data);
+			 name->data);
 		/* At the data's unit, else at the declaration's. */
 		if (!q->origin || !ev->cell_error ||
-		    ev->cell_error(ev->ctx, q->origin, name.data, 1,
+		    ev->cell_error(ev->ctx, q->origin, name->data, 1,
 				   hint.data)) {
 			buf_reset(&hint);
 			buf_addf(&hint, "'%s', but the data give '%s'",
@@ -1072,17 +1131,17 @@ eval_decl(struct modeldoc_eval *ev, const struct item *it, const char *row)
 			modeldoc_error(ev->doc, it->a[A_UNIT].off,
 				       it->a[A_UNIT].len, "the unit of '%s' is "
 				       "declared %s, of another dimension",
-				       name.data, hint.data);
+				       name->data, hint.data);
 		}
 	} else {
-		set_symbol(&b, it, name.data);
+		set_symbol(&b, it, q);
 		ret = 0;
 	}
 	/* A row's check holds whether the row has the quantity or not. */
 	if (!ret && !strchr(it->name, '*'))
 		ret = check_item(ev, it, &b);
-	buf_release(&name);
 	buf_release(&hint);
+	buf_give(ev, name);
 	return ret;
 }
 
@@ -1112,13 +1171,28 @@ eval_call(struct modeldoc_eval *ev, const struct item *it)
 int
 modeldoc_row_id(const char *over, const char *name, struct buf *row)
 {
-	size_t len = strlen(name);
+	size_t len = strlen(name), rl;
+	const char *p = over, *dot;
 
 	if (len < 4 || strcmp(name + len - 3, ".id"))
 		return 0;
-	buf_reset(row);
-	buf_add(row, name, len - 3);
-	return modeleval_row_of(over, row->data);
+	/* As modeleval_row_of(), the row not copied unless it is one. */
+	rl = len - 3;
+	for (dot = name + rl - 1; dot > name && *dot != '.'; dot--)
+		;
+	if (dot == name)
+		return 0;
+	while (*p) {
+		size_t pl = strcspn(p, " ");
+
+		if ((size_t)(dot - name) == pl && !memcmp(p, name, pl)) {
+			buf_reset(row);
+			buf_add(row, name, rl);
+			return 1;
+		}
+		p += pl + (p[pl] == ' ');
+	}
+	return 0;
 }
 
 /* Every member of family item i, one per row. */
@@ -1126,19 +1200,19 @@ static int
 eval_family(struct modeldoc_eval *ev, size_t i)
 {
 	const struct item *it = &ev->doc->items[i];
-	struct buf row = BUF_INIT;
+	struct buf *row = buf_take(ev);
 	size_t k;
 	int ret = 0;
 
 	for (k = 0; k < registry_nids(ev->reg) && ret >= 0; k++) {
 		const char *name = registry_id_at(ev->reg, k)->name;
 
-		if (!modeldoc_row_id(it->over, name, &row))
+		if (!modeldoc_row_id(it->over, name, row))
 			continue;
-		ret = it->kind == ITEM_DEF ? eval_rates(ev, i, row.data) :
-		      eval_decl(ev, it, row.data);
+		ret = it->kind == ITEM_DEF ? eval_rates(ev, i, row->data) :
+		      eval_decl(ev, it, row->data);
 	}
-	buf_release(&row);
+	buf_give(ev, row);
 	return ret < 0 ? -1 : 0;
 }
 
@@ -1212,7 +1286,7 @@ eval_item(struct modeldoc_eval *ev, size_t i)
 	else if (it->per_rate)
 		ret = eval_rates(ev, i, NULL);
 	else if (it->kind == ITEM_DEF)
-		ret = eval_def(ev, it, NULL, NO_RATE) < 0 ? -1 : 0;
+		ret = eval_def(ev, it, NULL, NO_RATE, it->name) < 0 ? -1 : 0;
 	else if (it->kind == ITEM_DECL)
 		ret = eval_decl(ev, it, NULL);
 	else if (it->kind == ITEM_PICK)
@@ -1238,6 +1312,9 @@ run_begin(struct modeldoc_eval *ev)
 	ev->stack = xcalloc(DEPTH_MAX, sizeof(*ev->stack));
 	ev->members = NULL;
 	ev->nmembers = ev->memberslots = 0;
+	buf_init(&ev->memberbytes);
+	ev->formulas = expr_formulas_new();
+	ev->bufs = expr_bufs_new();
 	ev->depth = 0;
 	ev->failed = 0;
 }
@@ -1246,8 +1323,6 @@ run_begin(struct modeldoc_eval *ev)
 static int
 run_end(struct modeldoc_eval *ev, int ret)
 {
-	size_t i;
-
 	if (ev->failed)
 		ret = -1;
 	while (ev->depth)
@@ -1255,10 +1330,13 @@ run_end(struct modeldoc_eval *ev, int ret)
 	modelrows_free(ev);
 	free(ev->stack);
 	ev->stack = NULL;
-	for (i = 0; i < ev->memberslots; i++)
-		free(ev->members[i]);
 	free(ev->members);
 	ev->members = NULL;
+	buf_release(&ev->memberbytes);
+	expr_formulas_free(ev->formulas);
+	ev->formulas = NULL;
+	expr_bufs_free(ev->bufs);
+	ev->bufs = NULL;
 	free(ev->state);
 	ev->state = NULL;
 	return ret;

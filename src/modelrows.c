@@ -256,16 +256,20 @@ row_check(struct modeldoc_eval *ev, const struct item *it,
 	struct expr_env env;
 	struct expr_bound bound;
 	struct buf where = BUF_INIT, org = BUF_INIT;
+	const struct check *c;
 	int ret;
 
 	bind_row(ev, &b, &env, &bound, it->rule->var, rows, i);
+	ret = modeleval_check(it, &env, &c);
+	if (ret <= 0)
+		return ret;
 	rows->where(rows->ctx, i, &org);
 	buf_addf(&where, "the row of %s: ", org.data);
-	ret = modeleval_check(ev, it, &env, it->rule->var, org.data,
-			      where.data);
+	modeleval_check_failed(ev, c, &env, it->rule->var, org.data,
+			       where.data);
 	buf_release(&where);
 	buf_release(&org);
-	return ret ? -1 : 0;
+	return -1;
 }
 
 /*
@@ -556,8 +560,9 @@ trend_point(struct modeldoc_eval *ev, const struct item *it,
 				     "EXPRESSION'", src->what);
 	if (ret)
 		return ret < 0 ? -1 : 0;
-	src->where(src->ctx, r, &org);
+	/* The row's "file:line" only for a message: not for every row. */
 	if (x.type != VALUE_NUMBER || !(x.num > 0)) {
+		src->where(src->ctx, r, &org);
 		ret = modeldoc_error(ev->doc, it->expr_off, it->expr_len, "a "
 				     "trend fits the logarithm of its values, "
 				     "and the row of %s gives %s", org.data,
@@ -575,6 +580,7 @@ trend_point(struct modeldoc_eval *ev, const struct item *it,
 		ret = ret ? ret : 1;
 	} else if (!unit_same_dim(&x.unit, u) ||
 		   x.unit.calendar != u->calendar) {
+		src->where(src->ctx, r, &org);
 		ret = modeldoc_error(ev->doc, it->expr_off, it->expr_len, "the "
 				     "row of %s gives a value in another "
 				     "dimension than the rows before",
@@ -657,7 +663,7 @@ struct range {
 	size_t n;
 	int log;
 	struct unit unit;
-	char *utext;
+	const char *utext;	/* borrowed, as a value's */
 };
 
 static int
@@ -680,7 +686,7 @@ range_get(void *ctx, size_t i, const char *rest, struct value *out)
 		if (i + 1 == g->n)
 			out->num = g->b;
 		out->unit = g->unit;
-		out->utext = g->utext ? xstrdup(g->utext) : NULL;
+		out->utext = g->utext;
 	}
 	return 0;
 }
@@ -724,8 +730,7 @@ range_of(struct modeldoc_eval *ev, const struct item *it, struct range *g)
 				end[k]->num *= end[k]->unit.scale /
 					       it->dim.scale;
 			end[k]->unit = it->dim;
-			free(end[k]->utext);
-			end[k]->utext = xstrdup(it->a[A_UNIT].text);
+			end[k]->utext = it->a[A_UNIT].text;
 		}
 	}
 	if (a.type != VALUE_NUMBER || z.type != VALUE_NUMBER ||
@@ -748,7 +753,7 @@ range_of(struct modeldoc_eval *ev, const struct item *it, struct range *g)
 	g->n = (size_t)n;
 	g->log = rule->range == 2;
 	g->unit = a.unit;
-	g->utext = a.utext ? xstrdup(a.utext) : NULL;
+	g->utext = a.utext;
 	ret = 0;
 out:
 	value_release(&a);
@@ -983,7 +988,6 @@ data_rows(struct modeldoc_eval *ev, size_t i, size_t nitems, size_t nv,
 		}
 	}
 	buf_release(&row);
-	free(g.utext);
 	return ret ? -1 : (long)n;
 }
 

@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "hash.h"
+#include "mempool.h"
 #include "registry.h"
 #include "suggest.h"
 #include "xalloc.h"
@@ -21,15 +22,35 @@ struct sym_key {
 	size_t i;		/* its index in the table */
 };
 
+/*
+ * Where the quantities and their strings live (mempool.h): chunks of
+ * 64 KiB, freed all at once with the registry. A malloc() and a free()
+ * of each (a dozen a quantity) were 7% of a whole report's
+ * instructions.
+ */
+#define POOL_CHUNK 65536
+
+/* A quantity with the registry it is in (for the setters of q). */
+struct entry {
+	struct quantity q;	/* first: a quantity is its entry */
+	struct registry *reg;
+};
+
 struct registry {
+	struct mempool *pool;
 	struct quantity **q;	/* insertion order */
-	uint64_t *hashes;	/* of their names */
+	/* Of their names, by index: hash and length, so that a name is
+	 * compared only with one of its length and hash (memcmp()). */
+	struct key {
+		uint64_t h;
+		size_t len;
+	} *keys;
 	size_t n, cap, hcap;
 	size_t *slots;		/* index + 1 into q; 0 is empty */
 	size_t nslots;		/* a power of two */
 	char *because;		/* registry_set_because(), or NULL */
-	/* registry_set_symbols()'s table, copied, for later adds too */
-	char *(*sym_table)[2];
+	/* registry_set_symbols()'s tables (copies), for later adds too */
+	const char *const (*sym_table)[2];
 	size_t nsym;
 	const char *const (*sym_aliases)[2];
 	size_t nsym_aliases;
@@ -44,11 +65,29 @@ struct registry {
 	size_t nsym_star;
 	/*
 	 * The hashes of every dotted prefix of a name ("current",
-	 * "current.phone" of "current.phone.year"), 0 for empty: a has()
-	 * of a name that is neither quantity nor prefix needs no scan.
+	 * "current.phone" of "current.phone.year"), 0 for empty, each
+	 * with the first quantity under it: a has() needs no scan (one of
+	 * every name, for the prefixes asked, was 1.9% of a whole
+	 * report's instructions).
 	 */
-	uint64_t *pfx;
+	struct pfx {
+		uint64_t h;
+		size_t i;	/* into q */
+	} *pfx;
 	size_t npfx, pfxslots;	/* a power of two, or 0 */
+	/*
+	 * Each unit as written, parsed once: its text (in the pool, shared
+	 * by the quantities in it), hash and dimension; open addressing.
+	 * A unit_parse() of each quantity's was 0.8% of a report's
+	 * instructions.
+	 */
+	struct unit_entry {
+		char *text;
+		uint64_t h;
+		struct unit dim;
+		int ok;
+	} *units;
+	size_t nunits, unitslots;	/* a power of two, or 0 */
 	/* The indexes into q of the names ending in ".id": the rows of the
 	 * model document's families (registry_id_at()). */
 	size_t *ids;
@@ -58,70 +97,41 @@ struct registry {
 static void set_symbol_by_table(const struct registry *reg,
 				struct quantity *q);
 
+/* s in q's registry's pool, or NULL for NULL. */
+static char *
+q_strdup(const struct quantity *q, const char *s)
+{
+	return s ? mempool_strdup(((const struct entry *)q)->reg->pool, s) :
+	       NULL;
+}
+
 struct registry *
 registry_new(void)
 {
 	struct registry *reg = xcalloc(1, sizeof(*reg));
 
+	reg->pool = xcalloc(1, sizeof(*reg->pool));
+	reg->pool->chunk = POOL_CHUNK;
 	reg->nslots = 64;
 	reg->slots = xcalloc(reg->nslots, sizeof(*reg->slots));
 	return reg;
 }
 
-static void
-quantity_free(struct quantity *q)
-{
-	size_t i;
-
-	free(q->name);
-	free(q->text);
-	free(q->unit);
-	free(q->formula);
-	free(q->expr);
-	free(q->note);
-	free(q->symbol);
-	free(q->row);
-	for (i = 0; i < q->ninputs; i++)
-		free(q->inputs[i]);
-	free(q->inputs);
-	free(q->source);
-	free(q->origin);
-	free(q->because);
-	free(q);
-}
-
-/* The copy registry_set_symbols() made, freed. */
-static void
-sym_table_free(struct registry *reg)
-{
-	size_t i;
-
-	for (i = 0; reg->sym_table && i < reg->nsym; i++) {
-		free(reg->sym_table[i][0]);
-		free(reg->sym_table[i][1]);
-	}
-	free(reg->sym_table);
-	reg->sym_table = NULL;
-	reg->nsym = 0;
-}
-
 void
 registry_free(struct registry *reg)
 {
-	size_t i;
-
 	if (!reg)
 		return;
-	for (i = 0; i < reg->n; i++)
-		quantity_free(reg->q[i]);
+	mempool_release(reg->pool);
+	free(reg->pool);
 	free(reg->q);
-	free(reg->hashes);
+	free(reg->keys);
 	free(reg->slots);
 	free(reg->because);
-	sym_table_free(reg);
 	free(reg->sym_keys);
 	free(reg->sym_star);
 	free(reg->pfx);
+	free(reg->units);
 	free(reg->ids);
 	free(reg);
 }
@@ -140,16 +150,10 @@ hash_n(const char *s, size_t len)
 	return hash_name(s, len);
 }
 
-static uint64_t
-hash(const char *s)
-{
-	return hash_n(s, strlen(s));
-}
-
 /*
  * The slot holding the name of len bytes at name, or the empty slot
  * where it would go; h is its hash. Names are compared only when their
- * hashes are equal.
+ * hashes and lengths are equal.
  */
 static size_t
 find_slot_n(const struct registry *reg, const char *name, size_t len,
@@ -158,17 +162,19 @@ find_slot_n(const struct registry *reg, const char *name, size_t len,
 	size_t mask = reg->nslots - 1, i = (size_t)h & mask, k;
 
 	while ((k = reg->slots[i]) &&
-	       (reg->hashes[k - 1] != h ||
-		strncmp(reg->q[k - 1]->name, name, len) ||
-		reg->q[k - 1]->name[len]))
+	       (reg->keys[k - 1].h != h || reg->keys[k - 1].len != len ||
+		memcmp(reg->q[k - 1]->name, name, len)))
 		i = (i + 1) & mask;
 	return i;
 }
 
+/* The slot of name (hashed here), or the empty one where it would go. */
 static size_t
-find_slot(const struct registry *reg, const char *name, uint64_t h)
+slot_of(const struct registry *reg, const char *name)
 {
-	return find_slot_n(reg, name, strlen(name), h);
+	size_t len = strlen(name);
+
+	return find_slot_n(reg, name, len, hash_n(name, len));
 }
 
 static void
@@ -180,77 +186,149 @@ rehash(struct registry *reg)
 	reg->nslots *= 2;
 	reg->slots = xcalloc(reg->nslots, sizeof(*reg->slots));
 	for (i = 0; i < reg->n; i++)
-		reg->slots[find_slot(reg, reg->q[i]->name, reg->hashes[i])] =
+		reg->slots[find_slot_n(reg, reg->q[i]->name, reg->keys[i].len,
+				       reg->keys[i].h)] =
 			i + 1;
 }
+
+/*
+ * What each byte is in a name: 1 a letter, a digit, '_' or '-'; 2 a
+ * dot; 0 any other (the NUL too).
+ */
+#define NAME_RANGE(a) [a] = 1, [a + 1] = 1, [a + 2] = 1, [a + 3] = 1, \
+	[a + 4] = 1, [a + 5] = 1, [a + 6] = 1, [a + 7] = 1, [a + 8] = 1, \
+	[a + 9] = 1
+static const unsigned char name_bytes[256] = {
+	NAME_RANGE('0'), NAME_RANGE('A'), NAME_RANGE('K'), NAME_RANGE('U'),
+	NAME_RANGE('a'), NAME_RANGE('k'), NAME_RANGE('u'),
+	['_'] = 1, ['-'] = 1, ['.'] = 2,
+};
 
 const char *
 registry_name_problem(const char *s)
 {
-	size_t part = 0;
+	const unsigned char *p = (const unsigned char *)s, *part = p;
 
 	if (!*s)
 		return "a name cannot be empty";
-	for (; *s; s++) {
-		if (*s == '.') {
-			if (!part)
-				return "a name's parts, between its dots, "
-				       "cannot be empty";
-			part = 0;
-			continue;
-		}
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
-			return "a name is letters, digits, '_' and '-', in "
-			       "parts joined by dots";
-		if (++part > REGISTRY_PART_MAX)
+	/* A part at a time: its bytes, then its end. */
+	for (;;) {
+		while (name_bytes[*p] == 1)
+			p++;
+		if (p == part && (!*p || *p == '.'))
+			return "a name's parts, between its dots, cannot be "
+			       "empty";
+		if (p - part > REGISTRY_PART_MAX)
 			return "a part of a name, between its dots, is at "
 			       "most " REGISTRY_PART_MAX_S " characters";
+		if (!*p)
+			return NULL;
+		if (*p != '.')
+			return "a name is letters, digits, '_' and '-', in "
+			       "parts joined by dots";
+		part = ++p;
 	}
-	return part ? NULL : "a name's parts, between its dots, cannot be "
-			     "empty";
 }
 
-/* Adds h to the prefix set (0 stands for empty: 1 takes its place). */
+/*
+ * Adds h, the hash of a prefix of quantity i's name, to the prefix set
+ * unless it is there (0 stands for empty: 1 takes its place).
+ */
 static void
-pfx_put(struct registry *reg, uint64_t h)
+pfx_put(struct registry *reg, uint64_t h, size_t qi)
 {
 	size_t i, mask;
 
 	h = h ? h : 1;
 	if ((reg->npfx + 1) * 2 > reg->pfxslots) {
-		uint64_t *old = reg->pfx;
+		struct pfx *old = reg->pfx;
 		size_t n = reg->pfxslots;
 
 		reg->pfxslots = n ? 2 * n : 1024;
 		reg->pfx = xcalloc(reg->pfxslots, sizeof(*reg->pfx));
 		reg->npfx = 0;
 		for (i = 0; i < n; i++)
-			if (old[i])
-				pfx_put(reg, old[i]);
+			if (old[i].h)
+				pfx_put(reg, old[i].h, old[i].i);
 		free(old);
 	}
 	mask = reg->pfxslots - 1;
-	for (i = (size_t)h & mask; reg->pfx[i]; i = (i + 1) & mask)
-		if (reg->pfx[i] == h)
+	for (i = (size_t)h & mask; reg->pfx[i].h; i = (i + 1) & mask)
+		if (reg->pfx[i].h == h)
 			return;
-	reg->pfx[i] = h;
+	reg->pfx[i].h = h;
+	reg->pfx[i].i = qi;
 	reg->npfx++;
 }
 
-/* Whether h may be the hash of a prefix (a false yes is checked). */
+/*
+ * Whether a quantity's name starts with the n bytes at name and a dot.
+ * 1 when the name may be such a prefix (a false yes is checked).
+ */
 static int
-pfx_has(const struct registry *reg, uint64_t h)
+pfx_has(const struct registry *reg, const char *name, size_t n)
 {
+	uint64_t h = hash_n(name, n);
 	size_t i, mask = reg->pfxslots - 1;
 
 	if (!reg->pfxslots)
 		return 0;
 	h = h ? h : 1;
-	for (i = (size_t)h & mask; reg->pfx[i]; i = (i + 1) & mask)
-		if (reg->pfx[i] == h)
+	for (i = (size_t)h & mask; reg->pfx[i].h; i = (i + 1) & mask) {
+		const char *q;
+
+		if (reg->pfx[i].h != h)
+			continue;
+		q = reg->q[reg->pfx[i].i]->name;
+		if (!strncmp(q, name, n) && q[n] == '.')
 			return 1;
+		/* Two prefixes of one hash: a scan, for certain. */
+		for (i = 0; i < reg->n; i++)
+			if (!strncmp(reg->q[i]->name, name, n) &&
+			    reg->q[i]->name[n] == '.')
+				return 1;
+		return 0;
+	}
 	return 0;
+}
+
+/* The entry of unit (as written), parsed the first time it is asked. */
+static const struct unit_entry *
+unit_of(struct registry *reg, const char *unit)
+{
+	size_t len = strlen(unit), i, mask;
+	uint64_t h = hash_n(unit, len);
+	struct unit_entry *u;
+
+	if ((reg->nunits + 1) * 2 > reg->unitslots) {
+		struct unit_entry *old = reg->units;
+		size_t n = reg->unitslots;
+
+		reg->unitslots = n ? 2 * n : 64;
+		reg->units = xcalloc(reg->unitslots, sizeof(*reg->units));
+		mask = reg->unitslots - 1;
+		for (i = 0; i < n; i++) {
+			size_t j;
+
+			if (!old[i].text)
+				continue;
+			for (j = (size_t)old[i].h & mask; reg->units[j].text;
+			     j = (j + 1) & mask)
+				;
+			reg->units[j] = old[i];
+		}
+		free(old);
+	}
+	mask = reg->unitslots - 1;
+	for (i = (size_t)h & mask; reg->units[i].text; i = (i + 1) & mask)
+		if (reg->units[i].h == h && !strcmp(reg->units[i].text, unit))
+			return &reg->units[i];
+	u = &reg->units[i];
+	u->text = mempool_strndup(reg->pool, unit, len);
+	u->h = h;
+	u->ok = !unit_parse(unit, &u->dim, NULL);
+	reg->nunits++;
+	return u;
 }
 
 static struct quantity *
@@ -258,9 +336,12 @@ add(struct registry *reg, const char *name, const char *unit,
     const char *formula, const char *inputs, const char *source,
     const char *origin)
 {
+	const struct unit_entry *u;
+	struct entry *e;
 	struct quantity *q;
-	uint64_t h = hash(name);
-	size_t slot = find_slot(reg, name, h), cap = 0;
+	size_t len = strlen(name), n = 1;
+	uint64_t h = hash_n(name, len);
+	size_t slot = find_slot_n(reg, name, len, h);
 	const char *p;
 
 	if (reg->slots[slot]) {
@@ -270,36 +351,44 @@ add(struct registry *reg, const char *name, const char *unit,
 	if (registry_name_problem(name))
 		BUG("quantity name '%s': %s", name,
 		    registry_name_problem(name));
-	q = xcalloc(1, sizeof(*q));
-	q->name = xstrdup(name);
-	q->unit = xstrdup(unit ? unit : "");
-	q->formula = xstrdup(formula ? formula : "");
-	q->note = xstrdup(formula ? formula : "");
+	e = mempool_alloc(reg->pool, sizeof(*e), _Alignof(struct entry));
+	memset(e, 0, sizeof(*e));
+	e->reg = reg;
+	q = &e->q;
+	q->name = mempool_strdup(reg->pool, name);
+	u = unit_of(reg, unit ? unit : "");
+	q->unit = u->text;
+	q->formula = mempool_strdup(reg->pool, formula ? formula : "");
+	q->note = q->formula;
 	/* Units from the code parse; one from data was checked by the model. */
-	q->dim_ok = !unit_parse(q->unit, &q->dim, NULL);
-	q->source = xstrdup(source ? source : "");
-	q->origin = origin ? xstrdup(origin) : NULL;
-	q->because = reg->because ? xstrdup(reg->because) : NULL;
+	q->dim = u->dim;
+	q->dim_ok = u->ok;
+	q->source = mempool_strdup(reg->pool, source ? source : "");
+	q->origin = q_strdup(q, origin);
+	q->because = q_strdup(q, reg->because);
+	for (p = inputs ? inputs : ""; *p; p++)
+		n += *p == ' ';
+	q->inputs = mempool_alloc(reg->pool, n * sizeof(*q->inputs),
+			       _Alignof(char *));
 	for (p = inputs ? inputs : ""; *p;) {
-		size_t len = strcspn(p, " ");
+		size_t il = strcspn(p, " ");
 
-		if (!len) {
+		if (!il) {
 			p++;
 			continue;
 		}
-		if (!reg->slots[find_slot_n(reg, p, len, hash_n(p, len))])
+		if (!reg->slots[find_slot_n(reg, p, il, hash_n(p, il))])
 			BUG("input '%.*s' of '%s' is not in the registry",
-			    (int)len, p, name);
-		q->inputs = xgrow(q->inputs, &cap, q->ninputs + 1,
-				  sizeof(*q->inputs));
-		q->inputs[q->ninputs++] = xstrndup(p, len);
-		p += len;
+			    (int)il, p, name);
+		q->inputs[q->ninputs++] = mempool_strndup(reg->pool, p, il);
+		p += il;
 	}
 	reg->q = xgrow(reg->q, &reg->cap, reg->n + 1, sizeof(*reg->q));
-	reg->hashes = xgrow(reg->hashes, &reg->hcap, reg->n + 1,
-			    sizeof(*reg->hashes));
-	reg->hashes[reg->n] = h;
-	if (strlen(name) > 3 && !strcmp(name + strlen(name) - 3, ".id")) {
+	reg->keys = xgrow(reg->keys, &reg->hcap, reg->n + 1,
+			  sizeof(*reg->keys));
+	reg->keys[reg->n].h = h;
+	reg->keys[reg->n].len = len;
+	if (len > 3 && !strcmp(name + len - 3, ".id")) {
 		reg->ids = xgrow(reg->ids, &reg->idcap, reg->nids + 1,
 				 sizeof(*reg->ids));
 		reg->ids[reg->nids++] = reg->n;
@@ -307,7 +396,7 @@ add(struct registry *reg, const char *name, const char *unit,
 	reg->q[reg->n++] = q;
 	reg->slots[slot] = reg->n;
 	for (p = strchr(name, '.'); p; p = strchr(p + 1, '.'))
-		pfx_put(reg, hash_n(name, (size_t)(p - name)));
+		pfx_put(reg, hash_n(name, (size_t)(p - name)), reg->n - 1);
 	set_symbol_by_table(reg, q);
 	/* Half full at most: probes stay short. */
 	if (reg->n * 2 > reg->nslots)
@@ -346,7 +435,7 @@ registry_add_text(struct registry *reg, const char *name, const char *text,
 
 	if (q) {
 		q->type = Q_TEXT;
-		q->text = xstrdup(text);
+		q->text = q_strdup(q, text);
 	}
 	return q;
 }
@@ -354,20 +443,28 @@ registry_add_text(struct registry *reg, const char *name, const char *text,
 void
 registry_set_expr(struct quantity *q, const char *expr, const char *note)
 {
-	struct buf b = BUF_INIT;
+	struct mempool *pool = ((struct entry *)q)->reg->pool;
+	size_t el = strlen(expr), nl = note ? strlen(note) : 0;
+	char *f;
 
-	free(q->expr);
-	free(q->note);
-	free(q->formula);
-	q->expr = xstrdup(expr);
-	q->note = xstrdup(note ? note : "");
-	buf_addstr(&b, expr);
-	if (note && *note) {
-		BUF_ADDLIT(&b, " (");
-		buf_addstr(&b, note);
-		buf_addch(&b, ')');
+	q->expr = mempool_strndup(pool, expr, el);
+	q->note = nl ? mempool_strndup(pool, note, nl) :
+		  mempool_strdup(pool, "");
+	/* "expr (note)", unless it is that already */
+	if (!strncmp(q->formula, expr, el) &&
+	    (nl ? !strncmp(q->formula + el, " (", 2) &&
+		  !strncmp(q->formula + el + 2, note, nl) &&
+		  !strcmp(q->formula + el + 2 + nl, ")") :
+		  !q->formula[el]))
+		return;
+	q->formula = f = mempool_alloc(pool, el + (nl ? nl + 3 : 0) + 1, 1);
+	memcpy(f, expr, el);
+	f[el] = '\0';
+	if (nl) {
+		memcpy(f + el, " (", 2);
+		memcpy(f + el + 2, note, nl);
+		memcpy(f + el + 2 + nl, ")", 2);
 	}
-	q->formula = buf_detach(&b, NULL);
 }
 
 int
@@ -381,8 +478,7 @@ registry_convert(struct quantity *q, const char *unit)
 	q->value = q->dim.scale == u.scale ? q->value :
 		   q->value * (q->dim.scale / u.scale);
 	q->dim = u;
-	free(q->unit);
-	q->unit = xstrdup(unit);
+	q->unit = q_strdup(q, unit);
 	return 0;
 }
 
@@ -397,16 +493,25 @@ void
 registry_set_member_symbol(struct registry *reg, const char *name,
 			   const char *symbol, const char *row)
 {
-	size_t slot = find_slot(reg, name, hash(name));
+	size_t slot = slot_of(reg, name);
 
-	if (reg->slots[slot]) {
-		struct quantity *q = reg->q[reg->slots[slot] - 1];
+	if (reg->slots[slot])
+		registry_set_symbol_of(reg->q[reg->slots[slot] - 1], symbol,
+				       row);
+}
 
-		free(q->symbol);
-		q->symbol = xstrdup(symbol);
-		free(q->row);
-		q->row = row ? xstrdup(row) : NULL;
-	}
+void
+registry_set_symbol_of(struct quantity *q, const char *symbol,
+		       const char *row)
+{
+	q->symbol = q_strdup(q, symbol);
+	q->row = q_strdup(q, row);
+}
+
+void
+registry_set_because_of(struct quantity *q, const char *names)
+{
+	q->because = names && *names ? q_strdup(q, names) : NULL;
 }
 
 /* The length of the part that starts s: up to its dot or its end. */
@@ -542,8 +647,8 @@ set_by_alias(const struct registry *reg, struct quantity *q,
 	buf_addf(&as, "%s.%s", star + 1, rest);
 	i = match_table(reg, as.data, &row, &rowlen);
 	if (i != SIZE_MAX && row && row == as.data + (star - family)) {
-		q->symbol = xstrdup(reg->sym_table[i][1]);
-		q->row = buf_detach(&words, NULL);
+		q->symbol = mempool_strdup(reg->pool, reg->sym_table[i][1]);
+		q->row = mempool_strdup(reg->pool, words.data);
 		ret = 1;
 	}
 	buf_release(&as);
@@ -562,8 +667,8 @@ set_symbol_by_table(const struct registry *reg, struct quantity *q)
 		return;
 	t = match_table(reg, q->name, &row, &rowlen);
 	if (t != SIZE_MAX) {
-		q->symbol = xstrdup(reg->sym_table[t][1]);
-		q->row = row ? xstrndup(row, rowlen) : NULL;
+		q->symbol = mempool_strdup(reg->pool, reg->sym_table[t][1]);
+		q->row = row ? mempool_strndup(reg->pool, row, rowlen) : NULL;
 		return;
 	}
 	for (j = 0; j < reg->nsym_aliases; j++)
@@ -582,6 +687,21 @@ sym_key_cmp(const void *a, const void *b)
 	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
+/* The n pairs of strings at table, copied into the pool. */
+static const char *const (*
+pool_pairs(struct mempool *pool, const char *const table[][2], size_t n))[2]
+{
+	const char *(*copy)[2] = mempool_alloc(pool, (n ? n : 1) *
+					    sizeof(*copy), _Alignof(char *));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		copy[i][0] = mempool_strdup(pool, table[i][0]);
+		copy[i][1] = mempool_strdup(pool, table[i][1]);
+	}
+	return (const char *const (*)[2])copy;
+}
+
 void
 registry_set_symbols(struct registry *reg, const char *const table[][2],
 		     size_t n, const char *const aliases[][2],
@@ -589,14 +709,13 @@ registry_set_symbols(struct registry *reg, const char *const table[][2],
 {
 	size_t i;
 
-	/* Copied: the document it comes from may go before the registry. */
-	sym_table_free(reg);
-	reg->sym_table = xreallocarray(NULL, n ? n : 1,
-				       sizeof(*reg->sym_table));
-	for (i = 0; i < n; i++) {
-		reg->sym_table[i][0] = xstrdup(table[i][0]);
-		reg->sym_table[i][1] = xstrdup(table[i][1]);
-	}
+	/*
+	 * Copies: the claims take their symbols from them after the model
+	 * document that gave them is freed.
+	 */
+	table = pool_pairs(reg->pool, table, n);
+	aliases = pool_pairs(reg->pool, aliases, naliases);
+	reg->sym_table = table;
 	reg->nsym = n;
 	free(reg->sym_keys);
 	free(reg->sym_star);
@@ -625,7 +744,7 @@ registry_set_symbols(struct registry *reg, const char *const table[][2],
 const struct quantity *
 registry_get(const struct registry *reg, const char *name)
 {
-	size_t slot = find_slot(reg, name, hash(name));
+	size_t slot = slot_of(reg, name);
 
 	return reg->slots[slot] ? reg->q[reg->slots[slot] - 1] : NULL;
 }
@@ -633,7 +752,7 @@ registry_get(const struct registry *reg, const char *name)
 struct quantity *
 registry_get_mut(struct registry *reg, const char *name)
 {
-	size_t slot = find_slot(reg, name, hash(name));
+	size_t slot = slot_of(reg, name);
 
 	return reg->slots[slot] ? reg->q[reg->slots[slot] - 1] : NULL;
 }
@@ -641,7 +760,7 @@ registry_get_mut(struct registry *reg, const char *name)
 size_t
 registry_index(const struct registry *reg, const char *name)
 {
-	size_t slot = find_slot(reg, name, hash(name));
+	size_t slot = slot_of(reg, name);
 
 	return reg->slots[slot] ? reg->slots[slot] - 1 : SIZE_MAX;
 }
@@ -649,18 +768,7 @@ registry_index(const struct registry *reg, const char *name)
 int
 registry_has(const struct registry *reg, const char *name)
 {
-	size_t i, n = strlen(name);
-
-	if (registry_get(reg, name))
-		return 1;
-	if (!pfx_has(reg, hash(name)))
-		return 0;
-	/* The prefix set said yes: a scan, for certain. */
-	for (i = 0; i < reg->n; i++)
-		if (!strncmp(reg->q[i]->name, name, n) &&
-		    reg->q[i]->name[n] == '.')
-			return 1;
-	return 0;
+	return registry_get(reg, name) || pfx_has(reg, name, strlen(name));
 }
 
 double

@@ -10,7 +10,9 @@
  * formula, inputs and source. It is the single source of truth for the
  * report, `ultimate get`/`explain`/`list`, out/quantities.* and the
  * claims audit. Names are dotted ("laptop.ops_max"); quantities keep the
- * order in which they were added, so listings are stable.
+ * order in which they were added, so listings are stable. A quantity
+ * and its strings belong to the registry, valid until registry_free():
+ * change them only through the functions below.
  */
 enum qtype {
 	Q_NUMBER,
@@ -83,6 +85,8 @@ struct quantity *registry_add_num(struct registry *reg, const char *name,
  * names is copied.
  */
 void registry_set_because(struct registry *reg, const char *names);
+/* Sets q's because to names (copied; NULL or "": none). */
+void registry_set_because_of(struct quantity *q, const char *names);
 
 /* Adds a text value, as registry_add_num(). */
 struct quantity *registry_add_text(struct registry *reg, const char *name,
@@ -114,6 +118,9 @@ void registry_set_symbol(struct registry *reg, const char *name,
  */
 void registry_set_member_symbol(struct registry *reg, const char *name,
 				const char *symbol, const char *row);
+/* The same, of q. */
+void registry_set_symbol_of(struct quantity *q, const char *symbol,
+			    const char *row);
 
 /*
  * Whether name matches pattern: dotted parts, each one equal, but for
@@ -134,8 +141,8 @@ int registry_pattern_match(const char *pattern, const char *name,
  * the alias's parts ("current.laptop.mass") is matched as if it began
  * with the family's ("device.*.mass"), and its row is the alias's parts
  * as words ("current laptop"). Names are tried as they are first.
- * The table is copied (the aliases are borrowed) and kept: a quantity
- * added later takes its symbol from it too (the claims the audit adds).
+ * The tables are copied and kept: a quantity added later takes its
+ * symbol from them too (the claims the audit adds).
  */
 void registry_set_symbols(struct registry *reg, const char *const table[][2],
 			  size_t n, const char *const aliases[][2],

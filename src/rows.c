@@ -369,7 +369,12 @@ rows_cell_error(struct tableset *ts, const char *datadir, const char *origin,
 	return 0;
 }
 
-/* One rows file's rows of an edition. */
+/*
+ * One rows file's rows of an edition. What a reduction or a trend reads
+ * of a row is worked out once: each row's date when the source is made,
+ * a number when it is first read (each cell was a strtod() and the
+ * date's unit parsed at every read: 2.4% of a report's instructions).
+ */
 struct rows_source {
 	const struct schema_file *f;
 	const struct table *t;
@@ -378,6 +383,10 @@ struct rows_source {
 	int cdate, csrc;
 	int *col;		/* per catalogue column: the table's, or -1 */
 	struct unit *unit;	/* per catalogue column, of a number */
+	struct unit year;	/* of a date */
+	double *date;		/* per row: its year and middle, or NAN */
+	double *num;		/* per row and column: the number, NAN when
+				   it is not read yet */
 };
 
 struct rows_source *
@@ -413,6 +422,16 @@ rows_source(struct tableset *ts, const char *datadir,
 		if (!*cell || atoi(cell) <= as_of)
 			s->row[s->n++] = r;
 	}
+	if (unit_parse("year", &s->year, NULL))
+		BUG("the unit 'year'");
+	s->date = xcalloc(2 * (s->n ? s->n : 1), sizeof(*s->date));
+	for (r = 0; r < s->n; r++)
+		row_date(t, s->row[r], s->cdate, &s->date[2 * r],
+			 &s->date[2 * r + 1]);
+	s->num = xcalloc((s->n ? s->n : 1) * (f->s.ncols ? f->s.ncols : 1),
+			 sizeof(*s->num));
+	for (r = 0; r < s->n * f->s.ncols; r++)
+		s->num[r] = NAN;
 	return s;
 }
 
@@ -423,26 +442,24 @@ source_get(void *ctx, size_t i, const char *rest, struct value *out)
 	const struct rows_source *s = ctx;
 	const struct schema_file *f = s->f;
 	size_t k;
-	double year, time, v;
+	double v;
 	const char *cell;
 
 	if (s->cdate >= 0 && (!strcmp(rest, "year") || !strcmp(rest, "time"))) {
-		if (i >= s->n)
-			return 1;
-		row_date(s->t, s->row[i], s->cdate, &year, &time);
-		if (isnan(year))
+		if (i >= s->n || isnan(s->date[2 * i]))
 			return 1;
 		if (out) {
 			memset(out, 0, sizeof(*out));
 			out->type = VALUE_NUMBER;
-			out->num = *rest == 'y' ? year : time;
-			unit_parse("year", &out->unit, NULL);
-			out->utext = xstrdup("year");
+			out->num = s->date[2 * i + (*rest != 'y')];
+			out->unit = s->year;
+			out->utext = "year";
 		}
 		return 0;
 	}
 	for (k = 0; k < f->s.ncols; k++)
-		if (f->names[k] && !strcmp(f->names[k], rest))
+		if (f->names[k] && *f->names[k] == *rest &&
+		    !strcmp(f->names[k], rest))
 			break;
 	if (k == f->s.ncols)
 		return 2;
@@ -464,13 +481,17 @@ source_get(void *ctx, size_t i, const char *rest, struct value *out)
 		return 0;
 	}
 	/* The cell was checked as a number when the file was read. */
-	if (table_num(s->t, s->row[i], s->col[k], 0, &v))
-		return -1;
+	v = s->num[i * f->s.ncols + k];
+	if (isnan(v)) {
+		if (table_num(s->t, s->row[i], s->col[k], 0, &v))
+			return -1;
+		s->num[i * f->s.ncols + k] = v;
+	}
 	out->type = VALUE_NUMBER;
 	out->num = v;
 	out->unit = s->unit[k];
 	/* The catalogue's unit, "" for a pure number. */
-	out->utext = xstrdup(f->s.cols[k].unit ? f->s.cols[k].unit : "");
+	out->utext = f->s.cols[k].unit ? f->s.cols[k].unit : "";
 	return 0;
 }
 
@@ -538,5 +559,7 @@ rows_source_free(struct rows_source *src)
 	free(src->row);
 	free(src->col);
 	free(src->unit);
+	free(src->date);
+	free(src->num);
 	free(src);
 }

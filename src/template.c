@@ -302,8 +302,7 @@ convert_value(struct expander *ex, struct value *v, const struct fmt *f)
 	if (v->unit.scale != f->in.scale)
 		v->num *= v->unit.scale / f->in.scale;
 	v->unit = f->in;
-	free(v->utext);
-	v->utext = xstrdup(f->text);
+	v->utext = f->text;
 	return 0;
 }
 

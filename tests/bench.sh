@@ -34,13 +34,25 @@ stats() {
 		printf "%7.1f %6.1f %6.1f", m, v[1], v[NR] }'
 }
 
+# fail WHAT [FILE]: stops the benchmark, naming the case that failed
+# and showing the end of FILE (its messages), so that no case is left
+# out without a word.
+fail() {
+	echo "bench: $1 failed" >&2
+	[ -n "${2:-}" ] && [ -s "$2" ] && tail -n 5 "$2" | sed 's/^/    /' >&2
+	exit 1
+}
+
 # one DATADIR OUT: one report into OUT; appends to the result files
+# (case: the name of the case it is a run of, for a failure)
+case=
 one() {
 	local s e
 	s=$EPOCHREALTIME
 	# shellcheck disable=SC2086 # $extra: options, split on purpose
 	/usr/bin/time -v -o "$tmp/time" "$ult" -d "$1" -o "$2" $extra \
-		--timings report >/dev/null 2>"$tmp/timings"
+		--timings report >/dev/null 2>"$tmp/timings" ||
+		fail "case '$case'" "$tmp/timings"
 	e=$EPOCHREALTIME
 	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' \
 		>>"$tmp/wall"
@@ -64,9 +76,12 @@ measure() {
 	: >"$tmp/wall"; : >"$tmp/rss"; : >"$tmp/own"; : >"$tmp/cpu"
 	: >"$tmp/allstages"
 	rm -rf "$tmp/out"
+	case=$name
 	case $mode in
 	# shellcheck disable=SC2086
-	warm|noop) "$ult" -d "$data" -o "$tmp/out" $extra report ;;
+	warm|noop) "$ult" -d "$data" -o "$tmp/out" $extra report \
+			>/dev/null 2>"$tmp/timings" ||
+		fail "case '$name'" "$tmp/timings" ;;
 	esac
 	for i in $(seq "$runs"); do
 		case $mode in
@@ -256,7 +271,9 @@ measure "shipped, figures cached" warm data
 measure "shipped, no-op" noop data
 for n in 10000 100000 1000000; do
 	mkdir -p "$tmp/d$n"
-	cp data/*.csv "$tmp/d$n/"
+	# The whole data folder (its catalogue and model document too),
+	# the history swapped for a longer one.
+	cp -R data/. "$tmp/d$n/"
 	bash tests/gen-history.sh "$n" >"$tmp/d$n/disk_capacity.csv"
 	extra=--no-editions
 	measure "history $n, one edition" scratch "$tmp/d$n"
@@ -266,7 +283,8 @@ done
 : >"$tmp/make"
 for i in $(seq "$runs"); do
 	s=$EPOCHREALTIME
-	make -s report >/dev/null
+	make -s report >/dev/null 2>"$tmp/make-err" ||
+		fail "case 'make report, no-op'" "$tmp/make-err"
 	e=$EPOCHREALTIME
 	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' \
 		>>"$tmp/make"
@@ -292,6 +310,8 @@ if [ -f "$tmp/batch/.batch-0.gp" ]; then
 			'BEGIN { printf "%.3f\n", (e - s) * 1000 }' >>"$tmp/floor"
 	done
 	printf "%-24s %s\n" "gnuplot alone (floor)" "$(stats "$tmp/floor")"
+else
+	fail "the floor (no batch of figures caught to draw alone)"
 fi
 echo
 for c in "one edition, cold" "shipped, cold" ${shm:+"shipped, cold, tmpfs"} \

@@ -804,7 +804,7 @@ lists_get(void *ctx, size_t i, const char *rest, struct value *out)
 	if (!strcmp(rest, "power")) {
 		out->num = lists[i].power;
 		assert_int_equal(unit_parse("W", &out->unit, NULL), 0);
-		out->utext = strdup("W");
+		out->utext = "W";
 		return 0;
 	}
 	return 1;
@@ -1168,6 +1168,44 @@ test_truthy(void **state)
 	assert_true(value_truthy(&v));
 }
 
+/*
+ * Buffers lent for names come back the last first and are lent again,
+ * empty, without a new allocation; a name evaluated through them reads
+ * as through the environment without.
+ */
+static void
+test_bufs(void **state)
+{
+	struct expr_bufs *bs = expr_bufs_new();
+	struct buf *a, *b, *c;
+	struct srcfile *f = src("d.year * 2");
+	struct expr *e = expr_parse(f, 0, f->len);
+	struct expr_env env = { .reg = reg, .resolve = resolve_d,
+				.bufs = bs };
+	struct value v = { 0 };
+
+	(void)state;
+	a = expr_buf_take(bs);
+	b = expr_buf_take(bs);
+	assert_ptr_not_equal(a, b);
+	buf_addstr(b, "device.a.year");
+	expr_buf_give(bs, b);
+	c = expr_buf_take(bs);
+	assert_ptr_equal(c, b);
+	assert_int_equal(c->len, 0);
+	assert_string_equal(c->data, "");
+	expr_buf_give(bs, c);
+	expr_buf_give(bs, a);
+	assert_non_null(e);
+	assert_int_equal(expr_eval(e, &env, &v), 0);
+	assert_true(v.num == 2 * registry_get(reg, "device.a.year")->value);
+	value_release(&v);
+	expr_free(e);
+	srcfile_free(f);
+	expr_bufs_free(bs);
+	expr_bufs_free(NULL);
+}
+
 #define T(f) cmocka_unit_test_setup(f, reset)
 
 int
@@ -1175,6 +1213,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_numbers),
+		T(test_bufs),
 		T(test_precedence),
 		T(test_left_associative),
 		T(test_comparisons),

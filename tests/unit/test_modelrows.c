@@ -79,7 +79,7 @@ lists_get(void *ctx, size_t i, const char *rest, struct value *out)
 	out->type = VALUE_NUMBER;
 	out->num = v;
 	assert_int_equal(unit_parse(unit, &out->unit, NULL), 0);
-	out->utext = strdup(unit);
+	out->utext = unit;
 	return 0;
 }
 

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -343,6 +345,113 @@ test_has(void **state)
 	assert_int_equal(registry_has(reg, ""), 0);
 }
 
+/* What is wrong with a name: the first problem met, reading it. */
+static void
+test_name_problem(void **state)
+{
+	static const char *const empty = "a name's parts, between its dots, "
+					 "cannot be empty";
+	static const char *const bytes = "a name is letters, digits, '_' and "
+					 "'-', in parts joined by dots";
+	static const char *const longer = "a part of a name, between its "
+					  "dots, is at most 64 characters";
+	char part[70];
+
+	(void)state;
+	assert_string_equal(registry_name_problem(""),
+			    "a name cannot be empty");
+	assert_null(registry_name_problem("a"));
+	assert_null(registry_name_problem("Device_9.mac-book.X"));
+	assert_string_equal(registry_name_problem(".a"), empty);
+	assert_string_equal(registry_name_problem("a."), empty);
+	assert_string_equal(registry_name_problem("a..b"), empty);
+	assert_string_equal(registry_name_problem("$"), bytes);
+	assert_string_equal(registry_name_problem("a.$b"), bytes);
+	assert_string_equal(registry_name_problem("a b"), bytes);
+	assert_string_equal(registry_name_problem("a.b/"), bytes);
+	assert_string_equal(registry_name_problem("caf\xc3\xa9"), bytes);
+	memset(part, 'x', 64);
+	part[64] = '\0';
+	assert_null(registry_name_problem(part));
+	part[64] = 'x';
+	part[65] = '\0';
+	assert_string_equal(registry_name_problem(part), longer);
+	/* The 65th byte of a part comes before a bad one after it. */
+	part[65] = '$';
+	part[66] = '\0';
+	assert_string_equal(registry_name_problem(part), longer);
+	part[3] = '$';
+	assert_string_equal(registry_name_problem(part), bytes);
+}
+
+/*
+ * A formula set again: "expr (note)", or the expression alone, whatever
+ * the quantity had (the registry's blocks are not zeroed: a formula
+ * written without its end once read on into the next bytes).
+ */
+static void
+test_set_expr(void **state)
+{
+	struct registry *reg = *state;
+	struct quantity *q;
+	char *junk = malloc(70000);
+
+	/*
+	 * Memory full of bytes that end no string, freed for a block to
+	 * take; whichever it takes, ASan's malloc() fills new memory with
+	 * 0xbe, so that the suite under ASan reads no end that was not
+	 * written.
+	 */
+	assert_non_null(junk);
+	memset(junk, 'x', 70000);
+	free(junk);
+	q = (struct quantity *)(uintptr_t)add(reg, "x.a", 1);
+	registry_set_expr(q, "x.b + x.c", NULL);
+	assert_string_equal(q->formula, "x.b + x.c");
+	assert_string_equal(q->expr, "x.b + x.c");
+	assert_string_equal(q->note, "");
+	registry_set_expr(q, "x.b", "a note");
+	assert_string_equal(q->formula, "x.b (a note)");
+	assert_string_equal(q->note, "a note");
+	registry_set_expr(q, "x.b", NULL);
+	assert_string_equal(q->formula, "x.b");
+	registry_set_expr(q, "x.b", "");
+	assert_string_equal(q->formula, "x.b");
+	assert_string_equal(q->note, "");
+}
+
+/*
+ * The prefixes of many names, the set of them rehashed several times:
+ * each still found, by the quantity it was first seen in.
+ */
+static void
+test_has_many(void **state)
+{
+	struct registry *reg = *state;
+	struct buf name = BUF_INIT;
+	size_t i, n = 3000;
+
+	for (i = 0; i < n; i++) {
+		buf_reset(&name);
+		buf_addf(&name, "a%zu.b%zu.c", i % 11, i);
+		add(reg, name.data, (double)i);
+	}
+	for (i = 0; i < n; i++) {
+		buf_reset(&name);
+		buf_addf(&name, "a%zu.b%zu", i % 11, i);
+		assert_int_equal(registry_has(reg, name.data), 1);
+		buf_reset(&name);
+		buf_addf(&name, "a%zu.b%zu", (i + 1) % 11, i);
+		assert_int_equal(registry_has(reg, name.data), 0);
+		buf_reset(&name);
+		buf_addf(&name, "a%zu", i % 11);
+		assert_int_equal(registry_has(reg, name.data), 1);
+	}
+	assert_int_equal(registry_has(reg, "a11"), 0);
+	assert_int_equal(registry_has(reg, "a1.b"), 0);
+	buf_release(&name);
+}
+
 /* Enough quantities to rehash the table several times. */
 static void
 test_many(void **state)
@@ -591,6 +700,9 @@ main(void)
 		T(test_suggest_any),
 		T(test_suggest_prefix),
 		T(test_has),
+		T(test_has_many),
+		T(test_set_expr),
+		T(test_name_problem),
 		T(test_many),
 		T(test_pattern_match),
 		T(test_set_symbols),
