@@ -762,14 +762,15 @@ stop INT editions
 # A build stopped halfway says only that it was stopped: no error about
 # what it had not reached yet (a citation before the references list,
 # a table labelled further on). Three editions, each made slow to
-# expand (800,000 passes of a loop that writes nothing, in the
-# conclusion, after the citations and before the references list:
-# about 0.4 s an edition), and the rest stopped while it expands them.
+# expand (8^7, about 2.1 million, passes of a loop that writes nothing,
+# in the conclusion, after the citations and before the references
+# list: about 0.5 s an edition; 7^7 had come to take 0.19 s, less than
+# the wait below), and the rest stopped while it expands them.
 slow_conclusion() {
 	python3 - "$1/templates/sections/conclusion.md" <<'EOF'
 import sys
 n, names = 7, "laptop.mass laptop.volume laptop.ops_max laptop.bits_max " \
-    "dust.volume dust.mass landauer.energy_room"
+    "dust.volume dust.mass landauer.energy_room laptop.entropy"
 with open(sys.argv[1], "a") as f:
     f.write("\n" + "".join("{{#each q%d of %s }}\n" % (i, names)
                            for i in range(n)) +
