@@ -771,6 +771,27 @@ struct rowwalk {
 };
 
 /*
+ * The outer environment's rows() and why_missing() for a walk over a
+ * family, whose own context is the walk's (reduce_resolve()): each
+ * hook's context is the one it was given with.
+ */
+static int
+reduce_rows(void *ctx, const char *over, struct expr_rows *out)
+{
+	const struct expr_env *o = ((const struct reduce_env *)ctx)->outer;
+
+	return o->rows(o->ctx, over, out);
+}
+
+static void
+reduce_why(void *ctx, const char *name, struct buf *hint)
+{
+	const struct expr_env *o = ((const struct reduce_env *)ctx)->outer;
+
+	o->why_missing(o->ctx, name, hint);
+}
+
+/*
  * The rows of e's prefixes, each resolved through the outer lookups (a
  * variable of the model document's family stands for its row), from the
  * environment's sources, else the registry's families.
@@ -807,6 +828,8 @@ walk_init(struct rowwalk *w, const struct expr *e, const struct expr_env *env)
 		w->sub.bound = &w->bound;
 	} else {
 		w->sub.resolve = reduce_resolve;
+		w->sub.rows = env->rows ? reduce_rows : NULL;
+		w->sub.why_missing = env->why_missing ? reduce_why : NULL;
 		w->sub.ctx = &w->r;
 	}
 	buf_release(&over);
