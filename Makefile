@@ -40,7 +40,7 @@ LIBS = -lcmark-gfm-extensions $(CMARK_LIBS) -lcsv -lxxhash -lexpat -ljansson -lm
 
 -include config.mk
 
-SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c exprval.c file.c \
+SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c exprval.c exprwhy.c file.c \
       init.c \
       fit.c format.c hash.c html.c import.c pdf.c plot.c \
       figdata.c figure.c gnuplot.c ladder.c \

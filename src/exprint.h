@@ -74,4 +74,21 @@ struct expr {
 	struct mempool *pool;
 };
 
+/* exprval.c's, for exprwhy.c. */
+/* Appends the registry name that e (a name, maybe a loop variable) means. */
+void expr_resolve_name(const struct expr *e, const struct expr_env *env,
+		       struct buf *name);
+/*
+ * name as a variable bound to a source's row: 0 and *out (NULL: only
+ * whether the row has it), 1 when the row has no such value, -1 after
+ * an error, 2 when no bound variable starts name. *bp gets the binding.
+ */
+int expr_bound_get(const struct expr_env *env, const char *name,
+		   struct value *out, const struct expr_bound **bp);
+/* x, a number in unit from, in unit to (of the same dimension). */
+double expr_convert(double x, const struct unit *from, const struct unit *to);
+/* The rows of over, each "\nX" for the quantities PREFIX.X.id, into rows. */
+void expr_family_rows(const struct registry *reg, const char *over,
+		      struct buf *rows);
+
 #endif

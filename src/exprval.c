@@ -120,8 +120,9 @@ name_buf_done(const struct expr_env *env, struct buf *b)
 }
 
 /* Appends the registry name that e (a name, maybe a loop variable) means. */
-static void
-resolve(const struct expr *e, const struct expr_env *env, struct buf *name)
+void
+expr_resolve_name(const struct expr *e, const struct expr_env *env,
+		  struct buf *name)
 {
 	if (!env->resolve || env->resolve(env->ctx, e->str, name))
 		buf_addstr(name, e->str);
@@ -146,9 +147,9 @@ resolved(const char *name, const struct expr_env *env, struct buf *bound)
  * the row has it), 1 when the row has no such value, -1 after an error,
  * 2 when no bound variable starts name. *bp gets the binding.
  */
-static int
-bound_get(const struct expr_env *env, const char *name, struct value *out,
-	  const struct expr_bound **bp)
+int
+expr_bound_get(const struct expr_env *env, const char *name, struct value *out,
+	       const struct expr_bound **bp)
 {
 	const struct expr_bound *b;
 
@@ -193,7 +194,7 @@ bound_value(const struct expr *e, const struct expr_env *env,
 
 	if (!env->bound)
 		return 2;
-	ret = bound_get(env, e->str, out, &b);
+	ret = expr_bound_get(env, e->str, out, &b);
 	if (ret == 2 && b) {
 		struct suggest sg;
 		size_t vl = strlen(b->var), n;
@@ -278,7 +279,7 @@ has(const struct expr *e, const struct expr_env *env)
 	if (env->bound) {
 		const struct expr_bound *b = NULL;
 
-		r = bound_get(env, e->str, NULL, &b);
+		r = expr_bound_get(env, e->str, NULL, &b);
 		if (b)
 			return r == 0;
 	}
@@ -320,8 +321,8 @@ set_num(struct value *v, double num, const struct unit *u, int literal,
 }
 
 /* x, a number in unit from, in unit to (of the same dimension). */
-static double
-convert(double x, const struct unit *from, const struct unit *to)
+double
+expr_convert(double x, const struct unit *from, const struct unit *to)
 {
 	return from->scale == to->scale ? x : x * (from->scale / to->scale);
 }
@@ -384,7 +385,7 @@ common_unit(const struct value *a, const struct value *b, double *x,
 		return 0;
 	if (!unit_same_dim(&a->unit, &b->unit))
 		return -1;
-	*y = convert(b->num, &b->unit, &a->unit);
+	*y = expr_convert(b->num, &b->unit, &a->unit);
 	return 0;
 }
 
@@ -653,7 +654,7 @@ with_value(struct expr_with *w, const char *name, struct value *out)
 	env.with = w;
 	ret = fm.e ? eval(fm.e, &env, out) : -1;
 	if (!ret && out->type == VALUE_NUMBER && q->dim_ok) {
-		out->num = convert(out->num, &out->unit, &q->dim);
+		out->num = expr_convert(out->num, &out->unit, &q->dim);
 		out->unit = q->dim;
 		out->utext = q->unit;
 	}
@@ -730,8 +731,8 @@ reduce_resolve(void *ctx, const char *name, struct buf *out)
  * The rows of over ("device current"), each "PREFIX.X" after a newline,
  * into rows: X for each quantity PREFIX.X.id, in the registry's order.
  */
-static void
-family_rows(const struct registry *reg, const char *over, struct buf *rows)
+void
+expr_family_rows(const struct registry *reg, const char *over, struct buf *rows)
 {
 	size_t k, n = registry_nids(reg);
 
@@ -818,7 +819,7 @@ walk_init(struct rowwalk *w, const struct expr *e, const struct expr_env *env)
 	w->is_src = env->rows && !strchr(over.data, ' ') &&
 		    !env->rows(env->ctx, over.data, &w->src);
 	if (!w->is_src)
-		family_rows(env->reg, over.data, &w->rows);
+		expr_family_rows(env->reg, over.data, &w->rows);
 	w->p = w->rows.data;
 	w->r = (struct reduce_env){ env, e->var, NULL };
 	w->sub = *env;
@@ -1036,7 +1037,7 @@ reduce(const struct expr *e, const struct expr_env *env, struct value *out)
 					 "take the max of" : "take the min of",
 					 &best, "and", &v);
 		} else {
-			x = convert(v.num, &v.unit, &best.unit);
+			x = expr_convert(v.num, &v.unit, &best.unit);
 			if (is_max ? x > best.num : x < best.num) {
 				best.num = x;
 				pick = w.i;
@@ -1281,8 +1282,8 @@ binary_unit(const struct expr *e, struct value *a, struct value *b,
 			return e->op == OP_ADD ?
 			       unit_error(e, "add", a, "and", b) :
 			       unit_error(e, "subtract", b, "from", a);
-		*x = convert(a->num, &a->unit, u);
-		*y = convert(b->num, &b->unit, u);
+		*x = expr_convert(a->num, &a->unit, u);
+		*y = expr_convert(b->num, &b->unit, u);
 		*ut = u->scale == a->unit.scale &&
 		      u->calendar == a->unit.calendar ? a->utext :
 		      u->scale == b->unit.scale &&
@@ -1426,310 +1427,3 @@ expr_eval(const struct expr *e, const struct expr_env *env, struct value *out)
 {
 	return eval(e, env, out);
 }
-
-/* The names below e, into out, skipping those in seen ("\n"-separated). */
-static void
-add_values(const struct expr *e, const struct expr_env *env, struct buf *out,
-	   struct buf *seen)
-{
-	struct buf name = BUF_INIT, key = BUF_INIT;
-	const struct quantity *q;
-	int in_has;
-
-	if (!e)
-		return;
-	in_has = e->kind == N_CALL && e->fn->kind == FN_HAS;
-	if (e->kind == N_CALL && e->var)
-		return;		/* its names are each row's */
-	if (e->kind != N_NAME && !in_has) {
-		add_values(e->a, env, out, seen);
-		add_values(e->b, env, out, seen);
-		return;
-	}
-	if (env->bound) {
-		struct value v = { 0 };
-		const char *nm = in_has ? e->a->str : e->str;
-		int r = bound_get(env, nm, in_has ? NULL : &v, NULL);
-
-		if (r != 2 && in_has) {
-			buf_addf(&key, "\nhas %s\n", nm);
-			if (!strstr(seen->data, key.data)) {
-				if (seen->len > 1)
-					BUF_ADDLIT(out, ", ");
-				buf_add(seen, key.data + 1, key.len - 1);
-				buf_addf(out, "has(%s) = %d", nm, r == 0);
-			}
-			buf_release(&key);
-			return;
-		}
-		if (r != 2) {
-			buf_addf(&key, "\n%s\n", e->str);
-			if (!strstr(seen->data, key.data)) {
-				if (seen->len > 1)
-					BUF_ADDLIT(out, ", ");
-				buf_add(seen, key.data + 1, key.len - 1);
-				if (r)
-					buf_addf(out, "%s = (none)", e->str);
-				else if (v.type == VALUE_TEXT)
-					buf_addf(out, "%s = '%s'", e->str,
-						 v.text);
-				else
-					buf_addf(out, "%s = %.6g", e->str,
-						 v.num);
-			}
-			value_release(&v);
-			buf_release(&key);
-			return;
-		}
-	}
-	resolve(in_has ? e->a : e, env, &name);
-	buf_addf(&key, "\n%s%s\n", in_has ? "has " : "", name.data);
-	if (!strstr(seen->data, key.data)) {
-		if (seen->len > 1)
-			BUF_ADDLIT(out, ", ");
-		buf_add(seen, key.data + 1, key.len - 1);
-		if (in_has) {
-			buf_addf(out, "has(%s) = %d", name.data,
-				 registry_has(env->reg, name.data));
-		} else if (!(q = registry_get(env->reg, name.data))) {
-			buf_addf(out, "%s = (no such quantity)", name.data);
-		} else if (q->type == Q_TEXT) {
-			const char *c;
-
-			/* One line of message: control characters as spaces. */
-			buf_addf(out, "%s = '", name.data);
-			for (c = q->text; *c; c++)
-				buf_addch(out, (unsigned char)*c < 0x20 ?
-					  ' ' : *c);
-			buf_addch(out, '\'');
-		} else {
-			buf_addf(out, "%s = %.6g", name.data, q->value);
-		}
-	}
-	buf_release(&name);
-	buf_release(&key);
-}
-
-void
-expr_values(const struct expr *e, const struct expr_env *env, struct buf *out)
-{
-	struct buf seen = BUF_INIT;
-
-	buf_addch(&seen, '\n');
-	add_values(e, env, out, &seen);
-	buf_release(&seen);
-}
-/* The names e reads, in the order written, each once, into out. */
-static void
-culprit_names(const struct expr *e, const struct expr_env *env,
-	      struct buf *out)
-{
-	struct buf name = BUF_INIT, key = BUF_INIT;
-	const struct expr *n = e;
-
-	if (!e || (e->kind == N_CALL && e->var))
-		return;		/* a reduction's names are each row's */
-	if (e->kind == N_CALL && e->fn->kind == FN_HAS)
-		n = e->a;
-	if (n->kind != N_NAME) {
-		culprit_names(e->a, env, out);
-		culprit_names(e->b, env, out);
-		culprit_names(e->c, env, out);
-		return;
-	}
-	/* A name bound to a row stays as written: "r.mass_kg". */
-	if (env->bound && bound_get(env, n->str, NULL, NULL) != 2)
-		buf_addstr(&name, n->str);
-	else
-		resolve(n, env, &name);
-	buf_addf(&key, "\n%s\n", name.data);
-	if (!strstr(out->data, key.data))
-		buf_add(out, key.data + 1, key.len - 1);
-	buf_release(&name);
-	buf_release(&key);
-}
-
-/*
- * The names that make e false, most to blame first: of a false "and"
- * its first false side; of a false "or" its sides from the right (the
- * guards come first: "!has(x) || x > 0" blames x > 0); of if() its
- * branch taken; else the names e reads, in the order written.
- */
-static void
-culprits(const struct expr *e, const struct expr_env *env, struct buf *out)
-{
-	struct value v = { 0 };
-	int t;
-
-	if (e->kind == N_BIN && e->op == OP_AND) {
-		t = !expr_eval(e->a, env, &v) && !value_truthy(&v);
-		value_release(&v);
-		culprits(t ? e->a : e->b, env, out);
-	} else if (e->kind == N_BIN && e->op == OP_OR) {
-		culprits(e->b, env, out);
-		culprits(e->a, env, out);
-	} else if (e->kind == N_NOT) {
-		culprits(e->a, env, out);
-	} else if (e->kind == N_CALL && e->fn->kind == FN_IF) {
-		t = !expr_eval(e->a, env, &v) && value_truthy(&v);
-		value_release(&v);
-		culprits(t ? e->b : e->c, env, out);
-		culprit_names(e->a, env, out);
-	} else {
-		culprit_names(e, env, out);
-	}
-}
-
-void
-expr_culprits(const struct expr *e, const struct expr_env *env,
-	      struct buf *out)
-{
-	buf_addch(out, '\n');
-	culprits(e, env, out);
-}
-
-const struct expr *
-expr_failing(const struct expr *e, const struct expr_env *env)
-{
-	struct value v = { 0 };
-	int t;
-
-	if (e->kind == N_BIN && e->op == OP_AND) {
-		t = !expr_eval(e->a, env, &v) && !value_truthy(&v);
-		value_release(&v);
-		return expr_failing(t ? e->a : e->b, env);
-	}
-	if (e->kind == N_CALL && e->fn->kind == FN_IF) {
-		t = !expr_eval(e->a, env, &v) && value_truthy(&v);
-		value_release(&v);
-		return expr_failing(t ? e->b : e->c, env);
-	}
-	return e;
-}
-
-/*
- * Whether e reduces over rows that are no family of reg (a data file's,
- * or a set of them the model document names): gone with the model's
- * tables, the registry cannot re-evaluate e.
- */
-static int
-reads_rows(const struct expr *e, const struct registry *reg)
-{
-	struct buf rows = BUF_INIT;
-	int ret = 0;
-
-	if (!e)
-		return 0;
-	if (e->over) {
-		family_rows(reg, e->over, &rows);
-		ret = !rows.len;
-		buf_release(&rows);
-	}
-	return ret || reads_rows(e->a, reg) || reads_rows(e->b, reg) ||
-	       reads_rows(e->c, reg) || reads_rows(e->by, reg) ||
-	       reads_rows(e->distinct, reg);
-}
-
-int
-expr_check_formula(const struct registry *reg, const struct quantity *q)
-{
-	struct buf fname = BUF_INIT, names = BUF_INIT, key = BUF_INIT;
-	struct buf ua = BUF_INIT;
-	struct expr_env env = { .reg = reg };
-	struct srcfile *f;
-	struct expr *e = NULL;
-	struct value v = { 0 };
-	const char *p;
-	double got;
-	size_t i;
-	int ret = -1, exact;
-
-	if (!q->expr)
-		return 0;
-	buf_addf(&fname, "formula of %s", q->name);
-	f = srcfile_from_mem(fname.data, q->expr, strlen(q->expr));
-	f->show_source = 1;
-	if (!(e = expr_parse(f, 0, f->len)))
-		goto out;
-	/* Its names are its inputs: no fewer, and no more that exist. */
-	buf_addch(&names, '\n');
-	expr_inputs(e, &names);
-	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
-		size_t len = strcspn(p, "\n");
-
-		for (i = 0; i < q->ninputs; i++)
-			if (strlen(q->inputs[i]) == len &&
-			    !memcmp(q->inputs[i], p, len))
-				break;
-		buf_reset(&key);
-		buf_add(&key, p, len);
-		/* A name of no quantity: in a branch of if() not taken. */
-		if (i == q->ninputs && registry_has(reg, key.data)) {
-			error("formula of '%s' uses '%.*s', which is not one "
-			      "of its inputs", q->name, (int)len, p);
-			goto out;
-		}
-	}
-	for (i = 0; i < q->ninputs; i++) {
-		buf_reset(&key);
-		buf_addf(&key, "\n%s\n", q->inputs[i]);
-		if (!strstr(names.data, key.data)) {
-			error("input '%s' of '%s' is not in its formula '%s'",
-			      q->inputs[i], q->name, q->expr);
-			goto out;
-		}
-	}
-	if (reads_rows(e, reg)) {
-		ret = 1;
-		goto out;
-	}
-	if (expr_eval(e, &env, &v))
-		goto out;
-	if (v.type == VALUE_TEXT && q->type == Q_TEXT) {
-		if (strcmp(v.text, q->text))
-			error("formula of '%s' gives '%s', but the model has "
-			      "'%s': %s", q->name, v.text, q->text, q->expr);
-		else
-			ret = 0;
-		goto out;
-	}
-	if (v.type != VALUE_NUMBER || q->type != Q_NUMBER) {
-		error("formula of '%s' gives %s, the model %s", q->name,
-		      v.type == VALUE_NUMBER ? "a number" : "a text",
-		      q->type == Q_NUMBER ? "a number" : "a text");
-		goto out;
-	}
-	if (!q->dim_ok || !unit_same_si(&v.unit, &q->dim)) {
-		unit_format(&ua, &v.unit);
-		error("formula of '%s' is in %s, but its unit is '%s'",
-		      q->name, ua.data, q->unit);
-		goto out;
-	}
-	got = convert(v.num, &v.unit, &q->dim);
-	/*
-	 * Years and whole numbers exactly; the rest to 1e-12. From 2^52 on
-	 * every double is whole, counts or not (6.9e15 FLOP/s): those too
-	 * are held to 1e-12.
-	 */
-	exact = q->dim.calendar ||
-		(q->value == floor(q->value) && fabs(q->value) < 4503599627370496.0);
-	if (exact ? got != q->value :
-	    !(fabs(got - q->value) <= 1e-12 * fabs(q->value))) {
-		error("formula of '%s' gives %.17g, but the model computed "
-		      "%.17g (relative difference %.3g): %s", q->name, got,
-		      q->value, q->value ? fabs(got / q->value - 1) : got,
-		      q->expr);
-		goto out;
-	}
-	ret = 0;
-out:
-	value_release(&v);
-	expr_free(e);
-	srcfile_free(f);
-	buf_release(&fname);
-	buf_release(&names);
-	buf_release(&key);
-	buf_release(&ua);
-	return ret;
-}
-

@@ -127,3 +127,18 @@ modeldoc_check_sources(const struct modeldoc *doc, const struct bib *bib)
 	}
 	return ret;
 }
+
+void
+modeldoc_check(const struct modeldoc *doc, size_t i, size_t k,
+	       const char **cond, size_t *cond_len, const char **why)
+{
+	const struct check *c = &doc->items[i].checks[k];
+
+	*cond = c->a.text;
+	*cond_len = (size_t)(c->reason - c->a.text);
+	/* Before the reason: ": ", and spaces. */
+	while (*cond_len && (c->a.text[*cond_len - 1] == ' ' ||
+			     c->a.text[*cond_len - 1] == ':'))
+		(*cond_len)--;
+	*why = c->reason;
+}

@@ -1583,21 +1583,6 @@ modeldoc_def(const struct modeldoc *doc, size_t i, struct modeldoc_def *out)
 	out->nchecks = it->nchecks;
 }
 
-void
-modeldoc_check(const struct modeldoc *doc, size_t i, size_t k,
-	       const char **cond, size_t *cond_len, const char **why)
-{
-	const struct check *c = &doc->items[i].checks[k];
-
-	*cond = c->a.text;
-	*cond_len = (size_t)(c->reason - c->a.text);
-	/* Before the reason: ": ", and spaces. */
-	while (*cond_len && (c->a.text[*cond_len - 1] == ' ' ||
-			     c->a.text[*cond_len - 1] == ':'))
-		(*cond_len)--;
-	*why = c->reason;
-}
-
 const char *
 modeldoc_rate(const struct modeldoc *doc, size_t k)
 {

@@ -2,12 +2,13 @@
  * The report stage: every edition's registry -> expanded templates ->
  * HTML pages and figures in the site's staging area -> published;
  * skipped when the key of everything the site is made from is the one
- * its manifest records (report_run()). The order of work: editions from the newest down, each handing its
- * figures to gnuplot as soon as its templates are expanded (gnuplot
- * draws on the other core while the next edition is built), each
- * rendered as soon as the one before it is parsed (its sections link
- * to the same sections in the editions beside it), then the
- * pages that need every edition (the links between editions, the
+ * its manifest records (report_run()). The order of work: gnuplot
+ * started ahead when figures are to be drawn; editions from the newest
+ * down, each handing its figures to gnuplot as soon as its templates
+ * are expanded (gnuplot draws on the other core while the next edition
+ * is built), each rendered as soon as the one before it is parsed (its
+ * sections link to the same sections in the editions beside it), then
+ * the pages that need every edition (the links between editions, the
  * history of each quantity, the changes), then the wait for gnuplot.
  */
 #include <dirent.h>
