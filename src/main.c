@@ -234,7 +234,7 @@ static const struct cmd {
 	  .args = "NAME", .min = 1, .max = 1, .need = "a quantity name",
 	  .help = "print the formula, inputs, value and source of NAME" },
 	{ .name = "check", .run = cmd_check, .flags = RUN_SETUP,
-	  .help = "audit the article's and the paper's printed figures "
+	  .help = "audit the printed figures the project quotes "
 	  "(data/claims.csv); exit 1 if one drifts" },
 	{ .name = "diff", .run = cmd_diff, .flags = RUN_SETUP,
 	  .args = "YEAR1 YEAR2", .min = 2, .max = 2,
@@ -871,11 +871,12 @@ usage(FILE *fp)
 
 	BUF_ADDLIT(&b, "usage: ultimate [options] <command> [arguments]\n"
 		   "\n"
-		   "Recomputes the physical limits to computation (Lloyd "
-		   "2000) and the\n"
-		   "gaps between real machines and them, from the CSV files "
-		   "in the\n"
-		   "data folder.\n"
+		   "A literate report engine: computes the quantities a "
+		   "project's model\n"
+		   "document (data/model.md) defines from the CSV files of "
+		   "its data folder,\n"
+		   "and writes its report, every edition, as a static "
+		   "site.\n"
 		   "\n"
 		   "commands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++) {
