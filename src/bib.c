@@ -97,11 +97,16 @@ bib_find(const struct bib *r, const char *key)
 	return NULL;
 }
 
-/* The address at s (len bytes) as a link; a bare one gets https://. */
+/*
+ * The address at s (len bytes) as a link; a bare one gets https://. Its
+ * text may break after each '/' (<wbr>), not inside a number: a narrow
+ * column wraps a long address there.
+ */
 static void
 url_html(struct buf *out, const char *s, size_t len, int bare)
 {
-	struct buf url = BUF_INIT;
+	struct buf url = BUF_INIT, part = BUF_INIT;
+	const char *p, *slash;
 
 	if (bare)
 		BUF_ADDLIT(&url, "https://");
@@ -109,8 +114,24 @@ url_html(struct buf *out, const char *s, size_t len, int bare)
 	BUF_ADDLIT(out, "<a href=\"");
 	html_attr(out, url.data);
 	BUF_ADDLIT(out, "\">");
-	html_text(out, url.data + (bare ? 8 : 0));
+	p = url.data + (bare ? 8 : 0);
+	if ((slash = strstr(p, "://"))) {	/* the scheme as it is */
+		buf_add(&part, p, (size_t)(slash + 3 - p));
+		html_text(out, part.data);
+		p = slash + 3;
+	}
+	for (; *p; p = slash + 1) {
+		if (!(slash = strchr(p, '/')) || !slash[1]) {
+			html_text(out, p);
+			break;
+		}
+		buf_reset(&part);
+		buf_add(&part, p, (size_t)(slash + 1 - p));
+		html_text(out, part.data);
+		BUF_ADDLIT(out, "<wbr>");
+	}
 	BUF_ADDLIT(out, "</a>");
+	buf_release(&part);
 	buf_release(&url);
 }
 

@@ -51,15 +51,16 @@ test_addresses(void **state)
 	(void)state;
 	check("TOP500 list, top500.org/lists/top500/2008/06/; more", "",
 	      "TOP500 list, <a href=\"https://top500.org/lists/top500/2008/"
-	      "06/\">top500.org/lists/top500/2008/06/</a>; more");
+	      "06/\">top500.org/<wbr>lists/<wbr>top500/<wbr>2008/<wbr>06/</a>; "
+	      "more");
 	check("at https://lwn.net/Articles/286233/.", "",
 	      "at <a href=\"https://lwn.net/Articles/286233/\">https://"
-	      "lwn.net/Articles/286233/</a>.");
+	      "lwn.net/<wbr>Articles/<wbr>286233/</a>.");
 	check("(anandtech.com/print/2390)", "",
 	      "(<a href=\"https://anandtech.com/print/2390\">anandtech.com/"
-	      "print/2390</a>)");
+	      "<wbr>print/<wbr>2390</a>)");
 	check("http://x.org/a?b=1&c=2", "",
-	      "<a href=\"http://x.org/a?b=1&amp;c=2\">http://x.org/a?b=1"
+	      "<a href=\"http://x.org/a?b=1&amp;c=2\">http://x.org/<wbr>a?b=1"
 	      "&amp;c=2</a>");
 	/* Not addresses: no path, a DOI, a number, a bad host, a scheme. */
 	check("LWN.net (2008); infostory.com", "",

@@ -1554,7 +1554,7 @@ test_cite(void **state)
 		"<li id=\"ref-henson2008\">Valerie Henson (2008). The "
 		"&lt;Kernel&gt; Hacker's Bookshelf. "
 		"<a href=\"https://lwn.net/Articles/286233/\">"
-		"https://lwn.net/Articles/286233/</a></li>\n</ol>");
+		"https://lwn.net/<wbr>Articles/<wbr>286233/</a></li>\n</ol>");
 	free(md);
 	expansion_release(&x);
 
