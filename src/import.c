@@ -99,6 +99,8 @@ set(struct ref *r, int field, const char *s, size_t at, size_t len)
 static void
 add_author(struct ref *r, const char *display, const char *last)
 {
+	if (!*display)
+		return;		/* an empty name ("{}") is no author */
 	if (r->nauthors < 2)
 		r->last[r->nauthors] = xstrdup(last);
 	r->nauthors++;
@@ -124,6 +126,8 @@ end_authors(struct ref *r)
 		return;
 	for (p = s; (p = strstr(p, ", ")); p += 2)
 		comma = p;
+	if (!comma)
+		return;
 	buf_add(&out, s, (size_t)(comma - s));
 	BUF_ADDLIT(&out, " and ");
 	buf_addstr(&out, comma + 2);
