@@ -1301,8 +1301,11 @@ index_items(struct modeldoc *doc)
 			doc->rated = push_index(doc->rated, &doc->nrated, i);
 			rated_parts(&doc->items[i]);
 		} else if (it->var) {
-			doc->members[doc->nmembers].key =
-				strrchr(it->name, '.') + 1;
+			/* Its last part; all of a name like "x_{b}". */
+			const char *dot = strrchr(it->name, '.');
+
+			doc->members[doc->nmembers].key = dot ? dot + 1 :
+							  it->name;
 			doc->members[doc->nmembers++].i = i;
 		} else {
 			doc->singles[doc->nsingles].key = it->name;
