@@ -17,6 +17,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "html.h"
+#include "mempool.h"
 #include "mathml.h"
 #include "template.h"
 #include "xalloc.h"
@@ -31,63 +32,15 @@
  * edition 1659M -> 1537M instructions, one edition 183.3M -> 174.9M).
  * glibc's obstack did this first; its alignment macro adds an offset to
  * a null pointer, which clang's UndefinedBehaviorSanitizer stops at, so
- * the pool is these few lines: blocks carved from chunks of 64 KiB.
+ * the pool is a mempool (mempool.h) of chunks of 64 KiB.
  * cmark_mem passes its functions no context, so the pool in use is this
  * file's pool: that of the page html_parse() or html_doc_render() works
  * on, NULL between them.
  */
-struct chunk {
-	struct chunk *next;
-	size_t size, used;	/* bytes of data */
-	max_align_t data[];
-};
-
-struct pool {
-	struct chunk *head;
-};
-
-static struct pool *pool;
-
-#define CHUNK_SIZE (64 << 10)
+static struct mempool *pool;
 
 /* The size of a block, before it: a realloc() copies that much. */
 #define POOL_HEAD sizeof(max_align_t)
-
-/* n bytes from p's newest chunk, or a new one; aligned as malloc()'s. */
-static void *
-pool_take(struct pool *p, size_t n)
-{
-	struct chunk *c = p->head;
-	char *at;
-
-	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
-	    sizeof(max_align_t);
-	if (!c || c->size - c->used < n) {
-		size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
-
-		c = xmalloc(sizeof(*c) + size);
-		c->size = size;
-		c->used = 0;
-		c->next = p->head;
-		p->head = c;
-	}
-	at = (char *)c->data + c->used;
-	c->used += n;
-	return at;
-}
-
-/* Frees every chunk of p. */
-static void
-pool_release(struct pool *p)
-{
-	struct chunk *c, *next;
-
-	for (c = p->head; c; c = next) {
-		next = c->next;
-		free(c);
-	}
-	p->head = NULL;
-}
 
 static void *
 pool_calloc(size_t n, size_t size)
@@ -98,7 +51,7 @@ pool_calloc(size_t n, size_t size)
 		BUG("cmark-gfm allocates outside a page");
 	if (size && n > (SIZE_MAX - 2 * POOL_HEAD) / size)
 		die("out of memory");
-	p = pool_take(pool, n * size + POOL_HEAD);
+	p = mempool_alloc(pool, n * size + POOL_HEAD, _Alignof(max_align_t));
 	memset(p, 0, n * size + POOL_HEAD);
 	memcpy(p, &(size_t){ n * size }, sizeof(size_t));
 	return p + POOL_HEAD;
@@ -1188,7 +1141,7 @@ struct html_doc {
 	struct buf list;		/* the contents' list */
 	struct buf toc;			/* the list in its <nav> */
 	int notes;			/* it has footnotes */
-	struct pool pool;		/* cmark-gfm's memory for it */
+	struct mempool pool;		/* cmark-gfm's memory for it */
 };
 
 /*
@@ -1370,6 +1323,7 @@ html_parse(const struct expansion *x, struct html_doc **out)
 	int ret;
 
 	cmark_gfm_core_extensions_ensure_registered();
+	d->pool = (struct mempool)MEMPOOL_INIT(64 << 10);
 	d->x = x;
 	buf_init(&d->list);
 	buf_init(&d->toc);
@@ -1428,7 +1382,7 @@ drop_tree(struct html_doc *d)
 	d->defs = NULL;
 	d->ndefs = 0;
 	/* They are all in the pool. */
-	pool_release(&d->pool);
+	mempool_release(&d->pool);
 }
 
 void

@@ -6,7 +6,8 @@
 /*
  * Memory carved from chunks in turn and freed all at once (git's
  * mem-pool.h): for what lives and dies together, a registry's
- * quantities and strings, an expression's nodes. Nothing is freed alone
+ * quantities and strings, an expression's nodes, a page's cmark-gfm
+ * memory (html.c). Nothing is freed alone
  * and nothing is zeroed. Initialise with MEMPOOL_INIT(size), the size
  * of a chunk; free with mempool_release().
  */
