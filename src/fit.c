@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "fit.h"
+
+#define PI 3.14159265358979323846
 #include "banned.h"
 
 int
@@ -52,14 +54,67 @@ fit_log2(const double *t, const double *v, size_t n, double lo, double hi,
 	if (ss_res < 0)
 		ss_res = 0;
 	f->r2 = syy > 0 ? 1 - ss_res / syy : 1;
-	f->se_b = f->se_a = NAN;
+	f->se_b = f->se_a = f->t95 = NAN;
 	if (m > 2) {
 		double s2 = ss_res / (double)(m - 2);
 
 		f->se_b = sqrt(s2 / stt);
 		f->se_a = sqrt(s2 * (1 / (double)m + mt * mt / stt));
+		f->t95 = student_t(0.95, (unsigned)(m - 2));
 	}
 	return 0;
+}
+
+/*
+ * P(|T| < t) for Student's t with df degrees of freedom, exact for an
+ * integer df (Abramowitz and Stegun 26.7.3 and 26.7.4): with
+ * th = atan(t / sqrt(df)), a finite series in cos^2 th.
+ */
+static double
+student_within(double t, unsigned df)
+{
+	double th = atan(t / sqrt((double)df)), c2 = cos(th) * cos(th);
+	double term = 1, sum = 1;
+	unsigned k;
+
+	if (df % 2 == 0) {	/* sin th (1 + c2/2 + 1.3 c2^2/(2.4) + ...) */
+		for (k = 2; k < df; k += 2) {
+			term *= c2 * (double)(k - 1) / (double)k;
+			sum += term;
+		}
+		return sin(th) * sum;
+	}
+	if (df == 1)
+		return 2 * th / PI;
+	/* 2/pi (th + sin th cos th (1 + 2/3 c2 + 2.4/(3.5) c2^2 + ...)) */
+	for (k = 3; k < df; k += 2) {
+		term *= c2 * (double)(k - 1) / (double)k;
+		sum += term;
+	}
+	return 2 / PI * (th + sin(th) * cos(th) * sum);
+}
+
+double
+student_t(double p, unsigned df)
+{
+	double lo = 0, hi = 1;
+	int i;
+
+	if (!df || !(p > 0 && p < 1))
+		return NAN;
+	while (student_within(hi, df) < p && hi < 1e12)
+		hi *= 2;
+	/* Bisection: the series is monotonic in t; 200 halvings of [0, hi]
+	 * reach the last bit of a double. */
+	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (student_within(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
 }
 
 double

@@ -18,6 +18,12 @@ struct fit {
 	 * always fits exactly.
 	 */
 	double se_b, se_a;
+	/*
+	 * Student's t for a two-sided 95% interval at n - 2 degrees of
+	 * freedom (12.71 for three points, 1.96 in the limit): the slope's
+	 * range is b +- t95 se_b. NAN for two points.
+	 */
+	double t95;
 };
 
 /*
@@ -27,6 +33,11 @@ struct fit {
  */
 int fit_log2(const double *t, const double *v, size_t n, double lo,
 	     double hi, struct fit *f);
+/*
+ * The two-sided quantile of Student's t with df degrees of freedom
+ * (df >= 1): the t with P(|T| < t) = p, for 0 < p < 1. NAN otherwise.
+ */
+double student_t(double p, unsigned df);
 /* The trend's value at time t: 2^(a + b t). */
 double fit_value_at(const struct fit *f, double t);
 

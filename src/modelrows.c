@@ -475,10 +475,13 @@ add_trend(struct modeldoc_eval *ev, const struct item *it,
 		  "degrees of freedom)", 0, NULL },
 		{ "value_to", NULL, "value of the fitted line at the last year "
 		  "of the window", 0, NULL },
+		{ "t95", "", "Student's t for a two-sided 95% interval at n - "
+		  "2 degrees of freedom: the slope's range is slope +- t95 x "
+		  "slope_se", 0, NULL },
 	};
 	const double v[] = { (double)f->n, floor(f->t0), floor(f->t1), f->b,
 			     f->a, f->r2, f->se_b, f->se_a,
-			     fit_value_at(f, floor(f->t1)) };
+			     fit_value_at(f, floor(f->t1)), f->t95 };
 	struct buf name = BUF_INIT, what = BUF_INIT, val = BUF_INIT;
 	const char *of = strrchr(it->rule->source, '.');
 	size_t k;

@@ -52,6 +52,34 @@ test_window_and_noise(void **state)
 	assert_true(f.r2 > 0.99 && f.r2 < 1);
 }
 
+/* Student's t against published two-sided 95% quantiles. */
+static void
+test_student_t(void **state)
+{
+	static const struct { unsigned df; double t; } q[] = {
+		{ 1, 12.7062047 }, { 2, 4.30265273 }, { 3, 3.18244631 },
+		{ 4, 2.77644511 }, { 5, 2.57058184 }, { 10, 2.22813885 },
+		{ 30, 2.04227246 }, { 1000, 1.96233908 },
+	};
+	double t[] = { 2000, 2001, 2002, 2003, 2004 };
+	double v[] = { 1, 2.5, 3.5, 9, 15 };
+	struct fit f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
+		assert_near(student_t(0.95, q[i].df), q[i].t, 1e-7);
+	assert_near(student_t(0.5, 1), 1, 1e-12);
+	assert_true(isnan(student_t(0.95, 0)));
+	assert_true(isnan(student_t(1, 3)));
+	/* A fit of five points carries t at three degrees of freedom. */
+	assert_int_equal(fit_log2(t, v, 5, -INFINITY, INFINITY, &f), 0);
+	assert_near(f.t95, 3.18244631, 1e-7);
+	/* Two points: a line fits exactly, and there is no interval. */
+	assert_int_equal(fit_log2(t, v, 2, -INFINITY, INFINITY, &f), 0);
+	assert_true(isnan(f.t95));
+}
+
 static void
 test_degenerate(void **state)
 {
@@ -101,6 +129,7 @@ main(void)
 		cmocka_unit_test(test_standard_errors),
 		cmocka_unit_test(test_exact_exponential),
 		cmocka_unit_test(test_window_and_noise),
+		cmocka_unit_test(test_student_t),
 		cmocka_unit_test(test_degenerate),
 	};
 
