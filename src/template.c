@@ -39,30 +39,13 @@ struct binding {
 	const char *name;	/* the quantity (of) */
 };
 
-struct label {
-	char *label;
-	int figure;
-	int number;
-	struct srcloc loc;
-};
-
 struct expander {
 	const struct registry *reg;
 	struct expansion *x;
 	struct binding *bind;
 	size_t nbind, bind_cap;
-	struct label *labels;
-	size_t nlabels, labels_cap;
-	int nfig, ntab;
-	/* References, as tokens until expansion ends. */
-	struct ref {
-		const struct tnode *n;
-	} *refs;
-	size_t nrefs, refs_cap;
 	size_t steps;		/* nodes expanded, for TEMPLATE_MAX_STEPS */
-	/* {{ references() }}: its snippet + 1 (0: none), filled in last. */
-	size_t bib_snippet;
-	const struct tnode *bib_node, *first_cite;
+	const struct tnode *bib_node;	/* {{ references() }} */
 	int stopped;		/* a limit hit or interrupted: no more */
 	int failed;
 	int text_only;		/* template_expand_text(): no page around */
@@ -410,8 +393,8 @@ cite_entry(struct expander *ex, const struct tnode *n,
 	struct expansion *x = ex->x;
 	size_t i;
 
-	if (!ex->first_cite)
-		ex->first_cite = n;
+	if (!x->cite_loc.file)
+		x->cite_loc = n->loc;
 	for (i = 0; i < x->ncited && x->cited[i] != e; i++)
 		;
 	if (i == x->ncited) {
@@ -425,7 +408,7 @@ cite_entry(struct expander *ex, const struct tnode *n,
 	}
 	BUF_ADDLIT(out, "[");
 	md_escape(out, e->label);
-	buf_addf(out, "](#ref-%s)", e->key);
+	buf_addf(out, "](%s#ref-%s)", x->bib_page ? x->bib_page : "", e->key);
 }
 
 /*
@@ -456,7 +439,7 @@ expand_cite(struct expander *ex, const struct tnode *n, struct buf *out,
 		ex->bib_node = n;
 		if (!md)
 			return;
-		ex->bib_snippet = x->nsnippets + 1;
+		x->bib_snippet = x->nsnippets + 1;
 		add_snippet(ex, out, "");
 		return;
 	}
@@ -515,20 +498,14 @@ text_with_cites(struct expander *ex, const struct tnode *n,
 	buf_release(&chunk);
 }
 
-/* The references list: the cited entries, in the file's order. */
+/* The references list, when x has one: its entries cited, in the file's order. */
 static void
-finish_bib(struct expander *ex)
+bib_list(struct expansion *x)
 {
-	struct expansion *x = ex->x;
 	struct buf html = BUF_INIT;
 	size_t i, k;
 
-	if (ex->first_cite && !ex->bib_node) {
-		xerr(ex, &ex->first_cite->loc, "a citation needs a references "
-		     "list to link to: add {{ references() }} to the page");
-		return;
-	}
-	if (!ex->bib_snippet)
+	if (!x->bib_snippet)
 		return;
 	BUF_ADDLIT(&html, "<ol class=\"references\">\n");
 	for (i = 0; x->bib && i < x->bib->n; i++)
@@ -538,8 +515,19 @@ finish_bib(struct expander *ex)
 				BUF_ADDLIT(&html, "</li>\n");
 			}
 	BUF_ADDLIT(&html, "</ol>");
-	free(x->snippets[ex->bib_snippet - 1].html);
-	x->snippets[ex->bib_snippet - 1].html = buf_detach(&html, NULL);
+	free(x->snippets[x->bib_snippet - 1].html);
+	x->snippets[x->bib_snippet - 1].html = buf_detach(&html, NULL);
+}
+
+static void
+finish_bib(struct expander *ex)
+{
+	if (ex->x->cite_loc.file && !ex->bib_node && !ex->x->bib_page) {
+		xerr(ex, &ex->x->cite_loc, "a citation needs a references "
+		     "list to link to: add {{ references() }} to the page");
+		return;
+	}
+	bib_list(ex->x);
 }
 
 /* Expands a value slot into out (Markdown when md, else plain text). */
@@ -701,14 +689,14 @@ check_assert(struct expander *ex, const struct tnode *n)
 	buf_release(&vals);
 }
 
-static struct label *
-find_label(struct expander *ex, const char *label)
+static struct xlabel *
+find_label(const struct expansion *x, const char *label)
 {
 	size_t i;
 
-	for (i = 0; i < ex->nlabels; i++)
-		if (!strcmp(ex->labels[i].label, label))
-			return &ex->labels[i];
+	for (i = 0; i < x->nlabels; i++)
+		if (!strcmp(x->labels[i].label, label))
+			return &x->labels[i];
 	return NULL;
 }
 
@@ -720,7 +708,8 @@ find_label(struct expander *ex, const char *label)
 static int
 place_label(struct expander *ex, const struct tnode *n)
 {
-	struct label *l = find_label(ex, n->label);
+	struct expansion *x = ex->x;
+	struct xlabel *l = find_label(x, n->label);
 	size_t line, col;
 
 	if (l) {
@@ -729,12 +718,12 @@ place_label(struct expander *ex, const struct tnode *n)
 		     n->label, l->loc.file->name, line);
 		return 0;
 	}
-	ex->labels = xgrow(ex->labels, &ex->labels_cap, ex->nlabels + 1,
-			   sizeof(*ex->labels));
-	l = &ex->labels[ex->nlabels++];
+	x->labels = xgrow(x->labels, &x->labels_cap, x->nlabels + 1,
+			  sizeof(*x->labels));
+	l = &x->labels[x->nlabels++];
 	l->label = xstrdup(n->label);
 	l->figure = n->kind == T_FIGURE;
-	l->number = l->figure ? ++ex->nfig : ++ex->ntab;
+	l->number = l->figure ? ++x->figs : ++x->tabs;
 	l->loc = n->loc;
 	return l->number;
 }
@@ -858,6 +847,20 @@ expand_table(struct expander *ex, const struct tnode *n, struct buf *out)
 	add_snippet(ex, out, "</div>");
 	buf_release(&cap);
 	buf_release(&html);
+}
+
+/*
+ * A reference: a token now, the link once every label has its number
+ * (references may come before their figure, or be to another page).
+ */
+static void
+add_ref(struct expansion *x, const struct tnode *n, struct buf *out)
+{
+	x->refs = xgrow(x->refs, &x->refs_cap, x->nrefs + 1,
+			sizeof(*x->refs));
+	x->refs[x->nrefs].label = xstrdup(n->label);
+	x->refs[x->nrefs].loc = n->loc;
+	buf_addf(out, "%s-r%06zu", x->nonce, x->nrefs++);
 }
 
 /* Ids of PREFIX.<id>.id in registry order. */
@@ -1017,10 +1020,7 @@ expand_nodes(struct expander *ex, const struct tnode *n, struct buf *out,
 				     "placed inside alt text");
 				break;
 			}
-			ex->refs = xgrow(ex->refs, &ex->refs_cap,
-					 ex->nrefs + 1, sizeof(*ex->refs));
-			ex->refs[ex->nrefs].n = n;
-			buf_addf(out, "%s-r%06zu", ex->x->nonce, ex->nrefs++);
+			add_ref(ex->x, n, out);
 			break;
 		}
 	}
@@ -1052,6 +1052,12 @@ expansion_release(struct expansion *x)
 	free(x->figures);
 	free(x->cited);
 	free(x->spans);
+	for (i = 0; i < x->nlabels; i++)
+		free(x->labels[i].label);
+	free(x->labels);
+	for (i = 0; i < x->nrefs; i++)
+		free(x->refs[i].label);
+	free(x->refs);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -1127,41 +1133,95 @@ template_expand(const struct template *t, const struct registry *reg,
 		struct expansion *x)
 {
 	struct expander ex = { .reg = reg, .x = x };
-	struct buf md = BUF_INIT;
-	const char *p, *q;
-	size_t i, ns, prev, nlen;
+	size_t i, ns;
 
 	nonce_init(x);
 	x->reg = reg;
 	expand_nodes(&ex, t->root, &x->md, 1);
 	finish_bib(&ex);
-	/* Swap reference tokens for links now that labels have numbers. */
-	for (i = 0; i < ex.nrefs; i++) {
-		const struct tnode *n = ex.refs[i].n;
-		struct label *l = find_label(&ex, n->label);
-
-		if (l)
-			continue;
-		{
-			const char *best = NULL;
-			size_t k;
-
-			for (k = 0; k < ex.nlabels && !best; k++)
-				if (!strncmp(ex.labels[k].label, n->label, 3))
-					best = ex.labels[k].label;
-			xerr(&ex, &n->loc, "no figure or table labelled '%s'%s%s%s",
-			     n->label, best ? "; did you mean '" : "",
-			     best ? best : "", best ? "'?" : "");
-		}
-	}
-	nlen = strlen(x->nonce);
 	/* The spans still in other buffers wrote nothing to md: dropped. */
 	for (i = ns = 0; i < x->nspans; i++)
 		if (ex.span_in[i] == &x->md)
 			x->spans[ns++] = x->spans[i];
 	x->nspans = ns;
-	for (p = x->md.data, ns = 0; ex.nrefs &&
-	     (q = strstr(p, x->nonce));) {
+	free(ex.bind);
+	free(ex.span_in);
+	/* One page: its references are to its own labels. */
+	if (!x->pages && template_link(&x, NULL, 1))
+		ex.failed = 1;
+	return ex.failed ? -1 : 0;
+}
+
+/* Whether a node of the list n, or of a block in it, is references(). */
+static int
+lists_references(const struct tnode *n)
+{
+	for (; n; n = n->next) {
+		if (n->kind == T_VALUE && n->expr &&
+		    expr_kind(n->expr) == EXPR_CALL &&
+		    !strcmp(expr_text(n->expr), "references"))
+			return 1;
+		if (lists_references(n->body) || lists_references(n->alt))
+			return 1;
+	}
+	return 0;
+}
+
+int
+template_lists_references(const struct template *t)
+{
+	return lists_references(t->root);
+}
+
+/*
+ * Where page i's reference r leads: the label, on page *at (i when it
+ * is there). NULL after an error at the reference.
+ */
+static const struct xlabel *
+ref_target(struct expansion *const *xs, size_t n, size_t i,
+	   const struct xref *r, size_t *at)
+{
+	const struct xlabel *l = find_label(xs[i], r->label);
+	const char *best = NULL;
+	size_t k, j;
+
+	*at = i;
+	for (k = 0; !l && k < n; k++)
+		if (k != i && (l = find_label(xs[k], r->label)))
+			*at = k;
+	if (l)
+		return l;
+	for (k = 0; k < n && !best; k++)
+		for (j = 0; j < xs[k]->nlabels && !best; j++)
+			if (!strncmp(xs[k]->labels[j].label, r->label, 3))
+				best = xs[k]->labels[j].label;
+	error_at(&r->loc, "no figure or table labelled '%s'%s%s%s", r->label,
+		 best ? "; did you mean '" : "", best ? best : "",
+		 best ? "'?" : "");
+	return NULL;
+}
+
+/*
+ * Swaps page i's reference tokens for links. Returns 0, or -1 after an
+ * error at each reference to no label.
+ */
+static int
+link_refs(struct expansion *const *xs, const char *const *files, size_t n,
+	  size_t i)
+{
+	struct expansion *x = xs[i];
+	struct buf md = BUF_INIT;
+	const char *p, *q;
+	size_t ns = 0, prev, nlen = strlen(x->nonce), k;
+	const struct xlabel **to = xcalloc(x->nrefs + 1, sizeof(*to));
+	size_t *at = xcalloc(x->nrefs + 1, sizeof(*at));
+	int ret = 0;
+
+	for (k = 0; k < x->nrefs; k++)
+		if (!(to[k] = ref_target(xs, n, i, &x->refs[k], &at[k])))
+			ret = -1;
+	for (p = x->md.data; x->nrefs && (q = strstr(p, x->nonce));) {
+		const struct xlabel *l;
 		size_t old;
 
 		if (strncmp(q + nlen, "-r", 2)) {
@@ -1174,16 +1234,13 @@ template_expand(const struct template *t, const struct registry *reg,
 		old = (size_t)(q - x->md.data);
 		for (; ns < x->nspans && x->spans[ns].off < old; ns++)
 			x->spans[ns].off = x->spans[ns].off - old + md.len;
-		i = strtoul(q + nlen + 2, NULL, 10);
+		k = strtoul(q + nlen + 2, NULL, 10);
 		p = q + nlen + 8;
-		if (i < ex.nrefs) {
-			struct label *l = find_label(&ex, ex.refs[i].n->label);
-
-			if (l)
-				buf_addf(&md, "[%s %d](#%s-%s)", l->figure ?
-					 "Figure" : "Table", l->number,
-					 l->figure ? "fig" : "tab", l->label);
-		}
+		if (k < x->nrefs && (l = to[k]))
+			buf_addf(&md, "[%s %d](%s#%s-%s)", l->figure ?
+				 "Figure" : "Table", l->number,
+				 at[k] == i ? "" : files[at[k]],
+				 l->figure ? "fig" : "tab", l->label);
 	}
 	prev = (size_t)(p - x->md.data);
 	for (; ns < x->nspans; ns++)
@@ -1191,11 +1248,78 @@ template_expand(const struct template *t, const struct registry *reg,
 	buf_add(&md, x->md.data + prev, x->md.len - prev);
 	buf_release(&x->md);
 	x->md = md;
-	for (i = 0; i < ex.nlabels; i++)
-		free(ex.labels[i].label);
-	free(ex.labels);
-	free(ex.refs);
-	free(ex.bind);
-	free(ex.span_in);
-	return ex.failed ? -1 : 0;
+	free(to);
+	free(at);
+	return ret;
+}
+
+/* A label placed on page i and on one before it: an error at page i's. */
+static int
+labels_unique(struct expansion *const *xs, size_t i)
+{
+	size_t j, k, line, col;
+	int ret = 0;
+
+	for (j = 0; j < xs[i]->nlabels; j++) {
+		const struct xlabel *l = &xs[i]->labels[j], *first = NULL;
+
+		for (k = 0; k < i && !first; k++)
+			first = find_label(xs[k], l->label);
+		if (!first)
+			continue;
+		srcfile_locate(first->loc.file, first->loc.off, &line, &col);
+		ret = error_at(&l->loc, "label '%s' is used on two pages (first "
+			       "at %s:%zu)", l->label, first->loc.file->name,
+			       line);
+	}
+	return ret;
+}
+
+/*
+ * The works page i cites, added to those of the page whose list it
+ * links to. Returns 0, or -1 after an error: that page has no list.
+ */
+static int
+join_cited(struct expansion *const *xs, const char *const *files, size_t n,
+	   size_t i)
+{
+	struct expansion *x = xs[i], *to = NULL;
+	size_t k, j;
+
+	if (!x->bib_page || !x->ncited)
+		return 0;
+	for (k = 0; k < n && !to; k++)
+		if (k != i && !strcmp(files[k], x->bib_page))
+			to = xs[k];
+	if (!to || !to->bib_snippet)
+		return error_at(&x->cite_loc, "a citation needs a references "
+				"list to link to: add {{ references() }} to "
+				"this page or to %s", x->bib_page);
+	for (j = 0; j < x->ncited; j++) {
+		for (k = 0; k < to->ncited && to->cited[k] != x->cited[j]; k++)
+			;
+		if (k < to->ncited)
+			continue;
+		to->cited = xgrow(to->cited, &to->cited_cap, to->ncited + 1,
+				  sizeof(*to->cited));
+		to->cited[to->ncited++] = x->cited[j];
+	}
+	return 0;
+}
+
+int
+template_link(struct expansion *const *xs, const char *const *files,
+	      size_t n)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		ret |= labels_unique(xs, i);
+		ret |= link_refs(xs, files, n, i);
+		ret |= files ? join_cited(xs, files, n, i) : 0;
+	}
+	for (i = 0; i < n; i++)
+		bib_list(xs[i]);
+	return ret ? -1 : 0;
 }

@@ -95,6 +95,35 @@ struct expansion {
 	 * its SVG only). Borrowed.
 	 */
 	const char *figdir;
+	/*
+	 * A report of several pages, each expanded on its own then joined
+	 * by template_link(). Set by the caller before template_expand():
+	 * figs and tabs, the numbers of the last figure and table of the
+	 * pages before (0 for the first page; template_expand() leaves
+	 * them at this page's last, for the next); bib_page, the page
+	 * whose references list this page's citations link to when it has
+	 * none of its own ("index.html": "index.html#ref-KEY"; NULL: the
+	 * page's own); pages, 1 when template_link() will resolve the
+	 * references ({{@label}}) that are not to a label of the page.
+	 */
+	int figs, tabs;
+	const char *bib_page;
+	int pages;
+	/* The figures and tables placed, in order, and the references. */
+	struct xlabel {
+		char *label;
+		int figure, number;
+		struct srcloc loc;
+	} *labels;
+	size_t nlabels, labels_cap;
+	struct xref {
+		char *label;
+		struct srcloc loc;
+	} *refs;		/* token i is refs[i] */
+	size_t nrefs, refs_cap;
+	/* {{ references() }}: its snippet + 1 (0: none); the first cite. */
+	size_t bib_snippet;
+	struct srcloc cite_loc;
 };
 
 /*
@@ -126,6 +155,24 @@ int template_expand(const struct template *t, const struct registry *reg,
  */
 int template_expand_text(const struct srcfile *f, const struct registry *reg,
 			 struct buf *out, struct buf *names);
+/*
+ * Whether t writes a references list ({{ references() }}) anywhere,
+ * taken or not: the page its other pages' citations link to.
+ */
+int template_lists_references(const struct template *t);
+/*
+ * Joins the n pages of a report, each expanded with x->pages set, in
+ * their order (files[i] is page i's file beside the others:
+ * "index.html", "audit.html"): each {{@label}} becomes a link to the
+ * label's figure or table on its page ("#fig-x" on the page itself,
+ * "audit.html#fig-x" on another); each references list lists the
+ * works cited on its page and on the pages whose bib_page it is. A
+ * label on two pages, a reference to no label of any page and a
+ * citation whose page has no list are errors at their place. Returns
+ * 0, or -1 after printing every error.
+ */
+int template_link(struct expansion *const *xs, const char *const *files,
+		  size_t n);
 void expansion_init(struct expansion *x);
 void expansion_release(struct expansion *x);
 /*
