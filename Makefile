@@ -44,7 +44,7 @@ SRC = audit.c bib.c buf.c changes.c dataset.c diag.c escape.c export.c expr.c ex
       init.c \
       fit.c format.c hash.c html.c import.c pdf.c plot.c \
       figdata.c figure.c gnuplot.c ladder.c \
-      mathml.c mempool.c methods.c model.c modelcheck.c modeldoc.c modeleval.c modelpick.c modelrows.c pages.c registry.c report.c shell.c site.c sitefs.c table.c \
+      mathml.c mempool.c methods.c model.c modelcheck.c modeldoc.c modeleval.c modelpick.c modelrows.c pages.c pageset.c registry.c report.c shell.c site.c sitefs.c table.c \
       rows.c schema.c suggest.c template.c tparse.c timing.c units.c xalloc.c serve.c watch.c
 OBJ = $(SRC:%.c=$(BUILD)/%.o)
 UNIT = audit buf export expr fit format hash physics registry table template model modeldoc units \

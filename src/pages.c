@@ -861,7 +861,7 @@ prose_columns(const struct table *t, char *prose)
 void
 pages_references(const struct bib *bib,
 		 const struct bib_entry *const *cited, size_t ncited,
-		 struct buf *out)
+		 const char *list, struct buf *out)
 {
 	size_t i, k;
 
@@ -875,7 +875,9 @@ pages_references(const struct bib *bib,
 		for (k = 0; k < ncited && cited[k] != &bib->v[i]; k++)
 			;
 		if (k < ncited) {
-			BUF_ADDLIT(out, " (<a href=\"index.html#ref-");
+			BUF_ADDLIT(out, " (<a href=\"");
+			html_attr(out, list);
+			BUF_ADDLIT(out, "#ref-");
 			html_attr(out, bib->v[i].key);
 			BUF_ADDLIT(out, "\">cited in the report</a>)");
 		}

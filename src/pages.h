@@ -115,11 +115,11 @@ int pages_data(const char *datadir, const char *const *files,
 /*
  * Appends every entry of bib as a list, the body of references.html;
  * those of cited (ncited of them, the report's) link to the report's
- * own list (index.html#ref-KEY).
+ * own list on page list ("index.html": index.html#ref-KEY).
  */
 struct bib_entry;
 void pages_references(const struct bib *bib,
 		      const struct bib_entry *const *cited, size_t ncited,
-		      struct buf *out);
+		      const char *list, struct buf *out);
 
 #endif

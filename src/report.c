@@ -37,6 +37,7 @@
 #include "model.h"
 #include "modeldoc.h"
 #include "pages.h"
+#include "pageset.h"
 #include "pdf.h"
 #include "plot.h"
 #include "registry.h"
@@ -80,11 +81,6 @@ write_math_font(struct site *site)
 	return ret;
 }
 
-/* An edition's own files: its links to them are not sent to the top. */
-static const char *const own_files[] = {
-	"index.html", "quantities.html", "figures/", NULL,
-};
-
 struct edition {
 	int year;
 	char dir[32];		/* "editions/2008" */
@@ -93,10 +89,13 @@ struct edition {
 	struct registry *own;	/* reg, when built here */
 	struct datasets ds;	/* its figure data, when built here */
 	const struct datasets *dsp;
-	struct expansion x;
-	struct html_doc *page;	/* x parsed: its sections, for links */
-	struct buf body, toc;	/* rendered for editions/YEAR/ */
-	char *title;
+	/* Its report's pages (pageset.h), the report first: expanded, */
+	struct expansion *x;
+	/* and rendered for editions/YEAR/ (body, toc, title of each). */
+	struct buf *body, *toc;
+	char **title;
+	struct figure *figs;	/* every page's, in order (borrowed) */
+	size_t nfigs;
 };
 
 /* Editions are years of --as-of: 1900 to 2100. */
@@ -109,7 +108,12 @@ struct run {
 	const struct report_options *opt;
 	struct tableset *ts;
 	const char *shell;
-	struct template *t;
+	struct pageset ps;	/* the report's pages */
+	/* An edition's own files: its links to them are not sent to the top. */
+	const char **own;
+	struct shell_link *nav;	/* the report's other pages, by title */
+	char **titles;		/* of the top's pages, for nav */
+	struct shell_site nav_site;
 	struct bib bib;		/* references.csv, for {{ cite() }} */
 	struct plot *pl;
 	struct plot_options po;
@@ -131,6 +135,24 @@ struct run {
 	size_t npdfs;
 	struct buf pdfnames;	/* their paths, NUL-separated */
 };
+
+/*
+ * An edition's own files, its links to which are not sent to the top:
+ * its report's pages, its quantities page and its figures; and what
+ * the navigation of every page is told.
+ */
+static void
+own_files(struct run *run)
+{
+	size_t k, n = 0;
+
+	run->own = xcalloc(run->ps.n + 3, sizeof(*run->own));
+	for (k = 0; k < run->ps.n; k++)
+		run->own[n++] = run->ps.v[k].file;
+	run->own[n++] = "quantities.html";
+	run->own[n++] = "figures/";
+	run->nav_site.flags = run->editions ? SHELL_EDITIONS : 0;
+}
 
 /* The PDF of page file, as a link from it, or NULL. */
 static const char *
@@ -155,8 +177,7 @@ write_page(struct run *run, const char *file, const char *root,
 	int ret;
 
 	shell_page(&page, run->shell, title, toc, body, file, root,
-		   pdf_link(run, file),
-		   run->editions ? SHELL_EDITIONS : 0);
+		   pdf_link(run, file), &run->nav_site);
 	ret = site_write(run->site, file, page.data, page.len);
 	buf_release(&page);
 	return ret;
@@ -186,15 +207,77 @@ report_registry(const char *datadir, int year, struct datasets *ds,
 }
 
 /*
- * Builds edition e: its registry (unless given), its report expanded and
- * parsed (render_edition() writes it, once the editions beside it are
- * parsed too), its figures handed to gnuplot. Returns 0, -1 after input
- * errors, -2 when gnuplot cannot be started.
+ * The line of edition navigation of edition i's page file (one of its
+ * report's), at the site's top (top) or in editions/YEAR/: which
+ * edition it is, the same page in the editions before and after it,
+ * and every edition.
+ */
+static void
+edition_nav(const struct run *run, size_t i, const char *file, int top,
+	    struct buf *out)
+{
+	const char *up = top ? "editions/" : "../";
+	const struct edition *e = &run->ed[i];
+
+	buf_addf(out, "<p class=\"edition-nav\">The %d edition%s", e->year,
+		 i + 1 == run->n && run->n > 1 ? ", the newest" : "");
+	if (i)
+		buf_addf(out, " \xc2\xb7 <a href=\"%s%d/%s\" rel=\"prev\">"
+			 "\xe2\x86\x90 %d</a>", up, e[-1].year, file,
+			 e[-1].year);
+	buf_addf(out, " \xc2\xb7 <a href=\"%sindex.html\">all editions</a>",
+		 up);
+	if (i + 1 < run->n)
+		buf_addf(out, " \xc2\xb7 <a href=\"%s%d/%s\" rel=\"next\">"
+			 "%d \xe2\x86\x92</a>", up, e[1].year, file,
+			 e[1].year);
+	BUF_ADDLIT(out, "</p>\n");
+}
+
+/*
+ * Renders edition i's pages for editions/YEAR/, each with its line of
+ * edition navigation after the title. Returns 0, or -1 after an error
+ * (raw HTML in a template).
+ */
+static int
+render_edition(struct run *run, size_t i)
+{
+	struct edition *e = &run->ed[i];
+	struct buf nav = BUF_INIT;
+	size_t k;
+	int ret = 0;
+
+	e->body = xcalloc(run->ps.n, sizeof(*e->body));
+	e->toc = xcalloc(run->ps.n, sizeof(*e->toc));
+	e->title = xcalloc(run->ps.n, sizeof(*e->title));
+	for (k = 0; k < run->ps.n; k++) {
+		struct rendered r = { .body = &e->body[k], .toc = &e->toc[k],
+				      .root = "../../", .own = run->own };
+
+		buf_init(&e->body[k]);
+		buf_init(&e->toc[k]);
+		buf_reset(&nav);
+		edition_nav(run, i, run->ps.v[k].file, 0, &nav);
+		r.banner = nav.data;
+		if (html_render(&e->x[k], &r))
+			ret = -1;
+		e->title[k] = r.title;
+	}
+	buf_release(&nav);
+	return ret;
+}
+
+/*
+ * Builds edition e: its registry (unless given), its report's pages
+ * expanded (and rendered for editions/YEAR/), its figures handed to
+ * gnuplot. Returns 0, -1 after input errors, -2 when gnuplot cannot be
+ * started.
  */
 static int
 build_edition(struct run *run, struct edition *e)
 {
 	struct buf dir = BUF_INIT;
+	size_t k, j;
 	int ret = -1;
 
 	if (!e->reg) {
@@ -204,135 +287,36 @@ build_edition(struct run *run, struct edition *e)
 		if (!e->own)
 			goto out;
 	}
-	e->x.bib = &run->bib;
-	e->x.figdir = run->po.figdir;
-	if (template_expand(run->t, e->reg, &e->x) || diag_interrupted())
+	e->x = xcalloc(run->ps.n, sizeof(*e->x));
+	for (k = 0; k < run->ps.n; k++)
+		expansion_init(&e->x[k]);
+	if (pageset_expand(&run->ps, e->reg, &run->bib, run->po.figdir,
+			   e->x) || diag_interrupted())
 		goto out;
+	/* The figures of every page, drawn into the edition's folder. */
+	for (k = 0; k < run->ps.n; k++)
+		e->nfigs += e->x[k].nfigures;
+	e->figs = xcalloc(e->nfigs + 1, sizeof(*e->figs));
+	for (k = 0, e->nfigs = 0; k < run->ps.n; k++)
+		for (j = 0; j < e->x[k].nfigures; j++)
+			e->figs[e->nfigs++] = e->x[k].figures[j];
 	/* The newest edition's figures at the top: drawn first. */
 	ret = e == &run->ed[run->n - 1] ? plot_add(run->pl, "figures", NULL,
-		e->reg, e->dsp, e->x.figures, e->x.nfigures) : 0;
+		e->reg, e->dsp, e->figs, e->nfigs) : 0;
 	if (ret || !run->editions)
 		goto out;
-	ret = html_parse(&e->x, &e->page);
+	ret = render_edition(run, (size_t)(e - run->ed));
 	/* Only the newest: the previous edition's figures are kept. */
 	if (ret || (run->opt->newest && e != &run->ed[run->n - 1]))
 		goto out;
 	buf_addf(&dir, "%s/figures", e->dir);
 	ret = plot_add(run->pl, dir.data, e->what, e->reg, e->dsp,
-		       e->x.figures, e->x.nfigures);
+		       e->figs, e->nfigs);
 out:
 	buf_release(&dir);
 	return ret;
 }
 
-/* A link to edition e (or to its section id) from a page at up. */
-static void
-edition_link(struct buf *out, const struct edition *e, const char *up,
-	     const char *id)
-{
-	buf_addf(out, "<a href=\"%s%d/index.html", up, e->year);
-	if (id && e->page && html_doc_has_section(e->page, id)) {
-		buf_addch(out, '#');
-		html_attr(out, id);
-	}
-	buf_addf(out, "\">%d edition</a>", e->year);
-}
-
-/* A link to edition e's section id, its text the year between pre and post. */
-static void
-edition_year_link(struct buf *out, const struct edition *e, const char *up,
-		  const char *id, const char *pre, const char *post)
-{
-	buf_addf(out, "<a href=\"%s%d/index.html", up, e->year);
-	if (id && e->page && html_doc_has_section(e->page, id)) {
-		buf_addch(out, '#');
-		html_attr(out, id);
-	}
-	buf_addf(out, "\" title=\"This section in the %d edition\">%s%d%s</a>",
-		 e->year, pre, e->year, post);
-}
-
-/* The editions beside a page, and the way from it to editions/. */
-struct beside {
-	const struct edition *prev, *next;	/* NULL: none */
-	const char *up;
-};
-
-/*
- * What follows each section's heading in a report (rendered's
- * after_h2): links to the same section in the previous and the next
- * edition, to the section itself where that edition has it.
- */
-static void
-section_links(struct buf *out, const char *id, const void *ctx)
-{
-	const struct beside *b = ctx;
-
-	if (!b->prev && !b->next)
-		return;
-	/* Quiet: the years alone, the banner has said what they are. */
-	BUF_ADDLIT(out, "<p class=\"edition-nav\">Same section: ");
-	if (b->prev)
-		edition_year_link(out, b->prev, b->up, id, "\xe2\x86\x90 ", "");
-	if (b->prev && b->next)
-		BUF_ADDLIT(out, " \xc2\xb7 ");
-	if (b->next)
-		edition_year_link(out, b->next, b->up, id, "", " \xe2\x86\x92");
-	BUF_ADDLIT(out, "</p>");
-}
-
-/*
- * The banner under the title of edition i's report: which edition, and
- * links to the previous and the next, to all and to the newest.
- */
-static void
-edition_banner(const struct run *run, size_t i, struct buf *out)
-{
-	const struct edition *e = &run->ed[i];
-	const struct edition *prev = i ? &run->ed[i - 1] : NULL;
-	const struct edition *next = i + 1 < run->n ? &run->ed[i + 1] : NULL;
-
-	/* What the edition is, the report's introduction says. */
-	buf_addf(out, "<p class=\"edition-banner\">The %d edition. ",
-		 e->year);
-	if (prev) {
-		BUF_ADDLIT(out, "Previous: ");
-		edition_link(out, prev, "../", NULL);
-		BUF_ADDLIT(out, ". ");
-	}
-	if (next) {
-		BUF_ADDLIT(out, "Next: ");
-		edition_link(out, next, "../", NULL);
-		BUF_ADDLIT(out, ". ");
-	}
-	BUF_ADDLIT(out, "<a href=\"../index.html\">All editions</a>; "
-		   "<a href=\"../../index.html\">the newest</a>.</p>\n");
-}
-
-/*
- * Renders edition i's report for editions/YEAR/ (its banner after the
- * title, each section linked to the same in the editions beside it),
- * once those are parsed.
- */
-static void
-render_edition(struct run *run, size_t i)
-{
-	struct edition *e = &run->ed[i];
-	struct beside b = { i ? &run->ed[i - 1] : NULL,
-			    i + 1 < run->n ? &run->ed[i + 1] : NULL, "../" };
-	struct rendered r = { .body = &e->body, .toc = &e->toc,
-			      .root = "../../", .own = own_files,
-			      .after_h2 = section_links, .after_h2_ctx = &b };
-	struct buf banner = BUF_INIT;
-
-	edition_banner(run, i, &banner);
-	r.banner = banner.data;
-	html_doc_render(e->page, &r);
-	e->title = r.title;
-	buf_release(&banner);
-}
-
-/* editions/YEAR/index.html and its quantities page. */
 /*
  * The Methods page of edition e: the model document with e's values,
  * its names linking to the quantities page beside it.
@@ -357,12 +341,10 @@ write_methods(struct run *run, const struct edition *e, int top)
 		if (h) {
 			h += strlen("</h1>\n");
 			buf_add(&with, body.data, (size_t)(h - body.data));
-			buf_addf(&with, "<p class=\"edition-banner\">The model "
-				 "of the %d edition, with its values. The model "
-				 "is the same in every edition, so this page may "
-				 "define number formats and cite works newer "
-				 "than %d; the edition's report uses only what "
-				 "existed by then.</p>\n", e->year, e->year);
+			buf_addf(&with, "<p class=\"edition-nav\">The model "
+				 "with the %d edition's values; it is every "
+				 "edition's, so it may cite works newer than "
+				 "%d.</p>\n", e->year, e->year);
 			buf_addstr(&with, h);
 			buf_release(&body);
 			body = with;
@@ -417,25 +399,30 @@ write_edition(struct run *run, size_t i)
 	struct buf body = BUF_INIT, file = BUF_INIT;
 	struct quantities_page qp = { "../../", NULL, NULL, NULL, NULL, 0,
 				      &run->bib, run->ts, run->memo };
-	size_t n = registry_count(e->reg), k, j;
+	size_t n = registry_count(e->reg), k, j, p;
 	unsigned char *keep = xcalloc(n ? n : 1, 1);
 	size_t *stack = xcalloc(n ? n : 1, sizeof(*stack)), top = 0;
 	char name[48];
-	int ret;
+	int ret = 0;
 
-	buf_addf(&file, "%s/index.html", e->dir);
-	ret = write_page(run, file.data, "../../", e->title ? e->title :
-			 "Report", e->toc.data, e->body.data);
-
-	/* The quantities it links to, and those they are computed from. */
-	for (k = 0; k < e->x.nlinks; k++) {
-		size_t at = registry_index(e->reg, e->x.links[k].name);
-
-		if (at != SIZE_MAX && !keep[at]) {
-			keep[at] = 1;
-			stack[top++] = at;
-		}
+	for (p = 0; p < run->ps.n; p++) {
+		buf_reset(&file);
+		buf_addf(&file, "%s/%s", e->dir, run->ps.v[p].file);
+		ret |= write_page(run, file.data, "../../", e->title[p] ?
+				  e->title[p] : p ? run->ps.v[p].name :
+				  "Report", e->toc[p].data, e->body[p].data);
 	}
+	/* The quantities its pages link to, and their inputs. */
+	for (p = 0; p < run->ps.n; p++)
+		for (k = 0; k < e->x[p].nlinks; k++) {
+			size_t at = registry_index(e->reg,
+						   e->x[p].links[k].name);
+
+			if (at != SIZE_MAX && !keep[at]) {
+				keep[at] = 1;
+				stack[top++] = at;
+			}
+		}
 	keep_documented(run, e->reg, keep, stack, &top);
 	while (top) {
 		const struct quantity *q = registry_at(e->reg, stack[--top]);
@@ -466,47 +453,60 @@ write_edition(struct run *run, size_t i)
 	return ret;
 }
 
-/* The newest edition's report at the top: index.html. */
+/*
+ * The newest edition's report at the top: index.html and its other
+ * pages, each rendered first, their titles then in the navigation of
+ * every page of the site.
+ */
 static int
 write_top_report(struct run *run)
 {
 	struct edition *e = &run->ed[run->n - 1];
-	const struct edition *prev = run->n > 1 ? &run->ed[run->n - 2] : NULL;
-	struct beside b = { prev, NULL, "editions/" };
-	struct buf body = BUF_INIT, toc = BUF_INIT;
-	struct buf banner = BUF_INIT;
-	struct rendered r = { .body = &body, .toc = &toc,
-			      .qhref = top_qhref, .qhref_ctx = &run->parts,
-			      .after_h2 = section_links, .after_h2_ctx = &b };
-	int ret;
+	size_t np = run->ps.n, k;
+	struct buf *body = xcalloc(np, sizeof(*body));
+	struct buf *toc = xcalloc(np, sizeof(*toc));
+	char **title = xcalloc(np, sizeof(*title));
+	struct buf nav = BUF_INIT;
+	int ret = 0;
 
-	if (run->editions) {
-		buf_addf(&banner, "<p class=\"edition-banner\">The %d edition, "
-			 "the newest: the report as the data stand in %d.",
-			 e->year, e->year);
-		if (prev)
-			buf_addf(&banner, " <a href=\"editions/index.html\">"
-				 "Every edition</a> since the article's year, "
-				 "%d, is kept, and <a href=\"changes.html\">the "
-				 "changes</a> page shows what moved since the "
-				 "%d edition.", run->ed[0].year, prev->year);
-		BUF_ADDLIT(&banner, "</p>\n");
+	for (k = 0; k < np; k++) {
+		/* Its links to quantities are made for the parts' pages. */
+		struct rendered r = { .body = &body[k], .toc = &toc[k],
+				      .qhref = top_qhref,
+				      .qhref_ctx = &run->parts };
+
+		buf_init(&body[k]);
+		buf_init(&toc[k]);
+		buf_reset(&nav);
+		if (run->editions)
+			edition_nav(run, run->n - 1, run->ps.v[k].file, 1,
+				    &nav);
+		r.banner = nav.data;
+		if (html_render(&e->x[k], &r))
+			ret = -1;
+		title[k] = r.title;
 	}
-	/* Its links to quantities are made for the parts' pages. */
-	r.banner = banner.data;
-	if (html_render(&e->x, &r)) {
-		free(r.title);
-		buf_release(&body);
-		buf_release(&toc);
-		buf_release(&banner);
-		return -1;
+	run->nav = xcalloc(np, sizeof(*run->nav));
+	for (k = 1; k < np; k++) {
+		run->nav[k - 1].file = run->ps.v[k].file;
+		run->nav[k - 1].name = title[k] ? title[k] :
+				       run->ps.v[k].name;
 	}
-	ret = write_page(run, "index.html", "", r.title ? r.title : "Report",
-			 toc.data, body.data);
-	free(r.title);
-	buf_release(&body);
-	buf_release(&toc);
-	buf_release(&banner);
+	run->nav_site.pages = run->nav;
+	run->nav_site.npages = np - 1;
+	for (k = 0; k < np && !ret; k++)
+		ret = write_page(run, run->ps.v[k].file, "", title[k] ?
+				 title[k] : k ? run->ps.v[k].name : "Report",
+				 toc[k].data, body[k].data);
+	for (k = 0; k < np; k++) {
+		buf_release(&body[k]);
+		buf_release(&toc[k]);
+	}
+	free(body);
+	free(toc);
+	/* The navigation's names, until the run ends. */
+	run->titles = title;
+	buf_release(&nav);
 	return ret;
 }
 
@@ -555,7 +555,14 @@ write_reference(struct run *run)
 			  &run->bib, &b);
 	ret |= write_page(run, "data.html", "", "Data", "", b.data);
 	buf_reset(&b);
-	pages_references(&run->bib, e->x.cited, e->x.ncited, &b);
+	for (i = 0; i < run->ps.n && run->ps.v[i].file != run->ps.bib_page;
+	     i++)
+		;
+	if (i < run->ps.n)
+		pages_references(&run->bib, e->x[i].cited, e->x[i].ncited,
+				 run->ps.bib_page, &b);
+	else
+		pages_references(&run->bib, NULL, 0, NULL, &b);
 	ret |= write_page(run, "references.html", "", "References", "",
 			  b.data);
 	buf_reset(&b);
@@ -848,20 +855,32 @@ write_changes(struct run *run)
 static void
 release_editions(struct run *run)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < run->n; i++) {
 		struct edition *e = &run->ed[i];
 
 		registry_free(e->own);
 		datasets_release(&e->ds);
-		expansion_release(&e->x);
-		html_doc_free(e->page);
-		buf_release(&e->body);
-		buf_release(&e->toc);
+		for (k = 0; e->x && k < run->ps.n; k++)
+			expansion_release(&e->x[k]);
+		for (k = 0; e->body && k < run->ps.n; k++) {
+			buf_release(&e->body[k]);
+			buf_release(&e->toc[k]);
+			free(e->title[k]);
+		}
+		free(e->x);
+		free(e->body);
+		free(e->toc);
 		free(e->title);
+		free(e->figs);
 	}
 	free(run->ed);
+	for (k = 0; run->titles && k < run->ps.n; k++)
+		free(run->titles[k]);
+	free(run->titles);
+	free(run->nav);
+	free(run->own);
 }
 
 /*
@@ -964,9 +983,6 @@ init_editions(struct run *run, const struct registry *reg,
 		e->year = newest - (int)(run->n - 1 - i);
 		snprintf(e->dir, sizeof(e->dir), "editions/%d", e->year);
 		snprintf(e->what, sizeof(e->what), "the %d edition", e->year);
-		expansion_init(&e->x);
-		buf_init(&e->body);
-		buf_init(&e->toc);
 	}
 	run->ed[run->n - 1].reg = reg;
 	run->ed[run->n - 1].dsp = ds;
@@ -976,19 +992,18 @@ init_editions(struct run *run, const struct registry *reg,
 }
 
 /*
- * Builds every edition (with opt->newest, the newest and the one before
- * it), the newest first: its figures go to gnuplot first (and the top's
- * copy of them, drawn once), and its errors, about the data as they
- * stand, are the ones to see first. Each is rendered once the editions
- * beside it are parsed. Returns 0, -1 after errors or a signal, -2 when
+ * Builds every edition (with opt->newest, the newest alone), the newest
+ * first: its figures go to gnuplot first (and the top's copy of them,
+ * drawn once), and its errors, about the data as they stand, are the
+ * ones to see first. Returns 0, -1 after errors or a signal, -2 when
  * gnuplot cannot be started.
  */
 static int
 build_editions(struct run *run)
 {
 	const struct report_options *opt = run->opt;
-	/* The newest alone: it, and the previous for the links to it. */
-	size_t i, lo = opt->newest && run->n > 2 ? run->n - 2 : 0;
+	/* The newest alone: the pages of the others are kept. */
+	size_t i, lo = opt->newest ? run->n - 1 : 0;
 	int r = 0;
 
 	for (i = run->n; i-- > lo && !r;) {
@@ -999,14 +1014,8 @@ build_editions(struct run *run)
 		r = build_edition(run, e);
 		if (!r && diag_interrupted())
 			r = -1;
-		/* The one after it has the editions beside it parsed now. */
-		if (!r && run->editions && i + 1 < run->n)
-			render_edition(run, i + 1);
 	}
 	diag_set_context(NULL);
-	/* The oldest built, when its page is written. */
-	if (!r && run->editions && (!opt->newest || lo == run->n - 1))
-		render_edition(run, lo);
 	return r;
 }
 
@@ -1074,11 +1083,14 @@ report_write(struct site *site, const struct registry *reg,
 	run.shell = shell->data;
 	site_set_inputs(site, key);
 	timing_begin("templates");
-	run.t = template_load(opt->templatedir, "report.md");
-	if (run.t)
+	r = pageset_load(&run.ps, opt->templatedir);
+	if (!r)
 		run.doc = model_document(opt->datadir, run.ts);
 	timing_end();
-	if (!run.t || !run.doc || bib_load(&run.bib, opt->datadir, run.ts) ||
+	if (!r)
+		own_files(&run);
+	r = -1;
+	if (!run.doc || bib_load(&run.bib, opt->datadir, run.ts) ||
 	    modeldoc_check_sources(run.doc, &run.bib))
 		goto out;
 	/* gnuplot, started ahead (report_run()), or with the first figure. */
@@ -1130,11 +1142,11 @@ out:
 	gnuplot_stop(early);
 	if (run.pl)
 		plot_cancel(run.pl);
-	template_free(run.t);
+	release_editions(&run);
+	pageset_release(&run.ps);
 	bib_release(&run.bib);
 	qpages_release(&run.parts);
 	mathml_memo_free(run.memo);
-	release_editions(&run);
 	free(run.pdfs);
 	free(run.files);
 	free(run.dated);

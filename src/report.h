@@ -11,6 +11,7 @@ struct tableset;
  * built from the data rows dated up to its year.
  *
  *   index.html, figures/        the newest edition's report
+ *   NAME.html                   its other pages, templates/NAME.md
  *   quantities.html             the list of quantities/GROUP.html, every
  *                               quantity and its value in every edition
  *                               (pages.h); quantities.csv, .json
@@ -18,7 +19,8 @@ struct tableset;
  *   changes.html                what changed since the previous edition
  *                               and since the article's
  *   editions/index.html         every edition, with what was new in it
- *   editions/YEAR/index.html    an edition's report, its figures/ and
+ *   editions/YEAR/index.html    an edition's report (and NAME.html),
+ *                               its figures/ and
  *   editions/YEAR/quantities.html   the quantities it shows
  *   report.pdf, editions/YEAR/report.pdf   with pdf: the reports as PDF
  *
@@ -46,8 +48,7 @@ struct report_options {
 	double figure_timeout;	/* seconds gnuplot may run */
 	/*
 	 * 1: the newest edition alone (index.html, figures/ and
-	 * editions/NEWEST/; the previous edition is built too, unpublished,
-	 * for the links between them), every other file of the site kept
+	 * editions/NEWEST/), every other file of the site kept
 	 * as it was: the quick first publish of `watch` after a change,
 	 * before the whole site.
 	 */

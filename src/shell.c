@@ -57,10 +57,25 @@ shell_check(const struct srcfile *shell)
 	return ret;
 }
 
-/* The site's navigation; flags: enum shell_flags. */
+/* One entry of the navigation: at, the page's aria-current or "". */
 static void
-nav(struct buf *out, const char *current, const char *root, unsigned flags)
+nav_item(struct buf *out, const char *root, const char *file,
+	 const char *name, const char *at)
 {
+	BUF_ADDLIT(out, "<li><a href=\"");
+	html_attr(out, root);
+	html_attr(out, file);
+	buf_addf(out, "\"%s>", at);
+	html_text(out, name);
+	BUF_ADDLIT(out, "</a></li>");
+}
+
+/* The site's navigation, the report's other pages after it. */
+static void
+nav(struct buf *out, const char *current, const char *root,
+    const struct shell_site *site)
+{
+	unsigned flags = site ? site->flags : 0;
 	static const struct {
 		const char *file, *name;
 	} pages[] = {
@@ -72,7 +87,7 @@ nav(struct buf *out, const char *current, const char *root, unsigned flags)
 		{ "data.html", "Data" },
 		{ "references.html", "References" },
 	};
-	size_t i;
+	size_t i, k;
 
 	BUF_ADDLIT(out, "<nav class=\"site\" aria-label=\"Site\"><ul>");
 	for (i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
@@ -86,8 +101,12 @@ nav(struct buf *out, const char *current, const char *root, unsigned flags)
 			 current[len] == '/')
 			at = " aria-current=\"true\"";
 		if ((flags & SHELL_EDITIONS) || (i != 2 && i != 3))
-			buf_addf(out, "<li><a href=\"%s%s\"%s>%s</a></li>",
-				 root, pages[i].file, at, pages[i].name);
+			nav_item(out, root, pages[i].file, pages[i].name, at);
+		for (k = 0; i == 0 && site && k < site->npages; k++)
+			nav_item(out, root, site->pages[k].file,
+				 site->pages[k].name,
+				 strcmp(site->pages[k].file, current) ? "" :
+				 " aria-current=\"page\"");
 	}
 	BUF_ADDLIT(out, "</ul></nav>");
 }
@@ -96,7 +115,7 @@ nav(struct buf *out, const char *current, const char *root, unsigned flags)
 void
 shell_page(struct buf *out, const char *shell, const char *title,
 	   const char *toc, const char *body, const char *current,
-	   const char *root, const char *pdf, unsigned flags)
+	   const char *root, const char *pdf, const struct shell_site *site)
 {
 	const char *p = shell;
 
@@ -118,7 +137,7 @@ shell_page(struct buf *out, const char *shell, const char *title,
 			buf_addstr(out, body);
 			p = open + 11;
 		} else if (!strncmp(open, "{{nav}}", 7)) {
-			nav(out, current, root, flags);
+			nav(out, current, root, site);
 			p = open + 7;
 		} else if (!strncmp(open, "{{root}}", 8)) {
 			buf_addstr(out, root);

@@ -11,13 +11,27 @@ struct srcfile;
  */
 int shell_check(const struct srcfile *shell);
 
-/* What shell_page() is told about the site around the page. */
+/* What the site has, for shell_page()'s navigation. */
 enum shell_flags {
 	/*
 	 * The site has editions: its navigation links the editions and
 	 * changes pages (a site of one edition has neither).
 	 */
 	SHELL_EDITIONS = (1 << 0),
+};
+
+/* A page of the report's own beside it (templates/NAME.md). */
+struct shell_link {
+	const char *file;	/* "audit.html", from the site's top */
+	const char *name;	/* its title */
+};
+
+/* What shell_page() is told about the site around the page. */
+struct shell_site {
+	unsigned flags;		/* enum shell_flags */
+	/* The report's other pages, linked after it, in this order. */
+	const struct shell_link *pages;
+	size_t npages;
 };
 
 /*
@@ -31,10 +45,12 @@ enum shell_flags {
  * written in C names its own tables). "{{pdf}}" becomes a link to pdf,
  * the page's PDF (a path from the page), when not NULL, and nothing
  * when NULL (a site without PDFs is the same as before the slot).
- * flags: enum shell_flags. Appends to out.
+ * site (NULL: a site of one edition and one page) says what the
+ * navigation lists. Appends to out.
  */
 void shell_page(struct buf *out, const char *shell, const char *title,
 		const char *toc, const char *body, const char *current,
-		const char *root, const char *pdf, unsigned flags);
+		const char *root, const char *pdf,
+		const struct shell_site *site);
 
 #endif

@@ -3,10 +3,12 @@
 
 Usage: tests/check-superlatives.py SITE [PAGE...]
 
-Reads SITE/editions/*/index.html (or only the PAGEs given) and checks,
-edition by edition, each sentence that names a machine as the nearest,
+Reads SITE/editions/*/index.html (or only the PAGEs given), each with
+the report's other pages beside it (every NAME.html but methods.html and
+quantities.html: the pages of templates/NAME.md), and checks, edition
+by edition, each sentence that names a machine as the nearest,
 closest, heaviest or fastest, or says which machines ran ahead, against
-the table of the same page that shows the figure the sentence names:
+the table of the same edition that shows the figure the sentence names:
 
 - a number linked to closest.speed.*, closest.memory.*, closest.speed_own.*
   (the nearest to a limit) equals the smallest of its column in the table
@@ -78,10 +80,20 @@ def names_match(label, name):
     return tokens(label) <= tokens(name)
 
 
+def report_pages(path):
+    """The page and the report's other pages beside it, in name order."""
+    d = os.path.dirname(path)
+    return [path] + sorted(
+        p for p in glob.glob(os.path.join(d, "*.html"))
+        if os.path.basename(p) not in ("methods.html", "quantities.html")
+        and os.path.abspath(p) != os.path.abspath(path))
+
+
 class Edition:
     def __init__(self, path):
         self.path = path
-        self.page = open(path, encoding="utf-8").read()
+        self.page = "".join(open(p, encoding="utf-8").read()
+                            for p in report_pages(path))
         self.prose = text(re.sub(r"<table.*?</table>", "", self.page,
                                  flags=re.S))
         self.errors = []

@@ -76,12 +76,12 @@ test_shell_page(void **state)
 	(void)state;
 	shell_page(&out, "<title>{{title}}</title>{{toc}}|{{content}}|"
 		   "{{root}}style.css|{{pdf}}|{{x}} {{", "A < B", "<ol></ol>",
-		   "<p>b</p>", "index.html", "../../", NULL, 0);
+		   "<p>b</p>", "index.html", "../../", NULL, NULL);
 	assert_string_equal(out.data, "<title>A &lt; B</title><ol></ol>|"
 			    "<p>b</p>|../../style.css||{{x}} {{");
 	buf_reset(&out);
 	shell_page(&out, "{{pdf}}", "T", "", "", "index.html", "",
-		   "report.pdf", 0);
+		   "report.pdf", NULL);
 	assert_string_equal(out.data, "<p class=\"pdf-link\"><a href=\""
 			    "report.pdf\">This report as PDF</a></p>");
 	buf_release(&out);
@@ -96,11 +96,13 @@ static void
 test_page_nav(void **state)
 {
 	struct buf a = BUF_INIT, b = BUF_INIT;
+	struct shell_site eds = { SHELL_EDITIONS, NULL, 0 };
 
 	(void)state;
 	shell_page(&a, "{{nav}}", "T", "", "", "changes.html", "", NULL,
-		   SHELL_EDITIONS);
-	shell_page(&b, "{{nav}}", "T", "", "", "data.html", "../", NULL, 0);
+		   &eds);
+	shell_page(&b, "{{nav}}", "T", "", "", "data.html", "../", NULL,
+		   NULL);
 	assert_non_null(strstr(a.data, "<li><a href=\"editions/index.html\">"
 			       "Editions</a></li><li><a href=\"changes.html\" "
 			       "aria-current=\"page\">Changes</a></li>"));
@@ -110,8 +112,39 @@ test_page_nav(void **state)
 			       "aria-current=\"page\">Data</a></li>"));
 	buf_reset(&a);
 	shell_page(&a, "{{nav}}", "T", "", "", "index.html", "", NULL,
-		   SHELL_EDITIONS);
+		   &eds);
 	assert_non_null(strstr(a.data, "Editions"));
+	buf_release(&a);
+	buf_release(&b);
+}
+
+/*
+ * The report's own pages follow it in the navigation, in the order
+ * given, their titles escaped, the current one marked; from an
+ * edition's page they lead to the top's.
+ */
+static void
+test_page_nav_pages(void **state)
+{
+	static const struct shell_link pages[] = {
+		{ "appendix.html", "Appendix" },
+		{ "audit.html", "Claims & checks" },
+	};
+	struct shell_site site = { 0, pages, 2 };
+	struct buf a = BUF_INIT, b = BUF_INIT;
+
+	(void)state;
+	shell_page(&a, "{{nav}}", "T", "", "", "audit.html", "", NULL, &site);
+	assert_non_null(strstr(a.data, "<li><a href=\"index.html\">Report"
+			       "</a></li><li><a href=\"appendix.html\">"
+			       "Appendix</a></li><li><a href=\"audit.html\" "
+			       "aria-current=\"page\">Claims &amp; checks"
+			       "</a></li><li><a href=\"methods.html\">"));
+	shell_page(&b, "{{nav}}", "T", "", "", "editions/2008/audit.html",
+		   "../../", NULL, &site);
+	assert_non_null(strstr(b.data, "<a href=\"../../audit.html\">"
+			       "Claims &amp; checks</a>"));
+	assert_null(strstr(b.data, "aria-current"));
 	buf_release(&a);
 	buf_release(&b);
 }
@@ -125,6 +158,7 @@ main(void)
 		T(test_shell_check),
 		T(test_shell_page),
 		T(test_page_nav),
+		T(test_page_nav_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
