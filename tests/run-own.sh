@@ -333,6 +333,96 @@ ultimate: 1 error
 EOF
 same vell-missing-column "$tmp/want"
 
+# --- A page of its own ------------------------------------------------------
+# templates/NAME.md is a page, out/NAME.html (and in every edition's
+# folder), in the navigation by its title; its tables are numbered on
+# from the report's, references go across pages both ways, and its
+# citations link to the report's references list, which lists them.
+cat >>"$proj/data/references.csv" <<'EOF'
+vell_chart,Chart of Vell 1955,,"A chart of the harbour, invented for a test",,1955,,
+EOF
+cat >"$proj/templates/lamps.md" <<'EOF'
+# The lamps of the mole
+
+The light of {{@beam}} comes from oil ({{ cite(vell_chart) }}).
+
+{{#table doubling }}
+How fast the lanterns grow.
+{{/table}}
+
+| quantity | value |
+|---|---|
+| doubling time | {{ vell.doubling | sig:3 | unit }} |
+EOF
+cat >>"$proj/templates/report.md" <<'EOF'
+
+{{#table far }}
+The far mark.
+{{/table}}
+
+| quantity | value |
+|---|---|
+| distance | {{ vell.far | unit }} |
+
+{{@doubling}}, on a page of its own, gives the pace.
+EOF
+run pages-report 0 "$ult" report
+written pages lamps.html references.html
+has pages-title "$proj/out/lamps.html" '<title>The lamps of the mole · '
+has pages-nav "$proj/out/index.html" \
+	'<li><a href="index.html" aria-current="page">Report</a></li><li><a href="lamps.html">The lamps of the mole</a></li>'
+has pages-number "$proj/out/lamps.html" '<strong>Table 2\.</strong>'
+has pages-number-main "$proj/out/index.html" '<strong>Table 1\.</strong>'
+has pages-ref-out "$proj/out/index.html" \
+	'<a href="lamps.html#tab-doubling">Table 2</a>'
+has pages-ref-in "$proj/out/lamps.html" \
+	'<a href="index.html#fig-beam">Figure 1</a>'
+has pages-cite "$proj/out/lamps.html" \
+	'<a href="index.html#ref-vell_chart">Chart of Vell 1955</a>'
+has pages-cite-list "$proj/out/index.html" '<li id="ref-vell_chart">'
+has pages-quantity "$proj/out/lamps.html" \
+	'<a href="quantities/vell.html#vell.doubling">'
+cp -R "$proj/out" "$tmp/pages-good"
+# A name the site writes itself, or one not made of a-z, 0-9 and '-':
+# an error at the file, out/ as it was.
+# (run sets $name.)
+for pg in data Lamps_2; do
+	printf '# Not a page\n' >"$proj/templates/$pg.md"
+	run "pages-name-$pg" 1 "$ult" report
+	rm "$proj/templates/$pg.md"
+	if diff -r "$tmp/pages-good" "$proj/out" >/dev/null; then ok; else
+		no "pages-name-$pg: out/ changed"; fi
+	cp "$tmp/stderr" "$tmp/stderr-$pg"
+done
+cp "$tmp/stderr-data" "$tmp/stderr"
+cat >"$tmp/want" <<'EOF'
+templates/data.md:1:1: error: the site writes a page 'data' itself: name this page otherwise
+ultimate: 1 error
+EOF
+same pages-name-data "$tmp/want"
+cp "$tmp/stderr-Lamps_2" "$tmp/stderr"
+cat >"$tmp/want" <<'EOF'
+templates/Lamps_2.md:1:1: error: a page's name is made of a-z, 0-9 and '-': rename it (or move it into a folder, for an include)
+ultimate: 1 error
+EOF
+same pages-name-Lamps_2 "$tmp/want"
+# The no-op key: unchanged, the run stops after the check; the page
+# changed, it is built again.
+run pages-noop 0 "$ult" --timings report
+has pages-noop "$tmp/stderr" '^timing: noop '
+if grep -q '^timing: model ' "$tmp/stderr"; then
+	no "pages-noop: a model was built"; else ok; fi
+printf '\nA line more.\n' >>"$proj/templates/lamps.md"
+run pages-changed 0 "$ult" --timings report
+has pages-changed "$tmp/stderr" '^timing: model '
+has pages-changed "$proj/out/lamps.html" 'A line more\.'
+# Two pages that place the same label: an error at the second.
+printf '\n{{#table far }}\nAgain.\n{{/table}}\n\n| a |\n|---|\n| b |\n' \
+	>>"$proj/templates/lamps.md"
+run pages-label-twice 1 "$ult" report
+has pages-label-twice "$tmp/stderr" \
+	"^templates/lamps.md:[0-9]*:[0-9]*: error: label 'far' is used on two pages (first at templates/report.md:"
+
 # --- Data files cut to their header ----------------------------------------
 # Each alone, then all at once: an error or a report, never an abort.
 # (An empty history leaves a figure script of the Lloyd report no point
