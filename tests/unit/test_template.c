@@ -18,6 +18,7 @@
 #include "registry.h"
 #include "template.h"
 #include "html.h"
+#include "pageset.h"
 
 /* U+00A0 NO-BREAK SPACE: what keeps a number and its unit together. */
 #define NB "\xc2\xa0"
@@ -1612,6 +1613,158 @@ test_cite(void **state)
 }
 
 /*
+ * Expands the pages texts[0 .. n - 1] ("a.md", "b.md", ...) as one
+ * report, each numbered on from the one before, citations linking to
+ * bib_page when the page has no list of its own, then joins them;
+ * the messages are exactly want. Returns template_link()'s result (or
+ * -1 when an expansion failed). Release xs[] and free ts[] after.
+ */
+static int
+expand_pages(const char *const *texts, size_t n, struct expansion *xs,
+	     struct template **ts, const char *bib_page, const char *want)
+{
+	static const char *const files[] = { "index.html", "b.html",
+					     "c.html" };
+	struct expansion *all[3];
+	char name[8];
+	size_t i;
+	int ret = 0;
+
+	diag_reset();
+	capture_start();
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%c.md", (char)('a' + i));
+		ts[i] = template_parse("templates", name, texts[i],
+				       strlen(texts[i]));
+		assert_non_null(ts[i]);
+		expansion_init(&xs[i]);
+		xs[i].bib = &test_bib;
+		xs[i].pages = 1;
+		xs[i].figs = i ? xs[i - 1].figs : 0;
+		xs[i].tabs = i ? xs[i - 1].tabs : 0;
+		xs[i].bib_page = template_lists_references(ts[i]) ? NULL :
+				 bib_page;
+		if (template_expand(ts[i], reg, &xs[i]))
+			ret = -1;
+		all[i] = &xs[i];
+	}
+	if (!ret)
+		ret = template_link(all, files, n);
+	assert_captured(want);
+	return ret;
+}
+
+static void
+release_pages(struct expansion *xs, struct template **ts, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		expansion_release(&xs[i]);
+		template_free(ts[i]);
+	}
+}
+
+/*
+ * A report of pages: numbers go on from page to page, a reference to
+ * another page's label links there, a citation on a page without a
+ * list links to the report's list, which lists it.
+ */
+static void
+test_pages(void **state)
+{
+	static const char *const texts[] = {
+		"{{@t2}} {{@f1}} {{ cite(henson2008) }}\n"
+		"{{#figure f1}}A{{#alt}}a{{/figure}}\n"
+		"{{#table t1}}T{{/table}}\n"
+		"{{ references() }}\n",
+		"{{@t1}} {{@t2}} {{@f2}} {{ cite(lloyd2000) }}\n"
+		"{{#table t2}}U{{/table}}\n"
+		"{{#figure f2}}B{{#alt}}b{{/figure}}\n",
+	};
+	struct expansion xs[2];
+	struct template *ts[2];
+	char *md;
+
+	(void)state;
+	assert_int_equal(expand_pages(texts, 2, xs, ts, "index.html", ""), 0);
+	md = normalize(&xs[0]);
+	assert_string_equal(md, "[Table 2](b.html#tab-t2) [Figure 1](#fig-f1) "
+			    "[Henson 2008](#ref-henson2008)\n"
+			    "\n\n<S0>\n\n**Figure 1.** A\n\n<S1>\n\n\n"
+			    "\n\n<S2>\n\n**Table 1.** T\n\n<S3>\n\n\n"
+			    "\n\n<S4>\n\n\n");
+	free(md);
+	md = normalize(&xs[1]);
+	assert_string_equal(md, "[Table 1](index.html#tab-t1) "
+			    "[Table 2](#tab-t2) [Figure 2](#fig-f2) "
+			    "[Lloyd 2000](index.html#ref-lloyd2000)\n"
+			    "\n\n<S0>\n\n**Table 2.** U\n\n<S1>\n\n\n"
+			    "\n\n<S2>\n\n**Figure 2.** B\n\n<S3>\n\n\n");
+	free(md);
+	assert_int_equal(xs[1].figures[0].number, 2);
+	/* The report's list: both works, in the file's order. */
+	assert_non_null(strstr(xs[0].snippets[4].html,
+			       "<li id=\"ref-lloyd2000\">"));
+	assert_true(strstr(xs[0].snippets[4].html, "ref-lloyd2000") <
+		    strstr(xs[0].snippets[4].html, "ref-henson2008"));
+	assert_null(strstr(xs[0].snippets[4].html, "ref-unused"));
+	release_pages(xs, ts, 2);
+}
+
+/* A page's name: a-z, 0-9 and '-', and not a page the site writes. */
+static void
+test_page_names(void **state)
+{
+	(void)state;
+	assert_int_equal(pageset_name("audit"), 0);
+	assert_int_equal(pageset_name("appendix-2"), 0);
+	assert_int_equal(pageset_name(""), 1);
+	assert_int_equal(pageset_name("Audit"), 1);
+	assert_int_equal(pageset_name("my_page"), 1);
+	assert_int_equal(pageset_name("a.b"), 1);
+	assert_int_equal(pageset_name("index"), 2);
+	assert_int_equal(pageset_name("methods"), 2);
+	assert_int_equal(pageset_name("data"), 2);
+	assert_int_equal(pageset_name("quantities"), 2);
+	assert_int_equal(pageset_name("changes"), 2);
+	assert_int_equal(pageset_name("references"), 2);
+	assert_int_equal(pageset_name("editions"), 2);
+}
+
+static void
+test_pages_errors(void **state)
+{
+	static const char *const twice[] = {
+		"{{#table tab}}T{{/table}}\n",
+		"{{@zz}} {{@tab2}}\n{{#table tab}}U{{/table}}\n",
+	};
+	static const char *const nolist[] = {
+		"No list.\n",
+		"{{ cite(lloyd2000) }}\n",
+	};
+	struct expansion xs[2];
+	struct template *ts[2];
+
+	(void)state;
+	assert_int_equal(expand_pages(twice, 2, xs, ts, NULL,
+		"b.md:2:3: error: label 'tab' is used on two pages (first at "
+		"a.md:1)\n    {{#table tab}}U{{/table}}\n    "
+		"  ^^^^^^^^^^\n"
+		"b.md:1:3: error: no figure or table labelled 'zz'\n"
+		"    {{@zz}} {{@tab2}}\n      ^^^\n"
+		"b.md:1:11: error: no figure or table labelled 'tab2'; did you "
+		"mean 'tab'?\n    {{@zz}} {{@tab2}}\n              ^^^^^\n"),
+		-1);
+	release_pages(xs, ts, 2);
+	assert_int_equal(expand_pages(nolist, 2, xs, ts, "index.html",
+		"b.md:1:4: error: a citation needs a references list to link "
+		"to: add {{ references() }} to this page or to index.html\n"
+		"    {{ cite(lloyd2000) }}\n       ^^^^^^^^^^^^^^^\n"), -1);
+	release_pages(xs, ts, 2);
+}
+
+/*
  * Renders s, which must expand, and must fail to render with exactly
  * the messages in want (raw HTML).
  */
@@ -2181,6 +2334,9 @@ main(void)
 		cmocka_unit_test(test_cite),
 		cmocka_unit_test_setup_teardown(test_include, setup_dir,
 						teardown_dir),
+		cmocka_unit_test(test_pages),
+		cmocka_unit_test(test_pages_errors),
+		cmocka_unit_test(test_page_names),
 		cmocka_unit_test_setup_teardown(test_include_errors, setup_dir,
 						teardown_dir),
 		cmocka_unit_test_setup_teardown(test_figure_links, setup_dir,
