@@ -60,7 +60,7 @@ if [ "$n" = "$pages" ]; then ok; else
 if grep -q 'doi:10.1038/35023282' "$tmp/a.txt"; then ok; else
 	no "the reference list prints no address"; fi
 # What only works on a screen is not printed.
-for t in 'Full size' 'Same section:' 'This report as PDF' \
+for t in 'Full size' 'all editions' 'This report as PDF' \
 	'Skip to content'; do
 	if grep -q "$t" "$tmp/a.txt"; then no "the PDF prints '$t'"; else ok; fi
 done
