@@ -6,10 +6,9 @@
  * started ahead when figures are to be drawn; editions from the newest
  * down, each handing its figures to gnuplot as soon as its templates
  * are expanded (gnuplot draws on the other core while the next edition
- * is built), each rendered as soon as the one before it is parsed (its
- * sections link to the same sections in the editions beside it), then
- * the pages that need every edition (the links between editions, the
- * history of each quantity, the changes), then the wait for gnuplot.
+ * is built), and rendered (the report's pages: pageset.h), then the
+ * pages that need every edition (the editions' list, the history of
+ * each quantity, the changes), then the wait for gnuplot.
  */
 #include <dirent.h>
 #include <errno.h>
