@@ -798,27 +798,6 @@ resolve_tables(cmark_node *doc, const struct heading *h, size_t nh,
 }
 
 /*
- * Puts what r->after_h2 writes for the section of id (a level-2
- * heading's, or the footnotes') after n, that section's heading block.
- */
-static void
-after_h2(cmark_node *n, const char *id, const struct rendered *r,
-	 struct buf *scratch)
-{
-	cmark_node *c;
-
-	if (!r->after_h2)
-		return;
-	buf_reset(scratch);
-	r->after_h2(scratch, id, r->after_h2_ctx);
-	if (!scratch->len)
-		return;
-	c = custom(CMARK_NODE_CUSTOM_BLOCK, scratch->data, "");
-	if (!cmark_node_insert_after(n, c))
-		BUG("a custom block cannot go after a heading");
-}
-
-/*
  * Makes the tree say everything the page shows, so that the renderer
  * writes the finished HTML: paragraphs that are exactly a snippet token
  * become the snippet's trusted HTML (custom blocks, which safe mode
@@ -935,8 +914,6 @@ resolve(cmark_node *doc, const struct expansion *x, const struct rendered *r,
 
 		if (h[i].level == 1 && !title)
 			title = b;
-		if (h[i].level == 2)
-			after_h2(b, h[i].id, r, &scratch);
 	}
 	after_title(doc, title, list, r->banner, &scratch);
 	free(todo);
@@ -1225,16 +1202,14 @@ backlinks(struct buf *out, const char *id, size_t nrefs)
 /*
  * The footnotes, which cmark-gfm puts last in the tree, as a section
  * that a "Notes" heading names (so that they do not read as the end of
- * the list before them), what r->after_h2 writes for it after the
- * heading, and the list: each definition written as cmark-gfm writes it
+ * the list before them), and the list: each definition written as cmark-gfm writes it
  * (the id "fn-" and its label, the back-links to its references at the
  * end of its last paragraph, or after its last block), its blocks moved
  * into it. The definitions leave the tree for d->defs: the renderer
  * still reads a reference's label from its definition.
  */
 static void
-resolve_notes(cmark_node *doc, struct html_doc *d, const struct rendered *r,
-	      struct buf *scratch)
+resolve_notes(cmark_node *doc, struct html_doc *d, struct buf *scratch)
 {
 	cmark_mem *mem = cmark_get_default_mem_allocator();
 	cmark_node *c, *sec, *h, *ol;
@@ -1273,7 +1248,6 @@ resolve_notes(cmark_node *doc, struct html_doc *d, const struct rendered *r,
 	append(sec, h);
 	append(sec, ol);
 	append(doc, sec);
-	after_h2(h, "notes", r, scratch);
 	for (i = 0; i < d->ndefs; i++) {
 		cmark_node *def = d->defs[i], *li, *last;
 		cmark_strbuf id;
@@ -1398,7 +1372,7 @@ html_doc_render(struct html_doc *d, struct rendered *r)
 	if (r->root)
 		reroot_links(d->tree, r);
 	resolve(d->tree, d->x, r, d->hs.h, d->hs.n, d->list.data);
-	resolve_notes(d->tree, d, r, &scratch);
+	resolve_notes(d->tree, d, &scratch);
 	html = cmark_render_html(d->tree, HTML_OPTIONS,
 				 cmark_parser_get_syntax_extensions(d->parser));
 	buf_addstr(r->body, html);

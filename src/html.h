@@ -51,19 +51,10 @@ struct rendered {
 	/*
 	 * HTML put after the title (the first level-1 heading) and the
 	 * folded copy of the contents that follows it there, then a blank
-	 * line (an edition's banner); or first, when there is no title.
-	 * NULL: none.
+	 * line (an edition's line of navigation); or first, when there is
+	 * no title. NULL: none.
 	 */
 	const char *banner;
-	/*
-	 * What follows each level-2 heading, and the "Notes" heading of
-	 * the footnotes (an edition's links to the same section in the
-	 * others): after_h2 appends that HTML, given the heading's id
-	 * and after_h2_ctx, to out; nothing appended, nothing put. NULL:
-	 * nothing.
-	 */
-	void (*after_h2)(struct buf *out, const char *id, const void *ctx);
-	const void *after_h2_ctx;
 };
 
 /*

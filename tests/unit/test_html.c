@@ -3,8 +3,9 @@
  * cmark-gfm does not: the footnotes' section, named by a "Notes"
  * heading, with cmark-gfm's own ids and back-links (the expected HTML
  * is cmark-gfm's, for the same Markdown, around the heading); and what
- * a page puts after each section's heading (rendered.after_h2), with a
- * parsed page's sections known before it is rendered.
+ * a page puts once after its title (rendered.banner: an edition's line
+ * of navigation), with a parsed page's sections known before it is
+ * rendered.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -234,28 +235,22 @@ test_no_notes(void **state)
 		    "<p>Text [^none] and [x].</p>\n", "", "");
 }
 
-/* An after_h2 that writes the id, but nothing for "quiet". */
-static void
-say_id(struct buf *out, const char *id, const void *ctx)
-{
-	if (strcmp(id, "quiet"))
-		buf_addf(out, "<p class=\"%s\">%s</p>", (const char *)ctx,
-			 id);
-}
+/* An edition's line of navigation, for rendered.banner. */
+#define NAV "<p class=\"nav\">editions</p>"
 
 static const char sections_md[] =
 	"# Title\n\n## One\n\nText.[^n]\n\n### Sub\n\n## One\n\n"
 	"> ## In a quote\n\n## Quiet\n\nEnd.\n\n[^n]: A note.\n";
 
 /*
- * After each level-2 heading (and the notes' heading) comes what
- * after_h2 writes for its id, in a block of its own; not after the
- * title or a level-3 heading, and nothing where it writes nothing.
+ * The banner (an edition's navigation) comes once, after the title and
+ * the folded contents: nothing after any section's heading or the
+ * notes' (where the links to the same section in other editions were).
  */
 static void
-test_after_h2(void **state)
+test_banner_once(void **state)
 {
-	struct rendered r = { .after_h2 = say_id, .after_h2_ctx = "nav" };
+	struct rendered r = { .banner = NAV };
 
 	(void)state;
 	assert_body(render(sections_md, sizeof(sections_md) - 1, &r),
@@ -266,17 +261,17 @@ test_after_h2(void **state)
 		    "<li><a href=\"#one-2\">One</a></li>\n"
 		    "<li><a href=\"#in-a-quote\">In a quote</a></li>\n"
 		    "<li><a href=\"#quiet\">Quiet</a></li>\n</ol>\n"
-		    "</details>\n"
-		    "<h2 id=\"one\">One</h2>\n<p class=\"nav\">one</p>\n"
+		    "</details>\n" NAV "\n"
+		    "<h2 id=\"one\">One</h2>\n"
 		    "<p>Text.<sup class=\"footnote-ref\"><a href=\"#fn-n\" "
 		    "id=\"fnref-n\" data-footnote-ref>1</a></sup></p>\n"
 		    "<h3 id=\"sub\">Sub</h3>\n"
-		    "<h2 id=\"one-2\">One</h2>\n<p class=\"nav\">one-2</p>\n"
+		    "<h2 id=\"one-2\">One</h2>\n"
 		    "<blockquote>\n<h2 id=\"in-a-quote\">In a quote</h2>\n"
-		    "<p class=\"nav\">in-a-quote</p>\n</blockquote>\n"
+		    "</blockquote>\n"
 		    "<h2 id=\"quiet\">Quiet</h2>\n<p>End.</p>\n",
 		    NOTES,
-		    "<p class=\"nav\">notes</p>\n<ol>\n<li id=\"fn-n\">\n"
+		    "<ol>\n<li id=\"fn-n\">\n"
 		    "<p>A note. <a href=\"#fnref-n\" class=\"footnote-backref"
 		    "\" data-footnote-backref aria-label=\"Back to content\">"
 		    "\xe2\x86\xa9</a></p>\n</li>\n</ol>\n</section>\n");
@@ -295,8 +290,8 @@ test_parse_sections(void **state)
 	struct html_doc *d, *e;
 	struct buf body = BUF_INIT, toc = BUF_INIT;
 	struct rendered r = { .body = &body, .toc = &toc,
-			      .after_h2 = say_id, .after_h2_ctx = "nav" };
-	struct rendered once = { .after_h2 = say_id, .after_h2_ctx = "nav" };
+			      .banner = NAV };
+	struct rendered once = { .banner = NAV };
 	char *want;
 
 	(void)state;
@@ -381,7 +376,7 @@ main(void)
 		cmocka_unit_test(test_notes),
 		cmocka_unit_test(test_notes_line_ends),
 		cmocka_unit_test(test_no_notes),
-		cmocka_unit_test(test_after_h2),
+		cmocka_unit_test(test_banner_once),
 		cmocka_unit_test(test_parse_sections),
 		cmocka_unit_test(test_code_tokens),
 	};
