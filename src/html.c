@@ -1359,6 +1359,37 @@ drop_tree(struct html_doc *d)
 	mempool_release(&d->pool);
 }
 
+/*
+ * Sends each link "#id" to no heading of d where r->elsewhere says that
+ * heading is: "audit.html#id".
+ */
+static void
+relink_anchors(struct html_doc *d, const struct rendered *r)
+{
+	cmark_iter *it = cmark_iter_new(d->tree);
+	cmark_event_type ev;
+	struct buf url = BUF_INIT;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		const char *u, *file;
+
+		if (ev != CMARK_EVENT_ENTER ||
+		    cmark_node_get_type(n) != CMARK_NODE_LINK)
+			continue;
+		u = cmark_node_get_url(n);
+		if (!u || *u != '#' || html_doc_has_id(d, u + 1) ||
+		    !(file = r->elsewhere(u + 1, r->elsewhere_ctx)))
+			continue;
+		buf_reset(&url);
+		buf_addstr(&url, file);
+		buf_addstr(&url, u);
+		cmark_node_set_url(n, url.data);
+	}
+	cmark_iter_free(it);
+	buf_release(&url);
+}
+
 void
 html_doc_render(struct html_doc *d, struct rendered *r)
 {
@@ -1369,6 +1400,8 @@ html_doc_render(struct html_doc *d, struct rendered *r)
 	if (!d->tree)
 		BUG("a page rendered twice");
 	pool = &d->pool;
+	if (r->elsewhere)
+		relink_anchors(d, r);
 	if (r->root)
 		reroot_links(d->tree, r);
 	resolve(d->tree, d->x, r, d->hs.h, d->hs.n, d->list.data);
@@ -1384,6 +1417,19 @@ html_doc_render(struct html_doc *d, struct rendered *r)
 			r->title = xstrdup(d->hs.h[i].text);
 	buf_add(r->toc, d->toc.data, d->toc.len);
 	buf_release(&scratch);
+}
+
+int
+html_doc_has_id(const struct html_doc *d, const char *id)
+{
+	size_t i;
+
+	if (d->notes && !strcmp(id, "notes"))
+		return 1;
+	for (i = 0; i < d->hs.n; i++)
+		if (!strcmp(d->hs.h[i].id, id))
+			return 1;
+	return 0;
 }
 
 void

@@ -55,6 +55,15 @@ struct rendered {
 	 * no title. NULL: none.
 	 */
 	const char *banner;
+	/*
+	 * For a page among others (a report's pages): where a link "#id"
+	 * of the Markdown goes when the page has no heading of that id:
+	 * elsewhere returns the file of the page that has it ("audit.html",
+	 * the link becoming "audit.html#id"), or NULL to leave the link
+	 * as it is. NULL: every such link stays.
+	 */
+	const char *(*elsewhere)(const char *id, const void *ctx);
+	const void *elsewhere_ctx;
 };
 
 /*
@@ -87,6 +96,13 @@ int html_parse(const struct expansion *x, struct html_doc **doc);
  * "notes", the footnotes' section, when it has footnotes.
  */
 int html_doc_has_section(const struct html_doc *doc, const char *id);
+
+/*
+ * Whether doc has a heading of id, at any level, or "notes", the
+ * footnotes' heading, when it has footnotes; before it is rendered
+ * and after.
+ */
+int html_doc_has_id(const struct html_doc *doc, const char *id);
 
 /*
  * Renders doc for the page r describes, as html_render() does: appends

@@ -233,37 +233,85 @@ edition_nav(const struct run *run, size_t i, const char *file, int top,
 	BUF_ADDLIT(out, "</p>\n");
 }
 
+/* An edition's pages parsed, for links to headings across them. */
+struct parsed {
+	struct html_doc **docs;
+	const struct pageset *ps;
+};
+
+/* rendered.elsewhere: the page that has a heading of id, or NULL. */
+static const char *
+heading_page(const char *id, const void *ctx)
+{
+	const struct parsed *p = ctx;
+	size_t k;
+
+	for (k = 0; k < p->ps->n; k++)
+		if (html_doc_has_id(p->docs[k], id))
+			return p->ps->v[k].file;
+	return NULL;
+}
+
 /*
- * Renders edition i's pages for editions/YEAR/, each with its line of
- * edition navigation after the title. Returns 0, or -1 after an error
+ * Renders edition i's pages, for the site's top (top: their links to
+ * quantities made for the parts' pages) or for editions/YEAR/, into
+ * body[k], toc[k] (initialised here) and title[k] (the caller frees
+ * it), each with its line of edition navigation after the title when
+ * the site has editions. All are parsed first, so that a link to a
+ * heading of another page goes there. Returns 0, or -1 after an error
  * (raw HTML in a template).
  */
+static int
+render_pages(struct run *run, size_t i, int top, struct buf *body,
+	     struct buf *toc, char **title)
+{
+	struct edition *e = &run->ed[i];
+	size_t np = run->ps.n, k;
+	struct parsed p = { xcalloc(np, sizeof(*p.docs)), &run->ps };
+	struct buf nav = BUF_INIT;
+	int ret = 0;
+
+	for (k = 0; k < np; k++)
+		if (html_parse(&e->x[k], &p.docs[k]))
+			ret = -1;
+	for (k = 0; k < np; k++) {
+		struct rendered r = { .body = &body[k], .toc = &toc[k],
+				      .elsewhere = heading_page,
+				      .elsewhere_ctx = &p };
+
+		if (top) {
+			r.qhref = top_qhref;
+			r.qhref_ctx = &run->parts;
+		} else {
+			r.root = "../../";
+			r.own = run->own;
+		}
+		buf_init(&body[k]);
+		buf_init(&toc[k]);
+		buf_reset(&nav);
+		if (run->editions)
+			edition_nav(run, i, run->ps.v[k].file, top, &nav);
+		r.banner = nav.data;
+		html_doc_render(p.docs[k], &r);
+		title[k] = r.title;
+	}
+	for (k = 0; k < np; k++)
+		html_doc_free(p.docs[k]);
+	free(p.docs);
+	buf_release(&nav);
+	return ret;
+}
+
+/* Renders edition i's pages for editions/YEAR/. Returns 0 or -1. */
 static int
 render_edition(struct run *run, size_t i)
 {
 	struct edition *e = &run->ed[i];
-	struct buf nav = BUF_INIT;
-	size_t k;
-	int ret = 0;
 
 	e->body = xcalloc(run->ps.n, sizeof(*e->body));
 	e->toc = xcalloc(run->ps.n, sizeof(*e->toc));
 	e->title = xcalloc(run->ps.n, sizeof(*e->title));
-	for (k = 0; k < run->ps.n; k++) {
-		struct rendered r = { .body = &e->body[k], .toc = &e->toc[k],
-				      .root = "../../", .own = run->own };
-
-		buf_init(&e->body[k]);
-		buf_init(&e->toc[k]);
-		buf_reset(&nav);
-		edition_nav(run, i, run->ps.v[k].file, 0, &nav);
-		r.banner = nav.data;
-		if (html_render(&e->x[k], &r))
-			ret = -1;
-		e->title[k] = r.title;
-	}
-	buf_release(&nav);
-	return ret;
+	return render_pages(run, i, 0, e->body, e->toc, e->title);
 }
 
 /*
@@ -460,31 +508,12 @@ write_edition(struct run *run, size_t i)
 static int
 write_top_report(struct run *run)
 {
-	struct edition *e = &run->ed[run->n - 1];
 	size_t np = run->ps.n, k;
 	struct buf *body = xcalloc(np, sizeof(*body));
 	struct buf *toc = xcalloc(np, sizeof(*toc));
 	char **title = xcalloc(np, sizeof(*title));
-	struct buf nav = BUF_INIT;
-	int ret = 0;
+	int ret = render_pages(run, run->n - 1, 1, body, toc, title);
 
-	for (k = 0; k < np; k++) {
-		/* Its links to quantities are made for the parts' pages. */
-		struct rendered r = { .body = &body[k], .toc = &toc[k],
-				      .qhref = top_qhref,
-				      .qhref_ctx = &run->parts };
-
-		buf_init(&body[k]);
-		buf_init(&toc[k]);
-		buf_reset(&nav);
-		if (run->editions)
-			edition_nav(run, run->n - 1, run->ps.v[k].file, 1,
-				    &nav);
-		r.banner = nav.data;
-		if (html_render(&e->x[k], &r))
-			ret = -1;
-		title[k] = r.title;
-	}
 	run->nav = xcalloc(np, sizeof(*run->nav));
 	for (k = 1; k < np; k++) {
 		run->nav[k - 1].file = run->ps.v[k].file;
@@ -505,7 +534,6 @@ write_top_report(struct run *run)
 	free(toc);
 	/* The navigation's names, until the run ends. */
 	run->titles = title;
-	buf_release(&nav);
 	return ret;
 }
 

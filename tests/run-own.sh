@@ -336,8 +336,9 @@ same vell-missing-column "$tmp/want"
 # --- A page of its own ------------------------------------------------------
 # templates/NAME.md is a page, out/NAME.html (and in every edition's
 # folder), in the navigation by its title; its tables are numbered on
-# from the report's, references go across pages both ways, and its
-# citations link to the report's references list, which lists them.
+# from the report's, references go across pages both ways (a link to
+# a heading too), and its citations link to the report's references
+# list, which lists them.
 cat >>"$proj/data/references.csv" <<'EOF'
 vell_chart,Chart of Vell 1955,,"A chart of the harbour, invented for a test",,1955,,
 EOF
@@ -364,7 +365,8 @@ The far mark.
 |---|---|
 | distance | {{ vell.far | unit }} |
 
-{{@doubling}}, on a page of its own, gives the pace.
+{{@doubling}}, on a page of its own, gives the pace; [the lamps](#the-lamps-of-the-mole)
+tell more.
 EOF
 run pages-report 0 "$ult" report
 written pages lamps.html references.html
@@ -375,6 +377,8 @@ has pages-number "$proj/out/lamps.html" '<strong>Table 2\.</strong>'
 has pages-number-main "$proj/out/index.html" '<strong>Table 1\.</strong>'
 has pages-ref-out "$proj/out/index.html" \
 	'<a href="lamps.html#tab-doubling">Table 2</a>'
+has pages-heading "$proj/out/index.html" \
+	'<a href="lamps.html#the-lamps-of-the-mole">the lamps</a>'
 has pages-ref-in "$proj/out/lamps.html" \
 	'<a href="index.html#fig-beam">Figure 1</a>'
 has pages-cite "$proj/out/lamps.html" \

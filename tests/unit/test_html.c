@@ -277,6 +277,55 @@ test_banner_once(void **state)
 		    "\xe2\x86\xa9</a></p>\n</li>\n</ol>\n</section>\n");
 }
 
+/* rendered.elsewhere: "there" and "sub-there" are on b.html. */
+static const char *
+on_b(const char *id, const void *ctx)
+{
+	(void)ctx;
+	return !strcmp(id, "there") || !strcmp(id, "sub-there") ? "b.html" :
+	       NULL;
+}
+
+/*
+ * A link "#id" to no heading of the page goes where elsewhere says
+ * that heading is; one to a heading of its own (any level), or to one
+ * no page has, stays; other links are not touched. html_doc_has_id()
+ * knows every level's headings and the notes.
+ */
+static void
+test_elsewhere(void **state)
+{
+	static const char md[] =
+		"# Title\n\n## Here\n\n### Sub there\n\n"
+		"[a](#here) [b](#there) [c](#sub-there) [d](#nowhere) "
+		"[e](x.html#there) [f](#title)[^n]\n\n[^n]: A note.\n";
+	struct rendered r = { .elsewhere = on_b };
+	struct expansion x;
+	struct html_doc *d;
+	char *body;
+
+	(void)state;
+	body = render(md, sizeof(md) - 1, &r);
+	assert_non_null(strstr(body, "<a href=\"#here\">a</a> "
+			       "<a href=\"b.html#there\">b</a> "
+			       "<a href=\"#sub-there\">c</a> "
+			       "<a href=\"#nowhere\">d</a> "
+			       "<a href=\"x.html#there\">e</a> "
+			       "<a href=\"#title\">f</a>"));
+	free(body);
+	expansion_of(&x, md, sizeof(md) - 1);
+	capture_start();
+	assert_int_equal(html_parse(&x, &d), 0);
+	assert_captured("");
+	assert_true(html_doc_has_id(d, "title"));
+	assert_true(html_doc_has_id(d, "here"));
+	assert_true(html_doc_has_id(d, "sub-there"));
+	assert_true(html_doc_has_id(d, "notes"));
+	assert_false(html_doc_has_id(d, "there"));
+	html_doc_free(d);
+	expansion_release(&x);
+}
+
 /*
  * A page parsed tells its sections (level-2 headings, and "notes" when
  * it has footnotes) before it is rendered, and after; rendered in two
@@ -377,6 +426,7 @@ main(void)
 		cmocka_unit_test(test_notes_line_ends),
 		cmocka_unit_test(test_no_notes),
 		cmocka_unit_test(test_banner_once),
+		cmocka_unit_test(test_elsewhere),
 		cmocka_unit_test(test_parse_sections),
 		cmocka_unit_test(test_code_tokens),
 	};
