@@ -205,8 +205,8 @@ header_error(const struct srcfile *f, const char *w, const char *we,
  * figure u's script: variables into vars, dataset names into *data
  * (space-separated), each checked to exist in ds or mine; a name of
  * "# optional:" that the registry does not hold (a quantity missing
- * from the edition) gives no variable, for the script to test with
- * exists("NAME"). Returns -1 after printing errors at
+ * from the edition) gives no variable (it is undefined), for the script
+ * to test with exists("NAME"). Returns -1 after printing errors at
  * the script's own file:line:col, with the closest names.
  */
 static int
@@ -234,7 +234,15 @@ read_header(const struct figure *u, struct buf *vars,
 			char *v;
 
 			if (!q && hw->data == FIGURE_OPTIONAL) {
-				/* Missing in this edition: no variable. */
+				/*
+				 * Missing in this edition: no variable, not
+				 * even one a figure drawn before in the same
+				 * gnuplot left (reset keeps variables).
+				 */
+				for (v = word; *v; v++)
+					if (*v == '.')
+						*v = '_';
+				buf_addf(vars, "undefine %s\n", word);
 			} else if (!q) {
 				ret = header_error(f, w, we, reg, ds, mine,
 						   "quantity");
