@@ -1,7 +1,8 @@
 /*
  * Figure descriptions, between the template stage and the plot stage:
  * reads a figure's script (templates/figures/NAME.gp) once and finds the
- * words of its "# needs:" and "# data:" header lines; holds where the
+ * words of its "# needs:", "# optional:" and "# data:" header lines;
+ * holds where the
  * template placed the figure. Reads the script; writes nothing, prints
  * nothing.
  */
@@ -15,17 +16,24 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* The header key that the line text[0, len) starts with: 0, 1 or -1. */
+/*
+ * The header key that the line text[0, len) starts with: FIGURE_NEEDS,
+ * FIGURE_DATA, FIGURE_OPTIONAL, or -1.
+ */
 static int
 header_key(const char *text, size_t len, size_t *keylen)
 {
 	if (len >= 8 && !memcmp(text, "# needs:", 8)) {
 		*keylen = 8;
-		return 0;
+		return FIGURE_NEEDS;
 	}
 	if (len >= 7 && !memcmp(text, "# data:", 7)) {
 		*keylen = 7;
-		return 1;
+		return FIGURE_DATA;
+	}
+	if (len >= 11 && !memcmp(text, "# optional:", 11)) {
+		*keylen = 11;
+		return FIGURE_OPTIONAL;
 	}
 	return -1;
 }

@@ -29,11 +29,15 @@ struct srcfile;
 #define FIGURE_NARROW_SUFFIX "-narrow"
 #define FIGURE_NARROW_MEDIA "(max-width: 30rem)"
 
+/* What a header word names (struct figure_word's data). */
+enum { FIGURE_NEEDS = 0, FIGURE_DATA = 1, FIGURE_OPTIONAL = 2 };
+
 /* A word of a figure script's header lines. */
 struct figure_word {
 	size_t off, len;	/* into script->data */
-	int data;		/* 1: a dataset of "# data:"; 0: a quantity
-				   of "# needs:" */
+	int data;		/* FIGURE_DATA: a dataset of "# data:";
+				   FIGURE_NEEDS: a quantity of "# needs:";
+				   FIGURE_OPTIONAL: one of "# optional:" */
 };
 
 struct figure {

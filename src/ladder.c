@@ -50,13 +50,14 @@ dist(const double *a, const double *b)
 }
 
 /*
- * The machines' labels of the ladder figure, in a column to the right of
- * the rightmost machine (LADDER_GAP decades of bits past it), one per
- * line: the slots, from the bottom, at max(the i-th slowest machine's
- * speed / 10^LADDER_DROP, the slot below x 10^LADDER_LINE), so that no
- * label sits on another or on a point. The figure's y axis spans 46
- * decades in about 340 px: 2 decades are one line of its 10-point
- * labels.
+ * The machines' labels of the ladder figure, drawn in its panel of the
+ * machines alone (enlarged: the limits span 46 decades of speed, the
+ * machines a fifth of them), in a column to the right of the rightmost
+ * machine (LADDER_GAP decades of bits past it), one per line: the slots,
+ * from the bottom, at max(the i-th slowest machine's speed /
+ * 10^LADDER_DROP, the slot below x 10^LADDER_LINE), so that no label
+ * sits on another or on a point. The panel is drawn at about 15 pixels
+ * a decade on both axes: a line of its 12-point labels is 1.2 decades.
  *
  * A leader line runs from each machine to its label. Given the i-th
  * slowest the i-th slot, two lines cross when the machines' bits differ
@@ -67,7 +68,7 @@ dist(const double *a, const double *b)
  * |p1 X| + |X s2| + |p2 X| + |X s1|, their length before the swap (the
  * triangle inequality; strict unless p1 = p2, as no machine is on a line
  * through two slots of the column): each swap shortens the lines' total
- * length, measured in the figure's pixels (LADDER_XPX, LADDER_YPX;
+ * length, measured in the panel's pixels (LADDER_XPX, LADDER_YPX;
  * whether lines cross does not depend on the scale), and one that would
  * not (two machines at one point) is not made. So no assignment comes
  * back; there are finitely many, so the passes end, when no two lines
@@ -76,11 +77,8 @@ dist(const double *a, const double *b)
  *
  * Adds the rows to lad, sorted by speed (devs is reordered).
  */
-#define LADDER_GAP 2.5
-#define LADDER_DROP 2.0
-#define LADDER_LINE 2.0
-#define LADDER_XPX (485.0 / 28)	/* pixels per decade of bits */
-#define LADDER_YPX (340.0 / 46)	/* pixels per decade of ops/s */
+#define LADDER_XPX 15.0	/* pixels per decade of bits */
+#define LADDER_YPX 15.0	/* pixels per decade of ops/s */
 void
 ladder_place(struct ladder_machine *devs, size_t n)
 {

@@ -10,6 +10,15 @@
  * or on a point and no two leader lines cross.
  */
 
+/*
+ * The column of labels (in decades): LADDER_GAP right of the rightmost
+ * point; each label LADDER_DROP below its point's height, but
+ * LADDER_LINE above the label below it. ladder.gp draws them so.
+ */
+#define LADDER_GAP 1.0
+#define LADDER_DROP 0.5
+#define LADDER_LINE 1.2
+
 /* A point whose label is placed: x and y both finite and > 0. */
 struct ladder_machine {
 	double ops, bits;	/* y and x (speed and memory on the ladder) */

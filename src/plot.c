@@ -201,9 +201,12 @@ header_error(const struct srcfile *f, const char *w, const char *we,
 }
 
 /*
- * Checks the "# needs:" and "# data:" header words of figure u's script:
- * variables into vars, dataset names into *data (space-separated), each
- * checked to exist in ds or mine. Returns -1 after printing errors at
+ * Checks the "# needs:", "# optional:" and "# data:" header words of
+ * figure u's script: variables into vars, dataset names into *data
+ * (space-separated), each checked to exist in ds or mine; a name of
+ * "# optional:" that the registry does not hold (a quantity missing
+ * from the edition) gives no variable (it is undefined), for the script
+ * to test with exists("NAME"). Returns -1 after printing errors at
  * the script's own file:line:col, with the closest names.
  */
 static int
@@ -220,7 +223,7 @@ read_header(const struct figure *u, struct buf *vars,
 		const char *w = f->data + hw->off, *we = w + hw->len;
 		char *word = xstrndup(w, hw->len);
 
-		if (hw->data) {
+		if (hw->data == FIGURE_DATA) {
 			if (dataset_of(ds, mine, word))
 				buf_addf(data, " %s", word);
 			else
@@ -230,7 +233,17 @@ read_header(const struct figure *u, struct buf *vars,
 			const struct quantity *q = registry_get(reg, word);
 			char *v;
 
-			if (!q) {
+			if (!q && hw->data == FIGURE_OPTIONAL) {
+				/*
+				 * Missing in this edition: no variable, not
+				 * even one a figure drawn before in the same
+				 * gnuplot left (reset keeps variables).
+				 */
+				for (v = word; *v; v++)
+					if (*v == '.')
+						*v = '_';
+				buf_addf(vars, "undefine %s\n", word);
+			} else if (!q) {
 				ret = header_error(f, w, we, reg, ds, mine,
 						   "quantity");
 			} else if (q->type != Q_NUMBER) {

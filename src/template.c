@@ -748,7 +748,7 @@ figure_links(const struct figure *f, struct buf *html)
 	for (i = 0; i < f->nwords; i++) {
 		const struct figure_word *w = &f->words[i];
 
-		if (!w->data)
+		if (w->data != FIGURE_DATA)
 			continue;
 		buf_reset(&key);
 		buf_addch(&key, ' ');

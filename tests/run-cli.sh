@@ -189,6 +189,15 @@ expect docs-figure-example 0 "$ult" -t "$tmp/ex-templates" -o "$tmp/ex-out" \
 if grep -q '^plot ' "$tmp/ex-templates/figures/ex.gp" &&
 	grep -q 'doubling every 2.0 years' "$tmp/ex-out/figures/ex.svg"; then ok
 else no "docs/templates.md: the figure script example does not draw"; fi
+# "# optional:": a quantity the model has is a variable, one it lacks
+# is none (exists() is 0), where "# needs:" would be an error.
+printf '%s\n' '# optional: article.year no.such.quantity' \
+	'set title sprintf("opt %d %d %d", exists("article_year"), exists("no_such_quantity"), article_year)' \
+	'plot x' >"$tmp/ex-templates/figures/ex.gp"
+expect figure-optional 0 "$ult" -t "$tmp/ex-templates" -o "$tmp/ex-out" \
+	--no-editions report
+if grep -q 'opt 1 0 2008' "$tmp/ex-out/figures/ex.svg"; then ok
+else no "a figure's '# optional:' names are not variables as they should be"; fi
 expect datasets-takes-none 2 "$ult" datasets top500
 expect tables-only-datasets 2 "$ult" --tables list
 has tables-only-datasets "$tmp/stderr" "^ultimate: --tables is an option of 'datasets'\$"

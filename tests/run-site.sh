@@ -64,8 +64,8 @@ check_series() { # check_series FIGURE TEXT...
 			no "figures/$fig.svg lacks '$t'"; fi
 	done
 }
-check_series top500 "No. 1 of each list" "trend to" "1 kg ultimate limit"
-check_series disk "largest drive" "capacity trend" "areal density"
+check_series top500 "No. 1 of each list" "trend 1993–" "extrapolated" "1 kg ultimate limit"
+check_series disk "largest drive" "disks 1956–" "since 2008" "SSDs 2008–" "areal density"
 check_series gaps "speed (single-bit ops/s)" "memory (bits)" "Roadrunner"
 check_series ladder "ultimate laptop" "1 kg black hole" "atomic-matter laptop"
 check_series sensitivity "from the" "24 months"

@@ -7,6 +7,7 @@
 # needs: series.top500.fit_since.slope series.top500.fit_since.intercept
 # needs: series.top500.fit_article.value_latest series.top500.pace.shortfall
 # needs: series.top500.fit_article.slope_se series.top500.fit_article.to
+# needs: series.top500.fit_article.from series.top500.fit_since.from series.top500.fit_since.to
 # data: top500
 set key below maxcols 1 width -3
 set rmargin 4
@@ -18,6 +19,11 @@ set ylabel "Rmax of the No. 1 (FLOP/s)"
 # On a phone (narrow): fewer tics, the key above the plot,
 # its words shorter.
 if (narrow) set xtics 10; set key above vertical maxcols 1 Left reverse width 0; set bmargin -1
+# Each trend is solid over the lists it was fitted on (from the first to
+# the last of them: stats, before the ranges are set, which it would
+# read), dashed beyond.
+stats 'top500.dat' using ($1 >= series_top500_fit_article_from && $1 < series_top500_fit_article_to + 1 ? $1 : 1/0) name "art" nooutput
+stats 'top500.dat' using ($1 >= series_top500_fit_since_from && $1 < series_top500_fit_since_to + 1 ? $1 : 1/0) name "new" nooutput
 set xrange [1992:edition_year + 2]
 before(x) = 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * x)
 # The band of the extension, as in top500.gp: from the window's last
@@ -33,8 +39,9 @@ newest = narrow ? "now" : "at the newest list"
 shortfall = (series_top500_pace_shortfall >= 1 ? sprintf("trend to %d, %s: %.2g × the record", article_year, newest, series_top500_pace_shortfall) : sprintf("trend to %d, %s: the record / %.2g", article_year, newest, 1 / series_top500_pace_shortfall))
 set style fill transparent solid 0.15 noborder
 plot sample [t0:edition_year + 2] '+' using 1:(band($1, -1)):(band($1, 1)) with filledcurves lc rgb orange notitle, \
-     [1992:edition_year + 2] (x <= article_year + 1 ? before(x) : 1/0) title sprintf("trend to %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_article_slope) lw lw_data lc rgb orange, \
-     (x > article_year + 1 ? before(x) : 1/0) notitle lw lw_data lc rgb orange dt 2, \
-     (x >= article_year ? since(x) : 1/0) title sprintf("trend since %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_since_slope) lw lw_data lc rgb blue, \
+     [art_min:art_max] before(x) title sprintf("trend to %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_article_slope) lw lw_data lc rgb orange, \
+     [art_max:edition_year + 2] before(x) notitle lw lw_data lc rgb orange dt dt_extrap, \
+     [new_min:new_max] since(x) title sprintf("trend since %d: ×2 in %.2f years", article_year, 1 / series_top500_fit_since_slope) lw lw_data lc rgb blue, \
+     [new_max:edition_year + 2] since(x) notitle lw lw_data lc rgb blue dt dt_extrap, \
      'top500.dat' using 1:2 title "No. 1 of each list (Rmax)" with points pt 7 ps 0.6 lc rgb ink, \
      '+' using (series_top500_latest_time):(series_top500_fit_article_value_latest) every ::0::0 title shortfall with points pt 5 ps 1 lc rgb orange

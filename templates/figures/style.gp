@@ -41,6 +41,11 @@ lw_guide = 1
 #   set arrow from first edition_year, graph 0 to first edition_year, graph 1 nohead ls 101
 set style line 100 lc rgb frame lw 1
 set style line 101 lc rgb guide lw lw_guide dt 3
+# A fitted line (a trend) is solid over its window, the years of the
+# points it was fitted on, and dashed (dt dt_extrap) where it is
+# extrapolated beyond them; a script plots the two stretches apart:
+#   [fit_from:fit_to] f(x) lw lw_data lc rgb blue, [fit_to:last] f(x) lw lw_data lc rgb blue dt dt_extrap
+dt_extrap = 2
 
 # Axes: left and bottom only, tics outside, no minor tics, a light grid.
 set border 3 lw 1 lc rgb muted

@@ -56,12 +56,14 @@ test_header_words(void **state)
 {
 	static const char text[] = "# Figure.\n# needs: a.b  c\n"
 		"# data: top500\tdevices\r\nplot 1\n#  data: not_a_header\n"
-		"x # data: nor_this\n# data:\n# needs:last";
+		"x # data: nor_this\n# data:\n# optional: o.p\n"
+		"#optional: not_either\n# needs:last";
 	static const struct {
 		const char *word;
 		int data;
 	} want[] = { { "a.b", 0 }, { "c", 0 }, { "top500", 1 },
-		     { "devices", 1 }, { "last", 0 } };
+		     { "devices", 1 }, { "o.p", FIGURE_OPTIONAL },
+		     { "last", 0 } };
 	struct figure_word w;
 	size_t pos = 0, i = 0;
 

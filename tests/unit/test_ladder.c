@@ -60,9 +60,10 @@ crossings(double (*p)[2], double (*s)[2], size_t n)
 
 /*
  * Places the labels of the n machines m (distinct points) and checks
- * them: the slots are those of the rule (a column 2.5 decades of bits
- * right of the rightmost machine, each 2 decades below its machine's
- * speed in speed order but 2 decades above the one below), each used
+ * them: the slots are those of the rule (a column LADDER_GAP decades of
+ * bits right of the rightmost machine, each LADDER_DROP decades below
+ * its machine's speed in speed order but LADDER_LINE decades above the
+ * one below), each used
  * once, and no two leader lines meet. Returns how many pairs met when
  * the i-th slowest machine had the i-th slot (the order before).
  */
@@ -84,10 +85,10 @@ check_ladder(const struct machine *m, size_t n)
 			col = m[i].bits;
 	}
 	ladder_place(dev, n);
-	col += 2.5;
+	col += LADDER_GAP;
 	qsort(ops, n, sizeof(*ops), by_value);
 	for (i = 0; i < n; i++) {
-		want[i] = fmax(ops[i] - 2, below + 2);
+		want[i] = fmax(ops[i] - LADDER_DROP, below + LADDER_LINE);
 		below = want[i];
 	}
 	for (k = 0; k < n; k++) {
