@@ -63,10 +63,42 @@ by_rest(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/*
+ * The names a pick's keys and condition read beyond its rows' own (the
+ * edition's laptop's tier, in then.laptop's key), space-separated into
+ * out: its choice turns with them as with its rows, so each quantity it
+ * copies names them as its because (changes.c finds the data rows that
+ * caused a change through them).
+ */
+static void
+pick_because(const struct pick *pk, struct buf *out)
+{
+	struct buf names = BUF_INIT;
+	size_t k, vl = strlen(pk->var);
+	const char *p;
+
+	buf_addch(&names, '\n');
+	for (k = 0; k < pk->nkeys; k++)
+		expr_inputs(pk->key[k], &names);
+	if (pk->where)
+		expr_inputs(pk->where, &names);
+	for (p = names.data + 1; *p; p += strcspn(p, "\n") + 1) {
+		size_t len = strcspn(p, "\n");
+
+		if (!strncmp(p, pk->var, vl) && (len == vl || p[vl] == '.'))
+			continue;
+		if (out->len)
+			buf_addch(out, ' ');
+		buf_add(out, p, len);
+	}
+	buf_release(&names);
+}
+
 static int
 copy_row(struct modeldoc_eval *ev, const struct item *it, const char *row)
 {
 	struct buf name = BUF_INIT, formula = BUF_INIT, rests = BUF_INIT;
+	struct buf because = BUF_INIT;
 	const char *note = it->a[A_NOTE].text;
 	size_t k, n = registry_count(ev->reg), rl = strlen(row);
 	size_t nrest = 0, cap = 0;
@@ -74,6 +106,7 @@ copy_row(struct modeldoc_eval *ev, const struct item *it, const char *row)
 	int ret = 0;
 
 	family_rests(ev, it->name, &rests);
+	pick_because(it->pick, &because);
 	/*
 	 * Its lines, sorted, for bisection: a strstr() of the text for
 	 * each quantity of the row was 17.4M of every edition's
@@ -134,7 +167,10 @@ copy_row(struct modeldoc_eval *ev, const struct item *it, const char *row)
 			ret = modeldoc_error(ev->doc, it->off, it->len, "'%s' "
 					"could not be added (see above)",
 					name.data);
+		else if (because.len)
+			registry_set_because_of(c, because.data);
 	}
+	buf_release(&because);
 	buf_release(&name);
 	buf_release(&formula);
 	buf_release(&rests);

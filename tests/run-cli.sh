@@ -775,7 +775,7 @@ while IFS='|' read -r f row; do
 	if grep -Eq "$f:([0-9]+-)?$line([^0-9]|\$)" "$tmp/stdout"; then ok
 	else no "diff-cause-$f: the new row $f:$line causes nothing"; fi
 done <<'ROWS'
-devices.csv|test_netbook,Test Netbook,Test Netbook,NEWEST,netbook,2e10,4e10,,,,,2147483648,6.4e10,1,1,10,test row,
+devices.csv|test_netbook,Test Netbook,Test Netbook,NEWEST,netbook,2e10,4e10,,,,,2147483648,6.4e10,1,1,10,,test row,
 quantum.csv|test_qc,Test QC,NEWEST,5e9,3e7,2e-8,4e-8,test row,
 top500.csv|NEWEST-11,Test Machine,Somewhere,Nowhere,3e18,4e18,5e7,,test row,
 disk_capacity.csv|NEWEST,Test Disk,Test,5e13,test row,
@@ -874,7 +874,7 @@ done
 # from --help, quantity names from 'list' with the -d on the line.
 if command -v bash >/dev/null; then
 	cp -R "$top/data" "$tmp/comp"
-	echo 'zz_test,Test Box,Test,2020,laptop,1e9,,,,,,1e9,,,,,test source,' \
+	echo 'zz_test,Test Box,Test,2020,laptop,1e9,,,,,,1e9,,,,,,test source,' \
 		>>"$tmp/comp/devices.csv"
 	# complete WORD...: COMPREPLY for the line "$ult WORD...", one a line
 	complete_line() {

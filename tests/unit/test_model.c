@@ -191,7 +191,7 @@ fix_setup(void **state)
 	static const char *const copies[] = { "assumptions.csv", "devices.csv",
 		"disk_capacity.csv", "areal_density.csv", "transistors.csv",
 		"claims.csv", "ssd_capacity.csv", "quantum.csv", "schema.csv",
-		"references.csv", MODEL_DOCUMENT };
+		"references.csv", "dram_density.csv", MODEL_DOCUMENT };
 	size_t i;
 
 	(void)state;
@@ -209,7 +209,8 @@ fix_teardown(void **state)
 	static const char *const files[] = { "assumptions.csv", "devices.csv",
 		"disk_capacity.csv", "areal_density.csv", "transistors.csv",
 		"claims.csv", "ssd_capacity.csv", "quantum.csv", "top500.csv",
-		"schema.csv", "references.csv", MODEL_DOCUMENT };
+		"schema.csv", "references.csv", "dram_density.csv",
+		MODEL_DOCUMENT };
 	struct buf path = BUF_INIT;
 	size_t i;
 
