@@ -1266,7 +1266,7 @@ big_field() {
 	{
 		printf '2026-11,Next,Somewhere,Nowhere,2.5e18,2.7e18,,,test row,"'
 		head -c "$2" /dev/zero | tr '\0' 'a'
-		printf '"\n'
+		printf '",\n'
 	} >>"$1"
 }
 # rss PID: the process's resident memory in kB, or 0.
