@@ -324,14 +324,12 @@ added(const struct changes *cs, const struct added_file *af, size_t line)
 }
 
 /*
- * A quantity gone from the later edition went with what replaced the
- * thing it described: the current pick "current.supercomputer" has no
- * storage figure once a newer machine without one is picked. The
- * causes of that pick (its ".id" or ".name" in the later edition) are
- * the gone quantity's.
+ * The pick or row that name describes: the quantity ".id" (or ".name")
+ * of its longest prefix that has one in reg ("current.laptop.ram":
+ * "current.laptop.id"), or NULL.
  */
-static void
-walk_owner(const struct registry *reg, const char *name, struct deps *d)
+static const struct quantity *
+owner_of(const struct registry *reg, const char *name)
 {
 	struct buf p = BUF_INIT;
 	const struct quantity *q = NULL;
@@ -354,9 +352,45 @@ walk_owner(const struct registry *reg, const char *name, struct deps *d)
 			q = registry_get(reg, p.data);
 		}
 	}
+	buf_release(&p);
+	return q;
+}
+
+/*
+ * A quantity gone from the later edition went with what replaced the
+ * thing it described: the current pick "current.supercomputer" has no
+ * storage figure once a newer machine without one is picked. The
+ * causes of that pick (its ".id" or ".name" in the later edition) are
+ * the gone quantity's.
+ */
+static void
+walk_owner(const struct registry *reg, const char *name, struct deps *d)
+{
+	const struct quantity *q = owner_of(reg, name);
+
 	if (q)
 		walk(reg, q, d);
-	buf_release(&p);
+}
+
+/*
+ * A quantity of a pick that picked another row changed with the pick
+ * ("series.ssd.fit_verdict.slope" when the verdicts' window moved):
+ * the pick's causes are its own too. Only when the owner's value
+ * differs between the editions, so that a row that stayed lends no
+ * causes of its own to every figure it holds.
+ */
+static void
+walk_moved_owner(const struct changes *cs, const char *name, struct deps *d)
+{
+	const struct quantity *a = owner_of(cs->ra, name);
+	const struct quantity *b = owner_of(cs->rb, name);
+
+	if (!a || !b || strcmp(a->name, b->name))
+		return;
+	if (a->type == b->type && (a->text ? b->text && !strcmp(a->text,
+	    b->text) : !b->text && a->value == b->value))
+		return;
+	walk(cs->rb, b, d);
 }
 
 /*
@@ -383,6 +417,8 @@ changes_causes(const struct changes *cs, size_t i, struct buf *out)
 		walk(cs->rb, c->b, &d);
 	else
 		walk_owner(cs->rb, c->name, &d);
+	if (c->a && c->b)
+		walk_moved_owner(cs, c->name, &d);
 	/*
 	 * A quantity new or gone came or went with what decided that it
 	 * exists: the pick it describes, as the other edition has it.

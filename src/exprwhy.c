@@ -197,7 +197,10 @@ expr_failing(const struct expr *e, const struct expr_env *env)
 /*
  * Whether e reduces over rows that are no family of reg (a data file's,
  * or a set of them the model document names): gone with the model's
- * tables, the registry cannot re-evaluate e.
+ * tables, the registry cannot re-evaluate e. A set is a row itself
+ * (NAME.id), though a family's rows may share its prefix (the windows
+ * of a series, "series.top500.fit_all"): a reduction over it reads the
+ * set's rows, not theirs.
  */
 static int
 reads_rows(const struct expr *e, const struct registry *reg)
@@ -210,6 +213,11 @@ reads_rows(const struct expr *e, const struct registry *reg)
 	if (e->over) {
 		expr_family_rows(reg, e->over, &rows);
 		ret = !rows.len;
+		if (!ret && !strchr(e->over, ' ')) {
+			buf_reset(&rows);
+			buf_addf(&rows, "%s.id", e->over);
+			ret = registry_get(reg, rows.data) != NULL;
+		}
 		buf_release(&rows);
 	}
 	return ret || reads_rows(e->a, reg) || reads_rows(e->b, reg) ||

@@ -640,6 +640,18 @@ bound_rests(const struct expr *e, const char *var, struct buf *rests)
 	bound_rests(expr_arg(e, 1), var, rests);
 }
 
+/* Whether name is a set of rows of doc. */
+static int
+is_set(const struct modeldoc *doc, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < doc->nviews; k++)
+		if (!strcmp(doc->items[doc->views[k]].name, name))
+			return 1;
+	return 0;
+}
+
 /*
  * The inputs a reduction of e adds: for each row it ranges over, the
  * row's id and each ROW.rest it reads there (VAR.rest) that the row has.
@@ -647,14 +659,21 @@ bound_rests(const struct expr *e, const char *var, struct buf *rests)
  * data row that changed it (the reduction's own names bind no quantity).
  */
 static void
-reduction_inputs(const struct registry *reg, const struct expr *e,
+reduction_inputs(const struct modeldoc_eval *ev, const struct expr *e,
 		 struct buf *inputs)
 {
+	const struct registry *reg = ev->reg;
 	const char *over, *var;
 
 	if (!e)
 		return;
-	if (expr_kind(e) == EXPR_CALL && (var = expr_reduction(e, &over))) {
+	/*
+	 * A set of rows is what a reduction over its name ranges over, even
+	 * where rows of a family share its prefix (the windows of a series,
+	 * "series.top500.fit_all"): their ids are none of its inputs.
+	 */
+	if (expr_kind(e) == EXPR_CALL && (var = expr_reduction(e, &over)) &&
+	    !is_set(ev->doc, over)) {
 		struct buf rests = BUF_INIT, row = BUF_INIT, name = BUF_INIT;
 		size_t k;
 
@@ -678,8 +697,8 @@ reduction_inputs(const struct registry *reg, const struct expr *e,
 		buf_release(&row);
 		buf_release(&name);
 	}
-	reduction_inputs(reg, expr_arg(e, 0), inputs);
-	reduction_inputs(reg, expr_arg(e, 1), inputs);
+	reduction_inputs(ev, expr_arg(e, 0), inputs);
+	reduction_inputs(ev, expr_arg(e, 1), inputs);
 }
 
 /* q's because: the quantities its "when:" reads, as bound by b. */
@@ -767,7 +786,7 @@ def_inputs(struct modeldoc_eval *ev, const struct item *it,
 	}
 	/* Most read no rows: their trees are not walked for every member. */
 	if (it->reduces)
-		reduction_inputs(ev->reg, it->expr, inputs);
+		reduction_inputs(ev, it->expr, inputs);
 	buf_give(ev, one);
 }
 

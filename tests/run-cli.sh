@@ -655,7 +655,7 @@ done
 # follow with no change to code.
 cp -R "$top/data" "$tmp/next"
 before_fit=$(cd "$top" && "$ult" get series.top500.fit_all.doubling_time)
-printf '%s\n' '2099-06,"Test Machine ""X""",Somewhere,Nowhere,9e20,1e21,,,test row,' \
+printf '%s\n' '2099-06,"Test Machine ""X""",Somewhere,Nowhere,9e20,1e21,,,test row,,' \
 	>>"$tmp/next/top500.csv"
 expect new-row 0 "$ult" -d "$tmp/next" get record.name
 has new-row "$tmp/stdout" '^Test Machine "X"$'
@@ -777,10 +777,10 @@ while IFS='|' read -r f row; do
 done <<'ROWS'
 devices.csv|test_netbook,Test Netbook,Test Netbook,NEWEST,netbook,2e10,4e10,,,,,2147483648,6.4e10,1,1,10,,test row,
 quantum.csv|test_qc,Test QC,NEWEST,5e9,3e7,2e-8,4e-8,test row,
-top500.csv|NEWEST-11,Test Machine,Somewhere,Nowhere,3e18,4e18,5e7,,test row,
+top500.csv|NEWEST-11,Test Machine,Somewhere,Nowhere,3e18,4e18,5e7,,test row,,
 disk_capacity.csv|NEWEST,Test Disk,Test,5e13,test row,
 ssd_capacity.csv|NEWEST,Test SSD,Test,3e14,test row,
-areal_density.csv|NEWEST,Test Drive,3e12,test row,
+areal_density.csv|NEWEST,Test Drive,3e12,test row,,drive
 transistors.csv|NEWEST,Test CPU,Test,2e11,chip,test row,
 ROWS
 y=$article
@@ -1108,6 +1108,43 @@ if command -v git >/dev/null &&
 else
 	echo "cli: not a git checkout, out/ tracking not tested"
 fi
+
+# A verdict turns with the data: one row changed in a copy of data/, and
+# the 0/1 quantities the story's sentences read turn with it. The
+# record flash drive of 2025 twice as large moves the flash drives'
+# whole range to the memory limit before the speed's (memory comes
+# first, settled); the newest No. 1 thirty times as fast ends the
+# record's slowdown beyond the scatter. Each against the data as they
+# are, so that a test of the sentence can follow the quantity.
+vd="$tmp/verdict-data"
+verdict_get() { # verdict_get NAME DIR: the value of NAME, "-" for none
+	"$ult" -d "$2" --as-of 2026 get "$1" 2>/dev/null || echo -
+}
+verdict_is() { # verdict_is TEST NAME DIR WANT
+	got=$(verdict_get "$2" "$3")
+	if [ "$got" = "$4" ]; then ok; else
+		no "$1: $2 is '$got', want '$4'"; fi
+}
+rm -rf "$vd"
+cp -R "$top/data" "$vd"
+verdict_is verdict-as-is verdict.first.settled "$top/data" 0
+verdict_is verdict-as-is first.flash_before_speed "$top/data" 0
+verdict_is verdict-as-is series.top500.pace.slowed_beyond_scatter "$top/data" 1
+sed 's/^\(2025,Kioxia LC9 245\.76 TB (E3\.L),Kioxia,\)2\.4576e14,/\14.9152e14,/' \
+	"$top/data/ssd_capacity.csv" >"$vd/ssd_capacity.csv"
+if cmp -s "$top/data/ssd_capacity.csv" "$vd/ssd_capacity.csv"; then
+	no "verdict-flash: the 2025 flash row was not changed"; else ok; fi
+verdict_is verdict-flash first.flash_before_speed "$vd" 1
+verdict_is verdict-flash verdict.first.settled "$vd" 1
+verdict_is verdict-flash verdict.first.name "$vd" memory
+cp "$top/data/ssd_capacity.csv" "$vd/"
+sed 's/^\(2026-06,LineShine,[^,]*,[^,]*,\)2\.198e18,/\16.594e19,/' \
+	"$top/data/top500.csv" >"$vd/top500.csv"
+if cmp -s "$top/data/top500.csv" "$vd/top500.csv"; then
+	no "verdict-pace: the 2026 list's row was not changed"; else ok; fi
+verdict_is verdict-pace series.top500.pace.slowed_beyond_scatter "$vd" 0
+verdict_is verdict-pace series.top500.pace.overlap "$vd" 1
+rm -rf "$vd"
 
 # sudo make report, then make report as oneself: out/ belongs to root,
 # and the message says so and how to fix it, not "Permission denied".

@@ -331,8 +331,8 @@ cp -R "$top/templates" "$tmp/T"
 cp -R "$top/data" "$tmp/A"
 cp -R "$top/data" "$tmp/B"
 cp -R "$top/data" "$tmp/C"
-echo '2026-11,Next,Somewhere,Nowhere,2.5e18,2.7e18,,,test row,' >>"$tmp/B/top500.csv"
-echo '2026-11,Other,Elsewhere,Nowhere,2.4e18,2.6e18,,,test row,' >>"$tmp/C/top500.csv"
+echo '2026-11,Next,Somewhere,Nowhere,2.5e18,2.7e18,,,test row,,' >>"$tmp/B/top500.csv"
+echo '2026-11,Other,Elsewhere,Nowhere,2.4e18,2.6e18,,,test row,,' >>"$tmp/C/top500.csv"
 # The three are made at once (with FAULTS_JOBS above 1).
 for d in A B C; do
 	mkdir "$tmp/make$d"
@@ -1266,7 +1266,7 @@ big_field() {
 	{
 		printf '2026-11,Next,Somewhere,Nowhere,2.5e18,2.7e18,,,test row,"'
 		head -c "$2" /dev/zero | tr '\0' 'a'
-		printf '"\n'
+		printf '",\n'
 	} >>"$1"
 }
 # rss PID: the process's resident memory in kB, or 0.

@@ -145,7 +145,7 @@ if same "$tmp/before" "$tmp/a"; then ok; else no "out/ not restored"; fi
 # A new data row changes a figure: gnuplot must run; when it fails the
 # run fails with exit 3 and out/ stays as it was.
 cp -R "$top/data" "$tmp/data2"
-echo '2099-06,Next,Somewhere,Nowhere,9e20,1e21,,,test row,' >>"$tmp/data2/top500.csv"
+echo '2099-06,Next,Somewhere,Nowhere,9e20,1e21,,,test row,,' >>"$tmp/data2/top500.csv"
 PATH="$tmp/fake:$PATH" report "$tmp/a" -d "$tmp/data2"
 if [ "$rc" = 3 ] && [ -e "$tmp/fake/ran" ]; then ok; else
 	no "changed data with failing gnuplot: exit $rc"; fi
