@@ -120,6 +120,8 @@ class Edition:
             "own": self.column(rows, head, "Below its own mass\u2019s (orders)"),
             "memory": self.column(rows, head,
                                   "Below the memory limit (orders)"),
+            "memory_own": self.column(rows, head,
+                                      "Below its own memory limit (orders)"),
         }
         if self.errors:
             return
@@ -132,6 +134,8 @@ class Edition:
         self.nearest(mins, "closest.speed.gap.ops.orders", "speed",
                      [r"nearest the speed limit in this edition, by its peak "
                       r"rate, is (.+?) \((\d{4})\)",
+                      r"the nearest machine of the device data to the speed "
+                      r"limit is (.+?), at",
                       r"the nearest of the machines in the device data, "
                       r"(.+?) \((\d{4})\), is"])
         self.nearest(mins, "closest.memory.gap.ram.orders", "memory",
@@ -139,6 +143,12 @@ class Edition:
                       r"to the memory limit"])
         self.nearest(mins, "closest.speed_own.gap.ops_own.orders", "own",
                      [r"for its own mass, the nearest of them is (.+?) "
+                      r"\((\d{4})\)",
+                      r"Against its own speed limit the nearest is (.+?) "
+                      r"\((\d{4})\)"])
+        self.nearest(mins, "closest.memory_own.gap.ram_own.orders",
+                     "memory_own",
+                     [r"against its own memory limit the nearest is (.+?) "
                       r"\((\d{4})\)"])
         self.record(mins)
         self.both(mins, cols)
@@ -238,7 +248,7 @@ class Edition:
                           "nearer still than %s" % (r, mins["speed"][0]))
 
     def heaviest(self, rows, head):
-        m = re.search(r"The heaviest of them, (.+?) at ", self.prose)
+        m = re.search(r"The heaviest(?: of them)?, (.+?) at ", self.prose)
         own = links(self.page, "closest.heaviest.gap.ops_own.orders")
         if not m or not own:
             return

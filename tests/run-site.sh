@@ -348,6 +348,37 @@ for f in ["quantities.html"] + ["editions/" + d + "/quantities.html"
 PY
 then ok; else no "quantities parts"; cat "$tmp/parts"; fi
 
+# The main page is a story one reads in a sitting: at most 6,000 words of
+# running text in every edition (paragraphs and lists of the article;
+# not its tables, figures and their captions, formulas, references or
+# notes, which a reader consults rather than reads), and the check can
+# fail (a page with a paragraph of 6,001 words is refused).
+words() { python3 - "$@" <<'PY'
+import html, re, sys
+def running(page):
+    s = open(page, encoding="utf-8").read()
+    s = s[s.find("<main"):s.find("</main>")]
+    for tag in ("table", "figure", "math", "nav", "script", "style"):
+        s = re.sub(r"<%s\b.*?</%s>" % (tag, tag), " ", s, flags=re.S)
+    s = re.sub(r'<section[^>]*class="footnotes".*?</section>', " ", s, flags=re.S)
+    s = re.sub(r'<h2[^>]*id="references".*', " ", s, flags=re.S)
+    s = re.sub(r"<[^>]+>", " ", s)
+    return len(html.unescape(s).split())
+bad = 0
+for page in sys.argv[1:]:
+    n = running(page)
+    if n > 6000:
+        print("%s: %d words of running text, more than 6,000" % (page, n))
+        bad = 1
+sys.exit(bad)
+PY
+}
+if words "$tmp/shipped/index.html" "$tmp/shipped/editions"/[0-9]*/index.html
+then ok; else no "the main page is longer than a sitting"; fi
+python3 -c 'print("<main><p>" + "word " * 6001 + "</p></main>")' >"$tmp/long.html"
+if ! words "$tmp/long.html" >/dev/null; then ok
+else no "a main page of 6,001 words passes"; fi
+
 # Every superlative of every edition (nearest, closest, heaviest, ran
 # ahead) agrees with the table of its own edition (its report's pages)
 # that shows the figure it names; and the check can fail: the newest
