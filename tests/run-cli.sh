@@ -176,6 +176,9 @@ for ds in $(sed -n 's/^# data://p' "$top"/templates/figures/*.gp); do
 done
 # The worked example of a figure script in docs/templates.md draws.
 cp -R "$top/templates" "$tmp/ex-templates"
+for f in "$tmp"/ex-templates/*.md; do	# the report's other pages are not the example's
+	[ "$(basename "$f")" = report.md ] || rm -f "$f"
+done
 printf '# R\n\n{{#figure ex}}\nCap.\n{{#alt}}\nAlt.\n{{/figure}}\n' \
 	>"$tmp/ex-templates/report.md"
 {
@@ -1137,6 +1140,29 @@ if cmp -s "$top/data/ssd_capacity.csv" "$vd/ssd_capacity.csv"; then
 verdict_is verdict-flash first.flash_before_speed "$vd" 1
 verdict_is verdict-flash verdict.first.settled "$vd" 1
 verdict_is verdict-flash verdict.first.name "$vd" memory
+# ... and the sentences that read them turn too (the newest edition's
+# page, before and after).
+verdict_says() { # verdict_says TEST DIR PHRASE...: each phrase on the page
+	_t=$1 _d=$2
+	shift 2
+	rm -rf "$tmp/verdict-out"
+	if ! "$ult" -d "$_d" -o "$tmp/verdict-out" --no-editions report \
+		>/dev/null 2>&1; then
+		no "$_t: the report failed"
+		return
+	fi
+	for _p in "$@"; do
+		if tr '\n' ' ' <"$tmp/verdict-out/index.html" | grep -qF "$_p"
+		then ok; else no "$_t: the page does not say '$_p'"; fi
+	done
+}
+verdict_says verdict-as-is-text "$top/data" \
+	"flash may come before speed or after it" \
+	"do not yet settle whether speed or memory comes first" \
+	"The climb has slowed, beyond the scatter of both trends"
+verdict_says verdict-flash-text "$vd" \
+	"and flash before speed, beyond the scatter of both" \
+	"memory comes first." "memory meets its limit first."
 cp "$top/data/ssd_capacity.csv" "$vd/"
 sed 's/^\(2026-06,LineShine,[^,]*,[^,]*,\)2\.198e18,/\16.594e19,/' \
 	"$top/data/top500.csv" >"$vd/top500.csv"
@@ -1144,6 +1170,8 @@ if cmp -s "$top/data/top500.csv" "$vd/top500.csv"; then
 	no "verdict-pace: the 2026 list's row was not changed"; else ok; fi
 verdict_is verdict-pace series.top500.pace.slowed_beyond_scatter "$vd" 0
 verdict_is verdict-pace series.top500.pace.overlap "$vd" 1
+verdict_says verdict-pace-text "$vd" \
+	"The two ranges overlap, so the record may have kept its pace"
 rm -rf "$vd"
 
 # sudo make report, then make report as oneself: out/ belongs to root,

@@ -23,6 +23,14 @@ for dir in "$top"/tests/errors/*/; do
 	if [ -d "$dir/templates" ]; then
 		cp -R "$dir/templates/." "$tmp/templates/"
 	fi
+	# A case's own report.md is the whole report: the project's other
+	# pages (which cite the shipped report's references) are not its.
+	if [ -f "$dir/templates/report.md" ]; then
+		for f in "$tmp"/templates/*.md; do
+			[ "$(basename "$f")" = report.md ] ||
+				[ -f "$dir/templates/$(basename "$f")" ] || rm -f "$f"
+		done
+	fi
 	for f in "$dir"*.csv "$dir"*.bib "$dir"*.json; do
 		[ -e "$f" ] && cp "$f" "$tmp/data/"
 	done

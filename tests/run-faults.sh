@@ -654,6 +654,9 @@ run unknown-long-names unknown_long_names
 uaf_table_in_figure() { # AddressSanitizer: heap-use-after-free
 	mkcase
 	cp "$fx/uaf-report.md" "$c/templates/report.md"
+	for _f in "$c"/templates/*.md; do	# the shipped report's other pages
+		[ "${_f##*/}" = report.md ] || rm -f "$_f"
+	done
 	snap
 	rep 20
 	clean

@@ -14,7 +14,8 @@
 # of the solid-state drives: those are drawn when it has them.
 # optional: series.disk_record.fit_since.slope series.disk_record.fit_since.intercept
 # optional: series.disk_record.fit_since.from series.disk_record.fit_since.to
-# optional: series.disk_record.fit_since.slope_se
+# optional: series.disk_record.fit_since.slope_se series.disk_record.fit_since.t95
+# optional: series.disk_record.pace.slowed_beyond_scatter series.disk_record.pace.quickened_beyond_scatter
 # optional: series.disk_record.fit_since.year_entropy
 # optional: series.ssd.fit_all.slope series.ssd.fit_all.intercept
 # optional: series.ssd.fit_all.from series.ssd.fit_all.to
@@ -61,8 +62,8 @@ art(x) = line(x, series_disk_record_fit_article_intercept, series_disk_record_fi
 new(x) = line(x, series_disk_record_fit_since_intercept, series_disk_record_fit_since_slope)
 ssd(x) = line(x, series_ssd_fit_all_intercept, series_ssd_fit_all_slope)
 # The band of the extrapolation since the article: from its last year,
-# the line at a slope two standard errors steeper and shallower.
-band(x, k) = 2**(series_disk_record_fit_since_intercept + series_disk_record_fit_since_slope * series_disk_record_fit_since_to + (series_disk_record_fit_since_slope + k * 2 * series_disk_record_fit_since_slope_se) * (x - series_disk_record_fit_since_to)) * 8
+# the line at the ends of its slope's 95% range (Student's t).
+band(x, k) = 2**(series_disk_record_fit_since_intercept + series_disk_record_fit_since_slope * series_disk_record_fit_since_to + (series_disk_record_fit_since_slope + k * series_disk_record_fit_since_t95 * series_disk_record_fit_since_slope_se) * (x - series_disk_record_fit_since_to)) * 8
 set arrow 1 from graph 0, first laptop_bits_max to graph 1, first laptop_bits_max nohead lw lw_data lc rgb vermilion dt 2
 set label 1 (narrow ? "entropy limit" : sprintf("entropy limit of %g kg in %g litre", laptop_mass, laptop_volume * 1e3)) at graph 0.02, first laptop_bits_max * 300 tc rgb vermilion
 set arrow 2 from graph 0, first atomic_bits to graph 1, first atomic_bits nohead lw lw_data lc rgb purple dt 2
@@ -78,15 +79,12 @@ if (since) set label 5 sprintf("%d", series_disk_record_fit_since_year_entropy) 
 if (flash) set label 6 sprintf("%d", series_ssd_fit_all_year_entropy) at first series_ssd_fit_all_year_entropy, first laptop_bits_max point pt 9 ps 1.2 lc rgb sky right offset -0.8,0.8 tc rgb blue
 # The slowdown (or not) of the record hard disks since the article,
 # named at the right end, under both trends, clear of the limits: slower
-# or faster when
-# the two slopes differ by more than two standard errors of their
-# difference.
-if (since) { \
-  dk = series_disk_record_fit_since_slope - series_disk_record_fit_article_slope; \
-  se = sqrt(series_disk_record_fit_since_slope_se**2 + series_disk_record_fit_article_slope_se**2); \
-  pace = dk < -2 * se ? "slower" : dk > 2 * se ? "faster" : "as fast"; \
+# or faster only when the two slopes' 95% ranges do not overlap, as the
+# text decides it (series.disk_record.pace.*).
+if (since && exists("series_disk_record_pace_slowed_beyond_scatter")) { \
+  pace = series_disk_record_pace_slowed_beyond_scatter ? sprintf("hard disks\nslower since %d", article_year) : series_disk_record_pace_quickened_beyond_scatter ? sprintf("hard disks\nfaster since %d", article_year) : sprintf("hard disks since %d:\nno change beyond the scatter", article_year); \
   x_at = x_hi - 0.02 * (x_hi - x_lo); \
-  set label 7 sprintf("hard disks\n%s since %d", pace, article_year) at first x_at, first (new(x_at) < art(x_at) ? new(x_at) : art(x_at)) / (narrow ? 1e14 : 1e10) right tc rgb blue \
+  set label 7 pace at first x_at, first (new(x_at) < art(x_at) ? new(x_at) : art(x_at)) / (narrow ? 1e14 : 1e10) right tc rgb blue \
 }
 set style fill transparent solid 0.15 noborder
 # The plot is built as text, what an edition lacks left out.

@@ -7,6 +7,7 @@
 # needs: edition.year article.year
 # needs: energy.fit.slope energy.fit.intercept energy.fit.year_landauer
 # needs: energy.fit.slope_se energy.fit.from energy.fit.to
+# needs: energy.fit.t95
 # data: energy
 set key top right width -5
 # The trend is solid over the lists it was fitted on, dashed beyond
@@ -25,9 +26,9 @@ set xrange [article_year - 3:last]
 set yrange [landauer_energy_room / 100:1e-9]
 trend(x) = 2**(energy_fit_intercept + energy_fit_slope * x) / sbops_per_flop
 # The band of the extrapolation, as in top500.gp: from the last list, the
-# line at a slope two standard errors steeper and shallower; its edges
+# line at the ends of its slope's 95% range (Student's t); its edges
 # meet kT ln 2 in the years of the text's range.
-band(x, k) = 2**(energy_fit_intercept + energy_fit_slope * energy_fit_to + (energy_fit_slope + k * 2 * energy_fit_slope_se) * (x - energy_fit_to)) / sbops_per_flop
+band(x, k) = 2**(energy_fit_intercept + energy_fit_slope * energy_fit_to + (energy_fit_slope + k * energy_fit_t95 * energy_fit_slope_se) * (x - energy_fit_to)) / sbops_per_flop
 set arrow from graph 0, first landauer_energy_room to graph 1, first landauer_energy_room nohead lw lw_data lc rgb vermilion dt 2
 set label sprintf(narrow ? "kT ln 2 at %g K" : "Landauer's limit: kT ln 2 at %g K", landauer_room_temperature) at graph 0.02, first landauer_energy_room * 4 tc rgb vermilion
 set arrow from first edition_year, graph 0 to first edition_year, graph 1 nohead ls 101

@@ -8,6 +8,7 @@
 # needs: series.top500.fit_article.value_latest series.top500.pace.shortfall
 # needs: series.top500.fit_article.slope_se series.top500.fit_article.to
 # needs: series.top500.fit_article.from series.top500.fit_since.from series.top500.fit_since.to
+# needs: series.top500.fit_article.t95
 # data: top500
 set key below maxcols 1 width -3
 set rmargin 4
@@ -27,9 +28,9 @@ stats 'top500.dat' using ($1 >= series_top500_fit_since_from && $1 < series_top5
 set xrange [1992:edition_year + 2]
 before(x) = 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * x)
 # The band of the extension, as in top500.gp: from the window's last
-# year, the line at a slope two standard errors steeper and shallower.
+# year, the line at the ends of its slope's 95% range (Student's t).
 t0 = series_top500_fit_article_to
-band(x, k) = 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * t0 + (series_top500_fit_article_slope + k * 2 * series_top500_fit_article_slope_se) * (x - t0))
+band(x, k) = 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * t0 + (series_top500_fit_article_slope + k * series_top500_fit_article_t95 * series_top500_fit_article_slope_se) * (x - t0))
 since(x) = 2**(series_top500_fit_since_intercept + series_top500_fit_since_slope * x)
 set arrow from first article_year, graph 0 to first article_year, graph 1 nohead ls 101
 set label sprintf("%d", article_year) at first article_year, graph 0.96 offset 0.5,0 tc rgb muted

@@ -1,6 +1,6 @@
 # Figure: the TOP500 No. 1 per kilogram of its own mass, in single-bit
 # operations per second per kilogram, with its trend since the article
-# and the band at two standard errors of its slope, extrapolated to the
+# and the band at its slope's 95% range, extrapolated to the
 # speed limit of one kilogram (each machine's own-mass limit per
 # kilogram); beside it, for the whole-machine view, the No. 1's trend
 # since the article held against one kilogram.
@@ -10,6 +10,7 @@
 # needs: series.top500.fit_since.from series.top500.fit_since.to
 # needs: series.top500.fit_since.slope series.top500.fit_since.intercept
 # needs: series.top500.fit_since.year_ml
+# needs: mass.fit.t95
 # data: mass top500
 # Each trend is solid over the lists it was fitted on (from the first to
 # the last of them: stats, before the ranges are set, which it would
@@ -31,10 +32,10 @@ set xrange [article_year - 5:last + 20]
 set yrange [1e10:1e55]
 per_kg(x) = sbops_per_flop * 2**(mass_fit_intercept + mass_fit_slope * x)
 whole(x) = sbops_per_flop * 2**(series_top500_fit_since_intercept + series_top500_fit_since_slope * x)
-# The band: from the trend's last year, the line at a slope two standard
-# errors steeper and shallower (where its edges meet the limit are the
+# The band: from the trend's last year, the line at the ends of its
+# slope's 95% range, Student's t (where its edges meet the limit are the
 # years of the text's range).
-band(x, k) = sbops_per_flop * 2**(mass_fit_intercept + mass_fit_slope * mass_fit_to + (mass_fit_slope + k * 2 * mass_fit_slope_se) * (x - mass_fit_to))
+band(x, k) = sbops_per_flop * 2**(mass_fit_intercept + mass_fit_slope * mass_fit_to + (mass_fit_slope + k * mass_fit_t95 * mass_fit_slope_se) * (x - mass_fit_to))
 limit = mass_limit_per_kg * laptop_mass
 set arrow from graph 0, first limit to graph 1, first limit nohead lw lw_data lc rgb vermilion dt 2
 lim_label = narrow ? sprintf("%g kg speed limit", laptop_mass) : sprintf("speed limit of %g kg (per kg: of its own mass)", laptop_mass)

@@ -10,6 +10,7 @@
 # needs: series.top500.fit_since.slope_se series.top500.fit_since.to
 # needs: series.top500.fit_article.slope_se series.top500.fit_article.to
 # needs: series.top500.fit_since.from series.top500.fit_article.from
+# needs: series.top500.fit_article.t95 series.top500.fit_since.t95
 # data: top500
 set key bottom right width -8 samplen 2
 # Each trend is solid over the lists it was fitted on (from the first
@@ -34,9 +35,9 @@ set yrange [1e10:1e55]
 fit_since(x) = sbops_per_flop * 2**(series_top500_fit_since_intercept + series_top500_fit_since_slope * x)
 fit_art(x) = sbops_per_flop * 2**(series_top500_fit_article_intercept + series_top500_fit_article_slope * x)
 # The band of each extrapolation: from its last year, the line at a slope
-# two standard errors steeper and shallower (the years of the text's
+# ends of the slope's 95% range, Student's t (the years of the text's
 # ranges are where its edges meet the limits).
-band(x, a, b, se, t, k) = sbops_per_flop * 2**(a + b * t + (b + k * 2 * se) * (x - t))
+band(x, a, b, se, t, k) = sbops_per_flop * 2**(a + b * t + (b + k * se) * (x - t))
 set arrow from graph 0, first laptop_ops_max to graph 1, first laptop_ops_max nohead lw lw_data lc rgb vermilion dt 2
 set arrow from graph 0, first atomic_ops to graph 1, first atomic_ops nohead lw lw_data lc rgb purple dt 2
 set label sprintf("%g kg ultimate limit", laptop_mass) at graph 0.02, first laptop_ops_max * 40 tc rgb vermilion
@@ -59,8 +60,8 @@ set label sprintf("%d", series_top500_fit_since_year_atomic) at first series_top
 set label sprintf("%d", series_top500_fit_article_year_ml) at first series_top500_fit_article_year_ml, first laptop_ops_max point pt 5 ps 1 lc rgb orange offset (se_ml ? 0.8 : -5),(se_ml ? -1 : 1) tc rgb orange_text
 set label sprintf("%d", series_top500_fit_article_year_atomic) at first series_top500_fit_article_year_atomic, first atomic_ops point pt 5 ps 1 lc rgb orange offset (se_at ? 0.8 : -5),(se_at ? -1 : 1) tc rgb orange_text
 set style fill transparent solid 0.15 noborder
-plot sample [series_top500_fit_article_to:last + 10] '+' using 1:(band($1, series_top500_fit_article_intercept, series_top500_fit_article_slope, series_top500_fit_article_slope_se, series_top500_fit_article_to, -1)):(band($1, series_top500_fit_article_intercept, series_top500_fit_article_slope, series_top500_fit_article_slope_se, series_top500_fit_article_to, 1)) with filledcurves lc rgb orange notitle, \
-     [series_top500_fit_since_to:last + 10] '+' using 1:(band($1, series_top500_fit_since_intercept, series_top500_fit_since_slope, series_top500_fit_since_slope_se, series_top500_fit_since_to, -1)):(band($1, series_top500_fit_since_intercept, series_top500_fit_since_slope, series_top500_fit_since_slope_se, series_top500_fit_since_to, 1)) with filledcurves lc rgb blue notitle, \
+plot sample [series_top500_fit_article_to:last + 10] '+' using 1:(band($1, series_top500_fit_article_intercept, series_top500_fit_article_slope, series_top500_fit_article_t95 * series_top500_fit_article_slope_se, series_top500_fit_article_to, -1)):(band($1, series_top500_fit_article_intercept, series_top500_fit_article_slope, series_top500_fit_article_t95 * series_top500_fit_article_slope_se, series_top500_fit_article_to, 1)) with filledcurves lc rgb orange notitle, \
+     [series_top500_fit_since_to:last + 10] '+' using 1:(band($1, series_top500_fit_since_intercept, series_top500_fit_since_slope, series_top500_fit_since_t95 * series_top500_fit_since_slope_se, series_top500_fit_since_to, -1)):(band($1, series_top500_fit_since_intercept, series_top500_fit_since_slope, series_top500_fit_since_t95 * series_top500_fit_since_slope_se, series_top500_fit_since_to, 1)) with filledcurves lc rgb blue notitle, \
      [art_min:art_max] fit_art(x) title sprintf("trend %d–%d: ×2 in %.2f years", series_top500_fit_article_from, series_top500_fit_article_to, 1 / series_top500_fit_article_slope) lw lw_data lc rgb orange, \
      [art_max:last + 10] fit_art(x) notitle lw lw_data lc rgb orange dt dt_extrap, \
      [since_min:since_max] fit_since(x) title sprintf("trend %d–%d: ×2 in %.2f years", series_top500_fit_since_from, series_top500_fit_since_to, 1 / series_top500_fit_since_slope) lw lw_data lc rgb blue, \
