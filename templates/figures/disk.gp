@@ -45,7 +45,7 @@ set size 1, (narrow ? 0.8 : 0.75)
 set key above vertical maxrows 4 Left reverse samplen 2 width -6
 # On a phone (narrow): the key in one column, its text smaller (12 px,
 # above the 11 px of a phone's smallest), fewer tics.
-if (narrow) set key maxrows 7 width -4 font ",12" spacing 1
+if (narrow) set key maxrows 7 width -4 font ",13" spacing 1
 set logscale y 10
 set format y "10^{%L}"
 set ytics 1e6

@@ -33,7 +33,7 @@ b_x0 = m_min_x - 0.3
 b_x1 = m_max_x + 0.3
 b_y0 = m_min_y - 0.6
 b_y1 = m_max_y + 0.6
-label_font = ",12"
+label_font = narrow ? ",13" : ",12"
 set multiplot
 # ---- The whole ladder.
 set logscale xy 10
