@@ -15,10 +15,9 @@ if (narrow) { set multiplot layout 2,1 margins 0.25,0.95,0.15,0.84 spacing 0.17 
 set key at screen 0.5, screen 0.995 center top horizontal maxrows 1 samplen 2
 if (narrow) set key at screen 0.5, screen 0.995 center top vertical maxrows auto maxcols 1 Left reverse
 if (!narrow) set tmargin 3
-# The marks' labels each on a row of its own, right of its line, on an
-# opaque box (the other marks' lines run behind the text, never
-# through it), above the curves: the y axis is given more room above.
-set style textbox opaque noborder margins 1,1
+# The marks' labels each on a row of its own, right of its line, above
+# the curves: the y axis is given more room above. No opaque box: the
+# SVG terminal draws one with a filter, which a printed PDF rasterises.
 set xlabel "Doubling time (years)"
 set ylabel (narrow ? "Years to the limit" : sprintf("Years to the %g kg speed limit", laptop_mass))
 row = narrow ? 0.15 : 0.07
@@ -27,13 +26,13 @@ set yrange [0:*]
 if (narrow) set ytics 200
 set offsets 0, 0, graph (narrow ? 0.5 : 0.2), 0
 set arrow 1 from first moore_article_doubling, graph 0 to first moore_article_doubling, graph 1 nohead ls 101
-set label 1 sprintf("%g months", moore_article_doubling * 12) at first moore_article_doubling, graph 1 - row offset 0.4,0 boxed
+set label 1 sprintf("%g months", moore_article_doubling * 12) at first moore_article_doubling, graph 1 - row offset 0.4,0
 set arrow 2 from first rate_lloyd, graph 0 to first rate_lloyd, graph 1 nohead ls 101
 # Lloyd's rate, as the data state it: "10^{8} per 50 years".
 lloyd = sprintf("10^{%d} per %g", floor(log10(moore_lloyd_factor) + 0.5), moore_lloyd_period)
-set label 2 lloyd . (narrow ? " y" : " years") at first rate_lloyd, graph 1 - 2 * row offset 0.4,0 boxed
+set label 2 lloyd . (narrow ? " y" : " years") at first rate_lloyd, graph 1 - 2 * row offset 0.4,0
 set arrow 3 from first moore_fast_doubling, graph 0 to first moore_fast_doubling, graph 1 nohead ls 101
-set label 3 sprintf("%g months", moore_fast_doubling * 12) at first moore_fast_doubling, graph 1 - 3 * row offset 0.4,0 boxed
+set label 3 sprintf("%g months", moore_fast_doubling * 12) at first moore_fast_doubling, graph 1 - 3 * row offset 0.4,0
 plot 'sensitivity_rate.dat' using 1:2 title sprintf("from the %d laptop", article_year) with lines lw lw_data lc rgb orange, \
      'sensitivity_rate.dat' using 1:3 title sprintf("from the %d record", record_year) with lines lw lw_data lc rgb blue
 unset arrow
@@ -51,11 +50,11 @@ set offsets 0, 0, 0, 0
 # leftmost), the others right of theirs, the rightmost a row lower.
 row = narrow ? 0.17 : 0.1
 set arrow 1 from first sbops_per_flop, graph 0 to first sbops_per_flop, graph 1 nohead ls 101
-set label 1 "the article's\nguess" at first sbops_per_flop, graph 0.4 right offset -0.4,0 boxed
+set label 1 "the article's\nguess" at first sbops_per_flop, graph 0.4 right offset -0.4,0
 set arrow 2 from first fma_fp32_ops_per_flop, graph 0 to first fma_fp32_ops_per_flop, graph 1 nohead ls 101
 set arrow 3 from first fma_fp64_ops_per_flop, graph 0 to first fma_fp64_ops_per_flop, graph 1 nohead ls 101
-set label 2 "FP32" at first fma_fp32_ops_per_flop, graph 0.4 offset 0.4,0 boxed
-set label 3 "FP64" at first fma_fp64_ops_per_flop, graph 0.4 - row offset 0.4,0 boxed
+set label 2 "FP32" at first fma_fp32_ops_per_flop, graph 0.4 offset 0.4,0
+set label 3 "FP64" at first fma_fp64_ops_per_flop, graph 0.4 - row offset 0.4,0
 plot 'sensitivity_sbops.dat' using 1:2 notitle with lines lw lw_data lc rgb orange, \
      'sensitivity_sbops.dat' using 1:3 notitle with lines lw lw_data lc rgb blue
 unset multiplot
