@@ -1333,19 +1333,6 @@ html_parse(const struct expansion *x, struct html_doc **out)
 	return ret;
 }
 
-int
-html_doc_has_section(const struct html_doc *d, const char *id)
-{
-	size_t i;
-
-	if (d->notes && !strcmp(id, "notes"))
-		return 1;
-	for (i = 0; i < d->hs.n; i++)
-		if (d->hs.h[i].level == 2 && !strcmp(d->hs.h[i].id, id))
-			return 1;
-	return 0;
-}
-
 /* Frees d's tree, the footnotes taken out of it and the parser. */
 static void
 drop_tree(struct html_doc *d)

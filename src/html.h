@@ -77,8 +77,8 @@ int html_render(const struct expansion *x, struct rendered *r);
 
 /*
  * html_render() in two steps, for pages that link to each other's
- * sections: html_parse() reads the page, so that its sections are known
- * (html_doc_has_section()) before any page is rendered; then
+ * headings: html_parse() reads the page, so that its headings are known
+ * (html_doc_has_id()) before any page is rendered; then
  * html_doc_render() writes it.
  */
 struct html_doc;
@@ -90,12 +90,6 @@ struct html_doc;
  * (*doc is made all the same). Free *doc with html_doc_free().
  */
 int html_parse(const struct expansion *x, struct html_doc **doc);
-
-/*
- * Whether doc has a section of id: a level-2 heading with that id, or
- * "notes", the footnotes' section, when it has footnotes.
- */
-int html_doc_has_section(const struct html_doc *doc, const char *id);
 
 /*
  * Whether doc has a heading of id, at any level, or "notes", the

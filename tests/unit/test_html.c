@@ -327,8 +327,8 @@ test_elsewhere(void **state)
 }
 
 /*
- * A page parsed tells its sections (level-2 headings, and "notes" when
- * it has footnotes) before it is rendered, and after; rendered in two
+ * A page parsed tells its headings (at any level, and "notes" when it
+ * has footnotes) before it is rendered, and after; rendered in two
  * steps it is what html_render() writes.
  */
 static void
@@ -350,18 +350,18 @@ test_parse_sections(void **state)
 	assert_int_equal(html_parse(&x, &d), 0);
 	assert_int_equal(html_parse(&y, &e), 0);
 	assert_captured("");
-	assert_true(html_doc_has_section(d, "one"));
-	assert_true(html_doc_has_section(d, "one-2"));
-	assert_true(html_doc_has_section(d, "in-a-quote"));
-	assert_true(html_doc_has_section(d, "notes"));
-	assert_false(html_doc_has_section(d, "title"));
-	assert_false(html_doc_has_section(d, "sub"));
-	assert_false(html_doc_has_section(d, "two"));
-	assert_true(html_doc_has_section(e, "only"));
-	assert_false(html_doc_has_section(e, "notes"));
+	assert_true(html_doc_has_id(d, "one"));
+	assert_true(html_doc_has_id(d, "one-2"));
+	assert_true(html_doc_has_id(d, "in-a-quote"));
+	assert_true(html_doc_has_id(d, "notes"));
+	assert_true(html_doc_has_id(d, "title"));
+	assert_true(html_doc_has_id(d, "sub"));
+	assert_false(html_doc_has_id(d, "two"));
+	assert_true(html_doc_has_id(e, "only"));
+	assert_false(html_doc_has_id(e, "notes"));
 	html_doc_render(d, &r);
-	assert_true(html_doc_has_section(d, "one-2"));
-	assert_true(html_doc_has_section(d, "notes"));
+	assert_true(html_doc_has_id(d, "one-2"));
+	assert_true(html_doc_has_id(d, "notes"));
 	assert_string_equal(r.title, "Title");
 	want = render(sections_md, sizeof(sections_md) - 1, &once);
 	assert_string_equal(body.data, want);
