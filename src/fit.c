@@ -94,6 +94,43 @@ student_within(double t, unsigned df)
 	return 2 / PI * (th + sin(th) * cos(th) * sum);
 }
 
+/*
+ * For many degrees of freedom: the normal quantile x with P(|X| < x) = p
+ * (bisection on erf), then Student's t as a series in 1/df (Abramowitz
+ * and Stegun 26.7.5, four terms). At df = 1001 it agrees with the exact
+ * series to 4e-14 of t for p from 0.5 to 0.99 (the unit tests check
+ * 1e-12); beyond, the exact series loses more to rounding than the
+ * terms left out weigh. The exact series takes df/2 terms at each of
+ * about fifty steps: a trend over a million rows spent 0.1 s on it.
+ */
+#define STUDENT_SERIES_MAX 1000
+
+static double
+student_t_many(double p, unsigned df)
+{
+	double lo = 0, hi = 1, x, x2, n = (double)df, g1, g2, g3, g4;
+	int i;
+
+	while (erf(hi / sqrt(2)) < p && hi < 64)
+		hi *= 2;
+	for (i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (erf(mid / sqrt(2)) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	x = (lo + hi) / 2;
+	x2 = x * x;
+	g1 = x * (x2 + 1) / 4;
+	g2 = x * ((5 * x2 + 16) * x2 + 3) / 96;
+	g3 = x * (((3 * x2 + 19) * x2 + 17) * x2 - 15) / 384;
+	g4 = x * ((((79 * x2 + 776) * x2 + 1482) * x2 - 1920) * x2 - 945) /
+	     92160;
+	return x + (g1 + (g2 + (g3 + g4 / n) / n) / n) / n;
+}
+
 double
 student_t(double p, unsigned df)
 {
@@ -102,6 +139,8 @@ student_t(double p, unsigned df)
 
 	if (!df || !(p > 0 && p < 1))
 		return NAN;
+	if (df > STUDENT_SERIES_MAX)
+		return student_t_many(p, df);
 	while (student_within(hi, df) < p && hi < 1e12)
 		hi *= 2;
 	/* Bisection: the series is monotonic in t; 200 halvings of [0, hi]

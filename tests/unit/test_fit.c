@@ -69,6 +69,15 @@ test_student_t(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
 		assert_near(student_t(0.95, q[i].df), q[i].t, 1e-7);
+	/*
+	 * Beyond 1000 degrees of freedom, the series in 1/df: against the
+	 * exact series (A&S 26.7.3, summed to the last term) at the first
+	 * df it serves, and far beyond, where the exact series' own
+	 * rounding is about 1e-11.
+	 */
+	assert_near(student_t(0.95, 1001), 1.9623367052809, 1e-12);
+	assert_near(student_t(0.99, 1001), 2.5807497687504, 1e-12);
+	assert_near(student_t(0.95, 1000000), 1.9599663568, 1e-9);
 	assert_near(student_t(0.5, 1), 1, 1e-12);
 	assert_true(isnan(student_t(0.95, 0)));
 	assert_true(isnan(student_t(1, 3)));
