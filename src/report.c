@@ -360,6 +360,12 @@ build_edition(struct run *run, struct edition *e)
 	ret = plot_add(run->pl, dir.data, e->what, e->reg, e->dsp,
 		       e->figs, e->nfigs);
 out:
+	/*
+	 * Its figures' data are written: its datasets (every data file's
+	 * rows among them) go now, not with the last edition (a million-row
+	 * history kept 19 copies, 540 MB).
+	 */
+	datasets_release(&e->ds);
 	buf_release(&dir);
 	return ret;
 }
