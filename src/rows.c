@@ -110,6 +110,59 @@ row_date(const struct table *t, size_t r, int col, double *year,
 		*time = *year + 0.5;
 }
 
+/*
+ * What is read of a rows file's cells, once for every edition of a run
+ * (kept with the table set): each row's date, and each number when it
+ * is first read. An edition's rows are some of the table's, so each
+ * edition parsed its dates and numbers again (a strtod() a cell): at a
+ * million rows, a tenth of every edition's time.
+ */
+struct rows_cells {
+	size_t ncols;		/* the catalogue's columns of the file */
+	double *date;		/* per table row: its year and middle, or NAN */
+	double *num;		/* per table row and column: the number, NAN
+				   when it is not read yet */
+};
+
+static void
+cells_free(void *p)
+{
+	struct rows_cells *c = p;
+
+	free(c->date);
+	free(c->num);
+	free(c);
+}
+
+/* The cells of t (file f) read so far, made and kept on the first call. */
+static struct rows_cells *
+rows_cells(struct tableset *ts, const struct schema_file *f,
+	   const struct table *t)
+{
+	struct buf key = BUF_INIT;
+	struct rows_cells *c;
+	size_t r, n = table_rows(t);
+	int col = table_role(t, TABLE_COL_DATE);
+
+	buf_addf(&key, "rows cells %s", table_name(t));
+	if ((c = tableset_kept(ts, key.data))) {
+		buf_release(&key);
+		return c;
+	}
+	c = xcalloc(1, sizeof(*c));
+	c->ncols = f->s.ncols;
+	c->date = xcalloc(2 * (n ? n : 1), sizeof(*c->date));
+	for (r = 0; r < n; r++)
+		row_date(t, r, col, &c->date[2 * r], &c->date[2 * r + 1]);
+	c->num = xcalloc((n ? n : 1) * (c->ncols ? c->ncols : 1),
+			 sizeof(*c->num));
+	for (r = 0; r < n * c->ncols; r++)
+		c->num[r] = NAN;
+	tableset_keep(ts, key.data, c, cells_free);
+	buf_release(&key);
+	return c;
+}
+
 /* The quantities of row r of t (file f) under prefix. -1 on errors. */
 static int
 add_row(struct registry *reg, const struct schema_file *f,
@@ -236,6 +289,7 @@ rows_newest(struct tableset *ts, const char *datadir, int *year,
 	const struct schema_file *v;
 	size_t n, i, r, before = diag_errors();
 	int pass, histories = 0, best = 0;
+	const double *date;
 
 	*newest = 0;
 	if (schema_catalogue(ts, datadir, &v, &n))
@@ -261,8 +315,10 @@ rows_newest(struct tableset *ts, const char *datadir, int *year,
 			if (!(t = schema_load(ts, datadir, v[i].s.file)))
 				return -1;
 			col = table_role(t, TABLE_COL_DATE);
+			date = col >= 0 ? rows_cells(ts, &v[i], t)->date : NULL;
 			for (r = 0; col >= 0 && r < table_rows(t); r++) {
-				int y = atoi(table_cell(t, r, col));
+				/* An empty date counts as year 0. */
+				int y = isnan(date[2 * r]) ? 0 : (int)date[2 * r];
 
 				if (pass == 2) {
 					if (y > *year || y < best)
@@ -371,9 +427,9 @@ rows_cell_error(struct tableset *ts, const char *datadir, const char *origin,
 
 /*
  * One rows file's rows of an edition. What a reduction or a trend reads
- * of a row is worked out once: each row's date when the source is made,
- * a number when it is first read (each cell was a strtod() and the
- * date's unit parsed at every read: 2.4% of a report's instructions).
+ * of a row is worked out once for the run (rows_cells()); the date's
+ * unit is parsed once here (it was at every read: 2.4% of a report's
+ * instructions).
  */
 struct rows_source {
 	const struct schema_file *f;
@@ -384,9 +440,7 @@ struct rows_source {
 	int *col;		/* per catalogue column: the table's, or -1 */
 	struct unit *unit;	/* per catalogue column, of a number */
 	struct unit year;	/* of a date */
-	double *date;		/* per row: its year and middle, or NAN */
-	double *num;		/* per row and column: the number, NAN when
-				   it is not read yet */
+	struct rows_cells *cells;
 };
 
 struct rows_source *
@@ -402,6 +456,7 @@ rows_source(struct tableset *ts, const char *datadir,
 	s = xcalloc(1, sizeof(*s));
 	s->f = f;
 	s->t = t;
+	s->cells = rows_cells(ts, f, t);
 	s->cdate = table_role(t, TABLE_COL_DATE);
 	s->csrc = source_column(t);
 	s->row = xcalloc(table_rows(t) ? table_rows(t) : 1, sizeof(*s->row));
@@ -415,23 +470,12 @@ rows_source(struct tableset *ts, const char *datadir,
 			       &s->unit[k], NULL))
 			BUG("unit '%s' of %s", f->s.cols[k].unit, f->s.file);
 	}
-	for (r = 0; r < table_rows(t); r++) {
-		const char *cell = s->cdate >= 0 ? table_cell(t, r, s->cdate) :
-				   "";
-
-		if (!*cell || atoi(cell) <= as_of)
+	/* An undated row is every edition's. */
+	for (r = 0; r < table_rows(t); r++)
+		if (!(s->cells->date[2 * r] > as_of))
 			s->row[s->n++] = r;
-	}
 	if (unit_parse("year", &s->year, NULL))
 		BUG("the unit 'year'");
-	s->date = xcalloc(2 * (s->n ? s->n : 1), sizeof(*s->date));
-	for (r = 0; r < s->n; r++)
-		row_date(t, s->row[r], s->cdate, &s->date[2 * r],
-			 &s->date[2 * r + 1]);
-	s->num = xcalloc((s->n ? s->n : 1) * (f->s.ncols ? f->s.ncols : 1),
-			 sizeof(*s->num));
-	for (r = 0; r < s->n * f->s.ncols; r++)
-		s->num[r] = NAN;
 	return s;
 }
 
@@ -446,12 +490,12 @@ source_get(void *ctx, size_t i, const char *rest, struct value *out)
 	const char *cell;
 
 	if (s->cdate >= 0 && (!strcmp(rest, "year") || !strcmp(rest, "time"))) {
-		if (i >= s->n || isnan(s->date[2 * i]))
+		if (i >= s->n || isnan(s->cells->date[2 * s->row[i]]))
 			return 1;
 		if (out) {
 			memset(out, 0, sizeof(*out));
 			out->type = VALUE_NUMBER;
-			out->num = s->date[2 * i + (*rest != 'y')];
+			out->num = s->cells->date[2 * s->row[i] + (*rest != 'y')];
 			out->unit = s->year;
 			out->utext = "year";
 		}
@@ -481,11 +525,11 @@ source_get(void *ctx, size_t i, const char *rest, struct value *out)
 		return 0;
 	}
 	/* The cell was checked as a number when the file was read. */
-	v = s->num[i * f->s.ncols + k];
+	v = s->cells->num[s->row[i] * f->s.ncols + k];
 	if (isnan(v)) {
 		if (table_num(s->t, s->row[i], s->col[k], 0, &v))
 			return -1;
-		s->num[i * f->s.ncols + k] = v;
+		s->cells->num[s->row[i] * f->s.ncols + k] = v;
 	}
 	out->type = VALUE_NUMBER;
 	out->num = v;
@@ -559,7 +603,5 @@ rows_source_free(struct rows_source *src)
 	free(src->row);
 	free(src->col);
 	free(src->unit);
-	free(src->date);
-	free(src->num);
 	free(src);
 }
