@@ -46,7 +46,38 @@ struct view {
 	size_t n;
 	struct expr_rows rows;	/* as a reduction's */
 	char *what;		/* "series.top500 (data/top500.csv)" */
+	/*
+	 * Each row's value, evaluated once: its trends (three windows), its
+	 * datasets and reductions read it again and again. A number in the
+	 * unit of the first (a row of another unit, or a text, turns the
+	 * memo off).
+	 */
+	double *num;
+	unsigned char *state;	/* per row: VIEW_NOT_YET, _NUMBER, _MISSING */
+	struct value first;	/* the first memoized value, its unit */
+	int have_first, memo_off;
 };
+
+enum { VIEW_NOT_YET, VIEW_NUMBER, VIEW_MISSING };
+
+/* Whether v is a number alone, owning and borrowing nothing but a unit. */
+static int
+memo_plain(const struct value *v)
+{
+	return v->type == VALUE_NUMBER && !v->text && !v->origin &&
+	       !v->source && !v->q;
+}
+
+/* Whether v (a row's number) can be kept as w's first was. */
+static int
+memo_fits(const struct view *w, const struct value *v)
+{
+	return memo_plain(v) && v->literal == w->first.literal &&
+	       v->utext == w->first.utext &&
+	       v->unit.scale == w->first.unit.scale &&
+	       v->unit.calendar == w->first.unit.calendar &&
+	       !memcmp(v->unit.exp, w->first.unit.exp, sizeof(v->unit.exp));
+}
 
 struct modelrows {
 	struct view **v;	/* each its own: rows point at it */
@@ -97,10 +128,42 @@ view_get(void *ctx, size_t i, const char *rest, struct value *out)
 		       1 : 2;
 	if (!e)
 		return w->src.get(w->src.ctx, w->idx[i], rest, out);
+	if (e == it->value && !w->memo_off && w->state &&
+	    w->state[i] != VIEW_NOT_YET) {
+		if (w->state[i] == VIEW_MISSING)
+			return 1;
+		if (out) {
+			*out = w->first;
+			out->num = w->num[i];
+		}
+		return 0;
+	}
 	bind_row(w->ev, &b, &env, &bound, it->rule->var, &w->src, w->idx[i]);
 	env.missing_ok = 1;
-	ret = expr_eval(e, &env, out ? out : &v);
-	if (!out && !ret)
+	memset(&v, 0, sizeof(v));
+	ret = expr_eval(e, &env, &v);
+	if (e == it->value && !w->memo_off && ret >= 0) {
+		if (!w->state) {
+			w->state = xcalloc(w->n, 1);
+			w->num = xcalloc(w->n, sizeof(*w->num));
+		}
+		if (!ret && !w->have_first) {
+			w->have_first = 1;
+			if (memo_plain(&v))
+				w->first = v;
+			else
+				w->memo_off = 1;
+		} else if (!ret && !memo_fits(w, &v)) {
+			w->memo_off = 1;
+		}
+		if (!w->memo_off) {
+			w->state[i] = ret ? VIEW_MISSING : VIEW_NUMBER;
+			w->num[i] = v.num;
+		}
+	}
+	if (out && !ret)
+		*out = v;
+	else if (!ret)
 		value_release(&v);
 	return ret;
 }
@@ -401,6 +464,8 @@ modelrows_free(struct modeldoc_eval *ev)
 	for (k = 0; k < ev->rows->n; k++) {
 		free(ev->rows->v[k]->idx);
 		free(ev->rows->v[k]->what);
+		free(ev->rows->v[k]->num);
+		free(ev->rows->v[k]->state);
 		free(ev->rows->v[k]);
 	}
 	free(ev->rows->v);
