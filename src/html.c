@@ -17,73 +17,16 @@
 #include "diag.h"
 #include "escape.h"
 #include "html.h"
-#include "mempool.h"
 #include "mathml.h"
 #include "template.h"
 #include "xalloc.h"
 #include "banned.h"
 
-/*
- * What cmark-gfm allocates for a page (its parser, tree, and the HTML it
- * renders) comes from the page's own pool, freed whole when the page is
- * rendered: every edition's tree lives from its parse, in the editions
- * stage, to its render among the pages, and each node was a calloc() and
- * a free() of its own in a heap that held them all (callgrind: every
- * edition 1659M -> 1537M instructions, one edition 183.3M -> 174.9M).
- * glibc's obstack did this first; its alignment macro adds an offset to
- * a null pointer, which clang's UndefinedBehaviorSanitizer stops at, so
- * the pool is a mempool (mempool.h) of chunks of 64 KiB.
- * cmark_mem passes its functions no context, so the pool in use is this
- * file's pool: that of the page html_parse() or html_doc_render() works
- * on, NULL between them.
- */
-static struct mempool *pool;
-
-/* The size of a block, before it: a realloc() copies that much. */
-#define POOL_HEAD sizeof(max_align_t)
-
-static void *
-pool_calloc(size_t n, size_t size)
-{
-	char *p;
-
-	if (!pool)
-		BUG("cmark-gfm allocates outside a page");
-	if (size && n > (SIZE_MAX - 2 * POOL_HEAD) / size)
-		die("out of memory");
-	p = mempool_alloc(pool, n * size + POOL_HEAD, _Alignof(max_align_t));
-	memset(p, 0, n * size + POOL_HEAD);
-	memcpy(p, &(size_t){ n * size }, sizeof(size_t));
-	return p + POOL_HEAD;
-}
-
-static void *
-pool_realloc(void *old, size_t size)
-{
-	size_t had = 0;
-	char *p = pool_calloc(1, size);
-
-	if (old)
-		memcpy(&had, (char *)old - POOL_HEAD, sizeof(had));
-	if (old)
-		memcpy(p, old, had < size ? had : size);
-	return p;
-}
-
-/* A block goes with its page's pool. */
-static void
-pool_free(void *p)
-{
-	(void)p;
-}
-
-static cmark_mem pool_mem = { pool_calloc, pool_realloc, pool_free };
-
-/* A node of the page whose pool is in use. */
+/* A node of a page. */
 static cmark_node *
 node_new(cmark_node_type type)
 {
-	return cmark_node_new_with_mem(type, &pool_mem);
+	return cmark_node_new(type);
 }
 
 /*
@@ -1118,7 +1061,6 @@ struct html_doc {
 	struct buf list;		/* the contents' list */
 	struct buf toc;			/* the list in its <nav> */
 	int notes;			/* it has footnotes */
-	struct mempool pool;		/* cmark-gfm's memory for it */
 };
 
 /*
@@ -1297,12 +1239,10 @@ html_parse(const struct expansion *x, struct html_doc **out)
 	int ret;
 
 	cmark_gfm_core_extensions_ensure_registered();
-	d->pool = (struct mempool)MEMPOOL_INIT(64 << 10);
 	d->x = x;
 	buf_init(&d->list);
 	buf_init(&d->toc);
-	pool = &d->pool;
-	d->parser = cmark_parser_new_with_mem(HTML_OPTIONS, &pool_mem);
+	d->parser = cmark_parser_new(HTML_OPTIONS);
 	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
 		cmark_syntax_extension *e;
 
@@ -1329,7 +1269,6 @@ html_parse(const struct expansion *x, struct html_doc **out)
 			   CMARK_NODE_FOOTNOTE_DEFINITION;
 	*out = d;
 	ret = check_raw_html(d->tree, x) ? -1 : 0;
-	pool = NULL;
 	return ret;
 }
 
@@ -1337,13 +1276,19 @@ html_parse(const struct expansion *x, struct html_doc **out)
 static void
 drop_tree(struct html_doc *d)
 {
+	size_t i;
+
+	if (d->tree)
+		cmark_node_free(d->tree);
 	d->tree = NULL;
-	d->parser = NULL;
+	for (i = 0; i < d->ndefs; i++)
+		cmark_node_free(d->defs[i]);
 	free(d->defs);
 	d->defs = NULL;
 	d->ndefs = 0;
-	/* They are all in the pool. */
-	mempool_release(&d->pool);
+	if (d->parser)
+		cmark_parser_free(d->parser);
+	d->parser = NULL;
 }
 
 /*
@@ -1386,7 +1331,6 @@ html_doc_render(struct html_doc *d, struct rendered *r)
 
 	if (!d->tree)
 		BUG("a page rendered twice");
-	pool = &d->pool;
 	if (r->elsewhere)
 		relink_anchors(d, r);
 	if (r->root)
@@ -1396,8 +1340,8 @@ html_doc_render(struct html_doc *d, struct rendered *r)
 	html = cmark_render_html(d->tree, HTML_OPTIONS,
 				 cmark_parser_get_syntax_extensions(d->parser));
 	buf_addstr(r->body, html);
+	cmark_get_default_mem_allocator()->free(html);
 	drop_tree(d);
-	pool = NULL;
 	r->title = NULL;
 	for (i = 0; i < d->hs.n && !r->title; i++)
 		if (d->hs.h[i].level == 1)
