@@ -33,9 +33,9 @@ extern char **environ;
 #define GRACE_SECONDS 2.0
 
 /*
- * gnuplot waiting for its commands on a pipe, from spawn() (early: its
- * start-up, some 15 ms of loading eighty libraries, then overlaps the
- * model and the templates) to gnuplot_wait().
+ * gnuplot waiting for its commands on a pipe, from spawn() (at the
+ * first figure to draw: its start-up, loading eighty libraries, then
+ * overlaps the rest of the run) to gnuplot_wait().
  */
 struct gnuplot {
 	const char *prog;

@@ -16,10 +16,9 @@ struct gnuplot;
 
 /*
  * Starts prog (gnuplot) waiting for its commands and returns at once:
- * loading its libraries takes it some 15 ms, which then overlap the
- * model and the templates. Never NULL: when prog cannot be started,
- * gnuplot_check() says so. From here SIGCHLD is blocked until
- * gnuplot_wait(). Free with gnuplot_stop() (or through plot_begin()).
+ * loading its libraries then overlaps the rest of the run. Never NULL:
+ * when prog cannot be started, gnuplot_check() says so. From here
+ * SIGCHLD is blocked until gnuplot_wait(). Free with gnuplot_stop().
  */
 struct gnuplot *gnuplot_start(const char *prog);
 

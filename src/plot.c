@@ -804,7 +804,6 @@ plot_begin(struct site *site, const struct plot_options *opt)
 	pl->site = site;
 	pl->opt = opt;
 	pl->timeout = opt->timeout;
-	pl->g = opt->early;
 	return pl;
 }
 
@@ -1224,11 +1223,6 @@ plot_finish(struct plot *pl)
 
 	if (!pl)
 		return 0;
-	if (!pl->todo) {
-		/* Started ahead of need, and not needed after all. */
-		gnuplot_stop(pl->g);
-		pl->g = NULL;
-	}
 	if (pl->g) {
 		timing_begin("gnuplot");
 		status = gnuplot_wait(pl->g, pl->timeout, &err, &why);

@@ -40,11 +40,6 @@ struct plot_options {
 	const char *gnuplot;	/* program name or path ("gnuplot") */
 	size_t max_points;	/* series longer than this are thinned */
 	double timeout;		/* seconds gnuplot may take to draw */
-	/*
-	 * gnuplot started ahead of need (gnuplot_start()) or NULL;
-	 * plot_begin() takes it, always.
-	 */
-	struct gnuplot *early;
 };
 
 /*
@@ -54,8 +49,8 @@ struct plot_options {
 struct plot;
 
 /*
- * Starts a run's figures into the site's staging area. Takes
- * opt->early (opt must live until plot_finish()). Never fails.
+ * Starts a run's figures into the site's staging area (opt must live
+ * until plot_finish()). Never fails.
  */
 struct plot *plot_begin(struct site *site, const struct plot_options *opt);
 

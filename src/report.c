@@ -1094,8 +1094,7 @@ write_pages(struct run *run, const struct srcfile *css)
 static int
 report_write(struct site *site, const struct registry *reg,
 	     const struct datasets *ds, struct tableset *ts,
-	     const struct report_options *opt, uint64_t key,
-	     struct gnuplot *early)
+	     const struct report_options *opt, uint64_t key)
 {
 	struct run run = { .site = site, .opt = opt, .ts = ts };
 	struct srcfile *shell = NULL, *css = NULL;
@@ -1126,10 +1125,9 @@ report_write(struct site *site, const struct registry *reg,
 	if (!run.doc || bib_load(&run.bib, opt->datadir, run.ts) ||
 	    modeldoc_check_sources(run.doc, &run.bib))
 		goto out;
-	/* gnuplot, started ahead (report_run()), or with the first figure. */
+	/* gnuplot is started with the first figure to draw. */
 	run.po = (struct plot_options){ NULL, "gnuplot", 2000,
-					opt->figure_timeout, early };
-	early = NULL;	/* plot_begin() takes it */
+					opt->figure_timeout };
 	buf_reset(&path);
 	buf_addf(&path, "%s/figures", opt->templatedir);
 	run.po.figdir = path.data;
@@ -1172,7 +1170,6 @@ report_write(struct site *site, const struct registry *reg,
 		ret = report_say(site);
 	timing_end();
 out:
-	gnuplot_stop(early);
 	if (run.pl)
 		plot_cancel(run.pl);
 	release_editions(&run);
@@ -1298,68 +1295,12 @@ inputs_key(const struct report_options *opt, uint64_t *key)
 	return ret;
 }
 
-/* Whether path was modified after *t; 0 when it cannot be read. */
-static int
-newer(const char *path, const struct timespec *t)
-{
-	struct stat st;
-
-	return !stat(path, &st) && (st.st_mtim.tv_sec > t->tv_sec ||
-				    (st.st_mtim.tv_sec == t->tv_sec &&
-				     st.st_mtim.tv_nsec > t->tv_nsec));
-}
-
-/* Whether a file of folder dir was modified after *t. */
-static int
-folder_newer(const char *dir, const struct timespec *t)
-{
-	struct buf path = BUF_INIT;
-	struct dirent *e;
-	DIR *d = opendir(dir);
-	int found = 0;
-
-	while (d && !found && (e = readdir(d))) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/%s", dir, e->d_name);
-		found = *e->d_name != '.' && newer(path.data, t);
-	}
-	if (d)
-		closedir(d);
-	buf_release(&path);
-	return found;
-}
-
-/*
- * Whether a figure will probably be drawn: the output has no figure
- * cache, or a data file or a figure script changed after it. A guess,
- * to start gnuplot ahead of the model; the figures' keys decide what is
- * drawn, and an unused gnuplot is stopped.
- */
-static int
-figures_stale(const struct report_options *opt)
-{
-	struct buf path = BUF_INIT;
-	struct stat st;
-	int stale = 1;
-
-	buf_addf(&path, "%s/figures/.cache", opt->outdir);
-	if (!stat(path.data, &st)) {
-		buf_reset(&path);
-		buf_addf(&path, "%s/figures", opt->templatedir);
-		stale = folder_newer(opt->datadir, &st.st_mtim) ||
-			folder_newer(path.data, &st.st_mtim);
-	}
-	buf_release(&path);
-	return stale;
-}
-
 int
 report_run(const struct report_options *opt, struct tableset *ts)
 {
 	struct site *site;
 	struct registry *reg = NULL;
 	struct datasets ds = { 0 };
-	struct gnuplot *early = NULL;
 	uint64_t key = 0;
 	int ret = 1, k, stop, fresh;
 
@@ -1381,23 +1322,13 @@ report_run(const struct report_options *opt, struct tableset *ts)
 		ret = report_say(site);
 		goto out;
 	}
-	/*
-	 * gnuplot's start-up (loading its libraries) overlaps the model and
-	 * the templates when figures are to be drawn: one edition after rm
-	 * -rf of the output took 67 ms so, 78 ms with gnuplot started at
-	 * the first figure (--timings total, 5 runs each, 2-core VM): 14%.
-	 */
-	if (figures_stale(opt))
-		early = gnuplot_start("gnuplot");
 	timing_begin("model");
 	reg = report_registry(opt->datadir, opt->as_of, &ds, ts);
 	timing_end();
 	if (reg && !diag_interrupted()) {
-		ret = report_write(site, reg, &ds, ts, opt, key, early);
-		early = NULL;	/* report_write() took it */
+		ret = report_write(site, reg, &ds, ts, opt, key);
 	}
 out:
-	gnuplot_stop(early);
 	site_close(site);
 	registry_free(reg);
 	datasets_release(&ds);
