@@ -5,8 +5,8 @@
 
 /*
  * Numeric tables the model hands to the plot stage: history series as
- * read (every point of the edition) and curves computed from the physics
- * (sensitivity, scaling). Columns are numbers; each row may carry a text
+ * read (the edition's rows, thinned beyond DATASET_PLOT_ROWS) and curves
+ * computed from the physics (sensitivity, scaling). Columns are numbers; each row may carry a text
  * label from data, which the plot stage writes into data files (never
  * into a gnuplot command).
  */
@@ -20,6 +20,12 @@ struct dataset {
 	char **labels;		/* nrows labels (owned), or NULL */
 	size_t nrows, cap;
 };
+
+/*
+ * A dataset longer than this is thinned for plotting (every k-th row and
+ * the last) when it is made; trends and reductions read every row.
+ */
+#define DATASET_PLOT_ROWS 2000
 
 struct datasets {
 	struct dataset **d;

@@ -28,12 +28,6 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/*
- * A dataset longer than this is thinned for plotting (every k-th row and
- * the last); trends and reductions read every row.
- */
-#define DATA_PLOT_ROWS 2000
-
 /* A range's points at most (linspace, logspace). */
 #define RANGE_MAX 100000
 
@@ -1063,7 +1057,7 @@ data_rows(struct modeldoc_eval *ev, size_t i, size_t nitems, size_t nv,
  * A dataset (data NAME for VAR in SOURCE): a row for each row of its
  * source where COND holds (sorted by KEY, stably, with "by"), a column
  * for each of its definitions (label: the row's label, text), thinned to
- * DATA_PLOT_ROWS rows; added to ev->ds, for the figure scripts. Nothing
+ * DATASET_PLOT_ROWS rows; added to ev->ds, for the figure scripts. Nothing
  * without ev->ds. Returns 0, or -1 after errors.
  */
 int
@@ -1125,8 +1119,8 @@ modelrows_data(struct modeldoc_eval *ev, size_t i)
 			 it->a[A_NOTE].text : it->name, cols, ucols,
 			 nv + (it->place_x ? 2 : 0));
 	/* A plot shows no more than this: every k-th row and the last. */
-	if ((size_t)n > DATA_PLOT_ROWS)
-		step = ((size_t)n + DATA_PLOT_ROWS - 1) / DATA_PLOT_ROWS;
+	if ((size_t)n > DATASET_PLOT_ROWS)
+		step = ((size_t)n + DATASET_PLOT_ROWS - 1) / DATASET_PLOT_ROWS;
 	for (k = 0; k < (size_t)n; k++)
 		if (!(k % step) || k + 1 == (size_t)n)
 			dataset_row(ds, rows[k].v, rows[k].label);

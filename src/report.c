@@ -1126,7 +1126,7 @@ report_write(struct site *site, const struct registry *reg,
 	    modeldoc_check_sources(run.doc, &run.bib))
 		goto out;
 	/* gnuplot is started with the first figure to draw. */
-	run.po = (struct plot_options){ NULL, "gnuplot", 2000,
+	run.po = (struct plot_options){ NULL, "gnuplot", DATASET_PLOT_ROWS,
 					opt->figure_timeout };
 	buf_reset(&path);
 	buf_addf(&path, "%s/figures", opt->templatedir);
