@@ -984,12 +984,13 @@ place_labels(struct modeldoc_eval *ev, size_t i, struct drow *rows, size_t n,
 /*
  * The rows of a dataset's source into *rows (each with room for ncols
  * values and two more), bound and evaluated: a range's points, a data
- * file's or a set's rows, or the rows of a family of the registry.
- * Returns the number of rows, or -1 after errors.
+ * file's or a set's rows, or the rows of a family of the registry;
+ * *thinned when only the rows a plot shows were made. Returns the number
+ * of rows, or -1 after errors.
  */
 static long
 data_rows(struct modeldoc_eval *ev, size_t i, size_t nitems, size_t nv,
-	  size_t label, struct drow **rows, struct buf *units)
+	  size_t label, struct drow **rows, struct buf *units, int *thinned)
 {
 	const struct item *it = &ev->doc->items[i];
 	const struct rowrule *rule = it->rule;
@@ -999,7 +1000,7 @@ data_rows(struct modeldoc_eval *ev, size_t i, size_t nitems, size_t nv,
 	struct expr_env env;
 	struct expr_bound bound;
 	struct buf row = BUF_INIT;
-	size_t k, n = 0, total = 0, cap = 0;
+	size_t k, n = 0, total = 0, cap = 0, step;
 	int ret = 0, r, family = 0;
 
 	if (rule->range) {
@@ -1017,8 +1018,21 @@ data_rows(struct modeldoc_eval *ev, size_t i, size_t nitems, size_t nv,
 	} else {
 		total = src.n;
 	}
+	/*
+	 * Every row is the dataset's (no "where", "by" or "place:"): only
+	 * those a plot shows are made, every k-th and the last, as
+	 * modelrows_data() would thin them (a million-row history made all
+	 * of them, in every edition, for 2,000).
+	 */
+	*thinned = !rule->where && !rule->by && !it->place_x && !family &&
+		   total > DATASET_PLOT_ROWS;
+	step = *thinned ? (total + DATASET_PLOT_ROWS - 1) / DATASET_PLOT_ROWS :
+		1;
 	for (k = 0; k < total && !ret; k++) {
 		struct drow d = { 0 };
+
+		if (k % step && k + 1 != total)
+			continue;
 
 		if (family) {
 			if (!modeldoc_row_id(rule->source,
@@ -1072,7 +1086,7 @@ modelrows_data(struct modeldoc_eval *ev, size_t i)
 	const char **cols, **ucols;
 	struct dataset *ds;
 	long n;
-	int ret = 0;
+	int ret = 0, thinned = 0;
 
 	if (!ev->ds)
 		return 0;
@@ -1080,7 +1094,7 @@ modelrows_data(struct modeldoc_eval *ev, size_t i)
 	units = xcalloc(nv + 2, sizeof(*units));
 	for (k = 0; k < nv + 2; k++)
 		buf_init(&units[k]);
-	n = data_rows(ev, i, ncols, nv, label, &rows, units);
+	n = data_rows(ev, i, ncols, nv, label, &rows, units, &thinned);
 	if (n < 0) {
 		ret = -1;
 		goto out;
@@ -1119,7 +1133,7 @@ modelrows_data(struct modeldoc_eval *ev, size_t i)
 			 it->a[A_NOTE].text : it->name, cols, ucols,
 			 nv + (it->place_x ? 2 : 0));
 	/* A plot shows no more than this: every k-th row and the last. */
-	if ((size_t)n > DATASET_PLOT_ROWS)
+	if (!thinned && (size_t)n > DATASET_PLOT_ROWS)
 		step = ((size_t)n + DATASET_PLOT_ROWS - 1) / DATASET_PLOT_ROWS;
 	for (k = 0; k < (size_t)n; k++)
 		if (!(k % step) || k + 1 == (size_t)n)
