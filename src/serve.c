@@ -44,7 +44,7 @@
 #define CHUNK 65536	/* of a file, sent at a time */
 #define TURN 4		/* chunks sent or read from a client in a row */
 #define PAGE_MAX ((size_t)64 << 20)	/* a page read whole, to add to */
-#define POLL_MS 500	/* how often a page asks for the status */
+#define POLL_MS 100	/* how often a page asks for the status */
 
 /* The reserved path of the status (no file of the site starts "."). */
 #define STATUS_PATH "/.ultimate/status"

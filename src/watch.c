@@ -74,7 +74,7 @@
 #include "banned.h"
 
 #define POLL_MS 300	/* between two snapshots, polling */
-#define QUIET_MS 100	/* no change for this long: a burst has ended */
+#define QUIET_MS 50	/* no change for this long: a burst has ended */
 #define BURST_MS 2000	/* the longest wait for a burst to end */
 #define MAX_DEPTH 32	/* folders nested deeper are not watched */
 #define SHOW_NAMES 3	/* files named in a line, then "and N more" */
