@@ -17,7 +17,7 @@
  * The preview, not the site: every page (text/html) is sent with a
  * small script added before its "</body>", which asks for the status,
  * GET /.ultimate/status (a reserved path: no file of the site starts
- * with '.'), every 500 ms and reloads the page when another build has
+ * with '.'), every 100 ms and reloads the page when another build has
  * finished since it was sent. While the last build failed, each page
  * also gets an overlay with that build's errors (HTML-escaped, as the
  * terminal showed them). The files in the folder stay as they are.
