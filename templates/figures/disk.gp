@@ -42,7 +42,7 @@ set rmargin 3
 set origin 0, (narrow ? 0.2 : 0.25)
 set size 1, (narrow ? 0.8 : 0.75)
 # The key stands above the top panel, in two columns.
-set key above vertical maxrows 4 Left reverse samplen 2 width -6
+set key above vertical maxrows 4 Left reverse samplen 2 width -9
 # On a phone (narrow): the key in one column, its text smaller (12 px,
 # above the 11 px of a phone's smallest), fewer tics.
 if (narrow) set key maxrows 7 width -4 font ",13" spacing 1

@@ -12,6 +12,9 @@
 # (an exponent, 0.8 of it) is at least 11 px on a 390 px wide phone.
 font = sprintf("sans-serif,%d", narrow ? 16 : 14)
 set termoption font font
+# Text is UTF-8 (×, –, ½): gnuplot then sizes a key by its characters,
+# not its bytes, and the narrow keys fit their canvas.
+set encoding utf8
 
 # Colours: the Okabe-Ito palette, told apart by colour-blind readers too,
 # and greys. Scripts name them (lc rgb blue) rather than writing a hex
