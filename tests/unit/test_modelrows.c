@@ -284,6 +284,57 @@ test_trend(void **state)
 	registry_free(reg);
 }
 
+/*
+ * A set's value is evaluated once a row and kept: read again by two
+ * trends and two counts, a row without one stays without one, and an
+ * edition with fewer rows (a new run) sees only its own.
+ */
+static void
+test_value_kept(void **state)
+{
+	struct registry *reg;
+	int ret;
+
+	(void)state;
+	reg = run("```define\n"
+		  "pset = rows r in lists\n  value: r.power\n"
+		  "\nall = trend r in pset\n"
+		  "\nlate = trend r in pset from 2001\n"
+		  "\nn = count(r in pset where has(r.value))\n  unit:\n"
+		  "\nbig = count(r in pset where has(r.value) && "
+		  "r.value > 3e6)\n  unit:\n"
+		  "```\n", NULL, "", &ret);
+	assert_int_equal(ret, 0);
+	/* Row 3 (2003) has no power: five points, four from 2001. */
+	assert_near(num(reg, "all.n"), 5, 0);
+	assert_near(num(reg, "late.n"), 4, 0);
+	assert_near(num(reg, "n"), 5, 0);
+	assert_near(num(reg, "big"), 2, 0);
+	assert_string_equal(registry_get(reg, "all.value_to")->unit, "W");
+	registry_free(reg);
+	/* Read unguarded after a trend kept it, the empty row still says so. */
+	reg = run("```define\n"
+		  "pset = rows r in lists\n  value: r.power\n"
+		  "\nall = trend r in pset\n"
+		  "\nbig = count(r in pset where r.value > 3e6)\n  unit:\n"
+		  "```\n", NULL, "7:29: error: 'r.value' has no value in the "
+		  "row of lists.csv:5 (an empty cell: guard it with "
+		  "has(r.value))", &ret);
+	assert_int_not_equal(ret, 0);
+	registry_free(reg);
+	as_of_rows = 3;
+	reg = run("```define\n"
+		  "pset = rows r in lists\n  value: r.power\n"
+		  "\nn = count(r in pset where has(r.value))\n  unit:\n"
+		  "\nall = trend r in pset\n"
+		  "```\n", NULL, "", &ret);
+	as_of_rows = NLISTS;
+	assert_int_equal(ret, 0);
+	assert_near(num(reg, "n"), 3, 0);
+	assert_near(num(reg, "all.n"), 3, 0);
+	registry_free(reg);
+}
+
 /* Datasets: a range, a set's rows, a family's rows with placed labels. */
 static void
 test_data(void **state)
@@ -461,6 +512,7 @@ main(void)
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_trend),
+		cmocka_unit_test(test_value_kept),
 		cmocka_unit_test(test_data),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_with),
