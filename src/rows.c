@@ -118,10 +118,9 @@ row_date(const struct table *t, size_t r, int col, double *year,
  * million rows, a tenth of every edition's time.
  */
 struct rows_cells {
-	size_t ncols;		/* the catalogue's columns of the file */
 	double *date;		/* per table row: its year and middle, or NAN */
-	double *num;		/* per table row and column: the number, NAN
-				   when it is not read yet */
+	double *num;		/* per table row and catalogue column: the
+				   number, NAN when it is not read yet */
 };
 
 static void
@@ -141,7 +140,7 @@ rows_cells(struct tableset *ts, const struct schema_file *f,
 {
 	struct buf key = BUF_INIT;
 	struct rows_cells *c;
-	size_t r, n = table_rows(t);
+	size_t r, n = table_rows(t), nc = f->s.ncols;
 	int col = table_role(t, TABLE_COL_DATE);
 
 	buf_addf(&key, "rows cells %s", table_name(t));
@@ -150,13 +149,11 @@ rows_cells(struct tableset *ts, const struct schema_file *f,
 		return c;
 	}
 	c = xcalloc(1, sizeof(*c));
-	c->ncols = f->s.ncols;
 	c->date = xcalloc(2 * (n ? n : 1), sizeof(*c->date));
 	for (r = 0; r < n; r++)
 		row_date(t, r, col, &c->date[2 * r], &c->date[2 * r + 1]);
-	c->num = xcalloc((n ? n : 1) * (c->ncols ? c->ncols : 1),
-			 sizeof(*c->num));
-	for (r = 0; r < n * c->ncols; r++)
+	c->num = xcalloc((n ? n : 1) * (nc ? nc : 1), sizeof(*c->num));
+	for (r = 0; r < n * nc; r++)
 		c->num[r] = NAN;
 	tableset_keep(ts, key.data, c, cells_free);
 	buf_release(&key);
