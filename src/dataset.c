@@ -43,6 +43,14 @@ dataset_row(struct dataset *ds, const double *vals, const char *label)
 	ds->labels[ds->nrows++] = label ? xstrdup(label) : NULL;
 }
 
+int
+dataset_shows(size_t r, size_t n, size_t max)
+{
+	size_t step = max && n > max ? (n + max - 1) / max : 1;
+
+	return !(r % step) || r + 1 == n;
+}
+
 const struct dataset *
 datasets_get(const struct datasets *all, const char *name)
 {

@@ -6,8 +6,8 @@
 /*
  * Numeric tables the model hands to the plot stage: history series as
  * read (the edition's rows, thinned beyond DATASET_PLOT_ROWS) and curves
- * computed from the physics (sensitivity, scaling). Columns are numbers; each row may carry a text
- * label from data, which the plot stage writes into data files (never
+ * computed from the physics (sensitivity, scaling). Columns are numbers;
+ * each row may carry a text label from data, which the plot stage writes into data files (never
  * into a gnuplot command).
  */
 struct dataset {
@@ -42,6 +42,11 @@ struct dataset *dataset_add(struct datasets *all, const char *name,
 			    const char *const *units, size_t ncols);
 /* Appends a row of ds->ncols values and a label (copied; may be NULL). */
 void dataset_row(struct dataset *ds, const double *vals, const char *label);
+/*
+ * Whether row r of n is one a plot of at most max rows shows (max 0:
+ * every row): every k-th row and the last.
+ */
+int dataset_shows(size_t r, size_t n, size_t max);
 /* The dataset called name, or NULL. */
 const struct dataset *datasets_get(const struct datasets *all,
 				   const char *name);

@@ -74,16 +74,14 @@ add_value(struct buf *out, double v)
 void
 figdata_write(const struct dataset *ds, size_t max, struct buf *out)
 {
-	size_t r, c, step = 1;
+	size_t r, c;
 
-	if (max && ds->nrows > max)
-		step = (ds->nrows + max - 1) / max;
 	BUF_ADDLIT(out, "#");
 	for (c = 0; c < ds->ncols; c++)
 		buf_addf(out, "%s\t", ds->cols[c]);
 	BUF_ADDLIT(out, "label\n");
 	for (r = 0; r < ds->nrows; r++) {
-		if (r % step && r + 1 != ds->nrows)
+		if (!dataset_shows(r, ds->nrows, max))
 			continue;
 		for (c = 0; c < ds->ncols; c++) {
 			add_value(out, ds->vals[r * ds->ncols + c]);

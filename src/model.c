@@ -246,7 +246,7 @@ file_datasets(struct model *m, struct datasets *ds)
 {
 	const struct schema_file *v;
 	struct expr_rows rows;
-	size_t n, i, k, r, nc, step;
+	size_t n, i, k, r, nc;
 
 	if (schema_catalogue(m->ts, m->datadir, &v, &n))
 		return;
@@ -285,10 +285,8 @@ file_datasets(struct model *m, struct datasets *ds)
 		 * last (each edition made all of a million-row history's rows,
 		 * 10% of every edition's time at 1e5 rows, for a plot).
 		 */
-		step = rows.n > DATASET_PLOT_ROWS ?
-		       (rows.n + DATASET_PLOT_ROWS - 1) / DATASET_PLOT_ROWS : 1;
 		for (r = 0; r < rows.n; r++) {
-			if (r % step && r + 1 != rows.n)
+			if (!dataset_shows(r, rows.n, DATASET_PLOT_ROWS))
 				continue;
 			for (k = 0; k < nc; k++) {
 				vals[k] = NAN;

@@ -1000,7 +1000,7 @@ data_rows(struct modeldoc_eval *ev, size_t i, size_t nitems, size_t nv,
 	struct expr_env env;
 	struct expr_bound bound;
 	struct buf row = BUF_INIT;
-	size_t k, n = 0, total = 0, cap = 0, step;
+	size_t k, n = 0, total = 0, cap = 0;
 	int ret = 0, r, family = 0;
 
 	if (rule->range) {
@@ -1024,14 +1024,11 @@ data_rows(struct modeldoc_eval *ev, size_t i, size_t nitems, size_t nv,
 	 * modelrows_data() would thin them (a million-row history made all
 	 * of them, in every edition, for 2,000).
 	 */
-	*thinned = !rule->where && !rule->by && !it->place_x && !family &&
-		   total > DATASET_PLOT_ROWS;
-	step = *thinned ? (total + DATASET_PLOT_ROWS - 1) / DATASET_PLOT_ROWS :
-		1;
+	*thinned = !rule->where && !rule->by && !it->place_x && !family;
 	for (k = 0; k < total && !ret; k++) {
 		struct drow d = { 0 };
 
-		if (k % step && k + 1 != total)
+		if (*thinned && !dataset_shows(k, total, DATASET_PLOT_ROWS))
 			continue;
 
 		if (family) {
@@ -1080,7 +1077,6 @@ modelrows_data(struct modeldoc_eval *ev, size_t i)
 	const struct modeldoc *doc = ev->doc;
 	const struct item *it = &doc->items[i];
 	size_t label, ncols = data_columns(doc, i, &label), nv, k, j, c;
-	size_t step = 1;
 	struct buf *units;
 	struct drow *rows = NULL;
 	const char **cols, **ucols;
@@ -1133,10 +1129,8 @@ modelrows_data(struct modeldoc_eval *ev, size_t i)
 			 it->a[A_NOTE].text : it->name, cols, ucols,
 			 nv + (it->place_x ? 2 : 0));
 	/* A plot shows no more than this: every k-th row and the last. */
-	if (!thinned && (size_t)n > DATASET_PLOT_ROWS)
-		step = ((size_t)n + DATASET_PLOT_ROWS - 1) / DATASET_PLOT_ROWS;
 	for (k = 0; k < (size_t)n; k++)
-		if (!(k % step) || k + 1 == (size_t)n)
+		if (thinned || dataset_shows(k, (size_t)n, DATASET_PLOT_ROWS))
 			dataset_row(ds, rows[k].v, rows[k].label);
 	free(cols);
 	free(ucols);
