@@ -123,7 +123,7 @@ struct plot {
 	struct site *site;	/* borrowed */
 	const struct plot_options *opt;	/* borrowed */
 	struct job *jobs;
-	size_t n, cap, todo;
+	size_t n, cap;
 	struct batch *batches;
 	size_t nbatches, bcap;
 	double timeout;
@@ -1035,7 +1035,6 @@ plot_add(struct plot *pl, const char *dir, const char *what,
 			b->todo++;
 	if (!b->todo)
 		goto out;
-	pl->todo += b->todo;
 	if (make_work(pl, nb)) {
 		ret = -1;
 		goto out;
