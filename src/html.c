@@ -22,13 +22,6 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* A node of a page. */
-static cmark_node *
-node_new(cmark_node_type type)
-{
-	return cmark_node_new(type);
-}
-
 /*
  * Smart punctuation; safe mode (raw HTML is an error before it would be
  * dropped); footnotes ([^name]) are a parser option.
@@ -308,7 +301,7 @@ place_of(cmark_node *n)
 static int
 html_before(cmark_node *n, cmark_node_type type, const char *html)
 {
-	cmark_node *c = node_new(type);
+	cmark_node *c = cmark_node_new(type);
 
 	cmark_node_set_on_enter(c, html);
 	if (cmark_node_insert_before(n, c))
@@ -325,7 +318,7 @@ text_before(cmark_node *n, struct buf *s)
 
 	if (!s->len)
 		return;
-	t = node_new(CMARK_NODE_TEXT);
+	t = cmark_node_new(CMARK_NODE_TEXT);
 	cmark_node_set_literal(t, s->data);
 	if (!cmark_node_insert_before(n, t))
 		BUG("a text node cannot go where a text node was");
@@ -341,8 +334,8 @@ static int
 link_before(cmark_node *n, const struct qlink *l, const struct rendered *r,
 	    struct buf *scratch)
 {
-	cmark_node *a = node_new(CMARK_NODE_LINK);
-	cmark_node *c = node_new(CMARK_NODE_CUSTOM_INLINE);
+	cmark_node *a = cmark_node_new(CMARK_NODE_LINK);
+	cmark_node *c = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
 
 	buf_reset(scratch);
 	quantity_href(scratch, r, l->name);
@@ -515,8 +508,8 @@ resolve_snippet(cmark_node *p, const struct snippet *sn,
 static cmark_node *
 resolve_heading(cmark_node *h, const char *id, struct buf *scratch)
 {
-	cmark_node *block = node_new(CMARK_NODE_CUSTOM_BLOCK);
-	cmark_node *tag = node_new(CMARK_NODE_CUSTOM_INLINE), *c;
+	cmark_node *block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+	cmark_node *tag = cmark_node_new(CMARK_NODE_CUSTOM_INLINE), *c;
 	int level = cmark_node_get_heading_level(h);
 
 	buf_reset(scratch);
@@ -541,7 +534,7 @@ resolve_heading(cmark_node *h, const char *id, struct buf *scratch)
 static void
 block_after(cmark_node *doc, cmark_node *n, const char *html)
 {
-	cmark_node *c = node_new(CMARK_NODE_CUSTOM_BLOCK);
+	cmark_node *c = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
 
 	cmark_node_set_on_enter(c, html);
 	if (!(n ? cmark_node_insert_after(n, c) :
@@ -594,7 +587,7 @@ block_starts(cmark_node *n, const char *s, size_t len)
 static cmark_node *
 custom(cmark_node_type type, const char *enter, const char *exit)
 {
-	cmark_node *c = node_new(type);
+	cmark_node *c = cmark_node_new(type);
 
 	cmark_node_set_on_enter(c, enter);
 	cmark_node_set_on_exit(c, exit);
@@ -1211,7 +1204,7 @@ resolve_notes(cmark_node *doc, struct html_doc *d, struct buf *scratch)
 		if (last && cmark_node_get_type(last) == CMARK_NODE_PARAGRAPH) {
 			buf_addch(scratch, ' ');
 			backlinks(scratch, cmark_strbuf_cstr(&id), nrefs[i]);
-			c = node_new(CMARK_NODE_CUSTOM_INLINE);
+			c = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
 			cmark_node_set_on_enter(c, scratch->data);
 			append(last, c);
 			cmark_node_set_on_exit(li, "</li>");
@@ -1236,7 +1229,6 @@ html_parse(const struct expansion *x, struct html_doc **out)
 	struct html_doc *d = xcalloc(1, sizeof(*d));
 	cmark_node *c;
 	size_t i;
-	int ret;
 
 	cmark_gfm_core_extensions_ensure_registered();
 	d->x = x;
@@ -1268,8 +1260,7 @@ html_parse(const struct expansion *x, struct html_doc **out)
 		d->notes = cmark_node_get_type(c) ==
 			   CMARK_NODE_FOOTNOTE_DEFINITION;
 	*out = d;
-	ret = check_raw_html(d->tree, x) ? -1 : 0;
-	return ret;
+	return check_raw_html(d->tree, x) ? -1 : 0;
 }
 
 /* Frees d's tree, the footnotes taken out of it and the parser. */
