@@ -146,6 +146,35 @@ out:
 	return code;
 }
 
+/*
+ * Adds to req the If-None-Match lines of the header lines in
+ * data[0, len) (after the request line), each value without the spaces
+ * around it; several are one list, as RFC 9110 has them.
+ */
+static void
+header_lines(const char *data, size_t len, struct serve_request *req)
+{
+	static const char name[] = "If-None-Match:";
+	const size_t nlen = sizeof(name) - 1;
+	const char *p = data, *end = data + len, *eol, *v, *ve;
+
+	for (; p < end; p = eol + 1) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		if ((size_t)(eol - p) < nlen || strncasecmp(p, name, nlen))
+			continue;
+		for (v = p + nlen; v < eol && (*v == ' ' || *v == '\t'); v++)
+			;
+		for (ve = eol; ve > v && (ve[-1] == ' ' || ve[-1] == '\t' ||
+					  ve[-1] == '\r'); ve--)
+			;
+		if (req->if_none_match.len)
+			BUF_ADDLIT(&req->if_none_match, ", ");
+		buf_add(&req->if_none_match, v, (size_t)(ve - v));
+	}
+}
+
 int
 serve_parse(const char *data, size_t len, struct serve_request *req)
 {
@@ -155,6 +184,9 @@ serve_parse(const char *data, size_t len, struct serve_request *req)
 	req->head_only = 0;
 	req->status = 0;
 	buf_reset(&req->path);
+	buf_reset(&req->if_none_match);
+	if (eol)
+		header_lines(eol + 1, len - line - 1, req);
 	if (line && data[line - 1] == '\r')
 		line--;
 	sp = memchr(data, ' ', line);
@@ -180,6 +212,26 @@ void
 serve_request_release(struct serve_request *req)
 {
 	buf_release(&req->path);
+	buf_release(&req->if_none_match);
+}
+
+int
+serve_etag_matches(const char *list, const char *etag)
+{
+	const char *p = list;
+	size_t n = strlen(etag), len;
+
+	for (;;) {
+		p += strspn(p, " \t,");
+		if (!*p)
+			return 0;
+		if (!strncmp(p, "W/", 2))
+			p += 2;
+		len = *p == '"' ? strcspn(p + 1, "\"") + 2 : strcspn(p, " \t,");
+		if ((len == 1 && *p == '*') || (len == n && !strncmp(p, etag, n)))
+			return 1;
+		p += strnlen(p, len);
+	}
 }
 
 void
@@ -464,15 +516,14 @@ reply(struct buf *out, int code, const char *extra, int head_only)
  * in out/ or leading out of it, is not followed; root itself may be a
  * link (out/ -> the served folder). A folder gives its index.html.
  * Returns the descriptor of a regular file of at most FILE_MAX_BYTES,
- * its size in *size; -2 for a folder named without its final '/' (to be
+ * its fstat() in *st; -2 for a folder named without its final '/' (to be
  * redirected); else -1 (not found).
  */
 static int
-open_under(const char *root, const char *path, size_t *size)
+open_under(const char *root, const char *path, struct stat *st)
 {
 	struct buf part = BUF_INIT;
 	const char *p = path, *slash, *name;
-	struct stat st;
 	int dir, fd = -1, sub;
 
 	dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -489,23 +540,21 @@ open_under(const char *root, const char *path, size_t *size)
 		goto out;
 	name = *p ? p : "index.html";
 	/* Looked at first: opening a FIFO or a device has effects. */
-	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW))
+	if (fstatat(dir, name, st, AT_SYMLINK_NOFOLLOW))
 		goto out;
-	if (S_ISDIR(st.st_mode) && *p) {
+	if (S_ISDIR(st->st_mode) && *p) {
 		fd = -2;
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode))
+	if (!S_ISREG(st->st_mode))
 		goto out;
 	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 		    O_NOCTTY | O_CLOEXEC);
-	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-			(uintmax_t)st.st_size > FILE_MAX_BYTES)) {
+	if (fd >= 0 && (fstat(fd, st) || !S_ISREG(st->st_mode) ||
+			(uintmax_t)st->st_size > FILE_MAX_BYTES)) {
 		close(fd);
 		fd = -1;
 	}
-	if (fd >= 0)
-		*size = (size_t)st.st_size;
 out:
 	if (dir >= 0)
 		close(dir);
@@ -540,8 +589,9 @@ static void
 answer(struct serve *s, struct conn *c, int code)
 {
 	struct serve_request req = SERVE_REQUEST_INIT;
-	struct buf path = BUF_INIT, extra = BUF_INIT;
-	size_t size;
+	struct buf path = BUF_INIT, extra = BUF_INIT, etag = BUF_INIT;
+	struct stat st;
+	int page;
 
 	buf_reset(&c->out);
 	c->off = 0;
@@ -562,7 +612,7 @@ answer(struct serve *s, struct conn *c, int code)
 			buf_add(&c->out, extra.data, extra.len);
 		goto out;
 	}
-	c->file = open_under(s->root, req.path.data, &size);
+	c->file = open_under(s->root, req.path.data, &st);
 	if (c->file == -2) {
 		/* For relative links in its index.html to work. */
 		c->file = -1;
@@ -581,33 +631,54 @@ answer(struct serve *s, struct conn *c, int code)
 	if (!path.len || path.data[path.len - 1] == '/')
 		buf_addstr(&path, "index.html");
 	/* A page gets the script that reloads it, and the errors. */
-	if (!strncmp(content_type(path.data), "text/html", 9) &&
-	    size <= PAGE_MAX) {
-		struct buf page = BUF_INIT;
+	page = !strncmp(content_type(path.data), "text/html", 9) &&
+	       (size_t)st.st_size <= PAGE_MAX;
+	/*
+	 * A file written again is a new inode (site.c stages it), and its
+	 * time of change is in nanoseconds; a page as sent changes with
+	 * the generation too.
+	 */
+	buf_addf(&etag, "\"%jx-%jx-%jx.%lx", (uintmax_t)st.st_ino,
+		 (uintmax_t)st.st_size, (uintmax_t)st.st_mtim.tv_sec,
+		 (unsigned long)st.st_mtim.tv_nsec);
+	if (page)
+		buf_addf(&etag, "-%x", s->gen);
+	buf_addch(&etag, '"');
+	if (serve_etag_matches(req.if_none_match.data, etag.data)) {
+		close(c->file);
+		c->file = -1;
+		buf_addf(&c->out, "HTTP/1.0 304 Not Modified\r\nETag: %s\r\n"
+			 "Cache-Control: no-cache\r\nConnection: close\r\n"
+			 "\r\n", etag.data);
+		goto out;
+	}
+	if (page) {
+		struct buf text = BUF_INIT;
 
-		code = read_whole(c->file, size, &page);
+		code = read_whole(c->file, (size_t)st.st_size, &text);
 		close(c->file);
 		c->file = -1;
 		if (code) {
-			buf_release(&page);
+			buf_release(&text);
 			reply(&c->out, 404, "", req.head_only);
 			goto out;
 		}
-		serve_inject(&extra, page.data, page.len, s->gen, s->errors);
-		buf_release(&page);
+		serve_inject(&extra, text.data, text.len, s->gen, s->errors);
+		buf_release(&text);
 		buf_addf(&c->out, "HTTP/1.0 200 OK\r\nContent-Type: %s\r\n"
-			 "Content-Length: %zu\r\nCache-Control: no-cache\r\n"
-			 "Connection: close\r\n\r\n",
-			 content_type(path.data), extra.len);
+			 "Content-Length: %zu\r\nETag: %s\r\nCache-Control: "
+			 "no-cache\r\nConnection: close\r\n\r\n",
+			 content_type(path.data), extra.len, etag.data);
 		if (!req.head_only)
 			buf_add(&c->out, extra.data, extra.len);
 		goto out;
 	}
 	buf_addf(&c->out, "HTTP/1.0 200 OK\r\nContent-Type: %s\r\nContent-"
-		 "Length: %zu\r\nCache-Control: no-cache\r\nConnection: "
-		 "close\r\n\r\n", content_type(path.data), size);
-	c->left = size;
-	if (req.head_only || !size) {
+		 "Length: %zu\r\nETag: %s\r\nCache-Control: no-cache\r\n"
+		 "Connection: close\r\n\r\n", content_type(path.data),
+		 (size_t)st.st_size, etag.data);
+	c->left = (size_t)st.st_size;
+	if (req.head_only || !st.st_size) {
 		close(c->file);
 		c->file = -1;
 	}
@@ -615,6 +686,7 @@ out:
 	serve_request_release(&req);
 	buf_release(&path);
 	buf_release(&extra);
+	buf_release(&etag);
 }
 
 /*

@@ -14,6 +14,14 @@
  * reached through a symbolic link (a folder or a file, at any depth:
  * out/x -> /etc) are not found; ".." is refused.
  *
+ * Every answer with a file has an ETag (its inode, size and time of
+ * change; a page's, also the generation below) and "Cache-Control:
+ * no-cache": a browser asks again each time it shows the file, and a
+ * file that has not changed since is answered 304 Not Modified without
+ * its bytes. A reload after a prose edit then sends the page alone, not
+ * its figures and fonts again (megabytes; they took a reload in headless
+ * Chromium from 66 to 228 ms, docs/bench.md).
+ *
  * The preview, not the site: every page (text/html) is sent with a
  * small script added before its "</body>", which asks for the status,
  * GET /.ultimate/status (a reserved path: no file of the site starts
@@ -51,8 +59,15 @@ struct serve_request {
 	 */
 	struct buf path;
 	int status;		/* GET /.ultimate/status; path is "" */
+	/*
+	 * The value of its If-None-Match header, spaces around it left
+	 * out; "" when it has none. For the answer to be 304 Not Modified
+	 * when it names the file's ETag (serve_etag_matches()).
+	 */
+	struct buf if_none_match;
 };
-#define SERVE_REQUEST_INIT { .head_only = 0, .path = BUF_INIT, .status = 0 }
+#define SERVE_REQUEST_INIT { .head_only = 0, .path = BUF_INIT, .status = 0, \
+			     .if_none_match = BUF_INIT }
 
 /*
  * Parses the request head in data[0, len) (any bytes: only its first
@@ -62,12 +77,19 @@ struct serve_request {
  * with '/', a bad %XX, a control character or a ".." segment; 404 for
  * a segment starting with '.'; 405 for a method other than GET or HEAD.
  * The status path, with or without a query, sets req->status instead.
- * Pure: touches nothing but req. Free req->path with
- * serve_request_release().
+ * Of the header lines, only If-None-Match is read. Pure: touches
+ * nothing but req. Free it with serve_request_release().
  */
 int serve_parse(const char *data, size_t len, struct serve_request *req);
 
 void serve_request_release(struct serve_request *req);
+
+/*
+ * Whether list, the value of an If-None-Match header, names etag (a
+ * quoted string): "*", or etag among its comma-separated entries, "W/"
+ * before one ignored (the weak comparison RFC 9110 asks for here).
+ */
+int serve_etag_matches(const char *list, const char *etag);
 
 /*
  * Adds to out the Location of the redirect from the folder path (a

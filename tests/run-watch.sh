@@ -539,6 +539,31 @@ def get(path):
     body = r.read()
     c.close()
     return r.status, r.getheader("Content-Type"), body
+# GET path with If-None-Match: inm (None: without); status, ETag, body.
+def cond(path, inm=None):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    c.request("GET", path, headers={"If-None-Match": inm} if inm else {})
+    r = c.getresponse()
+    body = r.read()
+    c.close()
+    if r.getheader("Cache-Control") != "no-cache":
+        fail("%s: Cache-Control %r" % (path, r.getheader("Cache-Control")))
+    return r.status, r.getheader("ETag"), body
+# A file not changed since is 304 without its bytes, with the same ETag;
+# another ETag, or none, gets it whole.
+def revalidate(path, what):
+    st, tag, body = cond(path)
+    if st != 200 or not tag or not body:
+        fail("%s (%s): %d, ETag %r" % (path, what, st, tag))
+        return tag
+    st2, tag2, body2 = cond(path, tag)
+    if st2 != 304 or tag2 != tag or body2:
+        fail("%s (%s): again with its ETag: %d %r, %d bytes"
+             % (path, what, st2, tag2, len(body2)))
+    st3, _, body3 = cond(path, 'W/"x", ' + tag[:-2] + '"')
+    if st3 != 200 or body3 != body:
+        fail("%s (%s): with other ETags: %d" % (path, what, st3))
+    return tag
 def status():
     st, ctype, body = get("/.ultimate/status")
     if st != 200 or ctype != "application/json":
@@ -568,9 +593,22 @@ if b"var seen = %d;" % s0["generation"] not in page or \
     fail("page before the error: no script of generation %d, or errors"
          % s0["generation"])
 
+css = revalidate("/style.css", "first build")
+page0 = revalidate("/", "first build")
+if revalidate("/index.html", "first build") != page0:
+    fail("/ and /index.html: two ETags")
+q0 = revalidate("/quantities.html", "first build")
+os.utime(d + "/out/style.css", ns=(1, 1))
+if revalidate("/style.css", "its time changed") == css:
+    fail("style.css: the same ETag after its time changed")
+
 # A broken template.
 edit(orig + "\n{{ laptop.ops_mx }} <b>&amp; x\n")
 s1 = wait_gen(s0["generation"])
+# A page as sent changes with each build, even if its file does not.
+if revalidate("/quantities.html", "failed build") == q0 or \
+        cond("/", page0)[0] != 200:
+    fail("pages: the same ETag after a build")
 if s1["ok"]:
     fail("status after a broken template: ok")
 log = open(d + "/log").read()

@@ -329,6 +329,66 @@ test_check_host(void **state)
 	buf_release(&why);
 }
 
+/* The If-None-Match serve_parse() reads from head. */
+static void
+assert_inm(const char *head, const char *want)
+{
+	struct serve_request req = SERVE_REQUEST_INIT;
+
+	assert_int_equal(serve_parse(head, strlen(head), &req), 0);
+	assert_sane_buf(&req.if_none_match);
+	if (strcmp(req.if_none_match.data, want))
+		fail_msg("%s: '%s', want '%s'", head,
+			 req.if_none_match.data, want);
+	serve_request_release(&req);
+}
+
+static void
+test_if_none_match(void **state)
+{
+	struct serve_request req = SERVE_REQUEST_INIT;
+	const char *head;
+
+	(void)state;
+	assert_inm("GET / HTTP/1.0\r\nHost: x\r\n\r\n", "");
+	assert_inm("GET / HTTP/1.0\r\nIf-None-Match: \"a-1\"\r\n\r\n",
+		   "\"a-1\"");
+	/* Any case, spaces and tabs around it, a bare LF. */
+	assert_inm("GET / HTTP/1.0\nif-none-match:\t \"a\" \t\n\n", "\"a\"");
+	/* Two lines: one list. Others, and look-alikes, are not it. */
+	assert_inm("GET / HTTP/1.1\r\nIf-None-Match: \"a\"\r\nX-If-None-"
+		   "Match: \"x\"\r\nIf-None-Matches: \"y\"\r\nIf-None-"
+		   "Match: W/\"b\"\r\n\r\n", "\"a\", W/\"b\"");
+	/* Not the request line's: a target that looks like one. */
+	assert_inm("GET /If-None-Match:x HTTP/1.0\r\n\r\n", "");
+	/* Read again, req holds only the last head's. */
+	head = "GET / HTTP/1.0\r\nIf-None-Match: \"a\"\r\n\r\n";
+	assert_int_equal(serve_parse(head, strlen(head), &req), 0);
+	assert_string_equal(req.if_none_match.data, "\"a\"");
+	head = "GET / HTTP/1.0\r\n\r\n";
+	assert_int_equal(serve_parse(head, strlen(head), &req), 0);
+	assert_string_equal(req.if_none_match.data, "");
+	serve_request_release(&req);
+}
+
+static void
+test_etag_matches(void **state)
+{
+	(void)state;
+	assert_true(serve_etag_matches("\"a-1\"", "\"a-1\""));
+	assert_true(serve_etag_matches("*", "\"a-1\""));
+	assert_true(serve_etag_matches("\"x\", \"a-1\"", "\"a-1\""));
+	assert_true(serve_etag_matches("\"x\",W/\"a-1\"", "\"a-1\""));
+	assert_true(serve_etag_matches(" \t\"a-1\" , ", "\"a-1\""));
+	assert_false(serve_etag_matches("", "\"a-1\""));
+	assert_false(serve_etag_matches("\"a-1-2\"", "\"a-1\""));
+	assert_false(serve_etag_matches("\"a-\"", "\"a-1\""));
+	assert_false(serve_etag_matches("a-1", "\"a-1\""));
+	assert_false(serve_etag_matches("\"a-1", "\"a-1\""));
+	assert_false(serve_etag_matches("**", "\"a-1\""));
+	assert_false(serve_etag_matches("W/", "\"a-1\""));
+}
+
 int
 main(void)
 {
@@ -344,6 +404,8 @@ main(void)
 		cmocka_unit_test(test_status_json),
 		cmocka_unit_test(test_inject),
 		cmocka_unit_test(test_check_host),
+		cmocka_unit_test(test_if_none_match),
+		cmocka_unit_test(test_etag_matches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
