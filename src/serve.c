@@ -11,7 +11,10 @@
  * then DRAINING: its sending side shut, whatever the client still sends
  * is read and dropped until it closes (at most DRAIN_MS), since a socket
  * closed with unread bytes resets the connection and may lose the
- * answer.
+ * answer. A page's question for the status, while a build is under way
+ * (serve_hold()), is HELD between READING and SENDING until the build
+ * ends (at most HOLD_MS); what the client sends meanwhile is dropped,
+ * and its closing closes it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -45,11 +48,12 @@
 #define TURN 4		/* chunks sent or read from a client in a row */
 #define PAGE_MAX ((size_t)64 << 20)	/* a page read whole, to add to */
 #define POLL_MS 100	/* how often a page asks for the status */
+#define HOLD_MS 5000	/* the longest a status question is held */
 
 /* The reserved path of the status (no file of the site starts "."). */
 #define STATUS_PATH "/.ultimate/status"
 
-enum conn_state { FREE, READING, SENDING, DRAINING };
+enum conn_state { FREE, READING, HELD, SENDING, DRAINING };
 
 struct conn {
 	int fd;			/* the socket, or -1: a free slot */
@@ -69,6 +73,7 @@ struct serve {
 	const char *root;	/* borrowed */
 	unsigned gen;		/* builds finished */
 	char *errors;		/* of the last build, or NULL: it went well */
+	int hold;		/* a build is under way: serve_hold() */
 	struct conn c[SERVE_CONN_MAX];
 };
 
@@ -175,6 +180,35 @@ header_lines(const char *data, size_t len, struct serve_request *req)
 	}
 }
 
+/*
+ * Sets req->since from the query in [q, end) of the status path, if it
+ * has "since=" and a generation (a number below 2^32) among its
+ * '&'-separated parameters.
+ */
+static void
+since(const char *q, const char *end, struct serve_request *req)
+{
+	static const char name[] = "since=";
+	const size_t nlen = sizeof(name) - 1;
+	unsigned long long v;
+	const char *p;
+
+	while (q < end) {
+		q++;		/* past '?' or '&' */
+		if ((size_t)(end - q) > nlen && !memcmp(q, name, nlen) &&
+		    q[nlen] >= '0' && q[nlen] <= '9') {
+			for (v = 0, p = q + nlen; p < end && *p >= '0' &&
+			     *p <= '9' && v <= 0xffffffffULL; p++)
+				v = v * 10 + (unsigned)(*p - '0');
+			if ((p == end || *p == '&') && v <= 0xffffffffULL)
+				req->since = (long long)v;
+		}
+		q = memchr(q, '&', (size_t)(end - q));
+		if (!q)
+			return;
+	}
+}
+
 int
 serve_parse(const char *data, size_t len, struct serve_request *req)
 {
@@ -183,6 +217,7 @@ serve_parse(const char *data, size_t len, struct serve_request *req)
 
 	req->head_only = 0;
 	req->status = 0;
+	req->since = -1;
 	buf_reset(&req->path);
 	buf_reset(&req->if_none_match);
 	if (eol)
@@ -203,6 +238,7 @@ serve_parse(const char *data, size_t len, struct serve_request *req)
 						strlen(STATUS_PATH)) &&
 	    (n == strlen(STATUS_PATH) || sp[1 + strlen(STATUS_PATH)] == '?')) {
 		req->status = 1;
+		since(sp + 1 + strlen(STATUS_PATH), end, req);
 		return 0;
 	}
 	return target_path(sp + 1, (size_t)(end - sp - 1), &req->path);
@@ -356,6 +392,7 @@ serve_open(const char *host, int port, const char *root, struct buf *url)
 	s->root = root;
 	s->gen = 0;
 	s->errors = NULL;
+	s->hold = 0;
 	for (i = 0; i < SERVE_CONN_MAX; i++) {
 		s->c[i].fd = s->c[i].file = -1;
 		s->c[i].state = FREE;
@@ -373,6 +410,7 @@ serve_set_state(struct serve *s, const char *errors)
 	free(s->errors);
 	s->errors = errors ? xstrdup(errors) : NULL;
 	s->gen++;
+	serve_hold(s, 0);
 }
 
 void
@@ -435,7 +473,7 @@ serve_inject(struct buf *out, const char *page, size_t len, unsigned gen,
 	}
 	buf_addf(out, "<script>/* ultimate watch --serve: reloads the page "
 		 "after each build */\n(function () {\n\tvar seen = %u;\n"
-		 "\tfunction ask() {\n\t\tfetch(\"" STATUS_PATH "\", "
+		 "\tfunction ask() {\n\t\tfetch(\"" STATUS_PATH "?since=\" + seen, "
 		 "{ cache: \"no-store\" })\n\t\t.then(function (r) { "
 		 "return r.json(); })\n\t\t.then(function (s) {\n\t\t\t"
 		 "if (s.generation !== seen)\n\t\t\t\tlocation.reload();"
@@ -580,18 +618,36 @@ read_whole(int fd, size_t size, struct buf *page)
 	return 0;
 }
 
+/* The status, as a whole answer into c->out. */
+static void
+status_answer(const struct serve *s, struct conn *c, int head_only)
+{
+	struct buf json = BUF_INIT;
+
+	serve_status(&json, s->gen, s->errors);
+	buf_addf(&c->out, "HTTP/1.0 200 OK\r\nContent-Type: "
+		 "application/json\r\nContent-Length: %zu\r\n"
+		 "Cache-Control: no-store\r\nConnection: close\r\n"
+		 "\r\n", json.len);
+	if (!head_only)
+		buf_add(&c->out, json.data, json.len);
+	buf_release(&json);
+}
+
 /*
  * Makes the answer to the request head of c (code: 431 when it is too
  * long, else 0): its head into c->out, and the file to send after it,
- * if any, into c->file and c->left.
+ * if any, into c->file and c->left. Returns 1, with c->out empty, for
+ * a status question to hold (a page of the current generation asking
+ * while a build is under way); else 0.
  */
-static void
+static int
 answer(struct serve *s, struct conn *c, int code)
 {
 	struct serve_request req = SERVE_REQUEST_INIT;
 	struct buf path = BUF_INIT, extra = BUF_INIT, etag = BUF_INIT;
 	struct stat st;
-	int page;
+	int page, held = 0;
 
 	buf_reset(&c->out);
 	c->off = 0;
@@ -603,13 +659,9 @@ answer(struct serve *s, struct conn *c, int code)
 		goto out;
 	}
 	if (req.status) {
-		serve_status(&extra, s->gen, s->errors);
-		buf_addf(&c->out, "HTTP/1.0 200 OK\r\nContent-Type: "
-			 "application/json\r\nContent-Length: %zu\r\n"
-			 "Cache-Control: no-store\r\nConnection: close\r\n"
-			 "\r\n", extra.len);
-		if (!req.head_only)
-			buf_add(&c->out, extra.data, extra.len);
+		held = s->hold && !req.head_only && req.since == s->gen;
+		if (!held)
+			status_answer(s, c, req.head_only);
 		goto out;
 	}
 	c->file = open_under(s->root, req.path.data, &st);
@@ -687,6 +739,7 @@ out:
 	buf_release(&path);
 	buf_release(&extra);
 	buf_release(&etag);
+	return held;
 }
 
 /*
@@ -778,10 +831,35 @@ reading(struct serve *s, struct conn *c)
 	/* A client that has said all it will say is answered too. */
 	if (n && !head_ends(c, was) && c->len < HEAD_MAX)
 		return;
-	answer(s, c, n && !head_ends(c, was) ? 431 : 0);
+	if (answer(s, c, n && !head_ends(c, was) ? 431 : 0)) {
+		c->state = HELD;
+		c->deadline = now_ms() + HOLD_MS;
+		return;
+	}
 	c->state = SENDING;
 	c->deadline = now_ms() + SEND_MS;
 	sending(c);
+}
+
+/* Answers a held status question with the status as it is now. */
+static void
+release_held(const struct serve *s, struct conn *c)
+{
+	status_answer(s, c, 0);
+	c->state = SENDING;
+	c->deadline = now_ms() + SEND_MS;
+	sending(c);
+}
+
+void
+serve_hold(struct serve *s, int on)
+{
+	int i;
+
+	s->hold = on;
+	for (i = 0; !on && i < SERVE_CONN_MAX; i++)
+		if (s->c[i].state == HELD)
+			release_held(s, &s->c[i]);
 }
 
 /*
@@ -805,7 +883,8 @@ draining(struct conn *c)
 /*
  * A slot for a new connection: a free one, else that of the oldest
  * connection done (draining), else of the oldest still reading its
- * request, closed. NULL when all are sending an answer.
+ * request or held, closed (a page whose question is closed asks again).
+ * NULL when all are sending an answer.
  */
 static struct conn *
 slot(struct serve *s)
@@ -820,7 +899,8 @@ slot(struct serve *s)
 			return c;
 		if (c->state == DRAINING && (!done || c->since < done->since))
 			done = c;
-		if (c->state == READING && (!idle || c->since < idle->since))
+		if ((c->state == READING || c->state == HELD) &&
+		    (!idle || c->since < idle->since))
 			idle = c;
 	}
 	if (!done)
@@ -899,14 +979,17 @@ serve_run(struct serve *s, const fd_set *rd, const fd_set *wr)
 			reading(s, c);
 		else if (c->state == SENDING && FD_ISSET(c->fd, wr))
 			sending(c);
-		else if (c->state == DRAINING && FD_ISSET(c->fd, rd))
-			draining(c);
+		else if ((c->state == DRAINING || c->state == HELD) &&
+			 FD_ISSET(c->fd, rd))
+			draining(c);	/* held: its close closes it */
 	}
 	if (FD_ISSET(s->fd, rd))
 		accept_all(s);
 	now = now_ms();
 	for (i = 0; i < SERVE_CONN_MAX; i++)
-		if (s->c[i].state != FREE && now >= s->c[i].deadline)
+		if (s->c[i].state == HELD && now >= s->c[i].deadline)
+			release_held(s, &s->c[i]);
+		else if (s->c[i].state != FREE && now >= s->c[i].deadline)
 			conn_close(&s->c[i]);
 }
 

@@ -24,9 +24,12 @@
  *
  * The preview, not the site: every page (text/html) is sent with a
  * small script added before its "</body>", which asks for the status,
- * GET /.ultimate/status (a reserved path: no file of the site starts
- * with '.'), every 100 ms and reloads the page when another build has
- * finished since it was sent. While the last build failed, each page
+ * GET /.ultimate/status?since=GEN (a reserved path: no file of the site
+ * starts with '.'; GEN the generation the page was sent in), every
+ * 100 ms and reloads the page when another build has finished since.
+ * While a build is under way (serve_hold()), that question is held and
+ * answered the moment the build ends: the page reloads then, not at its
+ * next question. While the last build failed, each page
  * also gets an overlay with that build's errors (HTML-escaped, as the
  * terminal showed them). The files in the folder stay as they are.
  *
@@ -59,6 +62,7 @@ struct serve_request {
 	 */
 	struct buf path;
 	int status;		/* GET /.ultimate/status; path is "" */
+	long long since;	/* its ?since=GEN, or -1 */
 	/*
 	 * The value of its If-None-Match header, spaces around it left
 	 * out; "" when it has none. For the answer to be 304 Not Modified
@@ -67,7 +71,7 @@ struct serve_request {
 	struct buf if_none_match;
 };
 #define SERVE_REQUEST_INIT { .head_only = 0, .path = BUF_INIT, .status = 0, \
-			     .if_none_match = BUF_INIT }
+			     .since = -1, .if_none_match = BUF_INIT }
 
 /*
  * Parses the request head in data[0, len) (any bytes: only its first
@@ -76,7 +80,8 @@ struct serve_request {
  * line without a method, target and version, a target not starting
  * with '/', a bad %XX, a control character or a ".." segment; 404 for
  * a segment starting with '.'; 405 for a method other than GET or HEAD.
- * The status path, with or without a query, sets req->status instead.
+ * The status path, with or without a query, sets req->status instead,
+ * and req->since when the query has since=GEN (a number < 2^32).
  * Of the header lines, only If-None-Match is read. Pure: touches
  * nothing but req. Free it with serve_request_release().
  */
@@ -119,9 +124,18 @@ struct serve *serve_open(const char *host, int port, const char *root,
 /*
  * A build has finished: errors is what it printed when it failed (the
  * server keeps a copy), NULL when it went well. Pages sent from now on
- * show them, and those open reload.
+ * show them, and those open reload; held questions are answered.
  */
 void serve_set_state(struct serve *s, const char *errors);
+
+/*
+ * on: a change has been seen and a build is coming or under way: a
+ * page that asks for the status with the current generation (GET, not
+ * HEAD) is held, for serve_set_state() to answer (at most 5 s, then
+ * with the status as it is). 0: no build after all: those held are
+ * answered now, and no more are held.
+ */
+void serve_hold(struct serve *s, int on);
 
 /*
  * Adds the status to out, as GET /.ultimate/status answers it (JSON):

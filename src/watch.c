@@ -494,6 +494,18 @@ drain(int fd)
 #endif
 
 /*
+ * A change is seen (on 1), or came to nothing (0): with --serve, a page
+ * asking meanwhile is answered when the build ends (serve_hold()), so
+ * that it reloads then, not up to a polling interval later.
+ */
+static void
+hold(struct watcher *w, int on)
+{
+	if (w->http)
+		serve_hold(w->http, on);
+}
+
+/*
  * Waits until the folders differ from w->built and have settled; when
  * pending, a change has been seen already (w->now holds it, polling),
  * and only the settling is waited for. Returns 1 with w->now holding
@@ -512,6 +524,7 @@ wait_change(struct watcher *w, int pending)
 					 !drain(w->ino)))
 				continue;
 			pending = 0;
+			hold(w, 1);
 			start = now_ms();
 			while (now_ms() - start < BURST_MS &&
 			       (r = wait_for(w, w->ino, QUIET_MS)) != 0) {
@@ -523,6 +536,7 @@ wait_change(struct watcher *w, int pending)
 			scan(w, &w->now);
 			if (diff(&w->built, &w->now, NULL))
 				return 1;
+			hold(w, 0);
 			continue;
 		}
 #endif
@@ -534,6 +548,7 @@ wait_change(struct watcher *w, int pending)
 				continue;
 		}
 		pending = 0;
+		hold(w, 1);
 		/* Until two snapshots QUIET_MS apart agree. */
 		start = now_ms();
 		do {
@@ -546,6 +561,7 @@ wait_change(struct watcher *w, int pending)
 			 now_ms() - start < BURST_MS);
 		if (diff(&w->built, &w->now, NULL))
 			return 1;
+		hold(w, 0);
 	}
 	return 0;
 }
@@ -613,6 +629,7 @@ build(struct watcher *w, enum phase phase, int *status, double *ms)
 	*ms = 0;
 	w->restart = 0;
 	buf_reset(&w->errors);
+	hold(w, 1);	/* until say() gives the browser its outcome */
 	if (w->http && pipe(pipefd)) {
 		error("cannot start a build: %s", strerror(errno));
 		return 0;

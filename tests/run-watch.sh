@@ -651,6 +651,65 @@ EOF
 then ok; else no "serve: reload and errors (port '$port')"; cat "$dir/log"; fi
 if grep -rlq '<script' "$dir/out"; then
 	no "serve: a script in out/ after the builds"; else ok; fi
+# While a build is under way (it waits on gnuplot here), a page's
+# question for the status with its generation is held, and answered
+# with the next generation the moment the build ends; one without
+# since=, or a HEAD, is answered at once; with no build, too.
+held_q() { # held_q MODE: before (no build) or during (one waits)
+	python3 - "$port" "$1" "$tmp/gen" <<'EOF'
+import http.client, json, socket, sys, time
+port, mode, genfile = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+def ask(path, method="GET", timeout=5):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    c.request(method, path)
+    r = c.getresponse()
+    body = r.read()
+    c.close()
+    return r.status, body
+st, body = ask("/.ultimate/status")
+g = json.loads(body)["generation"]
+if mode == "before":
+    open(genfile, "w").write(str(g))
+    t = time.monotonic()
+    st, body = ask("/.ultimate/status?since=%d" % g)
+    if st != 200 or json.loads(body)["generation"] != g or \
+            time.monotonic() - t > 1:
+        sys.exit("no build, since=%d: %d %r after %.1f s"
+                 % (g, st, body, time.monotonic() - t))
+else:
+    g0 = int(open(genfile).read())
+    if g != g0:
+        sys.exit("a build ended while gnuplot waits: %d, was %d" % (g, g0))
+    st, _ = ask("/.ultimate/status?since=%d" % g, "HEAD")
+    if st != 200:
+        sys.exit("HEAD during a build: %d" % st)
+    try:
+        ask("/.ultimate/status?since=%d" % g, timeout=0.5)
+        sys.exit("during a build, since=%d: answered at once" % g)
+    except socket.timeout:
+        pass
+    # Held again, for the build's end (the hang file goes meanwhile).
+    open(genfile + ".asked", "w").close()
+    st, body = ask("/.ultimate/status?since=%d" % g, timeout=20)
+    if st != 200 or json.loads(body)["generation"] != g + 1:
+        sys.exit("after the build: %d %r, want generation %d"
+                 % (st, body, g + 1))
+EOF
+}
+if [ -n "$port" ] && held_q before; then ok; else no "serve: status with no build"; fi
+drawn=$(wc -l <"$tmp/gnuplot.log")
+: >"$tmp/hang"
+rm -f "$tmp/gen.asked"
+echo '# touched' >>"$dir/templates/figures/dust.gp"
+if waitfor 10 sh -c "[ \$(wc -l <'$tmp/gnuplot.log') -gt $drawn ]"; then
+	ok; else no "serve: gnuplot not started"; fi
+held_q during >"$tmp/held.out" 2>&1 &
+held=$!
+waitfor 10 test -e "$tmp/gen.asked" || no "serve: no held question"
+sleep 0.3
+rm -f "$tmp/hang"
+if wait "$held"; then ok; else
+	no "serve: a status question during a build"; cat "$tmp/held.out"; fi
 stop INT serve
 
 # --host: the address given, and only it.

@@ -238,6 +238,41 @@ test_status_path(void **state)
 	serve_request_release(&req);
 }
 
+/* The generation a status question names: -1 for none, or a bad one. */
+static void
+assert_since(const char *target, long long want)
+{
+	struct serve_request req = SERVE_REQUEST_INIT;
+	struct buf head = BUF_INIT;
+
+	buf_addf(&head, "GET %s HTTP/1.0\r\n\r\n", target);
+	assert_int_equal(serve_parse(head.data, head.len, &req), 0);
+	assert_int_equal(req.status, 1);
+	if (req.since != want)
+		fail_msg("%s: since %lld, want %lld", target, req.since, want);
+	serve_request_release(&req);
+	buf_release(&head);
+}
+
+static void
+test_status_since(void **state)
+{
+	(void)state;
+	assert_since("/.ultimate/status", -1);
+	assert_since("/.ultimate/status?since=0", 0);
+	assert_since("/.ultimate/status?since=17", 17);
+	assert_since("/.ultimate/status?t=1&since=4294967295", 4294967295LL);
+	assert_since("/.ultimate/status?since=4294967296", -1);
+	assert_since("/.ultimate/status?since=99999999999999999999999", -1);
+	assert_since("/.ultimate/status?since=", -1);
+	assert_since("/.ultimate/status?since=-1", -1);
+	assert_since("/.ultimate/status?since=3x", -1);
+	assert_since("/.ultimate/status?since=3&x=1", 3);
+	assert_since("/.ultimate/status?xsince=3", -1);
+	assert_since("/.ultimate/status?", -1);
+	assert_since("/.ultimate/status?&&since=5", 5);
+}
+
 static void
 test_status_json(void **state)
 {
@@ -272,7 +307,7 @@ assert_inject(const char *page, const char *errors, const char *before,
 	assert_non_null(end);
 	end += strlen("</script>\n");
 	assert_non_null(strstr(script, "var seen = 7;"));
-	assert_non_null(strstr(script, "\"/.ultimate/status\""));
+	assert_non_null(strstr(script, "\"/.ultimate/status?since=\" + seen"));
 	if ((size_t)(script - b.data) != strlen(before) ||
 	    strncmp(b.data, before, strlen(before)))
 		fail_msg("before the script: '%.*s', want '%s'",
@@ -401,6 +436,7 @@ main(void)
 		cmocka_unit_test(test_dotfiles),
 		cmocka_unit_test(test_location),
 		cmocka_unit_test(test_status_path),
+		cmocka_unit_test(test_status_since),
 		cmocka_unit_test(test_status_json),
 		cmocka_unit_test(test_inject),
 		cmocka_unit_test(test_check_host),
