@@ -1110,7 +1110,9 @@ report_write(struct site *site, const struct registry *reg,
 	css = srcfile_read(path.data);
 	if (shell)
 		shell->show_source = 1;
-	if (!shell || !css || shell_check(shell) || site_begin(site))
+	/* The newest edition alone is watch's, for the preview. */
+	if (!shell || !css || shell_check(shell) ||
+	    site_begin(site, opt->newest ? SITE_QUICK : SITE_WHOLE))
 		goto out;
 	run.shell = shell->data;
 	site_set_inputs(site, key);

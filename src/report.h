@@ -50,7 +50,7 @@ struct report_options {
 	 * 1: the newest edition alone (index.html, figures/ and
 	 * editions/NEWEST/), every other file of the site kept
 	 * as it was: the quick first publish of `watch` after a change,
-	 * before the whole site.
+	 * before the whole site; published by the journal (SITE_QUICK).
 	 */
 	int newest;
 	/*

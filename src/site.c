@@ -593,13 +593,13 @@ site_close(struct site *s)
 /* ------------------------------------------------------------ staging */
 
 int
-site_begin(struct site *s)
+site_begin(struct site *s, enum site_how how)
 {
 	struct buf tmpl = BUF_INIT;
 
 	if (s->staging)
 		BUG("site_begin() twice");
-	if (!s->readonly)
+	if (!s->readonly && how == SITE_WHOLE)
 		begin_exchange(s);
 	buf_addf(&tmpl, "%s/" STAGING_PREFIX "XXXXXX", s->outdir);
 	if (!mkdtemp(tmpl.data)) {

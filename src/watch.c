@@ -25,7 +25,9 @@
  *
  * With every edition, a change is built in two children: NEWEST, the
  * newest edition alone published with the rest of the site kept as it
- * was (report_options.newest), then REST, the whole site. A change seen
+ * was (report_options.newest; by the journal, which moves only the
+ * files that changed: the preview reloads after it), then REST, the
+ * whole site. A change seen
  * while REST runs stops it (SIGTERM: its clean stop) and starts over
  * with NEWEST. Until a whole site has been published (the first build
  * failed), a change builds the whole site at once.

@@ -809,6 +809,7 @@ noed=--no-editions
 if waitfor 120 has "$dir/log" '^watch: built out/'; then ok; else
 	no "editions: first build"; cat "$dir/log"; fi
 cp "$dir/out/editions/2008/index.html" "$tmp/old2008.html"
+outino=$(stat -c %i "$dir/out")
 drawn=$(wc -l <"$tmp/gnuplot.log")
 echo $((drawn + 1)) >"$tmp/hang"
 echo '# touched' >>"$dir/templates/figures/top500.gp"
@@ -830,11 +831,17 @@ if cmp -s "$tmp/old2008.html" "$dir/out/editions/2008/index.html"; then ok
 else no "editions: the 2008 edition changed before the rest was built"; fi
 if has "$dir/log" 'rebuilt the other editions'; then
 	no "editions: the rest built while gnuplot waited"; else ok; fi
+# The newest edition is published in place (the journal: out/ is the
+# same folder), the whole site by an exchange (a new one).
+if [ "$(stat -c %i "$dir/out")" = "$outino" ]; then ok; else
+	no "editions: the newest edition exchanged the whole site"; fi
 rm -f "$tmp/hang"
 if waitfor 120 has "$dir/log" '^watch: rebuilt the other editions in out/ in [0-9]* ms$'
 then ok; else no "editions: the rest not built"; cat "$dir/log"; fi
 if has "$dir/out/editions/2008/index.html" 'Watchword newest'; then ok; else
 	no "editions: the 2008 edition not rebuilt"; fi
+if [ "$(stat -c %i "$dir/out")" != "$outino" ]; then ok; else
+	no "editions: the whole site not exchanged"; fi
 # index.html was published first, and left as it was by the rest.
 if [ "$dir/out/index.html" -ot "$dir/out/editions/2008/index.html" ]; then ok
 else no "editions: index.html not older than the 2008 edition"; fi
