@@ -74,6 +74,7 @@ struct serve {
 	unsigned gen;		/* builds finished */
 	char *errors;		/* of the last build, or NULL: it went well */
 	int hold;		/* a build is under way: serve_hold() */
+	int back;		/* serve_page_back() */
 	struct conn c[SERVE_CONN_MAX];
 };
 
@@ -393,6 +394,7 @@ serve_open(const char *host, int port, const char *root, struct buf *url)
 	s->gen = 0;
 	s->errors = NULL;
 	s->hold = 0;
+	s->back = 0;
 	for (i = 0; i < SERVE_CONN_MAX; i++) {
 		s->c[i].fd = s->c[i].file = -1;
 		s->c[i].state = FREE;
@@ -404,13 +406,25 @@ out:
 	return s;
 }
 
-void
+int
 serve_set_state(struct serve *s, const char *errors)
 {
+	int i, n = 0;
+
 	free(s->errors);
 	s->errors = errors ? xstrdup(errors) : NULL;
 	s->gen++;
+	s->back = 0;
+	for (i = 0; i < SERVE_CONN_MAX; i++)
+		n += s->c[i].state == HELD;
 	serve_hold(s, 0);
+	return n;
+}
+
+int
+serve_page_back(const struct serve *s)
+{
+	return s->back;
 }
 
 void
@@ -659,6 +673,7 @@ answer(struct serve *s, struct conn *c, int code)
 		goto out;
 	}
 	if (req.status) {
+		s->back |= req.since == s->gen;
 		held = s->hold && !req.head_only && req.since == s->gen;
 		if (!held)
 			status_answer(s, c, req.head_only);

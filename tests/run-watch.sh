@@ -861,6 +861,32 @@ if diff -r -x '.*' "$dir/out" "$dir/out2" >/dev/null; then ok; else
 	no "editions: out/ differs from report's"; fi
 if grep -rlq '<script' "$dir/out"; then no "editions: a script in out/"
 else ok; fi
+# A page open in the preview: the other editions wait for it to reload
+# (ask again with the new generation), or at most half a second when
+# it does not: either way they are built.
+eport=$(sed -n "s|^watch: serving 'out' at http://127.0.0.1:\([0-9]*\)/\$|\1|p" "$dir/log")
+for back in yes no; do
+	n=$(grep -c "^watch: rebuilt the other editions" "$dir/log")
+	python3 - "$eport" "$back" "$dir/templates/sections/speed.md" <<'EOF' &
+import http.client, json, sys
+port, back, sec = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+def ask(path):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    c.request("GET", path)
+    body = c.getresponse().read()
+    c.close()
+    return json.loads(body)["generation"]
+g = ask("/.ultimate/status")
+open(sec, "a").write("\nWatchword %s.\n" % back)
+g1 = ask("/.ultimate/status?since=%d" % g)	# held until published
+if back == "yes":
+    ask("/.ultimate/status?since=%d" % g1)
+EOF
+	asker=$!
+	if waitfor 60 sh -c "[ \$(grep -c '^watch: rebuilt the other editions' '$dir/log') -gt $n ]"
+	then ok; else no "editions: page back $back: the rest not built"; cat "$dir/log"; fi
+	wait "$asker" || no "editions: page back $back: the status"
+done
 stop INT editions
 
 # A build stopped halfway says only that it was stopped: no error about
