@@ -46,8 +46,19 @@ dataset_row(struct dataset *ds, const double *vals, const char *label)
 int
 dataset_shows(size_t r, size_t n, size_t max)
 {
-	size_t step = max && n > max ? (n + max - 1) / max : 1;
+	size_t step;
 
+	if (!max || n <= max)
+		return 1;
+	if (max == 1)
+		return r + 1 == n;
+	/*
+	 * Rows 0, step, 2 step, ... up to row n - 1, at most max - 1 steps
+	 * apart, and the last: at most max rows. A step of n / max kept
+	 * max + 1 (n = 100,000 and max 2,000: 2,001), and the data file
+	 * thinned those again, to 1,001.
+	 */
+	step = (n - 1 + max - 2) / (max - 1);
 	return !(r % step) || r + 1 == n;
 }
 

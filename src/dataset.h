@@ -44,7 +44,8 @@ struct dataset *dataset_add(struct datasets *all, const char *name,
 void dataset_row(struct dataset *ds, const double *vals, const char *label);
 /*
  * Whether row r of n is one a plot of at most max rows shows (max 0:
- * every row): every k-th row and the last.
+ * every row): every k-th row and the last, at most max in all; so rows
+ * already thinned to max are all shown again.
  */
 int dataset_shows(size_t r, size_t n, size_t max);
 /* The dataset called name, or NULL. */

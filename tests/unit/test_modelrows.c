@@ -505,6 +505,43 @@ test_errors(void **state)
 	buf_release(&want);
 }
 
+/*
+ * dataset_shows(): at most max rows, the first and the last among them,
+ * more than half of max when there are more; shown again, all are kept.
+ */
+static void
+test_shows(void **state)
+{
+	static const size_t maxes[] = { 2, 3, 7, 2000 };
+	size_t i, n, r, kept, again;
+
+	(void)state;
+	for (i = 0; i < sizeof(maxes) / sizeof(maxes[0]); i++) {
+		size_t max = maxes[i];
+
+		for (n = 1; n < 50 * max; n += n < 3 * max ? 1 : 97) {
+			kept = 0;
+			for (r = 0; r < n; r++)
+				kept += dataset_shows(r, n, max) != 0;
+			if (kept > max || (n <= max && kept != n) ||
+			    (n > max && kept <= max / 2) ||
+			    !dataset_shows(0, n, max) ||
+			    !dataset_shows(n - 1, n, max))
+				fail_msg("n %zu, max %zu: %zu rows", n, max, kept);
+			for (again = 0, r = 0; r < kept; r++)
+				again += dataset_shows(r, kept, max) != 0;
+			assert_int_equal(again, kept);
+		}
+	}
+	/* The case that was thinned twice: 100,000 rows, 2,000 shown. */
+	for (kept = 0, r = 0; r < 100000; r++)
+		kept += dataset_shows(r, 100000, 2000) != 0;
+	assert_in_range(kept, 1900, 2000);
+	assert_true(dataset_shows(5, 6, 0));
+	assert_true(dataset_shows(2, 3, 1));
+	assert_false(dataset_shows(0, 3, 1));
+}
+
 int
 main(void)
 {
@@ -518,6 +555,7 @@ main(void)
 		cmocka_unit_test(test_with),
 		cmocka_unit_test(test_family_names),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_shows),
 	};
 
 	return cmocka_run_group_tests_name("modelrows", tests, NULL, NULL);
