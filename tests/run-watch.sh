@@ -688,9 +688,15 @@ else:
         sys.exit("during a build, since=%d: answered at once" % g)
     except socket.timeout:
         pass
-    # Held again, for the build's end (the hang file goes meanwhile).
+    # Held again, for the build's end (the hang file goes meanwhile);
+    # a question held 5 s is answered as things are, and asked again.
     open(genfile + ".asked", "w").close()
-    st, body = ask("/.ultimate/status?since=%d" % g, timeout=20)
+    t = time.monotonic()
+    while True:
+        st, body = ask("/.ultimate/status?since=%d" % g, timeout=20)
+        if st != 200 or json.loads(body)["generation"] != g or \
+                time.monotonic() - t > 30:
+            break
     if st != 200 or json.loads(body)["generation"] != g + 1:
         sys.exit("after the build: %d %r, want generation %d"
                  % (st, body, g + 1))
