@@ -7,8 +7,8 @@
  * Numeric tables the model hands to the plot stage: history series as
  * read (the edition's rows, thinned beyond DATASET_PLOT_ROWS) and curves
  * computed from the physics (sensitivity, scaling). Columns are numbers;
- * each row may carry a text label from data, which the plot stage writes into data files (never
- * into a gnuplot command).
+ * each row may carry a text label from data, which the plot stage
+ * writes into data files (never into a gnuplot command).
  */
 struct dataset {
 	char *name;		/* file stem: "top500" -> top500.dat */

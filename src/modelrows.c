@@ -984,13 +984,12 @@ place_labels(struct modeldoc_eval *ev, size_t i, struct drow *rows, size_t n,
 /*
  * The rows of a dataset's source into *rows (each with room for ncols
  * values and two more), bound and evaluated: a range's points, a data
- * file's or a set's rows, or the rows of a family of the registry;
- * *thinned when only the rows a plot shows were made. Returns the number
- * of rows, or -1 after errors.
+ * file's or a set's rows, or the rows of a family of the registry.
+ * Returns the number of rows, or -1 after errors.
  */
 static long
 data_rows(struct modeldoc_eval *ev, size_t i, size_t nitems, size_t nv,
-	  size_t label, struct drow **rows, struct buf *units, int *thinned)
+	  size_t label, struct drow **rows, struct buf *units)
 {
 	const struct item *it = &ev->doc->items[i];
 	const struct rowrule *rule = it->rule;
@@ -1001,7 +1000,7 @@ data_rows(struct modeldoc_eval *ev, size_t i, size_t nitems, size_t nv,
 	struct expr_bound bound;
 	struct buf row = BUF_INIT;
 	size_t k, n = 0, total = 0, cap = 0;
-	int ret = 0, r, family = 0;
+	int ret = 0, r, family = 0, thinned;
 
 	if (rule->range) {
 		if (range_of(ev, it, &g))
@@ -1024,11 +1023,11 @@ data_rows(struct modeldoc_eval *ev, size_t i, size_t nitems, size_t nv,
 	 * modelrows_data() would thin them (a million-row history made all
 	 * of them, in every edition, for 2,000).
 	 */
-	*thinned = !rule->where && !rule->by && !it->place_x && !family;
+	thinned = !rule->where && !rule->by && !it->place_x && !family;
 	for (k = 0; k < total && !ret; k++) {
 		struct drow d = { 0 };
 
-		if (*thinned && !dataset_shows(k, total, DATASET_PLOT_ROWS))
+		if (thinned && !dataset_shows(k, total, DATASET_PLOT_ROWS))
 			continue;
 
 		if (family) {
@@ -1082,7 +1081,7 @@ modelrows_data(struct modeldoc_eval *ev, size_t i)
 	const char **cols, **ucols;
 	struct dataset *ds;
 	long n;
-	int ret = 0, thinned = 0;
+	int ret = 0;
 
 	if (!ev->ds)
 		return 0;
@@ -1090,7 +1089,7 @@ modelrows_data(struct modeldoc_eval *ev, size_t i)
 	units = xcalloc(nv + 2, sizeof(*units));
 	for (k = 0; k < nv + 2; k++)
 		buf_init(&units[k]);
-	n = data_rows(ev, i, ncols, nv, label, &rows, units, &thinned);
+	n = data_rows(ev, i, ncols, nv, label, &rows, units);
 	if (n < 0) {
 		ret = -1;
 		goto out;
@@ -1128,9 +1127,12 @@ modelrows_data(struct modeldoc_eval *ev, size_t i)
 	ds = dataset_add(ev->ds, it->name, it->a[A_NOTE].text ?
 			 it->a[A_NOTE].text : it->name, cols, ucols,
 			 nv + (it->place_x ? 2 : 0));
-	/* A plot shows no more than this: every k-th row and the last. */
+	/*
+	 * A plot shows no more than this: every k-th row and the last (all
+	 * of them when data_rows() made only those).
+	 */
 	for (k = 0; k < (size_t)n; k++)
-		if (thinned || dataset_shows(k, (size_t)n, DATASET_PLOT_ROWS))
+		if (dataset_shows(k, (size_t)n, DATASET_PLOT_ROWS))
 			dataset_row(ds, rows[k].v, rows[k].label);
 	free(cols);
 	free(ucols);

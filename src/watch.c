@@ -757,8 +757,9 @@ say(struct watcher *w, const char *what, enum phase phase, int status,
  * When say() told preview pages to reload: serves until one of them is
  * back (asks for the status again), at most SETTLE_MS, before the other
  * editions' build takes the machine from the browser. A prose edit is
- * then on screen at 330-340 ms instead of 375-395 (headless Chromium on
- * 2 cores, docs/bench.md); with no page open, nothing is waited for.
+ * then on screen at 322 ms instead of 367 (medians, 6 paired runs,
+ * headless Chromium on 2 cores, docs/bench.md); with no page open,
+ * nothing is waited for.
  */
 static void
 settle(struct watcher *w)
