@@ -406,19 +406,17 @@ out:
 	return s;
 }
 
+static int release_all(struct serve *s);
+
 int
 serve_set_state(struct serve *s, const char *errors)
 {
-	int i, n = 0;
-
 	free(s->errors);
 	s->errors = errors ? xstrdup(errors) : NULL;
 	s->gen++;
 	s->back = 0;
-	for (i = 0; i < SERVE_CONN_MAX; i++)
-		n += s->c[i].state == HELD;
-	serve_hold(s, 0);
-	return n;
+	s->hold = 0;
+	return release_all(s);
 }
 
 int
@@ -673,8 +671,10 @@ answer(struct serve *s, struct conn *c, int code)
 		goto out;
 	}
 	if (req.status) {
-		s->back |= req.since == s->gen;
-		held = s->hold && !req.head_only && req.since == s->gen;
+		int current = req.since == s->gen;
+
+		s->back |= current;
+		held = s->hold && current && !req.head_only;
 		if (!held)
 			status_answer(s, c, req.head_only);
 		goto out;
@@ -719,6 +719,7 @@ answer(struct serve *s, struct conn *c, int code)
 			 "\r\n", etag.data);
 		goto out;
 	}
+	/* A page is sent from extra, as served; a file from c->file. */
 	if (page) {
 		struct buf text = BUF_INIT;
 
@@ -732,22 +733,19 @@ answer(struct serve *s, struct conn *c, int code)
 		}
 		serve_inject(&extra, text.data, text.len, s->gen, s->errors);
 		buf_release(&text);
-		buf_addf(&c->out, "HTTP/1.0 200 OK\r\nContent-Type: %s\r\n"
-			 "Content-Length: %zu\r\nETag: %s\r\nCache-Control: "
-			 "no-cache\r\nConnection: close\r\n\r\n",
-			 content_type(path.data), extra.len, etag.data);
-		if (!req.head_only)
-			buf_add(&c->out, extra.data, extra.len);
-		goto out;
 	}
 	buf_addf(&c->out, "HTTP/1.0 200 OK\r\nContent-Type: %s\r\nContent-"
 		 "Length: %zu\r\nETag: %s\r\nCache-Control: no-cache\r\n"
 		 "Connection: close\r\n\r\n", content_type(path.data),
-		 (size_t)st.st_size, etag.data);
-	c->left = (size_t)st.st_size;
-	if (req.head_only || !st.st_size) {
-		close(c->file);
-		c->file = -1;
+		 page ? extra.len : (size_t)st.st_size, etag.data);
+	if (page && !req.head_only)
+		buf_add(&c->out, extra.data, extra.len);
+	if (!page) {
+		c->left = (size_t)st.st_size;
+		if (req.head_only || !st.st_size) {
+			close(c->file);
+			c->file = -1;
+		}
 	}
 out:
 	serve_request_release(&req);
@@ -814,6 +812,15 @@ sending(struct conn *c)
 	c->deadline = now_ms() + DRAIN_MS;
 }
 
+/* c's answer is made: sends what the socket takes of it now. */
+static void
+start_sending(struct conn *c)
+{
+	c->state = SENDING;
+	c->deadline = now_ms() + SEND_MS;
+	sending(c);
+}
+
 /* Does the head end, with an empty line, in its bytes from 'from' on? */
 static int
 head_ends(const struct conn *c, size_t from)
@@ -851,9 +858,7 @@ reading(struct serve *s, struct conn *c)
 		c->deadline = now_ms() + HOLD_MS;
 		return;
 	}
-	c->state = SENDING;
-	c->deadline = now_ms() + SEND_MS;
-	sending(c);
+	start_sending(c);
 }
 
 /* Answers a held status question with the status as it is now. */
@@ -861,20 +866,29 @@ static void
 release_held(const struct serve *s, struct conn *c)
 {
 	status_answer(s, c, 0);
-	c->state = SENDING;
-	c->deadline = now_ms() + SEND_MS;
-	sending(c);
+	start_sending(c);
+}
+
+/* Answers every held question; returns how many there were. */
+static int
+release_all(struct serve *s)
+{
+	int i, n = 0;
+
+	for (i = 0; i < SERVE_CONN_MAX; i++)
+		if (s->c[i].state == HELD) {
+			release_held(s, &s->c[i]);
+			n++;
+		}
+	return n;
 }
 
 void
 serve_hold(struct serve *s, int on)
 {
-	int i;
-
 	s->hold = on;
-	for (i = 0; !on && i < SERVE_CONN_MAX; i++)
-		if (s->c[i].state == HELD)
-			release_held(s, &s->c[i]);
+	if (!on)
+		release_all(s);
 }
 
 /*
