@@ -371,78 +371,24 @@ out:
 }
 
 /*
- * The Methods page of edition e: the model document with e's values,
- * its names linking to the quantities page beside it.
+ * The site's Methods page: the model document with the newest
+ * edition's values, its names linking to the quantities' pages. An
+ * edition has none of its own: its formulas are the model's, and each
+ * number on its pages links to its quantities page, where formula,
+ * inputs and source are given with its values.
  */
 static int
-write_methods(struct run *run, const struct edition *e, int top)
+write_methods(struct run *run)
 {
 	struct mathml_links parts = { top_qhref, &run->parts };
-	struct buf body = BUF_INIT, file = BUF_INIT;
+	struct buf body = BUF_INIT;
 	int ret;
 
-	methods_page(&body, run->doc, e->reg, &run->bib, "quantities.html",
-		     top ? &parts : NULL, top ? "" : "../../", run->memo);
-	/*
-	 * An edition's page, after its title: the model is every edition's,
-	 * so it may define formats and cite works newer than the edition.
-	 */
-	if (!top && e != &run->ed[run->n - 1]) {
-		const char *h = strstr(body.data, "</h1>\n");
-		struct buf with = BUF_INIT;
-
-		if (h) {
-			h += strlen("</h1>\n");
-			buf_add(&with, body.data, (size_t)(h - body.data));
-			buf_addf(&with, "<p class=\"edition-nav\">The model "
-				 "with the %d edition's values; it is every "
-				 "edition's, so it may cite works newer than "
-				 "%d.</p>\n", e->year, e->year);
-			buf_addstr(&with, h);
-			buf_release(&body);
-			body = with;
-		}
-	}
-	if (top) {
-		ret = write_page(run, "methods.html", "", "Methods", "",
-				 body.data);
-	} else {
-		buf_addf(&file, "%s/methods.html", e->dir);
-		ret = write_page(run, file.data, "../../", "Methods", "",
-				 body.data);
-	}
+	methods_page(&body, run->doc, run->ed[run->n - 1].reg, &run->bib,
+		     "quantities.html", &parts, "", run->memo);
+	ret = write_page(run, "methods.html", "", "Methods", "", body.data);
 	buf_release(&body);
-	buf_release(&file);
 	return ret;
-}
-
-/* Marks every quantity the model document names, to keep on a page. */
-static void
-keep_documented(const struct run *run, const struct registry *reg,
-		unsigned char *keep, size_t *stack, size_t *top)
-{
-	size_t i, n = run->doc ? modeldoc_nitems(run->doc) : 0;
-	struct buf id = BUF_INIT;
-
-	for (i = 0; i < n; i++) {
-		enum modeldoc_kind kind;
-		const char *name = modeldoc_item(run->doc, i, &kind);
-		size_t at;
-
-		/* A pick is linked through the row it picked, its .id. */
-		if (kind == MODELDOC_PICK) {
-			buf_reset(&id);
-			buf_addf(&id, "%s.id", name);
-			name = id.data;
-		}
-		at = registry_index(reg, name);
-
-		if (kind != MODELDOC_CALL && at != SIZE_MAX && !keep[at]) {
-			keep[at] = 1;
-			stack[(*top)++] = at;
-		}
-	}
-	buf_release(&id);
 }
 
 static int
@@ -476,7 +422,6 @@ write_edition(struct run *run, size_t i)
 				stack[top++] = at;
 			}
 		}
-	keep_documented(run, e->reg, keep, stack, &top);
 	while (top) {
 		const struct quantity *q = registry_at(e->reg, stack[--top]);
 
@@ -498,7 +443,6 @@ write_edition(struct run *run, size_t i)
 	buf_addf(&file, "%s/quantities.html", e->dir);
 	ret |= write_page(run, file.data, "../../", "Quantities", "",
 			  body.data);
-	ret |= write_methods(run, e, 0);
 	free(keep);
 	free(stack);
 	buf_release(&body);
@@ -1067,7 +1011,7 @@ write_pages(struct run *run, const struct srcfile *css)
 	qpages_init(&run->parts, run->ed[run->n - 1].reg);
 	r = write_top_report(run);
 	if (!r)
-		r = write_methods(run, &run->ed[run->n - 1], 1);
+		r = write_methods(run);
 	for (i = opt->newest ? run->n - 1 : 0; run->editions && i < run->n &&
 	     !r; i++)
 		r = write_edition(run, i);

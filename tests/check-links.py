@@ -3,7 +3,9 @@
 HTML page resolves to a file of the site, and every #fragment to an id in
 that file; nothing points to another host (links to other hosts in <a>
 are allowed only when listed as citations, which this site does not
-load). Prints one line per problem and 'links: N passed, N failed'.
+load); and every page is reached from index.html by following links
+(a page no link leads to is output no reader sees). Prints one line per
+problem and 'links: N passed, N failed'.
 
 The pages are read with regular expressions that find what
 html.parser's HTMLParser found here before (start tags outside comments
@@ -71,7 +73,9 @@ def main(root):
                 with open(path, encoding="utf-8") as fh:
                     pages[os.path.normpath(path)] = Page(fh.read())
     passed = failed = 0
+    links = {}  # page -> the pages it links to
     for path, page in sorted(pages.items()):
+        links[path] = set()
         rel = os.path.relpath(path, root)
         for tag, attr, value, line in page.refs:
             u = urlsplit(value)
@@ -94,12 +98,25 @@ def main(root):
                     t = pages.get(target)
                     if t is None or unquote(u.fragment) not in t.ids:
                         problem = "no such anchor"
+            if not problem and target in pages:
+                links[path].add(target)
             if problem:
                 print("%s:%d: %s %s=\"%s\": %s" % (rel, line, tag, attr,
                                                   value, problem))
                 failed += 1
             else:
                 passed += 1
+    start = os.path.normpath(os.path.join(root, "index.html"))
+    seen, todo = set(), [start] if start in pages else []
+    while todo:
+        path = todo.pop()
+        if path not in seen:
+            seen.add(path)
+            todo.extend(links[path] - seen)
+    for path in sorted(set(pages) - seen):
+        print("%s: no link leads here from index.html" %
+              os.path.relpath(path, root))
+        failed += 1
     print("links: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
