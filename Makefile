@@ -51,7 +51,7 @@ UNIT = audit buf export expr fit format hash physics registry table template mod
        schema \
        formulas mathml bib pages ladder figure serve pdf modelrows
 UNIT += diag html
-UNIT += escape shell mempool
+UNIT += escape shell mempool site
 UNIT_BIN = $(UNIT:%=$(BUILD)/test_%)
 
 # --- Dependencies ---------------------------------------------------------

@@ -176,7 +176,7 @@ static const struct opt {
 	[O_SERVE] = { "--serve", 0, "PORT", OPT_ONLY,
 		"also serve the output folder at http://127.0.0.1:PORT/ "
 		"(0: a free port); the page reloads itself after each "
-		"build and shows a failed build's errors" },
+		"build that changed it and shows a failed build's errors" },
 	[O_HOST] = { "--host", 0, "ADDR", OPT_ONLY,
 		"with --serve: listen on ADDR (an IPv4 or IPv6 address, or a "
 		"name) instead of 127.0.0.1, for another device on the "

@@ -73,6 +73,7 @@ struct serve {
 	const char *root;	/* borrowed */
 	unsigned gen;		/* builds finished */
 	char *errors;		/* of the last build, or NULL: it went well */
+	char *changed;		/* the files it changed, or NULL: unknown */
 	int hold;		/* a build is under way: serve_hold() */
 	int back;		/* serve_page_back() */
 	struct conn c[SERVE_CONN_MAX];
@@ -393,6 +394,7 @@ serve_open(const char *host, int port, const char *root, struct buf *url)
 	s->root = root;
 	s->gen = 0;
 	s->errors = NULL;
+	s->changed = NULL;
 	s->hold = 0;
 	s->back = 0;
 	for (i = 0; i < SERVE_CONN_MAX; i++) {
@@ -409,10 +411,12 @@ out:
 static int release_all(struct serve *s);
 
 int
-serve_set_state(struct serve *s, const char *errors)
+serve_set_state(struct serve *s, const char *errors, const char *changed)
 {
 	free(s->errors);
+	free(s->changed);
 	s->errors = errors ? xstrdup(errors) : NULL;
+	s->changed = changed && !errors ? xstrdup(changed) : NULL;
 	s->gen++;
 	s->back = 0;
 	s->hold = 0;
@@ -425,14 +429,11 @@ serve_page_back(const struct serve *s)
 	return s->back;
 }
 
-void
-serve_status(struct buf *out, unsigned gen, const char *errors)
+/* The bytes [p, end) as the text of a JSON string, markup escaped. */
+static void
+json_text(struct buf *out, const char *p, const char *end)
 {
-	const char *p;
-
-	buf_addf(out, "{\"generation\":%u,\"ok\":%s,\"errors\":\"", gen,
-		 errors ? "false" : "true");
-	for (p = errors ? errors : ""; *p; p++) {
+	for (; p < end; p++) {
 		unsigned char c = (unsigned char)*p;
 
 		if (c == '"' || c == '\\')
@@ -446,7 +447,37 @@ serve_status(struct buf *out, unsigned gen, const char *errors)
 		else
 			buf_addch(out, c);
 	}
-	BUF_ADDLIT(out, "\"}\n");
+}
+
+void
+serve_status(struct buf *out, unsigned gen, const char *errors,
+	     const char *changed)
+{
+	const char *p, *nl;
+
+	buf_addf(out, "{\"generation\":%u,\"ok\":%s,\"errors\":\"", gen,
+		 errors ? "false" : "true");
+	if (errors)
+		json_text(out, errors, errors + strlen(errors));
+	BUF_ADDLIT(out, "\",\"changed\":");
+	if (!changed) {
+		BUF_ADDLIT(out, "null}\n");
+		return;
+	}
+	buf_addch(out, '[');
+	for (p = changed; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (nl == p)
+			continue;
+		if (out->data[out->len - 1] != '[')
+			buf_addch(out, ',');
+		buf_addch(out, '"');
+		json_text(out, p, nl);
+		buf_addch(out, '"');
+	}
+	BUF_ADDLIT(out, "]}\n");
 }
 
 /* Where a page ends: at its last "</body>" (any case), else its end. */
@@ -483,15 +514,62 @@ serve_inject(struct buf *out, const char *page, size_t len, unsigned gen,
 		html_text(out, errors);
 		BUF_ADDLIT(out, "</pre></div>\n");
 	}
+	/*
+	 * The script: a build that changed neither the page nor a file it
+	 * shows (an image, the style sheet, the fonts) is taken in without a
+	 * reload; any doubt (a build missed, one that failed, no list of
+	 * what changed) reloads.
+	 */
 	buf_addf(out, "<script>/* ultimate watch --serve: reloads the page "
-		 "after each build */\n(function () {\n\tvar seen = %u;\n"
-		 "\tfunction ask() {\n\t\tfetch(\"" STATUS_PATH "?since=\" + seen, "
-		 "{ cache: \"no-store\" })\n\t\t.then(function (r) { "
-		 "return r.json(); })\n\t\t.then(function (s) {\n\t\t\t"
-		 "if (s.generation !== seen)\n\t\t\t\tlocation.reload();"
-		 "\n\t\t\telse\n\t\t\t\tsetTimeout(ask, %d);\n\t\t},"
-		 " function () { setTimeout(ask, %d); });\n\t}\n\t"
-		 "setTimeout(ask, %d);\n})();\n</script>\n", gen, POLL_MS,
+		 "after a build that changed it or a file it shows */\n"
+		 "(function () {\n"
+		 "\tvar seen = %u, failed = %d;\n"
+		 "\tfunction path(u) {\n"
+		 "\t\tvar p = new URL(u, location.href).pathname;\n"
+		 "\t\tp = decodeURIComponent(p).slice(1);\n"
+		 "\t\treturn p === \"\" || p.slice(-1) === \"/\" ?\n"
+		 "\t\t\tp + \"index.html\" : p;\n"
+		 "\t}\n"
+		 "\tfunction mine(changed) {\n"
+		 "\t\tvar e = document.querySelectorAll(\"img[src], \" +\n"
+		 "\t\t\t\"source[srcset], link[href], script[src]\");\n"
+		 "\t\tvar own = [path(location.href)], i, u;\n"
+		 "\t\tfor (i = 0; i < e.length; i++) {\n"
+		 "\t\t\tu = e[i].getAttribute(\"src\") ||\n"
+		 "\t\t\t\te[i].getAttribute(\"srcset\") ||\n"
+		 "\t\t\t\te[i].getAttribute(\"href\");\n"
+		 "\t\t\town.push(path(u.split(/[\\s,]/)[0]));\n"
+		 "\t\t}\n"
+		 "\t\tfor (i = 0; i < changed.length; i++)\n"
+		 "\t\t\tif (own.indexOf(changed[i]) >= 0 ||\n"
+		 "\t\t\t    /^fonts\\//.test(changed[i]))\n"
+		 "\t\t\t\treturn true;\n"
+		 "\t\treturn false;\n"
+		 "\t}\n"
+		 "\tfunction ask() {\n"
+		 "\t\tfetch(\"" STATUS_PATH "?since=\" + seen, "
+		 "{ cache: \"no-store\" })\n"
+		 "\t\t.then(function (r) { return r.json(); })\n"
+		 "\t\t.then(function (s) {\n"
+		 "\t\t\tvar keep = s.generation === seen + 1 && s.ok &&\n"
+		 "\t\t\t\t!failed && s.changed;\n"
+		 "\t\t\ttry {\n"
+		 "\t\t\t\tkeep = keep && !mine(s.changed);\n"
+		 "\t\t\t} catch (x) {\n"
+		 "\t\t\t\tkeep = false;\n"
+		 "\t\t\t}\n"
+		 "\t\t\tif (s.generation === seen) {\n"
+		 "\t\t\t\tsetTimeout(ask, %d);\n"
+		 "\t\t\t} else if (keep) {\n"
+		 "\t\t\t\tseen = s.generation;\n"
+		 "\t\t\t\task();\n"
+		 "\t\t\t} else {\n"
+		 "\t\t\t\tlocation.reload();\n"
+		 "\t\t\t}\n"
+		 "\t\t}, function () { setTimeout(ask, %d); });\n"
+		 "\t}\n"
+		 "\tsetTimeout(ask, %d);\n"
+		 "})();\n</script>\n", gen, errors != NULL, POLL_MS,
 		 4 * POLL_MS, POLL_MS);
 	buf_add(out, page + at, len - at);
 }
@@ -636,7 +714,7 @@ status_answer(const struct serve *s, struct conn *c, int head_only)
 {
 	struct buf json = BUF_INIT;
 
-	serve_status(&json, s->gen, s->errors);
+	serve_status(&json, s->gen, s->errors, s->changed);
 	buf_addf(&c->out, "HTTP/1.0 200 OK\r\nContent-Type: "
 		 "application/json\r\nContent-Length: %zu\r\n"
 		 "Cache-Control: no-store\r\nConnection: close\r\n"
@@ -1033,5 +1111,6 @@ serve_free(struct serve *s)
 		conn_close(&s->c[i]);
 	close(s->fd);
 	free(s->errors);
+	free(s->changed);
 	free(s);
 }

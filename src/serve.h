@@ -124,11 +124,15 @@ struct serve *serve_open(const char *host, int port, const char *root,
 
 /*
  * A build has finished: errors is what it printed when it failed (the
- * server keeps a copy), NULL when it went well. Pages sent from now on
- * show them, and those open reload; held questions are answered.
- * Returns how many were: pages that reload now.
+ * server keeps a copy), NULL when it went well; changed, the paths of
+ * the files it published anew or removed, one a line (a copy is kept),
+ * or NULL when that is not known. Pages sent from now on show the
+ * errors; those open reload, but for a page that neither changed nor
+ * shows a file that did; held questions are answered. Returns how many
+ * were: pages told of the build now.
  */
-int serve_set_state(struct serve *s, const char *errors);
+int serve_set_state(struct serve *s, const char *errors,
+		    const char *changed);
 
 /*
  * Whether a page of the current generation has asked for the status
@@ -147,15 +151,20 @@ void serve_hold(struct serve *s, int on);
 
 /*
  * Adds the status to out, as GET /.ultimate/status answers it (JSON):
- * {"generation":gen,"ok":true|false,"errors":"..."}, errors NULL when
- * the last build went well; '<', '>' and '&' as \u escapes too.
+ * {"generation":gen,"ok":true|false,"errors":"...","changed":[...]},
+ * errors NULL when the last build went well; changed, the lines of
+ * changed (serve_set_state()) as strings, null when it is NULL; in
+ * strings '<', '>' and '&' as \u escapes too.
  */
-void serve_status(struct buf *out, unsigned gen, const char *errors);
+void serve_status(struct buf *out, unsigned gen, const char *errors,
+		  const char *changed);
 
 /*
  * Adds to out page[0, len) as the preview sends it: before its last
  * "</body>" (else at its end), the overlay of errors (NULL: none) and
- * the script that reloads it once the generation is no longer gen.
+ * the script that asks for the status while the generation is gen,
+ * and reloads the page after a build unless the status says what
+ * changed and it is neither the page nor a file the page shows.
  */
 void serve_inject(struct buf *out, const char *page, size_t len,
 		  unsigned gen, const char *errors);

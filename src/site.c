@@ -176,50 +176,149 @@ out:
 
 /* ----------------------------------------------------------- manifest */
 
-/*
- * Reads outdir/.manifest into s->old: "ultimate-manifest 1", "inputs
- * KEY", then "KEY PATH" lines. A manifest that does not parse, or names
- * a path this program would not write, counts as none.
- */
+/* Frees the n entries of v and v. */
 static void
-read_manifest(struct site *s)
+entries_free(struct entry *v, size_t n)
 {
-	struct buf path = BUF_INIT, text = BUF_INIT;
-	char *p, *nl, *end;
 	size_t i;
 
-	buf_addf(&path, "%s/.manifest", s->outdir);
-	if (buf_read_file_flags(&text, path.data, FILE_NOFOLLOW) ||
-	    strncmp(text.data, MANIFEST_MAGIC, sizeof(MANIFEST_MAGIC) - 1))
-		goto out;
-	p = text.data + sizeof(MANIFEST_MAGIC) - 1;
-	s->old_inputs = strtoull(p, &end, 16);
+	for (i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+}
+
+/*
+ * Parses a manifest's text: "ultimate-manifest 1", "inputs KEY", then
+ * "KEY PATH" lines, into *inputs and the entries *v (*n of them, each
+ * path a copy). Returns 0; -1, with none, when it does not parse or
+ * names a path this program would not write.
+ */
+static int
+parse_manifest(const char *text, uint64_t *inputs, struct entry **v,
+	       size_t *n)
+{
+	struct buf path = BUF_INIT;
+	const char *p, *nl;
+	char *end;
+	size_t cap = 0;
+
+	*v = NULL;
+	*n = 0;
+	if (strncmp(text, MANIFEST_MAGIC, sizeof(MANIFEST_MAGIC) - 1))
+		return -1;
+	p = text + sizeof(MANIFEST_MAGIC) - 1;
+	*inputs = strtoull(p, &end, 16);
 	if (end != p + 16 || *end != '\n')
-		goto out;
+		return -1;
 	for (p = end + 1; *p; p = nl + 1) {
 		uint64_t key = strtoull(p, &end, 16);
 
 		nl = strchr(p, '\n');
 		if (!nl || end != p + 16 || *end != ' ')
 			goto bad;
-		*nl = '\0';
-		if (!sitefs_valid_relpath(end + 1))
+		buf_reset(&path);
+		buf_add(&path, end + 1, (size_t)(nl - end - 1));
+		if (!sitefs_valid_relpath(path.data))
 			goto bad;
-		s->old = xgrow(s->old, &s->oldcap, s->nold + 1,
-			       sizeof(*s->old));
-		memset(&s->old[s->nold], 0, sizeof(s->old[0]));
-		s->old[s->nold].path = xstrdup(end + 1);
-		s->old[s->nold++].key = key;
+		*v = xgrow(*v, &cap, *n + 1, sizeof(**v));
+		memset(&(*v)[*n], 0, sizeof(**v));
+		(*v)[*n].path = xstrdup(path.data);
+		(*v)[(*n)++].key = key;
 	}
-	s->have_old = 1;
-	goto out;
-bad:
-	for (i = 0; i < s->nold; i++)
-		free(s->old[i].path);
-	s->nold = 0;
-out:
 	buf_release(&path);
+	return 0;
+bad:
+	buf_release(&path);
+	entries_free(*v, *n);
+	*v = NULL;
+	*n = 0;
+	return -1;
+}
+
+/*
+ * Reads outdir/.manifest into s->old. A manifest that does not parse
+ * counts as none.
+ */
+static void
+read_manifest(struct site *s)
+{
+	struct buf text = BUF_INIT;
+
+	if (!site_manifest(s->outdir, &text) &&
+	    !parse_manifest(text.data, &s->old_inputs, &s->old, &s->nold)) {
+		s->oldcap = s->nold;
+		s->have_old = 1;
+	}
 	buf_release(&text);
+}
+
+int
+site_manifest(const char *outdir, struct buf *out)
+{
+	struct buf path = BUF_INIT;
+	struct entry *v;
+	uint64_t inputs;
+	size_t n;
+	int ret = -1;
+
+	buf_reset(out);
+	buf_addf(&path, "%s/.manifest", outdir);
+	if (!buf_read_file_flags(out, path.data, FILE_NOFOLLOW) &&
+	    !parse_manifest(out->data, &inputs, &v, &n)) {
+		entries_free(v, n);
+		ret = 0;
+	}
+	if (ret)
+		buf_reset(out);
+	buf_release(&path);
+	return ret;
+}
+
+static int by_path(const void *a, const void *b);
+
+int
+site_changes(const char *before, const char *after, size_t max,
+	     struct buf *out)
+{
+	struct entry *a = NULL, *b = NULL;
+	struct buf paths = BUF_INIT;
+	uint64_t inputs;
+	size_t na = 0, nb = 0, i = 0, j = 0;
+	int n = -1, c;
+
+	if (parse_manifest(before, &inputs, &a, &na) ||
+	    parse_manifest(after, &inputs, &b, &nb))
+		goto out;
+	if (na)
+		qsort(a, na, sizeof(*a), by_path);
+	if (nb)
+		qsort(b, nb, sizeof(*b), by_path);
+	n = 0;
+	while (i < na || j < nb) {
+		const char *p;
+
+		c = i == na ? 1 : j == nb ? -1 : strcmp(a[i].path, b[j].path);
+		if (c < 0)
+			p = a[i++].path;	/* gone */
+		else if (c > 0)
+			p = b[j++].path;	/* made */
+		else if (a[i++].key != b[j++].key)
+			p = b[j - 1].path;	/* changed */
+		else
+			continue;
+		if ((size_t)n++ == max) {
+			n = -1;
+			goto out;
+		}
+		buf_addstr(&paths, p);
+		buf_addch(&paths, '\n');
+	}
+	buf_add(out, paths.data, paths.len);
+out:
+	entries_free(a, na);
+	entries_free(b, nb);
+	buf_release(&paths);
+	return n;
 }
 
 int

@@ -41,6 +41,7 @@
  * the journal name relative paths that are checked before use, and
  * files there are read only when they are regular files (no links).
  */
+struct buf;
 struct site;
 
 /*
@@ -172,5 +173,20 @@ size_t site_count(const struct site *s, const char *suffix);
  */
 int site_watch(struct site *s);
 int site_verify(struct site *s, const char *who);
+
+/*
+ * The manifest last published in outdir, its text, into out (emptied
+ * first). Returns 0, or -1 (out empty) when there is none that parses.
+ */
+int site_manifest(const char *outdir, struct buf *out);
+
+/*
+ * The paths of the files that differ between two manifests' texts
+ * (site_manifest()): made, changed or gone, in the order of their
+ * paths, one a line, appended to out. Returns how many, or -1 when one
+ * of the texts does not parse or more than max differ (out as it was).
+ */
+int site_changes(const char *before, const char *after, size_t max,
+		 struct buf *out);
 
 #endif

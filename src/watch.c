@@ -70,6 +70,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "serve.h"
+#include "site.h"
 #include "timing.h"
 #include "watch.h"
 #include "xalloc.h"
@@ -83,6 +84,7 @@
 #define SHOW_NAMES 3	/* files named in a line, then "and N more" */
 #define ERRORS_MAX 65536	/* of a build's stderr, kept for the browser */
 #define OPENER "xdg-open"	/* opens an address, without $BROWSER */
+#define CHANGED_MAX 200	/* files a build changed, told the preview */
 
 /* POSIX: the application declares it. */
 extern char **environ;
@@ -119,6 +121,8 @@ struct watcher {
 	struct serve *http;	/* the preview server, or NULL */
 	int errfd;		/* a build's stderr, read here, or -1 */
 	struct buf errors;	/* what the build printed there */
+	struct buf manifest;	/* of the site the preview was last told of */
+	struct buf changed;	/* published() */
 	pid_t opener;		/* the browser started (--open), or 0 */
 	const char *opener_name;	/* its program, for messages */
 	int restart;		/* a change came during a REST build */
@@ -602,6 +606,8 @@ release(struct watcher *w)
 		close(w->errfd);
 	w->errfd = -1;
 	buf_release(&w->errors);
+	buf_release(&w->manifest);
+	buf_release(&w->changed);
 	serve_free(w->http);
 	w->http = NULL;
 	w->ino = -1;
@@ -700,6 +706,28 @@ build(struct watcher *w, enum phase phase, int *status, double *ms)
 	return 0;
 }
 
+/*
+ * The files the build just published changed since the site the
+ * preview was last told of (one a line), or NULL when that is not known
+ * (no site before, or more than CHANGED_MAX files): a page open then
+ * reloads whether it changed or not. Valid until the next call.
+ */
+static const char *
+published(struct watcher *w)
+{
+	struct buf now = BUF_INIT;
+	int n;
+
+	buf_reset(&w->changed);
+	site_manifest(w->opt->outdir, &now);
+	n = w->manifest.len && now.len ?
+	    site_changes(w->manifest.data, now.data, CHANGED_MAX,
+			 &w->changed) : -1;
+	buf_release(&w->manifest);
+	w->manifest = now;
+	return n < 0 ? NULL : w->changed.data ? w->changed.data : "";
+}
+
 /* One line on how a build (of phase) went. */
 static void
 say(struct watcher *w, const char *what, enum phase phase, int status,
@@ -744,11 +772,12 @@ say(struct watcher *w, const char *what, enum phase phase, int status,
 	w->reloading = 0;
 	if (w->http && !(phase == REST && w->restart)) {
 		if (status == 0)
-			w->reloading = serve_set_state(w->http, NULL);
+			w->reloading = serve_set_state(w->http, NULL,
+						       published(w));
 		else
 			w->reloading = serve_set_state(w->http, w->errors.len ?
 						       w->errors.data :
-						       line.data);
+						       line.data, NULL);
 	}
 	buf_release(&line);
 }
@@ -818,7 +847,8 @@ int
 watch_run(const struct watch_options *opt)
 {
 	struct watcher w = { .opt = opt, .ino = -1, .http = NULL,
-			     .errfd = -1, .errors = BUF_INIT };
+			     .errfd = -1, .errors = BUF_INIT,
+			     .manifest = BUF_INIT, .changed = BUF_INIT };
 	const char *dirs[2] = { opt->datadir, opt->templatedir };
 	struct buf what = BUF_INIT, url = BUF_INIT;
 	struct sigaction sa;

@@ -14,6 +14,9 @@
 # kept in build/browser/ as test artifacts). The layout checks measure
 # text, so they run with the fonts the Makefile's DEPS_BROWSER installs
 # (Liberation), not with whatever fonts the machine happens to have.
+# Given the program (not --site), also the preview of `watch --serve`
+# (tests/browser/preview.mjs): a page open reloads after a build when it
+# or a file it shows changed, and only then.
 # Usage: tests/run-browser.sh path/to/ultimate
 #        tests/run-browser.sh --site DIR
 # The first builds the site into a temporary folder and checks it; the
@@ -61,4 +64,10 @@ else
 fi
 node tests/browser/check.mjs "$site" "$top/build/browser" || fail=1
 python3 tests/check-links.py "$site" || fail=1
+# The preview (watch --serve) reloads a page only when it changed.
+if [ -n "${ult-}" ]; then
+	mkdir "$tmp/preview"
+	cp -R data templates "$tmp/preview/"
+	node tests/browser/preview.mjs "$ult" "$tmp/preview" || fail=1
+fi
 exit $fail

@@ -588,7 +588,7 @@ s0 = status()
 if not s0["ok"] or s0["errors"] != "":
     fail("status after a good build: %r" % s0)
 _, _, page = get("/")
-if b"var seen = %d;" % s0["generation"] not in page or \
+if b"var seen = %d," % s0["generation"] not in page or \
         b"ultimate-errors" in page:
     fail("page before the error: no script of generation %d, or errors"
          % s0["generation"])
@@ -629,7 +629,7 @@ else:
         fail("the page's errors lack the line %r: %r" % (want[-1], o))
     if "<b>" in o or "&lt;b&gt;&amp;amp; x" not in o:
         fail("the page's errors are not escaped: %r" % o)
-if "var seen = %d;" % s1["generation"] not in page:
+if "var seen = %d," % s1["generation"] not in page:
     fail("page of the failed build: no script of its generation")
 _, _, q = get("/quantities.html")
 if b"ultimate-errors" not in q:
@@ -641,7 +641,7 @@ s2 = wait_gen(s1["generation"])
 if not s2["ok"] or s2["errors"] != "":
     fail("status after the fix: %r" % s2)
 _, _, page = get("/")
-if b"ultimate-errors" in page or b"var seen = %d;" % s2["generation"] \
+if b"ultimate-errors" in page or b"var seen = %d," % s2["generation"] \
         not in page:
     fail("page after the fix: errors still shown, or an old script")
 print("watch (serve): status generations %d, %d (failed), %d (fixed)" %
@@ -876,17 +876,31 @@ for back in yes no; do
 	python3 - "$eport" "$back" "$dir/templates/sections/speed.md" <<'EOF' &
 import http.client, json, sys
 port, back, sec = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-def ask(path):
+def status(path):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     c.request("GET", path)
     body = c.getresponse().read()
     c.close()
-    return json.loads(body)["generation"]
+    return json.loads(body)
+def ask(path):
+    return status(path)["generation"]
 g = ask("/.ultimate/status")
 open(sec, "a").write("\nWatchword %s.\n" % back)
-g1 = ask("/.ultimate/status?since=%d" % g)	# held until published
+s1 = status("/.ultimate/status?since=%d" % g)	# held until published
+g1 = s1["generation"]
 if back == "yes":
-    ask("/.ultimate/status?since=%d" % g1)
+    # What each build changed: the newest edition's pages, then the
+    # others' (not index.html: a page open there does not reload).
+    if "index.html" not in (s1["changed"] or []):
+        sys.exit("after the newest edition: changed %r" % s1["changed"])
+    s2 = s1
+    while s2["generation"] == g1:
+        s2 = status("/.ultimate/status?since=%d" % g1)
+    if s2["generation"] != g1 + 1 or s2["changed"] is None or \
+            "index.html" in s2["changed"] or \
+            not any(p.startswith("editions/") for p in s2["changed"]):
+        sys.exit("after the other editions: generation %d, changed %r"
+                 % (s2["generation"], s2["changed"]))
 EOF
 	asker=$!
 	if waitfor 60 sh -c "[ \$(grep -c '^watch: rebuilt the other editions' '$dir/log') -gt $n ]"

@@ -279,15 +279,31 @@ test_status_json(void **state)
 	struct buf b = BUF_INIT;
 
 	(void)state;
-	serve_status(&b, 3, NULL);
+	serve_status(&b, 3, NULL, NULL);
 	assert_sane_buf(&b);
-	assert_string_equal(b.data,
-			    "{\"generation\":3,\"ok\":true,\"errors\":\"\"}\n");
+	assert_string_equal(b.data, "{\"generation\":3,\"ok\":true,"
+			    "\"errors\":\"\",\"changed\":null}\n");
 	buf_reset(&b);
-	serve_status(&b, 4, "t.md:1:2: error: 'a\"b\\c'\n  <b>&\x1b\t^\n");
+	serve_status(&b, 4, "t.md:1:2: error: 'a\"b\\c'\n  <b>&\x1b\t^\n",
+		     NULL);
 	assert_string_equal(b.data, "{\"generation\":4,\"ok\":false,"
 			    "\"errors\":\"t.md:1:2: error: 'a\\\"b\\\\c'\\n  "
-			    "\\u003cb\\u003e\\u0026\\u001b\\u0009^\\n\"}\n");
+			    "\\u003cb\\u003e\\u0026\\u001b\\u0009^\\n\","
+			    "\"changed\":null}\n");
+	/* What a build changed: one string a line, escaped; none: []. */
+	buf_reset(&b);
+	serve_status(&b, 5, NULL, "index.html\nfigures/a \"<b>\".svg\n");
+	assert_string_equal(b.data, "{\"generation\":5,\"ok\":true,"
+			    "\"errors\":\"\",\"changed\":[\"index.html\","
+			    "\"figures/a \\\"\\u003cb\\u003e\\\".svg\"]}\n");
+	buf_reset(&b);
+	serve_status(&b, 6, NULL, "");
+	assert_string_equal(b.data, "{\"generation\":6,\"ok\":true,"
+			    "\"errors\":\"\",\"changed\":[]}\n");
+	buf_reset(&b);
+	serve_status(&b, 7, NULL, "a.html");
+	assert_string_equal(b.data, "{\"generation\":7,\"ok\":true,"
+			    "\"errors\":\"\",\"changed\":[\"a.html\"]}\n");
 	buf_release(&b);
 }
 
@@ -306,7 +322,8 @@ assert_inject(const char *page, const char *errors, const char *before,
 	end = strstr(script, "</script>\n");
 	assert_non_null(end);
 	end += strlen("</script>\n");
-	assert_non_null(strstr(script, "var seen = 7;"));
+	assert_non_null(strstr(script, errors ? "var seen = 7, failed = 1;" :
+			       "var seen = 7, failed = 0;"));
 	assert_non_null(strstr(script, "\"/.ultimate/status?since=\" + seen"));
 	if ((size_t)(script - b.data) != strlen(before) ||
 	    strncmp(b.data, before, strlen(before)))
