@@ -131,13 +131,13 @@ NEEDED = $(if $(filter-out lint-ci clean,$(MAKECMDGOALS))$(if \
 	 $(if $(filter fuzz,$(MAKECMDGOALS)),DEPS_FUZZ) \
 	 $(if $(filter bench,$(MAKECMDGOALS)),DEPS_BENCH DEPS_REPORT) \
 	 $(if $(filter lint-ci,$(MAKECMDGOALS)),DEPS_LINT) \
-	 $(if $(filter check-browser,$(MAKECMDGOALS)),DEPS_BROWSER \
-	      DEPS_REPORT) \
+	 $(if $(filter check-browser check-preview,$(MAKECMDGOALS)),\
+	      DEPS_BROWSER DEPS_REPORT) \
 	 $(if $(filter pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_REPORT) \
 	 $(if $(filter check-pdf,$(MAKECMDGOALS)),DEPS_PDF DEPS_TEST)
 
 .PHONY: all report watch test check check-san check-unit check-errors check-cli check-own check-claims check-site check-faults check-watch check-golden regen-golden check-fuzz-replay check-deps-map \
-	fuzz check-browser bench valgrind lint-ci \
+	fuzz check-browser check-preview bench valgrind lint-ci \
 	install uninstall clean deps-build deps-report deps-test deps-check \
 	deps-lint pdf check-pdf deps-pdf FORCE
 
@@ -249,6 +249,12 @@ regen-golden: $(BUILD)/ultimate
 check-browser: $(if $(SITE),,$(BUILD)/ultimate) | deps-build
 	@sh tests/run-browser.sh $(if $(SITE),--site $(call \
 		shq,$(SITE)),$(BUILD)/ultimate)
+
+# The preview of `watch --serve` in headless Chromium: a page open
+# reloads after a build only when it or a file it shows changed (also
+# part of check-browser without SITE).
+check-preview: $(BUILD)/ultimate | deps-build
+	@sh tests/run-browser.sh --preview $(BUILD)/ultimate
 
 check-site: $(BUILD)/ultimate
 	@$(TIMED) site sh tests/run-site.sh $(BUILD)/ultimate

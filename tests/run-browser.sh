@@ -19,14 +19,20 @@
 # or a file it shows changed, and only then.
 # Usage: tests/run-browser.sh path/to/ultimate
 #        tests/run-browser.sh --site DIR
-# The first builds the site into a temporary folder and checks it; the
-# second checks the site already in DIR (the out/ that CI publishes),
-# and writes nothing into it.
+#        tests/run-browser.sh --preview path/to/ultimate
+# The first builds the site into a temporary folder and checks it, and
+# the preview; the second checks the site already in DIR (the out/ that
+# CI publishes), and writes nothing into it; the third, the preview
+# alone.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-site=
+site= preview=
+if [ "${1-}" = --preview ]; then
+	preview=only
+	shift
+fi
 if [ "${1-}" = --site ]; then
-	if [ $# -ne 2 ] || [ ! -f "$2/index.html" ]; then
+	if [ -n "$preview" ] || [ $# -ne 2 ] || [ ! -f "$2/index.html" ]; then
 		echo "run-browser: --site ${2-}: no index.html there" >&2
 		exit 2
 	fi
@@ -44,11 +50,18 @@ if [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/vnu-jar/build/di
 		{ cat "$tmp/npm.log"; exit 1; }
 fi
 cd "$top"
+fail=0
+# The preview (watch --serve) reloads a page only when it changed.
+if [ -n "${ult-}" ]; then
+	mkdir "$tmp/preview"
+	cp -R data templates "$tmp/preview/"
+	node tests/browser/preview.mjs "$ult" "$tmp/preview" || fail=1
+	[ -z "$preview" ] || exit $fail
+fi
 if [ -z "$site" ]; then
 	site=$tmp/site
 	"$ult" -o "$site" report >/dev/null
 fi
-fail=0
 # Every page of every edition (editions/YEAR/*.html) too.
 find "$site" -name '*.html' | sort >"$tmp/pages"
 # One argument per path: a --site folder may have spaces in its name.
@@ -64,10 +77,4 @@ else
 fi
 node tests/browser/check.mjs "$site" "$top/build/browser" || fail=1
 python3 tests/check-links.py "$site" || fail=1
-# The preview (watch --serve) reloads a page only when it changed.
-if [ -n "${ult-}" ]; then
-	mkdir "$tmp/preview"
-	cp -R data templates "$tmp/preview/"
-	node tests/browser/preview.mjs "$ult" "$tmp/preview" || fail=1
-fi
 exit $fail

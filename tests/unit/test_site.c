@@ -4,7 +4,6 @@
  * text that does not parse), and site_manifest() reading the one of a
  * folder.
  */
-#define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
