@@ -235,6 +235,19 @@ bad:
 	return -1;
 }
 
+/* The text of outdir/.manifest into out. Returns 0, or -1. */
+static int
+manifest_text(const char *outdir, struct buf *out)
+{
+	struct buf path = BUF_INIT;
+	int ret;
+
+	buf_addf(&path, "%s/.manifest", outdir);
+	ret = buf_read_file_flags(out, path.data, FILE_NOFOLLOW) ? -1 : 0;
+	buf_release(&path);
+	return ret;
+}
+
 /*
  * Reads outdir/.manifest into s->old. A manifest that does not parse
  * counts as none.
@@ -244,7 +257,7 @@ read_manifest(struct site *s)
 {
 	struct buf text = BUF_INIT;
 
-	if (!site_manifest(s->outdir, &text) &&
+	if (!manifest_text(s->outdir, &text) &&
 	    !parse_manifest(text.data, &s->old_inputs, &s->old, &s->nold)) {
 		s->oldcap = s->nold;
 		s->have_old = 1;
@@ -255,23 +268,18 @@ read_manifest(struct site *s)
 int
 site_manifest(const char *outdir, struct buf *out)
 {
-	struct buf path = BUF_INIT;
 	struct entry *v;
 	uint64_t inputs;
 	size_t n;
-	int ret = -1;
 
 	buf_reset(out);
-	buf_addf(&path, "%s/.manifest", outdir);
-	if (!buf_read_file_flags(out, path.data, FILE_NOFOLLOW) &&
+	if (!manifest_text(outdir, out) &&
 	    !parse_manifest(out->data, &inputs, &v, &n)) {
 		entries_free(v, n);
-		ret = 0;
+		return 0;
 	}
-	if (ret)
-		buf_reset(out);
-	buf_release(&path);
-	return ret;
+	buf_reset(out);
+	return -1;
 }
 
 static int by_path(const void *a, const void *b);
