@@ -197,9 +197,8 @@ static int
 parse_manifest(const char *text, uint64_t *inputs, struct entry **v,
 	       size_t *n)
 {
-	struct buf path = BUF_INIT;
 	const char *p, *nl;
-	char *end;
+	char *end, *path;
 	size_t cap = 0;
 
 	*v = NULL;
@@ -216,19 +215,18 @@ parse_manifest(const char *text, uint64_t *inputs, struct entry **v,
 		nl = strchr(p, '\n');
 		if (!nl || end != p + 16 || *end != ' ')
 			goto bad;
-		buf_reset(&path);
-		buf_add(&path, end + 1, (size_t)(nl - end - 1));
-		if (!sitefs_valid_relpath(path.data))
+		path = xstrndup(end + 1, (size_t)(nl - end - 1));
+		if (!sitefs_valid_relpath(path)) {
+			free(path);
 			goto bad;
+		}
 		*v = xgrow(*v, &cap, *n + 1, sizeof(**v));
 		memset(&(*v)[*n], 0, sizeof(**v));
-		(*v)[*n].path = xstrdup(path.data);
+		(*v)[*n].path = path;
 		(*v)[(*n)++].key = key;
 	}
-	buf_release(&path);
 	return 0;
 bad:
-	buf_release(&path);
 	entries_free(*v, *n);
 	*v = NULL;
 	*n = 0;
