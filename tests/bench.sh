@@ -97,6 +97,9 @@ measure() {
 	done
 	printf "%-24s %s   %s   %s   %s\n" "$name" "$(stats "$tmp/wall")" \
 		"$(stats "$tmp/own")" "$(stats "$tmp/cpu")" "$(stats "$tmp/rss")"
+	# The medians, for the marks at the end.
+	stats "$tmp/wall" | awk '{ print $1 }' >"$tmp/median-wall-$name"
+	stats "$tmp/own" | awk '{ print $1 }' >"$tmp/median-own-$name"
 	cp "$tmp/allstages" "$tmp/stages-$name"
 }
 
@@ -313,6 +316,40 @@ if [ -f "$tmp/batch/.batch-0.gp" ]; then
 else
 	fail "the floor (no batch of figures caught to draw alone)"
 fi
+stats "$tmp/floor" | awk '{ print $1 }' >"$tmp/median-wall-floor"
+# The marks of issue 40 (docs/bench.md), from the medians above: stated,
+# not asserted (this is a benchmark; the machine's load moves them).
+# med KIND CASE: the median KIND (wall or own) of CASE
+med() {
+	cat "$tmp/median-$1-$2"
+}
+# ratio A B: A / B to two decimals
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
+}
+# both WHAT DISK [TMPFS]: a mark's line, with the tmpfs figure if any
+both() {
+	printf "  %-50s %s%s\n" "$1" "$2" "${3:+ on disk, $3 on tmpfs}"
+}
+one_own=$(med own "one edition, cold")
+one_wall=$(med wall "one edition, cold")
+all_own=$(med own "shipped, cold")
+all_wall=$(med wall "shipped, cold")
+floor=$(med wall floor)
+echo
+echo "marks (of the medians above; docs/bench.md):"
+both "one edition's own time, cold, ms (at most 80):" "$one_own" \
+	"${shm:+$(med own "one edition, cold, tmpfs")}"
+both "one edition's wall time / floor (at most 1.3):" \
+	"$(ratio "$one_wall" "$floor")" \
+	"${shm:+$(ratio "$(med wall "one edition, cold, tmpfs")" "$floor")}"
+both "every edition / one edition, wall (at most 8):" \
+	"$(ratio "$all_wall" "$one_wall")" \
+	"${shm:+$(ratio "$(med wall "shipped, cold, tmpfs")" \
+		"$(med wall "one edition, cold, tmpfs")")}"
+both "  the same, own time:" "$(ratio "$all_own" "$one_own")" \
+	"${shm:+$(ratio "$(med own "shipped, cold, tmpfs")" \
+		"$(med own "one edition, cold, tmpfs")")}"
 echo
 for c in "one edition, cold" "shipped, cold" ${shm:+"shipped, cold, tmpfs"} \
 	"shipped, rm -rf out" "shipped, figures cached" \
