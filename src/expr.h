@@ -73,6 +73,12 @@ struct expr_rows {
 	void (*names)(void *ctx, struct suggest *sg);
 	const char *what;	/* the rows, for messages: "top500.csv" */
 	const char *file;	/* the data file they are rows of, or NULL */
+	/*
+	 * Each row's number among the rows of file, in order: a row has
+	 * the same number in every edition of a run. NULL: unknown (the
+	 * rows of a set). With it, a run checks a row once (modeldoc.h).
+	 */
+	const size_t *ids;
 };
 
 /* A reduction's variable bound to row i of rows, inside another's. */

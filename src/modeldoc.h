@@ -54,6 +54,19 @@ struct modeldoc *modeldoc_from_mem(const char *name, const char *data,
 				   size_t len);
 void modeldoc_free(struct modeldoc *doc);
 
+/*
+ * What one document's evaluations in a run (an edition each) share:
+ * the rows of a data file for which a set's checks held, so that an
+ * edition whose rows of that file begin with those rows, in that order,
+ * does not check them again. Kept only for checks that read their row
+ * alone (VAR.NAME, and VAR.prev.NAME of the row before it): one that
+ * reads a quantity or reduces over rows is made in every edition. For
+ * the evaluations of one document (another one starts it afresh), over
+ * data that do not change between them.
+ */
+struct modeldoc_memo *modeldoc_memo_new(void);
+void modeldoc_memo_free(struct modeldoc_memo *memo);
+
 /* A provider: a step of the model written in C (model.c). */
 struct modeldoc_provider {
 	const char *name;
@@ -83,6 +96,8 @@ struct modeldoc_eval {
 			  int of_unit, const char *msg);
 	/* Where the datasets go (data blocks), or NULL: none computed. */
 	struct datasets *ds;
+	/* What the editions of a run share (modeldoc_memo_new()), or NULL. */
+	struct modeldoc_memo *memo;
 	/* private */
 	struct modelrows *rows;	/* the sets of rows named, this run's */
 	unsigned char *state;	/* per item: 0 to do, 1 busy, 2 done */

@@ -329,6 +329,122 @@ row_check(struct modeldoc_eval *ev, const struct item *it,
 	return -1;
 }
 
+/* ------------------------------------------------------------- memo */
+
+/*
+ * modeldoc.h: for each set whose checks read their row alone, the rows
+ * (src->ids) they held for, the longest list seen. A long history
+ * checked again by each of 19 editions was 24% of every edition's
+ * instructions at 1e5 rows (3.7G of 15.6G).
+ */
+struct modeldoc_memo {
+	const struct modeldoc *doc;	/* whose items these are */
+	struct checked {
+		size_t item;
+		size_t *ids, n;
+	} *v;
+	size_t n, cap;
+};
+
+struct modeldoc_memo *
+modeldoc_memo_new(void)
+{
+	return xcalloc(1, sizeof(struct modeldoc_memo));
+}
+
+void
+modeldoc_memo_free(struct modeldoc_memo *memo)
+{
+	size_t k;
+
+	if (!memo)
+		return;
+	for (k = 0; k < memo->n; k++)
+		free(memo->v[k].ids);
+	free(memo->v);
+	free(memo);
+}
+
+/* The memo's rows for item i, or NULL; afresh for another document. */
+static struct checked *
+checked_of(struct modeldoc_eval *ev, size_t i)
+{
+	struct modeldoc_memo *m = ev->memo;
+	size_t k;
+
+	if (!m)
+		return NULL;
+	if (m->doc != ev->doc) {
+		for (k = 0; k < m->n; k++)
+			free(m->v[k].ids);
+		m->n = 0;
+		m->doc = ev->doc;
+	}
+	for (k = 0; k < m->n; k++)
+		if (m->v[k].item == i)
+			return &m->v[k];
+	return NULL;
+}
+
+/*
+ * Whether the checks of it read its row alone: no reduction, and no
+ * name but VAR.NAME (VAR.prev.NAME among them).
+ */
+static int
+checks_row_alone(const struct item *it)
+{
+	struct buf names = BUF_INIT;
+	size_t k, vl = strlen(it->rule->var);
+	const char *p;
+	int alone = 1;
+
+	buf_addch(&names, '\n');
+	for (k = 0; k < it->nchecks && alone; k++) {
+		alone = !expr_reduces(it->checks[k].cond);
+		expr_inputs(it->checks[k].cond, &names);
+	}
+	for (p = names.data + 1; alone && *p; p += strcspn(p, "\n") + 1)
+		alone = !strncmp(p, it->rule->var, vl) && p[vl] == '.';
+	buf_release(&names);
+	return alone;
+}
+
+/*
+ * Whether the checks of item i held for src's rows in an earlier
+ * evaluation of the run: src's rows are the first of those, in order,
+ * so that each row and the row before it are the same.
+ */
+static int
+rows_checked(struct modeldoc_eval *ev, size_t i, const struct expr_rows *src)
+{
+	const struct checked *c = checked_of(ev, i);
+
+	return c && src->ids && src->n <= c->n &&
+	       !memcmp(src->ids, c->ids, src->n * sizeof(*src->ids));
+}
+
+/* Keeps that the checks of item i held for every row of src. */
+static void
+note_checked(struct modeldoc_eval *ev, size_t i, const struct expr_rows *src)
+{
+	struct modeldoc_memo *m = ev->memo;
+	struct checked *c;
+
+	if (!m || !src->ids || !checks_row_alone(&ev->doc->items[i]))
+		return;
+	if (!(c = checked_of(ev, i))) {
+		m->v = xgrow(m->v, &m->cap, m->n + 1, sizeof(*m->v));
+		c = &m->v[m->n++];
+		*c = (struct checked){ i, NULL, 0 };
+	} else if (c->n >= src->n) {
+		return;
+	}
+	free(c->ids);
+	c->ids = xreallocarray(NULL, src->n ? src->n : 1, sizeof(*c->ids));
+	memcpy(c->ids, src->ids, src->n * sizeof(*c->ids));
+	c->n = src->n;
+}
+
 /*
  * "records by KEY" of the rows idx[0..*n) of src (in time order): of
  * each year the row with the largest KEY (the first of equals), kept
@@ -397,13 +513,14 @@ modelrows_view(struct modeldoc_eval *ev, size_t i)
 	struct buf what = BUF_INIT, name = BUF_INIT;
 	size_t *idx = NULL, n = 0, r, before = diag_errors();
 	const char *last = strrchr(it->name, '.');
-	int t;
+	int t, check;
 
 	if (rule_rows(ev, it, &src))
 		return -1;
+	check = it->nchecks && !rows_checked(ev, i, &src);
 	idx = xcalloc(src.n ? src.n : 1, sizeof(*idx));
 	for (r = 0; r < src.n; r++) {
-		if (it->nchecks && row_check(ev, it, &src, r))
+		if (check && row_check(ev, it, &src, r))
 			continue;
 		bind_row(ev, &b, &env, &bound, it->rule->var, &src, r);
 		if ((t = passes(it->rule->where, &env)) < 0)
@@ -421,6 +538,8 @@ modelrows_view(struct modeldoc_eval *ev, size_t i)
 		free(idx);
 		return -1;
 	}
+	if (check)
+		note_checked(ev, i, &src);
 	if (!ev->rows)
 		ev->rows = xcalloc(1, sizeof(*ev->rows));
 	mr = ev->rows;
@@ -434,7 +553,7 @@ modelrows_view(struct modeldoc_eval *ev, size_t i)
 	buf_addf(&what, "%s (%s)", it->name, src.what ? src.what : "rows");
 	w->what = buf_detach(&what, NULL);
 	w->rows = (struct expr_rows){ n, w, view_get, view_where,
-				      view_names, w->what, src.file };
+				      view_names, w->what, src.file, NULL };
 	buf_addf(&name, "%s.id", it->name);
 	/* Its row of the families over its prefix. */
 	if (!registry_add_text(ev->reg, name.data, last ? last + 1 : it->name,
@@ -1006,7 +1125,7 @@ data_rows(struct modeldoc_eval *ev, size_t i, size_t nitems, size_t nv,
 		if (range_of(ev, it, &g))
 			return -1;
 		src = (struct expr_rows){ g.n, &g, range_get, range_where,
-					  NULL, "a range", NULL };
+					  NULL, "a range", NULL, NULL };
 		total = g.n;
 	} else if ((r = modelrows_find(ev, rule->source, &src)) < 0) {
 		return -1;

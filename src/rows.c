@@ -578,6 +578,7 @@ rows_source_expr(struct rows_source *src, struct expr_rows *out)
 	out->names = source_names;
 	out->what = table_name(src->t);
 	out->file = table_name(src->t);
+	out->ids = src->row;
 }
 
 const struct schema_file *

@@ -50,6 +50,10 @@ static const struct {
 };
 #define NLISTS (sizeof(lists) / sizeof(lists[0]))
 static size_t as_of_rows = NLISTS;	/* the edition's rows */
+/* Their numbers in the file (expr_rows' ids), or NULL. */
+static const size_t *lists_ids;
+/* A row whose rate reads a thousandth of the table's (test_memo()). */
+static size_t sunk = SIZE_MAX;
 
 static int
 lists_get(void *ctx, size_t i, const char *rest, struct value *out)
@@ -76,6 +80,8 @@ lists_get(void *ctx, size_t i, const char *rest, struct value *out)
 	       "W" : "year";
 	v = !strcmp(rest, "rate") ? lists[i].rate : !strcmp(rest, "power") ?
 	    lists[i].power : lists[i].year + (!strcmp(rest, "time") ? 0.5 : 0);
+	if (i == sunk && !strcmp(rest, "rate"))
+		v /= 1e3;
 	out->type = VALUE_NUMBER;
 	out->num = v;
 	assert_int_equal(unit_parse(unit, &out->unit, NULL), 0);
@@ -107,7 +113,8 @@ file_rows(void *ctx, const char *prefix, struct expr_rows *out)
 	if (strcmp(prefix, "lists"))
 		return 1;
 	*out = (struct expr_rows){ as_of_rows, NULL, lists_get, lists_where,
-				   lists_names, "lists.csv", "lists.csv" };
+				   lists_names, "lists.csv", "lists.csv",
+				   lists_ids };
 	return 0;
 }
 
@@ -419,6 +426,84 @@ test_checks(void **state)
 	buf_release(&want);
 }
 
+/* Evaluates doc with memo into a registry thrown away: 0 or -1. */
+static int
+run_with_memo(const struct modeldoc *doc, struct modeldoc_memo *memo)
+{
+	struct registry *reg = registry_new();
+	struct modeldoc_eval ev = { .doc = doc, .reg = reg,
+		.providers = providers, .ctx = reg, .file_rows = file_rows,
+		.memo = memo };
+	int ret;
+
+	diag_reset();
+	capture_start();
+	ret = modeldoc_run(&ev);
+	free(capture_end());
+	registry_free(reg);
+	return ret;
+}
+
+/*
+ * A run's memo (modeldoc.h): the rows a set's checks held for are not
+ * checked again by an evaluation whose rows begin with them (seen here
+ * by a row that changed in between: the memo trusts that a row of a
+ * run is the same row); rows in another order are, and so are checks
+ * that read a quantity, and the rows of another document.
+ */
+static void
+test_memo(void **state)
+{
+	static const size_t ids[] = { 0, 1, 2, 3, 4, 5 }, other[] = { 0, 2, 3 };
+	struct modeldoc_memo *memo = modeldoc_memo_new();
+	struct modeldoc *grow, *high;
+
+	(void)state;
+	grow = load("```define\nset = rows r in lists\n  check: "
+		    "!has(r.prev.rate) || r.rate >= r.prev.rate: rates grow\n"
+		    "```\n");
+	unlink(path);
+	high = load("```define\nlow = 1e11\n  unit: FLOP/s\n\n"
+		     "set = rows r in lists\n  check: r.rate > low: rates "
+		     "are high\n```\n");
+	unlink(path);
+	assert_non_null(grow);
+	assert_non_null(high);
+	lists_ids = ids;
+	assert_int_equal(run_with_memo(grow, memo), 0);
+	/* Row 2 falls below row 1: the first four rows are not checked. */
+	sunk = 2;
+	as_of_rows = 4;
+	assert_int_equal(run_with_memo(grow, memo), 0);
+	assert_int_equal(run_with_memo(grow, NULL), -1);
+	/* Rows 0, 2 and 3 of the file: row 2 has another row before it. */
+	lists_ids = other;
+	as_of_rows = 3;
+	assert_int_equal(run_with_memo(grow, memo), -1);
+	/* A check that reads a quantity is made each time. */
+	lists_ids = ids;
+	sunk = SIZE_MAX;
+	as_of_rows = NLISTS;
+	assert_int_equal(run_with_memo(high, memo), 0);
+	sunk = 2;
+	as_of_rows = 4;
+	assert_int_equal(run_with_memo(high, memo), -1);
+	/* Another document: what the first kept is not its. */
+	sunk = SIZE_MAX;
+	as_of_rows = NLISTS;
+	assert_int_equal(run_with_memo(grow, memo), 0);
+	assert_int_equal(run_with_memo(high, memo), 0);
+	sunk = 2;
+	as_of_rows = 4;
+	assert_int_equal(run_with_memo(grow, memo), -1);
+	sunk = SIZE_MAX;
+	as_of_rows = NLISTS;
+	lists_ids = NULL;
+	modeldoc_free(grow);
+	modeldoc_free(high);
+	modeldoc_memo_free(memo);
+}
+
 /*
  * "with": a definition evaluated at other inputs, what follows from
  * them computed again by each quantity's own formula.
@@ -552,6 +637,7 @@ main(void)
 		cmocka_unit_test(test_value_kept),
 		cmocka_unit_test(test_data),
 		cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_memo),
 		cmocka_unit_test(test_with),
 		cmocka_unit_test(test_family_names),
 		cmocka_unit_test(test_errors),
