@@ -50,6 +50,12 @@ struct view {
 	unsigned char *state;	/* per row: VIEW_NOT_YET, _NUMBER, _MISSING */
 	struct value first;	/* the first memoized value, its unit */
 	int have_first, memo_off;
+	/*
+	 * Each row's year and time (NAN: no date), read once for its
+	 * trends (view_dates()): each of three windows read them by name
+	 * from every row.
+	 */
+	double *dates;
 };
 
 enum { VIEW_NOT_YET, VIEW_NUMBER, VIEW_MISSING };
@@ -579,6 +585,7 @@ modelrows_free(struct modeldoc_eval *ev)
 		free(ev->rows->v[k]->what);
 		free(ev->rows->v[k]->num);
 		free(ev->rows->v[k]->state);
+		free(ev->rows->v[k]->dates);
 		free(ev->rows->v[k]);
 	}
 	free(ev->rows->v);
@@ -697,11 +704,43 @@ add_trend(struct modeldoc_eval *ev, const struct item *it,
  * its time and value into *t and *v (in the first point's unit, which
  * *u gets). Returns 1, 0 for a row left out, -1 after an error.
  */
+/*
+ * The year and the time of each row of src, two by two, when src is a
+ * set's rows (read once, for every trend over it), else NULL.
+ */
+static const double *
+view_dates(const struct expr_rows *src)
+{
+	struct view *w = src->ctx;
+	struct value x = { 0 };
+	size_t r;
+
+	if (src->get != view_get)
+		return NULL;
+	if (w->dates)
+		return w->dates;
+	w->dates = xreallocarray(NULL, w->n ? 2 * w->n : 1, sizeof(double));
+	for (r = 0; r < w->n; r++) {
+		/* A row with a year has a time: both are its date's. */
+		w->dates[2 * r] = w->dates[2 * r + 1] = NAN;
+		if (w->src.get(w->src.ctx, w->idx[r], "year", &x))
+			continue;
+		w->dates[2 * r] = x.num;
+		value_release(&x);
+		if (!w->src.get(w->src.ctx, w->idx[r], "time", &x)) {
+			w->dates[2 * r + 1] = x.num;
+			value_release(&x);
+		}
+	}
+	return w->dates;
+}
+
 static int
 trend_point(struct modeldoc_eval *ev, const struct item *it,
 	    const struct expr_env *env, const struct expr_rows *src,
-	    size_t r, double lo, double hi, struct strset *seen,
-	    struct unit *u, char **utext, int first, double *t, double *v)
+	    const double *dates, size_t r, double lo, double hi,
+	    struct strset *seen, struct unit *u, char **utext, int first,
+	    double *t, double *v)
 {
 	const struct rowrule *rule = it->rule;
 	struct value x = { 0 };
@@ -709,13 +748,17 @@ trend_point(struct modeldoc_eval *ev, const struct item *it,
 	double year;
 	int ret;
 
-	if (src->get(src->ctx, r, "year", &x))
+	if (dates ? isnan(dates[2 * r]) : src->get(src->ctx, r, "year", &x) != 0)
 		return modeldoc_error(ev->doc, rule->source_off,
 				      rule->source_len, "a trend needs rows "
 				      "with a date, and %s has none",
 				      src->what);
-	year = x.num;
-	value_release(&x);
+	if (dates) {
+		year = dates[2 * r];
+	} else {
+		year = x.num;
+		value_release(&x);
+	}
 	if (year < lo || year > hi)
 		return 0;
 	if ((ret = passes(rule->where, env)) <= 0)
@@ -730,9 +773,13 @@ trend_point(struct modeldoc_eval *ev, const struct item *it,
 		if (ret)
 			return 0;
 	}
-	src->get(src->ctx, r, "time", &x);
-	*t = x.num;
-	value_release(&x);
+	if (dates) {
+		*t = dates[2 * r + 1];
+	} else {
+		src->get(src->ctx, r, "time", &x);
+		*t = x.num;
+		value_release(&x);
+	}
 	if (rule->of)
 		ret = expr_eval(rule->of, env, &x);
 	else if ((ret = src->get(src->ctx, r, "value", &x)) == 2)
@@ -797,6 +844,7 @@ modelrows_trend(struct modeldoc_eval *ev, size_t i)
 	struct fit f;
 	char *utext = NULL;
 	double lo = -INFINITY, hi = INFINITY, *t = NULL, *v = NULL;
+	const double *dates;
 	size_t r, n = 0;
 	int ret = 0, p;
 
@@ -815,10 +863,16 @@ modelrows_trend(struct modeldoc_eval *ev, size_t i)
 		u = it->dim;
 		utext = xstrdup(it->a[A_UNIT].text);
 	}
+	dates = view_dates(&src);
 	for (r = 0; r < src.n && !ret; r++) {
+		/* A row dated outside the window: nothing to bind. */
+		if (dates && dates[2 * r] < lo)
+			continue;
+		if (dates && dates[2 * r] > hi)
+			continue;
 		bind_row(ev, &b, &env, &bound, rule->var, &src, r);
-		p = trend_point(ev, it, &env, &src, r, lo, hi, &seen, &u,
-				&utext, !n && !it->a[A_UNIT].text, &t[n],
+		p = trend_point(ev, it, &env, &src, dates, r, lo, hi, &seen,
+				&u, &utext, !n && !it->a[A_UNIT].text, &t[n],
 				&v[n]);
 		if (p < 0)
 			ret = -1;
