@@ -54,6 +54,8 @@ static size_t as_of_rows = NLISTS;	/* the edition's rows */
 static const size_t *lists_ids;
 /* A row whose rate reads a thousandth of the table's (test_memo()). */
 static size_t sunk = SIZE_MAX;
+/* A row without a date (test_errors()), or SIZE_MAX. */
+static size_t undated = SIZE_MAX;
 
 static int
 lists_get(void *ctx, size_t i, const char *rest, struct value *out)
@@ -67,6 +69,8 @@ lists_get(void *ctx, size_t i, const char *rest, struct value *out)
 	    strcmp(rest, "power"))
 		return 2;
 	if (i >= as_of_rows || (!strcmp(rest, "power") && lists[i].power < 0))
+		return 1;
+	if (i == undated && (!strcmp(rest, "year") || !strcmp(rest, "time")))
 		return 1;
 	if (!out)
 		return 0;
@@ -587,6 +591,24 @@ test_errors(void **state)
 		  NULL, want.data, &ret);
 	assert_int_equal(ret, -1);
 	registry_free(reg);
+	/* A row without a date, in a file's rows and in a set's. */
+	undated = 4;
+	buf_reset(&want);
+	buf_addf(&want, "2:16: error: a trend needs rows with a date, and "
+		 "lists.csv has none\n");
+	reg = run("```define\nt = trend r in lists from 2003 of r.rate\n"
+		  "```\n", NULL, want.data, &ret);
+	assert_int_equal(ret, -1);
+	registry_free(reg);
+	buf_reset(&want);
+	buf_addf(&want, "5:16: error: a trend needs rows with a date, and "
+		 "set (lists.csv) has none\n");
+	reg = run("```define\nset = rows r in lists\n  value: r.rate\n\n"
+		  "t = trend r in set from 2003\n```\n", NULL, want.data,
+		  &ret);
+	assert_int_equal(ret, -1);
+	registry_free(reg);
+	undated = SIZE_MAX;
 	buf_release(&want);
 }
 
