@@ -52,7 +52,7 @@ struct view {
 	int have_first, memo_off;
 	/*
 	 * Each row's year and time (NAN: no date), read once for its
-	 * trends (view_dates()): each of three windows read them by name
+	 * trends (trend_dates()): each of three windows read them by name
 	 * from every row.
 	 */
 	double *dates;
@@ -705,62 +705,52 @@ add_trend(struct modeldoc_eval *ev, const struct item *it,
  * *u gets). Returns 1, 0 for a row left out, -1 after an error.
  */
 /*
- * The year and the time of each row of src, two by two, when src is a
- * set's rows (read once, for every trend over it), else NULL.
+ * The year and the time of each row of src, two by two (NAN: no date):
+ * a set's kept with its rows for every trend over it, others read into
+ * *own (which the caller frees).
  */
 static const double *
-view_dates(const struct expr_rows *src)
+trend_dates(const struct expr_rows *src, double **own)
 {
-	struct view *w = src->ctx;
+	double **at = src->get == view_get ?
+		      &((struct view *)src->ctx)->dates : own;
 	struct value x = { 0 };
 	size_t r;
 
-	if (src->get != view_get)
-		return NULL;
-	if (w->dates)
-		return w->dates;
-	w->dates = xreallocarray(NULL, w->n ? 2 * w->n : 1, sizeof(double));
-	for (r = 0; r < w->n; r++) {
+	if (*at)
+		return *at;
+	*at = xreallocarray(NULL, src->n ? 2 * src->n : 1, sizeof(double));
+	for (r = 0; r < src->n; r++) {
 		/* A row with a year has a time: both are its date's. */
-		w->dates[2 * r] = w->dates[2 * r + 1] = NAN;
-		if (w->src.get(w->src.ctx, w->idx[r], "year", &x))
+		(*at)[2 * r] = (*at)[2 * r + 1] = NAN;
+		if (src->get(src->ctx, r, "year", &x))
 			continue;
-		w->dates[2 * r] = x.num;
+		(*at)[2 * r] = x.num;
 		value_release(&x);
-		if (!w->src.get(w->src.ctx, w->idx[r], "time", &x)) {
-			w->dates[2 * r + 1] = x.num;
+		if (!src->get(src->ctx, r, "time", &x)) {
+			(*at)[2 * r + 1] = x.num;
 			value_release(&x);
 		}
 	}
-	return w->dates;
+	return *at;
 }
 
 static int
 trend_point(struct modeldoc_eval *ev, const struct item *it,
 	    const struct expr_env *env, const struct expr_rows *src,
-	    const double *dates, size_t r, double lo, double hi,
-	    struct strset *seen, struct unit *u, char **utext, int first,
-	    double *t, double *v)
+	    const double *dates, size_t r, struct strset *seen,
+	    struct unit *u, char **utext, int first, double *t, double *v)
 {
 	const struct rowrule *rule = it->rule;
 	struct value x = { 0 };
 	struct buf key = BUF_INIT, org = BUF_INIT;
-	double year;
 	int ret;
 
-	if (dates ? isnan(dates[2 * r]) : src->get(src->ctx, r, "year", &x) != 0)
+	if (isnan(dates[2 * r]))
 		return modeldoc_error(ev->doc, rule->source_off,
 				      rule->source_len, "a trend needs rows "
 				      "with a date, and %s has none",
 				      src->what);
-	if (dates) {
-		year = dates[2 * r];
-	} else {
-		year = x.num;
-		value_release(&x);
-	}
-	if (year < lo || year > hi)
-		return 0;
 	if ((ret = passes(rule->where, env)) <= 0)
 		return ret;
 	if (rule->distinct) {
@@ -773,13 +763,7 @@ trend_point(struct modeldoc_eval *ev, const struct item *it,
 		if (ret)
 			return 0;
 	}
-	if (dates) {
-		*t = dates[2 * r + 1];
-	} else {
-		src->get(src->ctx, r, "time", &x);
-		*t = x.num;
-		value_release(&x);
-	}
+	*t = dates[2 * r + 1];
 	if (rule->of)
 		ret = expr_eval(rule->of, env, &x);
 	else if ((ret = src->get(src->ctx, r, "value", &x)) == 2)
@@ -844,6 +828,7 @@ modelrows_trend(struct modeldoc_eval *ev, size_t i)
 	struct fit f;
 	char *utext = NULL;
 	double lo = -INFINITY, hi = INFINITY, *t = NULL, *v = NULL;
+	double *own = NULL;
 	const double *dates;
 	size_t r, n = 0;
 	int ret = 0, p;
@@ -863,16 +848,14 @@ modelrows_trend(struct modeldoc_eval *ev, size_t i)
 		u = it->dim;
 		utext = xstrdup(it->a[A_UNIT].text);
 	}
-	dates = view_dates(&src);
+	dates = trend_dates(&src, &own);
 	for (r = 0; r < src.n && !ret; r++) {
 		/* A row dated outside the window: nothing to bind. */
-		if (dates && dates[2 * r] < lo)
-			continue;
-		if (dates && dates[2 * r] > hi)
+		if (dates[2 * r] < lo || dates[2 * r] > hi)
 			continue;
 		bind_row(ev, &b, &env, &bound, rule->var, &src, r);
-		p = trend_point(ev, it, &env, &src, dates, r, lo, hi, &seen,
-				&u, &utext, !n && !it->a[A_UNIT].text, &t[n],
+		p = trend_point(ev, it, &env, &src, dates, r, &seen, &u,
+				&utext, !n && !it->a[A_UNIT].text, &t[n],
 				&v[n]);
 		if (p < 0)
 			ret = -1;
@@ -887,6 +870,7 @@ modelrows_trend(struct modeldoc_eval *ev, size_t i)
 				src.file ? src.file : src.what);
 	free(t);
 	free(v);
+	free(own);
 	free(utext);
 	strset_release(&seen);
 	return ret;
